@@ -1,0 +1,52 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import type { Logger } from 'pino';
+import type { AppConfig } from './config/configuration.js';
+
+export const BODY_LIMIT = 1024 * 1024;
+const CLIENT_REQUEST_ID = /^[\w.:-]{1,64}$/;
+
+/** Fastify as the service runs it, in production and in tests alike. */
+export function createFastifyAdapter(config: Pick<AppConfig, 'REQUEST_TIMEOUT_MS'>, logger: Logger): FastifyAdapter {
+  return new FastifyAdapter({
+    loggerInstance: logger,
+    bodyLimit: BODY_LIMIT,
+    // A client's X-Request-Id is kept when it is a plain token (it reaches the logs), else one is made.
+    requestIdHeader: false,
+    genReqId: (request: IncomingMessage) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && CLIENT_REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    routerOptions: { ignoreTrailingSlash: true },
+    onProtoPoisoning: 'remove',
+    onConstructorPoisoning: 'remove',
+    requestTimeout: config.REQUEST_TIMEOUT_MS * 2,
+    return503OnClosing: true,
+  });
+}
+
+/** What Nest's module system cannot declare: Fastify hooks, extra body parsers and the API documents. */
+export async function setupApp(app: NestFastifyApplication): Promise<void> {
+  const fastify = app.getHttpAdapter().getInstance();
+  fastify.addHook('onRequest', async (request, reply) => {
+    void reply.header('X-Request-Id', request.id);
+  });
+  // Other content types reach the routes as text, so the token endpoint can answer its own error
+  // and record routes refuse them with 415 (JsonBody) instead of Fastify answering first.
+  fastify.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_request, body, done) => done(null, body));
+
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('Coworking API')
+      .setDescription('Billing, content and the token service of a coworking platform.')
+      .setVersion('1')
+      .addBearerAuth()
+      .addBasicAuth()
+      .build(),
+  );
+  SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs-json', swaggerOptions: { persistAuthorization: true } });
+  await app.init();
+}

@@ -1,0 +1,34 @@
+import { applyDecorators, createParamDecorator, SetMetadata, type ExecutionContext } from '@nestjs/common';
+import { ApiBasicAuth, ApiBearerAuth, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import type { Principal, RecordAction } from './principal.js';
+
+export const IS_PUBLIC = 'access:public';
+export const PERMISSION = 'access:permission';
+export const CUSTOMER_ONLY = 'access:customer';
+
+/** The permission a route needs: a role `<Entity>-<Action>`, or being a full administrator. */
+export interface Permission {
+  entity: string;
+  action: RecordAction;
+}
+
+/** Opts a route out of authentication; everything else is denied by default. */
+export const Public = () => SetMetadata(IS_PUBLIC, true);
+
+const documented = () =>
+  applyDecorators(ApiBearerAuth(), ApiBasicAuth(), ApiUnauthorizedResponse({ description: 'Authorization has been denied for this request.' }));
+
+/** States the role a route needs and documents the schemes in OpenAPI (house style 6). */
+export const RequirePermission = (entity: string, action: RecordAction) => applyDecorators(SetMetadata(PERMISSION, { entity, action }), documented());
+
+/** Any authenticated user may call the route; the handler decides the rest. */
+export const Authenticated = () => documented();
+
+/** Only a customer (a user linked to a coworker) may call the route. */
+export const CustomerOnly = () => applyDecorators(SetMetadata(CUSTOMER_ONLY, true), ApiBearerAuth());
+
+/** The authenticated principal of the request (undefined on public routes). */
+export const Actor = createParamDecorator((_: unknown, context: ExecutionContext): Principal | undefined => {
+  return context.switchToHttp().getRequest<FastifyRequest & { user?: Principal }>().user;
+});

@@ -1,0 +1,63 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
+import type { AnyClass } from './columns.js';
+
+/**
+ * The database as the record machinery uses it: raw reads with bound parameters, and write
+ * transactions. SQLite has one connection and TypeORM nests concurrent transactions on it as
+ * savepoints of each other, so there write transactions take turns; MySQL runs them in parallel.
+ */
+@Injectable()
+export class Database {
+  readonly isMySql: boolean;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(readonly dataSource: DataSource) {
+    this.isMySql = dataSource.options.type === 'mysql';
+  }
+
+  get manager(): EntityManager {
+    return this.dataSource.manager;
+  }
+
+  /** Quotes an identifier for this database. */
+  id(name: string): string {
+    return this.dataSource.driver.escape(name);
+  }
+
+  tableOf(entity: AnyClass): string {
+    return this.id(this.dataSource.getMetadata(entity).tableName);
+  }
+
+  query<T = Record<string, unknown>>(sql: string, parameters: unknown[] = [], manager?: EntityManager): Promise<T[]> {
+    return (manager ?? this.dataSource.manager).query(sql, parameters);
+  }
+
+  /** A datetime as a bound parameter, in the same text both databases store and compare. */
+  dateParam(date: Date): string {
+    return date.toISOString().replace('T', ' ').replace('Z', '');
+  }
+
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    if (this.isMySql) return this.dataSource.transaction(work);
+    const run = this.queue.then(() => this.dataSource.transaction(work));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+}
+
+function driverError(error: unknown): { code?: string; errno?: number } | undefined {
+  if (error instanceof QueryFailedError) return (error as QueryFailedError & { driverError: { code?: string; errno?: number } }).driverError;
+  return error as { code?: string; errno?: number } | undefined;
+}
+
+/** A write refused because other records refer to the row (or it refers to a missing one). */
+export function isForeignKeyViolation(error: unknown): boolean {
+  const e = driverError(error);
+  return e?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || e?.errno === 1451 || e?.errno === 1452;
+}
+
+export function isUniqueViolation(error: unknown): boolean {
+  const e = driverError(error);
+  return e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || e?.errno === 1062;
+}

@@ -1,0 +1,72 @@
+import { ArgumentsHost, Catch, HttpException, type ExceptionFilter } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { failureConfirmation } from './envelopes.js';
+import { RecordNotFoundException, WireResponseException } from './errors.js';
+
+export const UNAUTHORIZED_BODY = { Message: 'Authorization has been denied for this request.' };
+export const WWW_AUTHENTICATE = 'Bearer realm="api", Basic realm="api", charset="UTF-8"';
+
+interface ErrorResponse {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+/** Errors Fastify raises before a route runs (body parsing), by their code. */
+const FASTIFY_ERRORS: Record<string, { status: number; message: string }> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, message: 'The request body is larger than 1 MiB.' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, message: 'The request body must be JSON (application/json).' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, message: 'The request body is empty; a JSON object is expected.' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, message: 'The request body is not valid JSON.' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, message: 'The Content-Length header does not match the body.' },
+};
+
+/**
+ * Turns any error into the contract's body (house style 4). Used by the global filter and by Fastify's
+ * own error handler, so errors raised before Nest routes a request get the same bodies.
+ */
+export function toErrorResponse(error: unknown): ErrorResponse {
+  if (error instanceof WireResponseException) {
+    return { status: error.getStatus(), body: error.getResponse(), headers: error.headers };
+  }
+  if (error instanceof RecordNotFoundException) return { status: 404, body: 'Not found' };
+  if (error instanceof HttpException) {
+    const status: number = error.getStatus();
+    if (status === 401 || status === 403) {
+      return { status: 401, body: UNAUTHORIZED_BODY, headers: { 'WWW-Authenticate': WWW_AUTHENTICATE } };
+    }
+    if (status === 404) return { status: 404, body: 'Not found' };
+    const response = error.getResponse();
+    if (typeof response === 'object' && response !== null && 'WasSuccessful' in response) return { status, body: response };
+    if (status === 429) return { status, body: failureConfirmation(status, 'Too many requests; try again later.') };
+    return { status, body: failureConfirmation(status, typeof response === 'string' ? response : error.message) };
+  }
+  const code = (error as { code?: string } | null)?.code;
+  const known = code ? FASTIFY_ERRORS[code] : undefined;
+  if (known) return { status: known.status, body: failureConfirmation(known.status, known.message) };
+  if (error instanceof SyntaxError && (error as { statusCode?: number }).statusCode === 400) {
+    return { status: 400, body: failureConfirmation(400, 'The request body is not valid JSON.') };
+  }
+  const statusCode = (error as { statusCode?: number } | null)?.statusCode;
+  if (statusCode && statusCode >= 400 && statusCode < 500) {
+    return { status: statusCode, body: failureConfirmation(statusCode, 'The request could not be read.') };
+  }
+  return { status: 500, body: failureConfirmation(500, 'An error has occurred.') };
+}
+
+/** Sends an error response, logging unexpected failures with the request id (never on the wire). */
+export function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply): void {
+  const { status, body, headers } = toErrorResponse(error);
+  if (status >= 500) request.log.error({ err: error }, 'request failed');
+  if (headers) void reply.headers(headers);
+  void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
+}
+
+/** The one global exception filter (registered as APP_FILTER). */
+@Catch()
+export class HttpExceptionFilter implements ExceptionFilter {
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    sendError(exception, http.getRequest<FastifyRequest>(), http.getResponse<FastifyReply>());
+  }
+}

@@ -1,0 +1,62 @@
+import type { AnyClass, WireKind } from './columns.js';
+import type { RecordEntity } from './record.entity.js';
+import type { RecordDto } from './validation/record.dto.js';
+
+export type RecordOperation = 'list' | 'get' | 'create' | 'update' | 'delete';
+export const ALL_OPERATIONS: readonly RecordOperation[] = ['list', 'get', 'create', 'update', 'delete'];
+
+/** A record as it goes on the wire: PascalCase fields with wire values. */
+export type WireRecord = Record<string, unknown>;
+
+/** Quoting helpers for read-only fields written as SQL. */
+export interface SqlContext {
+  /** The alias of the record's own table. */
+  alias: string;
+  id(name: string): string;
+  table(entity: AnyClass): string;
+}
+
+/** A read-only field taken from another record (`CurrencyCode` from the currency of `CurrencyId`). */
+export interface JoinedField {
+  from: () => AnyClass;
+  /** The foreign-key column of this record that points at `from`. */
+  on: string;
+  column: string;
+}
+
+/** A read-only field computed by the database (counts, lookups through two tables). */
+export interface SqlField {
+  kind: WireKind;
+  sql: (q: SqlContext) => string;
+}
+
+/**
+ * How a record finds the business that decides which restricted administrators see it: its own
+ * column, or the business of the record one of its columns points at (contract §3, "business").
+ */
+export type BusinessScope = { column: string } | { via: () => AnyClass; on: string; column?: string };
+
+/** What a record module declares; everything else is the shared machinery's. */
+export interface RecordDefinition<E extends RecordEntity = RecordEntity> {
+  /** Entity name: messages, role prefix and filter prefix (`Product`). */
+  name: string;
+  /** Route below /api (`billing/products`). */
+  path: string;
+  entity: new () => E;
+  /** The create and update body; update adds `Id`. Absent for read-only types. */
+  dto?: new () => RecordDto;
+  operations?: readonly RecordOperation[];
+  business?: BusinessScope;
+  /** Read-only fields, looked up in SQL. */
+  reads?: Readonly<Record<string, JoinedField | SqlField>>;
+  /** Read-only fields derived from the rest of the record. */
+  computed?: Readonly<Record<string, (record: WireRecord) => unknown>>;
+  /** Columns that are never returned (secrets). */
+  hidden?: readonly string[];
+  /** Display text (`ToStringText`). */
+  toStringText: (record: WireRecord) => string;
+}
+
+export function defineRecord<E extends RecordEntity>(definition: RecordDefinition<E>): RecordDefinition<E> {
+  return definition;
+}

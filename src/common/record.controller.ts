@@ -1,0 +1,64 @@
+import { Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query, applyDecorators, type Type } from '@nestjs/common';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Actor, RequirePermission } from './access.js';
+import { JsonBody } from './json-body.js';
+import type { Principal } from './principal.js';
+import { ALL_OPERATIONS, type RecordDefinition, type RecordOperation } from './record-definition.js';
+import { RecordIdPipe } from './record-id.pipe.js';
+import { RecordService } from './record.service.js';
+
+/** Applies the decorators only when the record type offers the operation; otherwise no route exists. */
+function when(enabled: boolean, ...decorators: Array<MethodDecorator>): MethodDecorator {
+  return enabled ? applyDecorators(...decorators) : () => undefined;
+}
+
+/** Builds the controller of a record type: the operations of contract §1.2 at /api/{path}. */
+export function createRecordController(definition: RecordDefinition<any>): Type<unknown> {
+  const offered = new Set<RecordOperation>(definition.operations ?? ALL_OPERATIONS);
+  const name = definition.name;
+  const has = (op: RecordOperation) => offered.has(op) && (op === 'list' || op === 'get' || op === 'delete' || Boolean(definition.dto));
+  const body = definition.dto ? [ApiBody({ type: definition.dto })] : [];
+
+  @ApiTags(name)
+  @Controller(`api/${definition.path}`)
+  class RecordController {
+    constructor(@Inject(RecordService) readonly records: RecordService) {}
+
+    @when(has('list'), Get(), RequirePermission(name, 'List'),
+      ApiOperation({ summary: `List ${name} records (paged, filtered), or several by id=[1,2,3]` }),
+      ApiQuery({ name: 'page', required: false }), ApiQuery({ name: 'size', required: false }),
+      ApiQuery({ name: 'orderBy', required: false }), ApiQuery({ name: 'dir', required: false }),
+      ApiQuery({ name: 'id', required: false, description: 'Batch get: [1,2,3]' }))
+    list(@Query() query: Record<string, unknown>, @Actor() actor?: Principal) {
+      return this.records.list(query, actor);
+    }
+
+    @when(has('get'), Get(':id'), RequirePermission(name, 'Read'), ApiOperation({ summary: `Get one ${name}` }))
+    get(@Param('id', RecordIdPipe) id: number, @Actor() actor?: Principal) {
+      return this.records.get(id, actor);
+    }
+
+    @when(has('create'), Post(), HttpCode(200), RequirePermission(name, 'Create'), ApiOperation({ summary: `Create a ${name}` }), ...body,
+      ApiOkResponse({ description: `${name} was successfully created.` }))
+    create(@JsonBody() payload: unknown, @Actor() actor?: Principal) {
+      return this.records.create(payload, actor);
+    }
+
+    @when(has('update'), Put(), RequirePermission(name, 'Edit'), ApiOperation({ summary: `Update a ${name} (Id in the body)` }), ...body)
+    update(@JsonBody() payload: unknown, @Actor() actor?: Principal) {
+      return this.records.update(null, payload, actor);
+    }
+
+    @when(has('update'), Put(':id'), RequirePermission(name, 'Edit'), ApiOperation({ summary: `Update a ${name} by id` }), ...body)
+    updateById(@Param('id', RecordIdPipe) id: number, @JsonBody() payload: unknown, @Actor() actor?: Principal) {
+      return this.records.update(id, payload, actor);
+    }
+
+    @when(has('delete'), Delete(':id'), RequirePermission(name, 'Delete'), ApiOperation({ summary: `Delete a ${name}` }))
+    remove(@Param('id', RecordIdPipe) id: number, @Actor() actor?: Principal) {
+      return this.records.delete(id, actor);
+    }
+  }
+  Object.defineProperty(RecordController, 'name', { value: `${name}RecordController` });
+  return RecordController;
+}

@@ -1,0 +1,26 @@
+import { PrimaryGeneratedColumn } from 'typeorm';
+import { BoolColumn, DateTimeColumn, TextColumn } from './columns.js';
+
+/** The common fields of every record (contract §1.1). The read-only extras are added on the way out. */
+export abstract class RecordEntity {
+  @PrimaryGeneratedColumn({ type: 'int' })
+  Id: number;
+
+  @TextColumn({ length: 36, nullable: false })
+  UniqueId: string;
+
+  @DateTimeColumn({ nullable: false })
+  CreatedOn: Date;
+
+  @DateTimeColumn({ nullable: false })
+  UpdatedOn: Date;
+
+  @TextColumn()
+  UpdatedBy: string | null;
+
+  @BoolColumn({ default: true })
+  IsNew: boolean;
+
+  @TextColumn()
+  SystemId: string | null;
+}

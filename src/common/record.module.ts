@@ -1,0 +1,30 @@
+import type { ModuleMetadata, Provider, Type } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { createRecordController } from './record.controller.js';
+import type { RecordDefinition } from './record-definition.js';
+import { RECORD_DEFINITION, RecordService } from './record.service.js';
+
+export interface RecordModuleOptions {
+  /** A subclass of RecordService carrying the type's domain rules. */
+  service?: Type<RecordService<any>>;
+  controllers?: Type<unknown>[];
+  providers?: Provider[];
+  imports?: ModuleMetadata['imports'];
+}
+
+/**
+ * The module metadata of a record type: its generated controller and its service, which other
+ * modules can import by class. A record module is `@Module(recordModule(definition))`.
+ */
+export function recordModule(definition: RecordDefinition<any>, options: RecordModuleOptions = {}): ModuleMetadata {
+  const service = options.service ?? RecordService;
+  const serviceProviders: Provider[] = service === RecordService
+    ? [RecordService]
+    : [service, { provide: RecordService, useExisting: service }];
+  return {
+    imports: [TypeOrmModule.forFeature([definition.entity]), ...(options.imports ?? [])],
+    controllers: [createRecordController(definition), ...(options.controllers ?? [])],
+    providers: [{ provide: RECORD_DEFINITION, useValue: definition }, ...serviceProviders, ...(options.providers ?? [])],
+    exports: [service],
+  };
+}

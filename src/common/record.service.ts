@@ -1,0 +1,366 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable, UnauthorizedException } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { wireKindOf, type AnyClass, type WireKind } from './columns.js';
+import { Database, isForeignKeyViolation } from './database.js';
+import { failureConfirmation, listEnvelope, successConfirmation, type ActionConfirmation, type FieldError, type ListEnvelope } from './envelopes.js';
+import { RecordNotFoundException, RecordValidationException, WireResponseException } from './errors.js';
+import { parseListQuery, type Filter, type ListField, type ListQuery, type ListSchema } from './list-query.js';
+import type { Principal } from './principal.js';
+import type { JoinedField, RecordDefinition, SqlContext, WireRecord } from './record-definition.js';
+import type { RecordEntity } from './record.entity.js';
+import { toWire } from './wire-values.js';
+import { getMetadataStorage } from 'class-validator';
+import { referencesOf } from './validation/fields.js';
+import type { RecordDto } from './validation/record.dto.js';
+import { validateBody } from './validation/validation.js';
+
+export const RECORD_DEFINITION = Symbol('RecordDefinition');
+
+/** Columns every record has, filled by the machinery rather than by a request. */
+const COMMON_COLUMNS = new Set(['Id', 'UniqueId', 'CreatedOn', 'UpdatedOn', 'UpdatedBy', 'IsNew']);
+const BUSINESS_KEY = '__business';
+const TOTAL_KEY = '__total';
+
+interface ReadPlan {
+  from: string;
+  outputs: ReadonlyArray<readonly [name: string, kind: WireKind]>;
+  /** SQL expression of every field a list may filter or sort by. */
+  expressions: ReadonlyMap<string, string>;
+  listSchema: ListSchema;
+  businessExpression: string | null;
+  /** Entity columns a request body may write. */
+  writable: ReadonlyMap<string, WireKind>;
+}
+
+/** The state a save hook sees. */
+export interface SaveContext<D = RecordDto> {
+  manager: EntityManager;
+  actor: Principal | undefined;
+  dto: D;
+  /** The column values about to be written; hooks may add or change them. */
+  values: Record<string, unknown>;
+  /** The stored record on update, null on create. */
+  existing: WireRecord | null;
+}
+
+/**
+ * List, get, batch get, create, update and delete for any record type, driven by its definition
+ * (contract §1.2). Record modules subclass it only to add domain rules through the hooks.
+ */
+@Injectable()
+export class RecordService<E extends RecordEntity = RecordEntity> {
+  private cachedPlan: ReadPlan | undefined;
+
+  constructor(
+    @Inject(RECORD_DEFINITION) readonly definition: RecordDefinition<E>,
+    readonly db: Database,
+  ) {}
+
+  // ---- hooks for domain rules (all run inside the write transaction) ----
+
+  /** Before a create or update is written: defaults, snapshots, domain checks. */
+  protected async beforeSave(_context: SaveContext): Promise<void> {}
+
+  /** After a create or update is written, with the record's id: join tables, releases. */
+  protected async afterSave(_id: number, _context: SaveContext): Promise<void> {}
+
+  /** Before a delete: refuse it (throw) when it would orphan records the database cannot see. */
+  protected async beforeDelete(_record: WireRecord, _manager: EntityManager): Promise<void> {}
+
+  // ---- reads ----
+
+  async list(query: Record<string, unknown>, actor?: Principal): Promise<ListEnvelope<WireRecord> | WireRecord[]> {
+    const parsed = parseListQuery(query, this.plan.listSchema);
+    if (parsed.ids) return this.batch(parsed.ids, actor);
+    return this.page(parsed, actor);
+  }
+
+  async get(id: number, actor?: Principal, manager?: EntityManager): Promise<WireRecord> {
+    const rows = await this.db.query(`${this.selectSql()} WHERE r.${this.db.id('Id')} = ?`, [id], manager);
+    if (!rows.length) throw new RecordNotFoundException();
+    this.authorizeRead(rows[0], actor);
+    return this.toWire(rows[0]);
+  }
+
+  /** A page of records with the total count, in one query where the page is not past the end. */
+  protected async page(query: ListQuery, actor?: Principal): Promise<ListEnvelope<WireRecord>> {
+    const plan = this.plan;
+    const { where, parameters } = this.whereClause(query.filters, actor);
+    const dir = query.direction === 1 ? 'ASC' : 'DESC';
+    const order = query.orderBy === 'Id'
+      ? `r.${this.db.id('Id')} ${dir}`
+      : `${plan.expressions.get(query.orderBy)} ${dir}, r.${this.db.id('Id')} ${dir}`;
+    const sql = `${this.selectSql(`, COUNT(*) OVER () AS ${TOTAL_KEY}`)}${where} ORDER BY ${order} LIMIT ? OFFSET ?`;
+    const rows = await this.db.query(sql, [...parameters, query.size, (query.page - 1) * query.size]);
+    let total = rows.length ? Number(rows[0][TOTAL_KEY]) : 0;
+    if (!rows.length && query.page > 1) {
+      const [count] = await this.db.query(`SELECT COUNT(*) AS n FROM ${plan.from}${where}`, parameters);
+      total = Number(count.n);
+    }
+    return listEnvelope(rows.map((row) => this.toWire(row)), query, total);
+  }
+
+  protected async batch(ids: number[], actor?: Principal): Promise<WireRecord[]> {
+    if (!ids.length) return [];
+    const { where, parameters } = this.whereClause([], actor);
+    const idIn = `r.${this.db.id('Id')} IN (${ids.map(() => '?').join(', ')})`;
+    const sql = `${this.selectSql()}${where ? `${where} AND ${idIn}` : ` WHERE ${idIn}`} ORDER BY r.${this.db.id('Id')}`;
+    const rows = await this.db.query(sql, [...parameters, ...ids]);
+    return rows.map((row) => this.toWire(row));
+  }
+
+  // ---- writes ----
+
+  async create(body: unknown, actor?: Principal): Promise<ActionConfirmation> {
+    const dto = await validateBody(this.dtoClass, body);
+    const now = new Date();
+    const id = await this.db.transaction(async (manager) => {
+      const context: SaveContext = { manager, actor, dto, values: this.columnValues(dto), existing: null };
+      await this.checkReferences(dto, manager);
+      await this.authorizeBusiness(context.values, actor, manager);
+      await this.beforeSave(context);
+      Object.assign(context.values, { UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true });
+      const result = await manager.createQueryBuilder().insert().into(this.definition.entity).values(context.values as never).updateEntity(false).execute();
+      const newId = Number(result.identifiers[0]?.Id ?? result.raw?.insertId ?? result.raw);
+      await this.afterSave(newId, context);
+      return newId;
+    });
+    return successConfirmation(`${this.definition.name} was successfully created.`, { Id: id }, actor?.email ?? null, now);
+  }
+
+  /** Update by the body's Id, or by the path's (which then wins over a missing body Id). */
+  async update(pathId: number | null, body: unknown, actor?: Principal): Promise<ActionConfirmation> {
+    const id = this.updateId(pathId, body);
+    const dto = await validateBody(this.dtoClass, body);
+    const now = new Date();
+    await this.db.transaction(async (manager) => {
+      const existing = await this.get(id, actor, manager);
+      const values = this.columnValues(dto);
+      const context: SaveContext = { manager, actor, dto, values, existing };
+      await this.checkReferences(dto, manager);
+      await this.authorizeBusiness({ ...existing, ...values }, actor, manager);
+      await this.beforeSave(context);
+      Object.assign(values, { UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: false });
+      await manager.createQueryBuilder().update(this.definition.entity).set(values as never).where({ Id: id }).updateEntity(false).execute();
+      await this.afterSave(id, context);
+    });
+    return successConfirmation(`${this.definition.name} was successfully updated.`, { Id: id }, actor?.email ?? null, now);
+  }
+
+  async delete(id: number, actor?: Principal): Promise<ActionConfirmation> {
+    await this.db.transaction(async (manager) => {
+      const existing = await this.get(id, actor, manager);
+      await this.beforeDelete(existing, manager);
+      try {
+        await manager.createQueryBuilder().delete().from(this.definition.entity).where({ Id: id }).execute();
+      } catch (error) {
+        if (!isForeignKeyViolation(error)) throw error;
+        throw this.refusal(`${this.definition.name} ${id} cannot be deleted because other records refer to it.`);
+      }
+    });
+    return successConfirmation(`${this.definition.name} was successfully deleted.`, { Id: id }, actor?.email ?? null);
+  }
+
+  /** A refused action: 400 ActionConfirmation whose Message says why. */
+  refusal(message: string): WireResponseException {
+    return new WireResponseException(failureConfirmation(400, message), 400);
+  }
+
+  // ---- shared pieces ----
+
+  private get dtoClass(): new () => RecordDto {
+    if (!this.definition.dto) throw new Error(`${this.definition.name} has no request body`);
+    return this.definition.dto;
+  }
+
+  private updateId(pathId: number | null, body: unknown): number {
+    const bodyId = (body as { Id?: unknown } | null)?.Id;
+    if (pathId !== null) {
+      if (bodyId !== undefined && bodyId !== null && bodyId !== pathId) {
+        throw RecordValidationException.field('Id', 'Id in the body does not match the id in the path.', bodyId);
+      }
+      return pathId;
+    }
+    if (bodyId === undefined || bodyId === null) throw RecordValidationException.field('Id', 'Id is required.', null);
+    if (typeof bodyId !== 'number' || !Number.isInteger(bodyId) || bodyId < 1 || bodyId > 2_147_483_647) {
+      throw RecordValidationException.field('Id', 'Id must be a positive integer id.', bodyId);
+    }
+    return bodyId;
+  }
+
+  /** The writable column values a validated body sets: absent keeps, null clears (contract §1.2). */
+  protected columnValues(dto: RecordDto): Record<string, unknown> {
+    const values: Record<string, unknown> = {};
+    for (const [name, kind] of this.plan.writable) {
+      const value = (dto as unknown as Record<string, unknown>)[name];
+      if (value === undefined) continue;
+      values[name] = value === null && kind === 'bool' ? false : value;
+    }
+    return values;
+  }
+
+  /** Ids that must point at existing records: 400 naming the field when one points at nothing. */
+  protected async checkReferences(dto: RecordDto, manager: EntityManager): Promise<void> {
+    const errors: FieldError[] = [];
+    for (const reference of referencesOf(dto.constructor as AnyClass)) {
+      const value = (dto as unknown as Record<string, unknown>)[reference.property];
+      if (value === undefined || value === null) continue;
+      const ids = [...new Set(reference.list ? (value as number[]) : [value as number])];
+      if (!ids.length) continue;
+      const target = reference.target();
+      const found = await this.db.query<{ Id: number }>(
+        `SELECT ${this.db.id('Id')} AS ${this.db.id('Id')} FROM ${this.db.tableOf(target)} WHERE ${this.db.id('Id')} IN (${ids.map(() => '?').join(', ')})`,
+        ids,
+        manager,
+      );
+      const existing = new Set(found.map((row) => Number(row.Id)));
+      const missing = ids.filter((id) => !existing.has(id));
+      if (missing.length) {
+        errors.push({ PropertyName: reference.property, AttemptedValue: value, Message: `${target.name} ${missing.join(', ')} does not exist` });
+      }
+    }
+    if (errors.length) throw new RecordValidationException(errors);
+  }
+
+  /** A restricted administrator may only write into its own businesses (401 otherwise). */
+  protected async authorizeBusiness(values: Record<string, unknown>, actor: Principal | undefined, manager: EntityManager): Promise<void> {
+    if (!actor || actor.businessIds === null) return;
+    const business = await this.businessOf(values, manager);
+    // A new business (scope on its own Id) cannot be made by a restricted administrator.
+    if (business === null || !actor.businessIds.includes(business)) throw new UnauthorizedException();
+  }
+
+  /** The business a record with these values belongs to, by the definition's scope. */
+  protected async businessOf(values: Record<string, unknown>, manager: EntityManager): Promise<number | null> {
+    const scope = this.definition.business;
+    if (!scope) return null;
+    if ('column' in scope && !('via' in scope)) return (values[scope.column] as number | undefined) ?? null;
+    if (!('via' in scope)) return null;
+    const parentId = values[scope.on];
+    if (parentId === undefined || parentId === null) return null;
+    const [row] = await this.db.query(
+      `SELECT ${this.db.id(scope.column ?? 'BusinessId')} AS b FROM ${this.db.tableOf(scope.via())} WHERE ${this.db.id('Id')} = ?`,
+      [parentId],
+      manager,
+    );
+    return row ? Number(row.b) : null;
+  }
+
+  private authorizeRead(row: Record<string, unknown>, actor: Principal | undefined): void {
+    if (!actor || actor.businessIds === null || !this.plan.businessExpression) return;
+    const business = row[BUSINESS_KEY];
+    if (business === null || business === undefined || !actor.businessIds.includes(Number(business))) throw new UnauthorizedException();
+  }
+
+  private whereClause(filters: readonly Filter[], actor: Principal | undefined): { where: string; parameters: unknown[] } {
+    const plan = this.plan;
+    const conditions: string[] = [];
+    const parameters: unknown[] = [];
+    for (const filter of filters) {
+      const expression = plan.expressions.get(filter.field)!;
+      const value = filter.value instanceof Date ? this.db.dateParam(filter.value) : typeof filter.value === 'boolean' ? (filter.value ? 1 : 0) : filter.value;
+      if (filter.op === 'contains') {
+        conditions.push(`LOWER(${expression}) LIKE ? ESCAPE '!'`);
+        parameters.push(`%${String(value).toLowerCase().replace(/[!%_]/g, (c) => `!${c}`)}%`);
+      } else {
+        conditions.push(`${expression} ${filter.op === 'eq' ? '=' : filter.op === 'gte' ? '>=' : '<='} ?`);
+        parameters.push(value);
+      }
+    }
+    if (actor && actor.businessIds !== null && plan.businessExpression) {
+      if (!actor.businessIds.length) conditions.push('1 = 0');
+      else {
+        conditions.push(`${plan.businessExpression} IN (${actor.businessIds.map(() => '?').join(', ')})`);
+        parameters.push(...actor.businessIds);
+      }
+    }
+    return { where: conditions.length ? ` WHERE ${conditions.join(' AND ')}` : '', parameters };
+  }
+
+  private selectSql(extra = ''): string {
+    const plan = this.plan;
+    const columns = plan.outputs.map(([name]) => `${plan.expressions.get(name)} AS ${this.db.id(name)}`);
+    if (plan.businessExpression) columns.push(`${plan.businessExpression} AS ${BUSINESS_KEY}`);
+    return `SELECT ${columns.join(', ')}${extra} FROM ${plan.from}`;
+  }
+
+  /** Converts a row to its wire record: the fields, the computed ones, then the common extras. */
+  protected toWire(row: Record<string, unknown>): WireRecord {
+    const record: WireRecord = {};
+    for (const [name, kind] of this.plan.outputs) record[name] = toWire(kind, row[name]);
+    const computed = this.definition.computed;
+    if (computed) for (const name in computed) record[name] = computed[name](record);
+    record.ToStringText = this.definition.toStringText(record);
+    record.LocalizationDetails = null;
+    record.CustomFields = null;
+    return record;
+  }
+
+  /** The read plan, built once from the entity's metadata and the definition. */
+  protected get plan(): ReadPlan {
+    return (this.cachedPlan ??= this.buildPlan());
+  }
+
+  private buildPlan(): ReadPlan {
+    const { definition, db } = this;
+    const metadata = db.dataSource.getMetadata(definition.entity);
+    const q: SqlContext = { alias: 'r', id: (name) => db.id(name), table: (entity) => db.tableOf(entity) };
+    const hidden = new Set(definition.hidden ?? []);
+    const outputs: Array<readonly [string, WireKind]> = [];
+    const expressions = new Map<string, string>();
+    const writable = new Map<string, WireKind>();
+    const navigations: Record<string, string> = {};
+    const dtoFields = definition.dto ? new Set(dtoPropertyNames(definition.dto)) : new Set<string>();
+    const columns = [...metadata.columns].sort((a, b) => (a.propertyName === 'Id' ? -1 : b.propertyName === 'Id' ? 1 : 0));
+    for (const column of columns) {
+      const name = column.propertyName;
+      const kind = wireKindOf(definition.entity, name) ?? (name === 'Id' ? 'int' : 'text');
+      expressions.set(name, `r.${db.id(column.databaseName)}`);
+      if (!hidden.has(name)) outputs.push([name, kind]);
+      if (!COMMON_COLUMNS.has(name) && dtoFields.has(name)) writable.set(name, kind);
+      if (name.endsWith('Id') && name.length > 2 && kind === 'int') navigations[name.slice(0, -2)] = name;
+    }
+    const joins: string[] = [];
+    const joinAliases = new Map<string, string>();
+    for (const [name, read] of Object.entries(definition.reads ?? {})) {
+      if ('sql' in read) {
+        expressions.set(name, read.sql(q));
+        outputs.push([name, read.kind]);
+        continue;
+      }
+      const joined: JoinedField = read;
+      const target = joined.from();
+      const key = `${target.name}:${joined.on}`;
+      let alias = joinAliases.get(key);
+      if (!alias) {
+        alias = `j${joinAliases.size}`;
+        joinAliases.set(key, alias);
+        joins.push(` LEFT JOIN ${db.tableOf(target)} ${alias} ON ${alias}.${db.id('Id')} = r.${db.id(joined.on)}`);
+      }
+      expressions.set(name, `${alias}.${db.id(joined.column)}`);
+      outputs.push([name, wireKindOf(target, joined.column) ?? 'text']);
+    }
+    const fields: ListField[] = outputs.map(([name, kind]) => ({ name, kind }));
+    return {
+      from: `${db.tableOf(definition.entity)} r${joins.join('')}`,
+      outputs,
+      expressions,
+      listSchema: { entityName: definition.name, fields, navigations },
+      businessExpression: this.businessExpression(q),
+      writable,
+    };
+  }
+
+  private businessExpression(q: SqlContext): string | null {
+    const scope = this.definition.business;
+    if (!scope) return null;
+    if (!('via' in scope)) return `r.${q.id(scope.column)}`;
+    return `(SELECT s.${q.id(scope.column ?? 'BusinessId')} FROM ${q.table(scope.via())} s WHERE s.${q.id('Id')} = r.${q.id(scope.on)})`;
+  }
+}
+
+/** The fields a DTO class declares through class-validator (the ones whitelisting keeps). */
+function dtoPropertyNames(dto: AnyClass): string[] {
+  return [...new Set(getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false).map((m) => m.propertyName))];
+}

@@ -1,0 +1,41 @@
+import { ValidationPipe, type ValidationError, type ValidationPipeOptions } from '@nestjs/common';
+import type { FieldError } from '../envelopes.js';
+import { RecordValidationException } from '../errors.js';
+
+function toFieldErrors(errors: ValidationError[], prefix = ''): FieldError[] {
+  return errors.flatMap((error) => {
+    const name = prefix + error.property;
+    const own = Object.values(error.constraints ?? {}).slice(0, 1).map((message) => ({
+      AttemptedValue: error.value ?? null,
+      Message: message,
+      PropertyName: name,
+    }));
+    return [...own, ...toFieldErrors(error.children ?? [], `${name}.`)];
+  });
+}
+
+/**
+ * One set of validation options for every body (house style 3): unknown fields are dropped, not
+ * rejected (clients PUT back what they GET), and a failure is the 400 ActionConfirmation.
+ */
+export const validationOptions: ValidationPipeOptions = {
+  transform: true,
+  whitelist: true,
+  forbidNonWhitelisted: false,
+  forbidUnknownValues: false,
+  stopAtFirstError: true,
+  validationError: { target: false, value: true },
+  exceptionFactory: (errors) => new RecordValidationException(toFieldErrors(errors)),
+};
+
+export const createValidationPipe = () => new ValidationPipe(validationOptions);
+
+const bodyPipe = createValidationPipe();
+
+/** Validates a request body against a DTO class outside of a route parameter (generic controllers). */
+export async function validateBody<T>(dto: new () => T, body: unknown): Promise<T> {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw RecordValidationException.field('Body', 'The request body must be a JSON object.', null);
+  }
+  return (await bodyPipe.transform(body, { type: 'body', metatype: dto })) as T;
+}

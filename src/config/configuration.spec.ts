@@ -1,0 +1,36 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ConfigurationError, validateEnvironment } from './configuration.js';
+
+const refuses = (env: Record<string, string>, variable: string) =>
+  assert.throws(() => validateEnvironment(env), (e: unknown) => e instanceof ConfigurationError && e.message.includes(variable));
+
+describe('validateEnvironment', () => {
+  it('defaults to the embedded database on port 3000', () => {
+    const config = validateEnvironment({ DATABASE_URL: 'sqlite::memory:' });
+    assert.deepEqual(config.database, { type: 'sqlite', database: ':memory:' });
+    assert.equal(config.PORT, 3000);
+    assert.equal(config.ACCESS_TOKEN_TTL_SECONDS, 3600);
+    assert.ok(config.JWT_SECRET.length >= 32);
+  });
+
+  it('reads a MySQL URL', () => {
+    const config = validateEnvironment({ DATABASE_URL: 'mysql://root@127.0.0.1:3306/test' });
+    assert.equal(config.database.type, 'mysql');
+    assert.equal(config.database.database, 'test');
+  });
+
+  it('names the variable of every bad value', () => {
+    refuses({ PORT: 'eighty' }, 'PORT');
+    refuses({ PORT: '70000' }, 'PORT');
+    refuses({ DATABASE_URL: 'postgres://x/y' }, 'DATABASE_URL');
+    refuses({ DATABASE_URL: 'mysql://host-only' }, 'DATABASE_URL');
+    refuses({ LOG_LEVEL: 'loud', DATABASE_URL: 'sqlite::memory:' }, 'LOG_LEVEL');
+    refuses({ NODE_ENV: 'staging' }, 'NODE_ENV');
+    refuses({ NODE_ENV: 'production', DATABASE_URL: 'sqlite::memory:' }, 'JWT_SECRET');
+    refuses({ JWT_SECRET: 'short', DATABASE_URL: 'sqlite::memory:' }, 'JWT_SECRET');
+    refuses({ BOOTSTRAP_ADMIN_EMAIL: 'a@b.c', DATABASE_URL: 'sqlite::memory:' }, 'BOOTSTRAP_ADMIN_PASSWORD');
+    refuses({ ACCESS_TOKEN_TTL_SECONDS: '-5', DATABASE_URL: 'sqlite::memory:' }, 'ACCESS_TOKEN_TTL_SECONDS');
+    refuses({ REDIS_URL: 'localhost:6379', DATABASE_URL: 'sqlite::memory:' }, 'REDIS_URL');
+  });
+});

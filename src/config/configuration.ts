@@ -1,0 +1,118 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+/** Where the records live: the embedded SQLite file (or memory) or a MySQL/MariaDB server. */
+export type DatabaseTarget =
+  | { type: 'sqlite'; database: string }
+  | { type: 'mysql'; url: string; database: string };
+
+/** Every setting the service reads, typed and validated once at start-up (contract §4). */
+export interface AppConfig {
+  NODE_ENV: 'development' | 'production' | 'test';
+  PORT: number;
+  DATABASE_URL: string;
+  database: DatabaseTarget;
+  JWT_SECRET: string;
+  ACCESS_TOKEN_TTL_SECONDS: number;
+  LOG_LEVEL: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  BOOTSTRAP_ADMIN_EMAIL: string | undefined;
+  BOOTSTRAP_ADMIN_PASSWORD: string | undefined;
+  RATE_LIMIT_PER_MINUTE: number;
+  RATE_LIMIT_TOKEN_PER_MINUTE: number;
+  REDIS_URL: string | undefined;
+  DATABASE_POOL_SIZE: number;
+  REQUEST_TIMEOUT_MS: number;
+}
+
+export class ConfigurationError extends Error {}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const NODE_ENVS = ['development', 'production', 'test'] as const;
+
+function integer(env: Record<string, unknown>, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const text = String(raw).trim();
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value < min || value > max) {
+    throw new ConfigurationError(`${name} must be an integer from ${min} to ${max}, got "${text}"`);
+  }
+  return value;
+}
+
+function oneOf<T extends string>(env: Record<string, unknown>, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = String(raw).trim().toLowerCase() as T;
+  if (!allowed.includes(value)) throw new ConfigurationError(`${name} must be one of ${allowed.join(', ')}, got "${String(raw)}"`);
+  return value;
+}
+
+export function parseDatabaseUrl(url: string): DatabaseTarget {
+  if (url.startsWith('sqlite:')) {
+    const path = url.slice('sqlite:'.length);
+    if (!path) throw new ConfigurationError('DATABASE_URL: sqlite needs a path, e.g. sqlite:data/coworking.sqlite or sqlite::memory:');
+    return { type: 'sqlite', database: path };
+  }
+  if (url.startsWith('mysql://') || url.startsWith('mariadb://')) {
+    let parsed: URL;
+    try {
+      parsed = new URL(url.replace(/^mariadb:/, 'mysql:'));
+    } catch {
+      throw new ConfigurationError('DATABASE_URL is not a valid mysql:// URL');
+    }
+    const database = decodeURIComponent(parsed.pathname.replace(/^\//, ''));
+    if (!parsed.hostname || !database) throw new ConfigurationError('DATABASE_URL must name a host and a database: mysql://user:password@host:3306/db');
+    return { type: 'mysql', url: parsed.toString(), database };
+  }
+  throw new ConfigurationError(`DATABASE_URL must start with sqlite: or mysql://, got "${url.split(':')[0]}:…"`);
+}
+
+/** Outside production a development secret is generated once and kept beside the SQLite file. */
+function developmentSecret(database: DatabaseTarget): string {
+  if (database.type !== 'sqlite' || database.database === ':memory:') return randomBytes(32).toString('base64url');
+  const file = join(dirname(database.database), '.jwt-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const secret = randomBytes(32).toString('base64url');
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+/** Validates the environment; a bad value throws a ConfigurationError that names the variable. */
+export function validateEnvironment(env: Record<string, unknown>): AppConfig {
+  const NODE_ENV = oneOf(env, 'NODE_ENV', NODE_ENVS, 'development');
+  const DATABASE_URL = String(env.DATABASE_URL ?? '').trim() || 'sqlite:data/coworking.sqlite';
+  const database = parseDatabaseUrl(DATABASE_URL);
+  let JWT_SECRET = String(env.JWT_SECRET ?? '');
+  if (!JWT_SECRET) {
+    if (NODE_ENV === 'production') throw new ConfigurationError('JWT_SECRET is required when NODE_ENV=production');
+    JWT_SECRET = developmentSecret(database);
+  } else if (JWT_SECRET.length < 32) {
+    throw new ConfigurationError('JWT_SECRET must be at least 32 characters');
+  }
+  const email = String(env.BOOTSTRAP_ADMIN_EMAIL ?? '').trim();
+  const password = String(env.BOOTSTRAP_ADMIN_PASSWORD ?? '');
+  if (Boolean(email) !== Boolean(password)) {
+    throw new ConfigurationError('BOOTSTRAP_ADMIN_EMAIL and BOOTSTRAP_ADMIN_PASSWORD must be set together');
+  }
+  const redis = String(env.REDIS_URL ?? '').trim();
+  if (redis && !/^rediss?:\/\//.test(redis)) throw new ConfigurationError('REDIS_URL must start with redis:// or rediss://');
+  return {
+    NODE_ENV,
+    PORT: integer(env, 'PORT', 3000, 0, 65535),
+    DATABASE_URL,
+    database,
+    JWT_SECRET,
+    ACCESS_TOKEN_TTL_SECONDS: integer(env, 'ACCESS_TOKEN_TTL_SECONDS', 3600, 60, 7 * 24 * 3600),
+    LOG_LEVEL: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    BOOTSTRAP_ADMIN_EMAIL: email || undefined,
+    BOOTSTRAP_ADMIN_PASSWORD: password || undefined,
+    RATE_LIMIT_PER_MINUTE: integer(env, 'RATE_LIMIT_PER_MINUTE', 6000, 1, 10_000_000),
+    RATE_LIMIT_TOKEN_PER_MINUTE: integer(env, 'RATE_LIMIT_TOKEN_PER_MINUTE', 300, 1, 10_000_000),
+    REDIS_URL: redis || undefined,
+    DATABASE_POOL_SIZE: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 200),
+    REQUEST_TIMEOUT_MS: integer(env, 'REQUEST_TIMEOUT_MS', 10_000, 100, 600_000),
+  };
+}

@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import { Table, TableForeignKey, TableIndex, type QueryRunner, type TableColumnOptions } from 'typeorm';
+
+// Schema pieces for migrations, written with TypeORM's schema API so one migration file runs on
+// SQLite and MySQL alike (house style 11). The types match the column helpers of src/common/columns.ts.
+
+type Opt = { nullable?: boolean };
+
+export const column = {
+  text: (name: string, o: Opt & { length?: number } = {}): TableColumnOptions =>
+    ({ name, type: 'varchar', length: String(o.length ?? 255), isNullable: o.nullable ?? true }),
+  longText: (name: string): TableColumnOptions => ({ name, type: 'text', isNullable: true }),
+  int: (name: string, o: Opt & { default?: number } = {}): TableColumnOptions =>
+    ({ name, type: 'int', isNullable: o.nullable ?? true, default: o.default }),
+  money: (name: string, o: Opt & { default?: number } = {}): TableColumnOptions =>
+    ({ name, type: 'decimal', precision: 18, scale: 4, isNullable: o.nullable ?? true, default: o.default }),
+  bool: (name: string, o: { default?: boolean } = {}): TableColumnOptions =>
+    ({ name, type: 'boolean', isNullable: false, default: o.default ? 1 : 0 }),
+  dateTime: (name: string, o: Opt = {}): TableColumnOptions => ({ name, type: 'datetime', isNullable: o.nullable ?? true }),
+  idList: (name: string): TableColumnOptions => ({ name, type: 'text', isNullable: true }),
+};
+
+/** The common columns of every record (contract §1.1). */
+function commonColumns(): TableColumnOptions[] {
+  return [
+    { name: 'Id', type: 'integer', isPrimary: true, isGenerated: true, generationStrategy: 'increment' },
+    column.text('UniqueId', { length: 36, nullable: false }),
+    column.dateTime('CreatedOn', { nullable: false }),
+    column.dateTime('UpdatedOn', { nullable: false }),
+    column.text('UpdatedBy'),
+    column.bool('IsNew', { default: true }),
+    column.text('SystemId'),
+  ];
+}
+
+export interface ForeignKey {
+  column: string;
+  references: string;
+  /** What happens to this row when the referenced one is deleted (default: the delete is refused). */
+  onDelete?: 'RESTRICT' | 'CASCADE' | 'SET NULL';
+}
+
+/**
+ * Creates a record table: the common columns, the given ones, an index on every foreign key and
+ * on each listed column (filters), and the foreign keys themselves.
+ */
+export async function createRecordTable(
+  runner: QueryRunner,
+  name: string,
+  columns: TableColumnOptions[],
+  options: { foreignKeys?: ForeignKey[]; indexes?: Array<string | string[]>; unique?: Array<string[]> } = {},
+): Promise<void> {
+  const foreignKeys = options.foreignKeys ?? [];
+  await runner.createTable(
+    new Table({
+      name,
+      columns: [...commonColumns(), ...columns],
+      indices: [
+        new TableIndex({ name: `UQ_${name}_UniqueId`, columnNames: ['UniqueId'], isUnique: true }),
+        new TableIndex({ name: `IX_${name}_CreatedOn`, columnNames: ['CreatedOn'] }),
+        new TableIndex({ name: `IX_${name}_UpdatedOn`, columnNames: ['UpdatedOn'] }),
+        ...foreignKeys.map((fk) => new TableIndex({ name: `IX_${name}_${fk.column}`, columnNames: [fk.column] })),
+        ...(options.indexes ?? []).map((cols) => {
+          const names = Array.isArray(cols) ? cols : [cols];
+          return new TableIndex({ name: `IX_${name}_${names.join('_')}`, columnNames: names });
+        }),
+        ...(options.unique ?? []).map((cols) => new TableIndex({ name: `UQ_${name}_${cols.join('_')}`, columnNames: cols, isUnique: true })),
+      ],
+      foreignKeys: foreignKeys.map(
+        (fk) => new TableForeignKey({
+          name: `FK_${name}_${fk.column}`,
+          columnNames: [fk.column],
+          referencedTableName: fk.references,
+          referencedColumnNames: ['Id'],
+          onDelete: fk.onDelete ?? 'RESTRICT',
+        }),
+      ),
+    }),
+  );
+}
+
+const utcText = (date: Date) => date.toISOString().replace('T', ' ').replace('Z', '');
+
+/** Inserts reference rows with their common fields, in batches, as bound parameters. */
+export async function seedRecords(runner: QueryRunner, table: string, columns: string[], rows: ReadonlyArray<ReadonlyArray<unknown>>): Promise<void> {
+  const now = utcText(new Date());
+  const all = ['UniqueId', 'CreatedOn', 'UpdatedOn', 'IsNew', ...columns];
+  const q = (name: string) => runner.connection.driver.escape(name);
+  for (let start = 0; start < rows.length; start += 100) {
+    const batch = rows.slice(start, start + 100);
+    const placeholders = batch.map(() => `(${all.map(() => '?').join(', ')})`).join(', ');
+    const parameters = batch.flatMap((row) => [randomUUID(), now, now, 1, ...row]);
+    await runner.query(`INSERT INTO ${q(table)} (${all.map(q).join(', ')}) VALUES ${placeholders}`, parameters);
+  }
+}

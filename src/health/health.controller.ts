@@ -1,0 +1,32 @@
+import { Controller, Get, HttpStatus, Res } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { Public } from '../common/access.js';
+import { Database } from '../common/database.js';
+
+const PROBE_TIMEOUT_MS = 2000;
+
+@ApiTags('Health')
+@Controller('health')
+export class HealthController {
+  constructor(private readonly db: Database) {}
+
+  /** 200 when the database answers within two seconds, 503 otherwise (for load balancers). */
+  @Public()
+  @Get()
+  @ApiOperation({ summary: 'Liveness and database reachability' })
+  async health(@Res() reply: FastifyReply): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('database probe timed out')), PROBE_TIMEOUT_MS);
+    });
+    try {
+      await Promise.race([this.db.query('SELECT 1 AS ok'), timeout]);
+      await reply.status(HttpStatus.OK).send({ status: 'ok' });
+    } catch {
+      await reply.status(HttpStatus.SERVICE_UNAVAILABLE).send({ status: 'unavailable' });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}

@@ -1,0 +1,28 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { AppModule } from './app.module.js';
+import { createFastifyAdapter, setupApp } from './app.setup.js';
+import { createLogger, PinoNestLogger } from './common/logging.js';
+import { ConfigurationError, validateEnvironment, type AppConfig } from './config/configuration.js';
+
+async function bootstrap(): Promise<void> {
+  let config: AppConfig;
+  try {
+    config = validateEnvironment(process.env);
+  } catch (error) {
+    if (!(error instanceof ConfigurationError)) throw error;
+    console.error(`Configuration error: ${error.message}`);
+    process.exit(1);
+  }
+  const logger = createLogger(config);
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config), createFastifyAdapter(config, logger), {
+    logger: new PinoNestLogger(logger),
+  });
+  app.enableShutdownHooks();
+  await setupApp(app);
+  await app.listen({ port: config.PORT, host: '0.0.0.0' });
+  logger.info({ port: config.PORT, database: config.database.type }, 'listening');
+}
+
+await bootstrap();

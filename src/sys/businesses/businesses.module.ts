@@ -1,0 +1,23 @@
+import { Module } from '@nestjs/common';
+import { defineRecord } from '../../common/record-definition.js';
+import { recordModule } from '../../common/record.module.js';
+import { Country } from '../countries/country.entity.js';
+import { Currency } from '../currencies/currency.entity.js';
+import { Business } from './business.entity.js';
+import { BusinessDto } from './dto/business.dto.js';
+
+export const businesses = defineRecord({
+  name: 'Business',
+  path: 'sys/businesses',
+  entity: Business,
+  dto: BusinessDto,
+  business: { column: 'Id' },
+  reads: {
+    CurrencyCode: { from: () => Currency, on: 'CurrencyId', column: 'Code' },
+    CountryName: { from: () => Country, on: 'CountryId', column: 'Name' },
+  },
+  toStringText: (b) => String(b.Name),
+});
+
+@Module(recordModule(businesses))
+export class BusinessesModule {}

@@ -1,0 +1,16 @@
+import { Entity } from 'typeorm';
+import { TextColumn } from '../../common/columns.js';
+import { RecordEntity } from '../../common/record.entity.js';
+
+/** An ISO 3166-1 country; reference data, read-only. */
+@Entity('country')
+export class Country extends RecordEntity {
+  @TextColumn({ nullable: false })
+  Name: string;
+
+  @TextColumn({ length: 2, nullable: false })
+  TwoDigitsCode: string;
+
+  @TextColumn({ length: 16 })
+  Culture: string | null;
+}

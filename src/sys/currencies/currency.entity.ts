@@ -1,0 +1,16 @@
+import { Entity } from 'typeorm';
+import { TextColumn } from '../../common/columns.js';
+import { RecordEntity } from '../../common/record.entity.js';
+
+/** An ISO 4217 currency; reference data, read-only. */
+@Entity('currency')
+export class Currency extends RecordEntity {
+  @TextColumn({ length: 3, nullable: false })
+  Code: string;
+
+  @TextColumn({ nullable: false })
+  Name: string;
+
+  @TextColumn()
+  Format: string | null;
+}

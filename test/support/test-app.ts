@@ -1,0 +1,125 @@
+import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Test } from '@nestjs/testing';
+import mysql from 'mysql2/promise';
+import { AppModule } from '../../src/app.module.js';
+import { createFastifyAdapter, setupApp } from '../../src/app.setup.js';
+import { Database } from '../../src/common/database.js';
+import { createLogger } from '../../src/common/logging.js';
+import { validateEnvironment } from '../../src/config/configuration.js';
+
+/** The database the HTTP suites run on: in-memory SQLite, or MariaDB when TEST_DATABASE=mysql. */
+export const onMySql = process.env.TEST_DATABASE === 'mysql';
+export const MYSQL_SERVER_URL = process.env.TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test';
+
+export interface HttpResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** Sent as application/x-www-form-urlencoded. */
+  form?: Record<string, string>;
+  /** Sent verbatim with the given content type. */
+  raw?: { contentType: string; data: string };
+  headers?: Record<string, string>;
+  auth?: string;
+}
+
+export interface TestApp {
+  url: string;
+  app: NestFastifyApplication;
+  db: Database;
+  request<T = any>(method: string, path: string, options?: RequestOptions): Promise<HttpResponse<T>>;
+  get<T = any>(path: string, options?: RequestOptions): Promise<HttpResponse<T>>;
+  post<T = any>(path: string, body?: unknown, options?: RequestOptions): Promise<HttpResponse<T>>;
+  put<T = any>(path: string, body?: unknown, options?: RequestOptions): Promise<HttpResponse<T>>;
+  delete<T = any>(path: string, options?: RequestOptions): Promise<HttpResponse<T>>;
+  /** Every row of a table, for showing that a refused request changed nothing. */
+  rows(table: string): Promise<Record<string, unknown>[]>;
+  close(): Promise<void>;
+}
+
+export const TEST_JWT_SECRET = 'test-secret-test-secret-test-secret-0123456789';
+
+async function freshMySqlDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const server = new URL(MYSQL_SERVER_URL);
+  const name = `cw_test_${randomBytes(6).toString('hex')}`;
+  const admin = await mysql.createConnection({ host: server.hostname, port: Number(server.port || 3306), user: decodeURIComponent(server.username), password: decodeURIComponent(server.password) });
+  await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  await admin.end();
+  const url = new URL(server.toString());
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const conn = await mysql.createConnection({ host: server.hostname, port: Number(server.port || 3306), user: decodeURIComponent(server.username), password: decodeURIComponent(server.password) });
+      await conn.query(`DROP DATABASE IF EXISTS \`${name}\``);
+      await conn.end();
+    },
+  };
+}
+
+/** Builds the real AppModule with @nestjs/testing, the same global setup as production, on a fresh database. */
+export async function startApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const database = onMySql ? await freshMySqlDatabase() : { url: 'sqlite::memory:', drop: async () => undefined };
+  const config = validateEnvironment({
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    JWT_SECRET: TEST_JWT_SECRET,
+    DATABASE_URL: database.url,
+    ...env,
+  });
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule.register(config)] }).compile();
+  const app = moduleRef.createNestApplication<NestFastifyApplication>(createFastifyAdapter(config, createLogger(config)));
+  await setupApp(app);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.getHttpServer().address() as { port: number };
+  const url = `http://127.0.0.1:${address.port}`;
+  const db = app.get(Database);
+
+  const request = async <T>(method: string, path: string, options: RequestOptions = {}): Promise<HttpResponse<T>> => {
+    const headers: Record<string, string> = { ...options.headers };
+    let body: string | undefined;
+    if (options.form) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      body = new URLSearchParams(options.form).toString();
+    } else if (options.raw) {
+      headers['content-type'] = options.raw.contentType;
+      body = options.raw.data;
+    } else if (options.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(options.body);
+    }
+    if (options.auth) headers.authorization = options.auth;
+    const response = await fetch(url + path, { method, headers, body });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      /* not JSON: keep the text */
+    }
+    return { status: response.status, headers: response.headers, body: parsed as T, text };
+  };
+
+  return {
+    url,
+    app,
+    db,
+    request,
+    get: (path, options) => request('GET', path, options),
+    post: (path, body, options) => request('POST', path, { ...options, body }),
+    put: (path, body, options) => request('PUT', path, { ...options, body }),
+    delete: (path, options) => request('DELETE', path, options),
+    rows: (table) => db.query(`SELECT * FROM ${db.id(table)} ORDER BY ${db.id('Id')}`),
+    close: async () => {
+      await app.close();
+      await database.drop();
+    },
+  };
+}
