@@ -7,6 +7,8 @@ import { createValidationPipe } from './common/validation/validation.js';
 import type { AppConfig } from './config/configuration.js';
 import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
+import { TariffsModule } from './billing/tariffs/tariffs.module.js';
+import { CoworkersModule } from './spaces/coworkers/coworkers.module.js';
 import { BusinessesModule } from './sys/businesses/businesses.module.js';
 import { CountriesModule } from './sys/countries/countries.module.js';
 import { CurrenciesModule } from './sys/currencies/currencies.module.js';
@@ -27,6 +29,8 @@ export class AppModule {
         CurrenciesModule,
         CountriesModule,
         BusinessesModule,
+        TariffsModule,
+        CoworkersModule,
       ],
       providers: [
         { provide: APP_PIPE, useFactory: createValidationPipe },

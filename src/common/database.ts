@@ -46,15 +46,19 @@ export class Database {
   }
 }
 
-function driverError(error: unknown): { code?: string; errno?: number } | undefined {
-  if (error instanceof QueryFailedError) return (error as QueryFailedError & { driverError: { code?: string; errno?: number } }).driverError;
-  return error as { code?: string; errno?: number } | undefined;
+type DriverError = { code?: string; errno?: number; message?: string };
+
+function driverError(error: unknown): DriverError | undefined {
+  if (error instanceof QueryFailedError) return (error as QueryFailedError & { driverError: DriverError }).driverError;
+  return error as DriverError | undefined;
 }
 
 /** A write refused because other records refer to the row (or it refers to a missing one). */
 export function isForeignKeyViolation(error: unknown): boolean {
   const e = driverError(error);
-  return e?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || e?.errno === 1451 || e?.errno === 1452;
+  // SQLite reports an ON DELETE RESTRICT refusal as a trigger constraint with the foreign-key message.
+  const sqlite = e?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || (e?.code === 'SQLITE_CONSTRAINT_TRIGGER' && /FOREIGN KEY/i.test(e.message ?? ''));
+  return sqlite || e?.errno === 1451 || e?.errno === 1452;
 }
 
 export function isUniqueViolation(error: unknown): boolean {

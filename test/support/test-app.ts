@@ -27,11 +27,14 @@ export interface RequestOptions {
   /** Sent verbatim with the given content type. */
   raw?: { contentType: string; data: string };
   headers?: Record<string, string>;
-  auth?: string;
+  /** The Authorization header; the bootstrap administrator's by default, null for none. */
+  auth?: string | null;
 }
 
 export interface TestApp {
   url: string;
+  /** Authorization header of the full administrator created at start-up (sent by default). */
+  adminAuth: string;
   app: NestFastifyApplication;
   db: Database;
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<HttpResponse<T>>;
@@ -45,6 +48,10 @@ export interface TestApp {
 }
 
 export const TEST_JWT_SECRET = 'test-secret-test-secret-test-secret-0123456789';
+export const ADMIN_EMAIL = 'admin@test.example';
+export const ADMIN_PASSWORD = 'admin-password-for-tests';
+
+export const basicAuth = (email: string, password: string) => `Basic ${Buffer.from(`${email}:${password}`).toString('base64')}`;
 
 async function freshMySqlDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const server = new URL(MYSQL_SERVER_URL);
@@ -72,6 +79,8 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     JWT_SECRET: TEST_JWT_SECRET,
     DATABASE_URL: database.url,
+    BOOTSTRAP_ADMIN_EMAIL: ADMIN_EMAIL,
+    BOOTSTRAP_ADMIN_PASSWORD: ADMIN_PASSWORD,
     ...env,
   });
   const moduleRef = await Test.createTestingModule({ imports: [AppModule.register(config)] }).compile();
@@ -81,6 +90,7 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
   const address = app.getHttpServer().address() as { port: number };
   const url = `http://127.0.0.1:${address.port}`;
   const db = app.get(Database);
+  const adminAuth = basicAuth(ADMIN_EMAIL, ADMIN_PASSWORD);
 
   const request = async <T>(method: string, path: string, options: RequestOptions = {}): Promise<HttpResponse<T>> => {
     const headers: Record<string, string> = { ...options.headers };
@@ -95,7 +105,8 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
       headers['content-type'] = 'application/json';
       body = JSON.stringify(options.body);
     }
-    if (options.auth) headers.authorization = options.auth;
+    const auth = options.auth === undefined ? adminAuth : options.auth;
+    if (auth) headers.authorization = auth;
     const response = await fetch(url + path, { method, headers, body });
     const text = await response.text();
     let parsed: unknown = text;
@@ -109,6 +120,7 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
 
   return {
     url,
+    adminAuth,
     app,
     db,
     request,

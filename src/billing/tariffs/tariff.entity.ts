@@ -1,0 +1,15 @@
+import { Entity } from 'typeorm';
+import { BoolColumn, IntColumn, LongTextColumn, MoneyColumn, TextColumn } from '../../common/columns.js';
+import { RecordEntity } from '../../common/record.entity.js';
+
+/** A pricing plan; a customer with a tariff has an active contract. */
+@Entity('tariff')
+export class Tariff extends RecordEntity {
+  @IntColumn({ nullable: false }) BusinessId: number;
+  @TextColumn({ nullable: false }) Name: string;
+  @MoneyColumn({ nullable: false }) Price: number;
+  @IntColumn({ nullable: false }) CurrencyId: number;
+  @LongTextColumn() Description: string | null;
+  @BoolColumn() Visible: boolean;
+  @BoolColumn() Archived: boolean;
+}

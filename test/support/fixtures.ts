@@ -1,0 +1,42 @@
+import assert from 'node:assert/strict';
+import type { TestApp } from './test-app.js';
+
+// Records most suites need, created through the API as a client would.
+
+const referenceIds = new WeakMap<TestApp, { currencies: Map<string, number>; countries: Map<string, number> }>();
+
+async function reference(t: TestApp) {
+  let ids = referenceIds.get(t);
+  if (!ids) {
+    const currencies = (await t.get('/api/sys/currencies?size=1000')).body.Records as Array<{ Id: number; Code: string }>;
+    const countries = (await t.get('/api/sys/countries?size=1000')).body.Records as Array<{ Id: number; TwoDigitsCode: string }>;
+    ids = {
+      currencies: new Map(currencies.map((c) => [c.Code, c.Id])),
+      countries: new Map(countries.map((c) => [c.TwoDigitsCode, c.Id])),
+    };
+    referenceIds.set(t, ids);
+  }
+  return ids;
+}
+
+export const currencyId = async (t: TestApp, code: string) => (await reference(t)).currencies.get(code)!;
+export const countryId = async (t: TestApp, code: string) => (await reference(t)).countries.get(code)!;
+
+/** POSTs a record and returns its new id, failing the test with the body when it is refused. */
+export async function create(t: TestApp, path: string, body: Record<string, unknown>): Promise<number> {
+  const res = await t.post(path, body);
+  assert.equal(res.status, 200, `POST ${path}: ${JSON.stringify(res.body)}`);
+  return res.body.Value.Id as number;
+}
+
+export async function createBusiness(t: TestApp, overrides: Record<string, unknown> = {}): Promise<number> {
+  return create(t, '/api/sys/businesses', { Name: 'Canal Works', CurrencyId: await currencyId(t, 'GBP'), CountryId: await countryId(t, 'GB'), ...overrides });
+}
+
+export async function createTariff(t: TestApp, businessId: number, overrides: Record<string, unknown> = {}): Promise<number> {
+  return create(t, '/api/billing/tariffs', { BusinessId: businessId, Name: 'Resident desk', Price: 250, CurrencyId: await currencyId(t, 'GBP'), ...overrides });
+}
+
+export async function createCoworker(t: TestApp, businessId: number, overrides: Record<string, unknown> = {}): Promise<number> {
+  return create(t, '/api/spaces/coworkers', { BusinessId: businessId, FullName: 'Ada Lovelace', Email: `ada.${Math.random().toString(36).slice(2)}@example.com`, ...overrides });
+}
