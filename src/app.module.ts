@@ -1,7 +1,11 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { ConfigModule } from '@nestjs/config';
+import { ConfigModule, ConfigService } from '@nestjs/config';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { ThrottlerModule } from '@nestjs/throttler';
 import { AuthGuard } from './auth/auth.guard.js';
+import { AuthModule } from './auth/auth.module.js';
+import { isTokenRoute, RateLimitGuard } from './auth/rate-limit.guard.js';
+import { UsersModule } from './sys/users/users.module.js';
 import { HttpExceptionFilter } from './common/http-exception.filter.js';
 import { createValidationPipe } from './common/validation/validation.js';
 import type { AppConfig } from './config/configuration.js';
@@ -25,7 +29,21 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, ignoreEnvVars: true, skipProcessEnv: true, load: [() => config] }),
         DatabaseModule,
+        ThrottlerModule.forRootAsync({
+          inject: [ConfigService],
+          useFactory: (settings: ConfigService<AppConfig, true>) => ({
+            throttlers: [{
+              name: 'default',
+              ttl: 60_000,
+              limit: (context) => settings.get(isTokenRoute(context) ? 'RATE_LIMIT_TOKEN_PER_MINUTE' : 'RATE_LIMIT_PER_MINUTE', { infer: true }),
+            }],
+            // One counter per client for /api/token and one for everything else (not one per route).
+            generateKey: (context, tracker) => `${isTokenRoute(context) ? 'token' : 'api'}:${tracker}`,
+          }),
+        }),
+        AuthModule,
         HealthModule,
+        UsersModule,
         CurrenciesModule,
         CountriesModule,
         BusinessesModule,
@@ -35,6 +53,8 @@ export class AppModule {
       providers: [
         { provide: APP_PIPE, useFactory: createValidationPipe },
         { provide: APP_FILTER, useClass: HttpExceptionFilter },
+        // Guards run in this order: the rate limit first, so refused logins are limited too.
+        { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_GUARD, useClass: AuthGuard },
       ],
     };

@@ -1,17 +1,61 @@
-import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Injectable, UnauthorizedException, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { IS_PUBLIC } from '../common/access.js';
+import type { FastifyRequest } from 'fastify';
+import { ACCESS_DENIED_WHEN_UNRESOLVED, CUSTOMER_ONLY, IS_PUBLIC, PERMISSION, type Permission } from '../common/access.js';
+import type { Principal } from '../common/principal.js';
+import { AuthService } from './auth.service.js';
+import { basicStrategy, runStrategy } from './strategies.js';
+import { accessDenied } from './access-denied.js';
+
+/** Whether a principal holds the permission: full administrators always; others by role name. */
+export function allows(principal: Principal, { entity, action }: Permission): boolean {
+  if (principal.isAdmin) return true;
+  const prefix = entity.toLowerCase();
+  return principal.roles.has(`${prefix}-${action.toLowerCase()}`) || (action === 'Edit' && principal.roles.has(`${prefix}-update`));
+}
 
 /**
- * The global guard (APP_GUARD): every route passes through it, and `@Public()` opts one out.
- * Authentication itself arrives with the token service; until then record routes stay open.
+ * The global guard (APP_GUARD): deny by default. Every route needs a Bearer token or Basic credentials
+ * unless it is `@Public()`; record routes also need their role (`Product-Create`), and customer
+ * routes a customer. Every failure is the contract's 401.
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
-  constructor(private readonly reflector: Reflector) {}
+  private readonly basic = basicStrategy<Principal>(async (email, password) => (await this.auth.authenticateBasic(email, password)) ?? false);
 
-  canActivate(context: ExecutionContext): boolean {
-    const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]);
-    return isPublic || true;
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly auth: AuthService,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const targets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
+    const request = context.switchToHttp().getRequest<FastifyRequest & { user?: Principal }>();
+    const principal = await this.authenticate(request, targets);
+    if (!principal) throw new UnauthorizedException();
+    request.user = principal;
+    const permission = this.reflector.getAllAndOverride<Permission | undefined>(PERMISSION, targets);
+    if (permission && !allows(principal, permission)) throw new UnauthorizedException();
+    if (this.reflector.getAllAndOverride<boolean>(CUSTOMER_ONLY, targets) && principal.coworkerId === null) throw new UnauthorizedException();
+    return true;
+  }
+
+  private async authenticate(request: FastifyRequest, targets: Array<object>): Promise<Principal | null> {
+    const header = request.headers.authorization;
+    if (!header) return null;
+    const space = header.indexOf(' ');
+    const scheme = header.slice(0, space).toLowerCase();
+    if (scheme === 'bearer') {
+      const token = header.slice(space + 1).trim();
+      const principal = await this.auth.authenticateBearer(token);
+      if (!principal && this.reflector.getAllAndOverride<boolean>(ACCESS_DENIED_WHEN_UNRESOLVED, targets as never)) {
+        const claims = this.auth.verifyAccessToken(token);
+        if (claims && !(await this.auth.userState(Number(claims.sub), true))) throw accessDenied();
+      }
+      return principal;
+    }
+    if (scheme === 'basic') return (await runStrategy<Principal>(this.basic, request)) || null;
+    return null;
   }
 }

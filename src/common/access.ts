@@ -6,6 +6,7 @@ import type { Principal, RecordAction } from './principal.js';
 export const IS_PUBLIC = 'access:public';
 export const PERMISSION = 'access:permission';
 export const CUSTOMER_ONLY = 'access:customer';
+export const ACCESS_DENIED_WHEN_UNRESOLVED = 'access:denied-when-unresolved';
 
 /** The permission a route needs: a role `<Entity>-<Action>`, or being a full administrator. */
 export interface Permission {
@@ -27,6 +28,9 @@ export const Authenticated = () => documented();
 
 /** Only a customer (a user linked to a coworker) may call the route. */
 export const CustomerOnly = () => applyDecorators(SetMetadata(CUSTOMER_ONLY, true), ApiBearerAuth());
+
+/** A valid token whose user no longer exists gets the AccessDenied ActionConfirmation (contract §2.4). */
+export const AccessDeniedWhenUnresolved = () => SetMetadata(ACCESS_DENIED_WHEN_UNRESOLVED, true);
 
 /** The authenticated principal of the request (undefined on public routes). */
 export const Actor = createParamDecorator((_: unknown, context: ExecutionContext): Principal | undefined => {

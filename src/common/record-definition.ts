@@ -34,7 +34,11 @@ export interface SqlField {
  * How a record finds the business that decides which restricted administrators see it: its own
  * column, or the business of the record one of its columns points at (contract §3, "business").
  */
-export type BusinessScope = { column: string } | { via: () => AnyClass; on: string; column?: string };
+export type BusinessScope =
+  | { column: string }
+  | { via: () => AnyClass; on: string; column?: string }
+  /** Several businesses, listed in a link table (`user_business.UserId` → `BusinessId`). */
+  | { links: string; on: string; column: string };
 
 /** What a record module declares; everything else is the shared machinery's. */
 export interface RecordDefinition<E extends RecordEntity = RecordEntity> {

@@ -19,7 +19,7 @@ export const RECORD_DEFINITION = Symbol('RecordDefinition');
 
 /** Columns every record has, filled by the machinery rather than by a request. */
 const COMMON_COLUMNS = new Set(['Id', 'UniqueId', 'CreatedOn', 'UpdatedOn', 'UpdatedBy', 'IsNew']);
-const BUSINESS_KEY = '__business';
+const IN_SCOPE_KEY = '__inScope';
 const TOTAL_KEY = '__total';
 
 interface ReadPlan {
@@ -28,7 +28,8 @@ interface ReadPlan {
   /** SQL expression of every field a list may filter or sort by. */
   expressions: ReadonlyMap<string, string>;
   listSchema: ListSchema;
-  businessExpression: string | null;
+  /** SQL condition that a record belongs to one of the `?`-listed businesses, with `{ids}` for the list. */
+  scopeTemplate: string | null;
   /** Entity columns a request body may write. */
   writable: ReadonlyMap<string, WireKind>;
 }
@@ -76,10 +77,13 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
     return this.page(parsed, actor);
   }
 
+  /** One record; 404 when there is none, 401 when it lies outside the actor's businesses. */
   async get(id: number, actor?: Principal, manager?: EntityManager): Promise<WireRecord> {
-    const rows = await this.db.query(`${this.selectSql()} WHERE r.${this.db.id('Id')} = ?`, [id], manager);
+    const scope = this.scopeCondition(actor);
+    const extra = scope ? `, CASE WHEN ${scope.sql} THEN 1 ELSE 0 END AS ${IN_SCOPE_KEY}` : '';
+    const rows = await this.db.query(`${this.selectSql(extra)} WHERE r.${this.db.id('Id')} = ?`, [...(scope?.parameters ?? []), id], manager);
     if (!rows.length) throw new RecordNotFoundException();
-    this.authorizeRead(rows[0], actor);
+    if (scope && Number(rows[0][IN_SCOPE_KEY]) !== 1) throw new UnauthorizedException();
     return this.toWire(rows[0]);
   }
 
@@ -118,7 +122,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
     const id = await this.db.transaction(async (manager) => {
       const context: SaveContext = { manager, actor, dto, values: this.columnValues(dto), existing: null };
       await this.checkReferences(dto, manager);
-      await this.authorizeBusiness(context.values, actor, manager);
+      await this.authorizeBusiness(context.values, actor, manager, dto);
       await this.beforeSave(context);
       Object.assign(context.values, { UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true });
       const result = await manager.createQueryBuilder().insert().into(this.definition.entity).values(context.values as never).updateEntity(false).execute();
@@ -139,7 +143,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
       const values = this.columnValues(dto);
       const context: SaveContext = { manager, actor, dto, values, existing };
       await this.checkReferences(dto, manager);
-      await this.authorizeBusiness({ ...existing, ...values }, actor, manager);
+      await this.authorizeBusiness({ ...existing, ...values }, actor, manager, dto);
       await this.beforeSave(context);
       Object.assign(values, { UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: false });
       await manager.createQueryBuilder().update(this.definition.entity).set(values as never).where({ Id: id }).updateEntity(false).execute();
@@ -224,7 +228,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
   }
 
   /** A restricted administrator may only write into its own businesses (401 otherwise). */
-  protected async authorizeBusiness(values: Record<string, unknown>, actor: Principal | undefined, manager: EntityManager): Promise<void> {
+  protected async authorizeBusiness(values: Record<string, unknown>, actor: Principal | undefined, manager: EntityManager, _dto: RecordDto): Promise<void> {
     if (!actor || actor.businessIds === null) return;
     const business = await this.businessOf(values, manager);
     // A new business (scope on its own Id) cannot be made by a restricted administrator.
@@ -235,8 +239,8 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
   protected async businessOf(values: Record<string, unknown>, manager: EntityManager): Promise<number | null> {
     const scope = this.definition.business;
     if (!scope) return null;
-    if ('column' in scope && !('via' in scope)) return (values[scope.column] as number | undefined) ?? null;
-    if (!('via' in scope)) return null;
+    if ('links' in scope) return null;
+    if (!('via' in scope)) return (values[scope.column] as number | undefined) ?? null;
     const parentId = values[scope.on];
     if (parentId === undefined || parentId === null) return null;
     const [row] = await this.db.query(
@@ -245,12 +249,6 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
       manager,
     );
     return row ? Number(row.b) : null;
-  }
-
-  private authorizeRead(row: Record<string, unknown>, actor: Principal | undefined): void {
-    if (!actor || actor.businessIds === null || !this.plan.businessExpression) return;
-    const business = row[BUSINESS_KEY];
-    if (business === null || business === undefined || !actor.businessIds.includes(Number(business))) throw new UnauthorizedException();
   }
 
   private whereClause(filters: readonly Filter[], actor: Principal | undefined): { where: string; parameters: unknown[] } {
@@ -268,20 +266,25 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
         parameters.push(value);
       }
     }
-    if (actor && actor.businessIds !== null && plan.businessExpression) {
-      if (!actor.businessIds.length) conditions.push('1 = 0');
-      else {
-        conditions.push(`${plan.businessExpression} IN (${actor.businessIds.map(() => '?').join(', ')})`);
-        parameters.push(...actor.businessIds);
-      }
+    const scope = this.scopeCondition(actor);
+    if (scope) {
+      conditions.push(scope.sql);
+      parameters.push(...scope.parameters);
     }
     return { where: conditions.length ? ` WHERE ${conditions.join(' AND ')}` : '', parameters };
+  }
+
+  /** The condition that keeps a restricted administrator to its businesses; null when unrestricted. */
+  protected scopeCondition(actor: Principal | undefined): { sql: string; parameters: unknown[] } | null {
+    const template = this.plan.scopeTemplate;
+    if (!actor || actor.businessIds === null || !template) return null;
+    if (!actor.businessIds.length) return { sql: '1 = 0', parameters: [] };
+    return { sql: template.replace('{ids}', actor.businessIds.map(() => '?').join(', ')), parameters: [...actor.businessIds] };
   }
 
   private selectSql(extra = ''): string {
     const plan = this.plan;
     const columns = plan.outputs.map(([name]) => `${plan.expressions.get(name)} AS ${this.db.id(name)}`);
-    if (plan.businessExpression) columns.push(`${plan.businessExpression} AS ${BUSINESS_KEY}`);
     return `SELECT ${columns.join(', ')}${extra} FROM ${plan.from}`;
   }
 
@@ -347,16 +350,21 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
       outputs,
       expressions,
       listSchema: { entityName: definition.name, fields, navigations },
-      businessExpression: this.businessExpression(q),
+      scopeTemplate: this.scopeTemplate(q),
       writable,
     };
   }
 
-  private businessExpression(q: SqlContext): string | null {
+  private scopeTemplate(q: SqlContext): string | null {
     const scope = this.definition.business;
     if (!scope) return null;
-    if (!('via' in scope)) return `r.${q.id(scope.column)}`;
-    return `(SELECT s.${q.id(scope.column ?? 'BusinessId')} FROM ${q.table(scope.via())} s WHERE s.${q.id('Id')} = r.${q.id(scope.on)})`;
+    if ('links' in scope) {
+      return `EXISTS (SELECT 1 FROM ${q.id(scope.links)} s WHERE s.${q.id(scope.on)} = r.${q.id('Id')} AND s.${q.id(scope.column)} IN ({ids}))`;
+    }
+    if ('via' in scope) {
+      return `(SELECT s.${q.id(scope.column ?? 'BusinessId')} FROM ${q.table(scope.via())} s WHERE s.${q.id('Id')} = r.${q.id(scope.on)}) IN ({ids})`;
+    }
+    return `r.${q.id(scope.column)} IN ({ids})`;
   }
 }
 

@@ -21,7 +21,10 @@ export function toWire(kind: WireKind, raw: unknown): unknown {
       if (raw instanceof Date) return formatDateTime(raw);
       return `${String(raw).slice(0, 10)}T${String(raw).slice(11, 19)}Z`;
     case 'idList':
-      return typeof raw === 'string' ? (raw === '' ? [] : JSON.parse(raw)) : raw;
+      // JSON text from a list column, or the comma-separated ids of a GROUP_CONCAT over a link table.
+      if (typeof raw !== 'string') return raw;
+      if (raw === '') return [];
+      return raw.startsWith('[') ? JSON.parse(raw) : raw.split(',').map(Number);
     default:
       return raw;
   }
@@ -54,3 +57,11 @@ export function parseDateTime(text: string): Date | null {
 
 /** Whether a date text carried only a day, so an inclusive upper bound covers the whole day. */
 export const isDateOnly = (text: string): boolean => DATE_ONLY.test(text);
+
+/** Milliseconds of a datetime as either database returns it ('YYYY-MM-DD HH:MM:SS[.fff]', UTC). */
+export function parseDbDateTime(value: unknown): number | null {
+  if (value === null || value === undefined) return null;
+  if (value instanceof Date) return value.getTime();
+  const text = String(value);
+  return Date.parse(`${text.slice(0, 10)}T${text.slice(11, 23) || '00:00:00'}Z`);
+}

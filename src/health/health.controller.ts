@@ -1,5 +1,6 @@
 import { Controller, Get, HttpStatus, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { SkipThrottle } from '@nestjs/throttler';
 import type { FastifyReply } from 'fastify';
 import { Public } from '../common/access.js';
 import { Database } from '../common/database.js';
@@ -13,6 +14,7 @@ export class HealthController {
 
   /** 200 when the database answers within two seconds, 503 otherwise (for load balancers). */
   @Public()
+  @SkipThrottle()
   @Get()
   @ApiOperation({ summary: 'Liveness and database reachability' })
   async health(@Res() reply: FastifyReply): Promise<void> {

@@ -2,7 +2,9 @@ import { Module } from '@nestjs/common';
 import { defineRecord } from '../../common/record-definition.js';
 import { recordModule } from '../../common/record.module.js';
 import { Tariff } from '../../billing/tariffs/tariff.entity.js';
+import { UsersModule } from '../../sys/users/users.module.js';
 import { Coworker } from './coworker.entity.js';
+import { CoworkersService } from './coworkers.service.js';
 import { CoworkerDto } from './dto/coworker.dto.js';
 
 export const coworkers = defineRecord({
@@ -20,5 +22,5 @@ export const coworkers = defineRecord({
   toStringText: (c) => String(c.FullName),
 });
 
-@Module(recordModule(coworkers))
+@Module(recordModule(coworkers, { service: CoworkersService, imports: [UsersModule] }))
 export class CoworkersModule {}

@@ -1,4 +1,5 @@
-import { Enum, Reference, Text } from '../../../common/validation/fields.js';
+import { MinLength } from 'class-validator';
+import { Bool, Enum, Reference, Text } from '../../../common/validation/fields.js';
 import { RecordDto } from '../../../common/validation/record.dto.js';
 import { Tariff } from '../../../billing/tariffs/tariff.entity.js';
 import { Business } from '../../../sys/businesses/business.entity.js';
@@ -20,4 +21,9 @@ export class CoworkerDto extends RecordDto {
   @Text() MobilePhone?: string | null;
   /** The customer's plan; set means an active contract. */
   @Reference(() => Tariff) TariffId?: number | null;
+  /** Create the customer's login (email = the coworker's Email) with Password; write-only. */
+  @Bool() CreateUser?: boolean | null;
+  @Text({ max: 200 })
+  @MinLength(8, { message: '$property must be at least 8 characters long.' })
+  Password?: string | null;
 }

@@ -1,0 +1,59 @@
+import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Actor, AccessDeniedWhenUnresolved, Authenticated, RequirePermission } from '../common/access.js';
+import { failureConfirmation, successConfirmation, type ActionConfirmation } from '../common/envelopes.js';
+import { RecordNotFoundException, WireResponseException } from '../common/errors.js';
+import type { Principal } from '../common/principal.js';
+import { RecordIdPipe } from '../common/record-id.pipe.js';
+import { Integer } from '../common/validation/fields.js';
+import { validateBody } from '../common/validation/validation.js';
+import { accessDenied } from './access-denied.js';
+import { AuthService } from './auth.service.js';
+
+export class TokenRefreshDto {
+  /** Validity of the new access token in minutes (default 30, at most a week). */
+  @Integer({ min: 1, max: 10_080 })
+  ValidityInMinutes?: number;
+}
+
+/** Access tokens of a chosen validity (contract §2.4 and §2.5). */
+@ApiTags('Token')
+@Controller('api/sys/users')
+export class TokenRefreshController {
+  constructor(private readonly auth: AuthService) {}
+
+  @Post('token/refresh')
+  @HttpCode(200)
+  @Authenticated()
+  @AccessDeniedWhenUnresolved()
+  @ApiOperation({ summary: "A new access token for the caller's own user" })
+  async refreshOwn(@Actor() actor: Principal, @Body() body: unknown): Promise<ActionConfirmation> {
+    return this.issue(actor.userId, actor, body);
+  }
+
+  @Post(':id/token/refresh')
+  @HttpCode(200)
+  @RequirePermission('User', 'Edit')
+  @ApiOperation({ summary: 'A new access token for another user (full administrator or User-Edit)' })
+  async refreshOther(@Param('id', RecordIdPipe) id: number, @Actor() actor: Principal, @Body() body: unknown): Promise<ActionConfirmation> {
+    const target = await this.auth.userState(id, true);
+    if (!target) throw new RecordNotFoundException();
+    if (actor.businessIds !== null) {
+      const shared = target.principal.businessIds?.some((business) => actor.businessIds!.includes(business)) ?? false;
+      if (!shared) throw accessDenied();
+    }
+    return this.issue(id, actor, body);
+  }
+
+  private async issue(userId: number, actor: Principal, body: unknown): Promise<ActionConfirmation> {
+    const { ValidityInMinutes } = await validateBody(TokenRefreshDto, body ?? {});
+    const state = await this.auth.userState(userId, true);
+    if (!state) throw accessDenied();
+    try {
+      const token = this.auth.signAccessToken(userId, state.stamp, (ValidityInMinutes ?? 30) * 60);
+      return { ...successConfirmation('OK', token, actor.email), Message: 'OK' };
+    } catch {
+      throw new WireResponseException(failureConfirmation(500, 'The token could not be issued.'), 500);
+    }
+  }
+}

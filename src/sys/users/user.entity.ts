@@ -1,0 +1,24 @@
+import { Entity } from 'typeorm';
+import { BoolColumn, DateTimeColumn, IdListColumn, IntColumn, TextColumn } from '../../common/columns.js';
+import { RecordEntity } from '../../common/record.entity.js';
+
+/** A login: a full administrator, a restricted administrator (roles, businesses) or a customer. */
+@Entity('user')
+export class User extends RecordEntity {
+  @TextColumn({ nullable: false }) Email: string;
+  /** Lower-cased email, unique: emails compare case-insensitively. */
+  @TextColumn({ nullable: false }) EmailKey: string;
+  @TextColumn({ nullable: false }) FullName: string;
+  @TextColumn({ nullable: false }) PasswordHash: string;
+  @BoolColumn({ default: true }) Active: boolean;
+  @BoolColumn() IsAdmin: boolean;
+  /** Role names as given (`Product-Create`); compared case-insensitively. */
+  @IdListColumn() Roles: string[] | null;
+  @BoolColumn() TwoFactorEnabled: boolean;
+  @TextColumn() TwoFactorSecret: string | null;
+  @IntColumn() CoworkerId: number | null;
+  /** Bumped whenever access must end: deactivation, new password, new roles or businesses. */
+  @IntColumn({ nullable: false, default: 0 }) SecurityStamp: number;
+  @IntColumn({ nullable: false, default: 0 }) FailedLoginCount: number;
+  @DateTimeColumn() LockedUntil: Date | null;
+}

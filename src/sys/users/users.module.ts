@@ -1,0 +1,25 @@
+import { Module } from '@nestjs/common';
+import { defineRecord } from '../../common/record-definition.js';
+import { recordModule } from '../../common/record.module.js';
+import { UserDto } from './dto/user.dto.js';
+import { User } from './user.entity.js';
+import { UsersService } from './users.service.js';
+
+export const users = defineRecord({
+  name: 'User',
+  path: 'sys/users',
+  entity: User,
+  dto: UserDto,
+  business: { links: 'user_business', on: 'UserId', column: 'BusinessId' },
+  hidden: ['EmailKey', 'PasswordHash', 'TwoFactorSecret', 'SecurityStamp', 'FailedLoginCount', 'LockedUntil'],
+  reads: {
+    Businesses: {
+      kind: 'idList',
+      sql: (q) => `(SELECT GROUP_CONCAT(b.${q.id('BusinessId')} ORDER BY b.${q.id('BusinessId')}) FROM ${q.id('user_business')} b WHERE b.${q.id('UserId')} = ${q.alias}.${q.id('Id')})`,
+    },
+  },
+  toStringText: (u) => `${u.FullName} <${u.Email}>`,
+});
+
+@Module(recordModule(users, { service: UsersService }))
+export class UsersModule {}

@@ -1,0 +1,146 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable, Logger, UnauthorizedException, type OnApplicationBootstrap } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { EntityManager } from 'typeorm';
+import { AuthService } from '../../auth/auth.service.js';
+import { hashPassword } from '../../auth/passwords.js';
+import { RefreshTokensService } from '../../auth/refresh-tokens.service.js';
+import { Database, isUniqueViolation } from '../../common/database.js';
+import { RecordValidationException } from '../../common/errors.js';
+import type { Principal } from '../../common/principal.js';
+import { RECORD_DEFINITION, RecordService, type SaveContext } from '../../common/record.service.js';
+import type { RecordDefinition, WireRecord } from '../../common/record-definition.js';
+import type { AppConfig } from '../../config/configuration.js';
+import type { UserDto } from './dto/user.dto.js';
+import type { User } from './user.entity.js';
+
+const sameSet = (a: readonly unknown[] | null | undefined, b: readonly unknown[] | null | undefined) => {
+  const left = new Set((a ?? []).map((v) => String(v).toLowerCase()));
+  const right = new Set((b ?? []).map((v) => String(v).toLowerCase()));
+  return left.size === right.size && [...left].every((v) => right.has(v));
+};
+
+/** Users: hashed passwords, unique emails, and access that ends when it should (contract §2.1, §2.2). */
+@Injectable()
+export class UsersService extends RecordService<User> implements OnApplicationBootstrap {
+  private readonly logger = new Logger(UsersService.name);
+
+  constructor(
+    @Inject(RECORD_DEFINITION) definition: RecordDefinition<User>,
+    db: Database,
+    private readonly auth: AuthService,
+    private readonly refreshTokens: RefreshTokensService,
+    private readonly config: ConfigService<AppConfig, true>,
+  ) {
+    super(definition, db);
+  }
+
+  /** The bootstrap administrator (contract §2.6): created once, when no user has that email. */
+  async onApplicationBootstrap(): Promise<void> {
+    const email = this.config.get('BOOTSTRAP_ADMIN_EMAIL', { infer: true });
+    const password = this.config.get('BOOTSTRAP_ADMIN_PASSWORD', { infer: true });
+    if (!email || !password) return;
+    const [existing] = await this.db.query(`SELECT 1 AS x FROM ${this.db.id('user')} WHERE ${this.db.id('EmailKey')} = ?`, [email.toLowerCase()]);
+    if (existing) return;
+    try {
+      await this.create({ Email: email, FullName: 'Administrator', Password: password, IsAdmin: true, Active: true });
+      this.logger.log(`Bootstrap administrator ${email} created`);
+    } catch (error) {
+      // Another instance created it at the same moment.
+      if (!(error instanceof RecordValidationException)) throw error;
+    }
+  }
+
+  /** Creates the login of a customer (Coworker CreateUser + Password), inside the coworker's transaction. */
+  async createCustomerLogin(manager: EntityManager, coworker: { id: number; email: string; fullName: string; password: string }): Promise<void> {
+    await this.assertEmailFree(coworker.email, null, manager);
+    const now = this.db.dateParam(new Date());
+    const q = (n: string) => this.db.id(n);
+    const columns = ['UniqueId', 'CreatedOn', 'UpdatedOn', 'IsNew', 'Email', 'EmailKey', 'FullName', 'PasswordHash', 'Active', 'CoworkerId'];
+    await this.db.query(
+      `INSERT INTO ${q('user')} (${columns.map(q).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
+      [randomUUID(), now, now, 1, coworker.email, coworker.email.toLowerCase(), coworker.fullName, await hashPassword(coworker.password), 1, coworker.id],
+      manager,
+    );
+  }
+
+  protected override async beforeSave(context: SaveContext): Promise<void> {
+    const dto = context.dto as UserDto;
+    const { values, existing } = context;
+    values.EmailKey = dto.Email.trim().toLowerCase();
+    await this.assertEmailFree(dto.Email, existing ? Number(existing.Id) : null, context.manager);
+    if (!existing && !dto.Password) throw RecordValidationException.field('Password', 'Password is required.', dto.Password ?? null);
+    if (dto.Password) values.PasswordHash = await hashPassword(dto.Password);
+    // Absent or null keeps the stored secret (contract §2.1).
+    if (dto.TwoFactorSecret === null || dto.TwoFactorSecret === undefined) delete values.TwoFactorSecret;
+    if (dto.TwoFactorEnabled && !dto.TwoFactorSecret && !(existing && (await this.hasTwoFactorSecret(Number(existing.Id), context.manager)))) {
+      throw RecordValidationException.field('TwoFactorSecret', 'TwoFactorSecret is required to turn two-factor authentication on.', null);
+    }
+    if (existing && this.endsAccess(dto, existing)) values.SecurityStamp = () => `${this.db.id('SecurityStamp')} + 1`;
+  }
+
+  protected override async afterSave(id: number, context: SaveContext): Promise<void> {
+    const dto = context.dto as UserDto;
+    if (dto.Businesses !== undefined) {
+      const q = (n: string) => this.db.id(n);
+      await this.db.query(`DELETE FROM ${q('user_business')} WHERE ${q('UserId')} = ?`, [id], context.manager);
+      const businesses = [...new Set(dto.Businesses ?? [])];
+      if (businesses.length) {
+        await this.db.query(
+          `INSERT INTO ${q('user_business')} (${q('UserId')}, ${q('BusinessId')}) VALUES ${businesses.map(() => '(?, ?)').join(', ')}`,
+          businesses.flatMap((business) => [id, business]),
+          context.manager,
+        );
+      }
+    }
+    if (context.values.SecurityStamp) await this.refreshTokens.revokeAll(id, undefined, context.manager);
+    this.auth.forget(id);
+  }
+
+  protected override async beforeDelete(record: WireRecord): Promise<void> {
+    this.auth.forget(Number(record.Id));
+  }
+
+  /** A restricted administrator manages only users of its own businesses, and makes no full administrators. */
+  protected override async authorizeBusiness(values: Record<string, unknown>, actor: Principal | undefined, _manager: EntityManager, dto: UserDto): Promise<void> {
+    if (!actor || actor.businessIds === null) return;
+    if (values.IsAdmin === true) throw new UnauthorizedException();
+    const businesses = (dto.Businesses === undefined ? (values.Businesses as number[] | null) : dto.Businesses) ?? [];
+    if (!businesses.length || !businesses.every((business) => actor.businessIds!.includes(business))) throw new UnauthorizedException();
+  }
+
+  /** Deactivation, a new password, or new roles, businesses or admin rights end existing access. */
+  private endsAccess(dto: UserDto, existing: WireRecord): boolean {
+    return Boolean(dto.Password)
+      || (dto.Active === false && existing.Active === true)
+      || (dto.IsAdmin !== undefined && Boolean(dto.IsAdmin) !== existing.IsAdmin)
+      || (dto.Roles !== undefined && !sameSet(dto.Roles, existing.Roles as string[]))
+      || (dto.Businesses !== undefined && !sameSet(dto.Businesses, existing.Businesses as number[]))
+      || (dto.CoworkerId !== undefined && (dto.CoworkerId ?? null) !== existing.CoworkerId);
+  }
+
+  private async assertEmailFree(email: string, exceptId: number | null, manager: EntityManager): Promise<void> {
+    const q = (n: string) => this.db.id(n);
+    const [taken] = await this.db.query(
+      `SELECT ${q('Id')} AS id FROM ${q('user')} WHERE ${q('EmailKey')} = ?${exceptId ? ` AND ${q('Id')} <> ?` : ''}`,
+      [email.trim().toLowerCase(), ...(exceptId ? [exceptId] : [])],
+      manager,
+    );
+    if (taken) throw RecordValidationException.field('Email', 'A user with this email already exists.', email);
+  }
+
+  private async hasTwoFactorSecret(id: number, manager: EntityManager): Promise<boolean> {
+    const [row] = await this.db.query(`SELECT ${this.db.id('TwoFactorSecret')} AS s FROM ${this.db.id('user')} WHERE ${this.db.id('Id')} = ?`, [id], manager);
+    return Boolean(row?.s);
+  }
+
+  /** A unique-index race on the email is the same 400 as the check before it. */
+  override async create(body: unknown, actor?: Principal) {
+    try {
+      return await super.create(body, actor);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw RecordValidationException.field('Email', 'A user with this email already exists.', (body as { Email?: unknown }).Email ?? null);
+      throw error;
+    }
+  }
+}
