@@ -1,0 +1,109 @@
+// The baseline the service is measured against: a bare Fastify server with the same database driver
+// doing the same queries behind the same credential checks, with nothing else (no Nest, no TypeORM,
+// no envelopes). Run by bench.ts on the same core as the service.
+import { randomBytes, randomUUID, createHash } from 'node:crypto';
+import formbody from '@fastify/formbody';
+import Database from 'better-sqlite3';
+import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import jwt from 'jsonwebtoken';
+import mysql from 'mysql2/promise';
+import { verifyPassword } from '../src/auth/passwords.js';
+import { parseDatabaseUrl } from '../src/config/configuration.js';
+
+const secret = process.env.JWT_SECRET!;
+const basicHeader = process.env.BENCH_BASIC_HEADER!;
+const target = parseDatabaseUrl(process.env.DATABASE_URL!);
+
+type Query = (sql: string, parameters?: unknown[]) => Promise<any[]>;
+type Run = (sql: string, parameters?: unknown[]) => Promise<number>;
+let query: Query;
+let run: Run;
+if (target.type === 'sqlite') {
+  const db = new Database(target.database);
+  db.pragma('journal_mode = WAL');
+  const statements = new Map<string, Database.Statement>();
+  const prepared = (sql: string) => statements.get(sql) ?? statements.set(sql, db.prepare(sql)).get(sql)!;
+  query = async (sql, parameters = []) => prepared(sql).all(...parameters);
+  run = async (sql, parameters = []) => Number(prepared(sql).run(...parameters).lastInsertRowid);
+} else {
+  const pool = mysql.createPool({ uri: target.url, connectionLimit: 10, dateStrings: ['DATETIME'], timezone: 'Z' });
+  query = async (sql, parameters = []) => (await pool.query(sql, parameters))[0] as any[];
+  run = async (sql, parameters = []) => ((await pool.query(sql, parameters))[0] as { insertId: number }).insertId;
+}
+const q = (name: string) => (target.type === 'sqlite' ? `"${name}"` : `\`${name}\``);
+
+function authorized(request: FastifyRequest, reply: FastifyReply): boolean {
+  const header = request.headers.authorization ?? '';
+  if (header.startsWith('Bearer ')) {
+    try {
+      jwt.verify(header.slice(7), secret, { algorithms: ['HS256'] });
+      return true;
+    } catch {
+      /* refused below */
+    }
+  } else if (header === basicHeader) return true;
+  void reply.code(401).send({ Message: 'Authorization has been denied for this request.' });
+  return false;
+}
+
+const app = Fastify({ logger: false, bodyLimit: 1024 * 1024 });
+await app.register(formbody);
+
+app.get<{ Params: { id: string } }>('/api/billing/products/:id', async (request, reply) => {
+  if (!authorized(request, reply)) return;
+  const [row] = await query(`SELECT * FROM ${q('product')} WHERE ${q('Id')} = ?`, [Number(request.params.id)]);
+  return row ?? reply.code(404).send('Not found');
+});
+
+app.get<{ Querystring: Record<string, string> }>('/api/billing/products', async (request, reply) => {
+  if (!authorized(request, reply)) return;
+  const business = Number(request.query.Product_Business);
+  const size = Number(request.query.size ?? 25);
+  const page = Number(request.query.page ?? 1);
+  const records = await query(`SELECT * FROM ${q('product')} WHERE ${q('BusinessId')} = ? ORDER BY ${q('Id')} LIMIT ? OFFSET ?`, [business, size, (page - 1) * size]);
+  const [count] = await query(`SELECT COUNT(*) AS n FROM ${q('product')} WHERE ${q('BusinessId')} = ?`, [business]);
+  return { Records: records, TotalItems: Number(count.n) };
+});
+
+const productSchema = {
+  type: 'object',
+  required: ['BusinessId', 'Name', 'SystemProductType', 'Description', 'DisplayOrder', 'Price', 'CurrencyId', 'AvailableAs'],
+  properties: {
+    BusinessId: { type: 'integer', minimum: 1 },
+    Name: { type: 'string', maxLength: 255 },
+    SystemProductType: { type: 'integer', enum: [0, 1, 2, 3, 4, 5, 99] },
+    Description: { type: 'string', maxLength: 65535 },
+    DisplayOrder: { type: 'integer' },
+    Price: { type: 'number' },
+    CurrencyId: { type: 'integer', minimum: 1 },
+    AvailableAs: { type: 'integer', enum: [0, 1, 2, 3] },
+  },
+};
+app.post<{ Body: Record<string, unknown> }>('/api/billing/products', { schema: { body: productSchema } }, async (request, reply) => {
+  if (!authorized(request, reply)) return;
+  const body = request.body;
+  const now = new Date().toISOString().replace('T', ' ').replace('Z', '');
+  const values: Record<string, unknown> = {
+    UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, IsNew: 1,
+    BusinessId: body.BusinessId, Name: body.Name, SystemProductType: body.SystemProductType, Description: body.Description,
+    DisplayOrder: body.DisplayOrder, Price: body.Price, CurrencyId: body.CurrencyId, AvailableAs: body.AvailableAs,
+  };
+  const columns = Object.keys(values);
+  const id = await run(`INSERT INTO ${q('product')} (${columns.map(q).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`, Object.values(values));
+  return { Value: { Id: id }, WasSuccessful: true };
+});
+
+app.post<{ Body: Record<string, string> }>('/api/token', async (request, reply) => {
+  const { username, password } = request.body ?? {};
+  const [user] = await query(`SELECT ${q('Id')} AS id, ${q('PasswordHash')} AS hash FROM ${q('user')} WHERE ${q('EmailKey')} = ?`, [String(username).toLowerCase()]);
+  if (!user || !(await verifyPassword(String(password), String(user.hash)))) return reply.code(400).send({ error: 'invalid_grant' });
+  const refresh = randomBytes(32).toString('base64url');
+  const now = new Date();
+  const utc = (d: Date) => d.toISOString().replace('T', ' ').replace('Z', '');
+  await run(`INSERT INTO ${q('refresh_token')} (${q('UserId')}, ${q('ClientId')}, ${q('TokenHash')}, ${q('CreatedOn')}, ${q('ExpiresOn')}) VALUES (?, ?, ?, ?, ?)`,
+    [user.id, `bare-${refresh.slice(0, 8)}`, createHash('sha256').update(refresh).digest('hex'), utc(now), utc(new Date(now.getTime() + 15 * 86_400_000))]);
+  return { access_token: jwt.sign({ sub: String(user.id), ver: 0 }, secret, { algorithm: 'HS256', expiresIn: 3600 }), token_type: 'bearer', expires_in: 3600, refresh_token: refresh };
+});
+
+await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
+console.log('bare server listening');

@@ -1,0 +1,197 @@
+// npm run bench: the service against a bare Fastify baseline doing the same queries, loaded alternately
+// in one run with autocannon. SQLite by default; DATABASE_URL=mysql://… for MySQL/MariaDB.
+// Load generator on core 0, both servers on core 1 (taskset), so the ratio compares like with like.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import mysql from 'mysql2/promise';
+import { parseDatabaseUrl } from '../src/config/configuration.js';
+import { BENCH_EMAIL, BENCH_PASSWORD, BUSINESSES, PRODUCTS, seed } from './seed.js';
+
+const dist = join(import.meta.dirname, '..');
+const hasTaskset = spawnSync('taskset', ['-V']).status === 0;
+
+// Re-run pinned to core 0 so the load generator does not share the servers' core.
+if (hasTaskset && process.env.BENCH_PINNED !== '1') {
+  const child = spawnSync('taskset', ['-c', '0', process.execPath, ...process.argv.slice(1)], { stdio: 'inherit', env: { ...process.env, BENCH_PINNED: '1' } });
+  process.exit(child.status ?? 1);
+}
+
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const JWT_SECRET = 'bench-secret-bench-secret-bench-secret-0123';
+const BASIC = `Basic ${Buffer.from(`${BENCH_EMAIL}:${BENCH_PASSWORD}`).toString('base64')}`;
+
+const freePort = () => new Promise<number>((resolve) => {
+  const server = createServer().listen(0, '127.0.0.1', () => {
+    const { port } = server.address() as { port: number };
+    server.close(() => resolve(port));
+  });
+});
+
+async function prepareDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const given = process.env.DATABASE_URL;
+  if (!given || given.startsWith('sqlite')) {
+    const dir = mkdtempSync(join(tmpdir(), 'coworking-bench-'));
+    return { url: `sqlite:${join(dir, 'bench.sqlite')}`, drop: async () => undefined };
+  }
+  const server = new URL(given);
+  const name = `bench_${Date.now().toString(36)}`;
+  const admin = await mysql.createConnection({ host: server.hostname, port: Number(server.port || 3306), user: decodeURIComponent(server.username), password: decodeURIComponent(server.password) });
+  await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  const url = new URL(server.toString());
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      await admin.query(`DROP DATABASE IF EXISTS \`${name}\``);
+      await admin.end();
+    },
+  };
+}
+
+function start(script: string, env: Record<string, string>): ChildProcess {
+  const command = hasTaskset ? 'taskset' : process.execPath;
+  const args = hasTaskset ? ['-c', '1', process.execPath, script] : [script];
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  return child;
+}
+
+async function waitFor(url: string, child: ChildProcess): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error(`${url}: the server exited (${child.exitCode})`);
+    try {
+      const res = await fetch(url);
+      if (res.status < 500) return;
+    } catch {
+      /* not yet */
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+function residentMemoryMb(pid: number): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+interface Case {
+  name: string;
+  target: number | null;
+  method: 'GET' | 'POST';
+  path: () => string;
+  headers: Record<string, string>;
+  body?: () => string;
+}
+
+interface Measure {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  rssMb?: number;
+}
+
+async function load(base: string, c: Case, duration: number, pid?: number): Promise<Measure> {
+  let rssMb = 0;
+  const sampler = pid ? setInterval(() => (rssMb = Math.max(rssMb, residentMemoryMb(pid))), 250) : undefined;
+  const result = await autocannon({
+    url: base,
+    connections: CONNECTIONS,
+    duration,
+    requests: [{
+      method: c.method,
+      headers: c.headers,
+      setupRequest: (request) => ({ ...request, path: c.path(), body: c.body?.() }),
+    }],
+  });
+  if (sampler) clearInterval(sampler);
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors + result.timeouts, rssMb: pid ? Math.round(rssMb) : undefined };
+}
+
+const randomProduct = () => 1 + Math.floor(Math.random() * PRODUCTS);
+const randomBusiness = () => 1 + Math.floor(Math.random() * BUSINESSES);
+let created = 0;
+const productBody = () => JSON.stringify({
+  BusinessId: randomBusiness(), Name: `Bench created ${++created}`, SystemProductType: 99, Description: 'Created by the benchmark',
+  DisplayOrder: 0, Price: 12.5, CurrencyId: 1, AvailableAs: 1,
+});
+
+const db = await prepareDatabase();
+const children: ChildProcess[] = [];
+try {
+  const target = parseDatabaseUrl(db.url);
+  console.log(`seeding ${target.type}: ${BUSINESSES} businesses, ${PRODUCTS} products, 100000 invoices …`);
+  const seeded = Date.now();
+  await seed({ database: target, DATABASE_POOL_SIZE: 10, REQUEST_TIMEOUT_MS: 10_000 });
+  console.log(`seeded in ${((Date.now() - seeded) / 1000).toFixed(1)} s`);
+
+  const [ourPort, barePort] = [await freePort(), await freePort()];
+  const env = { DATABASE_URL: db.url, JWT_SECRET, LOG_LEVEL: 'warn', NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '100000000', RATE_LIMIT_TOKEN_PER_MINUTE: '100000000' };
+  const ours = start(join(dist, 'src', 'main.js'), { ...env, PORT: String(ourPort) });
+  const bare = start(join(dist, 'bench', 'bare-server.js'), { ...env, PORT: String(barePort), BENCH_BASIC_HEADER: BASIC });
+  children.push(ours, bare);
+  const ourBase = `http://127.0.0.1:${ourPort}`;
+  const bareBase = `http://127.0.0.1:${barePort}`;
+  await waitFor(`${ourBase}/health`, ours);
+  await waitFor(`${bareBase}/api/billing/products/1`, bare);
+
+  const tokenResponse = await fetch(`${ourBase}/api/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'password', username: BENCH_EMAIL, password: BENCH_PASSWORD }),
+  });
+  const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
+  const bearer = { authorization: `Bearer ${token}` };
+  const form = new URLSearchParams({ grant_type: 'password', username: BENCH_EMAIL, password: BENCH_PASSWORD }).toString();
+
+  const cases: Case[] = [
+    { name: 'GET one product, bearer', target: 0.6, method: 'GET', path: () => `/api/billing/products/${randomProduct()}`, headers: bearer },
+    { name: 'GET one product, basic', target: 0.5, method: 'GET', path: () => `/api/billing/products/${randomProduct()}`, headers: { authorization: BASIC } },
+    { name: 'GET 25 products, filter + count', target: 0.5, method: 'GET', path: () => `/api/billing/products?Product_Business=${randomBusiness()}&size=25&page=${1 + Math.floor(Math.random() * 20)}`, headers: bearer },
+    { name: 'POST create product', target: 0.4, method: 'POST', path: () => '/api/billing/products', headers: { ...bearer, 'content-type': 'application/json' }, body: productBody },
+    { name: 'POST /api/token (password)', target: null, method: 'POST', path: () => '/api/token', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: () => form },
+  ];
+
+  const rows: Array<{ case: string; target: number | null; ours: Measure; bare: Measure; ratio: number; p99Ratio: number }> = [];
+  for (const [index, c] of cases.entries()) {
+    // A short warm-up of each, then the measured runs, alternating which goes first.
+    await load(ourBase, c, 2);
+    await load(bareBase, c, 2);
+    let oursMeasure: Measure;
+    let bareMeasure: Measure;
+    if (index % 2 === 0) {
+      oursMeasure = await load(ourBase, c, DURATION, ours.pid);
+      bareMeasure = await load(bareBase, c, DURATION);
+    } else {
+      bareMeasure = await load(bareBase, c, DURATION);
+      oursMeasure = await load(ourBase, c, DURATION, ours.pid);
+    }
+    const row = { case: c.name, target: c.target, ours: oursMeasure, bare: bareMeasure, ratio: oursMeasure.rps / bareMeasure.rps, p99Ratio: oursMeasure.p99 / Math.max(1, bareMeasure.p99) };
+    rows.push(row);
+    console.log(
+      `${c.name.padEnd(34)} ours ${oursMeasure.rps.toFixed(0).padStart(6)} req/s p50 ${String(oursMeasure.p50).padStart(3)} ms p99 ${String(oursMeasure.p99).padStart(4)} ms` +
+        ` | bare ${bareMeasure.rps.toFixed(0).padStart(6)} req/s p50 ${String(bareMeasure.p50).padStart(3)} ms p99 ${String(bareMeasure.p99).padStart(4)} ms` +
+        ` | ratio ${row.ratio.toFixed(2)}${c.target ? ` (target ≥ ${c.target})` : ''} p99× ${row.p99Ratio.toFixed(1)} | rss ${oursMeasure.rssMb} MB` +
+        (oursMeasure.non2xx || oursMeasure.errors ? ` | ours non-2xx ${oursMeasure.non2xx}, errors ${oursMeasure.errors}` : ''),
+    );
+  }
+  const resultsDir = join(dist, '..', 'bench', 'results');
+  mkdirSync(resultsDir, { recursive: true });
+  const file = join(resultsDir, `${target.type}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, JSON.stringify({ database: target.type, durationSeconds: DURATION, connections: CONNECTIONS, pinned: hasTaskset, rows }, null, 2));
+  console.log(`written ${file}`);
+} finally {
+  for (const child of children) child.kill('SIGTERM');
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  await db.drop();
+}

@@ -1,0 +1,78 @@
+// Seeds a benchmark database through the service's own migrations and entity metadata: rows are
+// generated from the columns the entities declare, so the seed follows the schema as it changes.
+import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { hashPassword } from '../src/auth/passwords.js';
+import { wireKindOf } from '../src/common/columns.js';
+import type { AppConfig } from '../src/config/configuration.js';
+import { buildDataSourceOptions } from '../src/database/data-source-options.js';
+import { runMigrations } from '../src/database/database.module.js';
+
+export const BENCH_EMAIL = 'bench@example.com';
+export const BENCH_PASSWORD = 'bench-password-123';
+export const BUSINESSES = 20;
+export const PRODUCTS = 10_000;
+export const INVOICES = 100_000;
+
+type Row = Record<string, unknown>;
+
+function defaultValue(kind: string | undefined, nullable: boolean): unknown {
+  if (nullable) return null;
+  switch (kind) {
+    case 'bool': return 0;
+    case 'int': case 'money': return 0;
+    default: return '';
+  }
+}
+
+export async function seed(config: Pick<AppConfig, 'database' | 'DATABASE_POOL_SIZE' | 'REQUEST_TIMEOUT_MS'>): Promise<void> {
+  const dataSource = await new DataSource(buildDataSourceOptions(config)).initialize();
+  await runMigrations(dataSource);
+  const now = new Date().toISOString().replace('T', ' ').replace('Z', '');
+  const q = (name: string) => dataSource.driver.escape(name);
+
+  async function insert(table: string, count: number, make: (i: number) => Row): Promise<void> {
+    const metadata = dataSource.entityMetadatas.find((m) => m.tableName === table);
+    if (!metadata) throw new Error(`No entity for table ${table}`);
+    const columns = metadata.columns.filter((c) => !c.isGenerated);
+    const names = columns.map((c) => c.databaseName);
+    const batch = Math.max(1, Math.floor(30_000 / names.length));
+    await dataSource.transaction(async (manager) => {
+      for (let start = 0; start < count; start += batch) {
+        const rows: unknown[] = [];
+        const end = Math.min(count, start + batch);
+        for (let i = start; i < end; i++) {
+          const given = make(i);
+          for (const column of columns) {
+            const name = column.propertyName;
+            if (name in given) rows.push(given[name]);
+            else if (name === 'UniqueId') rows.push(randomUUID());
+            else if (name === 'CreatedOn' || name === 'UpdatedOn') rows.push(now);
+            else if (name === 'IsNew') rows.push(1);
+            else if (column.default !== undefined) rows.push(typeof column.default === 'boolean' ? Number(column.default) : column.default);
+            else rows.push(defaultValue(wireKindOf(metadata.target as never, name), column.isNullable));
+          }
+        }
+        const tuple = `(${names.map(() => '?').join(', ')})`;
+        await manager.query(`INSERT INTO ${q(table)} (${names.map(q).join(', ')}) VALUES ${Array.from({ length: end - start }, () => tuple).join(', ')}`, rows);
+      }
+    });
+  }
+
+  const [gbp] = await dataSource.query(`SELECT ${q('Id')} AS id FROM ${q('currency')} WHERE ${q('Code')} = 'GBP'`);
+  const [gb] = await dataSource.query(`SELECT ${q('Id')} AS id FROM ${q('country')} WHERE ${q('TwoDigitsCode')} = 'GB'`);
+  await insert('business', BUSINESSES, (i) => ({ Name: `Bench Business ${i + 1}`, CurrencyId: gbp.id, CountryId: gb.id, City: 'London' }));
+  const passwordHash = await hashPassword(BENCH_PASSWORD);
+  await insert('user', 1, () => ({ Email: BENCH_EMAIL, EmailKey: BENCH_EMAIL, FullName: 'Bench Admin', PasswordHash: passwordHash, Active: 1, IsAdmin: 1 }));
+  await insert('product', PRODUCTS, (i) => ({
+    BusinessId: (i % BUSINESSES) + 1, Name: `Product ${i + 1}`, Description: `Bench product number ${i + 1}`, SystemProductType: 99,
+    AvailableAs: 1, Price: 10 + (i % 90), CurrencyId: gbp.id, DisplayOrder: i % 10, Visible: 1, CurrentStock: 100, StockAlertLevel: 5,
+  }));
+  await insert('invoice', INVOICES, (i) => ({
+    BusinessId: (i % BUSINESSES) + 1, InvoiceNumber: String(Math.floor(i / BUSINESSES) + 1), BillToName: `Customer ${i}`, BillToAddress: '1 High Street',
+    BillToCity: 'London', BillToPostCode: 'N1 1AA', BillToCountryId: gb.id, BillToCountryName: 'United Kingdom', CurrencyId: gbp.id, CurrencyCode: 'GBP',
+    TotalAmount: 100 + (i % 500), TaxAmount: 20, DiscountAmount: 0, SubscriptionAmount: 0, ResellerAmount: 0, Paid: i % 2, PaymentAttemptsCount: 0,
+  }));
+  await dataSource.destroy();
+}
