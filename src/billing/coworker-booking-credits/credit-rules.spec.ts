@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { addMonths, creditApplies, endOfMonth, ExpirationType, expiryDate, type Eligibility, type ExpiryRule } from './credit-rules.js';
+
+const at = (iso: string) => new Date(iso);
+const iso = (date: Date | null) => date?.toISOString() ?? null;
+const rule = (overrides: Partial<ExpiryRule>): ExpiryRule => ({ ExpirationType: null, ExpiresIn: null, ExpireTimeInMonths: null, ExpireTimeInWeeks: null, ...overrides });
+
+describe('expiry arithmetic', () => {
+  const sale = at('2025-01-31T10:00:00Z');
+
+  it('adds days and weeks exactly', () => {
+    assert.equal(iso(expiryDate(rule({ ExpirationType: ExpirationType.Day, ExpiresIn: 10 }), sale, null)), '2025-02-10T10:00:00.000Z');
+    assert.equal(iso(expiryDate(rule({ ExpirationType: ExpirationType.Week, ExpiresIn: 2 }), sale, null)), '2025-02-14T10:00:00.000Z');
+  });
+
+  it('adds months, clamping to the end of shorter months, leap years included', () => {
+    assert.equal(iso(expiryDate(rule({ ExpirationType: ExpirationType.Month, ExpiresIn: 1 }), sale, null)), '2025-02-28T10:00:00.000Z');
+    assert.equal(iso(addMonths(at('2024-01-31T00:00:00Z'), 1)), '2024-02-29T00:00:00.000Z');
+    assert.equal(iso(addMonths(at('2025-03-31T08:30:00Z'), 1)), '2025-04-30T08:30:00.000Z');
+    assert.equal(iso(addMonths(at('2025-11-15T00:00:00Z'), 3)), '2026-02-15T00:00:00.000Z');
+    assert.equal(iso(addMonths(at('2025-05-31T00:00:00Z'), -3)), '2025-02-28T00:00:00.000Z');
+  });
+
+  it('adds years; 29 February becomes 28 February in a common year', () => {
+    assert.equal(iso(expiryDate(rule({ ExpirationType: ExpirationType.Year, ExpiresIn: 1 }), at('2024-02-29T12:00:00Z'), null)), '2025-02-28T12:00:00.000Z');
+    assert.equal(iso(expiryDate(rule({ ExpirationType: ExpirationType.Year, ExpiresIn: 4 }), at('2024-02-29T12:00:00Z'), null)), '2028-02-29T12:00:00.000Z');
+  });
+
+  it('LastDayOfMonth: the last second of the month ExpiresIn months on', () => {
+    const mid = at('2025-01-15T09:00:00Z');
+    assert.equal(iso(expiryDate(rule({ ExpirationType: ExpirationType.LastDayOfMonth, ExpiresIn: 0 }), mid, null)), '2025-01-31T23:59:59.000Z');
+    assert.equal(iso(expiryDate(rule({ ExpirationType: ExpirationType.LastDayOfMonth, ExpiresIn: 1 }), mid, null)), '2025-02-28T23:59:59.000Z');
+    assert.equal(iso(expiryDate(rule({ ExpirationType: ExpirationType.LastDayOfMonth, ExpiresIn: 13 }), mid, null)), '2026-02-28T23:59:59.000Z');
+    assert.equal(iso(endOfMonth(at('2023-12-31T23:00:00Z'), 2)), '2024-02-29T23:59:59.000Z');
+  });
+
+  it('PricePlan: the next renewal, or no expiry without one', () => {
+    const renewal = at('2025-02-01T00:00:00Z');
+    assert.equal(expiryDate(rule({ ExpirationType: ExpirationType.PricePlan, ExpiresIn: 3 }), sale, renewal), renewal);
+    assert.equal(expiryDate(rule({ ExpirationType: ExpirationType.PricePlan }), sale, null), null);
+  });
+
+  it('no ExpirationType: legacy months, then weeks, else no expiry', () => {
+    assert.equal(iso(expiryDate(rule({ ExpireTimeInMonths: 1, ExpireTimeInWeeks: 1 }), sale, null)), '2025-02-28T10:00:00.000Z');
+    assert.equal(iso(expiryDate(rule({ ExpirationType: 0, ExpireTimeInWeeks: 1 }), sale, null)), '2025-02-07T10:00:00.000Z');
+    assert.equal(expiryDate(rule({}), sale, null), null);
+    assert.equal(expiryDate(rule({ ExpirationType: ExpirationType.Month }), sale, null), null);
+  });
+});
+
+describe('credit eligibility (spec §2.7 rules 1–3)', () => {
+  const credit = (overrides: Partial<Eligibility>): Eligibility => ({
+    ElegibleResourceTypes: [], ElegibleProducts: [], ElegiblePasses: [], EventCategories: [],
+    CaneBeUsedForBookings: false, CaneBeUsedForEvents: false, IsUniversalCredit: false, AppliesToCharges: false, ...overrides,
+  });
+
+  it('resource types: only when usable for bookings; an empty list means every type (rule 2)', () => {
+    assert.equal(creditApplies(credit({ CaneBeUsedForBookings: true }), { resourceTypeId: 7 }), true);
+    assert.equal(creditApplies(credit({ CaneBeUsedForBookings: true, ElegibleResourceTypes: [1, 2] }), { resourceTypeId: 2 }), true);
+    assert.equal(creditApplies(credit({ CaneBeUsedForBookings: true, ElegibleResourceTypes: [1, 2] }), { resourceTypeId: 7 }), false);
+    assert.equal(creditApplies(credit({ ElegibleResourceTypes: [7] }), { resourceTypeId: 7 }), false);
+  });
+
+  it('event categories: only when usable for events; an empty list means every event (rule 3)', () => {
+    assert.equal(creditApplies(credit({ CaneBeUsedForEvents: true }), { eventCategoryId: 3 }), true);
+    assert.equal(creditApplies(credit({ CaneBeUsedForEvents: true, EventCategories: [4] }), { eventCategoryId: 3 }), false);
+    assert.equal(creditApplies(credit({ CaneBeUsedForBookings: true }), { eventCategoryId: 3 }), false);
+  });
+
+  it('products, passes and charges: only universal credits', () => {
+    for (const use of [{ productId: 1 }, { passId: 1 }, { charge: true as const }]) {
+      assert.equal(creditApplies(credit({ CaneBeUsedForBookings: true, CaneBeUsedForEvents: true }), use), false);
+    }
+  });
+
+  it('rule 1: a universal credit with no restriction applies to every product, pass and charge', () => {
+    const universal = credit({ IsUniversalCredit: true });
+    for (const use of [{ productId: 5 }, { passId: 9 }, { charge: true as const }]) assert.equal(creditApplies(universal, use), true);
+  });
+
+  it('a restricted universal credit applies only where its lists or flag say', () => {
+    const restricted = credit({ IsUniversalCredit: true, ElegibleProducts: [5], ElegiblePasses: [9] });
+    assert.equal(creditApplies(restricted, { productId: 5 }), true);
+    assert.equal(creditApplies(restricted, { productId: 6 }), false);
+    assert.equal(creditApplies(restricted, { passId: 9 }), true);
+    assert.equal(creditApplies(restricted, { passId: 8 }), false);
+    assert.equal(creditApplies(restricted, { charge: true }), false);
+    const charges = credit({ IsUniversalCredit: true, AppliesToCharges: true });
+    assert.equal(creditApplies(charges, { charge: true }), true);
+    assert.equal(creditApplies(charges, { productId: 5 }), false);
+  });
+});
