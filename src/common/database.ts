@@ -3,6 +3,9 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
 import type { AnyClass } from './columns.js';
 
+/** How many times a MySQL transaction aborted by a deadlock is tried in all. */
+const DEADLOCK_ATTEMPTS = 5;
+
 /**
  * The database as the record machinery uses it: raw reads with bound parameters, and write
  * transactions. SQLite has one connection and TypeORM nests concurrent transactions on it as
@@ -62,8 +65,6 @@ export class Database {
     }
   }
 }
-
-const DEADLOCK_ATTEMPTS = 5;
 
 type DriverError = { code?: string; errno?: number; message?: string };
 
