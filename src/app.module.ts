@@ -11,7 +11,13 @@ import { createValidationPipe } from './common/validation/validation.js';
 import type { AppConfig } from './config/configuration.js';
 import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
+import { PublicEventsModule } from './public/events/public-events.module.js';
 import { TariffsModule } from './billing/tariffs/tariffs.module.js';
+import { CalendarEventsModule } from './content/calendar-events/calendar-events.module.js';
+import { EventAttendeesModule } from './content/event-attendees/event-attendees.module.js';
+import { EventWaitingAttendeesModule } from './content/event-waiting-attendees/event-waiting-attendees.module.js';
+import { SurveyRunsModule } from './content/survey-runs/survey-runs.module.js';
+import { SurveysModule } from './content/surveys/surveys.module.js';
 import { CoworkersModule } from './spaces/coworkers/coworkers.module.js';
 import { BusinessesModule } from './sys/businesses/businesses.module.js';
 import { CountriesModule } from './sys/countries/countries.module.js';
@@ -49,6 +55,12 @@ export class AppModule {
         BusinessesModule,
         TariffsModule,
         CoworkersModule,
+        SurveysModule,
+        SurveyRunsModule,
+        CalendarEventsModule,
+        EventAttendeesModule,
+        EventWaitingAttendeesModule,
+        PublicEventsModule,
       ],
       providers: [
         { provide: APP_PIPE, useFactory: createValidationPipe },

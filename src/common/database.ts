@@ -1,6 +1,10 @@
+import { setTimeout } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
 import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
 import type { AnyClass } from './columns.js';
+
+/** How many times a MySQL transaction aborted by a deadlock is tried in all. */
+const DEADLOCK_ATTEMPTS = 5;
 
 /**
  * The database as the record machinery uses it: raw reads with bound parameters, and write
@@ -38,11 +42,27 @@ export class Database {
     return date.toISOString().replace('T', ' ').replace('Z', '');
   }
 
+  /**
+   * Runs `work` in a write transaction. On MySQL a transaction that InnoDB aborts to break a deadlock
+   * is run again (a few times, after a short random pause), as InnoDB advises; so `work` must do
+   * nothing but database work, which the abort rolled back.
+   */
   transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    if (this.isMySql) return this.dataSource.transaction(work);
+    if (this.isMySql) return this.retryingDeadlocks(work);
     const run = this.queue.then(() => this.dataSource.transaction(work));
     this.queue = run.catch(() => undefined);
     return run;
+  }
+
+  private async retryingDeadlocks<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.dataSource.transaction(work);
+      } catch (error) {
+        if (attempt >= DEADLOCK_ATTEMPTS || !isDeadlock(error)) throw error;
+        await setTimeout(Math.floor(Math.random() * 10 * attempt));
+      }
+    }
   }
 }
 
@@ -64,4 +84,9 @@ export function isForeignKeyViolation(error: unknown): boolean {
 export function isUniqueViolation(error: unknown): boolean {
   const e = driverError(error);
   return e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || e?.errno === 1062;
+}
+
+/** InnoDB rolled the transaction back to break a deadlock: running it again is safe. */
+export function isDeadlock(error: unknown): boolean {
+  return driverError(error)?.errno === 1213;
 }

@@ -1,0 +1,22 @@
+import { Entity } from 'typeorm';
+import { BoolColumn, DateTimeColumn, IntColumn, LongTextColumn, TextColumn } from '../../common/columns.js';
+import { RecordEntity } from '../../common/record.entity.js';
+
+/** An event a business runs; customers attend it, or wait for a spot when it is sold out. */
+@Entity('calendarevent')
+export class CalendarEvent extends RecordEntity {
+  @IntColumn({ nullable: false }) BusinessId: number;
+  @TextColumn({ nullable: false }) Name: string;
+  @DateTimeColumn({ nullable: false }) StartDate: Date;
+  @DateTimeColumn({ nullable: false }) EndDate: Date;
+  @LongTextColumn() ShortDescription: string | null;
+  @LongTextColumn() LongDescription: string | null;
+  @TextColumn() Location: string | null;
+  /** Capacity; null means unlimited. */
+  @IntColumn() Allocation: number | null;
+  @BoolColumn() EnableWaitList: boolean;
+  /** The event is public from this moment on; null means at once. */
+  @DateTimeColumn() PublishDate: Date | null;
+  @BoolColumn() OnlyForMembers: boolean;
+  @BoolColumn() OnlyForContacts: boolean;
+}

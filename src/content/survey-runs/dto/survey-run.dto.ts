@@ -1,0 +1,13 @@
+import { Bool, DateTime, Reference } from '../../../common/validation/fields.js';
+import { RecordDto } from '../../../common/validation/record.dto.js';
+import { Coworker } from '../../../spaces/coworkers/coworker.entity.js';
+import { Survey } from '../../surveys/survey.entity.js';
+
+/** Spec §2.6 and §4.7: CoworkerId and SurveyId are required on create and on update. */
+export class SurveyRunDto extends RecordDto {
+  @Reference(() => Coworker, { required: true }) CoworkerId: number;
+  @Reference(() => Survey, { required: true }) SurveyId: number;
+  @DateTime() MailingDate?: Date | null;
+  /** Whether the customer submitted the survey (default false). */
+  @Bool() Submitted?: boolean | null;
+}

@@ -1,0 +1,10 @@
+import { Bool, Reference, Text } from '../../../common/validation/fields.js';
+import { RecordDto } from '../../../common/validation/record.dto.js';
+import { Business } from '../../../sys/businesses/business.entity.js';
+
+export class SurveyDto extends RecordDto {
+  @Reference(() => Business, { required: true }) BusinessId: number;
+  @Text({ required: true }) Name: string;
+  @Text({ long: true }) Description?: string | null;
+  @Bool() Active?: boolean | null;
+}

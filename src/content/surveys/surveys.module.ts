@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { defineRecord } from '../../common/record-definition.js';
+import { recordModule } from '../../common/record.module.js';
+import { SurveyDto } from './dto/survey.dto.js';
+import { Survey } from './survey.entity.js';
+
+export const surveys = defineRecord({
+  name: 'Survey',
+  path: 'content/surveys',
+  entity: Survey,
+  dto: SurveyDto,
+  business: { column: 'BusinessId' },
+  toStringText: (s) => String(s.Name),
+});
+
+@Module(recordModule(surveys))
+export class SurveysModule {}
