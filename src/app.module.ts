@@ -7,6 +7,8 @@ import { createValidationPipe } from './common/validation/validation.js';
 import type { AppConfig } from './config/configuration.js';
 import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
+import { ProductBookingCreditsModule } from './billing/product-booking-credits/product-booking-credits.module.js';
+import { ProductsModule } from './billing/products/products.module.js';
 import { TariffsModule } from './billing/tariffs/tariffs.module.js';
 import { CoworkersModule } from './spaces/coworkers/coworkers.module.js';
 import { BusinessesModule } from './sys/businesses/businesses.module.js';
@@ -31,6 +33,8 @@ export class AppModule {
         BusinessesModule,
         TariffsModule,
         CoworkersModule,
+        ProductsModule,
+        ProductBookingCreditsModule,
       ],
       providers: [
         { provide: APP_PIPE, useFactory: createValidationPipe },
