@@ -7,6 +7,8 @@ import { createValidationPipe } from './common/validation/validation.js';
 import type { AppConfig } from './config/configuration.js';
 import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
+import { CoworkerInvoicesModule } from './billing/coworker-invoices/coworker-invoices.module.js';
+import { InvoicesModule } from './billing/invoices/invoices.module.js';
 import { ProductBookingCreditsModule } from './billing/product-booking-credits/product-booking-credits.module.js';
 import { ProductsModule } from './billing/products/products.module.js';
 import { TariffsModule } from './billing/tariffs/tariffs.module.js';
@@ -35,6 +37,8 @@ export class AppModule {
         CoworkersModule,
         ProductsModule,
         ProductBookingCreditsModule,
+        InvoicesModule,
+        CoworkerInvoicesModule,
       ],
       providers: [
         { provide: APP_PIPE, useFactory: createValidationPipe },
