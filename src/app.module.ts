@@ -7,6 +7,7 @@ import { createValidationPipe } from './common/validation/validation.js';
 import type { AppConfig } from './config/configuration.js';
 import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
+import { CoworkerInvoicePaymentTokensModule } from './billing/coworker-invoice-payment-tokens/coworker-invoice-payment-tokens.module.js';
 import { CoworkerInvoicesModule } from './billing/coworker-invoices/coworker-invoices.module.js';
 import { InvoicesModule } from './billing/invoices/invoices.module.js';
 import { ProductBookingCreditsModule } from './billing/product-booking-credits/product-booking-credits.module.js';
@@ -39,6 +40,7 @@ export class AppModule {
         ProductBookingCreditsModule,
         InvoicesModule,
         CoworkerInvoicesModule,
+        CoworkerInvoicePaymentTokensModule,
       ],
       providers: [
         { provide: APP_PIPE, useFactory: createValidationPipe },
