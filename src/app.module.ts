@@ -12,6 +12,11 @@ import type { AppConfig } from './config/configuration.js';
 import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
 import { PublicEventsModule } from './public/events/public-events.module.js';
+import { CoworkerInvoicePaymentTokensModule } from './billing/coworker-invoice-payment-tokens/coworker-invoice-payment-tokens.module.js';
+import { CoworkerInvoicesModule } from './billing/coworker-invoices/coworker-invoices.module.js';
+import { InvoicesModule } from './billing/invoices/invoices.module.js';
+import { ProductBookingCreditsModule } from './billing/product-booking-credits/product-booking-credits.module.js';
+import { ProductsModule } from './billing/products/products.module.js';
 import { TariffsModule } from './billing/tariffs/tariffs.module.js';
 import { CalendarEventsModule } from './content/calendar-events/calendar-events.module.js';
 import { EventAttendeesModule } from './content/event-attendees/event-attendees.module.js';
@@ -61,6 +66,11 @@ export class AppModule {
         EventAttendeesModule,
         EventWaitingAttendeesModule,
         PublicEventsModule,
+        ProductsModule,
+        ProductBookingCreditsModule,
+        InvoicesModule,
+        CoworkerInvoicesModule,
+        CoworkerInvoicePaymentTokensModule,
       ],
       providers: [
         { provide: APP_PIPE, useFactory: createValidationPipe },

@@ -31,6 +31,19 @@ export interface SqlField {
 }
 
 /**
+ * An id list kept in a join table, one row per (record, listed id): `Tariffs` of a product in
+ * product_tariff. Read as an ascending list of ids; a request's list replaces the stored one (absent
+ * keeps it, null or [] empties it). Its ids are checked through the DTO's `@IdList({ references })`.
+ */
+export interface JoinTableList {
+  table: string;
+  /** The join table's column holding this record's id. */
+  on: string;
+  /** The join table's column holding the listed ids. */
+  column: string;
+}
+
+/**
  * How a record finds the business that decides which restricted administrators see it: its own
  * column, or the business of the record one of its columns points at (contract §3, "business").
  */
@@ -49,10 +62,14 @@ export interface RecordDefinition<E extends RecordEntity = RecordEntity> {
   entity: new () => E;
   /** The create and update body; update adds `Id`. Absent for read-only types. */
   dto?: new () => RecordDto;
+  /** The update body, when it differs from the create body (fewer fields may be changed). */
+  updateDto?: new () => RecordDto;
   operations?: readonly RecordOperation[];
   business?: BusinessScope;
   /** Read-only fields, looked up in SQL. */
   reads?: Readonly<Record<string, JoinedField | SqlField>>;
+  /** Id lists kept in join tables (written from the request, read back sorted). */
+  lists?: Readonly<Record<string, JoinTableList>>;
   /** Read-only fields derived from the rest of the record. */
   computed?: Readonly<Record<string, (record: WireRecord) => unknown>>;
   /** Columns that are never returned (secrets). */
@@ -61,6 +78,14 @@ export interface RecordDefinition<E extends RecordEntity = RecordEntity> {
   toStringText: (record: WireRecord) => string;
 }
 
+const definitions: RecordDefinition<any>[] = [];
+
 export function defineRecord<E extends RecordEntity>(definition: RecordDefinition<E>): RecordDefinition<E> {
+  definitions.push(definition);
   return definition;
+}
+
+/** Every record type defined so far: lets a refused delete name the records that refer to it. */
+export function recordDefinitions(): readonly RecordDefinition<any>[] {
+  return definitions;
 }

@@ -18,6 +18,8 @@ export function createRecordController(definition: RecordDefinition<any>): Type<
   const name = definition.name;
   const has = (op: RecordOperation) => offered.has(op) && (op === 'list' || op === 'get' || op === 'delete' || Boolean(definition.dto));
   const body = definition.dto ? [ApiBody({ type: definition.dto })] : [];
+  const updateDto = definition.updateDto ?? definition.dto;
+  const updateBody = updateDto ? [ApiBody({ type: updateDto })] : [];
 
   @ApiTags(name)
   @Controller(`api/${definition.path}`)
@@ -44,12 +46,12 @@ export function createRecordController(definition: RecordDefinition<any>): Type<
       return this.records.create(payload, actor);
     }
 
-    @when(has('update'), Put(), RequirePermission(name, 'Edit'), ApiOperation({ summary: `Update a ${name} (Id in the body)` }), ...body)
+    @when(has('update'), Put(), RequirePermission(name, 'Edit'), ApiOperation({ summary: `Update a ${name} (Id in the body)` }), ...updateBody)
     update(@JsonBody() payload: unknown, @Actor() actor?: Principal) {
       return this.records.update(null, payload, actor);
     }
 
-    @when(has('update'), Put(':id'), RequirePermission(name, 'Edit'), ApiOperation({ summary: `Update a ${name} by id` }), ...body)
+    @when(has('update'), Put(':id'), RequirePermission(name, 'Edit'), ApiOperation({ summary: `Update a ${name} by id` }), ...updateBody)
     updateById(@Param('id', RecordIdPipe) id: number, @JsonBody() payload: unknown, @Actor() actor?: Principal) {
       return this.records.update(id, payload, actor);
     }

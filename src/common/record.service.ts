@@ -7,7 +7,7 @@ import { failureConfirmation, listEnvelope, successConfirmation, type ActionConf
 import { RecordNotFoundException, RecordValidationException, WireResponseException } from './errors.js';
 import { parseListQuery, type Filter, type ListField, type ListQuery, type ListSchema } from './list-query.js';
 import type { Principal } from './principal.js';
-import type { JoinedField, RecordDefinition, SqlContext, WireRecord } from './record-definition.js';
+import { recordDefinitions, type JoinedField, type RecordDefinition, type SqlContext, type WireRecord } from './record-definition.js';
 import type { RecordEntity } from './record.entity.js';
 import { toWire } from './wire-values.js';
 import { getMetadataStorage } from 'class-validator';
@@ -84,6 +84,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
     const rows = await this.db.query(`${this.selectSql(extra)} WHERE r.${this.db.id('Id')} = ?`, [...(scope?.parameters ?? []), id], manager);
     if (!rows.length) throw new RecordNotFoundException();
     if (scope && Number(rows[0][IN_SCOPE_KEY]) !== 1) throw new UnauthorizedException();
+    await this.readLists(rows, manager);
     return this.toWire(rows[0]);
   }
 
@@ -102,6 +103,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
       const [count] = await this.db.query(`SELECT COUNT(*) AS n FROM ${plan.from}${where}`, parameters);
       total = Number(count.n);
     }
+    await this.readLists(rows);
     return listEnvelope(rows.map((row) => this.toWire(row)), query, total);
   }
 
@@ -111,6 +113,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
     const idIn = `r.${this.db.id('Id')} IN (${ids.map(() => '?').join(', ')})`;
     const sql = `${this.selectSql()}${where ? `${where} AND ${idIn}` : ` WHERE ${idIn}`} ORDER BY r.${this.db.id('Id')}`;
     const rows = await this.db.query(sql, [...parameters, ...ids]);
+    await this.readLists(rows);
     return rows.map((row) => this.toWire(row));
   }
 
@@ -127,6 +130,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
       Object.assign(context.values, { UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true });
       const result = await manager.createQueryBuilder().insert().into(this.definition.entity).values(context.values as never).updateEntity(false).execute();
       const newId = Number(result.identifiers[0]?.Id ?? result.raw?.insertId ?? result.raw);
+      await this.writeLists(newId, dto, manager);
       await this.afterSave(newId, context);
       return newId;
     });
@@ -136,7 +140,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
   /** Update by the body's Id, or by the path's (which then wins over a missing body Id). */
   async update(pathId: number | null, body: unknown, actor?: Principal): Promise<ActionConfirmation> {
     const id = this.updateId(pathId, body);
-    const dto = await validateBody(this.dtoClass, body);
+    const dto = await validateBody(this.definition.updateDto ?? this.dtoClass, body);
     const now = new Date();
     await this.db.transaction(async (manager) => {
       const existing = await this.get(id, actor, manager);
@@ -147,6 +151,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
       await this.beforeSave(context);
       Object.assign(values, { UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: false });
       await manager.createQueryBuilder().update(this.definition.entity).set(values as never).where({ Id: id }).updateEntity(false).execute();
+      await this.writeLists(id, dto, manager);
       await this.afterSave(id, context);
     });
     return successConfirmation(`${this.definition.name} was successfully updated.`, { Id: id }, actor?.email ?? null, now);
@@ -160,7 +165,9 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
         await manager.createQueryBuilder().delete().from(this.definition.entity).where({ Id: id }).execute();
       } catch (error) {
         if (!isForeignKeyViolation(error)) throw error;
-        throw this.refusal(`${this.definition.name} ${id} cannot be deleted because other records refer to it.`);
+        const referrers = await this.referringTypes(id, manager);
+        const which = referrers.length ? `${referrers.join(' and ')} records refer` : 'other records refer';
+        throw this.refusal(`${this.definition.name} ${id} cannot be deleted because ${which} to it.`);
       }
     });
     return successConfirmation(`${this.definition.name} was successfully deleted.`, { Id: id }, actor?.email ?? null);
@@ -172,6 +179,58 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
   }
 
   // ---- shared pieces ----
+
+  /** The record types with a record whose reference field points at this record (for a refused delete). */
+  private async referringTypes(id: number, manager: EntityManager): Promise<string[]> {
+    const names: string[] = [];
+    for (const other of recordDefinitions()) {
+      const references = [other.dto, other.updateDto].flatMap((dto) => (dto ? referencesOf(dto) : []));
+      const columns = [...new Set(references.filter((r) => !r.list && r.target() === this.definition.entity).map((r) => r.property))];
+      if (!columns.length || names.includes(other.name)) continue;
+      const condition = columns.map((c) => `${this.db.id(c)} = ?`).join(' OR ');
+      const found = await this.db.query(`SELECT 1 AS x FROM ${this.db.tableOf(other.entity)} WHERE ${condition} LIMIT 1`, columns.map(() => id), manager);
+      if (found.length) names.push(other.name);
+    }
+    return names;
+  }
+
+  /** Adds the join-table id lists to fetched rows, ascending, in one query per list. */
+  private async readLists(rows: Record<string, unknown>[], manager?: EntityManager): Promise<void> {
+    const lists = Object.entries(this.definition.lists ?? {});
+    if (!lists.length || !rows.length) return;
+    const ids = rows.map((row) => Number(row.Id));
+    const placeholders = ids.map(() => '?').join(', ');
+    for (const [name, list] of lists) {
+      const found = await this.db.query<{ o: unknown; v: unknown }>(
+        `SELECT ${this.db.id(list.on)} AS o, ${this.db.id(list.column)} AS v FROM ${this.db.id(list.table)} WHERE ${this.db.id(list.on)} IN (${placeholders}) ORDER BY ${this.db.id(list.on)}, ${this.db.id(list.column)}`,
+        ids,
+        manager,
+      );
+      const byRecord = new Map<number, number[]>();
+      for (const { o, v } of found) {
+        const values = byRecord.get(Number(o)) ?? [];
+        values.push(Number(v));
+        byRecord.set(Number(o), values);
+      }
+      for (const row of rows) row[name] = byRecord.get(Number(row.Id)) ?? [];
+    }
+  }
+
+  /** Replaces the join-table id lists a request gives (absent: kept; null or []: emptied). */
+  private async writeLists(id: number, dto: RecordDto, manager: EntityManager): Promise<void> {
+    for (const [name, list] of Object.entries(this.definition.lists ?? {})) {
+      const value = (dto as unknown as Record<string, unknown>)[name];
+      if (value === undefined) continue;
+      await this.db.query(`DELETE FROM ${this.db.id(list.table)} WHERE ${this.db.id(list.on)} = ?`, [id], manager);
+      const ids = [...new Set((value as number[] | null) ?? [])];
+      if (!ids.length) continue;
+      await this.db.query(
+        `INSERT INTO ${this.db.id(list.table)} (${this.db.id(list.on)}, ${this.db.id(list.column)}) VALUES ${ids.map(() => '(?, ?)').join(', ')}`,
+        ids.flatMap((listed) => [id, listed]),
+        manager,
+      );
+    }
+  }
 
   private get dtoClass(): new () => RecordDto {
     if (!this.definition.dto) throw new Error(`${this.definition.name} has no request body`);
@@ -292,6 +351,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
   protected toWire(row: Record<string, unknown>): WireRecord {
     const record: WireRecord = {};
     for (const [name, kind] of this.plan.outputs) record[name] = toWire(kind, row[name]);
+    for (const name in this.definition.lists ?? {}) record[name] = row[name] ?? [];
     const computed = this.definition.computed;
     if (computed) for (const name in computed) record[name] = computed[name](record);
     record.ToStringText = this.definition.toStringText(record);
@@ -314,7 +374,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
     const expressions = new Map<string, string>();
     const writable = new Map<string, WireKind>();
     const navigations: Record<string, string> = {};
-    const dtoFields = definition.dto ? new Set(dtoPropertyNames(definition.dto)) : new Set<string>();
+    const dtoFields = new Set([definition.dto, definition.updateDto].flatMap((dto) => (dto ? dtoPropertyNames(dto) : [])));
     const columns = [...metadata.columns].sort((a, b) => (a.propertyName === 'Id' ? -1 : b.propertyName === 'Id' ? 1 : 0));
     for (const column of columns) {
       const name = column.propertyName;

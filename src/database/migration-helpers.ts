@@ -9,7 +9,7 @@ type Opt = { nullable?: boolean };
 export const column = {
   text: (name: string, o: Opt & { length?: number } = {}): TableColumnOptions =>
     ({ name, type: 'varchar', length: String(o.length ?? 255), isNullable: o.nullable ?? true }),
-  longText: (name: string): TableColumnOptions => ({ name, type: 'text', isNullable: true }),
+  longText: (name: string, o: Opt = {}): TableColumnOptions => ({ name, type: 'text', isNullable: o.nullable ?? true }),
   int: (name: string, o: Opt & { default?: number } = {}): TableColumnOptions =>
     ({ name, type: 'int', isNullable: o.nullable ?? true, default: o.default }),
   money: (name: string, o: Opt & { default?: number } = {}): TableColumnOptions =>
@@ -73,6 +73,29 @@ export async function createRecordTable(
           referencedTableName: fk.references,
           referencedColumnNames: ['Id'],
           onDelete: fk.onDelete ?? 'RESTRICT',
+        }),
+      ),
+    }),
+  );
+}
+
+/**
+ * Creates a join table holding an id list (`product_tariff`): one row per pair, the pair as the
+ * primary key, and foreign keys that remove the rows with either side.
+ */
+export async function createJoinTable(runner: QueryRunner, name: string, sides: [ForeignKey, ForeignKey]): Promise<void> {
+  await runner.createTable(
+    new Table({
+      name,
+      columns: sides.map((side) => ({ name: side.column, type: 'int', isPrimary: true, isNullable: false })),
+      indices: [new TableIndex({ name: `IX_${name}_${sides[1].column}`, columnNames: [sides[1].column] })],
+      foreignKeys: sides.map(
+        (side) => new TableForeignKey({
+          name: `FK_${name}_${side.column}`,
+          columnNames: [side.column],
+          referencedTableName: side.references,
+          referencedColumnNames: ['Id'],
+          onDelete: side.onDelete ?? 'CASCADE',
         }),
       ),
     }),

@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { defineRecord } from '../../common/record-definition.js';
+import { recordModule } from '../../common/record.module.js';
+import { CoworkerInvoice } from './coworker-invoice.entity.js';
+import { CoworkerInvoicesService } from './coworker-invoices.service.js';
+import { CoworkerInvoiceDto } from './dto/coworker-invoice.dto.js';
+
+export const coworkerInvoices = defineRecord({
+  name: 'CoworkerInvoice',
+  path: 'billing/coworkerinvoices',
+  entity: CoworkerInvoice,
+  dto: CoworkerInvoiceDto,
+  business: { column: 'BusinessId' },
+  toStringText: (i) => `${i.InvoiceNumber} - ${i.BillToName}`,
+});
+
+@Module(recordModule(coworkerInvoices, { service: CoworkerInvoicesService }))
+export class CoworkerInvoicesModule {}

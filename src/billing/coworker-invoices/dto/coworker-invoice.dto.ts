@@ -1,0 +1,24 @@
+import { Bool, DateTime, Money, Reference, Text } from '../../../common/validation/fields.js';
+import { RecordDto } from '../../../common/validation/record.dto.js';
+import { Coworker } from '../../../spaces/coworkers/coworker.entity.js';
+import { Business } from '../../../sys/businesses/business.entity.js';
+import { Currency } from '../../../sys/currencies/currency.entity.js';
+
+/** A customer invoice's request fields; the BillTo* details are captured from the customer, not sent. */
+export class CoworkerInvoiceDto extends RecordDto {
+  /** The customer billed: a customer of BusinessId. */
+  @Reference(() => Coworker, { required: true }) CoworkerId: number;
+  /** The issuing business; an issued invoice cannot move to another one. */
+  @Reference(() => Business, { required: true }) BusinessId: number;
+  @Reference(() => Currency, { required: true }) CurrencyId: number;
+  @Text({ long: true }) Description?: string | null;
+  @DateTime() DueDate?: Date | null;
+  @DateTime() InvoiceFromDate?: Date | null;
+  @DateTime() InvoiceToDate?: Date | null;
+  @Money() TotalAmount?: number | null;
+  @Money() TaxAmount?: number | null;
+  @Money() DiscountAmount?: number | null;
+  @Bool() Paid?: boolean | null;
+  @DateTime() PaidOn?: Date | null;
+  @Bool() Void?: boolean | null;
+}

@@ -1,0 +1,37 @@
+import { Entity } from 'typeorm';
+import { BoolColumn, DateTimeColumn, IntColumn, LongTextColumn, MoneyColumn, TextColumn } from '../../common/columns.js';
+import { RecordEntity } from '../../common/record.entity.js';
+
+/**
+ * The platform's bill to a space operator (spec §2.4). InvoiceNumber, CurrencyCode and
+ * BillToCountryName are stored at issuance (a snapshot), not looked up when read.
+ */
+@Entity('invoice')
+export class Invoice extends RecordEntity {
+  @IntColumn({ nullable: false }) BusinessId: number;
+  @TextColumn({ length: 32, nullable: false }) InvoiceNumber: string;
+  @TextColumn({ nullable: false }) BillToName: string;
+  @TextColumn({ nullable: false }) BillToAddress: string;
+  @TextColumn({ nullable: false }) BillToCity: string;
+  @TextColumn() BillToTaxIDNumber: string | null;
+  @TextColumn({ nullable: false }) BillToPostCode: string;
+  @TextColumn() BillToPhone: string | null;
+  @TextColumn() BillToFax: string | null;
+  @IntColumn({ nullable: false }) BillToCountryId: number;
+  @TextColumn() BillToCountryName: string | null;
+  @LongTextColumn() Description: string | null;
+  @MoneyColumn() DiscountAmount: number | null;
+  @DateTimeColumn() DueDate: Date | null;
+  @DateTimeColumn() InvoiceFromDate: Date | null;
+  @DateTimeColumn() InvoiceToDate: Date | null;
+  @MoneyColumn() SubscriptionAmount: number | null;
+  @MoneyColumn() ResellerAmount: number | null;
+  @MoneyColumn() TotalAmount: number | null;
+  @IntColumn({ nullable: false }) CurrencyId: number;
+  @TextColumn({ length: 3 }) CurrencyCode: string | null;
+  @MoneyColumn() TaxAmount: number | null;
+  @BoolColumn() Paid: boolean;
+  @DateTimeColumn() PaidOn: Date | null;
+  @LongTextColumn() CustomData: string | null;
+  @IntColumn() PaymentAttemptsCount: number | null;
+}

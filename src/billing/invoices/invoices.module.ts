@@ -1,0 +1,21 @@
+import { Module } from '@nestjs/common';
+import { defineRecord } from '../../common/record-definition.js';
+import { recordModule } from '../../common/record.module.js';
+import { InvoiceDto, InvoiceUpdateDto } from './dto/invoice.dto.js';
+import { Invoice } from './invoice.entity.js';
+import { InvoicesService } from './invoices.service.js';
+
+export const invoices = defineRecord({
+  name: 'Invoice',
+  path: 'billing/invoices',
+  entity: Invoice,
+  dto: InvoiceDto,
+  updateDto: InvoiceUpdateDto,
+  // Issued invoices are kept: there is no delete (contract §3).
+  operations: ['list', 'get', 'create', 'update'],
+  business: { column: 'BusinessId' },
+  toStringText: (i) => String(i.InvoiceNumber),
+});
+
+@Module(recordModule(invoices, { service: InvoicesService }))
+export class InvoicesModule {}

@@ -1,0 +1,31 @@
+import { Entity } from 'typeorm';
+import { BoolColumn, IdListColumn, IntColumn, MoneyColumn, TextColumn } from '../../common/columns.js';
+import { RecordEntity } from '../../common/record.entity.js';
+
+/** Unit of a released credit's expiry period (contract §3); 0 or null: the credit does not expire. */
+export const ExpirationType = { None: 0, PricePlan: 1, Day: 2, Week: 3, Month: 4, Year: 5, LastDayOfMonth: 6 } as const;
+
+/**
+ * Credit linked to a product, released to the customer who buys it (spec §2.7). The id lists are
+ * JSON text: ElegibleResourceTypes, EventCategories and ElegiblePasses name record types this
+ * service does not hold; ElegibleProducts and ElegibleTariffs are checked when written.
+ */
+@Entity('productbookingcredit')
+export class ProductBookingCredit extends RecordEntity {
+  @TextColumn({ nullable: false }) Name: string;
+  @IntColumn({ nullable: false }) ProductId: number;
+  @MoneyColumn({ nullable: false }) Credit: number;
+  @IdListColumn() ElegibleResourceTypes: number[] | null;
+  @IdListColumn() ElegibleProducts: number[] | null;
+  @IdListColumn() ElegibleTariffs: number[] | null;
+  @IntColumn() ExpireTimeInMonths: number | null;
+  @IntColumn() ExpireTimeInWeeks: number | null;
+  @BoolColumn() CaneBeUsedForBookings: boolean;
+  @BoolColumn() CaneBeUsedForEvents: boolean;
+  @IdListColumn() EventCategories: number[] | null;
+  @IntColumn() ExpirationType: number | null;
+  @IntColumn() ExpiresIn: number | null;
+  @BoolColumn() IsUniversalCredit: boolean;
+  @IdListColumn() ElegiblePasses: number[] | null;
+  @BoolColumn() AppliesToCharges: boolean;
+}

@@ -1,0 +1,58 @@
+import { Entity } from 'typeorm';
+import { BoolColumn, IntColumn, LongTextColumn, MoneyColumn, TextColumn } from '../../common/columns.js';
+import { RecordEntity } from '../../common/record.entity.js';
+
+/** Category of a product (spec §2.3). */
+export const SystemProductType = { None: 0, DayPass: 1, CreditBundle: 2, Stationery: 3, BookingFeature: 4, BookingProducts: 5, Other: 99 } as const;
+
+/** Sale mode of a product (spec §2.3). */
+export const AvailableAs = { None: 0, RecurrentOrOneOff: 1, OnlyRecurrent: 2, OnlyOneOff: 3 } as const;
+
+/**
+ * An item sold to customers (spec §2.3). Its tariffs live in the product_tariff join table.
+ * `CurrentStock` is a plain counter, never null, so a sale takes stock with one conditional UPDATE
+ * (ProductsService.takeStock).
+ */
+@Entity('product')
+export class Product extends RecordEntity {
+  @IntColumn({ nullable: false }) BusinessId: number;
+  @TextColumn({ nullable: false }) Name: string;
+  @IntColumn({ nullable: false }) SystemProductType: number;
+  @LongTextColumn({ nullable: false }) Description: string;
+  @IntColumn({ nullable: false, default: 0 }) DisplayOrder: number;
+  @MoneyColumn({ nullable: false }) Price: number;
+  @IntColumn({ nullable: false }) CurrencyId: number;
+  @IntColumn({ nullable: false }) AvailableAs: number;
+
+  @TextColumn() InvoiceLineDisplayAs: string | null;
+  @TextColumn() Sku: string | null;
+  @TextColumn() Tags: string | null;
+  @BoolColumn({ default: true }) Visible: boolean;
+  @BoolColumn() VisibleInKiosk: boolean;
+  @BoolColumn() AvailableToAi: boolean;
+  @LongTextColumn() NotesForAi: string | null;
+  @BoolColumn() ShowPriceForAi: boolean;
+  @MoneyColumn() PriceForAi: number | null;
+  /** Sync to the point-of-sale system (branded wire name). */
+  @BoolColumn() SyncToSquare: boolean;
+  /** Sync to the kiosk app (branded wire name). */
+  @BoolColumn() SyncToNexKiosk: boolean;
+  @IntColumn() TaxRateId: number | null;
+  @IntColumn() ReducedTaxRateId: number | null;
+  @IntColumn() ExemptTaxRateId: number | null;
+  @IntColumn() FinancialAccountId: number | null;
+  @BoolColumn() OnlyForContacts: boolean;
+  @BoolColumn() OnlyForMembers: boolean;
+  @BoolColumn() Archived: boolean;
+  @BoolColumn() Starred: boolean;
+  @BoolColumn() TrackStock: boolean;
+  @BoolColumn() AllowNegativeStock: boolean;
+  @IntColumn() StockAlertLevel: number | null;
+  @IntColumn({ nullable: false, default: 0 }) CurrentStock: number;
+  @BoolColumn() ApplyProRating: boolean;
+  /** Where the product's image comes from; ImageFileName is read from it. */
+  @TextColumn({ length: 2048 }) NewImageUrl: string | null;
+  @BoolColumn() ClearImageFile: boolean;
+  @BoolColumn() InvoiceCoworker: boolean;
+  @BoolColumn() CreateDeliveryWhenPurchased: boolean;
+}

@@ -1,0 +1,48 @@
+import { Module } from '@nestjs/common';
+import { defineRecord } from '../../common/record-definition.js';
+import { recordModule } from '../../common/record.module.js';
+import { Business } from '../../sys/businesses/business.entity.js';
+import { Currency } from '../../sys/currencies/currency.entity.js';
+import { ProductDto } from './dto/product.dto.js';
+import { Product } from './product.entity.js';
+import { ProductsService } from './products.service.js';
+
+/** The file name at the end of an image URL (`https://cdn/x/desk.png?v=2` → `desk.png`). */
+export function imageFileName(url: unknown): string | null {
+  if (typeof url !== 'string' || !url.trim()) return null;
+  const path = url.trim().split(/[?#]/)[0];
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  try {
+    return decodeURIComponent(name) || null;
+  } catch {
+    return name || null;
+  }
+}
+
+export const products = defineRecord({
+  name: 'Product',
+  path: 'billing/products',
+  entity: Product,
+  dto: ProductDto,
+  business: { column: 'BusinessId' },
+  lists: {
+    Tariffs: { table: 'product_tariff', on: 'ProductId', column: 'TariffId' },
+  },
+  reads: {
+    BusinessName: { from: () => Business, on: 'BusinessId', column: 'Name' },
+    CurrencyCode: { from: () => Currency, on: 'CurrencyId', column: 'Code' },
+    // Contract §3.1: low when the stock is at or below the alert level.
+    LowStock: {
+      kind: 'bool',
+      sql: (q) => `CASE WHEN ${q.alias}.${q.id('StockAlertLevel')} IS NOT NULL AND ${q.alias}.${q.id('CurrentStock')} <= ${q.alias}.${q.id('StockAlertLevel')} THEN 1 ELSE 0 END`,
+    },
+  },
+  computed: {
+    // This service keeps no image files: the image is the one at NewImageUrl, unless cleared.
+    ImageFileName: (p) => (p.ClearImageFile ? null : imageFileName(p.NewImageUrl)),
+  },
+  toStringText: (p) => String(p.Name),
+});
+
+@Module(recordModule(products, { service: ProductsService }))
+export class ProductsModule {}

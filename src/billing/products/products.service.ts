@@ -1,0 +1,29 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { RecordService, type SaveContext } from '../../common/record.service.js';
+import { Product } from './product.entity.js';
+
+/** Product rules: the stock counter is never null, and sales take stock atomically. */
+@Injectable()
+export class ProductsService extends RecordService<Product> {
+  protected override async beforeSave(context: SaveContext): Promise<void> {
+    // Clearing the stock level sets it to zero: the counter stays a number for takeStock.
+    if (context.values.CurrentStock === null) context.values.CurrentStock = 0;
+  }
+
+  /**
+   * For a sale, inside its transaction: takes `quantity` (> 0) from the product's stock with one
+   * conditional UPDATE, so concurrent sales never oversell. A product without TrackStock keeps its
+   * stock; without AllowNegativeStock the stock may not drop below zero. Returns false when the
+   * sale must be refused for want of stock (or the product does not exist).
+   */
+  async takeStock(manager: EntityManager, productId: number, quantity: number): Promise<boolean> {
+    const q = (name: string) => this.db.id(name);
+    const result = await manager.createQueryBuilder().update(Product)
+      .set({ CurrentStock: () => `CASE WHEN ${q('TrackStock')} = 1 THEN ${q('CurrentStock')} - :quantity ELSE ${q('CurrentStock')} END` })
+      .where(`${q('Id')} = :id AND (${q('TrackStock')} = 0 OR ${q('AllowNegativeStock')} = 1 OR ${q('CurrentStock')} >= :quantity)`, { id: productId, quantity })
+      .updateEntity(false)
+      .execute();
+    return result.affected === 1;
+  }
+}
