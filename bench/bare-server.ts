@@ -1,7 +1,7 @@
 // The baseline the service is measured against: a bare Fastify server with the same database driver
 // doing the same queries behind the same credential checks, with nothing else (no Nest, no TypeORM,
 // no envelopes). Run by bench.ts on the same core as the service.
-import { randomBytes, randomUUID, createHash } from 'node:crypto';
+import { createHash, createSecretKey, randomBytes, randomUUID } from 'node:crypto';
 import formbody from '@fastify/formbody';
 import Database from 'better-sqlite3';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
@@ -10,7 +10,7 @@ import mysql from 'mysql2/promise';
 import { verifyPassword } from '../src/auth/passwords.js';
 import { parseDatabaseUrl } from '../src/config/configuration.js';
 
-const secret = process.env.JWT_SECRET!;
+const secret = createSecretKey(Buffer.from(process.env.JWT_SECRET!, 'utf8'));
 const basicHeader = process.env.BENCH_BASIC_HEADER!;
 const target = parseDatabaseUrl(process.env.DATABASE_URL!);
 

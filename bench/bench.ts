@@ -136,7 +136,7 @@ try {
   console.log(`seeded in ${((Date.now() - seeded) / 1000).toFixed(1)} s`);
 
   const [ourPort, barePort] = [await freePort(), await freePort()];
-  const env = { DATABASE_URL: db.url, JWT_SECRET, LOG_LEVEL: 'warn', NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '100000000', RATE_LIMIT_TOKEN_PER_MINUTE: '100000000' };
+  const env = { DATABASE_URL: db.url, JWT_SECRET, LOG_LEVEL: 'warn', NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '10000000', RATE_LIMIT_TOKEN_PER_MINUTE: '10000000' };
   const ours = start(join(dist, 'src', 'main.js'), { ...env, PORT: String(ourPort) });
   const bare = start(join(dist, 'bench', 'bare-server.js'), { ...env, PORT: String(barePort), BENCH_BASIC_HEADER: BASIC });
   children.push(ours, bare);

@@ -4,6 +4,7 @@ import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { AuthGuard } from './auth/auth.guard.js';
 import { AuthModule } from './auth/auth.module.js';
+import { FixedWindowStorage } from './auth/fixed-window-storage.js';
 import { isTokenRoute, RateLimitGuard } from './auth/rate-limit.guard.js';
 import { UsersModule } from './sys/users/users.module.js';
 import { HttpExceptionFilter } from './common/http-exception.filter.js';
@@ -50,6 +51,7 @@ export class AppModule {
             }],
             // One counter per client for /api/token and one for everything else (not one per route).
             generateKey: (context, tracker) => `${isTokenRoute(context) ? 'token' : 'api'}:${tracker}`,
+            storage: new FixedWindowStorage(),
           }),
         }),
         AuthModule,

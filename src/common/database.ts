@@ -3,6 +3,16 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
 import type { AnyClass } from './columns.js';
 
+interface SqliteStatement {
+  reader: boolean;
+  all(...parameters: unknown[]): unknown[];
+  run(...parameters: unknown[]): unknown;
+}
+
+interface MySqlPool {
+  query(sql: string, values: unknown[], callback: (error: Error | null, rows: unknown) => void): void;
+}
+
 /** How many times a MySQL transaction aborted by a deadlock is tried in all. */
 const DEADLOCK_ATTEMPTS = 5;
 
@@ -15,6 +25,7 @@ const DEADLOCK_ATTEMPTS = 5;
 export class Database {
   readonly isMySql: boolean;
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly statements = new Map<string, SqliteStatement>();
 
   constructor(readonly dataSource: DataSource) {
     this.isMySql = dataSource.options.type === 'mysql';
@@ -33,8 +44,37 @@ export class Database {
     return this.id(this.dataSource.getMetadata(entity).tableName);
   }
 
+  /**
+   * Runs SQL with bound parameters straight on the driver: the hot read path skips TypeORM's query
+   * runner. Inside a transaction (`manager`) MySQL must use the transaction's connection; SQLite has
+   * only the one. A SQLite write outside a transaction waits for open write transactions, so it
+   * never lands inside (and rolls back with) another request's transaction.
+   */
   query<T = Record<string, unknown>>(sql: string, parameters: unknown[] = [], manager?: EntityManager): Promise<T[]> {
-    return (manager ?? this.dataSource.manager).query(sql, parameters);
+    if (this.isMySql) {
+      if (manager) return manager.query(sql, parameters);
+      const pool = (this.dataSource.driver as unknown as { pool: MySqlPool }).pool;
+      return new Promise((resolve, reject) => pool.query(sql, parameters, (error, rows) => (error ? reject(error) : resolve(rows as T[]))));
+    }
+    const bound = parameters.map((value) => (typeof value === 'boolean' ? Number(value) : value));
+    const statement = this.statement(sql);
+    if (statement.reader) return Promise.resolve(statement.all(...bound) as T[]);
+    if (manager) return Promise.resolve(statement.run(...bound) as never);
+    const run = this.queue.then(() => statement.run(...bound) as never);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** SQLite statements are prepared once per SQL text (a bounded cache: texts vary with list lengths). */
+  private statement(sql: string): SqliteStatement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      if (this.statements.size >= 500) this.statements.clear();
+      const connection = (this.dataSource.driver as unknown as { databaseConnection: { prepare(sql: string): SqliteStatement } }).databaseConnection;
+      statement = connection.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
   }
 
   /** A datetime as a bound parameter, in the same text both databases store and compare. */

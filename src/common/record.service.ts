@@ -20,10 +20,13 @@ export const RECORD_DEFINITION = Symbol('RecordDefinition');
 /** Columns every record has, filled by the machinery rather than by a request. */
 const COMMON_COLUMNS = new Set(['Id', 'UniqueId', 'CreatedOn', 'UpdatedOn', 'UpdatedBy', 'IsNew']);
 const IN_SCOPE_KEY = '__inScope';
-const TOTAL_KEY = '__total';
 
 interface ReadPlan {
+  /** The record's table with its alias, and with the joins of read-only fields. */
+  table: string;
   from: string;
+  /** Fields that come from a joined table. */
+  joinedFields: ReadonlySet<string>;
   outputs: ReadonlyArray<readonly [name: string, kind: WireKind]>;
   /** SQL expression of every field a list may filter or sort by. */
   expressions: ReadonlyMap<string, string>;
@@ -88,7 +91,11 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
     return this.toWire(rows[0]);
   }
 
-  /** A page of records with the total count, in one query where the page is not past the end. */
+  /**
+   * A page of records with the total count: the page query stops after `size` rows on the index,
+   * and the count reads only the record's own table unless a filter needs a joined one. (A
+   * COUNT(*) OVER () window would make the database build every matching row, joins and all.)
+   */
   protected async page(query: ListQuery, actor?: Principal): Promise<ListEnvelope<WireRecord>> {
     const plan = this.plan;
     const { where, parameters } = this.whereClause(query.filters, actor);
@@ -96,15 +103,13 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
     const order = query.orderBy === 'Id'
       ? `r.${this.db.id('Id')} ${dir}`
       : `${plan.expressions.get(query.orderBy)} ${dir}, r.${this.db.id('Id')} ${dir}`;
-    const sql = `${this.selectSql(`, COUNT(*) OVER () AS ${TOTAL_KEY}`)}${where} ORDER BY ${order} LIMIT ? OFFSET ?`;
-    const rows = await this.db.query(sql, [...parameters, query.size, (query.page - 1) * query.size]);
-    let total = rows.length ? Number(rows[0][TOTAL_KEY]) : 0;
-    if (!rows.length && query.page > 1) {
-      const [count] = await this.db.query(`SELECT COUNT(*) AS n FROM ${plan.from}${where}`, parameters);
-      total = Number(count.n);
-    }
+    const countFrom = query.filters.every((filter) => !plan.joinedFields.has(filter.field)) ? plan.table : plan.from;
+    const [rows, [count]] = await Promise.all([
+      this.db.query(`${this.selectSql()}${where} ORDER BY ${order} LIMIT ? OFFSET ?`, [...parameters, query.size, (query.page - 1) * query.size]),
+      this.db.query(`SELECT COUNT(*) AS n FROM ${countFrom}${where}`, parameters),
+    ]);
     await this.readLists(rows);
-    return listEnvelope(rows.map((row) => this.toWire(row)), query, total);
+    return listEnvelope(rows.map((row) => this.toWire(row)), query, Number(count.n));
   }
 
   protected async batch(ids: number[], actor?: Principal): Promise<WireRecord[]> {
@@ -386,6 +391,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
     }
     const joins: string[] = [];
     const joinAliases = new Map<string, string>();
+    const joinedFields = new Set<string>();
     for (const [name, read] of Object.entries(definition.reads ?? {})) {
       if ('sql' in read) {
         expressions.set(name, read.sql(q));
@@ -402,11 +408,14 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
         joins.push(` LEFT JOIN ${db.tableOf(target)} ${alias} ON ${alias}.${db.id('Id')} = r.${db.id(joined.on)}`);
       }
       expressions.set(name, `${alias}.${db.id(joined.column)}`);
+      joinedFields.add(name);
       outputs.push([name, wireKindOf(target, joined.column) ?? 'text']);
     }
     const fields: ListField[] = outputs.map(([name, kind]) => ({ name, kind }));
     return {
+      table: `${db.tableOf(definition.entity)} r`,
       from: `${db.tableOf(definition.entity)} r${joins.join('')}`,
+      joinedFields,
       outputs,
       expressions,
       listSchema: { entityName: definition.name, fields, navigations },
