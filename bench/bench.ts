@@ -2,7 +2,7 @@
 // in one run with autocannon. SQLite by default; DATABASE_URL=mysql://… for MySQL/MariaDB.
 // Load generator on core 0, both servers on core 1 (taskset), so the ratio compares like with like.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,7 +36,7 @@ async function prepareDatabase(): Promise<{ url: string; drop: () => Promise<voi
   const given = process.env.DATABASE_URL;
   if (!given || given.startsWith('sqlite')) {
     const dir = mkdtempSync(join(tmpdir(), 'coworking-bench-'));
-    return { url: `sqlite:${join(dir, 'bench.sqlite')}`, drop: async () => undefined };
+    return { url: `sqlite:${join(dir, 'bench.sqlite')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
   }
   const server = new URL(given);
   const name = `bench_${Date.now().toString(36)}`;
@@ -162,8 +162,11 @@ try {
     { name: 'POST /api/token (password)', target: null, method: 'POST', path: () => '/api/token', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: () => form },
   ];
 
+  // BENCH_CASES=get,list runs only the cases whose names contain one of the words (case-insensitive).
+  const only = (process.env.BENCH_CASES ?? '').toLowerCase().split(',').filter(Boolean);
+  const selected = only.length ? cases.filter((c) => only.some((word) => c.name.toLowerCase().includes(word))) : cases;
   const rows: Array<{ case: string; target: number | null; ours: Measure; bare: Measure; ratio: number; p99Ratio: number }> = [];
-  for (const [index, c] of cases.entries()) {
+  for (const [index, c] of selected.entries()) {
     // A short warm-up of each, then the measured runs, alternating which goes first.
     await load(ourBase, c, 2);
     await load(bareBase, c, 2);
