@@ -13,6 +13,8 @@ import type { AppConfig } from './config/configuration.js';
 import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
 import { PublicEventsModule } from './public/events/public-events.module.js';
+import { CoworkerBookingCreditsModule } from './billing/coworker-booking-credits/coworker-booking-credits.module.js';
+import { CoworkerProductsModule } from './billing/coworker-products/coworker-products.module.js';
 import { CoworkerInvoicePaymentTokensModule } from './billing/coworker-invoice-payment-tokens/coworker-invoice-payment-tokens.module.js';
 import { CoworkerInvoicesModule } from './billing/coworker-invoices/coworker-invoices.module.js';
 import { InvoicesModule } from './billing/invoices/invoices.module.js';
@@ -70,6 +72,8 @@ export class AppModule {
         PublicEventsModule,
         ProductsModule,
         ProductBookingCreditsModule,
+        CoworkerProductsModule,
+        CoworkerBookingCreditsModule,
         InvoicesModule,
         CoworkerInvoicesModule,
         CoworkerInvoicePaymentTokensModule,

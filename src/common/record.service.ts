@@ -99,17 +99,35 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
   protected async page(query: ListQuery, actor?: Principal): Promise<ListEnvelope<WireRecord>> {
     const plan = this.plan;
     const { where, parameters } = this.whereClause(query.filters, actor);
-    const dir = query.direction === 1 ? 'ASC' : 'DESC';
-    const order = query.orderBy === 'Id'
-      ? `r.${this.db.id('Id')} ${dir}`
-      : `${plan.expressions.get(query.orderBy)} ${dir}, r.${this.db.id('Id')} ${dir}`;
     const countFrom = query.filters.every((filter) => !plan.joinedFields.has(filter.field)) ? plan.table : plan.from;
     const [rows, [count]] = await Promise.all([
-      this.db.query(`${this.selectSql()}${where} ORDER BY ${order} LIMIT ? OFFSET ?`, [...parameters, query.size, (query.page - 1) * query.size]),
+      this.db.query(`${this.selectSql()}${where} ORDER BY ${this.orderClause(query)} LIMIT ? OFFSET ?`, [...parameters, query.size, (query.page - 1) * query.size]),
       this.db.query(`SELECT COUNT(*) AS n FROM ${countFrom}${where}`, parameters),
     ]);
     await this.readLists(rows);
     return listEnvelope(rows.map((row) => this.toWire(row)), query, Number(count.n));
+  }
+
+  /**
+   * A list narrowed by a rule written in code rather than SQL (contract §1.3 all the same: paging,
+   * filters, order, the actor's businesses). Every record that the query's filters and `condition`
+   * (SQL on the alias `r`, with bound parameters) select is read, `keep` decides, then the kept ones
+   * are paged. For lists whose rows are few once `condition` applies (a customer's credits).
+   */
+  protected async listNarrowed(
+    query: Record<string, unknown>,
+    actor: Principal | undefined,
+    condition: { sql: string; parameters: unknown[] },
+    keep: (record: WireRecord) => boolean,
+  ): Promise<ListEnvelope<WireRecord>> {
+    const parsed = parseListQuery(query, this.plan.listSchema);
+    const { where, parameters } = this.whereClause(parsed.filters, actor);
+    const sql = `${this.selectSql()}${where ? `${where} AND` : ' WHERE'} (${condition.sql}) ORDER BY ${this.orderClause(parsed)}`;
+    const rows = await this.db.query(sql, [...parameters, ...condition.parameters]);
+    await this.readLists(rows);
+    const kept = rows.map((row) => this.toWire(row)).filter(keep);
+    const start = (parsed.page - 1) * parsed.size;
+    return listEnvelope(kept.slice(start, start + parsed.size), parsed, kept.length);
   }
 
   protected async batch(ids: number[], actor?: Principal): Promise<WireRecord[]> {
@@ -336,6 +354,14 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
       parameters.push(...scope.parameters);
     }
     return { where: conditions.length ? ` WHERE ${conditions.join(' AND ')}` : '', parameters };
+  }
+
+  /** A list's ORDER BY: its field, then Id, so that pages are stable. */
+  private orderClause(query: ListQuery): string {
+    const dir = query.direction === 1 ? 'ASC' : 'DESC';
+    return query.orderBy === 'Id'
+      ? `r.${this.db.id('Id')} ${dir}`
+      : `${this.plan.expressions.get(query.orderBy)} ${dir}, r.${this.db.id('Id')} ${dir}`;
   }
 
   /** The condition that keeps a restricted administrator to its businesses; null when unrestricted. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { addMonths, creditApplies, endOfMonth, ExpirationType, expiryDate, type Eligibility, type ExpiryRule } from './credit-rules.js';
+import { addMonths, creditApplies, endOfMonth, ExpirationType, expiryDate, nextRenewal, releasedAmount, type Eligibility, type ExpiryRule } from './credit-rules.js';
 
 const at = (iso: string) => new Date(iso);
 const iso = (date: Date | null) => date?.toISOString() ?? null;
@@ -49,6 +49,75 @@ describe('expiry arithmetic', () => {
   });
 });
 
+describe('expiry arithmetic: month ends and leap years', () => {
+  const expires = (type: number, n: number | null, from: string) => iso(expiryDate(rule({ ExpirationType: type, ExpiresIn: n }), at(from), null));
+
+  it('months from the 29th, 30th and 31st land on the last day of February, leap or not', () => {
+    assert.equal(expires(ExpirationType.Month, 1, '2024-01-29T00:00:00Z'), '2024-02-29T00:00:00.000Z');
+    assert.equal(expires(ExpirationType.Month, 1, '2024-01-30T00:00:00Z'), '2024-02-29T00:00:00.000Z');
+    assert.equal(expires(ExpirationType.Month, 1, '2023-01-29T00:00:00Z'), '2023-02-28T00:00:00.000Z');
+    assert.equal(expires(ExpirationType.Month, 13, '2023-01-31T00:00:00Z'), '2024-02-29T00:00:00.000Z');
+    assert.equal(expires(ExpirationType.Month, 12, '2024-02-29T06:00:00Z'), '2025-02-28T06:00:00.000Z');
+    assert.equal(expires(ExpirationType.Month, 48, '2024-02-29T06:00:00Z'), '2028-02-29T06:00:00.000Z');
+    assert.equal(expires(ExpirationType.Month, 1, '2025-12-31T23:59:59Z'), '2026-01-31T23:59:59.000Z');
+  });
+
+  it('100-year rule: 1900 and 2100 are common years, 2000 a leap year', () => {
+    assert.equal(expires(ExpirationType.Year, 1, '2099-02-28T00:00:00Z'), '2100-02-28T00:00:00.000Z');
+    assert.equal(expires(ExpirationType.LastDayOfMonth, 1, '2100-01-10T00:00:00Z'), '2100-02-28T23:59:59.000Z');
+    assert.equal(expires(ExpirationType.LastDayOfMonth, 1, '2000-01-10T00:00:00Z'), '2000-02-29T23:59:59.000Z');
+  });
+
+  it('days and weeks cross month, year and leap-day boundaries', () => {
+    assert.equal(expires(ExpirationType.Day, 1, '2024-02-28T12:00:00Z'), '2024-02-29T12:00:00.000Z');
+    assert.equal(expires(ExpirationType.Day, 1, '2025-02-28T12:00:00Z'), '2025-03-01T12:00:00.000Z');
+    assert.equal(expires(ExpirationType.Week, 1, '2025-12-29T00:00:00Z'), '2026-01-05T00:00:00.000Z');
+    assert.equal(expires(ExpirationType.Day, 366, '2024-01-01T00:00:00Z'), '2025-01-01T00:00:00.000Z');
+  });
+
+  it('LastDayOfMonth from the last day of a month, and across the year end', () => {
+    assert.equal(expires(ExpirationType.LastDayOfMonth, 0, '2025-01-31T23:59:59Z'), '2025-01-31T23:59:59.000Z');
+    assert.equal(expires(ExpirationType.LastDayOfMonth, 1, '2025-01-31T10:00:00Z'), '2025-02-28T23:59:59.000Z');
+    assert.equal(expires(ExpirationType.LastDayOfMonth, 2, '2025-11-30T10:00:00Z'), '2026-01-31T23:59:59.000Z');
+    assert.equal(expires(ExpirationType.LastDayOfMonth, null, '2025-04-02T10:00:00Z'), '2025-04-30T23:59:59.000Z');
+  });
+
+  it('legacy ExpireTimeInMonths clamps month ends too', () => {
+    assert.equal(iso(expiryDate(rule({ ExpireTimeInMonths: 1 }), at('2024-01-31T08:00:00Z'), null)), '2024-02-29T08:00:00.000Z');
+  });
+});
+
+describe('next renewal (PricePlan credits)', () => {
+  it('with a plan: 00:00 UTC on the first day of the next month, across the year end', () => {
+    assert.equal(iso(nextRenewal(true, at('2025-01-15T10:00:00Z'))), '2025-02-01T00:00:00.000Z');
+    assert.equal(iso(nextRenewal(true, at('2025-12-31T23:59:59Z'))), '2026-01-01T00:00:00.000Z');
+    assert.equal(iso(nextRenewal(true, at('2025-03-01T00:00:00Z'))), '2025-04-01T00:00:00.000Z');
+  });
+
+  it('without a plan: none, so the credit does not expire', () => {
+    assert.equal(nextRenewal(false, at('2025-01-15T10:00:00Z')), null);
+    assert.equal(expiryDate(rule({ ExpirationType: ExpirationType.PricePlan, ExpiresIn: 1 }), at('2025-01-15T10:00:00Z'), nextRenewal(false, at('2025-01-15T10:00:00Z'))), null);
+  });
+});
+
+describe('released amount', () => {
+  it('multiplies decimals exactly, from numbers and from decimal text', () => {
+    assert.equal(releasedAmount(0.1, 3), '0.3000');
+    assert.equal(releasedAmount('10.5000', 3), '31.5000');
+    assert.equal(releasedAmount(2.3333, 3), '6.9999');
+    assert.equal(releasedAmount('0.0001', 7), '0.0007');
+    assert.equal(releasedAmount(5, 1), '5.0000');
+    assert.equal(releasedAmount('0', 40), '0.0000');
+    assert.equal(releasedAmount('99999999999.9999', 1000), '99999999999999.9000');
+    assert.equal(releasedAmount('-1.25', 2), '-2.5000');
+  });
+
+  it('refuses what is not a decimal', () => {
+    assert.throws(() => releasedAmount('1e5', 1));
+    assert.throws(() => releasedAmount(Number.NaN, 1));
+  });
+});
+
 describe('credit eligibility (spec §2.7 rules 1–3)', () => {
   const credit = (overrides: Partial<Eligibility>): Eligibility => ({
     ElegibleResourceTypes: [], ElegibleProducts: [], ElegiblePasses: [], EventCategories: [],
@@ -77,6 +146,16 @@ describe('credit eligibility (spec §2.7 rules 1–3)', () => {
   it('rule 1: a universal credit with no restriction applies to every product, pass and charge', () => {
     const universal = credit({ IsUniversalCredit: true });
     for (const use of [{ productId: 5 }, { passId: 9 }, { charge: true as const }]) assert.equal(creditApplies(universal, use), true);
+  });
+
+  it('bookings and events are not universal use, and universal is not bookings or events', () => {
+    const bookingOnly = credit({ CaneBeUsedForBookings: true, CaneBeUsedForEvents: true });
+    assert.equal(creditApplies(bookingOnly, { charge: true }), false);
+    const universalForBookings = credit({ IsUniversalCredit: true, CaneBeUsedForBookings: false, ElegibleResourceTypes: [] });
+    assert.equal(creditApplies(universalForBookings, { resourceTypeId: 1 }), false, 'universal does not mean usable for bookings');
+    assert.equal(creditApplies(universalForBookings, { eventCategoryId: 1 }), false);
+    const chargesOnly = credit({ IsUniversalCredit: true, AppliesToCharges: true });
+    assert.equal(creditApplies(chargesOnly, { passId: 9 }), false, 'a charges-only credit is restricted: no passes');
   });
 
   it('a restricted universal credit applies only where its lists or flag say', () => {

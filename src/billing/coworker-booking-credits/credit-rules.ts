@@ -61,6 +61,37 @@ export function expiryDate(rule: ExpiryRule, validFrom: Date, nextRenewal: Date 
   }
 }
 
+/**
+ * The customer's next plan renewal after `after`, for PricePlan credits. The data model keeps no
+ * renewal date yet (a customer's plan is only its TariffId), so this assumes what plans are today:
+ * monthly, renewed on the first day of each month. A customer with a plan renews at 00:00:00 UTC on
+ * the first day of the month after `after`; one without a plan never renews (its PricePlan credits
+ * do not expire). When renewal dates are stored, this is the one place to read them.
+ */
+export function nextRenewal(hasPlan: boolean, after: Date): Date | null {
+  if (!hasPlan) return null;
+  return new Date(Date.UTC(after.getUTCFullYear(), after.getUTCMonth() + 1, 1));
+}
+
+const SCALE = 4;
+const UNIT = 10n ** BigInt(SCALE);
+
+/**
+ * A credit released for `quantity` units: `amount` × `quantity`, exactly, as decimal text with four
+ * places ("10.5" × 3 = "31.5000"). Amounts come from decimal(18,4) columns, as numbers (SQLite) or
+ * decimal text (MySQL); floating-point multiplication would turn 0.1 × 3 into 0.30000000000000004.
+ */
+export function releasedAmount(amount: number | string, quantity: number): string {
+  const text = typeof amount === 'number' ? amount.toFixed(SCALE) : amount.trim();
+  const match = /^(-?)(\d+)(?:\.(\d*))?$/.exec(text);
+  if (!match || !Number.isSafeInteger(quantity)) throw new Error(`Not a decimal amount: ${text} × ${quantity}`);
+  const units = BigInt(match[2]) * UNIT + BigInt((match[3] ?? '').padEnd(SCALE, '0').slice(0, SCALE));
+  const product = units * BigInt(quantity) * (match[1] ? -1n : 1n);
+  const sign = product < 0n ? '-' : '';
+  const magnitude = product < 0n ? -product : product;
+  return `${sign}${magnitude / UNIT}.${(magnitude % UNIT).toString().padStart(SCALE, '0')}`;
+}
+
 export interface Eligibility {
   ElegibleResourceTypes: readonly number[];
   ElegibleProducts: readonly number[];

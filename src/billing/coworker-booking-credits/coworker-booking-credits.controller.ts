@@ -1,0 +1,30 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Actor, RequirePermission } from '../../common/access.js';
+import type { Principal } from '../../common/principal.js';
+import { CoworkerBookingCreditsService } from './coworker-booking-credits.service.js';
+
+/**
+ * `GET /api/billing/coworkerbookingcredits/applicable` (contract §3.1). It sits beside the record
+ * routes; the router prefers the static segment to the record controller's `:id`.
+ */
+@ApiTags('CoworkerBookingCredit')
+@Controller('api/billing/coworkerbookingcredits')
+export class ApplicableCreditsController {
+  constructor(private readonly credits: CoworkerBookingCreditsService) {}
+
+  @Get('applicable')
+  @RequirePermission('CoworkerBookingCredit', 'List')
+  @ApiOperation({ summary: 'The customer\'s unexpired credits with a balance that can pay for one use (give exactly one of the use parameters)' })
+  @ApiQuery({ name: 'coworkerId', required: true, type: Number })
+  @ApiQuery({ name: 'resourceTypeId', required: false, type: Number })
+  @ApiQuery({ name: 'eventCategoryId', required: false, type: Number })
+  @ApiQuery({ name: 'productId', required: false, type: Number })
+  @ApiQuery({ name: 'passId', required: false, type: Number })
+  @ApiQuery({ name: 'charge', required: false, type: Boolean })
+  @ApiQuery({ name: 'page', required: false })
+  @ApiQuery({ name: 'size', required: false })
+  applicable(@Query() query: Record<string, unknown>, @Actor() actor?: Principal) {
+    return this.credits.applicable(query, actor);
+  }
+}

@@ -1,0 +1,18 @@
+import { Entity } from 'typeorm';
+import { BoolColumn, DateTimeColumn, IntColumn, LongTextColumn, MoneyColumn } from '../../common/columns.js';
+import { RecordEntity } from '../../common/record.entity.js';
+
+/**
+ * A sale: a customer bought Quantity of a product at Price (per unit) on SaleDate (contract §3).
+ * Making one takes stock and releases the product's booking credits (contract §3.1).
+ */
+@Entity('coworkerproduct')
+export class CoworkerProduct extends RecordEntity {
+  @IntColumn({ nullable: false }) CoworkerId: number;
+  @IntColumn({ nullable: false }) ProductId: number;
+  @IntColumn({ nullable: false, default: 1 }) Quantity: number;
+  @MoneyColumn({ nullable: false }) Price: number;
+  @DateTimeColumn({ nullable: false }) SaleDate: Date;
+  @LongTextColumn() Notes: string | null;
+  @BoolColumn() Invoiced: boolean;
+}

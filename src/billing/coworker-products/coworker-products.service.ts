@@ -1,0 +1,135 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { Database } from '../../common/database.js';
+import { RecordValidationException } from '../../common/errors.js';
+import type { FieldError } from '../../common/envelopes.js';
+import type { RecordDefinition, WireRecord } from '../../common/record-definition.js';
+import { RECORD_DEFINITION, RecordService, type SaveContext } from '../../common/record.service.js';
+import { toWire } from '../../common/wire-values.js';
+import { Coworker } from '../../spaces/coworkers/coworker.entity.js';
+import { CoworkerBookingCredit } from '../coworker-booking-credits/coworker-booking-credit.entity.js';
+import { CoworkerBookingCreditsService, wholeSecond, type ReleasingSale } from '../coworker-booking-credits/coworker-booking-credits.service.js';
+import { Product } from '../products/product.entity.js';
+import { ProductsService } from '../products/products.service.js';
+import type { CoworkerProduct } from './coworker-product.entity.js';
+
+/** Fields a sale keeps once made: its stock and booking credits were taken from them. */
+const AS_SOLD = ['CoworkerId', 'ProductId', 'Quantity'] as const;
+
+/**
+ * Sales (contract §3.1 "Sales", "Booking credits"). Everything below runs in the sale's one
+ * transaction, so a refusal or a failure anywhere leaves no sale, no credit and no stock change.
+ *
+ * - Create: the product must belong to the customer's business, not be archived, and suit the
+ *   customer (OnlyForMembers: an active contract; OnlyForContacts: none). Stock is then taken with
+ *   one conditional UPDATE (ProductsService.takeStock), refused without enough stock unless the
+ *   product allows negative stock. Quantity defaults to 1, Price to the product's, SaleDate to now.
+ *   Once the sale is written, the product's booking credits are released to the customer.
+ * - Update: Notes, Invoiced, Price, SaleDate and SystemId may change; CoworkerId, ProductId and
+ *   Quantity may not (400 naming the field). A null Quantity, Price or SaleDate keeps the stored
+ *   one. The released credits are left as they are.
+ * - Delete: refused while a credit the sale released has been used (RemainingCredit below
+ *   TotalCredit); otherwise the sale and its unused credits are removed. Stock is NOT returned: a
+ *   deleted sale does not mean the goods came back; an administrator corrects CurrentStock.
+ */
+@Injectable()
+export class CoworkerProductsService extends RecordService<CoworkerProduct> {
+  /** What afterSave needs to release credits, found by beforeSave in the same transaction. */
+  private readonly pending = new WeakMap<SaveContext, Omit<ReleasingSale, 'UniqueId'>>();
+
+  constructor(
+    @Inject(RECORD_DEFINITION) definition: RecordDefinition<CoworkerProduct>,
+    db: Database,
+    private readonly products: ProductsService,
+    private readonly credits: CoworkerBookingCreditsService,
+  ) {
+    super(definition, db);
+  }
+
+  protected override async beforeSave(context: SaveContext): Promise<void> {
+    if (context.existing) return this.keepAsSold(context.values, context.existing);
+    const { manager, values } = context;
+    const productId = Number(values.ProductId);
+    const product = await this.row(manager, Product, productId);
+    const customer = await this.row(manager, Coworker, values.CoworkerId);
+    // The machinery checked both exist; a delete that committed since is still a 400 naming the field.
+    if (!product) throw RecordValidationException.field('ProductId', `Product ${productId} does not exist`, productId);
+    if (!customer) throw RecordValidationException.field('CoworkerId', `Coworker ${values.CoworkerId} does not exist`, values.CoworkerId);
+    const name = String(product.Name);
+    if (Number(product.BusinessId) !== Number(customer.BusinessId)) {
+      throw RecordValidationException.field('ProductId', `Product ${productId} is not sold by Business ${customer.BusinessId}, the business of Coworker ${values.CoworkerId}.`, productId);
+    }
+    const member = customer.TariffId !== null && customer.TariffId !== undefined;
+    const flag = (field: string) => toWire('bool', product[field]) === true;
+    if (flag('Archived')) throw this.refusal(`Product "${name}" is archived and cannot be sold.`);
+    if (flag('OnlyForMembers') && !member) throw this.refusal(`Product "${name}" is only for members: ${customer.FullName} has no active contract.`);
+    if (flag('OnlyForContacts') && member) throw this.refusal(`Product "${name}" is only for contacts: ${customer.FullName} has an active contract.`);
+
+    const quantity = (values.Quantity as number | null | undefined) ?? 1;
+    if (!(await this.products.takeStock(manager, productId, quantity))) {
+      throw this.refusal(`Not enough stock of "${name}" for a sale of ${quantity}: the product does not allow negative stock.`);
+    }
+    values.Quantity = quantity;
+    values.Price ??= toWire('money', product.Price);
+    values.SaleDate = wholeSecond((values.SaleDate as Date | null | undefined) ?? new Date());
+    this.pending.set(context, {
+      CoworkerId: Number(values.CoworkerId),
+      ProductId: productId,
+      BusinessId: Number(product.BusinessId),
+      Quantity: quantity,
+      SaleDate: values.SaleDate as Date,
+      hasPlan: member,
+      by: context.actor?.email ?? null,
+    });
+  }
+
+  protected override async afterSave(_id: number, context: SaveContext): Promise<void> {
+    const sale = this.pending.get(context);
+    if (!sale) return;
+    await this.credits.release(context.manager, { ...sale, UniqueId: String(context.values.UniqueId) });
+  }
+
+  protected override async beforeDelete(sale: WireRecord, manager: EntityManager): Promise<void> {
+    const q = (name: string) => this.db.id(name);
+    const table = this.db.tableOf(CoworkerBookingCredit);
+    // One conditional DELETE takes the unused credits; any credit left was used (even by a
+    // transaction that committed meanwhile), and the refusal rolls the DELETE back.
+    await this.db.query(`DELETE FROM ${table} WHERE ${q('CoworkerProductUniqueId')} = ? AND ${q('RemainingCredit')} >= ${q('TotalCredit')}`, [sale.UniqueId], manager);
+    const [left] = await this.db.query(`SELECT COUNT(*) AS n FROM ${table} WHERE ${q('CoworkerProductUniqueId')} = ?`, [sale.UniqueId], manager);
+    const used = Number(left.n);
+    if (used > 0) {
+      throw this.refusal(
+        `CoworkerProduct ${sale.Id} cannot be deleted: ${used} of the booking credits it released ${used === 1 ? 'has' : 'have'} been used. ` +
+        'Deleting a sale removes its unused credits and does not return its quantity to stock.',
+      );
+    }
+  }
+
+  /** An update may not change what the sale took stock and released credits for. */
+  private keepAsSold(values: Record<string, unknown>, existing: WireRecord): void {
+    const errors: FieldError[] = [];
+    for (const field of AS_SOLD) {
+      const value = values[field];
+      if (value === undefined || value === null) {
+        delete values[field];
+        continue;
+      }
+      if (Number(value) !== Number(existing[field])) {
+        errors.push({
+          PropertyName: field,
+          AttemptedValue: value,
+          Message: `${field} of a sale cannot be changed (it is ${existing[field]}): stock and booking credits were taken for it. Delete the sale and make a new one.`,
+        });
+      }
+    }
+    if (errors.length) throw new RecordValidationException(errors);
+    if (values.Price === null) delete values.Price;
+    if (values.SaleDate === null) delete values.SaleDate;
+    if (values.SaleDate instanceof Date) values.SaleDate = wholeSecond(values.SaleDate);
+  }
+
+  private async row(manager: EntityManager, entity: typeof Product | typeof Coworker, id: unknown): Promise<Record<string, unknown> | undefined> {
+    const [found] = await this.db.query(`SELECT * FROM ${this.db.tableOf(entity)} WHERE ${this.db.id('Id')} = ?`, [id], manager);
+    return found;
+  }
+}

@@ -1,0 +1,26 @@
+import { Bool, DateTime, Integer, Money, Reference, Text } from '../../../common/validation/fields.js';
+import { RecordDto } from '../../../common/validation/record.dto.js';
+import { Coworker } from '../../../spaces/coworkers/coworker.entity.js';
+import { Product } from '../../products/product.entity.js';
+
+/** Most units one sale may take (keeps Credit × Quantity within the credit columns). */
+export const MAX_SALE_QUANTITY = 1_000_000;
+
+/**
+ * A sale (contract §3). On update CoworkerId, ProductId and Quantity must stay as sold: stock and
+ * booking credits were taken from them.
+ */
+export class CoworkerProductDto extends RecordDto {
+  /** The customer buying; a customer of the product's business. */
+  @Reference(() => Coworker, { required: true }) CoworkerId: number;
+  /** The product sold: not archived; OnlyForMembers / OnlyForContacts decide who may buy it. */
+  @Reference(() => Product, { required: true }) ProductId: number;
+  /** Units sold; 1 unless given. */
+  @Integer({ min: 1, max: MAX_SALE_QUANTITY }) Quantity?: number | null;
+  /** Price of one unit; the product's Price unless given. */
+  @Money() Price?: number | null;
+  /** When the sale was made; now unless given. The released credits are valid from it. */
+  @DateTime() SaleDate?: Date | null;
+  @Text({ long: true }) Notes?: string | null;
+  @Bool() Invoiced?: boolean | null;
+}
