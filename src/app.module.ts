@@ -82,8 +82,10 @@ export class AppModule {
         { provide: APP_PIPE, useFactory: createValidationPipe },
         { provide: APP_FILTER, useClass: HttpExceptionFilter },
         // Guards run in this order: the rate limit first, so refused logins are limited too.
-        { provide: APP_GUARD, useClass: RateLimitGuard },
-        { provide: APP_GUARD, useClass: AuthGuard },
+        RateLimitGuard,
+        AuthGuard,
+        { provide: APP_GUARD, useExisting: RateLimitGuard },
+        { provide: APP_GUARD, useExisting: AuthGuard },
       ],
     };
   }

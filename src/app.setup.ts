@@ -3,6 +3,9 @@ import type { IncomingMessage } from 'node:http';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { Logger } from 'pino';
+import { AuthGuard } from './auth/auth.guard.js';
+import { RateLimitGuard } from './auth/rate-limit.guard.js';
+import { installFastReads } from './common/fast-reads.js';
 import type { AppConfig } from './config/configuration.js';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -35,6 +38,8 @@ export async function setupApp(app: NestFastifyApplication): Promise<void> {
   });
   // Other content types reach the routes as text, so the token endpoint can answer its own error
   // and record routes refuse them with 415 (JsonBody) instead of Fastify answering first.
+  // Before Nest registers its routes: record reads go straight to the same guards and controllers.
+  installFastReads(app, (context) => [context.get(RateLimitGuard), context.get(AuthGuard)]);
   fastify.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_request, body, done) => done(null, body));
 
   const document = SwaggerModule.createDocument(

@@ -12,6 +12,15 @@ function when(enabled: boolean, ...decorators: Array<MethodDecorator>): MethodDe
   return enabled ? applyDecorators(...decorators) : () => undefined;
 }
 
+/** The generated record controllers by their route (`/api/billing/products`), for the fast read path. */
+export const recordControllers = new Map<string, Type<RecordControllerShape>>();
+
+/** What the fast read path calls on a record controller. */
+export interface RecordControllerShape {
+  list(query: Record<string, unknown>, actor?: Principal): Promise<unknown>;
+  get(id: number, actor?: Principal): Promise<unknown>;
+}
+
 /** Builds the controller of a record type: the operations of contract §1.2 at /api/{path}. */
 export function createRecordController(definition: RecordDefinition<any>): Type<unknown> {
   const offered = new Set<RecordOperation>(definition.operations ?? ALL_OPERATIONS);
@@ -62,5 +71,6 @@ export function createRecordController(definition: RecordDefinition<any>): Type<
     }
   }
   Object.defineProperty(RecordController, 'name', { value: `${name}RecordController` });
+  recordControllers.set(`/api/${definition.path}`, RecordController);
   return RecordController;
 }

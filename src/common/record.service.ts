@@ -27,6 +27,9 @@ interface ReadPlan {
   from: string;
   /** Fields that come from a joined table. */
   joinedFields: ReadonlySet<string>;
+  /** The output columns of a read, and the whole read of one record by Id. */
+  selectList: string;
+  selectById: string;
   outputs: ReadonlyArray<readonly [name: string, kind: WireKind]>;
   /** SQL expression of every field a list may filter or sort by. */
   expressions: ReadonlyMap<string, string>;
@@ -83,8 +86,9 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
   /** One record; 404 when there is none, 401 when it lies outside the actor's businesses. */
   async get(id: number, actor?: Principal, manager?: EntityManager): Promise<WireRecord> {
     const scope = this.scopeCondition(actor);
-    const extra = scope ? `, CASE WHEN ${scope.sql} THEN 1 ELSE 0 END AS ${IN_SCOPE_KEY}` : '';
-    const rows = await this.db.query(`${this.selectSql(extra)} WHERE r.${this.db.id('Id')} = ?`, [...(scope?.parameters ?? []), id], manager);
+    const rows = scope
+      ? await this.db.query(`${this.selectSql(`, CASE WHEN ${scope.sql} THEN 1 ELSE 0 END AS ${IN_SCOPE_KEY}`)} WHERE r.${this.db.id('Id')} = ?`, [...scope.parameters, id], manager)
+      : await this.db.query(this.plan.selectById, [id], manager);
     if (!rows.length) throw new RecordNotFoundException();
     if (scope && Number(rows[0][IN_SCOPE_KEY]) !== 1) throw new UnauthorizedException();
     await this.readLists(rows, manager);
@@ -373,9 +377,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
   }
 
   private selectSql(extra = ''): string {
-    const plan = this.plan;
-    const columns = plan.outputs.map(([name]) => `${plan.expressions.get(name)} AS ${this.db.id(name)}`);
-    return `SELECT ${columns.join(', ')}${extra} FROM ${plan.from}`;
+    return `SELECT ${this.plan.selectList}${extra} FROM ${this.plan.from}`;
   }
 
   /** Converts a row to its wire record: the fields, the computed ones, then the common extras. */
@@ -439,6 +441,8 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
     }
     const fields: ListField[] = outputs.map(([name, kind]) => ({ name, kind }));
     return {
+      selectList: outputs.map(([name]) => `${expressions.get(name)} AS ${db.id(name)}`).join(', '),
+      selectById: `SELECT ${outputs.map(([name]) => `${expressions.get(name)} AS ${db.id(name)}`).join(', ')} FROM ${db.tableOf(definition.entity)} r${joins.join('')} WHERE r.${db.id('Id')} = ?`,
       table: `${db.tableOf(definition.entity)} r`,
       from: `${db.tableOf(definition.entity)} r${joins.join('')}`,
       joinedFields,
