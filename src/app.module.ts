@@ -5,6 +5,7 @@ import { ThrottlerModule } from '@nestjs/throttler';
 import { AuthGuard } from './auth/auth.guard.js';
 import { AuthModule } from './auth/auth.module.js';
 import { isTokenRoute, RateLimitGuard } from './auth/rate-limit.guard.js';
+import { RATE_LIMIT_STORAGE, RateLimitStorageModule, type RedisThrottlerStorage } from './auth/redis-throttler.storage.js';
 import { UsersModule } from './sys/users/users.module.js';
 import { HttpExceptionFilter } from './common/http-exception.filter.js';
 import { createValidationPipe } from './common/validation/validation.js';
@@ -30,8 +31,11 @@ export class AppModule {
         ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, ignoreEnvVars: true, skipProcessEnv: true, load: [() => config] }),
         DatabaseModule,
         ThrottlerModule.forRootAsync({
-          inject: [ConfigService],
-          useFactory: (settings: ConfigService<AppConfig, true>) => ({
+          imports: [RateLimitStorageModule],
+          inject: [ConfigService, RATE_LIMIT_STORAGE],
+          useFactory: (settings: ConfigService<AppConfig, true>, storage: RedisThrottlerStorage | null) => ({
+            // Shared by every instance when REDIS_URL is set; otherwise counted in this process.
+            storage: storage ?? undefined,
             throttlers: [{
               name: 'default',
               ttl: 60_000,

@@ -8,8 +8,11 @@ import type { AppConfig } from './config/configuration.js';
 export const BODY_LIMIT = 1024 * 1024;
 const CLIENT_REQUEST_ID = /^[\w.:-]{1,64}$/;
 
+/** Trust the nearest `hops` proxies (as proxy-addr counts them). */
+const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
+
 /** Fastify as the service runs it, in production and in tests alike. */
-export function createFastifyAdapter(config: Pick<AppConfig, 'REQUEST_TIMEOUT_MS'>, logger: Logger): FastifyAdapter {
+export function createFastifyAdapter(config: Pick<AppConfig, 'REQUEST_TIMEOUT_MS' | 'TRUST_PROXY'>, logger: Logger): FastifyAdapter {
   return new FastifyAdapter({
     loggerInstance: logger,
     bodyLimit: BODY_LIMIT,
@@ -23,7 +26,12 @@ export function createFastifyAdapter(config: Pick<AppConfig, 'REQUEST_TIMEOUT_MS
     onProtoPoisoning: 'remove',
     onConstructorPoisoning: 'remove',
     requestTimeout: config.REQUEST_TIMEOUT_MS * 2,
+    // No request waits longer than this for an answer: past it the client gets the 503 envelope
+    // (a database that stops answering fails requests instead of hanging them).
+    handlerTimeout: config.REQUEST_TIMEOUT_MS,
     return503OnClosing: true,
+    // The client address (rate limits, logs) is X-Forwarded-For's only behind a trusted proxy.
+    trustProxy: typeof config.TRUST_PROXY === 'number' ? trustHops(config.TRUST_PROXY) : config.TRUST_PROXY,
   });
 }
 
