@@ -41,6 +41,15 @@ export async function setupApp(app: NestFastifyApplication): Promise<void> {
   fastify.addHook('onRequest', async (request, reply) => {
     void reply.header('X-Request-Id', request.id);
   });
+  // Once the server is closing (SIGTERM), answers in flight close their connection behind them, so
+  // kept-alive connections do not hold the shutdown open until the client drops them.
+  let closing = false;
+  fastify.addHook('preClose', async () => {
+    closing = true;
+  });
+  fastify.addHook('onSend', async (_request, reply) => {
+    if (closing) void reply.header('Connection', 'close');
+  });
   // Other content types reach the routes as text, so the token endpoint can answer its own error
   // and record routes refuse them with 415 (JsonBody) instead of Fastify answering first.
   fastify.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_request, body, done) => done(null, body));

@@ -1,4 +1,5 @@
-import { Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { once } from 'node:events';
+import { Logger, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import { Redis } from 'ioredis';
@@ -49,7 +50,7 @@ const WARN_EVERY_MS = 10_000;
  * reached the limiter fails open: the request is let through and a warning is logged (at most every
  * ten seconds) — an unreachable Redis must not take the API down; the client reconnects by itself.
  */
-export class RedisThrottlerStorage implements ThrottlerStorage, OnApplicationShutdown {
+export class RedisThrottlerStorage implements ThrottlerStorage, OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('RateLimit');
   private lastWarning = 0;
   readonly redis: Redis;
@@ -66,6 +67,17 @@ export class RedisThrottlerStorage implements ThrottlerStorage, OnApplicationShu
     });
     this.redis.on('error', (error: Error) => this.warn('Redis is unreachable', error));
     this.redis.defineCommand('throttleHit', { numberOfKeys: 2, lua: INCREMENT });
+  }
+
+  /** Start-up waits up to two seconds for Redis, so the first requests are counted; then goes on without. */
+  async onModuleInit(): Promise<void> {
+    await this.ready(2000);
+  }
+
+  async ready(withinMs: number): Promise<boolean> {
+    if (this.redis.status === 'ready') return true;
+    const timeout = AbortSignal.timeout(withinMs);
+    return once(this.redis, 'ready', { signal: timeout }).then(() => true, () => false);
   }
 
   async increment(key: string, ttl: number, limit: number, blockDuration: number, throttlerName: string): Promise<ThrottlerStorageRecord> {
