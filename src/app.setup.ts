@@ -3,6 +3,8 @@ import type { IncomingMessage } from 'node:http';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { Logger } from 'pino';
+import { failureConfirmation } from './common/envelopes.js';
+import { UNAVAILABLE_MESSAGE } from './common/http-exception.filter.js';
 import type { AppConfig } from './config/configuration.js';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -29,7 +31,8 @@ export function createFastifyAdapter(config: Pick<AppConfig, 'REQUEST_TIMEOUT_MS
     // No request waits longer than this for an answer: past it the client gets the 503 envelope
     // (a database that stops answering fails requests instead of hanging them).
     handlerTimeout: config.REQUEST_TIMEOUT_MS,
-    return503OnClosing: true,
+    // Requests that arrive while closing are answered by setupApp's hook, in the contract's 503 body.
+    return503OnClosing: false,
     // The client address (rate limits, logs) is X-Forwarded-For's only behind a trusted proxy.
     trustProxy: typeof config.TRUST_PROXY === 'number' ? trustHops(config.TRUST_PROXY) : config.TRUST_PROXY,
   });
@@ -41,11 +44,17 @@ export async function setupApp(app: NestFastifyApplication): Promise<void> {
   fastify.addHook('onRequest', async (request, reply) => {
     void reply.header('X-Request-Id', request.id);
   });
-  // Once the server is closing (SIGTERM), answers in flight close their connection behind them, so
-  // kept-alive connections do not hold the shutdown open until the client drops them.
+  // Once the server is closing (SIGTERM) it no longer listens; a request that still arrives on a
+  // kept-alive connection is answered 503 (a load balancer retries it elsewhere), and every answer
+  // closes its connection behind it, so idle connections do not hold the shutdown open.
   let closing = false;
   fastify.addHook('preClose', async () => {
     closing = true;
+  });
+  fastify.addHook('onRequest', async (request, reply) => {
+    if (!closing) return;
+    const body = request.url.startsWith('/health') ? { status: 'unavailable' } : failureConfirmation(503, UNAVAILABLE_MESSAGE);
+    await reply.status(503).header('Connection', 'close').header('Retry-After', '5').send(body);
   });
   fastify.addHook('onSend', async (_request, reply) => {
     if (closing) void reply.header('Connection', 'close');
