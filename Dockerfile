@@ -3,17 +3,24 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 # better-sqlite3 builds from source: the toolchain stays in this stage only.
-RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ \
+ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ormconfig.ts ./
 COPY src ./src
 COPY test ./test
 COPY bench ./bench
-RUN npm run build && npm prune --omit=dev
+# Only the service (dist/src) and the CLI's data source (dist/ormconfig.js) are shipped.
+RUN npm run build \
+ && rm -rf dist/test dist/bench dist/.tsbuildinfo \
+ && find dist -name '*.map' -delete \
+ && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim AS runtime
-ENV NODE_ENV=production PORT=3000
+ENV NODE_ENV=production \
+    PORT=3000
 WORKDIR /app
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
@@ -21,6 +28,8 @@ COPY --chown=node:node package.json ./
 RUN mkdir -p /app/data && chown node:node /app/data
 USER node
 EXPOSE 3000
-HEALTHCHECK --interval=10s --timeout=3s --start-period=30s CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
-# Migrations run at start-up (under a lock on MySQL), then the service listens.
+HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# Migrations run at start-up (under a lock on MySQL), then the service listens; SIGTERM drains it.
+# The same command the cluster test starts (test/support/service.ts START_COMMAND).
 CMD ["node", "dist/src/main.js"]

@@ -6,6 +6,7 @@ import { AuthGuard } from './auth/auth.guard.js';
 import { AuthModule } from './auth/auth.module.js';
 import { FixedWindowStorage } from './auth/fixed-window-storage.js';
 import { isTokenRoute, RateLimitGuard } from './auth/rate-limit.guard.js';
+import { RATE_LIMIT_STORAGE, RateLimitStorageModule, type RedisThrottlerStorage } from './auth/redis-throttler.storage.js';
 import { UsersModule } from './sys/users/users.module.js';
 import { HttpExceptionFilter } from './common/http-exception.filter.js';
 import { createValidationPipe } from './common/validation/validation.js';
@@ -44,8 +45,11 @@ export class AppModule {
         ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, ignoreEnvVars: true, skipProcessEnv: true, load: [() => config] }),
         DatabaseModule,
         ThrottlerModule.forRootAsync({
-          inject: [ConfigService],
-          useFactory: (settings: ConfigService<AppConfig, true>) => ({
+          imports: [RateLimitStorageModule],
+          inject: [ConfigService, RATE_LIMIT_STORAGE],
+          useFactory: (settings: ConfigService<AppConfig, true>, storage: RedisThrottlerStorage | null) => ({
+            // Shared by every instance when REDIS_URL is set; otherwise counted in this process.
+            storage: storage ?? new FixedWindowStorage(),
             throttlers: [{
               name: 'default',
               ttl: 60_000,
@@ -53,7 +57,6 @@ export class AppModule {
             }],
             // One counter per client for /api/token and one for everything else (not one per route).
             generateKey: (context, tracker) => `${isTokenRoute(context) ? 'token' : 'api'}:${tracker}`,
-            storage: new FixedWindowStorage(),
           }),
         }),
         AuthModule,

@@ -6,13 +6,18 @@ import type { Logger } from 'pino';
 import { AuthGuard } from './auth/auth.guard.js';
 import { RateLimitGuard } from './auth/rate-limit.guard.js';
 import { installFastReads } from './common/fast-reads.js';
+import { failureConfirmation } from './common/envelopes.js';
+import { UNAVAILABLE_MESSAGE } from './common/http-exception.filter.js';
 import type { AppConfig } from './config/configuration.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 const CLIENT_REQUEST_ID = /^[\w.:-]{1,64}$/;
 
+/** Trust the nearest `hops` proxies (as proxy-addr counts them). */
+const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
+
 /** Fastify as the service runs it, in production and in tests alike. */
-export function createFastifyAdapter(config: Pick<AppConfig, 'REQUEST_TIMEOUT_MS'>, logger: Logger): FastifyAdapter {
+export function createFastifyAdapter(config: Pick<AppConfig, 'REQUEST_TIMEOUT_MS' | 'TRUST_PROXY'>, logger: Logger): FastifyAdapter {
   return new FastifyAdapter({
     loggerInstance: logger,
     bodyLimit: BODY_LIMIT,
@@ -26,7 +31,13 @@ export function createFastifyAdapter(config: Pick<AppConfig, 'REQUEST_TIMEOUT_MS
     onProtoPoisoning: 'remove',
     onConstructorPoisoning: 'remove',
     requestTimeout: config.REQUEST_TIMEOUT_MS * 2,
-    return503OnClosing: true,
+    // No request waits longer than this for an answer: past it the client gets the 503 envelope
+    // (a database that stops answering fails requests instead of hanging them).
+    handlerTimeout: config.REQUEST_TIMEOUT_MS,
+    // Requests that arrive while closing are answered by setupApp's hook, in the contract's 503 body.
+    return503OnClosing: false,
+    // The client address (rate limits, logs) is X-Forwarded-For's only behind a trusted proxy.
+    trustProxy: typeof config.TRUST_PROXY === 'number' ? trustHops(config.TRUST_PROXY) : config.TRUST_PROXY,
   });
 }
 
@@ -36,10 +47,25 @@ export async function setupApp(app: NestFastifyApplication): Promise<void> {
   fastify.addHook('onRequest', async (request, reply) => {
     void reply.header('X-Request-Id', request.id);
   });
-  // Other content types reach the routes as text, so the token endpoint can answer its own error
-  // and record routes refuse them with 415 (JsonBody) instead of Fastify answering first.
+  // Once the server is closing (SIGTERM) it no longer listens; a request that still arrives on a
+  // kept-alive connection is answered 503 (a load balancer retries it elsewhere), and every answer
+  // closes its connection behind it, so idle connections do not hold the shutdown open.
+  let closing = false;
+  fastify.addHook('preClose', async () => {
+    closing = true;
+  });
+  fastify.addHook('onRequest', async (request, reply) => {
+    if (!closing) return;
+    const body = request.url.startsWith('/health') ? { status: 'unavailable' } : failureConfirmation(503, UNAVAILABLE_MESSAGE);
+    await reply.status(503).header('Connection', 'close').header('Retry-After', '5').send(body);
+  });
+  fastify.addHook('onSend', async (_request, reply) => {
+    if (closing) void reply.header('Connection', 'close');
+  });
   // Before Nest registers its routes: record reads go straight to the same guards and controllers.
   installFastReads(app, (context) => [context.get(RateLimitGuard), context.get(AuthGuard)]);
+  // Other content types reach the routes as text, so the token endpoint can answer its own error
+  // and record routes refuse them with 415 (JsonBody) instead of Fastify answering first.
   fastify.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_request, body, done) => done(null, body));
 
   const document = SwaggerModule.createDocument(

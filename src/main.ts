@@ -19,7 +19,18 @@ async function bootstrap(): Promise<void> {
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config), createFastifyAdapter(config, logger), {
     logger: new PinoNestLogger(logger),
   });
-  app.enableShutdownHooks();
+  // SIGTERM/SIGINT: stop accepting connections, let requests in flight finish, close the database pool
+  // and the Redis connection, then exit 0. A shutdown that hangs is cut short after 30 seconds.
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      logger.info({ signal }, 'shutting down');
+      setTimeout(() => {
+        logger.error('shutdown took longer than 30 s; exiting');
+        process.exit(1);
+      }, 30_000).unref();
+    });
+  }
+  app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
   await setupApp(app);
   await app.listen({ port: config.PORT, host: '0.0.0.0' });
   logger.info({ port: config.PORT, database: config.database.type }, 'listening');

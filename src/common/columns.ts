@@ -1,4 +1,4 @@
-import { Column, type ColumnOptions } from 'typeorm';
+import { Column, ForeignKey, Index, type ColumnOptions } from 'typeorm';
 
 // Portable column declarations: each means the same on SQLite and MySQL (house style 12).
 
@@ -10,10 +10,27 @@ export type WireKind = 'int' | 'money' | 'bool' | 'datetime' | 'text' | 'idList'
 
 const WIRE_KIND = Symbol('wireKind');
 
-function tagged(kind: WireKind, options: ColumnOptions): PropertyDecorator {
+/**
+ * What a column's migration also created, declared here so the entities describe the same schema
+ * (TypeORM's schema diff, `migration:generate`, then finds nothing to change):
+ * `index` for a filter index, `references` for a foreign key (which the migrations also index).
+ */
+export interface SchemaOptions {
+  index?: boolean;
+  references?: () => AnyClass;
+  /** What deleting the referenced row does to this one (default: the delete is refused). */
+  onDelete?: 'RESTRICT' | 'CASCADE' | 'SET NULL';
+}
+
+function tagged(kind: WireKind, options: ColumnOptions, schema: SchemaOptions = {}): PropertyDecorator {
   return (target, property) => {
     Reflect.defineMetadata(WIRE_KIND, kind, target, property);
     Column(options)(target, property);
+    if (schema.index || schema.references) Index()(target, property);
+    if (schema.references) {
+      // ON UPDATE is left to the database in the migrations; MySQL and MariaDB report that as RESTRICT.
+      ForeignKey(schema.references as () => new () => unknown, { onDelete: schema.onDelete ?? 'RESTRICT', onUpdate: 'RESTRICT' })(target, property);
+    }
   };
 }
 
@@ -24,13 +41,14 @@ export function wireKindOf(entity: AnyClass, property: string): WireKind | undef
 
 type Nullable = { nullable?: boolean };
 
-export const TextColumn = (o: Nullable & { length?: number } = {}) =>
-  tagged('text', { type: 'varchar', length: o.length ?? SHORT_TEXT_MAX, nullable: o.nullable ?? true });
+export const TextColumn = (o: Nullable & { length?: number; index?: boolean } = {}) =>
+  tagged('text', { type: 'varchar', length: o.length ?? SHORT_TEXT_MAX, nullable: o.nullable ?? true }, o);
 export const LongTextColumn = (o: Nullable = {}) => tagged('text', { type: 'text', nullable: o.nullable ?? true });
-export const IntColumn = (o: Nullable & { default?: number } = {}) =>
-  tagged('int', { type: 'int', nullable: o.nullable ?? true, default: o.default });
+/** An integer; with `references` it is a foreign key to that entity's Id. */
+export const IntColumn = (o: Nullable & SchemaOptions & { default?: number } = {}) =>
+  tagged('int', { type: 'int', nullable: o.nullable ?? true, default: o.default }, o);
 /** Money and amounts: exact decimals in the database, JSON numbers on the wire. */
-export const MoneyColumn = (o: Nullable & { default?: number } = {}) =>
+export const MoneyColumn = (o: Nullable & { default?: number; index?: boolean } = {}) =>
   tagged('money', {
     type: 'decimal',
     precision: 18,
@@ -38,10 +56,10 @@ export const MoneyColumn = (o: Nullable & { default?: number } = {}) =>
     nullable: o.nullable ?? true,
     default: o.default,
     transformer: { to: (v: unknown) => v, from: (v: unknown) => (v === null || v === undefined ? v : Number(v)) },
-  });
+  }, o);
 export const BoolColumn = (o: { default?: boolean } = {}) => tagged('bool', { type: 'boolean', default: o.default ?? false });
 /** Date-times are stored in UTC ('datetime' on both databases; the MySQL connection runs in UTC). */
-export const DateTimeColumn = (o: Nullable = {}) => tagged('datetime', { type: 'datetime', nullable: o.nullable ?? true });
+export const DateTimeColumn = (o: Nullable & { index?: boolean } = {}) => tagged('datetime', { type: 'datetime', nullable: o.nullable ?? true }, o);
 /** Id lists of record types this service does not hold, kept as JSON text. */
 export const IdListColumn = () => tagged('idList', { type: 'simple-json', nullable: true });
 

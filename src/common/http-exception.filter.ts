@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, HttpException, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from './database.js';
 import { failureConfirmation } from './envelopes.js';
 import { RecordNotFoundException, WireResponseException } from './errors.js';
 
@@ -20,6 +21,9 @@ const FASTIFY_ERRORS: Record<string, { status: number; message: string }> = {
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, message: 'The request body is not valid JSON.' },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, message: 'The Content-Length header does not match the body.' },
 };
+
+export const UNAVAILABLE_MESSAGE = 'The service is temporarily unavailable; try again later.';
+const UNAVAILABLE: ErrorResponse = { status: 503, body: failureConfirmation(503, UNAVAILABLE_MESSAGE), headers: { 'Retry-After': '5' } };
 
 /**
  * Turns any error into the contract's body (house style 4). Used by the global filter and by Fastify's
@@ -42,6 +46,8 @@ export function toErrorResponse(error: unknown): ErrorResponse {
     return { status, body: failureConfirmation(status, typeof response === 'string' ? response : error.message) };
   }
   const code = (error as { code?: string } | null)?.code;
+  // The database is down or unreachable, or the request ran out of time: 503, the client may retry.
+  if (code === 'FST_ERR_HANDLER_TIMEOUT' || isDatabaseUnavailable(error)) return UNAVAILABLE;
   const known = code ? FASTIFY_ERRORS[code] : undefined;
   if (known) return { status: known.status, body: failureConfirmation(known.status, known.message) };
   if (error instanceof SyntaxError && (error as { statusCode?: number }).statusCode === 400) {
@@ -57,7 +63,9 @@ export function toErrorResponse(error: unknown): ErrorResponse {
 /** Sends an error response, logging unexpected failures with the request id (never on the wire). */
 export function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply): void {
   const { status, body, headers } = toErrorResponse(error);
-  if (status >= 500) request.log.error({ err: error }, 'request failed');
+  if (status >= 500) request.log.error({ err: error }, status === 503 ? 'request failed: service unavailable' : 'request failed');
+  // The request already had its answer (it timed out, and its work failed later): nothing more to send.
+  if (reply.sent) return;
   if (headers) void reply.headers(headers);
   void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
 }

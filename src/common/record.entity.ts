@@ -1,7 +1,11 @@
-import { PrimaryGeneratedColumn } from 'typeorm';
+import { Index, PrimaryGeneratedColumn } from 'typeorm';
 import { BoolColumn, DateTimeColumn, TextColumn } from './columns.js';
 
-/** The common fields of every record (contract §1.1). The read-only extras are added on the way out. */
+/**
+ * The common fields of every record (contract §1.1). The read-only extras are added on the way out.
+ * Indexes and keys are those createRecordTable() makes: UniqueId unique, CreatedOn and UpdatedOn indexed.
+ */
+@Index(['UniqueId'], { unique: true })
 export abstract class RecordEntity {
   @PrimaryGeneratedColumn({ type: 'int' })
   Id: number;
@@ -9,10 +13,10 @@ export abstract class RecordEntity {
   @TextColumn({ length: 36, nullable: false })
   UniqueId: string;
 
-  @DateTimeColumn({ nullable: false })
+  @DateTimeColumn({ nullable: false, index: true })
   CreatedOn: Date;
 
-  @DateTimeColumn({ nullable: false })
+  @DateTimeColumn({ nullable: false, index: true })
   UpdatedOn: Date;
 
   @TextColumn()

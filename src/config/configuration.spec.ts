@@ -18,6 +18,27 @@ describe('validateEnvironment', () => {
     const config = validateEnvironment({ DATABASE_URL: 'mysql://root@127.0.0.1:3306/test' });
     assert.equal(config.database.type, 'mysql');
     assert.equal(config.database.database, 'test');
+    assert.equal(config.database.type === 'mysql' && config.database.dialect, 'mysql');
+    const maria = validateEnvironment({ DATABASE_URL: 'mariadb://root@127.0.0.1:3306/test' }).database;
+    assert.deepEqual(maria.type === 'mysql' && [maria.dialect, maria.url], ['mariadb', 'mysql://root@127.0.0.1:3306/test']);
+  });
+
+  it('trusts no proxy by default; TRUST_PROXY takes true, a hop count or addresses and ranges', () => {
+    const trust = (TRUST_PROXY?: string) => validateEnvironment({ DATABASE_URL: 'sqlite::memory:', ...(TRUST_PROXY === undefined ? {} : { TRUST_PROXY }) }).TRUST_PROXY;
+    assert.equal(trust(), false);
+    assert.equal(trust('false'), false);
+    assert.equal(trust('true'), true);
+    assert.equal(trust('2'), 2);
+    assert.deepEqual(trust('127.0.0.1, 10.0.0.0/8,::1,loopback'), ['127.0.0.1', '10.0.0.0/8', '::1', 'loopback']);
+    refuses({ TRUST_PROXY: '10.0.0.0/33', DATABASE_URL: 'sqlite::memory:' }, 'TRUST_PROXY');
+    refuses({ TRUST_PROXY: 'the load balancer', DATABASE_URL: 'sqlite::memory:' }, 'TRUST_PROXY');
+    refuses({ TRUST_PROXY: '99', DATABASE_URL: 'sqlite::memory:' }, 'TRUST_PROXY');
+  });
+
+  it('keeps Redis keys under a prefix', () => {
+    assert.equal(validateEnvironment({ DATABASE_URL: 'sqlite::memory:' }).REDIS_KEY_PREFIX, 'coworking:');
+    assert.equal(validateEnvironment({ DATABASE_URL: 'sqlite::memory:', REDIS_KEY_PREFIX: 'cw:test:' }).REDIS_KEY_PREFIX, 'cw:test:');
+    refuses({ REDIS_KEY_PREFIX: 'has space', DATABASE_URL: 'sqlite::memory:' }, 'REDIS_KEY_PREFIX');
   });
 
   it('names the variable of every bad value', () => {

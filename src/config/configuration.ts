@@ -1,11 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { dirname, join } from 'node:path';
 
-/** Where the records live: the embedded SQLite file (or memory) or a MySQL/MariaDB server. */
+/**
+ * Where the records live: the embedded SQLite file (or memory) or a MySQL/MariaDB server. `mariadb://`
+ * selects TypeORM's MariaDB dialect (the same driver; it reads MariaDB's catalogue correctly, so
+ * `migration:generate` sees no false differences there).
+ */
 export type DatabaseTarget =
   | { type: 'sqlite'; database: string }
-  | { type: 'mysql'; url: string; database: string };
+  | { type: 'mysql'; dialect: 'mysql' | 'mariadb'; url: string; database: string };
+
+/**
+ * Which proxies' X-Forwarded-For is believed (Fastify's `trustProxy`): false (none, the default: the
+ * client address is the TCP peer), true (any), a hop count, or a list of addresses and CIDR ranges.
+ */
+export type TrustProxy = boolean | number | string[];
 
 /** Every setting the service reads, typed and validated once at start-up (contract §4). */
 export interface AppConfig {
@@ -21,6 +32,8 @@ export interface AppConfig {
   RATE_LIMIT_PER_MINUTE: number;
   RATE_LIMIT_TOKEN_PER_MINUTE: number;
   REDIS_URL: string | undefined;
+  REDIS_KEY_PREFIX: string;
+  TRUST_PROXY: TrustProxy;
   DATABASE_POOL_SIZE: number;
   REQUEST_TIMEOUT_MS: number;
 }
@@ -64,9 +77,35 @@ export function parseDatabaseUrl(url: string): DatabaseTarget {
     }
     const database = decodeURIComponent(parsed.pathname.replace(/^\//, ''));
     if (!parsed.hostname || !database) throw new ConfigurationError('DATABASE_URL must name a host and a database: mysql://user:password@host:3306/db');
-    return { type: 'mysql', url: parsed.toString(), database };
+    const dialect = url.startsWith('mariadb://') ? 'mariadb' : 'mysql';
+    return { type: 'mysql', dialect, url: parsed.toString(), database };
   }
   throw new ConfigurationError(`DATABASE_URL must start with sqlite: or mysql://, got "${url.split(':')[0]}:…"`);
+}
+
+function isCidr(text: string): boolean {
+  const [address, bits, extra] = text.split('/');
+  const family = isIP(address);
+  if (!family || extra !== undefined) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+export function parseTrustProxy(raw: unknown): TrustProxy {
+  const text = String(raw ?? '').trim();
+  if (!text || /^(false|0|no|off)$/i.test(text)) return false;
+  if (/^(true|yes|on)$/i.test(text)) return true;
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    if (hops > 32) throw new ConfigurationError(`TRUST_PROXY hop count must be at most 32, got "${text}"`);
+    return hops;
+  }
+  const ranges = text.split(',').map((part) => part.trim()).filter(Boolean);
+  const bad = ranges.find((range) => !['loopback', 'linklocal', 'uniquelocal'].includes(range) && !isCidr(range));
+  if (bad !== undefined || !ranges.length) {
+    throw new ConfigurationError(`TRUST_PROXY must be false, true, a hop count, or addresses/CIDR ranges separated by commas (e.g. 127.0.0.1,10.0.0.0/8), got "${bad ?? text}"`);
+  }
+  return ranges;
 }
 
 /** Outside production a development secret is generated once and kept beside the SQLite file. */
@@ -99,6 +138,8 @@ export function validateEnvironment(env: Record<string, unknown>): AppConfig {
   }
   const redis = String(env.REDIS_URL ?? '').trim();
   if (redis && !/^rediss?:\/\//.test(redis)) throw new ConfigurationError('REDIS_URL must start with redis:// or rediss://');
+  const redisPrefix = String(env.REDIS_KEY_PREFIX ?? '').trim() || 'coworking:';
+  if (!/^[\w:.-]{1,64}$/.test(redisPrefix)) throw new ConfigurationError('REDIS_KEY_PREFIX must be 1 to 64 letters, digits, or _ : . -');
   return {
     NODE_ENV,
     PORT: integer(env, 'PORT', 3000, 0, 65535),
@@ -112,6 +153,8 @@ export function validateEnvironment(env: Record<string, unknown>): AppConfig {
     RATE_LIMIT_PER_MINUTE: integer(env, 'RATE_LIMIT_PER_MINUTE', 6000, 1, 10_000_000),
     RATE_LIMIT_TOKEN_PER_MINUTE: integer(env, 'RATE_LIMIT_TOKEN_PER_MINUTE', 300, 1, 10_000_000),
     REDIS_URL: redis || undefined,
+    REDIS_KEY_PREFIX: redisPrefix,
+    TRUST_PROXY: parseTrustProxy(env.TRUST_PROXY),
     DATABASE_POOL_SIZE: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 200),
     REQUEST_TIMEOUT_MS: integer(env, 'REQUEST_TIMEOUT_MS', 10_000, 100, 600_000),
   };

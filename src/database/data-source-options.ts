@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/configuration.js';
+import { SchemaNamingStrategy } from './naming-strategy.js';
 
 // Compiled layout: dist/src/database/this-file.js, so the source root is one folder up.
 const sourceRoot = join(import.meta.dirname, '..');
@@ -17,6 +18,8 @@ export function buildDataSourceOptions(config: Pick<AppConfig, 'database' | 'DAT
     migrationsRun: false,
     synchronize: false,
     logging: false as const,
+    // Index, unique and foreign-key names as the migrations write them, so entities and schema agree.
+    namingStrategy: new SchemaNamingStrategy(),
   };
   const target = config.database;
   if (target.type === 'sqlite') {
@@ -35,20 +38,26 @@ export function buildDataSourceOptions(config: Pick<AppConfig, 'database' | 'DAT
   }
   return {
     ...common,
-    type: 'mysql',
+    type: target.dialect,
     url: target.url,
     charset: 'utf8mb4_unicode_ci',
     timezone: 'Z',
     // Dates come back as the same 'YYYY-MM-DD HH:MM:SS' text SQLite gives, read as UTC by one formatter.
     dateStrings: ['DATETIME'],
     supportBigNumbers: true,
-    connectTimeout: 5000,
+    // A stopped or unreachable database fails a request well within REQUEST_TIMEOUT_MS (the filter
+    // answers 503); the pool opens new connections on demand, so the service recovers by itself.
+    connectTimeout: Math.min(5000, Math.max(100, Math.floor(config.REQUEST_TIMEOUT_MS / 2))),
     poolSize: config.DATABASE_POOL_SIZE,
     extra: {
       connectionLimit: config.DATABASE_POOL_SIZE,
-      // A stopped database must fail requests quickly rather than queue them forever.
+      // Requests wait for a free connection only while the queue is short; beyond it they fail at once.
       queueLimit: 200,
       enableKeepAlive: true,
+      keepAliveInitialDelay: 10_000,
+      // Idle connections are dropped after a minute, so a restarted database leaves no stale ones behind.
+      maxIdle: config.DATABASE_POOL_SIZE,
+      idleTimeout: 60_000,
     },
   };
 }

@@ -3,7 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/configuration.js';
-import { Database } from '../common/database.js';
+import { Database, isMySqlFamily } from '../common/database.js';
 import { buildDataSourceOptions } from './data-source-options.js';
 
 const MIGRATION_LOCK = 'coworking_migrations';
@@ -13,7 +13,7 @@ const MIGRATION_LOCK = 'coworking_migrations';
  * migrations run under a named lock: the first runs them, the others wait and then find nothing to do.
  */
 export async function runMigrations(dataSource: DataSource): Promise<void> {
-  if (dataSource.options.type !== 'mysql') {
+  if (!isMySqlFamily(dataSource)) {
     await dataSource.runMigrations({ transaction: 'each' });
     return;
   }
@@ -33,12 +33,17 @@ export async function runMigrations(dataSource: DataSource): Promise<void> {
   imports: [
     TypeOrmModule.forRootAsync({
       inject: [ConfigService],
-      useFactory: (config: ConfigService<AppConfig, true>) =>
-        buildDataSourceOptions({
+      useFactory: (config: ConfigService<AppConfig, true>) => ({
+        ...buildDataSourceOptions({
           database: config.get('database', { infer: true }),
           DATABASE_POOL_SIZE: config.get('DATABASE_POOL_SIZE', { infer: true }),
           REQUEST_TIMEOUT_MS: config.get('REQUEST_TIMEOUT_MS', { infer: true }),
         }),
+        // A database that is down at start-up is retried every three seconds until it answers (the
+        // process does not listen meanwhile, so health checks and the load balancer keep it out).
+        retryAttempts: Number.MAX_SAFE_INTEGER,
+        retryDelay: 3000,
+      }),
       dataSourceFactory: async (options) => {
         const dataSource = await new DataSource(options!).initialize();
         await runMigrations(dataSource);

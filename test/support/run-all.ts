@@ -50,7 +50,9 @@ async function mariaDbReachable(): Promise<boolean> {
 
 const e2e = filesEndingWith('test', '.e2e-spec.js');
 const codes: number[] = [];
-codes.push(await run('unit tests', filesEndingWith('src', '.spec.js')));
+// Unit tests: beside their code in src/, and test/*.spec.js that need no server (the Dockerfile lint).
+const unit = [...filesEndingWith('src', '.spec.js'), ...filesEndingWith('test', '.spec.js').filter((file) => !file.endsWith('.e2e-spec.js'))];
+codes.push(await run('unit tests', unit));
 codes.push(await run('HTTP suites on SQLite (in memory)', e2e, { TEST_DATABASE: 'sqlite' }));
 if (await mariaDbReachable()) {
   codes.push(await run(`HTTP suites on MariaDB (${new URL(MYSQL_SERVER_URL).host}, a fresh database per suite)`, e2e, { TEST_DATABASE: 'mysql' }));

@@ -11,7 +11,7 @@ import { validateEnvironment } from '../../src/config/configuration.js';
 
 /** The database the HTTP suites run on: in-memory SQLite, or MariaDB when TEST_DATABASE=mysql. */
 export const onMySql = process.env.TEST_DATABASE === 'mysql';
-export const MYSQL_SERVER_URL = process.env.TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test';
+export const MYSQL_SERVER_URL = process.env.TEST_MYSQL_URL ?? 'mariadb://root@127.0.0.1:3306/test';
 
 export interface HttpResponse<T = any> {
   status: number;
@@ -53,7 +53,8 @@ export const ADMIN_PASSWORD = 'admin-password-for-tests';
 
 export const basicAuth = (email: string, password: string) => `Basic ${Buffer.from(`${email}:${password}`).toString('base64')}`;
 
-async function freshMySqlDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+/** Creates a database of its own on the MariaDB test server; `drop` removes it. */
+export async function freshMySqlDatabase(): Promise<{ url: string; name: string; drop: () => Promise<void> }> {
   const server = new URL(MYSQL_SERVER_URL);
   const name = `cw_test_${randomBytes(6).toString('hex')}`;
   const admin = await mysql.createConnection({ host: server.hostname, port: Number(server.port || 3306), user: decodeURIComponent(server.username), password: decodeURIComponent(server.password) });
@@ -63,6 +64,7 @@ async function freshMySqlDatabase(): Promise<{ url: string; drop: () => Promise<
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
+    name,
     drop: async () => {
       const conn = await mysql.createConnection({ host: server.hostname, port: Number(server.port || 3306), user: decodeURIComponent(server.username), password: decodeURIComponent(server.password) });
       await conn.query(`DROP DATABASE IF EXISTS \`${name}\``);

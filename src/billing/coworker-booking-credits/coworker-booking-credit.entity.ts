@@ -1,6 +1,8 @@
 import { Entity } from 'typeorm';
 import { BoolColumn, DateTimeColumn, IdListColumn, IntColumn, LongTextColumn, MoneyColumn, TextColumn } from '../../common/columns.js';
 import { RecordEntity } from '../../common/record.entity.js';
+import { Coworker } from '../../spaces/coworkers/coworker.entity.js';
+import { Business } from '../../sys/businesses/business.entity.js';
 
 /**
  * Credit on a customer's account (contract §3): released by a sale of a product with
@@ -9,13 +11,13 @@ import { RecordEntity } from '../../common/record.entity.js';
  */
 @Entity('coworkerbookingcredit')
 export class CoworkerBookingCredit extends RecordEntity {
-  @IntColumn({ nullable: false }) CoworkerId: number;
-  @IntColumn({ nullable: false }) BusinessId: number;
+  @IntColumn({ nullable: false, references: () => Coworker }) CoworkerId: number;
+  @IntColumn({ nullable: false, references: () => Business }) BusinessId: number;
   @LongTextColumn() Description: string | null;
   @MoneyColumn({ nullable: false, default: 0 }) TotalCredit: number;
   @MoneyColumn({ nullable: false, default: 0 }) RemainingCredit: number;
   @DateTimeColumn() ValidFrom: Date | null;
-  @DateTimeColumn() ExpireDate: Date | null;
+  @DateTimeColumn({ index: true }) ExpireDate: Date | null;
   @IdListColumn() ElegibleResourceTypes: number[] | null;
   @IdListColumn() ElegibleProducts: number[] | null;
   @IdListColumn() ElegibleTariffs: number[] | null;
@@ -26,5 +28,5 @@ export class CoworkerBookingCredit extends RecordEntity {
   @IdListColumn() ElegiblePasses: number[] | null;
   @BoolColumn() AppliesToCharges: boolean;
   /** The UniqueId of the sale that released the credit; null for a credit written by hand. */
-  @TextColumn({ length: 36 }) CoworkerProductUniqueId: string | null;
+  @TextColumn({ length: 36, index: true }) CoworkerProductUniqueId: string | null;
 }

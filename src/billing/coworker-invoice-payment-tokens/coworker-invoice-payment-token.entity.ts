@@ -1,6 +1,7 @@
 import { Entity } from 'typeorm';
 import { IntColumn, LongTextColumn } from '../../common/columns.js';
 import { RecordEntity } from '../../common/record.entity.js';
+import { CoworkerInvoice } from '../coworker-invoices/coworker-invoice.entity.js';
 
 /**
  * Codes of the provider that processed an invoice (spec §2.5; the codes are the contract, most names
@@ -13,7 +14,7 @@ export const REGULAR_PAYMENT_PROVIDERS: readonly number[] = [1, 2, 3, 4, 5, 6, 7
 /** A provider token used to authorise or capture the payment of a customer invoice (spec §2.5). */
 @Entity('coworkerinvoicepaymenttoken')
 export class CoworkerInvoicePaymentToken extends RecordEntity {
-  @IntColumn({ nullable: false }) CoworkerInvoiceId: number;
+  @IntColumn({ nullable: false, references: () => CoworkerInvoice }) CoworkerInvoiceId: number;
   @IntColumn() RegularPaymentProvider: number | null;
   @LongTextColumn() Token: string | null;
   @LongTextColumn() Notes: string | null;

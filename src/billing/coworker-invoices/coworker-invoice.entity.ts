@@ -1,21 +1,26 @@
-import { Entity } from 'typeorm';
+import { Entity, Index } from 'typeorm';
 import { BoolColumn, DateTimeColumn, IntColumn, LongTextColumn, MoneyColumn, TextColumn } from '../../common/columns.js';
 import { RecordEntity } from '../../common/record.entity.js';
+import { Coworker } from '../../spaces/coworkers/coworker.entity.js';
+import { Business } from '../../sys/businesses/business.entity.js';
+import { Currency } from '../../sys/currencies/currency.entity.js';
+import { Country } from '../../sys/countries/country.entity.js';
 
 /**
  * A business's bill to one of its customers (contract §3). The InvoiceNumber, the CurrencyCode and
  * every BillTo* field (and the customer's name) are stored when it is issued, copied from its customer, currency and country.
  */
 @Entity('coworkerinvoice')
+@Index(['BusinessId', 'InvoiceNumber'], { unique: true })
 export class CoworkerInvoice extends RecordEntity {
-  @IntColumn({ nullable: false }) CoworkerId: number;
+  @IntColumn({ nullable: false, references: () => Coworker }) CoworkerId: number;
   @TextColumn() CoworkerFullName: string | null;
-  @IntColumn({ nullable: false }) BusinessId: number;
+  @IntColumn({ nullable: false, references: () => Business }) BusinessId: number;
   @TextColumn({ length: 32, nullable: false }) InvoiceNumber: string;
-  @IntColumn({ nullable: false }) CurrencyId: number;
+  @IntColumn({ nullable: false, references: () => Currency }) CurrencyId: number;
   @TextColumn({ length: 3 }) CurrencyCode: string | null;
   @LongTextColumn() Description: string | null;
-  @DateTimeColumn() DueDate: Date | null;
+  @DateTimeColumn({ index: true }) DueDate: Date | null;
   @DateTimeColumn() InvoiceFromDate: Date | null;
   @DateTimeColumn() InvoiceToDate: Date | null;
   @MoneyColumn() TotalAmount: number | null;
@@ -31,6 +36,6 @@ export class CoworkerInvoice extends RecordEntity {
   @TextColumn() BillToTaxIDNumber: string | null;
   @TextColumn() BillToPhone: string | null;
   @TextColumn() BillToFax: string | null;
-  @IntColumn() BillToCountryId: number | null;
+  @IntColumn({ references: () => Country }) BillToCountryId: number | null;
   @TextColumn() BillToCountryName: string | null;
 }

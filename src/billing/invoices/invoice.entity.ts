@@ -1,14 +1,18 @@
-import { Entity } from 'typeorm';
+import { Entity, Index } from 'typeorm';
 import { BoolColumn, DateTimeColumn, IntColumn, LongTextColumn, MoneyColumn, TextColumn } from '../../common/columns.js';
 import { RecordEntity } from '../../common/record.entity.js';
+import { Business } from '../../sys/businesses/business.entity.js';
+import { Country } from '../../sys/countries/country.entity.js';
+import { Currency } from '../../sys/currencies/currency.entity.js';
 
 /**
  * The platform's bill to a space operator (spec §2.4). InvoiceNumber, CurrencyCode and
  * BillToCountryName are stored at issuance (a snapshot), not looked up when read.
  */
 @Entity('invoice')
+@Index(['BusinessId', 'InvoiceNumber'], { unique: true })
 export class Invoice extends RecordEntity {
-  @IntColumn({ nullable: false }) BusinessId: number;
+  @IntColumn({ nullable: false, references: () => Business }) BusinessId: number;
   @TextColumn({ length: 32, nullable: false }) InvoiceNumber: string;
   @TextColumn({ nullable: false }) BillToName: string;
   @TextColumn({ nullable: false }) BillToAddress: string;
@@ -17,17 +21,17 @@ export class Invoice extends RecordEntity {
   @TextColumn({ nullable: false }) BillToPostCode: string;
   @TextColumn() BillToPhone: string | null;
   @TextColumn() BillToFax: string | null;
-  @IntColumn({ nullable: false }) BillToCountryId: number;
+  @IntColumn({ nullable: false, references: () => Country }) BillToCountryId: number;
   @TextColumn() BillToCountryName: string | null;
   @LongTextColumn() Description: string | null;
   @MoneyColumn() DiscountAmount: number | null;
-  @DateTimeColumn() DueDate: Date | null;
+  @DateTimeColumn({ index: true }) DueDate: Date | null;
   @DateTimeColumn() InvoiceFromDate: Date | null;
   @DateTimeColumn() InvoiceToDate: Date | null;
   @MoneyColumn() SubscriptionAmount: number | null;
   @MoneyColumn() ResellerAmount: number | null;
   @MoneyColumn() TotalAmount: number | null;
-  @IntColumn({ nullable: false }) CurrencyId: number;
+  @IntColumn({ nullable: false, references: () => Currency }) CurrencyId: number;
   @TextColumn({ length: 3 }) CurrencyCode: string | null;
   @MoneyColumn() TaxAmount: number | null;
   @BoolColumn() Paid: boolean;

@@ -1,6 +1,7 @@
 import { Entity } from 'typeorm';
 import { BoolColumn, IdListColumn, IntColumn, MoneyColumn, TextColumn } from '../../common/columns.js';
 import { RecordEntity } from '../../common/record.entity.js';
+import { Product } from '../products/product.entity.js';
 
 /** Unit of a released credit's expiry period (contract §3); 0 or null: the credit does not expire. */
 export const ExpirationType = { None: 0, PricePlan: 1, Day: 2, Week: 3, Month: 4, Year: 5, LastDayOfMonth: 6 } as const;
@@ -12,8 +13,8 @@ export const ExpirationType = { None: 0, PricePlan: 1, Day: 2, Week: 3, Month: 4
  */
 @Entity('productbookingcredit')
 export class ProductBookingCredit extends RecordEntity {
-  @TextColumn({ nullable: false }) Name: string;
-  @IntColumn({ nullable: false }) ProductId: number;
+  @TextColumn({ nullable: false, index: true }) Name: string;
+  @IntColumn({ nullable: false, references: () => Product }) ProductId: number;
   @MoneyColumn({ nullable: false }) Credit: number;
   @IdListColumn() ElegibleResourceTypes: number[] | null;
   @IdListColumn() ElegibleProducts: number[] | null;

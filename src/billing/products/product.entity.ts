@@ -1,6 +1,8 @@
 import { Entity } from 'typeorm';
 import { BoolColumn, IntColumn, LongTextColumn, MoneyColumn, TextColumn } from '../../common/columns.js';
 import { RecordEntity } from '../../common/record.entity.js';
+import { Business } from '../../sys/businesses/business.entity.js';
+import { Currency } from '../../sys/currencies/currency.entity.js';
 
 /** Category of a product (spec §2.3). */
 export const SystemProductType = { None: 0, DayPass: 1, CreditBundle: 2, Stationery: 3, BookingFeature: 4, BookingProducts: 5, Other: 99 } as const;
@@ -15,17 +17,17 @@ export const AvailableAs = { None: 0, RecurrentOrOneOff: 1, OnlyRecurrent: 2, On
  */
 @Entity('product')
 export class Product extends RecordEntity {
-  @IntColumn({ nullable: false }) BusinessId: number;
-  @TextColumn({ nullable: false }) Name: string;
+  @IntColumn({ nullable: false, references: () => Business }) BusinessId: number;
+  @TextColumn({ nullable: false, index: true }) Name: string;
   @IntColumn({ nullable: false }) SystemProductType: number;
   @LongTextColumn({ nullable: false }) Description: string;
   @IntColumn({ nullable: false, default: 0 }) DisplayOrder: number;
   @MoneyColumn({ nullable: false }) Price: number;
-  @IntColumn({ nullable: false }) CurrencyId: number;
+  @IntColumn({ nullable: false, references: () => Currency }) CurrencyId: number;
   @IntColumn({ nullable: false }) AvailableAs: number;
 
   @TextColumn() InvoiceLineDisplayAs: string | null;
-  @TextColumn() Sku: string | null;
+  @TextColumn({ index: true }) Sku: string | null;
   @TextColumn() Tags: string | null;
   @BoolColumn({ default: true }) Visible: boolean;
   @BoolColumn() VisibleInKiosk: boolean;
@@ -51,7 +53,7 @@ export class Product extends RecordEntity {
   @IntColumn({ nullable: false, default: 0 }) CurrentStock: number;
   @BoolColumn() ApplyProRating: boolean;
   /** Where the product's image comes from; ImageFileName is read from it. */
-  @TextColumn({ length: 2048 }) NewImageUrl: string | null;
+  @TextColumn() NewImageUrl: string | null;
   @BoolColumn() ClearImageFile: boolean;
   @BoolColumn() InvoiceCoworker: boolean;
   @BoolColumn() CreateDeliveryWhenPurchased: boolean;

@@ -1,14 +1,16 @@
 import { Entity } from 'typeorm';
 import { BoolColumn, IntColumn, LongTextColumn, MoneyColumn, TextColumn } from '../../common/columns.js';
 import { RecordEntity } from '../../common/record.entity.js';
+import { Business } from '../../sys/businesses/business.entity.js';
+import { Currency } from '../../sys/currencies/currency.entity.js';
 
 /** A pricing plan; a customer with a tariff has an active contract. */
 @Entity('tariff')
 export class Tariff extends RecordEntity {
-  @IntColumn({ nullable: false }) BusinessId: number;
-  @TextColumn({ nullable: false }) Name: string;
+  @IntColumn({ nullable: false, references: () => Business }) BusinessId: number;
+  @TextColumn({ nullable: false, index: true }) Name: string;
   @MoneyColumn({ nullable: false }) Price: number;
-  @IntColumn({ nullable: false }) CurrencyId: number;
+  @IntColumn({ nullable: false, references: () => Currency }) CurrencyId: number;
   @LongTextColumn() Description: string | null;
   @BoolColumn() Visible: boolean;
   @BoolColumn() Archived: boolean;

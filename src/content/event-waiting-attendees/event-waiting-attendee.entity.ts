@@ -1,16 +1,20 @@
-import { Entity } from 'typeorm';
+import { Entity, Index } from 'typeorm';
 import { IntColumn, TextColumn } from '../../common/columns.js';
 import { RecordEntity } from '../../common/record.entity.js';
+import { Business } from '../../sys/businesses/business.entity.js';
+import { CalendarEvent } from '../calendar-events/calendar-event.entity.js';
+import { Coworker } from '../../spaces/coworkers/coworker.entity.js';
 
 /**
  * A person waiting for a place at a sold-out event. A customer is on an event's list at most once
  * (a unique index on CalendarEventId + CoworkerId); the list reads in joining order (CreatedOn).
  */
 @Entity('eventwaitingattendee')
+@Index(['CalendarEventId', 'CoworkerId'], { unique: true })
 export class EventWaitingAttendee extends RecordEntity {
-  @IntColumn({ nullable: false }) BusinessId: number;
-  @IntColumn({ nullable: false }) CalendarEventId: number;
-  @TextColumn({ nullable: false }) FullName: string;
-  @TextColumn({ nullable: false }) Email: string;
-  @IntColumn() CoworkerId: number | null;
+  @IntColumn({ nullable: false, references: () => Business }) BusinessId: number;
+  @IntColumn({ nullable: false, references: () => CalendarEvent }) CalendarEventId: number;
+  @TextColumn({ nullable: false, index: true }) FullName: string;
+  @TextColumn({ nullable: false, index: true }) Email: string;
+  @IntColumn({ references: () => Coworker }) CoworkerId: number | null;
 }

@@ -1,12 +1,13 @@
 import { Entity } from 'typeorm';
 import { BoolColumn, IntColumn, LongTextColumn, TextColumn } from '../../common/columns.js';
 import { RecordEntity } from '../../common/record.entity.js';
+import { Business } from '../../sys/businesses/business.entity.js';
 
 /** A survey a business sends to its customers; each sending is a SurveyRun. */
 @Entity('survey')
 export class Survey extends RecordEntity {
-  @IntColumn({ nullable: false }) BusinessId: number;
-  @TextColumn({ nullable: false }) Name: string;
+  @IntColumn({ nullable: false, references: () => Business }) BusinessId: number;
+  @TextColumn({ nullable: false, index: true }) Name: string;
   @LongTextColumn() Description: string | null;
   @BoolColumn() Active: boolean;
 }

@@ -1,17 +1,19 @@
 import { Entity } from 'typeorm';
 import { IntColumn, TextColumn } from '../../common/columns.js';
 import { RecordEntity } from '../../common/record.entity.js';
+import { Country } from '../countries/country.entity.js';
+import { Currency } from '../currencies/currency.entity.js';
 
 /** A coworking business (an operator's location); restricted administrators are scoped to these. */
 @Entity('business')
 export class Business extends RecordEntity {
-  @TextColumn({ nullable: false })
+  @TextColumn({ nullable: false, index: true })
   Name: string;
 
-  @IntColumn({ nullable: false })
+  @IntColumn({ nullable: false, references: () => Currency })
   CurrencyId: number;
 
-  @IntColumn({ nullable: false })
+  @IntColumn({ nullable: false, references: () => Country })
   CountryId: number;
 
   @TextColumn() Address: string | null;

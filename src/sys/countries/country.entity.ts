@@ -1,11 +1,12 @@
-import { Entity } from 'typeorm';
+import { Entity, Index } from 'typeorm';
 import { TextColumn } from '../../common/columns.js';
 import { RecordEntity } from '../../common/record.entity.js';
 
 /** An ISO 3166-1 country; reference data, read-only. */
 @Entity('country')
+@Index(['TwoDigitsCode'], { unique: true })
 export class Country extends RecordEntity {
-  @TextColumn({ nullable: false })
+  @TextColumn({ nullable: false, index: true })
   Name: string;
 
   @TextColumn({ length: 2, nullable: false })

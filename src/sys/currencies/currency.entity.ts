@@ -1,9 +1,10 @@
-import { Entity } from 'typeorm';
+import { Entity, Index } from 'typeorm';
 import { TextColumn } from '../../common/columns.js';
 import { RecordEntity } from '../../common/record.entity.js';
 
 /** An ISO 4217 currency; reference data, read-only. */
 @Entity('currency')
+@Index(['Code'], { unique: true })
 export class Currency extends RecordEntity {
   @TextColumn({ length: 3, nullable: false })
   Code: string;
