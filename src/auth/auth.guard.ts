@@ -14,6 +14,13 @@ export function allows(principal: Principal, { entity, action }: Permission): bo
   return principal.roles.has(`${prefix}-${action.toLowerCase()}`) || (action === 'Edit' && principal.roles.has(`${prefix}-update`));
 }
 
+interface RoutePolicy {
+  isPublic: boolean;
+  permission: Permission | undefined;
+  customerOnly: boolean;
+  accessDeniedWhenUnresolved: boolean;
+}
+
 /**
  * The global guard (APP_GUARD): deny by default. Every route needs a Bearer token or Basic credentials
  * unless it is `@Public()`; record routes also need their role (`Product-Create`), and customer
@@ -21,6 +28,7 @@ export function allows(principal: Principal, { entity, action }: Permission): bo
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
+  private readonly policies = new WeakMap<object, RoutePolicy>();
   private readonly basic = basicStrategy<Principal>(async (email, password) => (await this.auth.authenticateBasic(email, password)) ?? false);
 
   constructor(
@@ -29,19 +37,35 @@ export class AuthGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const targets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
+    const policy = this.policyOf(context);
+    if (policy.isPublic) return true;
     const request = context.switchToHttp().getRequest<FastifyRequest & { user?: Principal }>();
-    const principal = await this.authenticate(request, targets);
+    const principal = await this.authenticate(request, policy);
     if (!principal) throw new UnauthorizedException();
     request.user = principal;
-    const permission = this.reflector.getAllAndOverride<Permission | undefined>(PERMISSION, targets);
-    if (permission && !allows(principal, permission)) throw new UnauthorizedException();
-    if (this.reflector.getAllAndOverride<boolean>(CUSTOMER_ONLY, targets) && principal.coworkerId === null) throw new UnauthorizedException();
+    if (policy.permission && !allows(principal, policy.permission)) throw new UnauthorizedException();
+    if (policy.customerOnly && principal.coworkerId === null) throw new UnauthorizedException();
     return true;
   }
 
-  private async authenticate(request: FastifyRequest, targets: Array<object>): Promise<Principal | null> {
+  /** What a route asks for, read from its metadata once. */
+  private policyOf(context: ExecutionContext): RoutePolicy {
+    const handler = context.getHandler();
+    let policy = this.policies.get(handler);
+    if (!policy) {
+      const targets = [handler, context.getClass()];
+      policy = {
+        isPublic: this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets) === true,
+        permission: this.reflector.getAllAndOverride<Permission | undefined>(PERMISSION, targets),
+        customerOnly: this.reflector.getAllAndOverride<boolean>(CUSTOMER_ONLY, targets) === true,
+        accessDeniedWhenUnresolved: this.reflector.getAllAndOverride<boolean>(ACCESS_DENIED_WHEN_UNRESOLVED, targets) === true,
+      };
+      this.policies.set(handler, policy);
+    }
+    return policy;
+  }
+
+  private async authenticate(request: FastifyRequest, policy: RoutePolicy): Promise<Principal | null> {
     const header = request.headers.authorization;
     if (!header) return null;
     const space = header.indexOf(' ');
@@ -49,7 +73,7 @@ export class AuthGuard implements CanActivate {
     if (scheme === 'bearer') {
       const token = header.slice(space + 1).trim();
       const principal = await this.auth.authenticateBearer(token);
-      if (!principal && this.reflector.getAllAndOverride<boolean>(ACCESS_DENIED_WHEN_UNRESOLVED, targets as never)) {
+      if (!principal && policy.accessDeniedWhenUnresolved) {
         const claims = this.auth.verifyAccessToken(token);
         if (claims && !(await this.auth.userState(Number(claims.sub), true))) throw accessDenied();
       }

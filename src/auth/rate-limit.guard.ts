@@ -1,21 +1,78 @@
-import { Injectable, SetMetadata, type ExecutionContext } from '@nestjs/common';
-import { ThrottlerGuard } from '@nestjs/throttler';
-import type { FastifyRequest } from 'fastify';
+import { Injectable, SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { InjectThrottlerOptions, InjectThrottlerStorage, ThrottlerException, type ThrottlerModuleOptions, type ThrottlerOptions, type ThrottlerStorage } from '@nestjs/throttler';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 export const TOKEN_RATE_LIMIT = 'rate-limit:token';
+const THROTTLER_SKIP = 'THROTTLER:SKIP';
 
 /** The token endpoint has its own, lower limit (RATE_LIMIT_TOKEN_PER_MINUTE). */
 export const TokenRateLimit = () => SetMetadata(TOKEN_RATE_LIMIT, true);
 
 export const isTokenRoute = (context: ExecutionContext): boolean => Reflect.getMetadata(TOKEN_RATE_LIMIT, context.getHandler()) === true;
 
+interface RoutePolicy {
+  skip: boolean;
+  limit: number;
+  key: (tracker: string) => string;
+}
+
 /**
  * Requests per client address per minute (contract §2.2): one counter for /api/token and one for
- * everything else, not one per route. Over the limit: 429 with Retry-After.
+ * everything else, not one per route. Over the limit: 429 with Retry-After. It runs the throttler
+ * module's one throttler with its options, storage (in process, or Redis) and @SkipThrottle(), and
+ * sends @nestjs/throttler's headers; what a route needs is worked out once per route, not per request.
  */
 @Injectable()
-export class RateLimitGuard extends ThrottlerGuard {
-  protected override async getTracker(request: Record<string, unknown>): Promise<string> {
-    return (request as unknown as FastifyRequest).ip;
+export class RateLimitGuard implements CanActivate {
+  private readonly throttler: ThrottlerOptions;
+  private readonly generateKey: ((context: ExecutionContext, tracker: string, name: string) => string) | undefined;
+  private readonly policies = new WeakMap<object, RoutePolicy>();
+
+  constructor(
+    @InjectThrottlerOptions() options: ThrottlerModuleOptions,
+    @InjectThrottlerStorage() private readonly storage: ThrottlerStorage,
+    private readonly reflector: Reflector,
+  ) {
+    this.throttler = (Array.isArray(options) ? options : options.throttlers)[0];
+    this.generateKey = (Array.isArray(options) ? undefined : options.generateKey) ?? this.throttler.generateKey;
+  }
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const policy = this.policyOf(context);
+    if (policy.skip) return true;
+    const http = context.switchToHttp();
+    const request = http.getRequest<FastifyRequest>();
+    const reply = http.getResponse<FastifyReply>();
+    const ttl = this.throttler.ttl as number;
+    const { totalHits, timeToExpire, isBlocked, timeToBlockExpire } = await this.storage.increment(policy.key(request.ip), ttl, policy.limit, ttl, this.throttler.name ?? 'default');
+    if (isBlocked) {
+      void reply.header('Retry-After', timeToBlockExpire);
+      throw new ThrottlerException();
+    }
+    void reply.header('X-RateLimit-Limit', policy.limit);
+    void reply.header('X-RateLimit-Remaining', Math.max(0, policy.limit - totalHits));
+    void reply.header('X-RateLimit-Reset', timeToExpire);
+    return true;
+  }
+
+  private policyOf(context: ExecutionContext): RoutePolicy {
+    const handler = context.getHandler();
+    let policy = this.policies.get(handler);
+    if (!policy) {
+      const name = this.throttler.name ?? 'default';
+      const limit = this.throttler.limit as number | ((context: ExecutionContext) => number);
+      const generateKey = this.generateKey;
+      // The route alone decides the limit and the key's prefix; no request is kept.
+      const controller = context.getClass();
+      const route = { getHandler: () => handler, getClass: () => controller } as unknown as ExecutionContext;
+      policy = {
+        skip: this.reflector.getAllAndOverride<boolean>(THROTTLER_SKIP + name, [handler, controller]) === true,
+        limit: typeof limit === 'function' ? limit(route) : limit,
+        key: generateKey ? (tracker) => generateKey(route, tracker, name) : (tracker) => `${name}:${tracker}`,
+      };
+      this.policies.set(handler, policy);
+    }
+    return policy;
   }
 }

@@ -91,7 +91,6 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
       : await this.db.query(this.plan.selectById, [id], manager);
     if (!rows.length) throw new RecordNotFoundException();
     if (scope && Number(rows[0][IN_SCOPE_KEY]) !== 1) throw new UnauthorizedException();
-    await this.readLists(rows, manager);
     return this.toWire(rows[0]);
   }
 
@@ -108,7 +107,6 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
       this.db.query(`${this.selectSql()}${where} ORDER BY ${this.orderClause(query)} LIMIT ? OFFSET ?`, [...parameters, query.size, (query.page - 1) * query.size]),
       this.db.query(`SELECT COUNT(*) AS n FROM ${countFrom}${where}`, parameters),
     ]);
-    await this.readLists(rows);
     return listEnvelope(rows.map((row) => this.toWire(row)), query, Number(count.n));
   }
 
@@ -128,7 +126,6 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
     const { where, parameters } = this.whereClause(parsed.filters, actor);
     const sql = `${this.selectSql()}${where ? `${where} AND` : ' WHERE'} (${condition.sql}) ORDER BY ${this.orderClause(parsed)}`;
     const rows = await this.db.query(sql, [...parameters, ...condition.parameters]);
-    await this.readLists(rows);
     const kept = rows.map((row) => this.toWire(row)).filter(keep);
     const start = (parsed.page - 1) * parsed.size;
     return listEnvelope(kept.slice(start, start + parsed.size), parsed, kept.length);
@@ -140,7 +137,6 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
     const idIn = `r.${this.db.id('Id')} IN (${ids.map(() => '?').join(', ')})`;
     const sql = `${this.selectSql()}${where ? `${where} AND ${idIn}` : ` WHERE ${idIn}`} ORDER BY r.${this.db.id('Id')}`;
     const rows = await this.db.query(sql, [...parameters, ...ids]);
-    await this.readLists(rows);
     return rows.map((row) => this.toWire(row));
   }
 
@@ -219,28 +215,6 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
       if (found.length) names.push(other.name);
     }
     return names;
-  }
-
-  /** Adds the join-table id lists to fetched rows, ascending, in one query per list. */
-  private async readLists(rows: Record<string, unknown>[], manager?: EntityManager): Promise<void> {
-    const lists = Object.entries(this.definition.lists ?? {});
-    if (!lists.length || !rows.length) return;
-    const ids = rows.map((row) => Number(row.Id));
-    const placeholders = ids.map(() => '?').join(', ');
-    for (const [name, list] of lists) {
-      const found = await this.db.query<{ o: unknown; v: unknown }>(
-        `SELECT ${this.db.id(list.on)} AS o, ${this.db.id(list.column)} AS v FROM ${this.db.id(list.table)} WHERE ${this.db.id(list.on)} IN (${placeholders}) ORDER BY ${this.db.id(list.on)}, ${this.db.id(list.column)}`,
-        ids,
-        manager,
-      );
-      const byRecord = new Map<number, number[]>();
-      for (const { o, v } of found) {
-        const values = byRecord.get(Number(o)) ?? [];
-        values.push(Number(v));
-        byRecord.set(Number(o), values);
-      }
-      for (const row of rows) row[name] = byRecord.get(Number(row.Id)) ?? [];
-    }
   }
 
   /** Replaces the join-table id lists a request gives (absent: kept; null or []: emptied). */
@@ -384,7 +358,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
   protected toWire(row: Record<string, unknown>): WireRecord {
     const record: WireRecord = {};
     for (const [name, kind] of this.plan.outputs) record[name] = toWire(kind, row[name]);
-    for (const name in this.definition.lists ?? {}) record[name] = row[name] ?? [];
+    for (const name in this.definition.lists ?? {}) (record[name] as number[]).sort((a, b) => a - b);
     const computed = this.definition.computed;
     if (computed) for (const name in computed) record[name] = computed[name](record);
     record.ToStringText = this.definition.toStringText(record);
@@ -438,6 +412,12 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
       expressions.set(name, `${alias}.${db.id(joined.column)}`);
       joinedFields.add(name);
       outputs.push([name, wireKindOf(target, joined.column) ?? 'text']);
+    }
+    // Join-table id lists are read in the same query, as a JSON array (sorted on the way out).
+    for (const [name, list] of Object.entries(definition.lists ?? {})) {
+      const aggregate = db.isMySql ? 'JSON_ARRAYAGG' : 'json_group_array';
+      expressions.set(name, `(SELECT ${aggregate}(l.${db.id(list.column)}) FROM ${db.id(list.table)} l WHERE l.${db.id(list.on)} = r.${db.id('Id')})`);
+      outputs.push([name, 'idList']);
     }
     const fields: ListField[] = outputs.map(([name, kind]) => ({ name, kind }));
     return {
