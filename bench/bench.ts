@@ -2,7 +2,7 @@
 // in one run with autocannon. SQLite by default; DATABASE_URL=mysql://… for MySQL/MariaDB.
 // Load generator on core 0, both servers on core 1 (taskset), so the ratio compares like with like.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +12,7 @@ import { parseDatabaseUrl } from '../src/config/configuration.js';
 import { BENCH_EMAIL, BENCH_PASSWORD, BUSINESSES, PRODUCTS, seed } from './seed.js';
 
 const dist = join(import.meta.dirname, '..');
+const resultsDir = join(dist, '..', 'bench', 'results');
 const hasTaskset = spawnSync('taskset', ['-V']).status === 0;
 
 // Re-run pinned to core 0 so the load generator does not share the servers' core.
@@ -53,11 +54,13 @@ async function prepareDatabase(): Promise<{ url: string; drop: () => Promise<voi
   };
 }
 
-function start(script: string, env: Record<string, string>): ChildProcess {
+/** Starts a server on core 1; its log (warnings and errors only) goes to bench/results/<name>.log. */
+function start(script: string, env: Record<string, string>, name: string): ChildProcess {
   const command = hasTaskset ? 'taskset' : process.execPath;
   const args = hasTaskset ? ['-c', '1', process.execPath, script] : [script];
-  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
-  return child;
+  mkdirSync(resultsDir, { recursive: true });
+  const log = openSync(join(resultsDir, `${name}.log`), 'w');
+  return spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', log, log] });
 }
 
 async function waitFor(url: string, child: ChildProcess): Promise<void> {
@@ -137,8 +140,8 @@ try {
 
   const [ourPort, barePort] = [await freePort(), await freePort()];
   const env = { DATABASE_URL: db.url, JWT_SECRET, LOG_LEVEL: 'warn', NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '10000000', RATE_LIMIT_TOKEN_PER_MINUTE: '10000000' };
-  const ours = start(join(dist, 'src', 'main.js'), { ...env, PORT: String(ourPort) });
-  const bare = start(join(dist, 'bench', 'bare-server.js'), { ...env, PORT: String(barePort), BENCH_BASIC_HEADER: BASIC });
+  const ours = start(join(dist, 'src', 'main.js'), { ...env, PORT: String(ourPort) }, 'service');
+  const bare = start(join(dist, 'bench', 'bare-server.js'), { ...env, PORT: String(barePort), BENCH_BASIC_HEADER: BASIC }, 'bare');
   children.push(ours, bare);
   const ourBase = `http://127.0.0.1:${ourPort}`;
   const bareBase = `http://127.0.0.1:${barePort}`;
@@ -188,8 +191,6 @@ try {
         (oursMeasure.non2xx || oursMeasure.errors ? ` | ours non-2xx ${oursMeasure.non2xx}, errors ${oursMeasure.errors}` : ''),
     );
   }
-  const resultsDir = join(dist, '..', 'bench', 'results');
-  mkdirSync(resultsDir, { recursive: true });
   const file = join(resultsDir, `${target.type}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   writeFileSync(file, JSON.stringify({ database: target.type, durationSeconds: DURATION, connections: CONNECTIONS, pinned: hasTaskset, rows }, null, 2));
   console.log(`written ${file}`);

@@ -38,6 +38,10 @@ interface ReadPlan {
   scopeTemplate: string | null;
   /** Entity columns a request body may write. */
   writable: ReadonlyMap<string, WireKind>;
+  /** Every column of the entity by property name, for writes. */
+  columns: ReadonlyMap<string, { databaseName: string; kind: WireKind }>;
+  /** The record's table, quoted. */
+  tableName: string;
 }
 
 /** The state a save hook sees. */
@@ -151,8 +155,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
       await this.authorizeBusiness(context.values, actor, manager, dto);
       await this.beforeSave(context);
       Object.assign(context.values, { UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true });
-      const result = await manager.createQueryBuilder().insert().into(this.definition.entity).values(context.values as never).updateEntity(false).execute();
-      const newId = Number(result.identifiers[0]?.Id ?? result.raw?.insertId ?? result.raw);
+      const newId = await this.insertRow(context.values, manager);
       await this.writeLists(newId, dto, manager);
       await this.afterSave(newId, context);
       return newId;
@@ -173,7 +176,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
       await this.authorizeBusiness({ ...existing, ...values }, actor, manager, dto);
       await this.beforeSave(context);
       Object.assign(values, { UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: false });
-      await manager.createQueryBuilder().update(this.definition.entity).set(values as never).where({ Id: id }).updateEntity(false).execute();
+      await this.updateRow(id, values, manager);
       await this.writeLists(id, dto, manager);
       await this.afterSave(id, context);
     });
@@ -185,7 +188,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
       const existing = await this.get(id, actor, manager);
       await this.beforeDelete(existing, manager);
       try {
-        await manager.createQueryBuilder().delete().from(this.definition.entity).where({ Id: id }).execute();
+        await this.db.query(`DELETE FROM ${this.plan.tableName} WHERE ${this.db.id('Id')} = ?`, [id], manager);
       } catch (error) {
         if (!isForeignKeyViolation(error)) throw error;
         const referrers = await this.referringTypes(id, manager);
@@ -194,6 +197,45 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
       }
     });
     return successConfirmation(`${this.definition.name} was successfully deleted.`, { Id: id }, actor?.email ?? null);
+  }
+
+  /** Inserts a row of column values and returns its new Id. */
+  protected async insertRow(values: Record<string, unknown>, manager: EntityManager): Promise<number> {
+    const { names, placeholders, parameters } = this.columnsOf(values);
+    const result = await this.db.query(`INSERT INTO ${this.plan.tableName} (${names.join(', ')}) VALUES (${placeholders.join(', ')})`, parameters, manager);
+    const outcome = result as unknown as { lastInsertRowid?: number | bigint; insertId?: number };
+    return Number(outcome.lastInsertRowid ?? outcome.insertId);
+  }
+
+  /** Updates a row's columns; a function value is SQL (`SecurityStamp + 1`). */
+  protected async updateRow(id: number, values: Record<string, unknown>, manager: EntityManager): Promise<void> {
+    const { names, placeholders, parameters } = this.columnsOf(values);
+    const assignments = names.map((name, i) => `${name} = ${placeholders[i]}`);
+    await this.db.query(`UPDATE ${this.plan.tableName} SET ${assignments.join(', ')} WHERE ${this.db.id('Id')} = ?`, [...parameters, id], manager);
+  }
+
+  /** Column values as the database takes them: dates as UTC text, booleans as 0/1, lists as JSON. */
+  private columnsOf(values: Record<string, unknown>): { names: string[]; placeholders: string[]; parameters: unknown[] } {
+    const names: string[] = [];
+    const placeholders: string[] = [];
+    const parameters: unknown[] = [];
+    for (const [property, value] of Object.entries(values)) {
+      if (value === undefined) continue;
+      const column = this.plan.columns.get(property);
+      if (!column) continue; // not a column of this record (a list or a request-only field)
+      names.push(this.db.id(column.databaseName));
+      if (typeof value === 'function') {
+        placeholders.push(String((value as () => string)()));
+        continue;
+      }
+      placeholders.push('?');
+      if (value === null) parameters.push(null);
+      else if (value instanceof Date) parameters.push(this.db.dateParam(value));
+      else if (typeof value === 'boolean') parameters.push(value ? 1 : 0);
+      else if (column.kind === 'idList' || (typeof value === 'object' && !Array.isArray(value))) parameters.push(JSON.stringify(value));
+      else parameters.push(value);
+    }
+    return { names, placeholders, parameters };
   }
 
   /** A refused action: 400 ActionConfirmation whose Message says why. */
@@ -380,6 +422,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
     const outputs: Array<readonly [string, WireKind]> = [];
     const expressions = new Map<string, string>();
     const writable = new Map<string, WireKind>();
+    const columnsByName = new Map<string, { databaseName: string; kind: WireKind }>();
     const navigations: Record<string, string> = {};
     const dtoFields = new Set([definition.dto, definition.updateDto].flatMap((dto) => (dto ? dtoPropertyNames(dto) : [])));
     const columns = [...metadata.columns].sort((a, b) => (a.propertyName === 'Id' ? -1 : b.propertyName === 'Id' ? 1 : 0));
@@ -389,6 +432,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
       expressions.set(name, `r.${db.id(column.databaseName)}`);
       if (!hidden.has(name)) outputs.push([name, kind]);
       if (!COMMON_COLUMNS.has(name) && dtoFields.has(name)) writable.set(name, kind);
+      columnsByName.set(name, { databaseName: column.databaseName, kind });
       if (name.endsWith('Id') && name.length > 2 && kind === 'int') navigations[name.slice(0, -2)] = name;
     }
     const joins: string[] = [];
@@ -424,6 +468,8 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
       selectList: outputs.map(([name]) => `${expressions.get(name)} AS ${db.id(name)}`).join(', '),
       selectById: `SELECT ${outputs.map(([name]) => `${expressions.get(name)} AS ${db.id(name)}`).join(', ')} FROM ${db.tableOf(definition.entity)} r${joins.join('')} WHERE r.${db.id('Id')} = ?`,
       table: `${db.tableOf(definition.entity)} r`,
+      tableName: db.tableOf(definition.entity),
+      columns: columnsByName,
       from: `${db.tableOf(definition.entity)} r${joins.join('')}`,
       joinedFields,
       outputs,
