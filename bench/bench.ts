@@ -2,7 +2,7 @@
 // in one run with autocannon. SQLite by default; DATABASE_URL=mysql://… for MySQL/MariaDB.
 // Load generator on core 0, both servers on core 1 (taskset), so the ratio compares like with like.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -104,7 +104,15 @@ interface Measure {
   rssMb?: number;
 }
 
+function copyDatabase(file: string): string {
+  const copy = file.replace(/\.sqlite$/, '-bare.sqlite');
+  copyFileSync(file, copy);
+  return copy;
+}
+
 async function load(base: string, c: Case, duration: number, pid?: number): Promise<Measure> {
+  // Let the previous run's last requests finish before this one starts.
+  await new Promise((resolve) => setTimeout(resolve, 1000));
   let rssMb = 0;
   const sampler = pid ? setInterval(() => (rssMb = Math.max(rssMb, residentMemoryMb(pid))), 250) : undefined;
   const result = await autocannon({
@@ -141,7 +149,9 @@ try {
   const [ourPort, barePort] = [await freePort(), await freePort()];
   const env = { DATABASE_URL: db.url, JWT_SECRET, LOG_LEVEL: 'warn', NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '10000000', RATE_LIMIT_TOKEN_PER_MINUTE: '10000000' };
   const ours = start(join(dist, 'src', 'main.js'), { ...env, PORT: String(ourPort) }, 'service');
-  const bare = start(join(dist, 'bench', 'bare-server.js'), { ...env, PORT: String(barePort), BENCH_BASIC_HEADER: BASIC }, 'bare');
+  // On SQLite each server gets its own copy of the seeded file, so neither waits on the other's locks.
+  const bareUrl = target.type === 'sqlite' ? `sqlite:${copyDatabase(target.database)}` : db.url;
+  const bare = start(join(dist, 'bench', 'bare-server.js'), { ...env, DATABASE_URL: bareUrl, PORT: String(barePort), BENCH_BASIC_HEADER: BASIC }, 'bare');
   children.push(ours, bare);
   const ourBase = `http://127.0.0.1:${ourPort}`;
   const bareBase = `http://127.0.0.1:${barePort}`;
