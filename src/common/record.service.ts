@@ -149,9 +149,11 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
   async create(body: unknown, actor?: Principal): Promise<ActionConfirmation> {
     const dto = await validateBody(this.dtoClass, body);
     const now = new Date();
+    // The referenced records are checked before the transaction, in parallel; should one vanish before
+    // the insert, its foreign key refuses it and the check, run again, names the field.
+    await this.checkReferences(dto);
     const id = await this.db.transaction(async (manager) => {
       const context: SaveContext = { manager, actor, dto, values: this.columnValues(dto), existing: null };
-      await this.checkReferences(dto, manager);
       await this.authorizeBusiness(context.values, actor, manager, dto);
       await this.beforeSave(context);
       Object.assign(context.values, { UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true });
@@ -159,6 +161,9 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
       await this.writeLists(newId, dto, manager);
       await this.afterSave(newId, context);
       return newId;
+    }).catch(async (error: unknown) => {
+      if (isForeignKeyViolation(error)) await this.checkReferences(dto);
+      throw error;
     });
     return successConfirmation(`${this.definition.name} was successfully created.`, { Id: id }, actor?.email ?? null, now);
   }
@@ -307,13 +312,12 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
   }
 
   /** Ids that must point at existing records: 400 naming the field when one points at nothing. */
-  protected async checkReferences(dto: RecordDto, manager: EntityManager): Promise<void> {
-    const errors: FieldError[] = [];
-    for (const reference of referencesOf(dto.constructor as AnyClass)) {
+  protected async checkReferences(dto: RecordDto, manager?: EntityManager): Promise<void> {
+    const checks = referencesOf(dto.constructor as AnyClass).map(async (reference): Promise<FieldError | null> => {
       const value = (dto as unknown as Record<string, unknown>)[reference.property];
-      if (value === undefined || value === null) continue;
+      if (value === undefined || value === null) return null;
       const ids = [...new Set(reference.list ? (value as number[]) : [value as number])];
-      if (!ids.length) continue;
+      if (!ids.length) return null;
       const target = reference.target();
       const found = await this.db.query<{ Id: number }>(
         `SELECT ${this.db.id('Id')} AS ${this.db.id('Id')} FROM ${this.db.tableOf(target)} WHERE ${this.db.id('Id')} IN (${ids.map(() => '?').join(', ')})`,
@@ -322,12 +326,12 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
       );
       const existing = new Set(found.map((row) => Number(row.Id)));
       const missing = ids.filter((id) => !existing.has(id));
-      if (missing.length) {
-        errors.push({ PropertyName: reference.property, AttemptedValue: value, Message: `${target.name} ${missing.join(', ')} does not exist` });
-      }
-    }
+      return missing.length ? { PropertyName: reference.property, AttemptedValue: value, Message: `${target.name} ${missing.join(', ')} does not exist` } : null;
+    });
+    const errors = (await Promise.all(checks)).filter((error): error is FieldError => error !== null);
     if (errors.length) throw new RecordValidationException(errors);
   }
+
 
   /** A restricted administrator may only write into its own businesses (401 otherwise). */
   protected async authorizeBusiness(values: Record<string, unknown>, actor: Principal | undefined, manager: EntityManager, _dto: RecordDto): Promise<void> {

@@ -7,10 +7,12 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { passwordToken } from '../support/auth.js';
+import { createProduct } from '../support/billing-fixtures.js';
+import { createBusiness } from '../support/fixtures.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startApp, type TestApp } from '../support/test-app.js';
 
-/** The operation tried out. (To become /api/billing/products once that record type is on main.) */
-const ENDPOINT = '/api/sys/businesses';
+/** The operation tried out. */
+const ENDPOINT = '/api/billing/products';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -19,9 +21,11 @@ describe('API documentation at /api/docs in Chromium', { skip: !existsSync(CHROM
   let browser: BrowserContext;
   let profile: string;
   let page: Page;
+  let product: number;
 
   before(async () => {
     t = await startApp();
+    product = await createProduct(t, await createBusiness(t), { Name: 'Shown in the browser' });
     profile = mkdtempSync(join(tmpdir(), 'cw-chromium-'));
     // A fresh profile (user data directory) each run.
     browser = await chromium.launchPersistentContext(profile, {
@@ -74,6 +78,8 @@ describe('API documentation at /api/docs in Chromium', { skip: !existsSync(CHROM
     const envelope = JSON.parse(shown);
     for (const key of ['Records', 'CurrentPageSize', 'CurrentPage', 'TotalItems', 'TotalPages', 'HasNextPage', 'PageSize']) assert.ok(key in envelope, `${key} in ${shown}`);
     assert.ok(Array.isArray(envelope.Records));
+    assert.equal(envelope.Records[0].Id, product);
+    assert.equal(envelope.Records[0].Name, 'Shown in the browser');
     if (process.env.SCREENSHOT) await page.screenshot({ path: process.env.SCREENSHOT, fullPage: false });
   });
 });
