@@ -148,8 +148,9 @@ try {
 
   const [ourPort, barePort] = [await freePort(), await freePort()];
   const env = { DATABASE_URL: db.url, JWT_SECRET, LOG_LEVEL: 'warn', NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '10000000', RATE_LIMIT_TOKEN_PER_MINUTE: '10000000' };
-  // BENCH_SERVICE_NODE_OPTIONS: V8/Node options for the service only (memory experiments).
-  const serviceOptions: Record<string, string> = process.env.BENCH_SERVICE_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVICE_NODE_OPTIONS } : {};
+  // The service runs with the heap setting of the Docker image (NODE_OPTIONS there); override with
+  // BENCH_SERVICE_NODE_OPTIONS.
+  const serviceOptions: Record<string, string> = { NODE_OPTIONS: process.env.BENCH_SERVICE_NODE_OPTIONS ?? '--max-old-space-size=192' };
   const ours = start(join(dist, 'src', 'main.js'), { ...env, ...serviceOptions, PORT: String(ourPort) }, 'service');
   // On SQLite each server gets its own copy of the seeded file, so neither waits on the other's locks.
   const bareUrl = target.type === 'sqlite' ? `sqlite:${copyDatabase(target.database)}` : db.url;
