@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createProduct, errorNames, refused, withoutUpdateStamp } from './support/billing-fixtures.js';
+import { createProduct, eachRequiredFieldIsNamed, errorNames, refused, withoutUpdateStamp } from './support/billing-fixtures.js';
 import { create, createBusiness, createTariff, currencyId } from './support/fixtures.js';
 import { startApp, type TestApp } from './support/test-app.js';
 
@@ -76,15 +76,9 @@ describe('product booking credits', () => {
       const all = await refused(t, TABLES, 400, () => t.post(PATH, { ElegiblePasses: [1] }));
       assert.deepEqual(errorNames(all.body), ['Credit', 'Name', 'ProductId']);
       const id = await create(t, PATH, minimal());
-      for (const field of ['Name', 'ProductId', 'Credit']) {
-        const body: Record<string, unknown> = minimal();
-        delete body[field];
-        const res = await refused(t, TABLES, 400, () => t.post(PATH, body));
-        assert.deepEqual(errorNames(res.body), [field]);
-        assert.match(res.body.Message, new RegExp(`^${field}: `));
-        const update = await refused(t, TABLES, 400, () => t.put(PATH, { ...body, Id: id }));
-        assert.deepEqual(errorNames(update.body), [field]);
-      }
+      const required = ['Name', 'ProductId', 'Credit'];
+      await eachRequiredFieldIsNamed(t, TABLES, required, minimal, (body) => t.post(PATH, body));
+      await eachRequiredFieldIsNamed(t, TABLES, required, minimal, (body) => t.put(PATH, { ...body, Id: id }));
     });
 
     it('ExpirationType: 0 to 6 accepted, anything else 400', async () => {

@@ -46,3 +46,23 @@ export function withoutUpdateStamp(record: Record<string, unknown>): Record<stri
   const { UpdatedOn: _on, IsNew: _new, UpdatedBy: _by, ...rest } = record;
   return rest;
 }
+
+/**
+ * Each required field left out of an otherwise valid body, one at a time: 400 naming exactly that
+ * field (and the Message starting with it), with nothing changed. `send` posts or puts the body.
+ */
+export async function eachRequiredFieldIsNamed(
+  t: TestApp,
+  tables: string[],
+  fields: readonly string[],
+  body: () => Record<string, unknown>,
+  send: (body: Record<string, unknown>) => Promise<{ status: number; body: any }>,
+): Promise<void> {
+  for (const field of fields) {
+    const partial = body();
+    delete partial[field];
+    const res = await refused(t, tables, 400, () => send(partial));
+    assert.deepEqual(errorNames(res.body), [field], field);
+    assert.match(res.body.Message, new RegExp(`^${field}: `));
+  }
+}
