@@ -39,7 +39,7 @@ interface ReadPlan {
   /** Entity columns a request body may write. */
   writable: ReadonlyMap<string, WireKind>;
   /** Every column of the entity by property name, for writes. */
-  columns: ReadonlyMap<string, { databaseName: string; kind: WireKind }>;
+  columns: ReadonlyMap<string, { databaseName: string; kind: WireKind; nullable: boolean; default: unknown }>;
   /** The record's table, quoted. */
   tableName: string;
 }
@@ -152,16 +152,20 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
     // The referenced records are checked before the transaction, in parallel; should one vanish before
     // the insert, its foreign key refuses it and the check, run again, names the field.
     await this.checkReferences(dto);
-    const id = await this.db.transaction(async (manager) => {
-      const context: SaveContext = { manager, actor, dto, values: this.columnValues(dto), existing: null };
-      await this.authorizeBusiness(context.values, actor, manager, dto);
-      await this.beforeSave(context);
-      Object.assign(context.values, { UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true });
-      const newId = await this.insertRow(context.values, manager);
-      await this.writeLists(newId, dto, manager);
-      await this.afterSave(newId, context);
-      return newId;
-    }).catch(async (error: unknown) => {
+    const stamp = { UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true };
+    const created = this.isSingleInsert(dto)
+      ? this.insertAlone(dto, actor, stamp)
+      : this.db.transaction(async (manager) => {
+        const context: SaveContext = { manager, actor, dto, values: this.columnValues(dto), existing: null };
+        await this.authorizeBusiness(context.values, actor, manager, dto);
+        await this.beforeSave(context);
+        Object.assign(context.values, stamp);
+        const newId = await this.insertRow(context.values, manager);
+        await this.writeLists(newId, dto, manager);
+        await this.afterSave(newId, context);
+        return newId;
+      });
+    const id = await created.catch(async (error: unknown) => {
       if (isForeignKeyViolation(error)) await this.checkReferences(dto);
       throw error;
     });
@@ -204,8 +208,21 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
     return successConfirmation(`${this.definition.name} was successfully deleted.`, { Id: id }, actor?.email ?? null);
   }
 
-  /** Inserts a row of column values and returns its new Id. */
-  protected async insertRow(values: Record<string, unknown>, manager: EntityManager): Promise<number> {
+  /** A create that writes nothing but its row: one statement, which needs no explicit transaction. */
+  private async insertAlone(dto: RecordDto, actor: Principal | undefined, stamp: Record<string, unknown>): Promise<number> {
+    const values = this.columnValues(dto);
+    await this.authorizeBusiness(values, actor, this.db.manager, dto);
+    return this.insertRow({ ...values, ...stamp });
+  }
+
+  /** Whether a create writes nothing but its own row: no save hooks of the type's, no lists given. */
+  private isSingleInsert(dto: RecordDto): boolean {
+    const hookless = this.beforeSave === RecordService.prototype.beforeSave && this.afterSave === RecordService.prototype.afterSave;
+    return hookless && Object.keys(this.definition.lists ?? {}).every((name) => (dto as unknown as Record<string, unknown>)[name] === undefined);
+  }
+
+  /** Inserts a row of column values and returns its new Id (inside `manager`'s transaction, if given). */
+  protected async insertRow(values: Record<string, unknown>, manager?: EntityManager): Promise<number> {
     const { names, placeholders, parameters } = this.columnsOf(values);
     const result = await this.db.query(`INSERT INTO ${this.plan.tableName} (${names.join(', ')}) VALUES (${placeholders.join(', ')})`, parameters, manager);
     const outcome = result as unknown as { lastInsertRowid?: number | bigint; insertId?: number };
@@ -306,7 +323,9 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
     for (const [name, kind] of this.plan.writable) {
       const value = (dto as unknown as Record<string, unknown>)[name];
       if (value === undefined) continue;
-      values[name] = value === null && kind === 'bool' ? false : value;
+      // Clearing a column that cannot be null gives its default (false for a flag).
+      const column = this.plan.columns.get(name);
+      values[name] = value === null && column && !column.nullable ? (kind === 'bool' ? false : column.default) ?? null : value;
     }
     return values;
   }
@@ -426,7 +445,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
     const outputs: Array<readonly [string, WireKind]> = [];
     const expressions = new Map<string, string>();
     const writable = new Map<string, WireKind>();
-    const columnsByName = new Map<string, { databaseName: string; kind: WireKind }>();
+    const columnsByName = new Map<string, { databaseName: string; kind: WireKind; nullable: boolean; default: unknown }>();
     const navigations: Record<string, string> = {};
     const dtoFields = new Set([definition.dto, definition.updateDto].flatMap((dto) => (dto ? dtoPropertyNames(dto) : [])));
     const columns = [...metadata.columns].sort((a, b) => (a.propertyName === 'Id' ? -1 : b.propertyName === 'Id' ? 1 : 0));
@@ -436,7 +455,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
       expressions.set(name, `r.${db.id(column.databaseName)}`);
       if (!hidden.has(name)) outputs.push([name, kind]);
       if (!COMMON_COLUMNS.has(name) && dtoFields.has(name)) writable.set(name, kind);
-      columnsByName.set(name, { databaseName: column.databaseName, kind });
+      columnsByName.set(name, { databaseName: column.databaseName, kind, nullable: column.isNullable, default: column.default });
       if (name.endsWith('Id') && name.length > 2 && kind === 'int') navigations[name.slice(0, -2)] = name;
     }
     const joins: string[] = [];

@@ -47,7 +47,7 @@ export class CoworkerProductsService extends RecordService<CoworkerProduct> {
   }
 
   protected override async beforeSave(context: SaveContext): Promise<void> {
-    if (context.existing) return this.keepAsSold(context.values, context.existing);
+    if (context.existing) return this.keepAsSold(context.values, context.existing, context.dto as unknown as Record<string, unknown>);
     const { manager, values } = context;
     const productId = Number(values.ProductId);
     const product = await this.row(manager, Product, productId);
@@ -106,11 +106,12 @@ export class CoworkerProductsService extends RecordService<CoworkerProduct> {
   }
 
   /** An update may not change what the sale took stock and released credits for. */
-  private keepAsSold(values: Record<string, unknown>, existing: WireRecord): void {
+  private keepAsSold(values: Record<string, unknown>, existing: WireRecord, dto: Record<string, unknown>): void {
     const errors: FieldError[] = [];
     for (const field of AS_SOLD) {
       const value = values[field];
-      if (value === undefined || value === null) {
+      // Absent or null in the request: kept (the machinery turns a null into the column's default).
+      if (value === undefined || dto[field] === null) {
         delete values[field];
         continue;
       }
@@ -123,8 +124,8 @@ export class CoworkerProductsService extends RecordService<CoworkerProduct> {
       }
     }
     if (errors.length) throw new RecordValidationException(errors);
-    if (values.Price === null) delete values.Price;
-    if (values.SaleDate === null) delete values.SaleDate;
+    if (dto.Price === null) delete values.Price;
+    if (dto.SaleDate === null) delete values.SaleDate;
     if (values.SaleDate instanceof Date) values.SaleDate = wholeSecond(values.SaleDate);
   }
 

@@ -1,16 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { RecordService, type SaveContext } from '../../common/record.service.js';
+import { RecordService } from '../../common/record.service.js';
 import { Product } from './product.entity.js';
 
-/** Product rules: the stock counter is never null, and sales take stock atomically. */
+/**
+ * Product rules: sales take stock atomically. (The stock counter is never null: clearing it gives the
+ * column's default, 0, as for any column that cannot be null.)
+ */
 @Injectable()
 export class ProductsService extends RecordService<Product> {
-  protected override async beforeSave(context: SaveContext): Promise<void> {
-    // Clearing the stock level sets it to zero: the counter stays a number for takeStock.
-    if (context.values.CurrentStock === null) context.values.CurrentStock = 0;
-  }
-
   /**
    * For a sale, inside its transaction: takes `quantity` (> 0) from the product's stock with one
    * conditional UPDATE, so concurrent sales never oversell. A product without TrackStock keeps its
