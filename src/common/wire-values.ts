@@ -21,11 +21,9 @@ export function toWire(kind: WireKind, raw: unknown): unknown {
       if (raw instanceof Date) return formatDateTime(raw);
       return `${String(raw).slice(0, 10)}T${String(raw).slice(11, 19)}Z`;
     case 'idList':
-      // JSON text from a list column or a JSON aggregate (MySQL may hand it over parsed), or the
-      // comma-separated ids of a GROUP_CONCAT over a link table.
+      // JSON text from a list column or a JSON aggregate (MySQL may hand it over parsed).
       if (typeof raw !== 'string') return raw;
-      if (raw === '') return [];
-      return raw.startsWith('[') ? JSON.parse(raw) : raw.split(',').map(Number);
+      return raw === '' ? [] : JSON.parse(raw);
     default:
       return raw;
   }

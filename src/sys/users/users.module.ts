@@ -12,11 +12,9 @@ export const users = defineRecord({
   dto: UserDto,
   business: { links: 'user_business', on: 'UserId', column: 'BusinessId' },
   hidden: ['EmailKey', 'PasswordHash', 'TwoFactorSecret', 'SecurityStamp', 'FailedLoginCount', 'LockedUntil'],
-  reads: {
-    Businesses: {
-      kind: 'idList',
-      sql: (q) => `(SELECT GROUP_CONCAT(b.${q.id('BusinessId')} ORDER BY b.${q.id('BusinessId')}) FROM ${q.id('user_business')} b WHERE b.${q.id('UserId')} = ${q.alias}.${q.id('Id')})`,
-    },
+  lists: {
+    /** The businesses a restricted administrator may act on. */
+    Businesses: { table: 'user_business', on: 'UserId', column: 'BusinessId' },
   },
   toStringText: (u) => `${u.FullName} <${u.Email}>`,
 });

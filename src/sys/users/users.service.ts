@@ -54,14 +54,11 @@ export class UsersService extends RecordService<User> implements OnApplicationBo
   /** Creates the login of a customer (Coworker CreateUser + Password), inside the coworker's transaction. */
   async createCustomerLogin(manager: EntityManager, coworker: { id: number; email: string; fullName: string; password: string }): Promise<void> {
     await this.assertEmailFree(coworker.email, null, manager);
-    const now = this.db.dateParam(new Date());
-    const q = (n: string) => this.db.id(n);
-    const columns = ['UniqueId', 'CreatedOn', 'UpdatedOn', 'IsNew', 'Email', 'EmailKey', 'FullName', 'PasswordHash', 'Active', 'CoworkerId'];
-    await this.db.query(
-      `INSERT INTO ${q('user')} (${columns.map(q).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
-      [randomUUID(), now, now, 1, coworker.email, coworker.email.toLowerCase(), coworker.fullName, await hashPassword(coworker.password), 1, coworker.id],
-      manager,
-    );
+    const now = new Date();
+    await this.insertRow({
+      UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, IsNew: true, Email: coworker.email, EmailKey: coworker.email.toLowerCase(),
+      FullName: coworker.fullName, PasswordHash: await hashPassword(coworker.password), Active: true, CoworkerId: coworker.id,
+    }, manager);
   }
 
   protected override async beforeSave(context: SaveContext): Promise<void> {
@@ -80,19 +77,7 @@ export class UsersService extends RecordService<User> implements OnApplicationBo
   }
 
   protected override async afterSave(id: number, context: SaveContext): Promise<void> {
-    const dto = context.dto as UserDto;
-    if (dto.Businesses !== undefined) {
-      const q = (n: string) => this.db.id(n);
-      await this.db.query(`DELETE FROM ${q('user_business')} WHERE ${q('UserId')} = ?`, [id], context.manager);
-      const businesses = [...new Set(dto.Businesses ?? [])];
-      if (businesses.length) {
-        await this.db.query(
-          `INSERT INTO ${q('user_business')} (${q('UserId')}, ${q('BusinessId')}) VALUES ${businesses.map(() => '(?, ?)').join(', ')}`,
-          businesses.flatMap((business) => [id, business]),
-          context.manager,
-        );
-      }
-    }
+    // Businesses are written by the machinery (a `lists` join table); here only what access depends on.
     if (context.values.SecurityStamp) await this.refreshTokens.revokeAll(id, undefined, context.manager);
     this.auth.forget(id);
   }
