@@ -192,6 +192,21 @@ describe('authentication and authorisation (contract §2)', () => {
       denied(await t.get('/api/sys/countries', { auth: basicAuth(ADMIN_EMAIL, 'nope-nope-nope') }));
     });
 
+    it('Basic: the user id ends at the first colon, so a password may contain colons (RFC 7617)', async () => {
+      const address = email('colons');
+      const password = 'pass:word:with:colons';
+      await createUser(t, { Email: address, Password: password, IsAdmin: true });
+      assert.equal((await t.get('/api/sys/countries?size=1', { auth: basicAuth(address, password) })).status, 200);
+      denied(await t.get('/api/sys/countries?size=1', { auth: basicAuth(address, 'pass:word') }));
+    });
+
+    it('malformed Basic credentials → 401', async () => {
+      const encoded = (text: string) => `Basic ${Buffer.from(text).toString('base64')}`;
+      for (const auth of ['Basic', 'Basic not*base64!', encoded('no-colon-at-all'), encoded(`:${ADMIN_PASSWORD}`), 'Basic  ', `Basic ${Buffer.from(`${ADMIN_EMAIL}:${ADMIN_PASSWORD}`).toString('base64')}extra`]) {
+        denied(await t.get('/api/sys/countries?size=1', { auth }));
+      }
+    });
+
     it('public routes need nothing', async () => {
       assert.equal((await t.get('/health', { auth: null })).status, 200);
       assert.equal((await t.get('/api/docs-json', { auth: null })).status, 200);

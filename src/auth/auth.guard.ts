@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { ACCESS_DENIED_WHEN_UNRESOLVED, CUSTOMER_ONLY, IS_PUBLIC, PERMISSION, type Permission } from '../common/access.js';
 import type { Principal } from '../common/principal.js';
 import { AuthService } from './auth.service.js';
-import { basicStrategy, runStrategy } from './strategies.js';
+import { parseBasicCredentials } from './strategies.js';
 import { accessDenied } from './access-denied.js';
 
 /** Whether a principal holds the permission: full administrators always; others by role name. */
@@ -29,7 +29,6 @@ interface RoutePolicy {
 @Injectable()
 export class AuthGuard implements CanActivate {
   private readonly policies = new WeakMap<object, RoutePolicy>();
-  private readonly basic = basicStrategy<Principal>(async (email, password) => (await this.auth.authenticateBasic(email, password)) ?? false);
 
   constructor(
     private readonly reflector: Reflector,
@@ -79,7 +78,10 @@ export class AuthGuard implements CanActivate {
       }
       return principal;
     }
-    if (scheme === 'basic') return (await runStrategy<Principal>(this.basic, request)) || null;
+    if (scheme === 'basic') {
+      const credentials = parseBasicCredentials(header.slice(space + 1));
+      return credentials && this.auth.authenticateBasic(credentials.email, credentials.password);
+    }
     return null;
   }
 }

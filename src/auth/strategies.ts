@@ -1,5 +1,4 @@
 import type { Strategy } from 'passport';
-import { BasicStrategy } from 'passport-http';
 import { Strategy as LocalStrategy } from 'passport-local';
 
 /**
@@ -34,9 +33,15 @@ export function passwordGrantStrategy<U>(verify: Verify<U>): Strategy {
   });
 }
 
-/** HTTP Basic credentials from the Authorization header. */
-export function basicStrategy<U>(verify: (email: string, password: string) => Promise<U | false>): Strategy {
-  return new BasicStrategy((email, password, done) => {
-    verify(email, password).then((user) => done(null, user as never), (error) => done(error));
-  });
+/**
+ * The credentials of an `Authorization: Basic …` value (RFC 7617): base64 of `user-id:password`, where
+ * the user id ends at the first colon and the password may contain more. Null when malformed.
+ */
+export function parseBasicCredentials(encoded: string): { email: string; password: string } | null {
+  const value = encoded.trim();
+  if (!value || !/^[A-Za-z0-9+/]+={0,2}$/.test(value)) return null;
+  const decoded = Buffer.from(value, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon <= 0) return null;
+  return { email: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }

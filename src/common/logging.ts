@@ -1,5 +1,6 @@
 import type { LoggerService } from '@nestjs/common';
-import { pino, type Logger } from 'pino';
+import { pino, type Bindings, type ChildLoggerOptions, type Level, type Logger } from 'pino';
+import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from '../config/configuration.js';
 
 /**
@@ -25,4 +26,58 @@ export class PinoNestLogger implements LoggerService {
   debug(message: unknown, context?: string) { this.logger.debug({ context }, String(message)); }
   verbose(message: unknown, context?: string) { this.logger.trace({ context }, String(message)); }
   fatal(message: unknown, context?: string) { this.logger.fatal({ context }, String(message)); }
+}
+
+/**
+ * Fastify's child logger per request (the request id on every line), made only when the request
+ * writes a line. Fastify makes one for every request, and a pino child (bindings serialised, redaction
+ * set up) cost more per request than the rate limit; most requests write nothing at warn level.
+ */
+export function deferredChildLogger(parent: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions): FastifyBaseLogger {
+  // A route with its own level needs the real child to know what is enabled.
+  if (options.level) return parent.child(bindings, options);
+  return new DeferredChildLogger(parent as Logger, bindings, options);
+}
+
+class DeferredChildLogger {
+  private made: Logger | undefined;
+
+  constructor(
+    private readonly parent: Logger,
+    private readonly bindings: Bindings,
+    private readonly options: ChildLoggerOptions,
+  ) {}
+
+  private get logger(): Logger {
+    return (this.made ??= this.parent.child(this.bindings, this.options));
+  }
+
+  get level(): string {
+    return (this.made ?? this.parent).level;
+  }
+
+  set level(level: string) {
+    this.logger.level = level;
+  }
+
+  isLevelEnabled(level: string): boolean {
+    return (this.made ?? this.parent).isLevelEnabled(level);
+  }
+
+  fatal(...line: unknown[]): void { this.write('fatal', line); }
+  error(...line: unknown[]): void { this.write('error', line); }
+  warn(...line: unknown[]): void { this.write('warn', line); }
+  info(...line: unknown[]): void { this.write('info', line); }
+  debug(...line: unknown[]): void { this.write('debug', line); }
+  trace(...line: unknown[]): void { this.write('trace', line); }
+  silent(): void {}
+
+  child(bindings: Bindings, options?: ChildLoggerOptions): Logger {
+    return this.logger.child(bindings, options);
+  }
+
+  private write(level: Level, line: unknown[]): void {
+    // pino's log methods take (object?, message?, ...interpolation values).
+    if (this.isLevelEnabled(level)) this.logger[level](...(line as [unknown, string?, ...unknown[]]));
+  }
 }
