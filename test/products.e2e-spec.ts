@@ -162,6 +162,10 @@ describe('products', () => {
       assert.deepEqual(errorNames(res.body), ['BusinessId', 'CurrencyId', 'Tariffs']);
       const tariffError = res.body.Errors.find((e: any) => e.PropertyName === 'Tariffs');
       assert.equal(tariffError.Message, 'Tariff 90003 does not exist');
+      // Without tariffs the create is one INSERT that leaves these two to the foreign keys: the same answer.
+      const alone = await refused(t, tables, 400, () => t.post(PATH, minimal({ BusinessId: 90001, CurrencyId: 90002 })));
+      assert.deepEqual(errorNames(alone.body), ['BusinessId', 'CurrencyId']);
+      assert.equal(alone.body.Message, 'BusinessId: Business 90001 does not exist');
       const bad = await refused(t, tables, 400, () => t.post(PATH, minimal({ Tariffs: [0], TaxRateId: -4 })));
       assert.deepEqual(errorNames(bad.body), ['Tariffs', 'TaxRateId']);
     });

@@ -42,6 +42,8 @@ interface ReadPlan {
   columns: ReadonlyMap<string, { databaseName: string; kind: WireKind; nullable: boolean; default: unknown }>;
   /** The record's table, quoted. */
   tableName: string;
+  /** Properties whose column has a foreign key, with the entity it refers to. */
+  enforcedReferences: ReadonlyMap<string, AnyClass>;
 }
 
 /** The state a save hook sees. */
@@ -149,11 +151,14 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
   async create(body: unknown, actor?: Principal): Promise<ActionConfirmation> {
     const dto = await validateBody(this.dtoClass, body);
     const now = new Date();
-    // The referenced records are checked before the transaction, in parallel; should one vanish before
-    // the insert, its foreign key refuses it and the check, run again, names the field.
-    await this.checkReferences(dto);
+    // Referenced records are checked before the transaction, in parallel. A lone INSERT leaves those its
+    // foreign keys enforce to the database (one statement instead of one per reference); save hooks
+    // may read the referenced records, so with hooks all are checked. Should a foreign key refuse the
+    // write (or a checked record vanish meanwhile), the check, run in full, names the field.
+    const alone = this.isSingleInsert(dto);
+    await this.checkReferences(dto, undefined, alone ? 'unenforced' : 'all');
     const stamp = { UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true };
-    const created = this.isSingleInsert(dto)
+    const created = alone
       ? this.insertAlone(dto, actor, stamp)
       : this.db.transaction(async (manager) => {
         const context: SaveContext = { manager, actor, dto, values: this.columnValues(dto), existing: null };
@@ -330,11 +335,16 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
     return values;
   }
 
-  /** Ids that must point at existing records: 400 naming the field when one points at nothing. */
-  protected async checkReferences(dto: RecordDto, manager?: EntityManager): Promise<void> {
+  /**
+   * Ids that must point at existing records: 400 naming the field when one points at nothing. With
+   * `unenforced`, only those no foreign key of the record's table guards (id lists, unconstrained ids).
+   */
+  protected async checkReferences(dto: RecordDto, manager?: EntityManager, which: 'all' | 'unenforced' = 'all'): Promise<void> {
+    const enforced = this.plan.enforcedReferences;
     const checks = referencesOf(dto.constructor as AnyClass).map(async (reference): Promise<FieldError | null> => {
       const value = (dto as unknown as Record<string, unknown>)[reference.property];
       if (value === undefined || value === null) return null;
+      if (which === 'unenforced' && !reference.list && enforced.get(reference.property) === reference.target()) return null;
       const ids = [...new Set(reference.list ? (value as number[]) : [value as number])];
       if (!ids.length) return null;
       const target = reference.target();
@@ -487,7 +497,13 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
       outputs.push([name, 'idList']);
     }
     const fields: ListField[] = outputs.map(([name, kind]) => ({ name, kind }));
+    const enforcedReferences = new Map<string, AnyClass>();
+    for (const foreignKey of metadata.foreignKeys) {
+      if (foreignKey.columns.length !== 1) continue;
+      enforcedReferences.set(foreignKey.columns[0].propertyName, foreignKey.referencedEntityMetadata.target as AnyClass);
+    }
     return {
+      enforcedReferences,
       selectList: outputs.map(([name]) => `${expressions.get(name)} AS ${db.id(name)}`).join(', '),
       selectById: `SELECT ${outputs.map(([name]) => `${expressions.get(name)} AS ${db.id(name)}`).join(', ')} FROM ${db.tableOf(definition.entity)} r${joins.join('')} WHERE r.${db.id('Id')} = ?`,
       table: `${db.tableOf(definition.entity)} r`,
