@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { ConfigService } from '@nestjs/config';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { Logger } from 'pino';
 import { AuthGuard } from './auth/auth.guard.js';
@@ -8,7 +10,7 @@ import { RateLimitGuard } from './auth/rate-limit.guard.js';
 import { installFastReads } from './common/fast-reads.js';
 import { failureConfirmation } from './common/envelopes.js';
 import { deferredChildLogger } from './common/logging.js';
-import { UNAVAILABLE_MESSAGE } from './common/http-exception.filter.js';
+import { RequestTimeoutError, sendError, UNAVAILABLE_MESSAGE } from './common/http-exception.filter.js';
 import type { AppConfig } from './config/configuration.js';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -32,15 +34,24 @@ export function createFastifyAdapter(config: Pick<AppConfig, 'REQUEST_TIMEOUT_MS
     routerOptions: { ignoreTrailingSlash: true },
     onProtoPoisoning: 'remove',
     onConstructorPoisoning: 'remove',
+    // Receiving a request may take this long; answering it, REQUEST_TIMEOUT_MS (setupApp's deadline).
     requestTimeout: config.REQUEST_TIMEOUT_MS * 2,
-    // No request waits longer than this for an answer: past it the client gets the 503 envelope
-    // (a database that stops answering fails requests instead of hanging them).
-    handlerTimeout: config.REQUEST_TIMEOUT_MS,
     // Requests that arrive while closing are answered by setupApp's hook, in the contract's 503 body.
     return503OnClosing: false,
     // The client address (rate limits, logs) is X-Forwarded-For's only behind a trusted proxy.
     trustProxy: typeof config.TRUST_PROXY === 'number' ? trustHops(config.TRUST_PROXY) : config.TRUST_PROXY,
   });
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The timer that answers 503 when the request is still unanswered at REQUEST_TIMEOUT_MS. */
+    answerDeadline: NodeJS.Timeout | null;
+  }
+}
+
+function answerTimedOut(request: FastifyRequest, reply: FastifyReply): void {
+  if (!reply.sent) sendError(new RequestTimeoutError(), request, reply);
 }
 
 /** What Nest's module system cannot declare: Fastify hooks, extra body parsers and the API documents. */
@@ -54,13 +65,24 @@ export async function setupApp(app: NestFastifyApplication): Promise<void> {
   fastify.addHook('preClose', async () => {
     closing = true;
   });
+  // No request waits longer than REQUEST_TIMEOUT_MS for its answer: past it the client gets the 503
+  // envelope (a database that stops answering fails requests instead of hanging them). One timer per
+  // request, cleared when the answer goes out; Fastify's handlerTimeout does the same but also makes
+  // an AbortController per request and aborts it (building a DOMException) as each request closes,
+  // which cost 3-5% of the CPU of a request. No handler here listens to request.signal.
+  const timeoutMs = app.get(ConfigService<AppConfig, true>).get('REQUEST_TIMEOUT_MS', { infer: true });
+  fastify.decorateRequest('answerDeadline', null);
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('X-Request-Id', request.id);
-    if (!closing) return done();
+    if (!closing) {
+      request.answerDeadline = setTimeout(answerTimedOut, timeoutMs, request, reply);
+      return done();
+    }
     const body = request.url.startsWith('/health') ? { status: 'unavailable' } : failureConfirmation(503, UNAVAILABLE_MESSAGE);
     void reply.status(503).header('Connection', 'close').header('Retry-After', '5').send(body);
   });
-  fastify.addHook('onSend', (_request, reply, payload, done) => {
+  fastify.addHook('onSend', (request, reply, payload, done) => {
+    clearTimeout(request.answerDeadline ?? undefined);
     if (closing) void reply.header('Connection', 'close');
     done(null, payload);
   });

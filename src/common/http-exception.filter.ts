@@ -22,6 +22,13 @@ const FASTIFY_ERRORS: Record<string, { status: number; message: string }> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, message: 'The Content-Length header does not match the body.' },
 };
 
+/** A request still unanswered when its time (REQUEST_TIMEOUT_MS) is up. */
+export class RequestTimeoutError extends Error {
+  constructor() {
+    super('The request was not answered in time.');
+  }
+}
+
 export const UNAVAILABLE_MESSAGE = 'The service is temporarily unavailable; try again later.';
 const UNAVAILABLE: ErrorResponse = { status: 503, body: failureConfirmation(503, UNAVAILABLE_MESSAGE), headers: { 'Retry-After': '5' } };
 
@@ -45,9 +52,9 @@ export function toErrorResponse(error: unknown): ErrorResponse {
     if (status === 429) return { status, body: failureConfirmation(status, 'Too many requests; try again later.') };
     return { status, body: failureConfirmation(status, typeof response === 'string' ? response : error.message) };
   }
-  const code = (error as { code?: string } | null)?.code;
   // The database is down or unreachable, or the request ran out of time: 503, the client may retry.
-  if (code === 'FST_ERR_HANDLER_TIMEOUT' || isDatabaseUnavailable(error)) return UNAVAILABLE;
+  if (error instanceof RequestTimeoutError || isDatabaseUnavailable(error)) return UNAVAILABLE;
+  const code = (error as { code?: string } | null)?.code;
   const known = code ? FASTIFY_ERRORS[code] : undefined;
   if (known) return { status: known.status, body: failureConfirmation(known.status, known.message) };
   if (error instanceof SyntaxError && (error as { statusCode?: number }).statusCode === 400) {
