@@ -23,6 +23,9 @@ const trustHops = (hops: number) => (_address: string, hop: number) => hop < hop
 export function createFastifyAdapter(config: Pick<AppConfig, 'REQUEST_TIMEOUT_MS' | 'TRUST_PROXY'>, logger: Logger): FastifyAdapter {
   return new FastifyAdapter({
     loggerInstance: logger,
+    // No Nest middleware here, so no @fastify/middie: it ran on every request (about a twentieth of
+    // a read's CPU) to find none. A module that needs middleware has to register middie first.
+    skipMiddie: true,
     childLoggerFactory: deferredChildLogger,
     bodyLimit: BODY_LIMIT,
     // A client's X-Request-Id is kept when it is a plain token (it reaches the logs), else one is made.

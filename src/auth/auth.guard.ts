@@ -4,7 +4,6 @@ import type { FastifyRequest } from 'fastify';
 import { ACCESS_DENIED_WHEN_UNRESOLVED, CUSTOMER_ONLY, IS_PUBLIC, PERMISSION, type Permission } from '../common/access.js';
 import type { Principal } from '../common/principal.js';
 import { AuthService } from './auth.service.js';
-import { parseBasicCredentials } from './strategies.js';
 import { accessDenied } from './access-denied.js';
 
 /** Whether a principal holds the permission: full administrators always; others by role name. */
@@ -78,10 +77,7 @@ export class AuthGuard implements CanActivate {
       }
       return principal;
     }
-    if (scheme === 'basic') {
-      const credentials = parseBasicCredentials(header.slice(space + 1));
-      return credentials && this.auth.authenticateBasic(credentials.email, credentials.password);
-    }
+    if (scheme === 'basic') return this.auth.authenticateBasic(header.slice(space + 1).trim());
     return null;
   }
 }

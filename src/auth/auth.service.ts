@@ -9,6 +9,7 @@ import type { Principal } from '../common/principal.js';
 import { parseDbDateTime } from '../common/wire-values.js';
 import type { AppConfig } from '../config/configuration.js';
 import { decoyHash, verifyPassword } from './passwords.js';
+import { parseBasicCredentials } from './strategies.js';
 
 /** How long an instance trusts what it read about a user; revocation reaches every instance within it. */
 export const PRINCIPAL_CACHE_MS = 2000;
@@ -95,12 +96,13 @@ export class AuthService {
   // ---- Basic ----
 
   /**
-   * The principal of Basic credentials. A verified pair is remembered for a minute under a salted
-   * SHA-256 of it (one-shot: an HMAC object per request cost more than the rest of the check), so Basic
-   * does not pay a password hash on every request; the user's current state is still checked.
+   * The principal of Basic credentials (the base64 part of the header). A verified value is remembered
+   * for a minute under a salted SHA-256 of it (one-shot: an HMAC object per request cost more than the
+   * rest of the check), so Basic pays neither the parsing nor a password hash on every request; the
+   * user's current state is still checked.
    */
-  async authenticateBasic(email: string, password: string): Promise<Principal | null> {
-    const key = hash('sha256', `${this.basicKeySalt}\u0000${email.toLowerCase()}\u0000${password}`, 'base64url');
+  async authenticateBasic(encoded: string): Promise<Principal | null> {
+    const key = hash('sha256', `${this.basicKeySalt}\u0000${encoded}`, 'base64url');
     const now = Date.now();
     const remembered = this.basicCredentials.get(key);
     if (remembered && remembered.expires > now) {
@@ -108,7 +110,9 @@ export class AuthService {
       if (state && state.active && state.stamp === remembered.stamp && !(state.lockedUntil && state.lockedUntil > now)) return state.principal;
       this.basicCredentials.delete(key);
     }
-    const result = await this.checkLogin(email, password);
+    const credentials = parseBasicCredentials(encoded);
+    if (!credentials) return null;
+    const result = await this.checkLogin(credentials.email, credentials.password);
     if ('failure' in result) return null;
     this.rememberBasic(key, result.user.Id, result.user.SecurityStamp, now);
     const state = await this.userState(result.user.Id, true);
