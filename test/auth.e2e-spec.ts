@@ -364,6 +364,18 @@ describe('authentication and authorisation (contract §2)', () => {
       assert.ok(row.LockedUntil);
     });
 
+    it('parallel Basic requests with the same credentials share one password check', async () => {
+      const address = email('burst');
+      await createUser(t, { Email: address, Roles: ['Country-List'] });
+      const wrong = await Promise.all(Array.from({ length: 20 }, () => t.get('/api/sys/countries?size=1', { auth: basicAuth(address, 'the-same-wrong-guess') })));
+      assert.deepEqual([...new Set(wrong.map((res) => res.status))], [401]);
+      const [row] = (await t.rows('user')).filter((u) => u.Email === address);
+      assert.equal(Number(row.FailedLoginCount), 1);
+      assert.equal(row.LockedUntil, null);
+      const right = await Promise.all(Array.from({ length: 20 }, () => t.get('/api/sys/countries?size=1', { auth: basicAuth(address, PASSWORD) })));
+      assert.deepEqual([...new Set(right.map((res) => res.status))], [200]);
+    });
+
     it('a success resets the count', async () => {
       const address = email('reset');
       await createUser(t, { Email: address });

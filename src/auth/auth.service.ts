@@ -56,6 +56,7 @@ export class AuthService {
   private readonly basicCredentials = new Map<string, { userId: number; stamp: number; expires: number }>();
   /** Salts the keys of remembered Basic credentials, so this instance's memory holds no password. */
   private readonly basicKeySalt = randomBytes(32).toString('base64');
+  private readonly basicChecks = new Map<string, Promise<Principal | null>>();
   readonly accessTokenTtl: number;
 
   constructor(
@@ -110,6 +111,17 @@ export class AuthService {
       if (state && state.active && state.stamp === remembered.stamp && !(state.lockedUntil && state.lockedUntil > now)) return state.principal;
       this.basicCredentials.delete(key);
     }
+    // Requests that arrive together with the same credentials share one password check: a burst of
+    // them costs one scrypt (16 MiB and a pool thread each), and the same guess counts once.
+    let check = this.basicChecks.get(key);
+    if (!check) {
+      check = this.checkBasic(key, encoded, now).finally(() => this.basicChecks.delete(key));
+      this.basicChecks.set(key, check);
+    }
+    return check;
+  }
+
+  private async checkBasic(key: string, encoded: string, now: number): Promise<Principal | null> {
     const credentials = parseBasicCredentials(encoded);
     if (!credentials) return null;
     const result = await this.checkLogin(credentials.email, credentials.password);
