@@ -7,10 +7,11 @@ interface SqliteStatement {
   reader: boolean;
   all(...parameters: unknown[]): unknown[];
   run(...parameters: unknown[]): unknown;
+  raw(toggle: boolean): SqliteStatement;
 }
 
 interface MySqlPool {
-  query(sql: string, values: unknown[], callback: (error: Error | null, rows: unknown) => void): void;
+  query(options: { sql: string; values: unknown[]; rowsAsArray?: boolean }, callback: (error: Error | null, rows: unknown) => void): void;
 }
 
 /** How many times a MySQL transaction aborted by a deadlock is tried in all. */
@@ -26,6 +27,7 @@ export class Database {
   readonly isMySql: boolean;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly statements = new Map<string, SqliteStatement>();
+  private readonly arrayStatements = new Map<string, SqliteStatement>();
 
   constructor(readonly dataSource: DataSource) {
     this.isMySql = isMySqlFamily(dataSource);
@@ -53,11 +55,10 @@ export class Database {
   query<T = Record<string, unknown>>(sql: string, parameters: unknown[] = [], manager?: EntityManager): Promise<T[]> {
     if (this.isMySql) {
       if (manager) return manager.query(sql, parameters);
-      const pool = (this.dataSource.driver as unknown as { pool: MySqlPool }).pool;
-      return new Promise((resolve, reject) => pool.query(sql, parameters, (error, rows) => (error ? reject(error) : resolve(rows as T[]))));
+      return this.poolQuery({ sql, values: parameters });
     }
-    const bound = parameters.map((value) => (typeof value === 'boolean' ? Number(value) : value));
-    const statement = this.statement(sql);
+    const bound = sqliteParameters(parameters);
+    const statement = this.statement(this.statements, sql);
     if (statement.reader) return Promise.resolve(statement.all(...bound) as T[]);
     if (manager) return Promise.resolve(statement.run(...bound) as never);
     const run = this.queue.then(() => statement.run(...bound) as never);
@@ -65,14 +66,33 @@ export class Database {
     return run;
   }
 
+  /**
+   * A read whose rows come as arrays of the select list's values, in its order: the hot read path
+   * takes its columns by position, and the drivers build an array per row for about half the cost of
+   * an object with a property per column.
+   */
+  async queryArrays(sql: string, parameters: unknown[] = [], manager?: EntityManager): Promise<unknown[][]> {
+    if (this.isMySql) {
+      if (manager) return (await manager.query<Array<Record<string, unknown>>>(sql, parameters)).map((row) => Object.values(row));
+      return this.poolQuery({ sql, values: parameters, rowsAsArray: true });
+    }
+    return this.statement(this.arrayStatements, sql, true).all(...sqliteParameters(parameters)) as unknown[][];
+  }
+
+  private poolQuery<T>(options: { sql: string; values: unknown[]; rowsAsArray?: boolean }): Promise<T[]> {
+    const pool = (this.dataSource.driver as unknown as { pool: MySqlPool }).pool;
+    return new Promise((resolve, reject) => pool.query(options, (error, rows) => (error ? reject(error) : resolve(rows as T[]))));
+  }
+
   /** SQLite statements are prepared once per SQL text (a bounded cache: texts vary with list lengths). */
-  private statement(sql: string): SqliteStatement {
-    let statement = this.statements.get(sql);
+  private statement(cache: Map<string, SqliteStatement>, sql: string, asArrays = false): SqliteStatement {
+    let statement = cache.get(sql);
     if (!statement) {
-      if (this.statements.size >= 500) this.statements.clear();
+      if (cache.size >= 500) cache.clear();
       const connection = (this.dataSource.driver as unknown as { databaseConnection: { prepare(sql: string): SqliteStatement } }).databaseConnection;
       statement = connection.prepare(sql);
-      this.statements.set(sql, statement);
+      if (asArrays) statement.raw(true);
+      cache.set(sql, statement);
     }
     return statement;
   }
@@ -105,6 +125,9 @@ export class Database {
     }
   }
 }
+
+/** better-sqlite3 binds no booleans: they go in as 0/1, as the columns store them. */
+const sqliteParameters = (parameters: unknown[]): unknown[] => parameters.map((value) => (typeof value === 'boolean' ? Number(value) : value));
 
 /** MySQL or MariaDB (TypeORM's two dialects over the same mysql2 driver). */
 export const isMySqlFamily = (dataSource: DataSource): boolean => dataSource.options.type === 'mysql' || dataSource.options.type === 'mariadb';

@@ -93,10 +93,11 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
   async get(id: number, actor?: Principal, manager?: EntityManager): Promise<WireRecord> {
     const scope = this.scopeCondition(actor);
     const rows = scope
-      ? await this.db.query(`${this.selectSql(`, CASE WHEN ${scope.sql} THEN 1 ELSE 0 END AS ${IN_SCOPE_KEY}`)} WHERE r.${this.db.id('Id')} = ?`, [...scope.parameters, id], manager)
-      : await this.db.query(this.plan.selectById, [id], manager);
+      ? await this.db.queryArrays(`${this.selectSql(`, CASE WHEN ${scope.sql} THEN 1 ELSE 0 END AS ${IN_SCOPE_KEY}`)} WHERE r.${this.db.id('Id')} = ?`, [...scope.parameters, id], manager)
+      : await this.db.queryArrays(this.plan.selectById, [id], manager);
     if (!rows.length) throw new RecordNotFoundException();
-    if (scope && Number(rows[0][IN_SCOPE_KEY]) !== 1) throw new UnauthorizedException();
+    // The in-scope flag follows the record's columns.
+    if (scope && Number(rows[0][this.plan.outputs.length]) !== 1) throw new UnauthorizedException();
     return this.toWire(rows[0]);
   }
 
@@ -110,7 +111,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
     const { where, parameters } = this.whereClause(query.filters, actor);
     const countFrom = query.filters.every((filter) => !plan.joinedFields.has(filter.field)) ? plan.table : plan.from;
     const [rows, [count]] = await Promise.all([
-      this.db.query(`${this.selectSql()}${where} ORDER BY ${this.orderClause(query)} LIMIT ? OFFSET ?`, [...parameters, query.size, (query.page - 1) * query.size]),
+      this.db.queryArrays(`${this.selectSql()}${where} ORDER BY ${this.orderClause(query)} LIMIT ? OFFSET ?`, [...parameters, query.size, (query.page - 1) * query.size]),
       this.db.query(`SELECT COUNT(*) AS n FROM ${countFrom}${where}`, parameters),
     ]);
     return listEnvelope(rows.map((row) => this.toWire(row)), query, Number(count.n));
@@ -131,7 +132,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
     const parsed = parseListQuery(query, this.plan.listSchema);
     const { where, parameters } = this.whereClause(parsed.filters, actor);
     const sql = `${this.selectSql()}${where ? `${where} AND` : ' WHERE'} (${condition.sql}) ORDER BY ${this.orderClause(parsed)}`;
-    const rows = await this.db.query(sql, [...parameters, ...condition.parameters]);
+    const rows = await this.db.queryArrays(sql, [...parameters, ...condition.parameters]);
     const kept = rows.map((row) => this.toWire(row)).filter(keep);
     const start = (parsed.page - 1) * parsed.size;
     return listEnvelope(kept.slice(start, start + parsed.size), parsed, kept.length);
@@ -142,7 +143,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
     const { where, parameters } = this.whereClause([], actor);
     const idIn = `r.${this.db.id('Id')} IN (${ids.map(() => '?').join(', ')})`;
     const sql = `${this.selectSql()}${where ? `${where} AND ${idIn}` : ` WHERE ${idIn}`} ORDER BY r.${this.db.id('Id')}`;
-    const rows = await this.db.query(sql, [...parameters, ...ids]);
+    const rows = await this.db.queryArrays(sql, [...parameters, ...ids]);
     return rows.map((row) => this.toWire(row));
   }
 
@@ -336,10 +337,16 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
   }
 
   /**
-   * Ids that must point at existing records: 400 naming the field when one points at nothing. With
-   * `unenforced`, only those no foreign key of the record's table guards (id lists, unconstrained ids).
+   * Ids that must point at existing records: 400 naming each field that points at nothing. With
+   * `unenforced`, only the ids no foreign key of the record's table guards (id lists, unconstrained
+   * ids) are looked up first; should one be missing, all are, so the answer names every field.
    */
   protected async checkReferences(dto: RecordDto, manager?: EntityManager, which: 'all' | 'unenforced' = 'all'): Promise<void> {
+    const errors = await this.missingReferences(dto, manager, which);
+    if (errors.length) throw new RecordValidationException(which === 'all' ? errors : await this.missingReferences(dto, manager, 'all'));
+  }
+
+  private async missingReferences(dto: RecordDto, manager: EntityManager | undefined, which: 'all' | 'unenforced'): Promise<FieldError[]> {
     const enforced = this.plan.enforcedReferences;
     const checks = referencesOf(dto.constructor as AnyClass).map(async (reference): Promise<FieldError | null> => {
       const value = (dto as unknown as Record<string, unknown>)[reference.property];
@@ -357,8 +364,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
       const missing = ids.filter((id) => !existing.has(id));
       return missing.length ? { PropertyName: reference.property, AttemptedValue: value, Message: `${target.name} ${missing.join(', ')} does not exist` } : null;
     });
-    const errors = (await Promise.all(checks)).filter((error): error is FieldError => error !== null);
-    if (errors.length) throw new RecordValidationException(errors);
+    return (await Promise.all(checks)).filter((error): error is FieldError => error !== null);
   }
 
 
@@ -430,9 +436,10 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
   }
 
   /** Converts a row to its wire record: the fields, the computed ones, then the common extras. */
-  protected toWire(row: Record<string, unknown>): WireRecord {
+  protected toWire(row: readonly unknown[]): WireRecord {
     const record: WireRecord = {};
-    for (const [name, kind] of this.plan.outputs) record[name] = toWire(kind, row[name]);
+    const outputs = this.plan.outputs;
+    for (let i = 0; i < outputs.length; i++) record[outputs[i][0]] = toWire(outputs[i][1], row[i]);
     for (const name in this.definition.lists ?? {}) (record[name] as number[]).sort((a, b) => a - b);
     const computed = this.definition.computed;
     if (computed) for (const name in computed) record[name] = computed[name](record);
