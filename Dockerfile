@@ -21,7 +21,7 @@ RUN npm run build \
 FROM node:20-bookworm-slim AS runtime
 # The heap is sized for a container: under load the old space would otherwise grow lazily well past
 # what the service needs (npm run bench measures resident memory with this same setting).
-ENV NODE_OPTIONS=--max-old-space-size=192 \
+ENV NODE_OPTIONS="--max-old-space-size=192" \
     NODE_ENV=production \
     PORT=3000
 WORKDIR /app

@@ -21,7 +21,10 @@ if (hasTaskset && process.env.BENCH_PINNED !== '1') {
   process.exit(child.status ?? 1);
 }
 
-const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const DURATION = Number(process.env.BENCH_DURATION ?? 6);
+// Each case runs this many rounds (ours and bare alternately); the medians are reported, since a
+// shared machine slows one server or the other for seconds at a time.
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const JWT_SECRET = 'bench-secret-bench-secret-bench-secret-0123';
 const BASIC = `Basic ${Buffer.from(`${BENCH_EMAIL}:${BENCH_PASSWORD}`).toString('base64')}`;
@@ -104,6 +107,38 @@ interface Measure {
   rssMb?: number;
 }
 
+interface Round {
+  ours: Measure;
+  bare: Measure;
+  ratio: number;
+  p99Ratio: number;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/** The median of each figure over the rounds; the highest resident memory seen. */
+function medianMeasure(measures: Measure[]): Measure {
+  const of = (pick: (m: Measure) => number) => median(measures.map(pick));
+  const rss = measures.map((m) => m.rssMb ?? 0);
+  return {
+    rps: of((m) => m.rps), p50: of((m) => m.p50), p99: of((m) => m.p99),
+    non2xx: measures.reduce((sum, m) => sum + m.non2xx, 0), errors: measures.reduce((sum, m) => sum + m.errors, 0),
+    rssMb: measures[0].rssMb === undefined ? undefined : Math.max(...rss),
+  };
+}
+
+/** NODE_OPTIONS of the Docker image's runtime stage. */
+function imageNodeOptions(): string {
+  const dockerfile = readFileSync(join(dist, '..', 'Dockerfile'), 'utf8');
+  const value = /NODE_OPTIONS="([^"]*)"/.exec(dockerfile)?.[1];
+  if (!value) throw new Error('The Dockerfile sets no NODE_OPTIONS="…"');
+  return value;
+}
+
 function copyDatabase(file: string): string {
   const copy = file.replace(/\.sqlite$/, '-bare.sqlite');
   copyFileSync(file, copy);
@@ -145,12 +180,13 @@ try {
   const seeded = Date.now();
   await seed({ database: target, DATABASE_POOL_SIZE: 10, REQUEST_TIMEOUT_MS: 10_000 });
   console.log(`seeded in ${((Date.now() - seeded) / 1000).toFixed(1)} s`);
+  console.log(`each case: ${ROUNDS} rounds of ${DURATION} s on each server, alternating; the figures are the medians over the rounds`);
 
   const [ourPort, barePort] = [await freePort(), await freePort()];
   const env = { DATABASE_URL: db.url, JWT_SECRET, LOG_LEVEL: 'warn', NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '10000000', RATE_LIMIT_TOKEN_PER_MINUTE: '10000000' };
-  // The service runs with the heap setting of the Docker image (NODE_OPTIONS there); override with
-  // BENCH_SERVICE_NODE_OPTIONS.
-  const serviceOptions: Record<string, string> = { NODE_OPTIONS: process.env.BENCH_SERVICE_NODE_OPTIONS ?? '--max-old-space-size=192' };
+  // The service runs with the V8 settings of the Docker image (its NODE_OPTIONS, read from the
+  // Dockerfile); override with BENCH_SERVICE_NODE_OPTIONS.
+  const serviceOptions: Record<string, string> = { NODE_OPTIONS: process.env.BENCH_SERVICE_NODE_OPTIONS ?? imageNodeOptions() };
   const ours = start(join(dist, 'src', 'main.js'), { ...env, ...serviceOptions, PORT: String(ourPort) }, 'service');
   // On SQLite each server gets its own copy of the seeded file, so neither waits on the other's locks.
   const bareUrl = target.type === 'sqlite' ? `sqlite:${copyDatabase(target.database)}` : db.url;
@@ -181,21 +217,27 @@ try {
   // BENCH_CASES=get,list runs only the cases whose names contain one of the words (case-insensitive).
   const only = (process.env.BENCH_CASES ?? '').toLowerCase().split(',').filter(Boolean);
   const selected = only.length ? cases.filter((c) => only.some((word) => c.name.toLowerCase().includes(word))) : cases;
-  const rows: Array<{ case: string; target: number | null; ours: Measure; bare: Measure; ratio: number; p99Ratio: number }> = [];
-  for (const [index, c] of selected.entries()) {
-    // A short warm-up of each, then the measured runs, alternating which goes first.
+  const rows: Array<{ case: string; target: number | null; ours: Measure; bare: Measure; ratio: number; p99Ratio: number; rounds: Round[] }> = [];
+  for (const c of selected) {
+    // A short warm-up of each, then the measured rounds, alternating which goes first.
     await load(ourBase, c, 2);
     await load(bareBase, c, 2);
-    let oursMeasure: Measure;
-    let bareMeasure: Measure;
-    if (index % 2 === 0) {
-      oursMeasure = await load(ourBase, c, DURATION, ours.pid);
-      bareMeasure = await load(bareBase, c, DURATION);
-    } else {
-      bareMeasure = await load(bareBase, c, DURATION);
-      oursMeasure = await load(ourBase, c, DURATION, ours.pid);
+    const rounds: Round[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      let oursMeasure: Measure;
+      let bareMeasure: Measure;
+      if (round % 2 === 0) {
+        oursMeasure = await load(ourBase, c, DURATION, ours.pid);
+        bareMeasure = await load(bareBase, c, DURATION);
+      } else {
+        bareMeasure = await load(bareBase, c, DURATION);
+        oursMeasure = await load(ourBase, c, DURATION, ours.pid);
+      }
+      rounds.push({ ours: oursMeasure, bare: bareMeasure, ratio: oursMeasure.rps / bareMeasure.rps, p99Ratio: oursMeasure.p99 / Math.max(1, bareMeasure.p99) });
     }
-    const row = { case: c.name, target: c.target, ours: oursMeasure, bare: bareMeasure, ratio: oursMeasure.rps / bareMeasure.rps, p99Ratio: oursMeasure.p99 / Math.max(1, bareMeasure.p99) };
+    const oursMeasure = medianMeasure(rounds.map((r) => r.ours));
+    const bareMeasure = medianMeasure(rounds.map((r) => r.bare));
+    const row = { case: c.name, target: c.target, ours: oursMeasure, bare: bareMeasure, ratio: median(rounds.map((r) => r.ratio)), p99Ratio: median(rounds.map((r) => r.p99Ratio)), rounds };
     rows.push(row);
     console.log(
       `${c.name.padEnd(34)} ours ${oursMeasure.rps.toFixed(0).padStart(6)} req/s p50 ${String(oursMeasure.p50).padStart(3)} ms p99 ${String(oursMeasure.p99).padStart(4)} ms` +
@@ -205,7 +247,7 @@ try {
     );
   }
   const file = join(resultsDir, `${target.type}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  writeFileSync(file, JSON.stringify({ database: target.type, durationSeconds: DURATION, connections: CONNECTIONS, pinned: hasTaskset, rows }, null, 2));
+  writeFileSync(file, JSON.stringify({ database: target.type, durationSeconds: DURATION, rounds: ROUNDS, connections: CONNECTIONS, pinned: hasTaskset, serviceNodeOptions: serviceOptions.NODE_OPTIONS, rows }, null, 2));
   console.log(`written ${file}`);
 } finally {
   for (const child of children) child.kill('SIGTERM');

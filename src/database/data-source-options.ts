@@ -58,7 +58,7 @@ export function buildDataSourceOptions(config: Pick<AppConfig, 'database' | 'DAT
       // Idle connections are dropped after a minute, so a restarted database leaves no stale ones behind.
       maxIdle: config.DATABASE_POOL_SIZE,
       idleTimeout: 60_000,
-      // Record reads are prepared statements, kept per connection up to this many (the least used
+      // Statements outside transactions are prepared, kept per connection up to this many (the least used
       // are closed): a pool of 10 holds at most 1,280, well under the server's max_prepared_stmt_count
       // (16,382 by default) with several instances.
       maxPreparedStatements: 128,
