@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import pLimit from 'p-limit';
 
 // Passwords are stored as salted scrypt hashes (Node's crypto), with their parameters so they can be
 // raised later without invalidating stored hashes: scrypt$N$r$p$salt$hash (base64url).
@@ -6,10 +7,15 @@ import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:c
 const PARAMETERS = { N: 16384, r: 8, p: 1 };
 const KEY_LENGTH = 64;
 
+// Each hash takes 16 MiB and one of libuv's four pool threads for tens of milliseconds: at most two
+// run at once (a burst of logins waits its turn), so logins can neither push the instance's memory
+// past its budget nor take every pool thread from file and DNS work.
+export const passwordHashing = pLimit(2);
+
 function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
+  return passwordHashing(() => new Promise<Buffer>((resolve, reject) => {
     scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { ...options, maxmem: 64 * 1024 * 1024 }, (error, key) => (error ? reject(error) : resolve(key)));
-  });
+  }));
 }
 
 export async function hashPassword(password: string): Promise<string> {
