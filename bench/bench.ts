@@ -131,12 +131,15 @@ function medianMeasure(measures: Measure[]): Measure {
   };
 }
 
-/** NODE_OPTIONS of the Docker image's runtime stage. */
-function imageNodeOptions(): string {
-  const dockerfile = readFileSync(join(dist, '..', 'Dockerfile'), 'utf8');
-  const value = /NODE_OPTIONS="([^"]*)"/.exec(dockerfile)?.[1];
-  if (!value) throw new Error('The Dockerfile sets no NODE_OPTIONS="…"');
-  return value;
+/** The environment the Docker image's runtime stage sets (its ENV lines), such as NODE_OPTIONS. */
+function imageEnvironment(): Record<string, string> {
+  const dockerfile = readFileSync(join(dist, '..', 'Dockerfile'), 'utf8').replace(/\\\r?\n/g, ' ');
+  const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+  const environment: Record<string, string> = {};
+  for (const line of runtime.split(/\r?\n/).filter((text) => /^ENV\s/.test(text.trim()))) {
+    for (const [, name, quoted, plain] of line.matchAll(/(\w+)=(?:"([^"]*)"|(\S+))/g)) environment[name] = quoted ?? plain;
+  }
+  return environment;
 }
 
 function copyDatabase(file: string): string {
@@ -184,9 +187,10 @@ try {
 
   const [ourPort, barePort] = [await freePort(), await freePort()];
   const env = { DATABASE_URL: db.url, JWT_SECRET, LOG_LEVEL: 'warn', NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '10000000', RATE_LIMIT_TOKEN_PER_MINUTE: '10000000' };
-  // The service runs with the V8 settings of the Docker image (its NODE_OPTIONS, read from the
-  // Dockerfile); override with BENCH_SERVICE_NODE_OPTIONS.
-  const serviceOptions: Record<string, string> = { NODE_OPTIONS: process.env.BENCH_SERVICE_NODE_OPTIONS ?? imageNodeOptions() };
+  // The service runs with the environment of the Docker image (V8 and malloc settings, read from the
+  // Dockerfile); BENCH_SERVICE_NODE_OPTIONS overrides its NODE_OPTIONS.
+  const image = imageEnvironment();
+  const serviceOptions: Record<string, string> = { ...image, NODE_OPTIONS: process.env.BENCH_SERVICE_NODE_OPTIONS ?? image.NODE_OPTIONS ?? '' };
   const ours = start(join(dist, 'src', 'main.js'), { ...env, ...serviceOptions, PORT: String(ourPort) }, 'service');
   // On SQLite each server gets its own copy of the seeded file, so neither waits on the other's locks.
   const bareUrl = target.type === 'sqlite' ? `sqlite:${copyDatabase(target.database)}` : db.url;
@@ -247,7 +251,7 @@ try {
     );
   }
   const file = join(resultsDir, `${target.type}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  writeFileSync(file, JSON.stringify({ database: target.type, durationSeconds: DURATION, rounds: ROUNDS, connections: CONNECTIONS, pinned: hasTaskset, serviceNodeOptions: serviceOptions.NODE_OPTIONS, rows }, null, 2));
+  writeFileSync(file, JSON.stringify({ database: target.type, durationSeconds: DURATION, rounds: ROUNDS, connections: CONNECTIONS, pinned: hasTaskset, serviceEnvironment: serviceOptions, rows }, null, 2));
   console.log(`written ${file}`);
 } finally {
   for (const child of children) child.kill('SIGTERM');
