@@ -20,11 +20,11 @@ RUN npm run build \
 
 FROM node:20-bookworm-slim AS runtime
 # The heap is sized for a container: under load the old space would otherwise grow lazily well past
-# what the service needs. Two malloc arenas instead of one per thread: each libuv pool thread that ran
-# a password hash would otherwise keep its 16 MiB scrypt buffer in its own arena, about 35 MB that
-# logins never give back. (npm run bench runs the service with this same environment.)
+# what the service needs. One malloc arena: each libuv pool thread that ran a password hash would
+# otherwise keep its 16 MiB scrypt buffer in an arena of its own (about 35 MB that logins never gave
+# back); the pool threads allocate little else. (npm run bench runs the service with this environment.)
 ENV NODE_OPTIONS="--max-old-space-size=192" \
-    MALLOC_ARENA_MAX=2 \
+    MALLOC_ARENA_MAX=1 \
     NODE_ENV=production \
     PORT=3000
 WORKDIR /app
