@@ -77,7 +77,7 @@ export class AuthGuard implements CanActivate {
       }
       return principal;
     }
-    if (scheme === 'basic') return this.auth.authenticateBasic(header.slice(space + 1).trim());
+    if (scheme === 'basic') return this.auth.authenticateBasic(header.slice(space + 1));
     return null;
   }
 }

@@ -59,7 +59,7 @@ export class Database {
       return this.execute<T>(sql, parameters, false);
     }
     const bound = sqliteParameters(parameters);
-    const statement = this.statement(this.statements, sql);
+    const statement = this.statement(sql);
     if (statement.reader) return Promise.resolve(statement.all(...bound) as T[]);
     if (manager) return Promise.resolve(statement.run(...bound) as never);
     const run = this.queue.then(() => statement.run(...bound) as never);
@@ -77,7 +77,7 @@ export class Database {
       if (manager) return (await manager.query<Array<Record<string, unknown>>>(sql, parameters)).map((row) => Object.values(row));
       return this.execute<unknown[]>(sql, parameters, true);
     }
-    return this.statement(this.arrayStatements, sql, true).all(...sqliteParameters(parameters)) as unknown[][];
+    return this.statement(sql, true).all(...sqliteParameters(parameters)) as unknown[][];
   }
 
   /**
@@ -90,8 +90,12 @@ export class Database {
     return new Promise((resolve, reject) => pool.execute({ sql, rowsAsArray }, parameters, (error, rows) => (error ? reject(error) : resolve(rows as T[]))));
   }
 
-  /** SQLite statements are prepared once per SQL text (a bounded cache: texts vary with list lengths). */
-  private statement(cache: Map<string, SqliteStatement>, sql: string, asArrays = false): SqliteStatement {
+  /**
+   * SQLite statements are prepared once per SQL text and row shape (bounded caches: texts vary with
+   * list lengths).
+   */
+  private statement(sql: string, asArrays = false): SqliteStatement {
+    const cache = asArrays ? this.arrayStatements : this.statements;
     let statement = cache.get(sql);
     if (!statement) {
       if (cache.size >= 500) cache.clear();

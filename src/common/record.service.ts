@@ -367,7 +367,6 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
     return (await Promise.all(checks)).filter((error): error is FieldError => error !== null);
   }
 
-
   /** A restricted administrator may only write into its own businesses (401 otherwise). */
   protected async authorizeBusiness(values: Record<string, unknown>, actor: Principal | undefined, manager: EntityManager, _dto: RecordDto): Promise<void> {
     if (!actor || actor.businessIds === null) return;
