@@ -57,12 +57,20 @@ export class ContractsAndTeams1764500000000 implements MigrationInterface {
   }
 
   async down(runner: QueryRunner): Promise<void> {
-    await runner.addColumn('coworker', new TableColumn(column.int('TariffId')));
-    await runner.createIndex('coworker', new TableIndex({ name: 'IX_coworker_TariffId', columnNames: ['TariffId'] }));
-    await runner.createForeignKey('coworker', new TableForeignKey({
-      name: 'FK_coworker_TariffId', columnNames: ['TariffId'], referencedTableName: 'tariff', referencedColumnNames: ['Id'], onDelete: 'RESTRICT',
-    }));
+    // TypeORM rebuilds a SQLite table to change its columns, and a revert runs inside a transaction,
+    // where SQLite cannot switch foreign keys off: dropping the rebuilt customer table would fail on
+    // its contracts and sales. SQLite's own ALTER TABLE changes the columns in place instead.
+    const sqlite = !['mysql', 'mariadb'].includes(runner.connection.options.type);
     const q = (name: string) => runner.connection.driver.escape(name);
+    if (sqlite) {
+      await runner.query(`ALTER TABLE ${q('coworker')} ADD COLUMN ${q('TariffId')} integer CONSTRAINT ${q('FK_coworker_TariffId')} REFERENCES ${q('tariff')} (${q('Id')}) ON DELETE RESTRICT`);
+    } else {
+      await runner.addColumn('coworker', new TableColumn(column.int('TariffId')));
+      await runner.createForeignKey('coworker', new TableForeignKey({
+        name: 'FK_coworker_TariffId', columnNames: ['TariffId'], referencedTableName: 'tariff', referencedColumnNames: ['Id'], onDelete: 'RESTRICT',
+      }));
+    }
+    await runner.createIndex('coworker', new TableIndex({ name: 'IX_coworker_TariffId', columnNames: ['TariffId'] }));
     const mains = await runner.query(
       `SELECT ${q('CoworkerId')} AS coworker, ${q('TariffId')} AS tariff FROM ${q('coworkercontract')} ` +
       `WHERE ${q('CancellationDate')} IS NULL ORDER BY ${q('IsPrimaryContract')} ASC, ${q('StartDate')} DESC, ${q('Id')} DESC`,
@@ -73,7 +81,8 @@ export class ContractsAndTeams1764500000000 implements MigrationInterface {
     }
     await runner.dropIndex('coworker', 'IX_coworker_KeyFobNumber');
     await runner.dropIndex('coworker', 'IX_coworker_AccessCardId');
-    await runner.dropColumns('coworker', NEW_COWORKER_COLUMNS);
+    if (sqlite) for (const name of NEW_COWORKER_COLUMNS) await runner.query(`ALTER TABLE ${q('coworker')} DROP COLUMN ${q(name)}`);
+    else await runner.dropColumns('coworker', NEW_COWORKER_COLUMNS);
     await runner.dropTable('team_member');
     await runner.dropTable('team');
     await runner.dropTable('coworkercontract');
