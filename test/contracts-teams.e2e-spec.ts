@@ -77,6 +77,9 @@ describe('contracts, teams and the platform\'s customer fields', () => {
       assert.deepEqual(after.CoworkerContractIds, [id]);
       assert.equal(after.TariffId, tariff);
       assert.equal(after.TariffName, 'Resident');
+      const byTariff = (await t.get(`${COWORKERS}?Coworker_Tariff=${tariff}&Coworker_FullName=Brewster`)).body;
+      assert.deepEqual(byTariff.Records.map((c: any) => c.Id), [customer]);
+      assert.equal((await t.get(`${COWORKERS}?Coworker_User=1&Coworker_FullName=Brewster`)).body.TotalItems, 0);
 
       const active = (await t.get(`${CONTRACTS}?CoworkerContract_Coworker=${customer}&CoworkerContract_Active=true`)).body;
       assert.deepEqual(active.Records.map((c: any) => c.Id), [id]);

@@ -483,6 +483,8 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
       if ('sql' in read) {
         expressions.set(name, read.sql(q));
         outputs.push([name, read.kind]);
+        // An id computed in SQL filters by its navigation name too (Coworker_Tariff=3).
+        if (name.endsWith('Id') && name.length > 2 && read.kind === 'int') navigations[name.slice(0, -2)] = name;
         continue;
       }
       const joined: JoinedField = read;
