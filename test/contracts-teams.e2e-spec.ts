@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createProduct, eachRequiredFieldIsNamed, errorNames, refused } from './support/billing-fixtures.js';
+import { createUser } from './support/auth.js';
 import { countryId, create, createBusiness, createCoworker, createTariff } from './support/fixtures.js';
-import { startApp, type TestApp } from './support/test-app.js';
+import { basicAuth, startApp, type TestApp } from './support/test-app.js';
 
 const CONTRACTS = '/api/billing/coworkercontracts';
 const TEAMS = '/api/spaces/teams';
@@ -131,6 +132,29 @@ describe('contracts, teams and the platform\'s customer fields', () => {
       assert.match(res.body.Message, /CoworkerContract/);
       assert.equal((await t.delete(`${CONTRACTS}/${id}`)).status, 200);
       assert.equal((await t.delete(`${COWORKERS}/${customer}`)).status, 200);
+    });
+  });
+
+  describe('restricted administrators', () => {
+    it('see and write contracts and teams of their businesses only (401 otherwise, nothing written)', async () => {
+      const ours = await createCoworker(t, business);
+      const theirs = await createCoworker(t, otherBusiness);
+      const ourContract = await create(t, CONTRACTS, { CoworkerId: ours, TariffId: tariff, StartDate: '2025-01-01' });
+      const theirContract = await create(t, CONTRACTS, { CoworkerId: theirs, TariffId: foreignTariff, StartDate: '2025-01-01' });
+      const theirTeam = await create(t, TEAMS, { BusinessId: otherBusiness, Name: 'Harbour crew', TeamMembers: [theirs] });
+      const email = 'contracts.admin@example.com';
+      await createUser(t, {
+        Email: email, Password: 'correct horse battery', Businesses: [business],
+        Roles: ['CoworkerContract-List', 'CoworkerContract-Read', 'CoworkerContract-Create', 'Team-List', 'Team-Read', 'Team-Create'],
+      });
+      const auth = basicAuth(email, 'correct horse battery');
+      const listed = (await t.get(`${CONTRACTS}?size=1000`, { auth })).body.Records.map((c: any) => c.Id);
+      assert.ok(listed.includes(ourContract) && !listed.includes(theirContract));
+      assert.equal((await t.get(`${CONTRACTS}/${theirContract}`, { auth })).status, 401);
+      assert.equal((await t.get(`${TEAMS}/${theirTeam}`, { auth })).status, 401);
+      await refused(t, CONTRACT_TABLES, 401, () => t.post(CONTRACTS, { CoworkerId: theirs, TariffId: foreignTariff, StartDate: '2025-01-01' }, { auth }));
+      await refused(t, ['team', 'team_member'], 401, () => t.post(TEAMS, { BusinessId: otherBusiness, Name: 'Not mine' }, { auth }));
+      assert.equal((await t.post(CONTRACTS, { CoworkerId: ours, TariffId: tariff, StartDate: '2025-02-01' }, { auth })).status, 200);
     });
   });
 
