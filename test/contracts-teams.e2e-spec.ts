@@ -202,6 +202,15 @@ describe('contracts, teams and the platform\'s customer fields', () => {
     });
   });
 
+  it('a customer with contracts not cancelled cannot move to another business (400 naming BusinessId); once they end, it can', async () => {
+    const id = await createCoworker(t, business, { TariffId: tariff });
+    const res = await refused(t, CONTRACT_TABLES, 400, async () => t.put(COWORKERS, { ...(await coworker(id)), BusinessId: otherBusiness }));
+    assert.deepEqual(errorNames(res.body), ['BusinessId']);
+    assert.equal((await t.put(COWORKERS, { ...(await coworker(id)), TariffId: null })).status, 200);
+    assert.equal((await t.put(COWORKERS, { ...(await coworker(id)), BusinessId: otherBusiness })).status, 200);
+    assert.equal((await coworker(id)).BusinessId, otherBusiness);
+  });
+
   describe('sales and credits follow active contracts', () => {
     it('OnlyForMembers needs an active contract, OnlyForContacts none; not-yet-started and cancelled contracts do not count', async () => {
       const membersOnly = await createProduct(t, business, { Name: 'Members lounge', OnlyForMembers: true });

@@ -1,6 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { mainActiveContract } from '../../billing/coworker-contracts/active-contracts.js';
+import { CoworkerContract } from '../../billing/coworker-contracts/coworker-contract.entity.js';
 import { CoworkerContractsService } from '../../billing/coworker-contracts/coworker-contracts.service.js';
+import { Tariff } from '../../billing/tariffs/tariff.entity.js';
 import { Database } from '../../common/database.js';
 import { RecordValidationException } from '../../common/errors.js';
 import type { RecordDefinition } from '../../common/record-definition.js';
@@ -28,6 +30,7 @@ export class CoworkersService extends RecordService<Coworker> {
 
   protected override async beforeSave(context: SaveContext): Promise<void> {
     const dto = context.dto as CoworkerDto;
+    await this.refuseMoveWithContracts(context);
     if (dto.CreateUser && !dto.Password && !(context.existing && (await this.loginOf(Number(context.existing.Id), context)))) {
       throw RecordValidationException.field('Password', 'Password is required to create the customer login.', dto.Password ?? null);
     }
@@ -68,6 +71,26 @@ export class CoworkersService extends RecordService<Coworker> {
     if (main?.TariffId === tariffId) return;
     if (main) await this.contracts.cancelActive(context.manager, id, now, main.Id);
     await this.contracts.start(context.manager, context.actor, { CoworkerId: id, TariffId: tariffId, StartDate: now, IsPrimaryContract: true });
+  }
+
+  /**
+   * A customer's contracts are on tariffs of its business: it may move to another business only once
+   * none of them runs on (is not cancelled as of now), or they would bill it from the wrong one.
+   */
+  private async refuseMoveWithContracts(context: SaveContext): Promise<void> {
+    const target = context.values.BusinessId;
+    if (!context.existing || target === undefined || Number(target) === Number(context.existing.BusinessId)) return;
+    const q = (name: string) => this.db.id(name);
+    const now = this.db.dateParam(new Date());
+    const [running] = await this.db.query(
+      `SELECT COUNT(*) AS n FROM ${this.db.tableOf(CoworkerContract)} c JOIN ${this.db.tableOf(Tariff)} t ON t.${q('Id')} = c.${q('TariffId')} ` +
+      `WHERE c.${q('CoworkerId')} = ? AND t.${q('BusinessId')} <> ? AND (c.${q('CancellationDate')} IS NULL OR c.${q('CancellationDate')} > ?)`,
+      [context.existing.Id, target, now],
+      context.manager,
+    );
+    if (Number(running.n) > 0) {
+      throw RecordValidationException.field('BusinessId', `Coworker ${context.existing.Id} has ${running.n} contract(s) on tariffs of Business ${context.existing.BusinessId} that are not cancelled: cancel them before moving the customer to Business ${target}.`, target);
+    }
   }
 
   private async loginOf(coworkerId: number, context: SaveContext): Promise<boolean> {
