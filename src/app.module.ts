@@ -14,6 +14,7 @@ import type { AppConfig } from './config/configuration.js';
 import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
 import { PublicEventsModule } from './public/events/public-events.module.js';
+import { CoworkerContractsModule } from './billing/coworker-contracts/coworker-contracts.module.js';
 import { CoworkerBookingCreditsModule } from './billing/coworker-booking-credits/coworker-booking-credits.module.js';
 import { CoworkerProductsModule } from './billing/coworker-products/coworker-products.module.js';
 import { CoworkerInvoicePaymentTokensModule } from './billing/coworker-invoice-payment-tokens/coworker-invoice-payment-tokens.module.js';
@@ -28,6 +29,7 @@ import { EventWaitingAttendeesModule } from './content/event-waiting-attendees/e
 import { SurveyRunsModule } from './content/survey-runs/survey-runs.module.js';
 import { SurveysModule } from './content/surveys/surveys.module.js';
 import { CoworkersModule } from './spaces/coworkers/coworkers.module.js';
+import { TeamsModule } from './spaces/teams/teams.module.js';
 import { BusinessesModule } from './sys/businesses/businesses.module.js';
 import { CountriesModule } from './sys/countries/countries.module.js';
 import { CurrenciesModule } from './sys/currencies/currencies.module.js';
@@ -67,6 +69,8 @@ export class AppModule {
         BusinessesModule,
         TariffsModule,
         CoworkersModule,
+        CoworkerContractsModule,
+        TeamsModule,
         SurveysModule,
         SurveyRunsModule,
         CalendarEventsModule,

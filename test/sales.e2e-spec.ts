@@ -29,6 +29,9 @@ describe('sales (CoworkerProduct)', () => {
     otherBusiness = await createBusiness(t, { Name: 'Harbour Hub' });
     tariff = await createTariff(t, business, { Name: 'Resident' });
     member = await createCoworker(t, business, { FullName: 'Mary Member', TariffId: tariff });
+    // Her plan (the contract TariffId started) began on 15 November 2023: it renews on the 15th.
+    const [contract] = (await t.get(`/api/billing/coworkercontracts?CoworkerContract_Coworker=${member}`)).body.Records;
+    assert.equal((await t.put('/api/billing/coworkercontracts', { ...contract, StartDate: '2023-11-15T00:00:00Z' })).status, 200);
     contact = await createCoworker(t, business, { FullName: 'Cora Contact' });
     product = await createProduct(t, business, { Name: 'Day pass', Price: 25 });
   });
@@ -167,7 +170,7 @@ describe('sales (CoworkerProduct)', () => {
     const RULES: Array<[name: string, rule: Record<string, unknown>, forMember: string | null, forContact: string | null]> = [
       ['no expiry', {}, null, null],
       ['no expiry (type 0)', { ExpirationType: 0, ExpiresIn: 4 }, null, null],
-      ['price plan', { ExpirationType: 1, ExpiresIn: 1 }, '2024-02-01T00:00:00Z', null],
+      ['price plan', { ExpirationType: 1, ExpiresIn: 1 }, '2024-02-15T00:00:00Z', null],
       ['10 days', { ExpirationType: 2, ExpiresIn: 10 }, '2024-02-10T10:20:30Z', '2024-02-10T10:20:30Z'],
       ['2 weeks', { ExpirationType: 3, ExpiresIn: 2 }, '2024-02-14T10:20:30Z', '2024-02-14T10:20:30Z'],
       ['1 month', { ExpirationType: 4, ExpiresIn: 1 }, '2024-02-29T10:20:30Z', '2024-02-29T10:20:30Z'],

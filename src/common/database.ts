@@ -2,6 +2,7 @@ import { setTimeout } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
 import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
 import type { AnyClass } from './columns.js';
+import type { SqlContext } from './record-definition.js';
 
 interface SqliteStatement {
   reader: boolean;
@@ -105,6 +106,18 @@ export class Database {
       cache.set(sql, statement);
     }
     return statement;
+  }
+
+  /** Quoting and dialect pieces for read-only fields written as SQL, on the table aliased `alias`. */
+  sqlContext(alias: string): SqlContext {
+    return {
+      alias,
+      id: (name) => this.id(name),
+      table: (entity) => this.tableOf(entity),
+      // The current UTC date-time, in the form datetime columns are compared with.
+      now: this.isMySql ? 'UTC_TIMESTAMP()' : "strftime('%Y-%m-%d %H:%M:%f', 'now')",
+      jsonArrayAgg: this.isMySql ? 'JSON_ARRAYAGG' : 'json_group_array',
+    };
   }
 
   /** A datetime as a bound parameter, in the same text both databases store and compare. */

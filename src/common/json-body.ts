@@ -1,14 +1,24 @@
 import { createParamDecorator, HttpStatus, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
+import type { AnyClass } from './columns.js';
 import { failureConfirmation } from './envelopes.js';
 import { WireResponseException } from './errors.js';
+import { formToRecordBody } from './form-body.js';
 
-/** A record body: JSON only. Anything else is 415 and nothing is written (contract §1.2). */
-export const JsonBody = createParamDecorator((_: unknown, context: ExecutionContext): unknown => {
+const FORM = /^application\/x-www-form-urlencoded\b/;
+
+/**
+ * A record body: JSON, or form-encoded fields converted to what the same JSON body would hold (by
+ * the DTO given as the decorator's argument). Anything else is 415 and nothing is written.
+ */
+export const JsonBody = createParamDecorator((dto: AnyClass | undefined, context: ExecutionContext): unknown => {
   const request = context.switchToHttp().getRequest<FastifyRequest>();
   const type = String(request.headers['content-type'] ?? '').toLowerCase();
+  if (dto && FORM.test(type) && request.body !== null && typeof request.body === 'object') {
+    return formToRecordBody(request.body as Record<string, string | string[]>, dto);
+  }
   if (!/^application\/([\w.+-]+\+)?json\b/.test(type)) {
-    throw new WireResponseException(failureConfirmation(415, 'The request body must be JSON (application/json).'), HttpStatus.UNSUPPORTED_MEDIA_TYPE);
+    throw new WireResponseException(failureConfirmation(415, 'The request body must be JSON (application/json) or form-encoded (application/x-www-form-urlencoded).'), HttpStatus.UNSUPPORTED_MEDIA_TYPE);
   }
   return request.body;
 });

@@ -14,6 +14,10 @@ export interface SqlContext {
   alias: string;
   id(name: string): string;
   table(entity: AnyClass): string;
+  /** The current UTC date-time as SQL, comparable with stored datetime columns. */
+  now: string;
+  /** The aggregate that gathers values into a JSON array (`JSON_ARRAYAGG`, `json_group_array`). */
+  jsonArrayAgg: string;
 }
 
 /** A read-only field taken from another record (`CurrencyCode` from the currency of `CurrencyId`). */

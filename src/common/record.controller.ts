@@ -51,17 +51,17 @@ export function createRecordController(definition: RecordDefinition<any>): Type<
 
     @when(has('create'), Post(), HttpCode(200), RequirePermission(name, 'Create'), ApiOperation({ summary: `Create a ${name}` }), ...body,
       ApiOkResponse({ description: `${name} was successfully created.` }))
-    create(@JsonBody() payload: unknown, @Actor() actor?: Principal) {
+    create(@JsonBody(definition.dto) payload: unknown, @Actor() actor?: Principal) {
       return this.records.create(payload, actor);
     }
 
     @when(has('update'), Put(), RequirePermission(name, 'Edit'), ApiOperation({ summary: `Update a ${name} (Id in the body)` }), ...updateBody)
-    update(@JsonBody() payload: unknown, @Actor() actor?: Principal) {
+    update(@JsonBody(updateDto) payload: unknown, @Actor() actor?: Principal) {
       return this.records.update(null, payload, actor);
     }
 
     @when(has('update'), Put(':id'), RequirePermission(name, 'Edit'), ApiOperation({ summary: `Update a ${name} by id` }), ...updateBody)
-    updateById(@Param('id', RecordIdPipe) id: number, @JsonBody() payload: unknown, @Actor() actor?: Principal) {
+    updateById(@Param('id', RecordIdPipe) id: number, @JsonBody(updateDto) payload: unknown, @Actor() actor?: Principal) {
       return this.records.update(id, payload, actor);
     }
 

@@ -278,7 +278,9 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
     const names: string[] = [];
     for (const other of recordDefinitions()) {
       const references = [other.dto, other.updateDto].flatMap((dto) => (dto ? referencesOf(dto) : []));
-      const columns = [...new Set(references.filter((r) => !r.list && r.target() === this.definition.entity).map((r) => r.property))];
+      const stored = this.db.dataSource.getMetadata(other.entity);
+      // A request field that is not a column of its own (Coworker.TariffId starts a contract) refers to nothing.
+      const columns = [...new Set(references.filter((r) => !r.list && r.target() === this.definition.entity && stored.findColumnWithPropertyName(r.property)).map((r) => r.property))];
       if (!columns.length || names.includes(other.name)) continue;
       const condition = columns.map((c) => `${this.db.id(c)} = ?`).join(' OR ');
       const found = await this.db.query(`SELECT 1 AS x FROM ${this.db.tableOf(other.entity)} WHERE ${condition} LIMIT 1`, columns.map(() => id), manager);
@@ -456,7 +458,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
   private buildPlan(): ReadPlan {
     const { definition, db } = this;
     const metadata = db.dataSource.getMetadata(definition.entity);
-    const q: SqlContext = { alias: 'r', id: (name) => db.id(name), table: (entity) => db.tableOf(entity) };
+    const q: SqlContext = db.sqlContext('r');
     const hidden = new Set(definition.hidden ?? []);
     const outputs: Array<readonly [string, WireKind]> = [];
     const expressions = new Map<string, string>();
@@ -481,6 +483,8 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
       if ('sql' in read) {
         expressions.set(name, read.sql(q));
         outputs.push([name, read.kind]);
+        // An id computed in SQL filters by its navigation name too (Coworker_Tariff=3).
+        if (name.endsWith('Id') && name.length > 2 && read.kind === 'int') navigations[name.slice(0, -2)] = name;
         continue;
       }
       const joined: JoinedField = read;

@@ -11,7 +11,7 @@ import { Coworker } from '../../spaces/coworkers/coworker.entity.js';
 import { ProductBookingCredit } from '../product-booking-credits/product-booking-credit.entity.js';
 import { parseApplicableQuery } from './applicable-query.js';
 import { CoworkerBookingCredit } from './coworker-booking-credit.entity.js';
-import { creditApplies, expiryDate, nextRenewal, releasedAmount, type Eligibility } from './credit-rules.js';
+import { creditApplies, expiryDate, nextRenewal, releasedAmount, type Eligibility, type PlanTerm } from './credit-rules.js';
 
 /** A sale whose product's credits are released, as the sale's transaction knows it. */
 export interface ReleasingSale {
@@ -22,8 +22,8 @@ export interface ReleasingSale {
   BusinessId: number;
   Quantity: number;
   SaleDate: Date;
-  /** The customer has a plan (an active contract): PricePlan credits expire at its next renewal. */
-  hasPlan: boolean;
+  /** The customer's main active contract: PricePlan credits expire at its next renewal (none: never). */
+  plan: PlanTerm | null;
   /** Who made the sale (UpdatedBy of the credits). */
   by: string | null;
 }
@@ -47,7 +47,7 @@ export class CoworkerBookingCreditsService extends RecordService<CoworkerBooking
     const credits = await this.db.query(`SELECT * FROM ${this.db.tableOf(ProductBookingCredit)} WHERE ${q('ProductId')} = ? ORDER BY ${q('Id')}`, [sale.ProductId], manager);
     if (!credits.length) return 0;
     const validFrom = wholeSecond(sale.SaleDate);
-    const renewal = nextRenewal(sale.hasPlan, validFrom);
+    const renewal = nextRenewal(sale.plan, validFrom);
     const now = new Date();
     const int = (value: unknown) => (value === null || value === undefined ? null : Number(value));
     const list = (value: unknown) => toWire('idList', value) as number[];

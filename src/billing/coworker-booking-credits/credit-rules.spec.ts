@@ -88,15 +88,29 @@ describe('expiry arithmetic: month ends and leap years', () => {
 });
 
 describe('next renewal (PricePlan credits)', () => {
-  it('with a plan: 00:00 UTC on the first day of the next month, across the year end', () => {
-    assert.equal(iso(nextRenewal(true, at('2025-01-15T10:00:00Z'))), '2025-02-01T00:00:00.000Z');
-    assert.equal(iso(nextRenewal(true, at('2025-12-31T23:59:59Z'))), '2026-01-01T00:00:00.000Z');
-    assert.equal(iso(nextRenewal(true, at('2025-03-01T00:00:00Z'))), '2025-04-01T00:00:00.000Z');
+  const plan = (start: string, cancelled: string | null = null) => ({ StartDate: at(start), CancellationDate: cancelled === null ? null : at(cancelled) });
+
+  it('monthly on the day and time the main contract started, across the year end', () => {
+    assert.equal(iso(nextRenewal(plan('2025-01-10T09:00:00Z'), at('2025-01-15T10:00:00Z'))), '2025-02-10T09:00:00.000Z');
+    assert.equal(iso(nextRenewal(plan('2025-01-10T09:00:00Z'), at('2025-12-31T23:59:59Z'))), '2026-01-10T09:00:00.000Z');
+    assert.equal(iso(nextRenewal(plan('2025-03-01T00:00:00Z'), at('2025-03-01T00:00:00Z'))), '2025-04-01T00:00:00.000Z');
+    assert.equal(iso(nextRenewal(plan('2025-03-20T00:00:00Z'), at('2025-03-20T00:00:00Z'))), '2025-04-20T00:00:00.000Z');
+    assert.equal(iso(nextRenewal(plan('2023-06-05T12:00:00Z'), at('2025-02-05T12:00:00Z'))), '2025-03-05T12:00:00.000Z');
   });
 
-  it('without a plan: none, so the credit does not expire', () => {
-    assert.equal(nextRenewal(false, at('2025-01-15T10:00:00Z')), null);
-    assert.equal(expiryDate(rule({ ExpirationType: ExpirationType.PricePlan, ExpiresIn: 1 }), at('2025-01-15T10:00:00Z'), nextRenewal(false, at('2025-01-15T10:00:00Z'))), null);
+  it('a start on a day some months lack renews on their last day, and on the day itself otherwise', () => {
+    assert.equal(iso(nextRenewal(plan('2025-01-31T08:00:00Z'), at('2025-02-01T00:00:00Z'))), '2025-02-28T08:00:00.000Z');
+    assert.equal(iso(nextRenewal(plan('2025-01-31T08:00:00Z'), at('2025-03-01T00:00:00Z'))), '2025-03-31T08:00:00.000Z');
+  });
+
+  it('a contract cancelled before its next renewal ends the plan at its cancellation', () => {
+    assert.equal(iso(nextRenewal(plan('2025-01-10T00:00:00Z', '2025-02-01T00:00:00Z'), at('2025-01-15T00:00:00Z'))), '2025-02-01T00:00:00.000Z');
+    assert.equal(iso(nextRenewal(plan('2025-01-10T00:00:00Z', '2025-06-01T00:00:00Z'), at('2025-01-15T00:00:00Z'))), '2025-02-10T00:00:00.000Z');
+  });
+
+  it('without a contract: none, so the credit does not expire', () => {
+    assert.equal(nextRenewal(null, at('2025-01-15T10:00:00Z')), null);
+    assert.equal(expiryDate(rule({ ExpirationType: ExpirationType.PricePlan, ExpiresIn: 1 }), at('2025-01-15T10:00:00Z'), nextRenewal(null, at('2025-01-15T10:00:00Z'))), null);
   });
 });
 

@@ -61,16 +61,28 @@ export function expiryDate(rule: ExpiryRule, validFrom: Date, nextRenewal: Date 
   }
 }
 
+/** The term of a customer's main contract, as far as its renewals go. */
+export interface PlanTerm {
+  StartDate: Date;
+  CancellationDate: Date | null;
+}
+
 /**
- * The customer's next plan renewal after `after`, for PricePlan credits. The data model keeps no
- * renewal date yet (a customer's plan is only its TariffId), so this assumes what plans are today:
- * monthly, renewed on the first day of each month. A customer with a plan renews at 00:00:00 UTC on
- * the first day of the month after `after`; one without a plan never renews (its PricePlan credits
- * do not expire). When renewal dates are stored, this is the one place to read them.
+ * The customer's next plan renewal after `after`, for PricePlan credits: plans renew monthly on the
+ * day of the month their main contract started (a day the month lacks is its last day: a contract
+ * from 31 January renews on 28/29 February, then on 31 March), at the start time of day. A contract
+ * cancelled before that renewal ends the plan at its cancellation, and the credit with it. Without a
+ * contract there is no renewal: the credit does not expire.
  */
-export function nextRenewal(hasPlan: boolean, after: Date): Date | null {
-  if (!hasPlan) return null;
-  return new Date(Date.UTC(after.getUTCFullYear(), after.getUTCMonth() + 1, 1));
+export function nextRenewal(plan: PlanTerm | null, after: Date): Date | null {
+  if (!plan) return null;
+  const start = plan.StartDate;
+  // Months between the start and `after`, give or take one; step to the first renewal after `after`.
+  let months = Math.max(1, (after.getUTCFullYear() - start.getUTCFullYear()) * 12 + after.getUTCMonth() - start.getUTCMonth());
+  while (months > 1 && addMonths(start, months - 1).getTime() > after.getTime()) months--;
+  while (addMonths(start, months).getTime() <= after.getTime()) months++;
+  const renewal = addMonths(start, months);
+  return plan.CancellationDate && plan.CancellationDate.getTime() < renewal.getTime() ? plan.CancellationDate : renewal;
 }
 
 const SCALE = 4;

@@ -7,6 +7,7 @@ import type { RecordDefinition, WireRecord } from '../../common/record-definitio
 import { RECORD_DEFINITION, RecordService, type SaveContext } from '../../common/record.service.js';
 import { toWire } from '../../common/wire-values.js';
 import { Coworker } from '../../spaces/coworkers/coworker.entity.js';
+import { mainActiveContract } from '../coworker-contracts/active-contracts.js';
 import { CoworkerBookingCredit } from '../coworker-booking-credits/coworker-booking-credit.entity.js';
 import { CoworkerBookingCreditsService, wholeSecond, type ReleasingSale } from '../coworker-booking-credits/coworker-booking-credits.service.js';
 import { Product } from '../products/product.entity.js';
@@ -59,7 +60,9 @@ export class CoworkerProductsService extends RecordService<CoworkerProduct> {
     if (Number(product.BusinessId) !== Number(customer.BusinessId)) {
       throw RecordValidationException.field('ProductId', `Product ${productId} is not sold by Business ${customer.BusinessId}, the business of Coworker ${values.CoworkerId}.`, productId);
     }
-    const member = customer.TariffId !== null && customer.TariffId !== undefined;
+    // A member has a contract active now; its main one decides when PricePlan credits expire.
+    const plan = await mainActiveContract(this.db, Number(values.CoworkerId), new Date(), manager);
+    const member = plan !== null;
     const flag = (field: string) => toWire('bool', product[field]) === true;
     if (flag('Archived')) throw this.refusal(`Product "${name}" is archived and cannot be sold.`);
     if (flag('OnlyForMembers') && !member) throw this.refusal(`Product "${name}" is only for members: ${customer.FullName} has no active contract.`);
@@ -78,7 +81,7 @@ export class CoworkerProductsService extends RecordService<CoworkerProduct> {
       BusinessId: Number(product.BusinessId),
       Quantity: quantity,
       SaleDate: values.SaleDate as Date,
-      hasPlan: member,
+      plan,
       by: context.actor?.email ?? null,
     });
   }

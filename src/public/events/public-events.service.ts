@@ -127,7 +127,7 @@ export class PublicEventsService {
 
   private select(): string {
     const { db } = this;
-    const q: SqlContext = { alias: 'e', id: (name) => db.id(name), table: (entity) => db.tableOf(entity) };
+    const q: SqlContext = db.sqlContext('e');
     const columns = PUBLIC_FIELDS.map((name) => `e.${db.id(name)} AS ${db.id(name)}`);
     return `SELECT ${columns.join(', ')}, ${attendeeCountSql(q)} AS ${db.id('AttendeeCount')} FROM ${db.tableOf(CalendarEvent)} e`;
   }

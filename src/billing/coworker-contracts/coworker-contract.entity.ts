@@ -1,0 +1,21 @@
+import { Entity } from 'typeorm';
+import { BoolColumn, DateTimeColumn, IntColumn, LongTextColumn, MoneyColumn } from '../../common/columns.js';
+import { RecordEntity } from '../../common/record.entity.js';
+import { Coworker } from '../../spaces/coworkers/coworker.entity.js';
+import { Tariff } from '../tariffs/tariff.entity.js';
+
+/**
+ * A customer's contract on a tariff (plan). It is active from StartDate until CancellationDate; a
+ * customer with an active contract is a member, one without is a contact. One contract per customer
+ * is its main one (IsPrimaryContract).
+ */
+@Entity('coworkercontract')
+export class CoworkerContract extends RecordEntity {
+  @IntColumn({ nullable: false, references: () => Coworker }) CoworkerId: number;
+  @IntColumn({ nullable: false, references: () => Tariff }) TariffId: number;
+  @DateTimeColumn({ nullable: false, index: true }) StartDate: Date;
+  @DateTimeColumn({ index: true }) CancellationDate: Date | null;
+  @MoneyColumn({ nullable: false }) Price: number;
+  @LongTextColumn() Notes: string | null;
+  @BoolColumn() IsPrimaryContract: boolean;
+}
