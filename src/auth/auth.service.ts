@@ -21,6 +21,8 @@ export const LOCKOUT_MS = 15 * 60_000;
 interface UserState {
   principal: Principal;
   active: boolean;
+  /** Two-factor users cannot use Basic: it carries no one-time code. */
+  twoFactor: boolean;
   stamp: number;
   lockedUntil: number | null;
   expires: number;
@@ -108,7 +110,7 @@ export class AuthService {
     const remembered = this.basicCredentials.get(key);
     if (remembered && remembered.expires > now) {
       const state = await this.userState(remembered.userId);
-      if (state && state.active && state.stamp === remembered.stamp && !(state.lockedUntil && state.lockedUntil > now)) return state.principal;
+      if (state && state.active && !state.twoFactor && state.stamp === remembered.stamp && !(state.lockedUntil && state.lockedUntil > now)) return state.principal;
       this.basicCredentials.delete(key);
     }
     // Requests that arrive together with the same credentials share one password check: a burst of
@@ -125,7 +127,7 @@ export class AuthService {
     const credentials = parseBasicCredentials(encoded);
     if (!credentials) return null;
     const result = await this.checkLogin(credentials.email, credentials.password);
-    if ('failure' in result) return null;
+    if ('failure' in result || result.user.TwoFactorEnabled) return null;
     this.rememberBasic(key, result.user.Id, result.user.SecurityStamp, now);
     const state = await this.userState(result.user.Id, true);
     return state?.principal ?? null;
@@ -217,7 +219,7 @@ export class AuthService {
     if (!fresh && cached && cached.expires > now) return cached;
     const q = (n: string) => this.db.id(n);
     const [row] = await this.db.query(
-      `SELECT u.${q('Id')} AS id, u.${q('Email')} AS email, u.${q('Active')} AS active, u.${q('IsAdmin')} AS isAdmin, u.${q('Roles')} AS roles, ` +
+      `SELECT u.${q('Id')} AS id, u.${q('Email')} AS email, u.${q('Active')} AS active, u.${q('IsAdmin')} AS isAdmin, u.${q('Roles')} AS roles, u.${q('TwoFactorEnabled')} AS twoFactor, ` +
         `u.${q('SecurityStamp')} AS stamp, u.${q('LockedUntil')} AS lockedUntil, u.${q('CoworkerId')} AS coworkerId, ` +
         `(SELECT GROUP_CONCAT(b.${q('BusinessId')}) FROM ${q('user_business')} b WHERE b.${q('UserId')} = u.${q('Id')}) AS businesses ` +
         `FROM ${q('user')} u WHERE u.${q('Id')} = ?`,
@@ -240,6 +242,7 @@ export class AuthService {
         coworkerId: row.coworkerId === null ? null : Number(row.coworkerId),
       },
       active: Boolean(Number(row.active)),
+      twoFactor: Boolean(Number(row.twoFactor)),
       stamp: Number(row.stamp),
       lockedUntil: parseDbDateTime(row.lockedUntil),
       expires: now + PRINCIPAL_CACHE_MS,

@@ -9,6 +9,7 @@ import { Integer } from '../common/validation/fields.js';
 import { validateBody } from '../common/validation/validation.js';
 import { accessDenied } from './access-denied.js';
 import { AuthService } from './auth.service.js';
+import { mayManage } from '../sys/users/user-authority.js';
 
 export class TokenRefreshDto {
   /** Validity of the new access token in minutes (default 30, at most a week). */
@@ -38,10 +39,8 @@ export class TokenRefreshController {
   async refreshOther(@Param('id', RecordIdPipe) id: number, @Actor() actor: Principal, @Body() body: unknown): Promise<ActionConfirmation> {
     const target = await this.auth.userState(id, true);
     if (!target) throw new RecordNotFoundException();
-    if (actor.businessIds !== null) {
-      const shared = target.principal.businessIds?.some((business) => actor.businessIds!.includes(business)) ?? false;
-      if (!shared) throw accessDenied();
-    }
+    // Nobody mints a token with more power than its own (only users it may manage).
+    if (!mayManage(actor, { isAdmin: target.principal.isAdmin, roles: target.principal.roles, businessIds: target.principal.businessIds })) throw accessDenied();
     return this.issue(id, actor, body);
   }
 

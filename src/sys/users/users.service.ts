@@ -12,6 +12,8 @@ import { RECORD_DEFINITION, RecordService, type SaveContext } from '../../common
 import type { RecordDefinition, WireRecord } from '../../common/record-definition.js';
 import type { AppConfig } from '../../config/configuration.js';
 import type { UserDto } from './dto/user.dto.js';
+import { mayManage, withinBusinesses, type UserPowers } from './user-authority.js';
+import { Coworker } from '../../spaces/coworkers/coworker.entity.js';
 import type { User } from './user.entity.js';
 
 const sameSet = (a: readonly unknown[] | null | undefined, b: readonly unknown[] | null | undefined) => {
@@ -19,6 +21,12 @@ const sameSet = (a: readonly unknown[] | null | undefined, b: readonly unknown[]
   const right = new Set((b ?? []).map((v) => String(v).toLowerCase()));
   return left.size === right.size && [...left].every((v) => right.has(v));
 };
+
+const storedPowers = (user: WireRecord): UserPowers => ({
+  isAdmin: Boolean(user.IsAdmin),
+  roles: (user.Roles as string[] | null) ?? [],
+  businessIds: (user.Businesses as number[] | null) ?? [],
+});
 
 /** Users: hashed passwords, unique emails, and access that ends when it should (contract §2.1, §2.2). */
 @Injectable()
@@ -64,6 +72,10 @@ export class UsersService extends RecordService<User> implements OnApplicationBo
   protected override async beforeSave(context: SaveContext): Promise<void> {
     const dto = context.dto as UserDto;
     const { values, existing } = context;
+    this.assertGrantable(dto, existing, context.actor);
+    if (dto.CoworkerId !== undefined && dto.CoworkerId !== null && (!existing || dto.CoworkerId !== existing.CoworkerId)) {
+      await this.assertCustomerFree(dto.CoworkerId, existing ? Number(existing.Id) : null, context);
+    }
     values.EmailKey = dto.Email.trim().toLowerCase();
     await this.assertEmailFree(dto.Email, existing ? Number(existing.Id) : null, context.manager);
     if (!existing && !dto.Password) throw RecordValidationException.field('Password', 'Password is required.', dto.Password ?? null);
@@ -86,12 +98,48 @@ export class UsersService extends RecordService<User> implements OnApplicationBo
     this.auth.forget(Number(record.Id));
   }
 
-  /** A restricted administrator manages only users of its own businesses, and makes no full administrators. */
-  protected override async authorizeBusiness(values: Record<string, unknown>, actor: Principal | undefined, _manager: EntityManager, dto: UserDto): Promise<void> {
+  /** A user's businesses are checked with its roles, against the stored user too (assertGrantable). */
+  protected override async authorizeBusiness(): Promise<void> {}
+
+  /**
+   * Nobody gives what they do not have: a restricted administrator touches only users it may manage
+   * (the stored one on update), and leaves them with no admin rights, roles it holds and businesses
+   * among its own (at least one); so it cannot raise its own either.
+   */
+  private assertGrantable(dto: UserDto, existing: WireRecord | null, actor: Principal | undefined): void {
     if (!actor || actor.businessIds === null) return;
-    if (values.IsAdmin === true) throw new UnauthorizedException();
-    const businesses = (dto.Businesses === undefined ? (values.Businesses as number[] | null) : dto.Businesses) ?? [];
-    if (!businesses.length || !businesses.every((business) => actor.businessIds!.includes(business))) throw new UnauthorizedException();
+    if (existing && !mayManage(actor, storedPowers(existing))) throw new UnauthorizedException();
+    const after: UserPowers = {
+      isAdmin: dto.IsAdmin ?? Boolean(existing?.IsAdmin),
+      roles: dto.Roles !== undefined ? (dto.Roles ?? []) : ((existing?.Roles as string[] | undefined) ?? []),
+      businessIds: dto.Businesses !== undefined ? (dto.Businesses ?? []) : ((existing?.Businesses as number[] | undefined) ?? []),
+    };
+    if (!mayManage(actor, after)) throw new UnauthorizedException();
+  }
+
+  /**
+   * A login may name only a customer of one of the actor's businesses, and a customer has one login.
+   * The customer's row is locked first, so two logins for it made at once take turns.
+   */
+  private async assertCustomerFree(coworkerId: number, exceptUserId: number | null, { manager, actor }: SaveContext): Promise<void> {
+    const q = (n: string) => this.db.id(n);
+    const [customer] = await this.db.query(
+      `SELECT ${q('BusinessId')} AS b FROM ${this.db.tableOf(Coworker)} WHERE ${q('Id')} = ?${this.db.isMySql ? ' FOR UPDATE' : ''}`, [coworkerId], manager,
+    );
+    if (!customer) throw RecordValidationException.field('CoworkerId', `Coworker ${coworkerId} does not exist`, coworkerId);
+    if (actor && !withinBusinesses(actor, [Number(customer.b)])) throw new UnauthorizedException();
+    const [login] = await this.db.query(
+      `SELECT ${q('Id')} AS id FROM ${q('user')} WHERE ${q('CoworkerId')} = ?${exceptUserId ? ` AND ${q('Id')} <> ?` : ''}`,
+      [coworkerId, ...(exceptUserId ? [exceptUserId] : [])],
+      manager,
+    );
+    if (login) throw RecordValidationException.field('CoworkerId', `Coworker ${coworkerId} already has a login.`, coworkerId);
+  }
+
+  /** A restricted administrator deletes only users it may manage. */
+  override async delete(id: number, actor?: Principal) {
+    if (actor && actor.businessIds !== null && !mayManage(actor, storedPowers(await this.get(id, actor)))) throw new UnauthorizedException();
+    return super.delete(id, actor);
   }
 
   /** Deactivation, a new password, or new roles, businesses or admin rights end existing access. */
