@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { AuthService, type LoginUser } from './auth.service.js';
+import { refuseForeignCharset } from '../common/body-limits.js';
 import { OAuthError } from './oauth-error.js';
 import { RefreshTokensService } from './refresh-tokens.service.js';
 import { passwordGrantStrategy, runStrategy } from './strategies.js';
@@ -47,6 +48,7 @@ export class TokenService {
 
   async token(request: FastifyRequest): Promise<TokenResponse> {
     const body = request.body;
+    refuseForeignCharset(request.headers['content-type']);
     if (!FORM.test(String(request.headers['content-type'] ?? '')) || !body || typeof body !== 'object') {
       throw new OAuthError('unsupported_grant_type');
     }
