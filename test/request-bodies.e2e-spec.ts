@@ -114,7 +114,7 @@ describe('request bodies and headers', () => {
         socket.write(`GET /health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(64 * 1024)}\r\n\r\n`);
       });
       let text = '';
-      socket.on('data', (chunk) => (text += chunk));
+      socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
       socket.on('close', () => resolve(text));
       socket.on('error', (error) => (text ? resolve(text) : reject(error)));
     });
