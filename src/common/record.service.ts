@@ -12,6 +12,7 @@ import type { RecordEntity } from './record.entity.js';
 import { toWire } from './wire-values.js';
 import { getMetadataStorage } from 'class-validator';
 import { referencesOf } from './validation/fields.js';
+import { crossBusinessReferences } from './same-business.js';
 import type { RecordDto } from './validation/record.dto.js';
 import { validateBody } from './validation/validation.js';
 
@@ -157,13 +158,17 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
     // may read the referenced records, so with hooks all are checked. Should a foreign key refuse the
     // write (or a checked record vanish meanwhile), the check, run in full, names the field.
     const alone = this.isSingleInsert(dto);
-    await this.checkReferences(dto, undefined, alone ? 'unenforced' : 'all');
+    // With save hooks, the references are checked inside the transaction (below), so the hooks read
+    // the same referenced records the check found, even when a delete of one races the create.
+    if (alone) await this.checkReferences(dto, undefined, 'unenforced');
     const stamp = { UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true };
     const created = alone
       ? this.insertAlone(dto, actor, stamp)
       : this.db.transaction(async (manager) => {
         const context: SaveContext = { manager, actor, dto, values: this.columnValues(dto), existing: null };
+        await this.checkReferences(dto, manager);
         await this.authorizeBusiness(context.values, actor, manager, dto);
+        await this.checkSameBusiness(context, manager);
         await this.beforeSave(context);
         Object.assign(context.values, stamp);
         const newId = await this.insertRow(context.values, manager);
@@ -189,6 +194,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
       const context: SaveContext = { manager, actor, dto, values, existing };
       await this.checkReferences(dto, manager);
       await this.authorizeBusiness({ ...existing, ...values }, actor, manager, dto);
+      await this.checkSameBusiness(context, manager);
       await this.beforeSave(context);
       Object.assign(values, { UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: false });
       await this.updateRow(id, values, manager);
@@ -218,6 +224,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
   private async insertAlone(dto: RecordDto, actor: Principal | undefined, stamp: Record<string, unknown>): Promise<number> {
     const values = this.columnValues(dto);
     await this.authorizeBusiness(values, actor, this.db.manager, dto);
+    await this.checkSameBusiness({ dto, values, existing: null });
     return this.insertRow({ ...values, ...stamp });
   }
 
@@ -365,6 +372,12 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
       return missing.length ? { PropertyName: reference.property, AttemptedValue: value, Message: `${target.name} ${missing.join(', ')} does not exist` } : null;
     });
     return (await Promise.all(checks)).filter((error): error is FieldError => error !== null);
+  }
+
+  /** References declared `sameBusiness` name records of this record's business (400 naming each field). */
+  private async checkSameBusiness(record: Pick<SaveContext, 'dto' | 'values' | 'existing'>, manager?: EntityManager): Promise<void> {
+    const errors = await crossBusinessReferences(this.db, this.definition, record.dto, record, (values) => this.businessOf(values, manager ?? this.db.manager), manager);
+    if (errors.length) throw new RecordValidationException(errors);
   }
 
   /** A restricted administrator may only write into its own businesses (401 otherwise). */

@@ -22,6 +22,13 @@ export interface Reference {
   property: string;
   target: () => AnyClass;
   list: boolean;
+  /** The referenced records must belong to the same business as the referring one. */
+  sameBusiness: boolean;
+}
+
+/** For references to records of a business: they must be of the referring record's business. */
+interface LinkOptions {
+  sameBusiness?: boolean;
 }
 const REFERENCES = Symbol('references');
 
@@ -29,10 +36,10 @@ export function referencesOf(dto: AnyClass): Reference[] {
   return Reflect.getMetadata(REFERENCES, dto) ?? [];
 }
 
-function recordReference(list: boolean, target: () => AnyClass): PropertyDecorator {
+function recordReference(list: boolean, target: () => AnyClass, sameBusiness = false): PropertyDecorator {
   return (prototype, property) => {
     const inherited: Reference[] = Reflect.getMetadata(REFERENCES, prototype.constructor) ?? [];
-    Reflect.defineMetadata(REFERENCES, [...inherited, { property: String(property), target, list }], prototype.constructor);
+    Reflect.defineMetadata(REFERENCES, [...inherited, { property: String(property), target, list, sameBusiness }], prototype.constructor);
   };
 }
 
@@ -115,8 +122,8 @@ function idRules() {
 }
 
 /** An id of a record this service holds: checked to exist (400 naming the field otherwise). */
-export function Reference(target: () => AnyClass, options: FieldOptions = {}) {
-  return applyDecorators(api(options, { type: 'integer', minimum: 1 }), presence(options), ...idRules(), recordReference(false, target));
+export function Reference(target: () => AnyClass, options: FieldOptions & LinkOptions = {}) {
+  return applyDecorators(api(options, { type: 'integer', minimum: 1 }), presence(options), ...idRules(), recordReference(false, target, options.sameBusiness));
 }
 
 /** An id of a record type this service does not hold: a positive integer, not checked. */
@@ -125,7 +132,7 @@ export function ExternalId(options: FieldOptions = {}) {
 }
 
 /** A list of ids; checked to exist when it names a record type this service holds. */
-export function IdList(options: FieldOptions & { references?: () => AnyClass } = {}) {
+export function IdList(options: FieldOptions & LinkOptions & { references?: () => AnyClass } = {}) {
   const eachId = { each: true, message: '$property must hold positive integer ids.' };
   return applyDecorators(
     api(options, { type: 'integer', isArray: true }),
@@ -135,6 +142,6 @@ export function IdList(options: FieldOptions & { references?: () => AnyClass } =
     IsInt(eachId),
     Min(1, eachId),
     Max(MAX_ID, eachId),
-    ...(options.references ? [recordReference(true, options.references)] : []),
+    ...(options.references ? [recordReference(true, options.references, options.sameBusiness)] : []),
   );
 }
