@@ -6,6 +6,7 @@ import { verify as verifyTotp } from 'otplib';
 import type { EntityManager } from 'typeorm';
 import { Database } from '../common/database.js';
 import type { Principal } from '../common/principal.js';
+import { emailKey } from '../common/validation/fields.js';
 import { parseDbDateTime } from '../common/wire-values.js';
 import type { AppConfig } from '../config/configuration.js';
 import { decoyHash, verifyPassword } from './passwords.js';
@@ -195,7 +196,7 @@ export class AuthService {
     const q = (n: string) => this.db.id(n);
     const [row] = await this.db.query(
       `SELECT ${['Id', 'Email', 'PasswordHash', 'Active', 'TwoFactorEnabled', 'TwoFactorSecret', 'SecurityStamp', 'LockedUntil'].map(q).join(', ')} FROM ${q('user')} WHERE ${q('EmailKey')} = ?`,
-      [email.trim().toLowerCase()],
+      [emailKey(email)],
     );
     if (!row) return null;
     return {

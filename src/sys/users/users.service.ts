@@ -7,6 +7,7 @@ import { hashPassword } from '../../auth/passwords.js';
 import { RefreshTokensService } from '../../auth/refresh-tokens.service.js';
 import { Database, isUniqueViolation } from '../../common/database.js';
 import { RecordValidationException } from '../../common/errors.js';
+import { emailKey } from '../../common/validation/fields.js';
 import type { Principal } from '../../common/principal.js';
 import { RECORD_DEFINITION, RecordService, type SaveContext } from '../../common/record.service.js';
 import type { RecordDefinition, WireRecord } from '../../common/record-definition.js';
@@ -48,7 +49,7 @@ export class UsersService extends RecordService<User> implements OnApplicationBo
     const email = this.config.get('BOOTSTRAP_ADMIN_EMAIL', { infer: true });
     const password = this.config.get('BOOTSTRAP_ADMIN_PASSWORD', { infer: true });
     if (!email || !password) return;
-    const [existing] = await this.db.query(`SELECT 1 AS x FROM ${this.db.id('user')} WHERE ${this.db.id('EmailKey')} = ?`, [email.toLowerCase()]);
+    const [existing] = await this.db.query(`SELECT 1 AS x FROM ${this.db.id('user')} WHERE ${this.db.id('EmailKey')} = ?`, [emailKey(email)]);
     if (existing) return;
     try {
       await this.create({ Email: email, FullName: 'Administrator', Password: password, IsAdmin: true, Active: true });
@@ -64,7 +65,7 @@ export class UsersService extends RecordService<User> implements OnApplicationBo
     await this.assertEmailFree(coworker.email, null, manager);
     const now = new Date();
     await this.insertRow({
-      UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, IsNew: true, Email: coworker.email, EmailKey: coworker.email.toLowerCase(),
+      UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, IsNew: true, Email: coworker.email.trim(), EmailKey: emailKey(coworker.email),
       FullName: coworker.fullName, PasswordHash: await hashPassword(coworker.password), Active: true, CoworkerId: coworker.id,
     }, manager);
   }
@@ -76,7 +77,7 @@ export class UsersService extends RecordService<User> implements OnApplicationBo
     if (dto.CoworkerId !== undefined && dto.CoworkerId !== null && (!existing || dto.CoworkerId !== existing.CoworkerId)) {
       await this.assertCustomerFree(dto.CoworkerId, existing ? Number(existing.Id) : null, context);
     }
-    values.EmailKey = dto.Email.trim().toLowerCase();
+    values.EmailKey = emailKey(dto.Email);
     await this.assertEmailFree(dto.Email, existing ? Number(existing.Id) : null, context.manager);
     if (!existing && !dto.Password) throw RecordValidationException.field('Password', 'Password is required.', dto.Password ?? null);
     if (dto.Password) values.PasswordHash = await hashPassword(dto.Password);
@@ -156,7 +157,7 @@ export class UsersService extends RecordService<User> implements OnApplicationBo
     const q = (n: string) => this.db.id(n);
     const [taken] = await this.db.query(
       `SELECT ${q('Id')} AS id FROM ${q('user')} WHERE ${q('EmailKey')} = ?${exceptId ? ` AND ${q('Id')} <> ?` : ''}`,
-      [email.trim().toLowerCase(), ...(exceptId ? [exceptId] : [])],
+      [emailKey(email), ...(exceptId ? [exceptId] : [])],
       manager,
     );
     if (taken) throw RecordValidationException.field('Email', 'A user with this email already exists.', email);

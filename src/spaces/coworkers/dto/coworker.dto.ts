@@ -1,5 +1,5 @@
 import { MinLength } from 'class-validator';
-import { Bool, Enum, Reference, Text } from '../../../common/validation/fields.js';
+import { Bool, EmailAddress, Enum, Reference, Text } from '../../../common/validation/fields.js';
 import { RecordDto } from '../../../common/validation/record.dto.js';
 import { Tariff } from '../../../billing/tariffs/tariff.entity.js';
 import { Business } from '../../../sys/businesses/business.entity.js';
@@ -9,7 +9,7 @@ import { CoworkerType } from '../coworker.entity.js';
 export class CoworkerDto extends RecordDto {
   @Reference(() => Business, { required: true }) BusinessId: number;
   @Text({ required: true }) FullName: string;
-  @Text({ required: true }) Email: string;
+  @EmailAddress({ required: true }) Email: string;
   @Enum(CoworkerType) CoworkerType?: number | null;
   @Text() CompanyName?: string | null;
   @Text() BillingName?: string | null;
