@@ -39,6 +39,7 @@ export interface LoginUser {
   TwoFactorSecret: string | null;
   SecurityStamp: number;
   LockedUntil: number | null;
+  LastTotpStep: number | null;
 }
 
 export type LoginFailure = 'bad_credentials' | 'locked' | 'inactive' | 'two_factor';
@@ -154,15 +155,17 @@ export class AuthService {
       await verifyPassword(password, await decoyHash()); // same time as a real check: emails are not probed
       return { failure: 'bad_credentials' };
     }
+    const matches = await verifyPassword(password, user.PasswordHash);
+    // A locked account takes as long to refuse as any other login: the time tells nothing either.
     if (user.LockedUntil && user.LockedUntil > Date.now()) return { failure: 'locked' };
-    if (!(await verifyPassword(password, user.PasswordHash))) {
+    if (!matches) {
       await this.recordFailedLogin(user.Id);
       return { failure: 'bad_credentials' };
     }
     if (!user.Active) return { failure: 'inactive' };
     if (requireTotp && user.TwoFactorEnabled) {
-      const valid = Boolean(totp && user.TwoFactorSecret && /^\d{6}$/.test(totp) && (await this.totpMatches(user.TwoFactorSecret, totp)));
-      if (!valid) {
+      const step = totp && user.TwoFactorSecret && /^\d{6}$/.test(totp) ? await this.totpStep(user.TwoFactorSecret, totp, user.LastTotpStep) : null;
+      if (step === null || !(await this.claimTotpStep(user.Id, step))) {
         await this.recordFailedLogin(user.Id);
         return { failure: 'two_factor' };
       }
@@ -171,12 +174,28 @@ export class AuthService {
     return { user };
   }
 
-  private async totpMatches(secret: string, token: string): Promise<boolean> {
+  /** The time step a code matches (within 30 s either way), only if later than the last one accepted. */
+  private async totpStep(secret: string, token: string, lastStep: number | null): Promise<number | null> {
     try {
-      return (await verifyTotp({ secret, token, epochTolerance: 30 })).valid;
+      const result = await verifyTotp({ secret, token, epochTolerance: 30, ...(lastStep === null ? {} : { afterTimeStep: lastStep }) });
+      return result.valid && 'timeStep' in result ? result.timeStep : null;
     } catch {
-      return false;
+      return null;
     }
+  }
+
+  /**
+   * Records a code's time step as used, in one conditional statement: of parallel logins with the same
+   * code (or with an earlier one), one wins, and no code is accepted a second time (RFC 6238 §5.2).
+   */
+  private async claimTotpStep(userId: number, step: number): Promise<boolean> {
+    const q = (n: string) => this.db.id(n);
+    const result = await this.db.query(
+      `UPDATE ${q('user')} SET ${q('LastTotpStep')} = ? WHERE ${q('Id')} = ? AND (${q('LastTotpStep')} IS NULL OR ${q('LastTotpStep')} < ?)`,
+      [step, userId, step],
+    );
+    const outcome = result as unknown as { changes?: number; affectedRows?: number };
+    return Number(outcome.changes ?? outcome.affectedRows) === 1;
   }
 
   /** One more failure, in a single statement so parallel attempts all count. */
@@ -195,7 +214,7 @@ export class AuthService {
   private async findLoginUser(email: string): Promise<LoginUser | null> {
     const q = (n: string) => this.db.id(n);
     const [row] = await this.db.query(
-      `SELECT ${['Id', 'Email', 'PasswordHash', 'Active', 'TwoFactorEnabled', 'TwoFactorSecret', 'SecurityStamp', 'LockedUntil'].map(q).join(', ')} FROM ${q('user')} WHERE ${q('EmailKey')} = ?`,
+      `SELECT ${['Id', 'Email', 'PasswordHash', 'Active', 'TwoFactorEnabled', 'TwoFactorSecret', 'SecurityStamp', 'LockedUntil', 'LastTotpStep'].map(q).join(', ')} FROM ${q('user')} WHERE ${q('EmailKey')} = ?`,
       [emailKey(email)],
     );
     if (!row) return null;
@@ -208,6 +227,7 @@ export class AuthService {
       TwoFactorSecret: row.TwoFactorSecret === null ? null : String(row.TwoFactorSecret),
       SecurityStamp: Number(row.SecurityStamp),
       LockedUntil: parseDbDateTime(row.LockedUntil),
+      LastTotpStep: row.LastTotpStep === null ? null : Number(row.LastTotpStep),
     };
   }
 

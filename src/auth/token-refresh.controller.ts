@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Actor, AccessDeniedWhenUnresolved, Authenticated, RequirePermission } from '../common/access.js';
+import { Actor, AccessDeniedWhenUnresolved, Authenticated, CustomerOnly, RequirePermission } from '../common/access.js';
 import { failureConfirmation, successConfirmation, type ActionConfirmation } from '../common/envelopes.js';
 import { RecordNotFoundException, WireResponseException } from '../common/errors.js';
 import type { Principal } from '../common/principal.js';
@@ -23,11 +23,16 @@ export class TokenRefreshDto {
 export class TokenRefreshController {
   constructor(private readonly auth: AuthService) {}
 
+  /**
+   * The customer's operation: an administrator's token gets 401 here, as on the platform. Administrators
+   * mint tokens with the `{id}` variant, which checks what they may do to the user (themselves included).
+   */
   @Post('token/refresh')
   @HttpCode(200)
   @Authenticated()
+  @CustomerOnly()
   @AccessDeniedWhenUnresolved()
-  @ApiOperation({ summary: "A new access token for the caller's own user" })
+  @ApiOperation({ summary: "A new access token for the calling customer's own login" })
   async refreshOwn(@Actor() actor: Principal, @Body() body: unknown): Promise<ActionConfirmation> {
     return this.issue(actor.userId, actor, body);
   }

@@ -13,6 +13,8 @@ export interface TokenResponse {
   refresh_token: string;
 }
 
+export const LOGIN_REFUSED = 'The user name or password is incorrect, or the account cannot sign in now.';
+
 const FORM = /^application\/x-www-form-urlencoded\b/i;
 
 /** One form field as a string: a repeated field counts once. */
@@ -32,12 +34,10 @@ export class TokenService {
     switch (result.failure) {
       case 'two_factor':
         throw new OAuthError('two_factor_auth_check', totp ? 'The one-time code is not valid.' : 'A one-time code (totp) is required.');
-      case 'locked':
-        throw new OAuthError('invalid_grant', 'The account is locked after too many failed logins; try again later.');
-      case 'inactive':
-        throw new OAuthError('invalid_grant', 'The account is not active.');
       default:
-        throw new OAuthError('invalid_grant', 'The user name or password is incorrect.');
+        // The same for an unknown user, a wrong password, an inactive and a locked account: nobody
+        // learns from it which accounts exist or what state they are in.
+        throw new OAuthError('invalid_grant', LOGIN_REFUSED);
     }
   });
 

@@ -13,6 +13,7 @@ import { toWire } from './wire-values.js';
 import { getMetadataStorage } from 'class-validator';
 import { referencesOf } from './validation/fields.js';
 import { crossBusinessReferences } from './same-business.js';
+import { typesListing } from './listed-references.js';
 import type { RecordDto } from './validation/record.dto.js';
 import { validateBody } from './validation/validation.js';
 
@@ -207,6 +208,8 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
   async delete(id: number, actor?: Principal): Promise<ActionConfirmation> {
     await this.db.transaction(async (manager) => {
       const existing = await this.get(id, actor, manager);
+      const listing = await typesListing(this.db, this.definition.entity, id, manager);
+      if (listing.length) throw this.refusal(`${this.definition.name} ${id} cannot be deleted because ${listing.join(' and ')} records list it.`);
       await this.beforeDelete(existing, manager);
       try {
         await this.db.query(`DELETE FROM ${this.plan.tableName} WHERE ${this.db.id('Id')} = ?`, [id], manager);
