@@ -130,7 +130,8 @@ export class UsersService extends RecordService<User> implements OnApplicationBo
     if (!customer) throw RecordValidationException.field('CoworkerId', `Coworker ${coworkerId} does not exist`, coworkerId);
     if (actor && !withinBusinesses(actor, [Number(customer.b)])) throw new UnauthorizedException();
     const [login] = await this.db.query(
-      `SELECT ${q('Id')} AS id FROM ${q('user')} WHERE ${q('CoworkerId')} = ?${exceptUserId ? ` AND ${q('Id')} <> ?` : ''}`,
+      // A locking read sees logins committed while this one waited (a plain read sees its snapshot).
+      `SELECT ${q('Id')} AS id FROM ${q('user')} WHERE ${q('CoworkerId')} = ?${exceptUserId ? ` AND ${q('Id')} <> ?` : ''}${this.db.isMySql ? ' FOR UPDATE' : ''}`,
       [coworkerId, ...(exceptUserId ? [exceptUserId] : [])],
       manager,
     );
