@@ -154,13 +154,11 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
   async create(body: unknown, actor?: Principal): Promise<ActionConfirmation> {
     const dto = await validateBody(this.dtoClass, body);
     const now = new Date();
-    // Referenced records are checked before the transaction, in parallel. A lone INSERT leaves those its
-    // foreign keys enforce to the database (one statement instead of one per reference); save hooks
-    // may read the referenced records, so with hooks all are checked. Should a foreign key refuse the
-    // write (or a checked record vanish meanwhile), the check, run in full, names the field.
+    // A lone INSERT checks only the references its foreign keys do not enforce, before it (one statement
+    // instead of one per reference). With save hooks, which may read the referenced records, all are
+    // checked inside the transaction, so the hooks find what the check found even when a delete races
+    // the create. Should a foreign key refuse the write, the check, run in full, names the field.
     const alone = this.isSingleInsert(dto);
-    // With save hooks, the references are checked inside the transaction (below), so the hooks read
-    // the same referenced records the check found, even when a delete of one races the create.
     if (alone) await this.checkReferences(dto, undefined, 'unenforced');
     const stamp = { UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true };
     const created = alone
