@@ -7,10 +7,11 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { Logger } from 'pino';
 import { AuthGuard } from './auth/auth.guard.js';
 import { RateLimitGuard } from './auth/rate-limit.guard.js';
+import { parseJsonBody, refuseForeignCharset } from './common/body-limits.js';
 import { installFastReads } from './common/fast-reads.js';
 import { failureConfirmation } from './common/envelopes.js';
 import { deferredChildLogger } from './common/logging.js';
-import { RequestTimeoutError, sendError, UNAVAILABLE_MESSAGE } from './common/http-exception.filter.js';
+import { answerClientError, RequestTimeoutError, sendError, UNAVAILABLE_MESSAGE } from './common/http-exception.filter.js';
 import type { AppConfig } from './config/configuration.js';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -35,6 +36,8 @@ export function createFastifyAdapter(config: Pick<AppConfig, 'REQUEST_TIMEOUT_MS
       return typeof given === 'string' && CLIENT_REQUEST_ID.test(given) ? given : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true },
+    // Requests Node refuses before Fastify (headers over its limit: 431) get the error envelope too.
+    clientErrorHandler: answerClientError,
     onProtoPoisoning: 'remove',
     onConstructorPoisoning: 'remove',
     // Receiving a request may take this long; answering it, REQUEST_TIMEOUT_MS (setupApp's deadline).
@@ -93,7 +96,20 @@ export async function setupApp(app: NestFastifyApplication): Promise<void> {
   installFastReads(app, (context) => [context.get(RateLimitGuard), context.get(AuthGuard)]);
   // Other content types reach the routes as text, so the token endpoint can answer its own error
   // and record routes refuse them with 415 (JsonBody) instead of Fastify answering first.
-  fastify.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_request, body, done) => done(null, body));
+  // A body in another charset than UTF-8 would be read garbled: 415, whatever its type.
+  fastify.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (request, body, done) => {
+    try {
+      refuseForeignCharset(request.headers['content-type']);
+      done(null, body);
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
+  // JSON bodies are bounded in depth and size before they are parsed (README "Request bodies").
+  const adapter = app.getHttpAdapter() as FastifyAdapter;
+  adapter.useBodyParser('application/json', false, { bodyLimit: BODY_LIMIT }, (request: FastifyRequest, body: Buffer, done: (error: Error | null, body?: unknown) => void) => {
+    done(null, parseJsonBody(body.toString('utf8'), request.headers['content-type']));
+  });
 
   const document = SwaggerModule.createDocument(
     app,

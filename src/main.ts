@@ -32,8 +32,8 @@ async function bootstrap(): Promise<void> {
   }
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
   await setupApp(app);
-  await app.listen({ port: config.PORT, host: '0.0.0.0' });
-  logger.info({ port: config.PORT, database: config.database.type }, 'listening');
+  await app.listen({ port: config.PORT, host: config.HOST });
+  logger.info({ host: config.HOST, port: config.PORT, database: config.database.type }, 'listening');
 }
 
 await bootstrap();

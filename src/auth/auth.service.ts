@@ -6,6 +6,7 @@ import { verify as verifyTotp } from 'otplib';
 import type { EntityManager } from 'typeorm';
 import { Database } from '../common/database.js';
 import type { Principal } from '../common/principal.js';
+import { emailKey } from '../common/validation/fields.js';
 import { parseDbDateTime } from '../common/wire-values.js';
 import type { AppConfig } from '../config/configuration.js';
 import { decoyHash, verifyPassword } from './passwords.js';
@@ -21,6 +22,8 @@ export const LOCKOUT_MS = 15 * 60_000;
 interface UserState {
   principal: Principal;
   active: boolean;
+  /** Two-factor users cannot use Basic: it carries no one-time code. */
+  twoFactor: boolean;
   stamp: number;
   lockedUntil: number | null;
   expires: number;
@@ -36,6 +39,7 @@ export interface LoginUser {
   TwoFactorSecret: string | null;
   SecurityStamp: number;
   LockedUntil: number | null;
+  LastTotpStep: number | null;
 }
 
 export type LoginFailure = 'bad_credentials' | 'locked' | 'inactive' | 'two_factor';
@@ -108,7 +112,7 @@ export class AuthService {
     const remembered = this.basicCredentials.get(key);
     if (remembered && remembered.expires > now) {
       const state = await this.userState(remembered.userId);
-      if (state && state.active && state.stamp === remembered.stamp && !(state.lockedUntil && state.lockedUntil > now)) return state.principal;
+      if (state && state.active && !state.twoFactor && state.stamp === remembered.stamp && !(state.lockedUntil && state.lockedUntil > now)) return state.principal;
       this.basicCredentials.delete(key);
     }
     // Requests that arrive together with the same credentials share one password check: a burst of
@@ -125,7 +129,7 @@ export class AuthService {
     const credentials = parseBasicCredentials(encoded);
     if (!credentials) return null;
     const result = await this.checkLogin(credentials.email, credentials.password);
-    if ('failure' in result) return null;
+    if ('failure' in result || result.user.TwoFactorEnabled) return null;
     this.rememberBasic(key, result.user.Id, result.user.SecurityStamp, now);
     const state = await this.userState(result.user.Id, true);
     return state?.principal ?? null;
@@ -151,15 +155,17 @@ export class AuthService {
       await verifyPassword(password, await decoyHash()); // same time as a real check: emails are not probed
       return { failure: 'bad_credentials' };
     }
+    const matches = await verifyPassword(password, user.PasswordHash);
+    // A locked account takes as long to refuse as any other login: the time tells nothing either.
     if (user.LockedUntil && user.LockedUntil > Date.now()) return { failure: 'locked' };
-    if (!(await verifyPassword(password, user.PasswordHash))) {
+    if (!matches) {
       await this.recordFailedLogin(user.Id);
       return { failure: 'bad_credentials' };
     }
     if (!user.Active) return { failure: 'inactive' };
     if (requireTotp && user.TwoFactorEnabled) {
-      const valid = Boolean(totp && user.TwoFactorSecret && /^\d{6}$/.test(totp) && (await this.totpMatches(user.TwoFactorSecret, totp)));
-      if (!valid) {
+      const step = totp && user.TwoFactorSecret && /^\d{6}$/.test(totp) ? await this.totpStep(user.TwoFactorSecret, totp, user.LastTotpStep) : null;
+      if (step === null || !(await this.claimTotpStep(user.Id, step))) {
         await this.recordFailedLogin(user.Id);
         return { failure: 'two_factor' };
       }
@@ -168,12 +174,28 @@ export class AuthService {
     return { user };
   }
 
-  private async totpMatches(secret: string, token: string): Promise<boolean> {
+  /** The time step a code matches (within 30 s either way), only if later than the last one accepted. */
+  private async totpStep(secret: string, token: string, lastStep: number | null): Promise<number | null> {
     try {
-      return (await verifyTotp({ secret, token, epochTolerance: 30 })).valid;
+      const result = await verifyTotp({ secret, token, epochTolerance: 30, ...(lastStep === null ? {} : { afterTimeStep: lastStep }) });
+      return result.valid && 'timeStep' in result ? result.timeStep : null;
     } catch {
-      return false;
+      return null;
     }
+  }
+
+  /**
+   * Records a code's time step as used, in one conditional statement: of parallel logins with the same
+   * code (or with an earlier one), one wins, and no code is accepted a second time (RFC 6238 §5.2).
+   */
+  private async claimTotpStep(userId: number, step: number): Promise<boolean> {
+    const q = (n: string) => this.db.id(n);
+    const result = await this.db.query(
+      `UPDATE ${q('user')} SET ${q('LastTotpStep')} = ? WHERE ${q('Id')} = ? AND (${q('LastTotpStep')} IS NULL OR ${q('LastTotpStep')} < ?)`,
+      [step, userId, step],
+    );
+    const outcome = result as unknown as { changes?: number; affectedRows?: number };
+    return Number(outcome.changes ?? outcome.affectedRows) === 1;
   }
 
   /** One more failure, in a single statement so parallel attempts all count. */
@@ -192,8 +214,8 @@ export class AuthService {
   private async findLoginUser(email: string): Promise<LoginUser | null> {
     const q = (n: string) => this.db.id(n);
     const [row] = await this.db.query(
-      `SELECT ${['Id', 'Email', 'PasswordHash', 'Active', 'TwoFactorEnabled', 'TwoFactorSecret', 'SecurityStamp', 'LockedUntil'].map(q).join(', ')} FROM ${q('user')} WHERE ${q('EmailKey')} = ?`,
-      [email.trim().toLowerCase()],
+      `SELECT ${['Id', 'Email', 'PasswordHash', 'Active', 'TwoFactorEnabled', 'TwoFactorSecret', 'SecurityStamp', 'LockedUntil', 'LastTotpStep'].map(q).join(', ')} FROM ${q('user')} WHERE ${q('EmailKey')} = ?`,
+      [emailKey(email)],
     );
     if (!row) return null;
     return {
@@ -205,6 +227,7 @@ export class AuthService {
       TwoFactorSecret: row.TwoFactorSecret === null ? null : String(row.TwoFactorSecret),
       SecurityStamp: Number(row.SecurityStamp),
       LockedUntil: parseDbDateTime(row.LockedUntil),
+      LastTotpStep: row.LastTotpStep === null ? null : Number(row.LastTotpStep),
     };
   }
 
@@ -217,7 +240,7 @@ export class AuthService {
     if (!fresh && cached && cached.expires > now) return cached;
     const q = (n: string) => this.db.id(n);
     const [row] = await this.db.query(
-      `SELECT u.${q('Id')} AS id, u.${q('Email')} AS email, u.${q('Active')} AS active, u.${q('IsAdmin')} AS isAdmin, u.${q('Roles')} AS roles, ` +
+      `SELECT u.${q('Id')} AS id, u.${q('Email')} AS email, u.${q('Active')} AS active, u.${q('IsAdmin')} AS isAdmin, u.${q('Roles')} AS roles, u.${q('TwoFactorEnabled')} AS twoFactor, ` +
         `u.${q('SecurityStamp')} AS stamp, u.${q('LockedUntil')} AS lockedUntil, u.${q('CoworkerId')} AS coworkerId, ` +
         `(SELECT GROUP_CONCAT(b.${q('BusinessId')}) FROM ${q('user_business')} b WHERE b.${q('UserId')} = u.${q('Id')}) AS businesses ` +
         `FROM ${q('user')} u WHERE u.${q('Id')} = ?`,
@@ -240,6 +263,7 @@ export class AuthService {
         coworkerId: row.coworkerId === null ? null : Number(row.coworkerId),
       },
       active: Boolean(Number(row.active)),
+      twoFactor: Boolean(Number(row.twoFactor)),
       stamp: Number(row.stamp),
       lockedUntil: parseDbDateTime(row.lockedUntil),
       expires: now + PRINCIPAL_CACHE_MS,

@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Actor, AccessDeniedWhenUnresolved, Authenticated, RequirePermission } from '../common/access.js';
+import { Actor, AccessDeniedWhenUnresolved, Authenticated, CustomerOnly, RequirePermission } from '../common/access.js';
 import { failureConfirmation, successConfirmation, type ActionConfirmation } from '../common/envelopes.js';
 import { RecordNotFoundException, WireResponseException } from '../common/errors.js';
 import type { Principal } from '../common/principal.js';
@@ -9,6 +9,7 @@ import { Integer } from '../common/validation/fields.js';
 import { validateBody } from '../common/validation/validation.js';
 import { accessDenied } from './access-denied.js';
 import { AuthService } from './auth.service.js';
+import { mayManage } from '../sys/users/user-authority.js';
 
 export class TokenRefreshDto {
   /** Validity of the new access token in minutes (default 30, at most a week). */
@@ -22,11 +23,16 @@ export class TokenRefreshDto {
 export class TokenRefreshController {
   constructor(private readonly auth: AuthService) {}
 
+  /**
+   * The customer's operation: an administrator's token gets 401 here, as on the platform. Administrators
+   * mint tokens with the `{id}` variant, which checks what they may do to the user (themselves included).
+   */
   @Post('token/refresh')
   @HttpCode(200)
   @Authenticated()
+  @CustomerOnly()
   @AccessDeniedWhenUnresolved()
-  @ApiOperation({ summary: "A new access token for the caller's own user" })
+  @ApiOperation({ summary: "A new access token for the calling customer's own login" })
   async refreshOwn(@Actor() actor: Principal, @Body() body: unknown): Promise<ActionConfirmation> {
     return this.issue(actor.userId, actor, body);
   }
@@ -38,10 +44,8 @@ export class TokenRefreshController {
   async refreshOther(@Param('id', RecordIdPipe) id: number, @Actor() actor: Principal, @Body() body: unknown): Promise<ActionConfirmation> {
     const target = await this.auth.userState(id, true);
     if (!target) throw new RecordNotFoundException();
-    if (actor.businessIds !== null) {
-      const shared = target.principal.businessIds?.some((business) => actor.businessIds!.includes(business)) ?? false;
-      if (!shared) throw accessDenied();
-    }
+    // Nobody mints a token with more power than its own (only users it may manage).
+    if (!mayManage(actor, { isAdmin: target.principal.isAdmin, roles: target.principal.roles, businessIds: target.principal.businessIds })) throw accessDenied();
     return this.issue(id, actor, body);
   }
 

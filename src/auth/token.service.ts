@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { AuthService, type LoginUser } from './auth.service.js';
+import { refuseForeignCharset } from '../common/body-limits.js';
 import { OAuthError } from './oauth-error.js';
 import { RefreshTokensService } from './refresh-tokens.service.js';
 import { passwordGrantStrategy, runStrategy } from './strategies.js';
@@ -11,6 +12,8 @@ export interface TokenResponse {
   expires_in: number;
   refresh_token: string;
 }
+
+export const LOGIN_REFUSED = 'The user name or password is incorrect, or the account cannot sign in now.';
 
 const FORM = /^application\/x-www-form-urlencoded\b/i;
 
@@ -31,12 +34,10 @@ export class TokenService {
     switch (result.failure) {
       case 'two_factor':
         throw new OAuthError('two_factor_auth_check', totp ? 'The one-time code is not valid.' : 'A one-time code (totp) is required.');
-      case 'locked':
-        throw new OAuthError('invalid_grant', 'The account is locked after too many failed logins; try again later.');
-      case 'inactive':
-        throw new OAuthError('invalid_grant', 'The account is not active.');
       default:
-        throw new OAuthError('invalid_grant', 'The user name or password is incorrect.');
+        // The same for an unknown user, a wrong password, an inactive and a locked account: nobody
+        // learns from it which accounts exist or what state they are in.
+        throw new OAuthError('invalid_grant', LOGIN_REFUSED);
     }
   });
 
@@ -47,6 +48,7 @@ export class TokenService {
 
   async token(request: FastifyRequest): Promise<TokenResponse> {
     const body = request.body;
+    refuseForeignCharset(request.headers['content-type']);
     if (!FORM.test(String(request.headers['content-type'] ?? '')) || !body || typeof body !== 'object') {
       throw new OAuthError('unsupported_grant_type');
     }

@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { ArgumentsHost, Catch, HttpException, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from './database.js';
@@ -75,6 +77,23 @@ export function sendError(error: unknown, request: FastifyRequest, reply: Fastif
   if (reply.sent) return;
   if (headers) void reply.headers(headers);
   void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
+}
+
+/**
+ * Requests Node's parser refuses before Fastify sees them (headers over the server's limit, a request
+ * that takes too long to arrive, malformed HTTP): answered with the same error envelope, then closed.
+ */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, message] =
+    error.code === 'HPE_HEADER_OVERFLOW' ? [431, 'The request headers are larger than the server accepts.']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'The request took too long to arrive.']
+        : [400, 'The request could not be read.'];
+  const body = JSON.stringify(failureConfirmation(status, message));
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy();
 }
 
 /** The one global exception filter (registered as APP_FILTER). */

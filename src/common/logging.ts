@@ -1,5 +1,5 @@
 import type { LoggerService } from '@nestjs/common';
-import { pino, type Bindings, type ChildLoggerOptions, type Level, type Logger } from 'pino';
+import { pino, type Bindings, type DestinationStream, type ChildLoggerOptions, type Level, type Logger } from 'pino';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from '../config/configuration.js';
 
@@ -7,14 +7,48 @@ import type { AppConfig } from '../config/configuration.js';
  * The process's one pino logger (JSON lines). Fastify uses it for request logs, with the request id
  * on every line; secrets in headers and bodies are redacted wherever they would appear.
  */
-export function createLogger(config: Pick<AppConfig, 'LOG_LEVEL'>): Logger {
+export function createLogger(config: Pick<AppConfig, 'LOG_LEVEL'>, destination?: DestinationStream): Logger {
   return pino({
     level: config.LOG_LEVEL,
     redact: {
       paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.Password', '*.refresh_token', '*.TwoFactorSecret', '*.totp'],
       censor: '[redacted]',
     },
-  });
+    serializers: { err: safeError, error: safeError },
+  }, destination);
+}
+
+/** A quoted value in a database message, unless it names a column, key, table or constraint. */
+const QUOTED_VALUE = /(\b(?:column|key|table|constraint|database|index|function|procedure|for)\s+)?'(?:[^'\\]|\\.|'')*'/gi;
+
+/** A database message without the values it quotes ("Duplicate entry '…' for key 'UQ_user_EmailKey'"). */
+export function withoutValues(message: string): string {
+  return message.replace(QUOTED_VALUE, (quoted, name: string | undefined) => (name ? quoted : "'…'"));
+}
+
+/**
+ * Errors as log lines: type, message, stack, codes and cause, and for a failed query its parameterised
+ * SQL text only. Database errors carry the statement's parameter values (TypeORM's `parameters`, the
+ * MySQL driver's `sql` with the values written in, and values quoted in some messages), which may be
+ * passwords' hashes or two-factor secrets: none of that is written.
+ */
+export function safeError(error: unknown, depth = 0): unknown {
+  if (!(error instanceof Error) || depth > 3) return error instanceof Error ? { type: error.name } : error;
+  const e = error as Error & { code?: unknown; errno?: unknown; sqlState?: unknown; query?: unknown; driverError?: unknown; sqlMessage?: unknown; cause?: unknown };
+  const fromDatabase = 'driverError' in e || 'sqlMessage' in e || 'sqlState' in e || (typeof e.code === 'string' && e.code.startsWith('SQLITE_'));
+  const clean = (text: string | undefined) => (text === undefined ? undefined : fromDatabase ? withoutValues(text) : text);
+  const driver = e.driverError as { code?: unknown; errno?: unknown } | undefined;
+  return {
+    type: e.name,
+    message: clean(e.message),
+    stack: clean(e.stack),
+    code: e.code ?? driver?.code,
+    errno: e.errno ?? driver?.errno,
+    sqlState: e.sqlState,
+    // The statement as written, with its placeholders (values are always bound, never spliced).
+    query: typeof e.query === 'string' ? e.query : undefined,
+    cause: e.cause === undefined ? undefined : safeError(e.cause, depth + 1),
+  };
 }
 
 /** Nest's own log lines (start-up, shutdown) through the same pino logger. */

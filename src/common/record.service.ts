@@ -12,6 +12,8 @@ import type { RecordEntity } from './record.entity.js';
 import { toWire } from './wire-values.js';
 import { getMetadataStorage } from 'class-validator';
 import { referencesOf } from './validation/fields.js';
+import { crossBusinessReferences } from './same-business.js';
+import { typesListing } from './listed-references.js';
 import type { RecordDto } from './validation/record.dto.js';
 import { validateBody } from './validation/validation.js';
 
@@ -152,18 +154,20 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
   async create(body: unknown, actor?: Principal): Promise<ActionConfirmation> {
     const dto = await validateBody(this.dtoClass, body);
     const now = new Date();
-    // Referenced records are checked before the transaction, in parallel. A lone INSERT leaves those its
-    // foreign keys enforce to the database (one statement instead of one per reference); save hooks
-    // may read the referenced records, so with hooks all are checked. Should a foreign key refuse the
-    // write (or a checked record vanish meanwhile), the check, run in full, names the field.
+    // A lone INSERT checks only the references its foreign keys do not enforce, before it (one statement
+    // instead of one per reference). With save hooks, which may read the referenced records, all are
+    // checked inside the transaction, so the hooks find what the check found even when a delete races
+    // the create. Should a foreign key refuse the write, the check, run in full, names the field.
     const alone = this.isSingleInsert(dto);
-    await this.checkReferences(dto, undefined, alone ? 'unenforced' : 'all');
+    if (alone) await this.checkReferences(dto, undefined, 'unenforced');
     const stamp = { UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true };
     const created = alone
       ? this.insertAlone(dto, actor, stamp)
       : this.db.transaction(async (manager) => {
         const context: SaveContext = { manager, actor, dto, values: this.columnValues(dto), existing: null };
+        await this.checkReferences(dto, manager);
         await this.authorizeBusiness(context.values, actor, manager, dto);
+        await this.checkSameBusiness(context, manager);
         await this.beforeSave(context);
         Object.assign(context.values, stamp);
         const newId = await this.insertRow(context.values, manager);
@@ -189,6 +193,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
       const context: SaveContext = { manager, actor, dto, values, existing };
       await this.checkReferences(dto, manager);
       await this.authorizeBusiness({ ...existing, ...values }, actor, manager, dto);
+      await this.checkSameBusiness(context, manager);
       await this.beforeSave(context);
       Object.assign(values, { UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: false });
       await this.updateRow(id, values, manager);
@@ -201,6 +206,8 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
   async delete(id: number, actor?: Principal): Promise<ActionConfirmation> {
     await this.db.transaction(async (manager) => {
       const existing = await this.get(id, actor, manager);
+      const listing = await typesListing(this.db, this.definition.entity, id, manager);
+      if (listing.length) throw this.refusal(`${this.definition.name} ${id} cannot be deleted because ${listing.join(' and ')} records list it.`);
       await this.beforeDelete(existing, manager);
       try {
         await this.db.query(`DELETE FROM ${this.plan.tableName} WHERE ${this.db.id('Id')} = ?`, [id], manager);
@@ -218,6 +225,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
   private async insertAlone(dto: RecordDto, actor: Principal | undefined, stamp: Record<string, unknown>): Promise<number> {
     const values = this.columnValues(dto);
     await this.authorizeBusiness(values, actor, this.db.manager, dto);
+    await this.checkSameBusiness({ dto, values, existing: null });
     return this.insertRow({ ...values, ...stamp });
   }
 
@@ -367,6 +375,12 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
       return missing.length ? { PropertyName: reference.property, AttemptedValue: value, Message: `${target.name} ${missing.join(', ')} does not exist` } : null;
     });
     return (await Promise.all(checks)).filter((error): error is FieldError => error !== null);
+  }
+
+  /** References declared `sameBusiness` name records of this record's business (400 naming each field). */
+  private async checkSameBusiness(record: Pick<SaveContext, 'dto' | 'values' | 'existing'>, manager?: EntityManager): Promise<void> {
+    const errors = await crossBusinessReferences(this.db, this.definition, record.dto, record, (values) => this.businessOf(values, manager ?? this.db.manager), manager);
+    if (errors.length) throw new RecordValidationException(errors);
   }
 
   /** A restricted administrator may only write into its own businesses (401 otherwise). */

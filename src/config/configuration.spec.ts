@@ -10,6 +10,7 @@ describe('validateEnvironment', () => {
     const config = validateEnvironment({ DATABASE_URL: 'sqlite::memory:' });
     assert.deepEqual(config.database, { type: 'sqlite', database: ':memory:' });
     assert.equal(config.PORT, 3000);
+    assert.equal(config.HOST, '0.0.0.0');
     assert.equal(config.ACCESS_TOKEN_TTL_SECONDS, 3600);
     assert.ok(config.JWT_SECRET.length >= 32);
   });
@@ -53,5 +54,10 @@ describe('validateEnvironment', () => {
     refuses({ BOOTSTRAP_ADMIN_EMAIL: 'a@b.c', DATABASE_URL: 'sqlite::memory:' }, 'BOOTSTRAP_ADMIN_PASSWORD');
     refuses({ ACCESS_TOKEN_TTL_SECONDS: '-5', DATABASE_URL: 'sqlite::memory:' }, 'ACCESS_TOKEN_TTL_SECONDS');
     refuses({ REDIS_URL: 'localhost:6379', DATABASE_URL: 'sqlite::memory:' }, 'REDIS_URL');
+    refuses({ HOST: 'http://0.0.0.0', DATABASE_URL: 'sqlite::memory:' }, 'HOST');
+  });
+
+  it('listens on HOST: an address or a host name', () => {
+    for (const host of ['127.0.0.1', '::1', 'localhost', 'api.internal']) assert.equal(validateEnvironment({ HOST: host, DATABASE_URL: 'sqlite::memory:' }).HOST, host);
   });
 });

@@ -22,6 +22,8 @@ export type TrustProxy = boolean | number | string[];
 export interface AppConfig {
   NODE_ENV: 'development' | 'production' | 'test';
   PORT: number;
+  /** The address to listen on (0.0.0.0: every interface; 127.0.0.1 keeps it local). */
+  HOST: string;
   DATABASE_URL: string;
   database: DatabaseTarget;
   JWT_SECRET: string;
@@ -119,6 +121,16 @@ function developmentSecret(database: DatabaseTarget): string {
   return secret;
 }
 
+/** HOST: an IPv4 or IPv6 address, or a host name (default 0.0.0.0, every interface). */
+function listenAddress(raw: unknown): string {
+  const host = String(raw ?? '').trim();
+  if (!host) return '0.0.0.0';
+  if (!isIP(host) && !/^(?=.{1,253}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i.test(host)) {
+    throw new ConfigurationError(`HOST must be an IP address or a host name, got "${host}"`);
+  }
+  return host;
+}
+
 /** Validates the environment; a bad value throws a ConfigurationError that names the variable. */
 export function validateEnvironment(env: Record<string, unknown>): AppConfig {
   const NODE_ENV = oneOf(env, 'NODE_ENV', NODE_ENVS, 'development');
@@ -143,6 +155,7 @@ export function validateEnvironment(env: Record<string, unknown>): AppConfig {
   return {
     NODE_ENV,
     PORT: integer(env, 'PORT', 3000, 0, 65535),
+    HOST: listenAddress(env.HOST),
     DATABASE_URL,
     database,
     JWT_SECRET,

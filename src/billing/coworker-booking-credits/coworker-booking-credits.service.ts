@@ -6,7 +6,8 @@ import { RecordNotFoundException, RecordValidationException } from '../../common
 import type { Principal } from '../../common/principal.js';
 import type { WireRecord } from '../../common/record-definition.js';
 import { RecordService, type SaveContext } from '../../common/record.service.js';
-import { toWire } from '../../common/wire-values.js';
+import { LAST_YEAR, MONEY_LIMIT } from '../../common/validation/fields.js';
+import { formatDateTime, toWire } from '../../common/wire-values.js';
 import { Coworker } from '../../spaces/coworkers/coworker.entity.js';
 import { ProductBookingCredit } from '../product-booking-credits/product-booking-credit.entity.js';
 import { parseApplicableQuery } from './applicable-query.js';
@@ -54,7 +55,15 @@ export class CoworkerBookingCreditsService extends RecordService<CoworkerBooking
     const flag = (value: unknown) => toWire('bool', value) as boolean;
     const rows = credits.map((credit) => {
       const amount = releasedAmount(credit.Credit as number | string, sale.Quantity);
+      // What a sale releases must fit the credit columns as any written amount and date must.
+      if (Math.abs(Number(amount)) >= MONEY_LIMIT) {
+        throw RecordValidationException.field('Quantity', `${sale.Quantity} × the credit "${String(credit.Name)}" (${Number(credit.Credit)}) is more credit than a booking credit holds (below ${MONEY_LIMIT}).`, sale.Quantity);
+      }
       const rule = { ExpirationType: int(credit.ExpirationType), ExpiresIn: int(credit.ExpiresIn), ExpireTimeInMonths: int(credit.ExpireTimeInMonths), ExpireTimeInWeeks: int(credit.ExpireTimeInWeeks) };
+      const expiry = expiryDate(rule, validFrom, renewal);
+      if (expiry && !(expiry.getUTCFullYear() <= LAST_YEAR)) {
+        throw RecordValidationException.field('SaleDate', `The credit "${String(credit.Name)}" released by this sale would expire after the year ${LAST_YEAR}.`, formatDateTime(validFrom));
+      }
       return {
         UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: sale.by, IsNew: true,
         CoworkerId: sale.CoworkerId,
@@ -63,7 +72,7 @@ export class CoworkerBookingCreditsService extends RecordService<CoworkerBooking
         TotalCredit: amount,
         RemainingCredit: amount,
         ValidFrom: validFrom,
-        ExpireDate: expiryDate(rule, validFrom, renewal),
+        ExpireDate: expiry,
         ElegibleResourceTypes: list(credit.ElegibleResourceTypes),
         ElegibleProducts: list(credit.ElegibleProducts),
         ElegibleTariffs: list(credit.ElegibleTariffs),

@@ -13,6 +13,7 @@ import { CoworkerBookingCreditsService, wholeSecond, type ReleasingSale } from '
 import { Product } from '../products/product.entity.js';
 import { ProductsService } from '../products/products.service.js';
 import type { CoworkerProduct } from './coworker-product.entity.js';
+import { MAX_ID } from '../../common/validation/fields.js';
 
 /** Fields a sale keeps once made: its stock and booking credits were taken from them. */
 const AS_SOLD = ['CoworkerId', 'ProductId', 'Quantity'] as const;
@@ -70,6 +71,7 @@ export class CoworkerProductsService extends RecordService<CoworkerProduct> {
 
     const quantity = (values.Quantity as number | null | undefined) ?? 1;
     if (!(await this.products.takeStock(manager, productId, quantity))) {
+      if (flag('AllowNegativeStock')) throw RecordValidationException.field('Quantity', `A sale of ${quantity} would take the stock of "${name}" below ${-MAX_ID}.`, quantity);
       throw this.refusal(`Not enough stock of "${name}" for a sale of ${quantity}: the product does not allow negative stock.`);
     }
     values.Quantity = quantity;

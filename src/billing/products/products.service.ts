@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { RecordService } from '../../common/record.service.js';
 import { Product } from './product.entity.js';
+import { MAX_ID } from '../../common/validation/fields.js';
 
 /**
  * Product rules: sales take stock atomically. (The stock counter is never null: clearing it gives the
@@ -19,7 +20,11 @@ export class ProductsService extends RecordService<Product> {
     const q = (name: string) => this.db.id(name);
     const result = await manager.createQueryBuilder().update(Product)
       .set({ CurrentStock: () => `CASE WHEN ${q('TrackStock')} = 1 THEN ${q('CurrentStock')} - :quantity ELSE ${q('CurrentStock')} END` })
-      .where(`${q('Id')} = :id AND (${q('TrackStock')} = 0 OR ${q('AllowNegativeStock')} = 1 OR ${q('CurrentStock')} >= :quantity)`, { id: productId, quantity })
+      // The stock left must also fit its 32-bit column, negative stock allowed or not.
+      .where(
+        `${q('Id')} = :id AND (${q('TrackStock')} = 0 OR ((${q('AllowNegativeStock')} = 1 OR ${q('CurrentStock')} >= :quantity) AND ${q('CurrentStock')} - :quantity >= :lowest))`,
+        { id: productId, quantity, lowest: -MAX_ID },
+      )
       .updateEntity(false)
       .execute();
     return result.affected === 1;

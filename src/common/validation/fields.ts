@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import {
-  ArrayMaxSize, IsArray, IsBoolean, IsDate, IsDefined, IsIn, IsInt, IsNotEmpty, IsNumber, IsOptional, IsString, Max, MaxLength, Min,
+  ArrayMaxSize, IsArray, IsBoolean, IsDate, IsDefined, IsEmail, IsIn, IsInt, IsNotEmpty, IsNumber, IsOptional, IsString, Max, MaxLength, Min, ValidateBy,
 } from 'class-validator';
 import { LONG_TEXT_MAX, SHORT_TEXT_MAX, type AnyClass } from '../columns.js';
 import { parseDateTime } from '../wire-values.js';
@@ -10,6 +10,24 @@ import { parseDateTime } from '../wire-values.js';
 // Reusable field rules: each validates a field and documents it in OpenAPI at once (house style 8).
 
 export const MAX_ID = 2_147_483_647;
+/** Money and amounts: below 10^13 in absolute value, four decimal places (decimal(18,4) on both databases). */
+export const MONEY_LIMIT = 10_000_000_000_000;
+/** The years a date-time may fall in, in UTC: what both databases' datetime columns hold and give back. */
+export const FIRST_YEAR = 1000;
+export const LAST_YEAR = 9999;
+
+/** An email as it is compared and kept unique: trimmed and lower-cased (İ grows when lower-cased). */
+export const emailKey = (email: string): string => email.trim().toLowerCase();
+
+/** Whether a number has at most four decimal places as written, exponent notation included. */
+export function fitsMoney(value: unknown): boolean {
+  if (typeof value !== 'number' || !Number.isFinite(value) || Math.abs(value) >= MONEY_LIMIT) return false;
+  // Below 10^13 a number's shortest text uses an exponent only under 10^-6, which has more than four decimals.
+  const text = String(value);
+  if (text.includes('e')) return value === 0;
+  const point = text.indexOf('.');
+  return point < 0 || text.length - point - 1 <= 4;
+}
 
 interface FieldOptions {
   /** Required on create and on update (contract §3). */
@@ -22,6 +40,13 @@ export interface Reference {
   property: string;
   target: () => AnyClass;
   list: boolean;
+  /** The referenced records must belong to the same business as the referring one. */
+  sameBusiness: boolean;
+}
+
+/** For references to records of a business: they must be of the referring record's business. */
+interface LinkOptions {
+  sameBusiness?: boolean;
 }
 const REFERENCES = Symbol('references');
 
@@ -29,10 +54,10 @@ export function referencesOf(dto: AnyClass): Reference[] {
   return Reflect.getMetadata(REFERENCES, dto) ?? [];
 }
 
-function recordReference(list: boolean, target: () => AnyClass): PropertyDecorator {
+function recordReference(list: boolean, target: () => AnyClass, sameBusiness = false): PropertyDecorator {
   return (prototype, property) => {
     const inherited: Reference[] = Reflect.getMetadata(REFERENCES, prototype.constructor) ?? [];
-    Reflect.defineMetadata(REFERENCES, [...inherited, { property: String(property), target, list }], prototype.constructor);
+    Reflect.defineMetadata(REFERENCES, [...inherited, { property: String(property), target, list, sameBusiness }], prototype.constructor);
   };
 }
 
@@ -46,7 +71,11 @@ function api(options: FieldOptions, schema: Record<string, unknown>) {
   return ApiProperty({ required: Boolean(options.required), nullable: !options.required, description: options.description, ...schema });
 }
 
-/** A string of at most 255 characters, or 65,535 for long text (contract §1). */
+/**
+ * A string of at most 255 characters, or long text: at most 65,535 characters and 65,535 bytes of
+ * UTF-8, which is what a MySQL TEXT column holds (a long text in a script of multi-byte characters is
+ * refused with a 400 rather than failing in the database).
+ */
 export function Text(options: FieldOptions & { long?: boolean; max?: number } = {}) {
   const max = options.max ?? (options.long ? LONG_TEXT_MAX : SHORT_TEXT_MAX);
   return applyDecorators(
@@ -55,6 +84,23 @@ export function Text(options: FieldOptions & { long?: boolean; max?: number } = 
     IsString({ message: '$property must be a string.' }),
     ...(options.required ? [IsNotEmpty({ message: '$property must not be empty.' })] : []),
     MaxLength(max, { message: `$property must be at most ${max} characters long.` }),
+    ...(options.long ? [ValidateBy({
+      name: 'utf8Bytes',
+      validator: { validate: (value: unknown) => typeof value !== 'string' || Buffer.byteLength(value) <= LONG_TEXT_MAX, defaultMessage: () => `$property must be at most ${LONG_TEXT_MAX} bytes long in UTF-8.` },
+    })] : []),
+  );
+}
+
+/** An email address, trimmed; at most 255 characters also once lower-cased, as it is compared. */
+export function EmailAddress(options: FieldOptions = {}) {
+  return applyDecorators(
+    Transform(({ value }) => (typeof value === 'string' ? value.trim() : value)),
+    Text(options),
+    IsEmail({}, { message: '$property must be an email address.' }),
+    ValidateBy({
+      name: 'emailKeyLength',
+      validator: { validate: (value: unknown) => typeof value !== 'string' || [...emailKey(value)].length <= SHORT_TEXT_MAX, defaultMessage: () => `$property must be at most ${SHORT_TEXT_MAX} characters long in lower case.` },
+    }),
   );
 }
 
@@ -75,9 +121,12 @@ export function Money(options: FieldOptions & { min?: number } = {}) {
   return applyDecorators(
     api(options, { type: 'number', minimum: options.min }),
     presence(options),
-    IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 4 }, { message: '$property must be a number with at most 4 decimal places.' }),
+    IsNumber({ allowNaN: false, allowInfinity: false }, { message: '$property must be a number with at most 4 decimal places.' }),
+    ValidateBy({
+      name: 'money',
+      validator: { validate: fitsMoney, defaultMessage: () => '$property must be a number below 10000000000000 in absolute value, with at most 4 decimal places.' },
+    }),
     ...(options.min !== undefined ? [Min(options.min, { message: `$property must be at least ${options.min}.` })] : []),
-    Max(99_999_999_999_999, { message: '$property is too large.' }),
   );
 }
 
@@ -92,6 +141,13 @@ export function DateTime(options: FieldOptions = {}) {
     Transform(({ value }) => (typeof value === 'string' ? (parseDateTime(value) ?? value) : value)),
     presence(options),
     IsDate({ message: '$property must be a date-time such as 2025-01-15T10:30:00Z.' }),
+    ValidateBy({
+      name: 'yearRange',
+      validator: {
+        validate: (value: unknown) => !(value instanceof Date) || (value.getUTCFullYear() >= FIRST_YEAR && value.getUTCFullYear() <= LAST_YEAR),
+        defaultMessage: () => `$property must fall in the years ${FIRST_YEAR} to ${LAST_YEAR} (UTC).`,
+      },
+    }),
   );
 }
 
@@ -115,8 +171,8 @@ function idRules() {
 }
 
 /** An id of a record this service holds: checked to exist (400 naming the field otherwise). */
-export function Reference(target: () => AnyClass, options: FieldOptions = {}) {
-  return applyDecorators(api(options, { type: 'integer', minimum: 1 }), presence(options), ...idRules(), recordReference(false, target));
+export function Reference(target: () => AnyClass, options: FieldOptions & LinkOptions = {}) {
+  return applyDecorators(api(options, { type: 'integer', minimum: 1 }), presence(options), ...idRules(), recordReference(false, target, options.sameBusiness));
 }
 
 /** An id of a record type this service does not hold: a positive integer, not checked. */
@@ -125,7 +181,7 @@ export function ExternalId(options: FieldOptions = {}) {
 }
 
 /** A list of ids; checked to exist when it names a record type this service holds. */
-export function IdList(options: FieldOptions & { references?: () => AnyClass } = {}) {
+export function IdList(options: FieldOptions & LinkOptions & { references?: () => AnyClass } = {}) {
   const eachId = { each: true, message: '$property must hold positive integer ids.' };
   return applyDecorators(
     api(options, { type: 'integer', isArray: true }),
@@ -135,6 +191,6 @@ export function IdList(options: FieldOptions & { references?: () => AnyClass } =
     IsInt(eachId),
     Min(1, eachId),
     Max(MAX_ID, eachId),
-    ...(options.references ? [recordReference(true, options.references)] : []),
+    ...(options.references ? [recordReference(true, options.references, options.sameBusiness)] : []),
   );
 }

@@ -24,4 +24,6 @@ export class User extends RecordEntity {
   @IntColumn({ nullable: false, default: 0 }) SecurityStamp: number;
   @IntColumn({ nullable: false, default: 0 }) FailedLoginCount: number;
   @DateTimeColumn() LockedUntil: Date | null;
+  /** The RFC 6238 time step of the last one-time code accepted: a code is accepted once. */
+  @IntColumn() LastTotpStep: number | null;
 }

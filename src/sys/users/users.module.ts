@@ -11,7 +11,7 @@ export const users = defineRecord({
   entity: User,
   dto: UserDto,
   business: { links: 'user_business', on: 'UserId', column: 'BusinessId' },
-  hidden: ['EmailKey', 'PasswordHash', 'TwoFactorSecret', 'SecurityStamp', 'FailedLoginCount', 'LockedUntil'],
+  hidden: ['EmailKey', 'PasswordHash', 'TwoFactorSecret', 'SecurityStamp', 'FailedLoginCount', 'LockedUntil', 'LastTotpStep'],
   lists: {
     /** The businesses a restricted administrator may act on. */
     Businesses: { table: 'user_business', on: 'UserId', column: 'BusinessId' },

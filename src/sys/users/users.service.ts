@@ -7,11 +7,14 @@ import { hashPassword } from '../../auth/passwords.js';
 import { RefreshTokensService } from '../../auth/refresh-tokens.service.js';
 import { Database, isUniqueViolation } from '../../common/database.js';
 import { RecordValidationException } from '../../common/errors.js';
+import { emailKey } from '../../common/validation/fields.js';
 import type { Principal } from '../../common/principal.js';
 import { RECORD_DEFINITION, RecordService, type SaveContext } from '../../common/record.service.js';
 import type { RecordDefinition, WireRecord } from '../../common/record-definition.js';
 import type { AppConfig } from '../../config/configuration.js';
 import type { UserDto } from './dto/user.dto.js';
+import { mayManage, withinBusinesses, type UserPowers } from './user-authority.js';
+import { Coworker } from '../../spaces/coworkers/coworker.entity.js';
 import type { User } from './user.entity.js';
 
 const sameSet = (a: readonly unknown[] | null | undefined, b: readonly unknown[] | null | undefined) => {
@@ -19,6 +22,12 @@ const sameSet = (a: readonly unknown[] | null | undefined, b: readonly unknown[]
   const right = new Set((b ?? []).map((v) => String(v).toLowerCase()));
   return left.size === right.size && [...left].every((v) => right.has(v));
 };
+
+const storedPowers = (user: WireRecord): UserPowers => ({
+  isAdmin: Boolean(user.IsAdmin),
+  roles: (user.Roles as string[] | null) ?? [],
+  businessIds: (user.Businesses as number[] | null) ?? [],
+});
 
 /** Users: hashed passwords, unique emails, and access that ends when it should (contract §2.1, §2.2). */
 @Injectable()
@@ -40,7 +49,7 @@ export class UsersService extends RecordService<User> implements OnApplicationBo
     const email = this.config.get('BOOTSTRAP_ADMIN_EMAIL', { infer: true });
     const password = this.config.get('BOOTSTRAP_ADMIN_PASSWORD', { infer: true });
     if (!email || !password) return;
-    const [existing] = await this.db.query(`SELECT 1 AS x FROM ${this.db.id('user')} WHERE ${this.db.id('EmailKey')} = ?`, [email.toLowerCase()]);
+    const [existing] = await this.db.query(`SELECT 1 AS x FROM ${this.db.id('user')} WHERE ${this.db.id('EmailKey')} = ?`, [emailKey(email)]);
     if (existing) return;
     try {
       await this.create({ Email: email, FullName: 'Administrator', Password: password, IsAdmin: true, Active: true });
@@ -56,7 +65,7 @@ export class UsersService extends RecordService<User> implements OnApplicationBo
     await this.assertEmailFree(coworker.email, null, manager);
     const now = new Date();
     await this.insertRow({
-      UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, IsNew: true, Email: coworker.email, EmailKey: coworker.email.toLowerCase(),
+      UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, IsNew: true, Email: coworker.email.trim(), EmailKey: emailKey(coworker.email),
       FullName: coworker.fullName, PasswordHash: await hashPassword(coworker.password), Active: true, CoworkerId: coworker.id,
     }, manager);
   }
@@ -64,7 +73,11 @@ export class UsersService extends RecordService<User> implements OnApplicationBo
   protected override async beforeSave(context: SaveContext): Promise<void> {
     const dto = context.dto as UserDto;
     const { values, existing } = context;
-    values.EmailKey = dto.Email.trim().toLowerCase();
+    this.assertGrantable(dto, existing, context.actor);
+    if (dto.CoworkerId !== undefined && dto.CoworkerId !== null && (!existing || dto.CoworkerId !== existing.CoworkerId)) {
+      await this.assertCustomerFree(dto.CoworkerId, existing ? Number(existing.Id) : null, context);
+    }
+    values.EmailKey = emailKey(dto.Email);
     await this.assertEmailFree(dto.Email, existing ? Number(existing.Id) : null, context.manager);
     if (!existing && !dto.Password) throw RecordValidationException.field('Password', 'Password is required.', dto.Password ?? null);
     if (dto.Password) values.PasswordHash = await hashPassword(dto.Password);
@@ -86,12 +99,49 @@ export class UsersService extends RecordService<User> implements OnApplicationBo
     this.auth.forget(Number(record.Id));
   }
 
-  /** A restricted administrator manages only users of its own businesses, and makes no full administrators. */
-  protected override async authorizeBusiness(values: Record<string, unknown>, actor: Principal | undefined, _manager: EntityManager, dto: UserDto): Promise<void> {
+  /** A user's businesses are checked with its roles, against the stored user too (assertGrantable). */
+  protected override async authorizeBusiness(): Promise<void> {}
+
+  /**
+   * Nobody gives what they do not have: a restricted administrator touches only users it may manage
+   * (the stored one on update), and leaves them with no admin rights, roles it holds and businesses
+   * among its own (at least one); so it cannot raise its own either.
+   */
+  private assertGrantable(dto: UserDto, existing: WireRecord | null, actor: Principal | undefined): void {
     if (!actor || actor.businessIds === null) return;
-    if (values.IsAdmin === true) throw new UnauthorizedException();
-    const businesses = (dto.Businesses === undefined ? (values.Businesses as number[] | null) : dto.Businesses) ?? [];
-    if (!businesses.length || !businesses.every((business) => actor.businessIds!.includes(business))) throw new UnauthorizedException();
+    if (existing && !mayManage(actor, storedPowers(existing))) throw new UnauthorizedException();
+    const after: UserPowers = {
+      isAdmin: dto.IsAdmin ?? Boolean(existing?.IsAdmin),
+      roles: dto.Roles !== undefined ? (dto.Roles ?? []) : ((existing?.Roles as string[] | undefined) ?? []),
+      businessIds: dto.Businesses !== undefined ? (dto.Businesses ?? []) : ((existing?.Businesses as number[] | undefined) ?? []),
+    };
+    if (!mayManage(actor, after)) throw new UnauthorizedException();
+  }
+
+  /**
+   * A login may name only a customer of one of the actor's businesses, and a customer has one login.
+   * The customer's row is locked first, so two logins for it made at once take turns.
+   */
+  private async assertCustomerFree(coworkerId: number, exceptUserId: number | null, { manager, actor }: SaveContext): Promise<void> {
+    const q = (n: string) => this.db.id(n);
+    const [customer] = await this.db.query(
+      `SELECT ${q('BusinessId')} AS b FROM ${this.db.tableOf(Coworker)} WHERE ${q('Id')} = ?${this.db.isMySql ? ' FOR UPDATE' : ''}`, [coworkerId], manager,
+    );
+    if (!customer) throw RecordValidationException.field('CoworkerId', `Coworker ${coworkerId} does not exist`, coworkerId);
+    if (actor && !withinBusinesses(actor, [Number(customer.b)])) throw new UnauthorizedException();
+    const [login] = await this.db.query(
+      // A locking read sees logins committed while this one waited (a plain read sees its snapshot).
+      `SELECT ${q('Id')} AS id FROM ${q('user')} WHERE ${q('CoworkerId')} = ?${exceptUserId ? ` AND ${q('Id')} <> ?` : ''}${this.db.isMySql ? ' FOR UPDATE' : ''}`,
+      [coworkerId, ...(exceptUserId ? [exceptUserId] : [])],
+      manager,
+    );
+    if (login) throw RecordValidationException.field('CoworkerId', `Coworker ${coworkerId} already has a login.`, coworkerId);
+  }
+
+  /** A restricted administrator deletes only users it may manage. */
+  override async delete(id: number, actor?: Principal) {
+    if (actor && actor.businessIds !== null && !mayManage(actor, storedPowers(await this.get(id, actor)))) throw new UnauthorizedException();
+    return super.delete(id, actor);
   }
 
   /** Deactivation, a new password, or new roles, businesses or admin rights end existing access. */
@@ -108,7 +158,7 @@ export class UsersService extends RecordService<User> implements OnApplicationBo
     const q = (n: string) => this.db.id(n);
     const [taken] = await this.db.query(
       `SELECT ${q('Id')} AS id FROM ${q('user')} WHERE ${q('EmailKey')} = ?${exceptId ? ` AND ${q('Id')} <> ?` : ''}`,
-      [email.trim().toLowerCase(), ...(exceptId ? [exceptId] : [])],
+      [emailKey(email), ...(exceptId ? [exceptId] : [])],
       manager,
     );
     if (taken) throw RecordValidationException.field('Email', 'A user with this email already exists.', email);

@@ -22,8 +22,8 @@ export class CoworkerBookingCreditDto extends RecordDto {
   /** Resource types the credit is valid for; empty means all. */
   @IdList() ElegibleResourceTypes?: number[] | null;
   /** Products the universal credit is valid for. */
-  @IdList({ references: () => Product }) ElegibleProducts?: number[] | null;
-  @IdList({ references: () => Tariff }) ElegibleTariffs?: number[] | null;
+  @IdList({ references: () => Product, sameBusiness: true }) ElegibleProducts?: number[] | null;
+  @IdList({ references: () => Tariff, sameBusiness: true }) ElegibleTariffs?: number[] | null;
   @Bool() CaneBeUsedForBookings?: boolean | null;
   @Bool() CaneBeUsedForEvents?: boolean | null;
   /** Event categories the credit is valid for; empty means all events. */

@@ -7,7 +7,7 @@ import { Currency } from '../../../sys/currencies/currency.entity.js';
 /** A customer invoice's request fields; the BillTo* details are captured from the customer, not sent. */
 export class CoworkerInvoiceDto extends RecordDto {
   /** The customer billed: a customer of BusinessId. */
-  @Reference(() => Coworker, { required: true }) CoworkerId: number;
+  @Reference(() => Coworker, { required: true, sameBusiness: true }) CoworkerId: number;
   /** The issuing business; an issued invoice cannot move to another one. */
   @Reference(() => Business, { required: true }) BusinessId: number;
   @Reference(() => Currency, { required: true }) CurrencyId: number;

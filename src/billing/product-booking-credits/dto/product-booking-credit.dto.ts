@@ -13,8 +13,8 @@ export class ProductBookingCreditDto extends RecordDto {
   /** Resource types the credit is valid for; empty means all. */
   @IdList() ElegibleResourceTypes?: number[] | null;
   /** Products the universal credit is valid for. */
-  @IdList({ references: () => Product }) ElegibleProducts?: number[] | null;
-  @IdList({ references: () => Tariff }) ElegibleTariffs?: number[] | null;
+  @IdList({ references: () => Product, sameBusiness: true }) ElegibleProducts?: number[] | null;
+  @IdList({ references: () => Tariff, sameBusiness: true }) ElegibleTariffs?: number[] | null;
   @Integer({ min: 0 }) ExpireTimeInMonths?: number | null;
   @Integer({ min: 0 }) ExpireTimeInWeeks?: number | null;
   @Bool() CaneBeUsedForBookings?: boolean | null;

@@ -42,7 +42,7 @@ export class ProductDto extends RecordDto {
   /** Only customers with an active contract may buy it. */
   @Bool() OnlyForMembers?: boolean | null;
   /** Pricing plans the product is linked to. */
-  @IdList({ references: () => Tariff }) Tariffs?: number[] | null;
+  @IdList({ references: () => Tariff, sameBusiness: true }) Tariffs?: number[] | null;
   @Bool() Archived?: boolean | null;
   @Bool() Starred?: boolean | null;
   @Bool() TrackStock?: boolean | null;

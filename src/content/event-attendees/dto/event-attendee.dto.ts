@@ -9,6 +9,6 @@ export class EventAttendeeDto extends RecordDto {
   @Text({ required: true }) FullName: string;
   @Text({ required: true }) Email: string;
   /** The customer attending, when the attendee is one. */
-  @Reference(() => Coworker) CoworkerId?: number | null;
+  @Reference(() => Coworker, { sameBusiness: true }) CoworkerId?: number | null;
   @Bool() CheckedIn?: boolean | null;
 }

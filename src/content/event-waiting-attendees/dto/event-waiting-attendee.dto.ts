@@ -12,5 +12,5 @@ export class EventWaitingAttendeeDto extends RecordDto {
   /** Where to tell the person that a place is free. */
   @Text({ required: true }) Email: string;
   /** The customer waiting, when it is one: at most once per event. */
-  @Reference(() => Coworker) CoworkerId?: number | null;
+  @Reference(() => Coworker, { sameBusiness: true }) CoworkerId?: number | null;
 }

@@ -5,7 +5,7 @@ import { Survey } from '../../surveys/survey.entity.js';
 
 /** Spec §2.6 and §4.7: CoworkerId and SurveyId are required on create and on update. */
 export class SurveyRunDto extends RecordDto {
-  @Reference(() => Coworker, { required: true }) CoworkerId: number;
+  @Reference(() => Coworker, { required: true, sameBusiness: true }) CoworkerId: number;
   @Reference(() => Survey, { required: true }) SurveyId: number;
   @DateTime() MailingDate?: Date | null;
   /** Whether the customer submitted the survey (default false). */

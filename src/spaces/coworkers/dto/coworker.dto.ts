@@ -1,6 +1,6 @@
 import { Expose, Transform } from 'class-transformer';
 import { MinLength } from 'class-validator';
-import { Bool, Enum, IdList, Reference, Text } from '../../../common/validation/fields.js';
+import { Bool, EmailAddress, Enum, IdList, Reference, Text } from '../../../common/validation/fields.js';
 import { RecordDto } from '../../../common/validation/record.dto.js';
 import { Tariff } from '../../../billing/tariffs/tariff.entity.js';
 import { Business } from '../../../sys/businesses/business.entity.js';
@@ -24,7 +24,7 @@ export class CoworkerDto extends RecordDto {
   @IdList({ references: () => Business }) AddedBusinesses?: number[] | null;
   @IdList({ references: () => Business }) Businesses?: number[] | null;
   @Text({ required: true }) FullName: string;
-  @Text({ required: true }) Email: string;
+  @EmailAddress({ required: true }) Email: string;
   @Enum(CoworkerType) CoworkerType?: number | null;
   @Text() Salutation?: string | null;
   @Text() CompanyName?: string | null;

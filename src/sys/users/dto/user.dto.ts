@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsEmail, IsOptional, IsString, Matches, MinLength } from 'class-validator';
-import { Bool, IdList, Reference, Text } from '../../../common/validation/fields.js';
+import { ArrayMaxSize, IsArray, IsOptional, IsString, Matches, MinLength } from 'class-validator';
+import { Bool, EmailAddress, IdList, Reference, Text } from '../../../common/validation/fields.js';
 import { RecordDto } from '../../../common/validation/record.dto.js';
 import { Coworker } from '../../../spaces/coworkers/coworker.entity.js';
 import { Business } from '../../businesses/business.entity.js';
@@ -8,9 +8,7 @@ import { Business } from '../../businesses/business.entity.js';
 export const ROLE_PATTERN = /^[A-Za-z]+-(List|Read|Create|Edit|Update|Delete)$/i;
 
 export class UserDto extends RecordDto {
-  @Text({ required: true })
-  @IsEmail({}, { message: '$property must be an email address.' })
-  Email: string;
+  @EmailAddress({ required: true }) Email: string;
 
   @Text({ required: true }) FullName: string;
 
@@ -38,9 +36,9 @@ export class UserDto extends RecordDto {
 
   @Bool() TwoFactorEnabled?: boolean | null;
 
-  /** Write-only, base32 (RFC 6238). On update absent or null keeps the stored one. */
+  /** Write-only, base32 (RFC 6238), at least 128 bits. On update absent or null keeps the stored one. */
   @Text({ max: 128 })
-  @Matches(/^[A-Z2-7]{16,}=*$/i, { message: '$property must be a base32 secret of at least 16 characters.' })
+  @Matches(/^[A-Z2-7]{26,}=*$/i, { message: '$property must be a base32 secret of at least 26 characters (128 bits).' })
   TwoFactorSecret?: string | null;
 
   /** Set for a customer's login. */
