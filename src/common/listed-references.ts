@@ -15,9 +15,12 @@ export async function typesListing(db: Database, entity: AnyClass, id: number, m
   const patterns = [`[${id}]`, `[${id},%`, `%,${id},%`, `%,${id}]`];
   for (const definition of recordDefinitions()) {
     const joinTables = new Set(Object.keys(definition.lists ?? {}));
+    const metadata = db.dataSource.getMetadata(definition.entity);
+    // Request-only lists (a customer's AddedBusinesses) are stored nowhere.
+    const stored = (property: string) => Boolean(metadata.findColumnWithPropertyName(property));
     const columns = [...new Set([definition.dto, definition.updateDto]
       .flatMap((dto) => (dto ? referencesOf(dto) : []))
-      .filter((reference) => reference.list && !joinTables.has(reference.property) && reference.target() === entity)
+      .filter((reference) => reference.list && !joinTables.has(reference.property) && stored(reference.property) && reference.target() === entity)
       .map((reference) => reference.property))];
     if (!columns.length) continue;
     const condition = columns.map((column) => patterns.map(() => `${db.id(column)} LIKE ?`).join(' OR ')).join(' OR ');
