@@ -128,9 +128,6 @@ export async function startGaleraCluster(options: { size?: number; ports?: Galer
   }
   chownRecursive(dir, uid, gid);
 
-  // The first node's data directory is made once; the others receive theirs by state transfer.
-  log('initialising the first node');
-  await run('mariadb-install-db', [`--defaults-file=${configFile(nodes[0])}`, '--user=mysql', '--auth-root-authentication-method=socket', '--skip-test-db'], { timeout: 120_000 });
 
   const launch = async (node: GaleraNode, bootstrap: boolean) => {
     const child = spawn(MARIADBD, [`--defaults-file=${configFile(node)}`, ...(bootstrap ? ['--wsrep-new-cluster'] : [])], { stdio: 'ignore', detached: true });
@@ -195,12 +192,33 @@ export async function startGaleraCluster(options: { size?: number; ports?: Galer
       await sleep(100);
     }
   };
+  // A test process that ends without its after() hook (interrupted, crashed) still stops its nodes.
+  const killNow = () => {
+    for (const node of nodes) {
+      const pid = pidOf(node);
+      if (pid && alive(pid)) process.kill(pid, 'SIGKILL');
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const onSignal = (signal: NodeJS.Signals) => {
+    killNow();
+    process.kill(process.pid, signal);
+  };
+  process.once('exit', killNow);
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   const destroy = async () => {
     await Promise.all(nodes.map((node) => stopNode(node).catch(() => undefined)));
     rmSync(dir, { recursive: true, force: true });
+    process.off('exit', killNow);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   };
 
   try {
+    // The first node's data directory is made once; the others receive theirs by state transfer.
+    log('initialising the first node');
+    await run('mariadb-install-db', [`--defaults-file=${configFile(nodes[0])}`, '--user=mysql', '--auth-root-authentication-method=socket', '--skip-test-db'], { timeout: 120_000 });
     log('bootstrapping the cluster on node1');
     await launch(nodes[0], true);
     const root = await connect(nodes[0]);
