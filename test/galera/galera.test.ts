@@ -23,13 +23,14 @@ interface Instance {
 interface Res {
   status: number;
   body: any;
+  headers?: Headers;
 }
 
 /** What every request answered, for the figures at the end. */
 const tally = { requests: 0, statuses: new Map<number, number>() };
 
-async function call(instance: Instance, method: string, path: string, options: { auth?: string | null; json?: unknown; form?: Record<string, string> } = {}): Promise<Res> {
-  const headers: Record<string, string> = {};
+async function call(instance: Instance, method: string, path: string, options: { auth?: string | null; json?: unknown; form?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<Res> {
+  const headers: Record<string, string> = { ...options.headers };
   const auth = options.auth === undefined ? admin : options.auth;
   if (auth) headers.authorization = auth;
   let body: string | undefined;
@@ -52,7 +53,7 @@ async function call(instance: Instance, method: string, path: string, options: {
     } catch {
       /* not JSON */
     }
-    return { status, body: parsed };
+    return { status, body: parsed, headers: res.headers };
   } finally {
     tally.statuses.set(status, (tally.statuses.get(status) ?? 0) + 1);
   }
@@ -225,7 +226,9 @@ describe('three instances on a three-node MariaDB Galera cluster', () => {
       assert.deepEqual(serverErrors(creates), []);
       for (const [i, res] of creates.entries()) {
         assert.equal(res.status, 200, JSON.stringify(res.body));
-        assert.deepEqual(res.body.Value.Tariffs, product(i).Tariffs);
+        // Read back through the next node.
+        const read = await call(instances[(i + 1) % instances.length], 'GET', `/api/billing/products/${res.body.Value.Id}`);
+        assert.deepEqual(read.body.Tariffs, product(i).Tariffs);
       }
       const id = creates[0].body.Value.Id as number;
       const lists = [[tariffs[0]], [tariffs[1], tariffs[2]], [tariffs[0], tariffs[2]], []];
@@ -237,10 +240,25 @@ describe('three instances on a three-node MariaDB Galera cluster', () => {
     });
   });
 
-  // Where the lead adds the checks across nodes of the other branches' guarantees: the same
-  // Idempotency-Key sent through two nodes at once makes one write; a webhook attempt due is claimed by
-  // one instance only. Both fire with across() like the checks above.
-  void it.todo('an Idempotency-Key used through two nodes at once makes one write');
+  // Checks of guarantees that other branches bring (Idempotency-Key, webhooks): they run, but count as
+  // failures only once their todo flag is removed, when the feature is in.
+  it('one Idempotency-Key sent through three nodes at once makes one write', { todo: 'until Idempotency-Key is implemented' }, async (context) => {
+    await measured(context, async () => {
+      const name = `Idempotent ${Date.now()}`;
+      const send = (instance: Instance) => call(instance, 'POST', '/api/sys/businesses', { json: { Name: name, CurrencyId: gbp, CountryId: uk }, headers: { 'idempotency-key': `galera-${name}` } });
+      const results = await across(12, send);
+      assert.deepEqual(serverErrors(results), []);
+      assert.ok(results.every((r) => r.status === 200 || r.status === 409), results.map((r) => r.status).join());
+      const listed = (await call(a(), 'GET', `/api/sys/businesses?size=1000`)).body.Records.filter((b: { Name: string }) => b.Name === name);
+      assert.equal(listed.length, 1, 'one record');
+      const replay = await send(instances[2]);
+      assert.equal(replay.status, 200);
+      assert.equal(replay.headers?.get('idempotent-replayed'), 'true');
+      assert.equal(replay.body.Value.Id, listed[0].Id);
+    });
+  });
+  // Where the webhook check goes: a delivery that falls due is claimed and attempted by one of the three
+  // instances only (fire it with across() like the checks above, count the receiver's hits).
   void it.todo('a webhook delivery is attempted once though three instances on three nodes claim it');
 
   it('a node stopped under load: only the instance on it answers 503, and it recovers when the node rejoins', async (context) => {
