@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import mysql from 'mysql2/promise';
+import { httpRequest, type HttpAnswer } from '../support/http.js';
 import { sleep, startService, type Service } from '../support/service.js';
 import { basicAuth, TEST_JWT_SECRET } from '../support/test-app.js';
 import { missingPackages, startGaleraCluster, type GaleraCluster, type GaleraNode } from './galera-cluster.js';
@@ -20,46 +21,25 @@ interface Instance {
   service: Service;
 }
 
-interface Res {
-  status: number;
-  body: any;
-  headers?: Headers;
-}
-
 /** What every request answered, for the figures at the end. */
 const tally = { requests: 0, statuses: new Map<number, number>() };
 
-async function call(instance: Instance, method: string, path: string, options: { auth?: string | null; json?: unknown; form?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<Res> {
+async function call(instance: Instance, method: string, path: string, options: { auth?: string | null; json?: unknown; form?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<HttpAnswer> {
   const headers: Record<string, string> = { ...options.headers };
   const auth = options.auth === undefined ? admin : options.auth;
   if (auth) headers.authorization = auth;
-  let body: string | undefined;
-  if (options.json !== undefined) {
-    headers['content-type'] = 'application/json';
-    body = JSON.stringify(options.json);
-  } else if (options.form) {
-    headers['content-type'] = 'application/x-www-form-urlencoded';
-    body = new URLSearchParams(options.form).toString();
-  }
   tally.requests++;
   let status = 0;
   try {
-    const res = await fetch(instance.service.url + path, { method, headers, body, signal: AbortSignal.timeout(20_000) });
+    const res = await httpRequest(instance.service.url + path, { method, headers, json: options.json, form: options.form, timeoutMs: 20_000 });
     status = res.status;
-    const text = await res.text();
-    let parsed: unknown = text;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      /* not JSON */
-    }
-    return { status, body: parsed, headers: res.headers };
+    return res;
   } finally {
     tally.statuses.set(status, (tally.statuses.get(status) ?? 0) + 1);
   }
 }
 
-const serverErrors = (results: Res[]) => results.filter((r) => r.status >= 500 || r.status === 0).map((r) => `${r.status} ${JSON.stringify(r.body)}`);
+const serverErrors = (results: HttpAnswer[]) => results.filter((r) => r.status >= 500 || r.status === 0).map((r) => `${r.status} ${JSON.stringify(r.body)}`);
 
 describe('three instances on a three-node MariaDB Galera cluster', () => {
   let cluster: GaleraCluster;
@@ -70,7 +50,7 @@ describe('three instances on a three-node MariaDB Galera cluster', () => {
   let tariffs: number[];
 
   /** n requests at once, the i-th sent to instance i mod 3 (so through node i mod 3). */
-  const across = (n: number, send: (instance: Instance, i: number) => Promise<Res>) => Promise.all(Array.from({ length: n }, (_, i) => send(instances[i % instances.length], i)));
+  const across = (n: number, send: (instance: Instance, i: number) => Promise<HttpAnswer>) => Promise.all(Array.from({ length: n }, (_, i) => send(instances[i % instances.length], i)));
   const a = () => instances[0];
   const created = async (instance: Instance, path: string, json: Record<string, unknown>): Promise<number> => {
     const res = await call(instance, 'POST', path, { json });
@@ -253,7 +233,7 @@ describe('three instances on a three-node MariaDB Galera cluster', () => {
       assert.equal(listed.length, 1, 'one record');
       const replay = await send(instances[2]);
       assert.equal(replay.status, 200);
-      assert.equal(replay.headers?.get('idempotent-replayed'), 'true');
+      assert.equal(replay.headers.get('idempotent-replayed'), 'true');
       assert.equal(replay.body.Value.Id, listed[0].Id);
     });
   });
