@@ -168,6 +168,9 @@ const UNAVAILABLE_CODES = new Set([
   'PROTOCOL_CONNECTION_LOST', 'PROTOCOL_SEQUENCE_TIMEOUT', 'PROTOCOL_ENQUEUE_AFTER_FATAL_ERROR', 'PROTOCOL_ENQUEUE_AFTER_QUIT',
   'ER_CON_COUNT_ERROR', 'ER_TOO_MANY_USER_CONNECTIONS', 'ER_SERVER_SHUTDOWN', 'ER_QUERY_INTERRUPTED', 'ER_CONNECTION_KILLED',
   'SQLITE_BUSY', 'SQLITE_LOCKED',
+  // A Galera node that is joining, left the cluster's majority, or is not synced refuses queries with
+  // errno 1047, "WSREP has not yet prepared node for application use".
+  'ER_UNKNOWN_COM_ERROR',
 ]);
 /** TypeORM's own "there is no usable connection" errors, by class name. */
 const UNAVAILABLE_ERRORS = new Set(['CannotExecuteNotConnectedError', 'ConnectionIsNotSetError', 'ConnectionNotFoundError', 'PoolClosedError']);
@@ -204,7 +207,10 @@ export function isUniqueViolation(error: unknown): boolean {
   return e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || e?.errno === 1062;
 }
 
-/** InnoDB rolled the transaction back to break a deadlock: running it again is safe. */
+/**
+ * InnoDB rolled the transaction back to break a deadlock: running it again is safe. A Galera node
+ * reports a transaction that lost certification to a conflicting one from another node the same way.
+ */
 export function isDeadlock(error: unknown): boolean {
   return driverError(error)?.errno === 1213;
 }

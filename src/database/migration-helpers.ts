@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Table, TableForeignKey, TableIndex, type QueryRunner, type TableColumnOptions } from 'typeorm';
+import { Table, TableForeignKey, TableIndex, type QueryRunner, type TableColumnOptions, type TableOptions } from 'typeorm';
 
 // Schema pieces for migrations, written with TypeORM's schema API so one migration file runs on
 // SQLite and MySQL alike (house style 11). The types match the column helpers of src/common/columns.ts.
@@ -33,6 +33,24 @@ function commonColumns(): TableColumnOptions[] {
   ];
 }
 
+/**
+ * MySQL/MariaDB table options of every table the service creates: utf8mb4 (any Unicode text, 4-byte
+ * emoji included) whatever the database's default character set is, so columns added later inherit it
+ * too; InnoDB, which Galera clusters replicate.
+ */
+const MYSQL_ENGINE = 'InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci';
+export const MYSQL_TABLE_OPTIONS = `ENGINE=${MYSQL_ENGINE}`;
+
+const isMySqlRunner = (runner: QueryRunner) => ['mysql', 'mariadb'].includes(runner.connection.driver.options.type);
+
+/**
+ * Creates a table with the service's table options on MySQL. TypeORM has no option for a table's
+ * character set; it writes `ENGINE=<engine>` as the last table option, so the others follow the engine.
+ */
+export async function createTable(runner: QueryRunner, options: TableOptions): Promise<void> {
+  await runner.createTable(new Table({ ...options, engine: isMySqlRunner(runner) ? MYSQL_ENGINE : undefined }));
+}
+
 export interface ForeignKey {
   column: string;
   references: string;
@@ -51,8 +69,9 @@ export async function createRecordTable(
   options: { foreignKeys?: ForeignKey[]; indexes?: Array<string | string[]>; unique?: Array<string[]> } = {},
 ): Promise<void> {
   const foreignKeys = options.foreignKeys ?? [];
-  await runner.createTable(
-    new Table({
+  await createTable(
+    runner,
+    {
       name,
       columns: [...commonColumns(), ...columns],
       indices: [
@@ -75,7 +94,7 @@ export async function createRecordTable(
           onDelete: fk.onDelete ?? 'RESTRICT',
         }),
       ),
-    }),
+    },
   );
 }
 
@@ -84,8 +103,9 @@ export async function createRecordTable(
  * primary key, and foreign keys that remove the rows with either side.
  */
 export async function createJoinTable(runner: QueryRunner, name: string, sides: [ForeignKey, ForeignKey]): Promise<void> {
-  await runner.createTable(
-    new Table({
+  await createTable(
+    runner,
+    {
       name,
       columns: sides.map((side) => ({ name: side.column, type: 'int', isPrimary: true, isNullable: false })),
       indices: [new TableIndex({ name: `IX_${name}_${sides[1].column}`, columnNames: [sides[1].column] })],
@@ -98,7 +118,7 @@ export async function createJoinTable(runner: QueryRunner, name: string, sides: 
           onDelete: side.onDelete ?? 'CASCADE',
         }),
       ),
-    }),
+    },
   );
 }
 

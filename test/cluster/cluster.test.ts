@@ -7,6 +7,7 @@ import { Redis } from 'ioredis';
 import { DataSource } from 'typeorm';
 import { validateEnvironment } from '../../src/config/configuration.js';
 import { buildDataSourceOptions } from '../../src/database/data-source-options.js';
+import { httpRequest } from '../support/http.js';
 import { startNginx, type Nginx } from '../support/nginx.js';
 import { sleep, startService, type Service } from '../support/service.js';
 import { basicAuth, freshMySqlDatabase, TEST_JWT_SECRET } from '../support/test-app.js';
@@ -25,23 +26,8 @@ interface Res {
 async function call(base: string, method: string, path: string, options: { auth?: string; json?: unknown; form?: Record<string, string>; client: string }): Promise<Res> {
   const headers: Record<string, string> = { 'x-forwarded-for': options.client };
   if (options.auth) headers.authorization = options.auth;
-  let body: string | undefined;
-  if (options.json !== undefined) {
-    headers['content-type'] = 'application/json';
-    body = JSON.stringify(options.json);
-  } else if (options.form) {
-    headers['content-type'] = 'application/x-www-form-urlencoded';
-    body = new URLSearchParams(options.form).toString();
-  }
-  const res = await fetch(base + path, { method, headers, body, signal: AbortSignal.timeout(15_000) });
-  const text = await res.text();
-  let parsed: unknown = text;
-  try {
-    parsed = text ? JSON.parse(text) : undefined;
-  } catch {
-    /* not JSON */
-  }
-  return { status: res.status, body: parsed, upstream: res.headers.get('x-upstream') };
+  const res = await httpRequest(base + path, { method, headers, json: options.json, form: options.form });
+  return { status: res.status, body: res.body, upstream: res.headers.get('x-upstream') };
 }
 
 describe('two instances behind nginx, one MariaDB database, one Redis', () => {

@@ -53,12 +53,16 @@ export const ADMIN_PASSWORD = 'admin-password-for-tests';
 
 export const basicAuth = (email: string, password: string) => `Basic ${Buffer.from(`${email}:${password}`).toString('base64')}`;
 
-/** Creates a database of its own on the MariaDB test server; `drop` removes it. */
-export async function freshMySqlDatabase(): Promise<{ url: string; name: string; drop: () => Promise<void> }> {
+/**
+ * Creates a database of its own on the MariaDB test server (utf8mb4 unless another default character
+ * set is asked for); `drop` removes it.
+ */
+export async function freshMySqlDatabase(options: { characterSet?: string } = {}): Promise<{ url: string; name: string; drop: () => Promise<void> }> {
   const server = new URL(MYSQL_SERVER_URL);
   const name = `cw_test_${randomBytes(6).toString('hex')}`;
   const admin = await mysql.createConnection({ host: server.hostname, port: Number(server.port || 3306), user: decodeURIComponent(server.username), password: decodeURIComponent(server.password) });
-  await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  const characterSet = options.characterSet ?? 'utf8mb4 COLLATE utf8mb4_unicode_ci';
+  await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET ${characterSet}`);
   await admin.end();
   const url = new URL(server.toString());
   url.pathname = `/${name}`;

@@ -1,5 +1,5 @@
-import { Table, TableForeignKey, TableIndex, type MigrationInterface, type QueryRunner } from 'typeorm';
-import { column, createRecordTable } from '../migration-helpers.js';
+import { TableForeignKey, TableIndex, type MigrationInterface, type QueryRunner } from 'typeorm';
+import { column, createRecordTable, createTable } from '../migration-helpers.js';
 
 /** Users, the businesses of restricted administrators, and refresh tokens. */
 export class Users1763820000000 implements MigrationInterface {
@@ -24,7 +24,7 @@ export class Users1763820000000 implements MigrationInterface {
       unique: [['EmailKey']],
       indexes: ['FullName'],
     });
-    await runner.createTable(new Table({
+    await createTable(runner, {
       name: 'user_business',
       columns: [
         { name: 'UserId', type: 'int', isPrimary: true },
@@ -35,8 +35,8 @@ export class Users1763820000000 implements MigrationInterface {
         new TableForeignKey({ name: 'FK_user_business_UserId', columnNames: ['UserId'], referencedTableName: 'user', referencedColumnNames: ['Id'], onDelete: 'CASCADE' }),
         new TableForeignKey({ name: 'FK_user_business_BusinessId', columnNames: ['BusinessId'], referencedTableName: 'business', referencedColumnNames: ['Id'], onDelete: 'CASCADE' }),
       ],
-    }));
-    await runner.createTable(new Table({
+    });
+    await createTable(runner, {
       name: 'refresh_token',
       columns: [
         { name: 'Id', type: 'integer', isPrimary: true, isGenerated: true, generationStrategy: 'increment' },
@@ -55,7 +55,7 @@ export class Users1763820000000 implements MigrationInterface {
       foreignKeys: [
         new TableForeignKey({ name: 'FK_refresh_token_UserId', columnNames: ['UserId'], referencedTableName: 'user', referencedColumnNames: ['Id'], onDelete: 'CASCADE' }),
       ],
-    }));
+    });
   }
 
   async down(runner: QueryRunner): Promise<void> {

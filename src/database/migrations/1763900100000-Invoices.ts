@@ -1,5 +1,5 @@
-import { Table, TableForeignKey, type MigrationInterface, type QueryRunner } from 'typeorm';
-import { column, createRecordTable } from '../migration-helpers.js';
+import { TableForeignKey, type MigrationInterface, type QueryRunner } from 'typeorm';
+import { column, createRecordTable, createTable } from '../migration-helpers.js';
 
 /** The platform's invoices, customer invoices with their payment tokens, and the invoice number counters. */
 export class Invoices1763900100000 implements MigrationInterface {
@@ -86,7 +86,7 @@ export class Invoices1763900100000 implements MigrationInterface {
     });
 
     // Invoice number counters: one row per (series, business), bumped inside the issuing transaction.
-    await runner.createTable(new Table({
+    await createTable(runner, {
       name: 'invoice_sequence',
       columns: [
         { ...column.text('Series', { length: 32, nullable: false }), isPrimary: true },
@@ -94,7 +94,7 @@ export class Invoices1763900100000 implements MigrationInterface {
         column.int('LastNumber', { nullable: false }),
       ],
       foreignKeys: [new TableForeignKey({ name: 'FK_invoice_sequence_BusinessId', columnNames: ['BusinessId'], referencedTableName: 'business', referencedColumnNames: ['Id'], onDelete: 'CASCADE' })],
-    }));
+    });
   }
 
   async down(runner: QueryRunner): Promise<void> {
