@@ -7,9 +7,11 @@ import { failureConfirmation, listEnvelope, successConfirmation, type ActionConf
 import { RecordNotFoundException, RecordValidationException, WireResponseException } from './errors.js';
 import { parseListQuery, type Filter, type ListField, type ListQuery, type ListSchema } from './list-query.js';
 import type { Principal } from './principal.js';
+import type { WriteScope } from './write-scope.js';
 import { recordDefinitions, type JoinedField, type RecordDefinition, type SqlContext, type WireRecord } from './record-definition.js';
 import type { RecordEntity } from './record.entity.js';
 import { toWire } from './wire-values.js';
+import { replaceIdList } from './id-lists.js';
 import { getMetadataStorage } from 'class-validator';
 import { referencesOf } from './validation/fields.js';
 import type { RecordDto } from './validation/record.dto.js';
@@ -156,7 +158,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
     // foreign keys enforce to the database (one statement instead of one per reference); save hooks
     // may read the referenced records, so with hooks all are checked. Should a foreign key refuse the
     // write (or a checked record vanish meanwhile), the check, run in full, names the field.
-    const alone = this.isSingleInsert(dto);
+    const alone = this.isSingleInsert(dto) && !actor?.write?.needsTransaction;
     await this.checkReferences(dto, undefined, alone ? 'unenforced' : 'all');
     const stamp = { UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true };
     const created = alone
@@ -167,10 +169,10 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
         await this.beforeSave(context);
         Object.assign(context.values, stamp);
         const newId = await this.insertRow(context.values, manager);
-        await this.writeLists(newId, dto, manager);
+        await this.writeLists(newId, dto, manager, true);
         await this.afterSave(newId, context);
         return newId;
-      });
+      }, actor?.write);
     const id = await created.catch(async (error: unknown) => {
       if (isForeignKeyViolation(error)) await this.checkReferences(dto);
       throw error;
@@ -192,9 +194,9 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
       await this.beforeSave(context);
       Object.assign(values, { UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: false });
       await this.updateRow(id, values, manager);
-      await this.writeLists(id, dto, manager);
+      await this.writeLists(id, dto, manager, false);
       await this.afterSave(id, context);
-    });
+    }, actor?.write);
     return successConfirmation(`${this.definition.name} was successfully updated.`, { Id: id }, actor?.email ?? null, now);
   }
 
@@ -210,7 +212,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
         const which = referrers.length ? `${referrers.join(' and ')} records refer` : 'other records refer';
         throw this.refusal(`${this.definition.name} ${id} cannot be deleted because ${which} to it.`);
       }
-    });
+    }, actor?.write);
     return successConfirmation(`${this.definition.name} was successfully deleted.`, { Id: id }, actor?.email ?? null);
   }
 
@@ -218,7 +220,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
   private async insertAlone(dto: RecordDto, actor: Principal | undefined, stamp: Record<string, unknown>): Promise<number> {
     const values = this.columnValues(dto);
     await this.authorizeBusiness(values, actor, this.db.manager, dto);
-    return this.insertRow({ ...values, ...stamp });
+    return this.insertRow({ ...values, ...stamp }, undefined, actor?.write);
   }
 
   /** Whether a create writes nothing but its own row: no save hooks of the type's, no lists given. */
@@ -228,9 +230,10 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
   }
 
   /** Inserts a row of column values and returns its new Id (inside `manager`'s transaction, if given). */
-  protected async insertRow(values: Record<string, unknown>, manager?: EntityManager): Promise<number> {
+  protected async insertRow(values: Record<string, unknown>, manager?: EntityManager, scope?: WriteScope): Promise<number> {
     const { names, placeholders, parameters } = this.columnsOf(values);
-    const result = await this.db.query(`INSERT INTO ${this.plan.tableName} (${names.join(', ')}) VALUES (${placeholders.join(', ')})`, parameters, manager);
+    const sql = `INSERT INTO ${this.plan.tableName} (${names.join(', ')}) VALUES (${placeholders.join(', ')})`;
+    const result = manager ? await this.db.query(sql, parameters, manager) : await this.db.write(sql, parameters, scope);
     const outcome = result as unknown as { lastInsertRowid?: number | bigint; insertId?: number };
     return Number(outcome.lastInsertRowid ?? outcome.insertId);
   }
@@ -288,18 +291,11 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
   }
 
   /** Replaces the join-table id lists a request gives (absent: kept; null or []: emptied). */
-  private async writeLists(id: number, dto: RecordDto, manager: EntityManager): Promise<void> {
+  private async writeLists(id: number, dto: RecordDto, manager: EntityManager, created: boolean): Promise<void> {
     for (const [name, list] of Object.entries(this.definition.lists ?? {})) {
       const value = (dto as unknown as Record<string, unknown>)[name];
       if (value === undefined) continue;
-      await this.db.query(`DELETE FROM ${this.db.id(list.table)} WHERE ${this.db.id(list.on)} = ?`, [id], manager);
-      const ids = [...new Set((value as number[] | null) ?? [])];
-      if (!ids.length) continue;
-      await this.db.query(
-        `INSERT INTO ${this.db.id(list.table)} (${this.db.id(list.on)}, ${this.db.id(list.column)}) VALUES ${ids.map(() => '(?, ?)').join(', ')}`,
-        ids.flatMap((listed) => [id, listed]),
-        manager,
-      );
+      await replaceIdList(this.db, manager, list, id, (value as number[] | null) ?? [], created);
     }
   }
 
