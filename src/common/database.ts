@@ -136,7 +136,10 @@ export class Database implements OnApplicationShutdown {
   private execute<T>(sql: string, parameters: unknown[], rowsAsArray: boolean): Promise<T[]> {
     const pool = this.pool!;
     const once = () => new Promise<T[]>((resolve, reject) => pool.execute({ sql, rowsAsArray }, parameters, (error, rows) => (error ? reject(error) : resolve(rows as T[]))));
-    return once().catch((error: unknown) => (isTransientConflict(error) ? this.retryConflicts(once, undefined, 2) : Promise.reject(error)));
+    return once().catch((error: unknown) => {
+      if (isTransientConflict(error)) return this.retryConflicts(once, undefined, 2);
+      throw error;
+    });
   }
 
   /**
@@ -158,7 +161,7 @@ export class Database implements OnApplicationShutdown {
           end = scope.begin(() => this.interrupt(connection.threadId));
         } catch (error) {
           connection.release();
-          return reject(error);
+          return reject(error as Error);
         }
         connection.execute({ sql, rowsAsArray: false }, parameters, (error, rows) => {
           end();
