@@ -161,7 +161,7 @@ export class Database implements OnApplicationShutdown {
           end = scope.begin(() => this.interrupt(connection.threadId));
         } catch (error) {
           connection.release();
-          return reject(error as Error);
+          return reject(error instanceof Error ? error : new Error(String(error)));
         }
         connection.execute({ sql, rowsAsArray: false }, parameters, (error, rows) => {
           end();
