@@ -53,7 +53,14 @@ declare module 'fastify' {
   }
 }
 
-function answerTimedOut(request: FastifyRequest, reply: FastifyReply): void {
+function answerTimedOut(request: FastifyRequest, reply: FastifyReply, timeoutMs: number, lastResort = false): void {
+  // A write whose database work is in flight is interrupted and rolled back first, and its failure
+  // is the 503 (or it was committing, and its own answer goes out). Should the database not even
+  // answer the interruption, the 503 goes out after another period all the same.
+  if (!lastResort && request.writeScope?.expire()) {
+    request.answerDeadline = setTimeout(answerTimedOut, timeoutMs, request, reply, timeoutMs, true);
+    return;
+  }
   if (!reply.sent) sendError(new RequestTimeoutError(), request, reply);
 }
 
@@ -75,10 +82,11 @@ export async function setupApp(app: NestFastifyApplication): Promise<void> {
   // which cost 3-5% of the CPU of a request. No handler here listens to request.signal.
   const timeoutMs = app.get(ConfigService<AppConfig, true>).get('REQUEST_TIMEOUT_MS', { infer: true });
   fastify.decorateRequest('answerDeadline', null);
+  fastify.decorateRequest('writeScope', null);
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('X-Request-Id', request.id);
     if (!closing) {
-      request.answerDeadline = setTimeout(answerTimedOut, timeoutMs, request, reply);
+      request.answerDeadline = setTimeout(answerTimedOut, timeoutMs, request, reply, timeoutMs);
       return done();
     }
     const body = request.url.startsWith('/health') ? { status: 'unavailable' } : failureConfirmation(503, UNAVAILABLE_MESSAGE);

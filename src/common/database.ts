@@ -106,11 +106,20 @@ export class Database implements OnApplicationShutdown {
       if (manager) return manager.query(sql, parameters);
       return this.execute<T>(sql, parameters, false);
     }
+    return this.sqlite<T>(sql, parameters, manager);
+  }
+
+  /** A SQLite statement; a write outside a transaction takes its turn after the open ones. */
+  private sqlite<T>(sql: string, parameters: unknown[], manager?: EntityManager, scope?: WriteScope): Promise<T[]> {
     const bound = sqliteParameters(parameters);
     const statement = this.statement(sql);
     if (statement.reader) return Promise.resolve(statement.all(...bound) as T[]);
     if (manager) return Promise.resolve(statement.run(...bound) as never);
-    const run = this.queue.then(() => statement.run(...bound) as never);
+    const run = this.queue.then(() => {
+      // Its turn may come after the request's deadline: then it must not write.
+      scope?.check();
+      return statement.run(...bound) as never;
+    });
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -149,10 +158,7 @@ export class Database implements OnApplicationShutdown {
    */
   async write<T = Record<string, unknown>>(sql: string, parameters: unknown[], scope: WriteScope | undefined): Promise<T[]> {
     if (!scope) return this.query<T>(sql, parameters);
-    if (!this.isMySql) {
-      scope.check();
-      return this.query<T>(sql, parameters);
-    }
+    if (!this.isMySql) return this.sqlite<T>(sql, parameters, undefined, scope);
     const once = () => new Promise<T[]>((resolve, reject) => {
       this.pool!.getConnection((failed, connection) => {
         if (failed) return reject(failed);
@@ -204,7 +210,10 @@ export class Database implements OnApplicationShutdown {
     if (this.isMySql) return this.retryConflicts(() => this.mySqlTransaction(work, scope), scope);
     const run = this.queue.then(() => {
       const end = scope?.begin(() => undefined);
-      return this.dataSource.transaction((manager) => this.finish(work, manager, scope)).finally(end);
+      return this.dataSource.transaction((manager) => this.finish(work, manager, scope)).then((result) => {
+        if (scope) scope.commits++;
+        return result;
+      }).finally(end);
     });
     this.queue = run.catch(() => undefined);
     return run;
@@ -229,7 +238,7 @@ export class Database implements OnApplicationShutdown {
   private async finish<T>(work: (manager: EntityManager) => Promise<T>, manager: EntityManager, scope: WriteScope | undefined): Promise<T> {
     const result = await work(manager);
     if (!scope) return result;
-    for (const step of scope.beforeCommit) await step(manager);
+    for (const step of scope.beforeCommit) await step(manager, result);
     return result;
   }
 
@@ -254,6 +263,7 @@ export class Database implements OnApplicationShutdown {
         } finally {
           committed?.();
         }
+        if (scope) scope.commits++;
         return result;
       } catch (error) {
         if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);

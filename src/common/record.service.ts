@@ -161,8 +161,10 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
     const alone = this.isSingleInsert(dto) && !actor?.write?.needsTransaction;
     await this.checkReferences(dto, undefined, alone ? 'unenforced' : 'all');
     const stamp = { UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true };
+    // The answer is made inside the transaction: an Idempotency-Key stores it with the write.
+    const confirm = (id: number) => successConfirmation(`${this.definition.name} was successfully created.`, { Id: id }, actor?.email ?? null, now);
     const created = alone
-      ? this.insertAlone(dto, actor, stamp)
+      ? this.insertAlone(dto, actor, stamp).then(confirm)
       : this.db.transaction(async (manager) => {
         const context: SaveContext = { manager, actor, dto, values: this.columnValues(dto), existing: null };
         await this.authorizeBusiness(context.values, actor, manager, dto);
@@ -171,13 +173,12 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
         const newId = await this.insertRow(context.values, manager);
         await this.writeLists(newId, dto, manager, true);
         await this.afterSave(newId, context);
-        return newId;
+        return confirm(newId);
       }, actor?.write);
-    const id = await created.catch(async (error: unknown) => {
+    return created.catch(async (error: unknown) => {
       if (isForeignKeyViolation(error)) await this.checkReferences(dto);
       throw error;
     });
-    return successConfirmation(`${this.definition.name} was successfully created.`, { Id: id }, actor?.email ?? null, now);
   }
 
   /** Update by the body's Id, or by the path's (which then wins over a missing body Id). */
@@ -185,7 +186,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
     const id = this.updateId(pathId, body);
     const dto = await validateBody(this.definition.updateDto ?? this.dtoClass, body);
     const now = new Date();
-    await this.db.transaction(async (manager) => {
+    return this.db.transaction(async (manager) => {
       const existing = await this.get(id, actor, manager);
       const values = this.columnValues(dto);
       const context: SaveContext = { manager, actor, dto, values, existing };
@@ -196,12 +197,12 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
       await this.updateRow(id, values, manager);
       await this.writeLists(id, dto, manager, false);
       await this.afterSave(id, context);
+      return successConfirmation(`${this.definition.name} was successfully updated.`, { Id: id }, actor?.email ?? null, now);
     }, actor?.write);
-    return successConfirmation(`${this.definition.name} was successfully updated.`, { Id: id }, actor?.email ?? null, now);
   }
 
   async delete(id: number, actor?: Principal): Promise<ActionConfirmation> {
-    await this.db.transaction(async (manager) => {
+    return this.db.transaction(async (manager) => {
       const existing = await this.get(id, actor, manager);
       await this.beforeDelete(existing, manager);
       try {
@@ -212,8 +213,8 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
         const which = referrers.length ? `${referrers.join(' and ')} records refer` : 'other records refer';
         throw this.refusal(`${this.definition.name} ${id} cannot be deleted because ${which} to it.`);
       }
+      return successConfirmation(`${this.definition.name} was successfully deleted.`, { Id: id }, actor?.email ?? null);
     }, actor?.write);
-    return successConfirmation(`${this.definition.name} was successfully deleted.`, { Id: id }, actor?.email ?? null);
   }
 
   /** A create that writes nothing but its row: one statement, which needs no explicit transaction. */

@@ -18,7 +18,9 @@ export class WriteScope {
   private readonly running = new Set<() => void>();
   private committing = 0;
   /** Steps run inside the write's transaction just before COMMIT (idempotency record, versions). */
-  readonly beforeCommit: Array<(manager: EntityManager) => Promise<void>> = [];
+  readonly beforeCommit: Array<(manager: EntityManager, result: unknown) => Promise<void>> = [];
+  /** How many of its transactions committed. */
+  commits = 0;
   /** The strong ETag of the record the request wrote, for its answer. */
   etag: string | undefined;
   /** The If-Match header of a PUT or DELETE, when given. */
