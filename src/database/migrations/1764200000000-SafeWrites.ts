@@ -8,11 +8,8 @@ import { column } from '../migration-helpers.js';
 export class SafeWrites1764200000000 implements MigrationInterface {
   async up(runner: QueryRunner): Promise<void> {
     const q = (name: string) => runner.connection.driver.escape(name);
-    // Record tables are those with the common UniqueId column (join tables and counters have none).
-    for (const table of await runner.getTables()) {
-      const names = new Set(table.columns.map((c) => c.name));
-      if (!names.has('UniqueId') || names.has('Version')) continue;
-      await runner.query(`ALTER TABLE ${q(table.name)} ADD COLUMN ${q('Version')} int NOT NULL DEFAULT 1`);
+    for (const table of await tablesWith(runner, 'UniqueId', 'Version')) {
+      await runner.query(`ALTER TABLE ${q(table)} ADD COLUMN ${q('Version')} int NOT NULL DEFAULT 1`);
     }
     await runner.createTable(new Table({
       name: 'idempotency_key',
@@ -39,8 +36,25 @@ export class SafeWrites1764200000000 implements MigrationInterface {
   async down(runner: QueryRunner): Promise<void> {
     await runner.dropTable('idempotency_key');
     const q = (name: string) => runner.connection.driver.escape(name);
-    for (const table of await runner.getTables()) {
-      if (table.columns.some((c) => c.name === 'Version')) await runner.query(`ALTER TABLE ${q(table.name)} DROP COLUMN ${q('Version')}`);
-    }
+    for (const table of await tablesWith(runner, 'Version')) await runner.query(`ALTER TABLE ${q(table)} DROP COLUMN ${q('Version')}`);
   }
+}
+
+/**
+ * The tables of this database with column `present` and without column `absent`. Record tables are
+ * those with the common UniqueId column (join tables and counters have none).
+ */
+async function tablesWith(runner: QueryRunner, present: string, absent?: string): Promise<string[]> {
+  const rows: Array<{ name: string }> = runner.connection.driver.options.type === 'better-sqlite3'
+    ? await runner.query(
+      "SELECT m.name AS name FROM sqlite_master m WHERE m.type = 'table' AND EXISTS (SELECT 1 FROM pragma_table_info(m.name) c WHERE c.name = ?) " +
+        'AND NOT EXISTS (SELECT 1 FROM pragma_table_info(m.name) c WHERE c.name = ?)',
+      [present, absent ?? ''],
+    )
+    : await runner.query(
+      'SELECT c.TABLE_NAME AS name FROM information_schema.COLUMNS c WHERE c.TABLE_SCHEMA = DATABASE() AND c.COLUMN_NAME = ? AND NOT EXISTS ' +
+        '(SELECT 1 FROM information_schema.COLUMNS v WHERE v.TABLE_SCHEMA = c.TABLE_SCHEMA AND v.TABLE_NAME = c.TABLE_NAME AND v.COLUMN_NAME = ?)',
+      [present, absent ?? ''],
+    );
+  return rows.map((row) => row.name);
 }
