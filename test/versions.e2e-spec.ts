@@ -108,3 +108,30 @@ describe('ETag, If-Match and If-None-Match', () => {
     assert.equal(after.record.CurrentStock, 3);
   });
 });
+
+describe('boolean strings in JSON bodies', () => {
+  let t: TestApp;
+  let business: number;
+
+  before(async () => {
+    t = await startApp();
+    business = await createBusiness(t);
+  });
+  after(() => t.close());
+
+  it('"true" and "false" in any case are the booleans; any other value is a 400 naming the field, nothing written', async () => {
+    const id = await createProduct(t, business, { Visible: 'FALSE', TrackStock: 'True', CurrentStock: 2 });
+    const stored = (await t.get(`${PRODUCTS}/${id}`)).body;
+    assert.equal(stored.Visible, false);
+    assert.equal(stored.TrackStock, true);
+    assert.equal((await t.put(PRODUCTS, { ...stored, Archived: 'true' })).status, 200);
+    assert.equal((await t.get(`${PRODUCTS}/${id}`)).body.Archived, true);
+    const before = await tableRows(t, 'product');
+    for (const bad of ['yes', '1', 1, 'true ', '']) {
+      const res = await t.put(PRODUCTS, { ...stored, Archived: bad });
+      assert.equal(res.status, 400, JSON.stringify(bad));
+      assert.equal(res.body.Errors[0].PropertyName, 'Archived');
+    }
+    assert.deepEqual(await tableRows(t, 'product'), before);
+  });
+});
