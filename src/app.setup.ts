@@ -10,6 +10,7 @@ import { RateLimitGuard } from './auth/rate-limit.guard.js';
 import { installFastReads } from './common/fast-reads.js';
 import { failureConfirmation } from './common/envelopes.js';
 import { deferredChildLogger } from './common/logging.js';
+import { documentSafeWrites } from './common/openapi-safe-writes.js';
 import { RequestTimeoutError, sendError, UNAVAILABLE_MESSAGE } from './common/http-exception.filter.js';
 import type { AppConfig } from './config/configuration.js';
 
@@ -113,6 +114,7 @@ export async function setupApp(app: NestFastifyApplication): Promise<void> {
       .addBasicAuth()
       .build(),
   );
+  documentSafeWrites(document);
   SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs-json', swaggerOptions: { persistAuthorization: true } });
   await app.init();
 }

@@ -98,6 +98,28 @@ describe('ETag, If-Match and If-None-Match', () => {
     assert.equal((await read(id)).record.Name, `Writer ${winners[0]}`);
   });
 
+  it('the OpenAPI document names the headers on every operation they apply to', async () => {
+    const paths = (await t.get('/api/docs-json')).body.paths as Record<string, Record<string, { parameters?: Array<{ name: string; in: string }>; responses: Record<string, { headers?: Record<string, unknown> }> }>>;
+    const headers = (operation: { parameters?: Array<{ name: string; in: string }> }) => (operation.parameters ?? []).filter((p) => p.in === 'header').map((p) => p.name);
+    let posts = 0;
+    for (const [path, item] of Object.entries(paths)) {
+      if (item.post) {
+        assert.equal(headers(item.post).includes('Idempotency-Key'), path !== '/api/token', path);
+        if (path !== '/api/token') {
+          posts++;
+          assert.ok(item.post.responses['200'].headers?.['Idempotent-Replayed'], path);
+          assert.ok(item.post.responses['409'] && item.post.responses['422'], path);
+        }
+      }
+      for (const method of ['put', 'delete']) if (item[method]) assert.ok(headers(item[method]).includes('If-Match') && item[method].responses['412'], `${method} ${path}`);
+    }
+    assert.ok(posts > 10);
+    assert.ok(headers(paths['/api/billing/products/{id}'].get).includes('If-None-Match'));
+    assert.ok(paths['/api/billing/products/{id}'].get.responses['304']);
+    assert.ok(paths['/api/billing/products'].post.responses['200'].headers?.ETag);
+    assert.ok(paths['/api/billing/products/{id}'].put.responses['200'].headers?.ETag);
+  });
+
   it("a sale's stock change moves the product's ETag", async () => {
     const id = await createProduct(t, business, { TrackStock: true, CurrentStock: 4 });
     const { etag } = await read(id);
