@@ -1,6 +1,8 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ConfigModule, ConfigService } from '@nestjs/config';
-import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { Idempotency } from './common/idempotency/idempotency.js';
+import { WriteInterceptor } from './common/write.interceptor.js';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { AuthGuard } from './auth/auth.guard.js';
 import { AuthModule } from './auth/auth.module.js';
@@ -93,6 +95,9 @@ export class AppModule {
         AuthGuard,
         { provide: APP_GUARD, useExisting: RateLimitGuard },
         { provide: APP_GUARD, useExisting: AuthGuard },
+        // Write requests: the answer deadline, Idempotency-Key and ETags (README, "Safe writes").
+        Idempotency,
+        { provide: APP_INTERCEPTOR, useClass: WriteInterceptor },
       ],
     };
   }

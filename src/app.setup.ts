@@ -11,6 +11,7 @@ import { parseJsonBody, refuseForeignCharset } from './common/body-limits.js';
 import { installFastReads } from './common/fast-reads.js';
 import { failureConfirmation } from './common/envelopes.js';
 import { deferredChildLogger } from './common/logging.js';
+import { documentSafeWrites } from './common/openapi-safe-writes.js';
 import { answerClientError, RequestTimeoutError, sendError, UNAVAILABLE_MESSAGE } from './common/http-exception.filter.js';
 import type { AppConfig } from './config/configuration.js';
 
@@ -56,7 +57,14 @@ declare module 'fastify' {
   }
 }
 
-function answerTimedOut(request: FastifyRequest, reply: FastifyReply): void {
+function answerTimedOut(request: FastifyRequest, reply: FastifyReply, timeoutMs: number, lastResort = false): void {
+  // A write whose database work is in flight is interrupted and rolled back first, and its failure
+  // is the 503 (or it was committing, and its own answer goes out). Should the database not even
+  // answer the interruption, the 503 goes out after another period all the same.
+  if (!lastResort && request.writeScope?.expire()) {
+    request.answerDeadline = setTimeout(answerTimedOut, timeoutMs, request, reply, timeoutMs, true);
+    return;
+  }
   if (!reply.sent) sendError(new RequestTimeoutError(), request, reply);
 }
 
@@ -78,10 +86,11 @@ export async function setupApp(app: NestFastifyApplication): Promise<void> {
   // which cost 3-5% of the CPU of a request. No handler here listens to request.signal.
   const timeoutMs = app.get(ConfigService<AppConfig, true>).get('REQUEST_TIMEOUT_MS', { infer: true });
   fastify.decorateRequest('answerDeadline', null);
+  fastify.decorateRequest('writeScope', null);
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('X-Request-Id', request.id);
     if (!closing) {
-      request.answerDeadline = setTimeout(answerTimedOut, timeoutMs, request, reply);
+      request.answerDeadline = setTimeout(answerTimedOut, timeoutMs, request, reply, timeoutMs);
       return done();
     }
     const body = request.url.startsWith('/health') ? { status: 'unavailable' } : failureConfirmation(503, UNAVAILABLE_MESSAGE);
@@ -121,6 +130,7 @@ export async function setupApp(app: NestFastifyApplication): Promise<void> {
       .addBasicAuth()
       .build(),
   );
+  documentSafeWrites(document);
   SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs-json', swaggerOptions: { persistAuthorization: true } });
   await app.init();
 }

@@ -1,8 +1,9 @@
 import { setTimeout } from 'node:timers/promises';
-import { Injectable } from '@nestjs/common';
-import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
+import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { DataSource, QueryFailedError, type EntityManager, type QueryRunner } from 'typeorm';
 import type { AnyClass } from './columns.js';
 import type { SqlContext } from './record-definition.js';
+import type { WriteScope } from './write-scope.js';
 
 interface SqliteStatement {
   reader: boolean;
@@ -12,12 +13,39 @@ interface SqliteStatement {
 }
 
 type MySqlCallback = (error: Error | null, rows: unknown) => void;
+interface MySqlConnection {
+  threadId: number;
+  execute(options: { sql: string; rowsAsArray: boolean }, values: unknown[], callback: MySqlCallback): void;
+  query(sql: string, callback: MySqlCallback): void;
+  release(): void;
+  end(callback?: () => void): void;
+  on(event: 'error', listener: (error: Error) => void): void;
+}
 interface MySqlPool {
   execute(options: { sql: string; rowsAsArray: boolean }, values: unknown[], callback: MySqlCallback): void;
+  getConnection(callback: (error: Error | null, connection: MySqlConnection) => void): void;
+  on(event: 'connection', listener: (connection: MySqlConnection) => void): void;
 }
 
-/** How many times a MySQL transaction aborted by a deadlock is tried in all. */
-const DEADLOCK_ATTEMPTS = 5;
+/**
+ * How many times a MySQL transaction (or a lone statement) that InnoDB aborted to break a deadlock,
+ * or that waited too long for a lock, is tried in all; the pauses between grow and are random, so
+ * the colliding writers come back at different moments.
+ */
+const CONFLICT_ATTEMPTS = 8;
+const conflictPause = (attempt: number) => Math.floor(Math.random() * Math.min(250, 4 * 2 ** attempt));
+
+/** mysql2 options of a pool that a single connection does not take. */
+const POOL_ONLY_OPTIONS = ['connectionLimit', 'queueLimit', 'maxIdle', 'idleTimeout', 'waitForConnections', 'acquireTimeout'];
+
+/**
+ * MySQL write transactions read committed rows: a write that waited for a row lock then reads what
+ * the writer before it committed (an id list diffed after the parent row's lock, an attendee count),
+ * and plain reads and searches take no gap locks, which made parallel inserts into one join table
+ * deadlock under REPEATABLE READ. The rules that need more lock a row (stock, invoice counter, an
+ * event's places) or rest on a unique index.
+ */
+const WRITE_ISOLATION = 'SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED';
 
 /**
  * The database as the record machinery uses it: raw reads with bound parameters, and write
@@ -25,14 +53,34 @@ const DEADLOCK_ATTEMPTS = 5;
  * savepoints of each other, so there write transactions take turns; MySQL runs them in parallel.
  */
 @Injectable()
-export class Database {
+export class Database implements OnApplicationShutdown {
   readonly isMySql: boolean;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly statements = new Map<string, SqliteStatement>();
   private readonly arrayStatements = new Map<string, SqliteStatement>();
+  /** MySQL connections already set to WRITE_ISOLATION. */
+  private readonly isolated = new WeakSet<object>();
+  /** A connection of its own for KILL QUERY, so that interrupting never waits for a pooled one. */
+  private killer: MySqlConnection | null = null;
 
   constructor(readonly dataSource: DataSource) {
     this.isMySql = isMySqlFamily(dataSource);
+    // Connections the pool opens from now on read committed rows from their first statement.
+    if (this.isMySql && this.pool) {
+      this.pool.on('connection', (connection) => {
+        this.isolated.add(connection);
+        connection.query(WRITE_ISOLATION, () => undefined);
+      });
+    }
+  }
+
+  onApplicationShutdown(): void {
+    this.killer?.end();
+    this.killer = null;
+  }
+
+  private get pool(): MySqlPool | undefined {
+    return (this.dataSource.driver as unknown as { pool?: MySqlPool }).pool;
   }
 
   get manager(): EntityManager {
@@ -59,11 +107,20 @@ export class Database {
       if (manager) return manager.query(sql, parameters);
       return this.execute<T>(sql, parameters, false);
     }
+    return this.sqlite<T>(sql, parameters, manager);
+  }
+
+  /** A SQLite statement; a write outside a transaction takes its turn after the open ones. */
+  private sqlite<T>(sql: string, parameters: unknown[], manager?: EntityManager, scope?: WriteScope): Promise<T[]> {
     const bound = sqliteParameters(parameters);
     const statement = this.statement(sql);
     if (statement.reader) return Promise.resolve(statement.all(...bound) as T[]);
     if (manager) return Promise.resolve(statement.run(...bound) as never);
-    const run = this.queue.then(() => statement.run(...bound) as never);
+    const run = this.queue.then(() => {
+      // Its turn may come after the request's deadline: then it must not write.
+      scope?.check();
+      return statement.run(...bound) as never;
+    });
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -87,8 +144,40 @@ export class Database {
    * read. (Transactions run on TypeORM's query runner, as text.)
    */
   private execute<T>(sql: string, parameters: unknown[], rowsAsArray: boolean): Promise<T[]> {
-    const pool = (this.dataSource.driver as unknown as { pool: MySqlPool }).pool;
-    return new Promise((resolve, reject) => pool.execute({ sql, rowsAsArray }, parameters, (error, rows) => (error ? reject(error) : resolve(rows as T[]))));
+    const pool = this.pool!;
+    const once = () => new Promise<T[]>((resolve, reject) => pool.execute({ sql, rowsAsArray }, parameters, (error, rows) => (error ? reject(error) : resolve(rows as T[]))));
+    return once().catch((error: unknown) => {
+      if (isTransientConflict(error)) return this.retryConflicts(once, undefined, 2);
+      throw error;
+    });
+  }
+
+  /**
+   * A write of one statement outside a transaction, on behalf of a request: on MySQL it runs on a
+   * connection of its own (what the pool does for any statement) so that the answer deadline can
+   * interrupt it, and is retried like a transaction when InnoDB aborts it for a lock conflict.
+   */
+  async write<T = Record<string, unknown>>(sql: string, parameters: unknown[], scope: WriteScope | undefined): Promise<T[]> {
+    if (!scope) return this.query<T>(sql, parameters);
+    if (!this.isMySql) return this.sqlite<T>(sql, parameters, undefined, scope);
+    const once = () => new Promise<T[]>((resolve, reject) => {
+      this.pool!.getConnection((failed, connection) => {
+        if (failed) return reject(failed);
+        let end: () => void;
+        try {
+          end = scope.begin(() => this.interrupt(connection.threadId));
+        } catch (error) {
+          connection.release();
+          return reject(error instanceof Error ? error : new Error(String(error)));
+        }
+        connection.execute({ sql, rowsAsArray: false }, parameters, (error, rows) => {
+          end();
+          connection.release();
+          return error ? reject(error) : resolve(rows as T[]);
+        });
+      });
+    });
+    return this.retryConflicts(once, scope);
   }
 
   /**
@@ -130,22 +219,92 @@ export class Database {
    * is run again (a few times, after a short random pause), as InnoDB advises; so `work` must do
    * nothing but database work, which the abort rolled back.
    */
-  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    if (this.isMySql) return this.retryingDeadlocks(work);
-    const run = this.queue.then(() => this.dataSource.transaction(work));
+  transaction<T>(work: (manager: EntityManager) => Promise<T>, scope?: WriteScope): Promise<T> {
+    if (this.isMySql) return this.retryConflicts(() => this.mySqlTransaction(work, scope), scope);
+    const run = this.queue.then(() => {
+      const end = scope?.begin(() => undefined);
+      return this.dataSource.transaction((manager) => this.finish(work, manager, scope)).then((result) => {
+        if (scope) scope.commits++;
+        return result;
+      }).finally(end);
+    });
     this.queue = run.catch(() => undefined);
     return run;
   }
 
-  private async retryingDeadlocks<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
+  /**
+   * Runs `once` again while it fails for a lock conflict (deadlock, lock wait timeout), a bounded
+   * number of times after growing random pauses, and never past the request's deadline.
+   */
+  private async retryConflicts<T>(once: () => Promise<T>, scope: WriteScope | undefined, firstAttempt = 1): Promise<T> {
+    for (let attempt = firstAttempt; ; attempt++) {
       try {
-        return await this.dataSource.transaction(work);
+        return await once();
       } catch (error) {
-        if (attempt >= DEADLOCK_ATTEMPTS || !isDeadlock(error)) throw error;
-        await setTimeout(Math.floor(Math.random() * 10 * attempt));
+        if (attempt >= CONFLICT_ATTEMPTS || !isTransientConflict(error) || scope?.expired) throw error;
+        await setTimeout(conflictPause(attempt));
       }
     }
+  }
+
+  /** The work, the request's steps before COMMIT, and the last deadline check before it. */
+  private async finish<T>(work: (manager: EntityManager) => Promise<T>, manager: EntityManager, scope: WriteScope | undefined): Promise<T> {
+    const result = await work(manager);
+    if (!scope) return result;
+    for (const step of scope.beforeCommit) await step(manager, result);
+    return result;
+  }
+
+  /** One MySQL transaction on a connection of its own, which the request's deadline may interrupt. */
+  private async mySqlTransaction<T>(work: (manager: EntityManager) => Promise<T>, scope: WriteScope | undefined): Promise<T> {
+    scope?.check();
+    const runner: QueryRunner = this.dataSource.createQueryRunner('master');
+    let end: (() => void) | undefined;
+    try {
+      const connection = (await runner.connect()) as MySqlConnection;
+      end = scope?.begin(() => this.interrupt(connection.threadId));
+      if (!this.isolated.has(connection)) {
+        await runner.query(WRITE_ISOLATION);
+        this.isolated.add(connection);
+      }
+      await runner.startTransaction();
+      try {
+        const result = await this.finish(work, runner.manager, scope);
+        const committed = scope?.enterCommit();
+        try {
+          await runner.commitTransaction();
+        } finally {
+          committed?.();
+        }
+        if (scope) scope.commits++;
+        return result;
+      } catch (error) {
+        if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+        throw error;
+      }
+    } finally {
+      end?.();
+      await runner.release();
+    }
+  }
+
+  /** Stops the statement running on a MySQL connection (its transaction then rolls back). */
+  private interrupt(threadId: number): void {
+    const pool = this.pool;
+    if (!pool) return;
+    if (!this.killer) {
+      type Driver = { mysql: { createConnection(config: unknown): MySqlConnection }; options: unknown; createConnectionOptions(options: unknown, credentials: unknown): object };
+      const driver = this.dataSource.driver as unknown as Driver;
+      const options: Record<string, unknown> = { ...driver.createConnectionOptions(driver.options, driver.options) };
+      for (const poolOnly of POOL_ONLY_OPTIONS) delete options[poolOnly];
+      const killer = driver.mysql.createConnection(options);
+      killer.on('error', () => {
+        if (this.killer === killer) this.killer = null;
+      });
+      this.killer = killer;
+    }
+    // The thread id is the driver's integer, not client input.
+    this.killer.query(`KILL QUERY ${Math.trunc(Number(threadId))}`, () => undefined);
   }
 }
 
@@ -213,4 +372,13 @@ export function isUniqueViolation(error: unknown): boolean {
  */
 export function isDeadlock(error: unknown): boolean {
   return driverError(error)?.errno === 1213;
+}
+
+/**
+ * A lock conflict that running the transaction again resolves: a deadlock InnoDB broke by rolling
+ * it back, or a lock wait that timed out (the transaction is then rolled back whole, here).
+ */
+export function isTransientConflict(error: unknown): boolean {
+  const errno = driverError(error)?.errno;
+  return errno === 1213 || errno === 1205;
 }

@@ -5,7 +5,9 @@ import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { sendError } from './http-exception.filter.js';
 import type { Principal } from './principal.js';
 import { recordControllers, type RecordControllerShape } from './record.controller.js';
+import type { WireRecord } from './record-definition.js';
 import { RecordIdPipe } from './record-id.pipe.js';
+import { ifNoneMatchMatches, recordEtag } from './versions.js';
 
 const recordId = new RecordIdPipe();
 
@@ -37,10 +39,16 @@ export function installFastReads(app: NestFastifyApplication, guards: (app: INes
         }
         const target: RecordControllerShape = controller ?? (controller = app.get<RecordControllerShape>(controllerClass, { strict: false }));
         const actor = (request as FastifyRequest & { user?: Principal }).user;
-        const result = byId
-          ? await target.get(recordId.transform((request.params as { id: string }).id), actor)
-          : await target.list(request.query as Record<string, unknown>, actor);
-        return reply.send(result);
+        if (!byId) return reply.send(await target.list(request.query as Record<string, unknown>, actor));
+        const record = await target.get(recordId.transform((request.params as { id: string }).id), actor) as WireRecord;
+        // The ETag comes from the version the read already selected; a matching If-None-Match is 304.
+        const etag = recordEtag(record);
+        if (etag !== undefined) {
+          void reply.header('ETag', etag);
+          const ifNoneMatch = request.headers['if-none-match'];
+          if (ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, etag)) return reply.code(304).send();
+        }
+        return reply.send(record);
       } catch (error) {
         sendError(error, request, reply);
         return reply;

@@ -13,6 +13,15 @@ interface ErrorResponse {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
+  /** The body's exact text, when the answer was prepared already. */
+  text?: string;
+}
+
+/** An answer already in its wire form, sent byte for byte (an idempotent request's replay). */
+export class PreparedAnswer extends Error {
+  constructor(readonly status: number, readonly text: string, readonly headers: Record<string, string>) {
+    super('A prepared answer');
+  }
 }
 
 /** Errors Fastify raises before a route runs (body parsing), by their code. */
@@ -39,6 +48,7 @@ const UNAVAILABLE: ErrorResponse = { status: 503, body: failureConfirmation(503,
  * own error handler, so errors raised before Nest routes a request get the same bodies.
  */
 export function toErrorResponse(error: unknown): ErrorResponse {
+  if (error instanceof PreparedAnswer) return { status: error.status, body: null, headers: error.headers, text: error.text };
   if (error instanceof WireResponseException) {
     return { status: error.getStatus(), body: error.getResponse(), headers: error.headers };
   }
@@ -71,12 +81,13 @@ export function toErrorResponse(error: unknown): ErrorResponse {
 
 /** Sends an error response, logging unexpected failures with the request id (never on the wire). */
 export function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply): void {
-  const { status, body, headers } = toErrorResponse(error);
+  const { status, body, headers, text } = toErrorResponse(error);
   if (status >= 500) request.log.error({ err: error }, status === 503 ? 'request failed: service unavailable' : 'request failed');
   // The request already had its answer (it timed out, and its work failed later): nothing more to send.
   if (reply.sent) return;
   if (headers) void reply.headers(headers);
-  void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
+  if (text === '') return void reply.status(status).send();
+  void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(text ?? JSON.stringify(body));
 }
 
 /**

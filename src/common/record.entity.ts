@@ -1,5 +1,5 @@
 import { Index, PrimaryGeneratedColumn } from 'typeorm';
-import { BoolColumn, DateTimeColumn, TextColumn } from './columns.js';
+import { BoolColumn, DateTimeColumn, IntColumn, TextColumn } from './columns.js';
 
 /**
  * The common fields of every record (contract §1.1). The read-only extras are added on the way out.
@@ -27,4 +27,8 @@ export abstract class RecordEntity {
 
   @TextColumn()
   SystemId: string | null;
+
+  /** Raised by every update; the record's ETag, never a field on the wire (src/common/versions.ts). */
+  @IntColumn({ nullable: false, default: 1 })
+  Version: number;
 }

@@ -7,9 +7,12 @@ import { failureConfirmation, listEnvelope, successConfirmation, type ActionConf
 import { RecordNotFoundException, RecordValidationException, WireResponseException } from './errors.js';
 import { parseListQuery, type Filter, type ListField, type ListQuery, type ListSchema } from './list-query.js';
 import type { Principal } from './principal.js';
+import type { WriteScope } from './write-scope.js';
 import { recordDefinitions, type JoinedField, type RecordDefinition, type SqlContext, type WireRecord } from './record-definition.js';
 import type { RecordEntity } from './record.entity.js';
 import { toWire } from './wire-values.js';
+import { replaceIdList } from './id-lists.js';
+import { etagOf, expectedVersion, preconditionFailed, VERSION } from './versions.js';
 import { getMetadataStorage } from 'class-validator';
 import { referencesOf } from './validation/fields.js';
 import { crossBusinessReferences } from './same-business.js';
@@ -20,7 +23,7 @@ import { validateBody } from './validation/validation.js';
 export const RECORD_DEFINITION = Symbol('RecordDefinition');
 
 /** Columns every record has, filled by the machinery rather than by a request. */
-const COMMON_COLUMNS = new Set(['Id', 'UniqueId', 'CreatedOn', 'UpdatedOn', 'UpdatedBy', 'IsNew']);
+const COMMON_COLUMNS = new Set(['Id', 'UniqueId', 'CreatedOn', 'UpdatedOn', 'UpdatedBy', 'IsNew', 'Version']);
 const IN_SCOPE_KEY = '__inScope';
 
 interface ReadPlan {
@@ -98,8 +101,8 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
       ? await this.db.queryArrays(`${this.selectSql(`, CASE WHEN ${scope.sql} THEN 1 ELSE 0 END AS ${IN_SCOPE_KEY}`)} WHERE r.${this.db.id('Id')} = ?`, [...scope.parameters, id], manager)
       : await this.db.queryArrays(this.plan.selectById, [id], manager);
     if (!rows.length) throw new RecordNotFoundException();
-    // The in-scope flag follows the record's columns.
-    if (scope && Number(rows[0][this.plan.outputs.length]) !== 1) throw new UnauthorizedException();
+    // The in-scope flag follows the record's columns and its version.
+    if (scope && Number(rows[0][this.plan.outputs.length + 1]) !== 1) throw new UnauthorizedException();
     return this.toWire(rows[0]);
   }
 
@@ -158,11 +161,14 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
     // instead of one per reference). With save hooks, which may read the referenced records, all are
     // checked inside the transaction, so the hooks find what the check found even when a delete races
     // the create. Should a foreign key refuse the write, the check, run in full, names the field.
-    const alone = this.isSingleInsert(dto);
+    const alone = this.isSingleInsert(dto) && !actor?.write?.needsTransaction;
     if (alone) await this.checkReferences(dto, undefined, 'unenforced');
     const stamp = { UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true };
+    // The answer is made inside the transaction: an Idempotency-Key stores it with the write.
+    const confirm = (id: number) => successConfirmation(`${this.definition.name} was successfully created.`, { Id: id }, actor?.email ?? null, now);
+    if (actor?.write) actor.write.etag = etagOf(stamp.UniqueId, 1);
     const created = alone
-      ? this.insertAlone(dto, actor, stamp)
+      ? this.insertAlone(dto, actor, stamp).then(confirm)
       : this.db.transaction(async (manager) => {
         const context: SaveContext = { manager, actor, dto, values: this.columnValues(dto), existing: null };
         await this.checkReferences(dto, manager);
@@ -171,15 +177,14 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
         await this.beforeSave(context);
         Object.assign(context.values, stamp);
         const newId = await this.insertRow(context.values, manager);
-        await this.writeLists(newId, dto, manager);
+        await this.writeLists(newId, dto, manager, true);
         await this.afterSave(newId, context);
-        return newId;
-      });
-    const id = await created.catch(async (error: unknown) => {
+        return confirm(newId);
+      }, actor?.write);
+    return created.catch(async (error: unknown) => {
       if (isForeignKeyViolation(error)) await this.checkReferences(dto);
       throw error;
     });
-    return successConfirmation(`${this.definition.name} was successfully created.`, { Id: id }, actor?.email ?? null, now);
   }
 
   /** Update by the body's Id, or by the path's (which then wins over a missing body Id). */
@@ -187,8 +192,9 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
     const id = this.updateId(pathId, body);
     const dto = await validateBody(this.definition.updateDto ?? this.dtoClass, body);
     const now = new Date();
-    await this.db.transaction(async (manager) => {
+    return this.db.transaction(async (manager) => {
       const existing = await this.get(id, actor, manager);
+      const expected = expectedVersion(actor?.write, existing);
       const values = this.columnValues(dto);
       const context: SaveContext = { manager, actor, dto, values, existing };
       await this.checkReferences(dto, manager);
@@ -196,29 +202,33 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
       await this.checkSameBusiness(context, manager);
       await this.beforeSave(context);
       Object.assign(values, { UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: false });
-      await this.updateRow(id, values, manager);
-      await this.writeLists(id, dto, manager);
+      await this.updateRow(id, values, manager, expected);
+      await this.writeLists(id, dto, manager, false);
       await this.afterSave(id, context);
-    });
-    return successConfirmation(`${this.definition.name} was successfully updated.`, { Id: id }, actor?.email ?? null, now);
+      if (actor?.write) actor.write.etag = await this.currentEtag(id, manager);
+      return successConfirmation(`${this.definition.name} was successfully updated.`, { Id: id }, actor?.email ?? null, now);
+    }, actor?.write);
   }
 
   async delete(id: number, actor?: Principal): Promise<ActionConfirmation> {
-    await this.db.transaction(async (manager) => {
+    return this.db.transaction(async (manager) => {
       const existing = await this.get(id, actor, manager);
       const listing = await typesListing(this.db, this.definition.entity, id, manager);
       if (listing.length) throw this.refusal(`${this.definition.name} ${id} cannot be deleted because ${listing.join(' and ')} records list it.`);
+      const expected = expectedVersion(actor?.write, existing);
       await this.beforeDelete(existing, manager);
       try {
-        await this.db.query(`DELETE FROM ${this.plan.tableName} WHERE ${this.db.id('Id')} = ?`, [id], manager);
+        const version = expected === null ? '' : ` AND ${this.db.id('Version')} = ?`;
+        const result = await this.db.query(`DELETE FROM ${this.plan.tableName} WHERE ${this.db.id('Id')} = ?${version}`, expected === null ? [id] : [id, expected], manager);
+        if (expected !== null && affectedRows(result) === 0) throw preconditionFailed(await this.currentEtag(id, manager));
       } catch (error) {
         if (!isForeignKeyViolation(error)) throw error;
         const referrers = await this.referringTypes(id, manager);
         const which = referrers.length ? `${referrers.join(' and ')} records refer` : 'other records refer';
         throw this.refusal(`${this.definition.name} ${id} cannot be deleted because ${which} to it.`);
       }
-    });
-    return successConfirmation(`${this.definition.name} was successfully deleted.`, { Id: id }, actor?.email ?? null);
+      return successConfirmation(`${this.definition.name} was successfully deleted.`, { Id: id }, actor?.email ?? null);
+    }, actor?.write);
   }
 
   /** A create that writes nothing but its row: one statement, which needs no explicit transaction. */
@@ -226,7 +236,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
     const values = this.columnValues(dto);
     await this.authorizeBusiness(values, actor, this.db.manager, dto);
     await this.checkSameBusiness({ dto, values, existing: null });
-    return this.insertRow({ ...values, ...stamp });
+    return this.insertRow({ ...values, ...stamp }, undefined, actor?.write);
   }
 
   /** Whether a create writes nothing but its own row: no save hooks of the type's, no lists given. */
@@ -236,18 +246,31 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
   }
 
   /** Inserts a row of column values and returns its new Id (inside `manager`'s transaction, if given). */
-  protected async insertRow(values: Record<string, unknown>, manager?: EntityManager): Promise<number> {
+  protected async insertRow(values: Record<string, unknown>, manager?: EntityManager, scope?: WriteScope): Promise<number> {
     const { names, placeholders, parameters } = this.columnsOf(values);
-    const result = await this.db.query(`INSERT INTO ${this.plan.tableName} (${names.join(', ')}) VALUES (${placeholders.join(', ')})`, parameters, manager);
+    const sql = `INSERT INTO ${this.plan.tableName} (${names.join(', ')}) VALUES (${placeholders.join(', ')})`;
+    const result = manager ? await this.db.query(sql, parameters, manager) : await this.db.write(sql, parameters, scope);
     const outcome = result as unknown as { lastInsertRowid?: number | bigint; insertId?: number };
     return Number(outcome.lastInsertRowid ?? outcome.insertId);
   }
 
-  /** Updates a row's columns; a function value is SQL (`SecurityStamp + 1`). */
-  protected async updateRow(id: number, values: Record<string, unknown>, manager: EntityManager): Promise<void> {
+  /**
+   * Updates a row's columns and raises its version; a function value is SQL (`SecurityStamp + 1`).
+   * With an `expected` version (If-Match) only that version is updated, else 412.
+   */
+  protected async updateRow(id: number, values: Record<string, unknown>, manager: EntityManager, expected: number | null = null): Promise<void> {
     const { names, placeholders, parameters } = this.columnsOf(values);
     const assignments = names.map((name, i) => `${name} = ${placeholders[i]}`);
-    await this.db.query(`UPDATE ${this.plan.tableName} SET ${assignments.join(', ')} WHERE ${this.db.id('Id')} = ?`, [...parameters, id], manager);
+    assignments.push(`${this.db.id('Version')} = ${this.db.id('Version')} + 1`);
+    const version = expected === null ? '' : ` AND ${this.db.id('Version')} = ?`;
+    const result = await this.db.query(`UPDATE ${this.plan.tableName} SET ${assignments.join(', ')} WHERE ${this.db.id('Id')} = ?${version}`, [...parameters, id, ...(expected === null ? [] : [expected])], manager);
+    if (expected !== null && affectedRows(result) === 0) throw preconditionFailed(await this.currentEtag(id, manager));
+  }
+
+  /** The record's ETag as stored now (inside `manager`'s transaction). */
+  private async currentEtag(id: number, manager: EntityManager): Promise<string | undefined> {
+    const [row] = await this.db.query(`SELECT ${this.db.id('UniqueId')} AS u, ${this.db.id('Version')} AS v FROM ${this.plan.tableName} WHERE ${this.db.id('Id')} = ?`, [id], manager);
+    return row ? etagOf(row.u, row.v) : undefined;
   }
 
   /** Column values as the database takes them: dates as UTC text, booleans as 0/1, lists as JSON. */
@@ -298,18 +321,11 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
   }
 
   /** Replaces the join-table id lists a request gives (absent: kept; null or []: emptied). */
-  private async writeLists(id: number, dto: RecordDto, manager: EntityManager): Promise<void> {
+  private async writeLists(id: number, dto: RecordDto, manager: EntityManager, created: boolean): Promise<void> {
     for (const [name, list] of Object.entries(this.definition.lists ?? {})) {
       const value = (dto as unknown as Record<string, unknown>)[name];
       if (value === undefined) continue;
-      await this.db.query(`DELETE FROM ${this.db.id(list.table)} WHERE ${this.db.id(list.on)} = ?`, [id], manager);
-      const ids = [...new Set((value as number[] | null) ?? [])];
-      if (!ids.length) continue;
-      await this.db.query(
-        `INSERT INTO ${this.db.id(list.table)} (${this.db.id(list.on)}, ${this.db.id(list.column)}) VALUES ${ids.map(() => '(?, ?)').join(', ')}`,
-        ids.flatMap((listed) => [id, listed]),
-        manager,
-      );
+      await replaceIdList(this.db, manager, list, id, (value as number[] | null) ?? [], created);
     }
   }
 
@@ -455,6 +471,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
     const record: WireRecord = {};
     const outputs = this.plan.outputs;
     for (let i = 0; i < outputs.length; i++) record[outputs[i][0]] = toWire(outputs[i][1], row[i]);
+    (record as Record<symbol, unknown>)[VERSION] = row[outputs.length];
     for (const name in this.definition.lists ?? {}) (record[name] as number[]).sort((a, b) => a - b);
     const computed = this.definition.computed;
     if (computed) for (const name in computed) record[name] = computed[name](record);
@@ -485,7 +502,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
       const name = column.propertyName;
       const kind = wireKindOf(definition.entity, name) ?? (name === 'Id' ? 'int' : 'text');
       expressions.set(name, `r.${db.id(column.databaseName)}`);
-      if (!hidden.has(name)) outputs.push([name, kind]);
+      if (!hidden.has(name) && name !== 'Version') outputs.push([name, kind]);
       if (!COMMON_COLUMNS.has(name) && dtoFields.has(name)) writable.set(name, kind);
       columnsByName.set(name, { databaseName: column.databaseName, kind, nullable: column.isNullable, default: column.default });
       if (name.endsWith('Id') && name.length > 2 && kind === 'int') navigations[name.slice(0, -2)] = name;
@@ -526,10 +543,12 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
       if (foreignKey.columns.length !== 1) continue;
       enforcedReferences.set(foreignKey.columns[0].propertyName, foreignKey.referencedEntityMetadata.target as AnyClass);
     }
+    // Every read ends with the record's version (for its ETag), after the wire fields.
+    const selectList = `${outputs.map(([name]) => `${expressions.get(name)} AS ${db.id(name)}`).join(', ')}, r.${db.id('Version')} AS ${db.id('Version')}`;
     return {
       enforcedReferences,
-      selectList: outputs.map(([name]) => `${expressions.get(name)} AS ${db.id(name)}`).join(', '),
-      selectById: `SELECT ${outputs.map(([name]) => `${expressions.get(name)} AS ${db.id(name)}`).join(', ')} FROM ${db.tableOf(definition.entity)} r${joins.join('')} WHERE r.${db.id('Id')} = ?`,
+      selectList,
+      selectById: `SELECT ${selectList} FROM ${db.tableOf(definition.entity)} r${joins.join('')} WHERE r.${db.id('Id')} = ?`,
       table: `${db.tableOf(definition.entity)} r`,
       tableName: db.tableOf(definition.entity),
       columns: columnsByName,
@@ -555,6 +574,9 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
     return `r.${q.id(scope.column)} IN ({ids})`;
   }
 }
+
+/** Rows a write statement changed, as either driver reports it. */
+const affectedRows = (result: unknown): number => Number((result as { affectedRows?: number; changes?: number }).affectedRows ?? (result as { changes?: number }).changes ?? 0);
 
 /** The fields a DTO class declares through class-validator (the ones whitelisting keeps). */
 function dtoPropertyNames(dto: AnyClass): string[] {

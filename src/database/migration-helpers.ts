@@ -30,6 +30,8 @@ function commonColumns(): TableColumnOptions[] {
     column.text('UpdatedBy'),
     column.bool('IsNew', { default: true }),
     column.text('SystemId'),
+    // Raised by every update: the record's ETag (never sent as a field).
+    column.int('Version', { nullable: false, default: 1 }),
   ];
 }
 

@@ -19,7 +19,8 @@ export class ProductsService extends RecordService<Product> {
   async takeStock(manager: EntityManager, productId: number, quantity: number): Promise<boolean> {
     const q = (name: string) => this.db.id(name);
     const result = await manager.createQueryBuilder().update(Product)
-      .set({ CurrentStock: () => `CASE WHEN ${q('TrackStock')} = 1 THEN ${q('CurrentStock')} - :quantity ELSE ${q('CurrentStock')} END` })
+      // A sale's stock change is an update of the product: its version (ETag) moves too.
+      .set({ CurrentStock: () => `CASE WHEN ${q('TrackStock')} = 1 THEN ${q('CurrentStock')} - :quantity ELSE ${q('CurrentStock')} END`, Version: () => `${q('Version')} + 1` })
       // The stock left must also fit its 32-bit column, negative stock allowed or not.
       .where(
         `${q('Id')} = :id AND (${q('TrackStock')} = 0 OR ((${q('AllowNegativeStock')} = 1 OR ${q('CurrentStock')} >= :quantity) AND ${q('CurrentStock')} - :quantity >= :lowest))`,

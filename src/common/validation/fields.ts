@@ -130,8 +130,14 @@ export function Money(options: FieldOptions & { min?: number } = {}) {
   );
 }
 
+/** A boolean: JSON true/false, or the strings "true" and "false" in any case (some clients send those). */
 export function Bool(options: FieldOptions = {}) {
-  return applyDecorators(api(options, { type: Boolean }), presence(options), IsBoolean({ message: '$property must be true or false.' }));
+  return applyDecorators(
+    api(options, { type: Boolean }),
+    Transform(({ value }) => (typeof value === 'string' && /^(true|false)$/i.test(value) ? value.toLowerCase() === 'true' : value)),
+    presence(options),
+    IsBoolean({ message: '$property must be true or false.' }),
+  );
 }
 
 /** A date-time in any input form of contract §1; it reaches the service as a Date. */

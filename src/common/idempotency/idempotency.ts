@@ -1,0 +1,148 @@
+import { createHash } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { EntityManager } from 'typeorm';
+import { Database, isUniqueViolation } from '../database.js';
+import { failureConfirmation } from '../envelopes.js';
+import { RecordValidationException, WireResponseException } from '../errors.js';
+import { PreparedAnswer, toErrorResponse } from '../http-exception.filter.js';
+import type { Principal } from '../principal.js';
+import { parseDbDateTime } from '../wire-values.js';
+import type { WriteScope } from '../write-scope.js';
+import { canonicalJson } from './canonical-json.js';
+
+/** How long an answer is kept for replay. */
+export const IDEMPOTENCY_KEY_TTL_MS = 24 * 3_600_000;
+/** A claim still pending after this long belongs to a request that died: its write never committed. */
+const ABANDONED_CLAIM_MS = 5 * 60_000;
+/** Expired keys are deleted at most this often by each instance. */
+const CLEANUP_EVERY_MS = 60_000;
+const KEY = /^[\x20-\x7e]{1,255}$/;
+/** Routes whose POSTs take no Idempotency-Key: the token endpoint retries by its own protocol. */
+const EXEMPT = /^\/api\/token\/?(\?|$)/i;
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+interface StoredKey {
+  Id: number;
+  RequestHash: string;
+  Status: number | null;
+  Body: string | null;
+  ETag: string | null;
+  CreatedOn: unknown;
+  ExpiresOn: unknown;
+}
+
+/**
+ * Idempotency-Key on POST (README, "Safe writes"). The first request with a key claims it with an
+ * insert of a pending row, committed before any work, which the unique index on the key's scope
+ * (user, method, path, key) protects: any other request with the key, on any instance, finds it.
+ * The answer is written into the claim inside the write's own transaction (a step before COMMIT), so
+ * the write and its answer commit together or not at all; a POST that writes nothing stores it after.
+ * A retry with the same body gets that answer again; with another body 422; while pending 409.
+ * 5xx and 429 answers are not kept: the claim is removed, so a retry is processed afresh.
+ */
+@Injectable()
+export class Idempotency {
+  private lastCleanup = 0;
+
+  constructor(private readonly db: Database) {}
+
+  async run(request: FastifyRequest & { user?: Principal }, reply: FastifyReply, scope: WriteScope, handle: () => Promise<unknown>): Promise<unknown> {
+    const header = request.headers['idempotency-key'];
+    if (request.method !== 'POST' || header === undefined || EXEMPT.test(request.url)) return handle();
+    if (typeof header !== 'string' || !KEY.test(header)) {
+      throw RecordValidationException.field('Idempotency-Key', 'Idempotency-Key must be 1 to 255 printable ASCII characters.', typeof header === 'string' ? header : null);
+    }
+    const path = request.url.split('?')[0].replace(/\/+$/, '');
+    const scopeHash = sha256(`${request.user?.userId ?? 0}\n${request.method}\n${path}\n${header}`);
+    const requestHash = sha256(canonicalJson(request.body));
+    const id = await this.claim(scopeHash, requestHash);
+    let stored: string | null = null;
+    // Inside the write's transaction, just before COMMIT: the answer it will get.
+    scope.beforeCommit.push(async (manager, result) => {
+      stored = answerText(result);
+      await this.complete(id, 200, stored, scope.etag ?? null, manager);
+    });
+    let result: unknown;
+    try {
+      result = await handle();
+    } catch (error) {
+      // A write that committed keeps the answer it committed with (the client may retry to get it).
+      if (scope.commits > 0 && stored !== null) throw error;
+      const { status, body } = toErrorResponse(error);
+      if (status >= 500 || status === 429) await this.release(id);
+      else await this.complete(id, status, JSON.stringify(body), null);
+      throw error;
+    }
+    // A POST that wrote nothing (or answers other than its write's result) is completed now.
+    const text = answerText(result);
+    if (stored !== text) await this.complete(id, reply.statusCode, text, scope.etag ?? null);
+    return result;
+  }
+
+  /** Claims the key, or answers from it: the stored answer, 422 for another body, 409 while pending. */
+  private async claim(scopeHash: string, requestHash: string): Promise<number> {
+    this.cleanUp();
+    const q = (name: string) => this.db.id(name);
+    for (let attempt = 0; ; attempt++) {
+      const now = new Date();
+      try {
+        const result = await this.db.query(
+          `INSERT INTO ${q('idempotency_key')} (${q('ScopeHash')}, ${q('RequestHash')}, ${q('CreatedOn')}, ${q('ExpiresOn')}) VALUES (?, ?, ?, ?)`,
+          [scopeHash, requestHash, this.db.dateParam(now), this.db.dateParam(new Date(now.getTime() + IDEMPOTENCY_KEY_TTL_MS))],
+        );
+        const outcome = result as unknown as { lastInsertRowid?: number | bigint; insertId?: number };
+        return Number(outcome.lastInsertRowid ?? outcome.insertId);
+      } catch (error) {
+        if (!isUniqueViolation(error) || attempt > 2) throw error;
+      }
+      const [row] = await this.db.query<StoredKey>(
+        `SELECT ${['Id', 'RequestHash', 'Status', 'Body', 'ETag', 'CreatedOn', 'ExpiresOn'].map(q).join(', ')} FROM ${q('idempotency_key')} WHERE ${q('ScopeHash')} = ?`,
+        [scopeHash],
+      );
+      if (!row) continue; // removed meanwhile (a failed first request): claim it again
+      const expired = dbTime(row.ExpiresOn) <= now.getTime();
+      const abandoned = row.Status === null && dbTime(row.CreatedOn) <= now.getTime() - ABANDONED_CLAIM_MS;
+      if (expired || abandoned) {
+        await this.db.query(`DELETE FROM ${q('idempotency_key')} WHERE ${q('Id')} = ?`, [row.Id]);
+        continue;
+      }
+      if (row.RequestHash !== requestHash) {
+        throw new WireResponseException(failureConfirmation(422, 'This Idempotency-Key was already used for another request (a different body); use a new key for a new request.'), 422);
+      }
+      if (row.Status === null) {
+        throw new WireResponseException(failureConfirmation(409, 'A request with this Idempotency-Key is still being processed; try again shortly.'), 409, { 'Retry-After': '1' });
+      }
+      const headers: Record<string, string> = { 'Idempotent-Replayed': 'true' };
+      if (row.ETag) headers.ETag = row.ETag;
+      throw new PreparedAnswer(Number(row.Status), row.Body ?? '', headers);
+    }
+  }
+
+  /** Writes the answer into the claim (in the write's transaction when `manager` is given). */
+  private async complete(id: number, status: number, body: string, etag: string | null, manager?: EntityManager): Promise<void> {
+    const q = (name: string) => this.db.id(name);
+    await this.db.query(`UPDATE ${q('idempotency_key')} SET ${q('Status')} = ?, ${q('Body')} = ?, ${q('ETag')} = ? WHERE ${q('Id')} = ?`, [status, body, etag, id], manager);
+  }
+
+  /** Gives the key back: the request failed in a way a retry may not repeat. */
+  private async release(id: number): Promise<void> {
+    await this.db.query(`DELETE FROM ${this.db.id('idempotency_key')} WHERE ${this.db.id('Id')} = ?`, [id]).catch(() => undefined);
+  }
+
+  /** Deletes expired keys now and then, in the background (never in a request's way). */
+  private cleanUp(): void {
+    const now = Date.now();
+    if (now - this.lastCleanup < CLEANUP_EVERY_MS) return;
+    this.lastCleanup = now;
+    const q = (name: string) => this.db.id(name);
+    this.db.query(`DELETE FROM ${q('idempotency_key')} WHERE ${q('ExpiresOn')} < ?`, [this.db.dateParam(new Date(now))]).catch(() => undefined);
+  }
+}
+
+/** The body text an answer goes out with (Fastify serialises objects with JSON.stringify). */
+const answerText = (result: unknown): string => (result === undefined || result === null ? '' : typeof result === 'string' ? result : JSON.stringify(result));
+
+/** A datetime column as the databases return it, in milliseconds. */
+const dbTime = (value: unknown): number => parseDbDateTime(value) ?? 0;

@@ -1,0 +1,72 @@
+import type { EntityManager } from 'typeorm';
+import { RequestTimeoutError } from './http-exception.filter.js';
+
+/**
+ * What one write request asks of the database work it starts: that none of it commits once the
+ * answer deadline (REQUEST_TIMEOUT_MS) has passed, and, for an Idempotency-Key or an If-Match, extra
+ * steps inside the same transaction. Made per request by the write interceptor and carried to the
+ * record machinery on the request's principal (`actor.write`), so reads pay nothing for it.
+ *
+ * The deadline and the work meet here: when the deadline passes while no database work runs, the
+ * request is answered 503 at once and any work started later is refused. While work runs it is
+ * interrupted (the running statement is killed on MySQL) and rolled back, and its failure becomes
+ * the 503, so the answer leaves only after the rollback. Work already committing is let finish and
+ * answered as usual: its COMMIT was sent, so a 503 would be a lie.
+ */
+export class WriteScope {
+  private expiredAt: number | null = null;
+  private readonly running = new Set<() => void>();
+  private committing = 0;
+  /** Steps run inside the write's transaction just before COMMIT (idempotency record, versions). */
+  readonly beforeCommit: Array<(manager: EntityManager, result: unknown) => Promise<void>> = [];
+  /** How many of its transactions committed. */
+  commits = 0;
+  /** The strong ETag of the record the request wrote, for its answer. */
+  etag: string | undefined;
+  /** The If-Match header of a PUT or DELETE, when given. */
+  ifMatch: string | undefined;
+  /** Whether the write needs a transaction even when it is a single statement (extra steps to commit). */
+  get needsTransaction(): boolean {
+    return this.beforeCommit.length > 0;
+  }
+
+  get expired(): boolean {
+    return this.expiredAt !== null;
+  }
+
+  /** Throws the 503 error once the deadline has passed: no database work starts after it. */
+  check(): void {
+    if (this.expiredAt !== null) throw new RequestTimeoutError();
+  }
+
+  /** Database work starts; `interrupt` stops it early. Returns the function that marks its end. */
+  begin(interrupt: () => void): () => void {
+    this.check();
+    this.running.add(interrupt);
+    return () => this.running.delete(interrupt);
+  }
+
+  /** The work is about to COMMIT: from here on the deadline lets it finish. */
+  enterCommit(): () => void {
+    this.check();
+    this.committing++;
+    return () => {
+      this.committing--;
+    };
+  }
+
+  /**
+   * The answer deadline passed. Returns true when database work is in flight and will answer the
+   * request itself (with 503 after its rollback, or with its result when it was committing).
+   */
+  expire(): boolean {
+    this.expiredAt ??= Date.now();
+    if (this.committing > 0) return true;
+    if (!this.running.size) return false;
+    for (const interrupt of this.running) interrupt();
+    return true;
+  }
+}
+
+/** The write scope a principal carries for the request it acts in, if any. */
+export const scopeOf = (actor: { write?: WriteScope } | undefined | null): WriteScope | undefined => actor?.write;

@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createProduct, tableRows } from './support/billing-fixtures.js';
+import { createEvent } from './support/content-fixtures.js';
+import { create, createBusiness, createCoworker, createTariff, currencyId } from './support/fixtures.js';
+import { startApp, type HttpResponse, type TestApp } from './support/test-app.js';
+
+// Any mix of parallel valid writes is answered 200 or a contract 400, never a 5xx; afterwards the
+// invariants hold (lists as one of the writers left them, stock, gapless invoice numbers, places).
+
+const PARALLEL = 50;
+
+/** Statuses of the answers, with the body of any 5xx for the failure message. */
+function noServerErrors(answers: HttpResponse[], allowed: number[] = [200]): void {
+  const bad = answers.filter((answer) => !allowed.includes(answer.status));
+  assert.deepEqual(bad.map((answer) => `${answer.status} ${answer.text}`), []);
+}
+
+describe('concurrent writes', () => {
+  let t: TestApp;
+  let business: number;
+  let tariffs: number[];
+
+  before(async () => {
+    t = await startApp();
+    business = await createBusiness(t);
+    tariffs = [];
+    for (let i = 0; i < 6; i++) tariffs.push(await createTariff(t, business, { Name: `Tariff ${i}` }));
+  });
+  after(() => t.close());
+
+  const some = (i: number) => tariffs.filter((_, j) => (i >> j) & 1 || j === i % tariffs.length);
+
+  it('parallel creates of products with Tariffs: all 200, each with its own list', async () => {
+    const gbp = await currencyId(t, 'GBP');
+    const bodies = Array.from({ length: PARALLEL }, (_, i) => ({
+      BusinessId: business, Name: `Parallel ${i}`, SystemProductType: 1, Description: 'x', DisplayOrder: 0, Price: 1, CurrencyId: gbp, AvailableAs: 3, Tariffs: some(i),
+    }));
+    const answers = await Promise.all(bodies.map((body) => t.post('/api/billing/products', body)));
+    noServerErrors(answers);
+    for (const [i, answer] of answers.entries()) {
+      const product = (await t.get(`/api/billing/products/${answer.body.Value.Id}`)).body;
+      assert.deepEqual(product.Tariffs, [...bodies[i].Tariffs].sort((a, b) => a - b));
+    }
+  });
+
+  it("parallel updates of one product's Tariffs: all 200, the list is one of those sent", async () => {
+    const id = await createProduct(t, business, { Tariffs: [tariffs[0]] });
+    const product = (await t.get(`/api/billing/products/${id}`)).body;
+    const lists = Array.from({ length: PARALLEL }, (_, i) => some(i));
+    const answers = await Promise.all(lists.map((Tariffs, i) => (i % 2 ? t.put('/api/billing/products', { ...product, Tariffs }) : t.put(`/api/billing/products/${id}`, { ...product, Tariffs }))));
+    noServerErrors(answers);
+    const stored = (await t.get(`/api/billing/products/${id}`)).body.Tariffs;
+    assert.ok(lists.some((list) => JSON.stringify(list) === JSON.stringify(stored)), JSON.stringify(stored));
+    const rows = (await tableRows(t, 'product_tariff')).filter((row) => Number(row.ProductId) === id);
+    assert.equal(rows.length, stored.length);
+  });
+
+  it('parallel user creates and updates with Businesses: all 200', async () => {
+    const businesses = [business, await createBusiness(t, { Name: 'Second' }), await createBusiness(t, { Name: 'Third' })];
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => t.post('/api/sys/users', {
+      Email: `parallel${i}@example.com`, FullName: `User ${i}`, Password: 'a long password here', Roles: ['Product-List'], Businesses: businesses.filter((_, j) => j <= i % 3),
+    })));
+    noServerErrors(answers);
+    const id = answers[0].body.Value.Id;
+    const updates = await Promise.all(Array.from({ length: 20 }, (_, i) => t.put(`/api/sys/users/${id}`, {
+      Email: 'parallel0@example.com', FullName: 'User 0', Roles: ['Product-List'], Businesses: businesses.filter((_, j) => j !== i % 3),
+    })));
+    noServerErrors(updates);
+    const rows = (await tableRows(t, 'user_business')).filter((row) => Number(row.UserId) === id);
+    assert.equal(rows.length, 2);
+  });
+
+  it('parallel sales, product updates and invoices: 200 or a refusal; stock and numbers hold', async () => {
+    const customer = await createCoworker(t, business);
+    const product = await createProduct(t, business, { Name: 'Locker', TrackStock: true, CurrentStock: 30, Tariffs: [tariffs[1]] });
+    await create(t, '/api/billing/productbookingcredits', { ProductId: product, Credit: 2, Name: 'Hours' }).catch(() => undefined);
+    const stored = (await t.get(`/api/billing/products/${product}`)).body;
+    const gbp = await currencyId(t, 'GBP');
+    const work: Array<Promise<HttpResponse>> = [];
+    for (let i = 0; i < 40; i++) {
+      work.push(t.post('/api/billing/coworkerproducts', { CoworkerId: customer, ProductId: product, Quantity: 1 }));
+      if (i % 4 === 0) work.push(t.put('/api/billing/products', { ...stored, CurrentStock: undefined, Tariffs: some(i) }));
+      if (i % 2 === 0) work.push(t.post('/api/billing/coworkerinvoices', { BusinessId: business, CoworkerId: customer, CurrencyId: gbp, TotalAmount: 10 }));
+    }
+    const answers = await Promise.all(work);
+    noServerErrors(answers, [200, 400]);
+    const sold = (await t.get(`/api/billing/coworkerproducts?size=1000&CoworkerProduct_Coworker=${customer}`)).body.Records.length;
+    const stock = (await t.get(`/api/billing/products/${product}`)).body.CurrentStock;
+    assert.equal(stock, 30 - sold);
+    assert.ok(sold <= 30);
+    const numbers = (await t.get('/api/billing/coworkerinvoices?size=1000')).body.Records.map((r: { InvoiceNumber: string }) => Number(r.InvoiceNumber)).sort((a: number, b: number) => a - b);
+    assert.deepEqual(numbers, numbers.map((_: number, i: number) => i + 1));
+  });
+
+  it('parallel attendee sign-ups never exceed the allocation', async () => {
+    const event = await createEvent(t, business, { Allocation: 10 });
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => t.post('/api/content/eventattendees', { CalendarEventId: event, FullName: `Guest ${i}`, Email: `guest${i}@example.com` })));
+    noServerErrors(answers, [200, 400]);
+    assert.equal(answers.filter((answer) => answer.status === 200).length, 10);
+  });
+});
