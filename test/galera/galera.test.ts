@@ -220,9 +220,7 @@ describe('three instances on a three-node MariaDB Galera cluster', () => {
     });
   });
 
-  // Checks of guarantees that other branches bring (Idempotency-Key, webhooks): they run, but count as
-  // failures only once their todo flag is removed, when the feature is in.
-  it('one Idempotency-Key sent through three nodes at once makes one write', { todo: 'until Idempotency-Key is implemented' }, async (context) => {
+  it('one Idempotency-Key sent through three nodes at once makes one write', async (context) => {
     await measured(context, async () => {
       const name = `Idempotent ${Date.now()}`;
       const send = (instance: Instance) => call(instance, 'POST', '/api/sys/businesses', { json: { Name: name, CurrencyId: gbp, CountryId: uk }, headers: { 'idempotency-key': `galera-${name}` } });
