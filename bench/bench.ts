@@ -57,13 +57,17 @@ async function prepareDatabase(): Promise<{ url: string; drop: () => Promise<voi
   };
 }
 
-/** Starts a server on core 1; its log (warnings and errors only) goes to bench/results/<name>.log. */
+/**
+ * Starts a server on core 1; its log (warnings and errors only) goes to bench/results/<name>.log. It gets
+ * this process's environment without its V8 and malloc settings, and then `env`.
+ */
 function start(script: string, env: Record<string, string>, name: string): ChildProcess {
+  const { NODE_OPTIONS: _nodeOptions, MALLOC_ARENA_MAX: _arenas, ...inherited } = process.env;
   const command = hasTaskset ? 'taskset' : process.execPath;
   const args = hasTaskset ? ['-c', '1', process.execPath, script] : [script];
   mkdirSync(resultsDir, { recursive: true });
   const log = openSync(join(resultsDir, `${name}.log`), 'w');
-  return spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', log, log] });
+  return spawn(command, args, { env: { ...inherited, ...env }, stdio: ['ignore', log, log] });
 }
 
 async function waitFor(url: string, child: ChildProcess): Promise<void> {
@@ -131,15 +135,17 @@ function medianMeasure(measures: Measure[]): Measure {
   };
 }
 
-/** The environment the Docker image's runtime stage sets (its ENV lines), such as NODE_OPTIONS. */
-function imageEnvironment(): Record<string, string> {
-  const dockerfile = readFileSync(join(dist, '..', 'Dockerfile'), 'utf8').replace(/\\\r?\n/g, ' ');
-  const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
-  const environment: Record<string, string> = {};
-  for (const line of runtime.split(/\r?\n/).filter((text) => /^ENV\s/.test(text.trim()))) {
-    for (const [, name, quoted, plain] of line.matchAll(/(\w+)=(?:"([^"]*)"|(\S+))/g)) environment[name] = quoted ?? plain;
+/**
+ * The process that serves: started the README's way, the entry point relaunches itself with the runtime
+ * settings (src/runtime-settings.ts) and waits, so the service is its one child.
+ */
+function servingProcess(pid: number): number {
+  try {
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+    return children.length === 1 ? Number(children[0]) : pid;
+  } catch {
+    return pid;
   }
-  return environment;
 }
 
 function copyDatabase(file: string): string {
@@ -187,10 +193,9 @@ try {
 
   const [ourPort, barePort] = [await freePort(), await freePort()];
   const env = { DATABASE_URL: db.url, JWT_SECRET, LOG_LEVEL: 'warn', NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '10000000', RATE_LIMIT_TOKEN_PER_MINUTE: '10000000' };
-  // The service runs with the environment of the Docker image (V8 and malloc settings, read from the
-  // Dockerfile); BENCH_SERVICE_NODE_OPTIONS overrides its NODE_OPTIONS.
-  const image = imageEnvironment();
-  const serviceOptions: Record<string, string> = { ...image, NODE_OPTIONS: process.env.BENCH_SERVICE_NODE_OPTIONS ?? image.NODE_OPTIONS ?? '' };
+  // The service is started as the README starts it (node dist/src/main.js, no NODE_OPTIONS): it applies its
+  // runtime settings itself. BENCH_SERVICE_NODE_OPTIONS gives it NODE_OPTIONS of its own instead.
+  const serviceOptions: Record<string, string> = process.env.BENCH_SERVICE_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVICE_NODE_OPTIONS } : {};
   const ours = start(join(dist, 'src', 'main.js'), { ...env, ...serviceOptions, PORT: String(ourPort) }, 'service');
   // On SQLite each server gets its own copy of the seeded file, so neither waits on the other's locks.
   const bareUrl = target.type === 'sqlite' ? `sqlite:${copyDatabase(target.database)}` : db.url;
@@ -200,6 +205,7 @@ try {
   const bareBase = `http://127.0.0.1:${barePort}`;
   await waitFor(`${ourBase}/health`, ours);
   await waitFor(`${bareBase}/api/billing/products/1`, bare);
+  const servingPid = servingProcess(ours.pid!);
 
   const tokenResponse = await fetch(`${ourBase}/api/token`, {
     method: 'POST',
@@ -231,11 +237,11 @@ try {
       let oursMeasure: Measure;
       let bareMeasure: Measure;
       if (round % 2 === 0) {
-        oursMeasure = await load(ourBase, c, DURATION, ours.pid);
+        oursMeasure = await load(ourBase, c, DURATION, servingPid);
         bareMeasure = await load(bareBase, c, DURATION);
       } else {
         bareMeasure = await load(bareBase, c, DURATION);
-        oursMeasure = await load(ourBase, c, DURATION, ours.pid);
+        oursMeasure = await load(ourBase, c, DURATION, servingPid);
       }
       rounds.push({ ours: oursMeasure, bare: bareMeasure, ratio: oursMeasure.rps / bareMeasure.rps, p99Ratio: oursMeasure.p99 / Math.max(1, bareMeasure.p99) });
     }
@@ -250,8 +256,11 @@ try {
         (oursMeasure.non2xx || oursMeasure.errors ? ` | ours non-2xx ${oursMeasure.non2xx}, errors ${oursMeasure.errors}` : ''),
     );
   }
+  // The entry point that relaunched itself with the runtime settings only waits; its memory is apart.
+  const launcherRssMb = servingPid === ours.pid ? null : Math.round(residentMemoryMb(ours.pid!));
+  if (launcherRssMb !== null) console.log(`rss is the serving process's; the entry point that started it with the runtime settings holds ${launcherRssMb} MB more`);
   const file = join(resultsDir, `${target.type}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  writeFileSync(file, JSON.stringify({ database: target.type, durationSeconds: DURATION, rounds: ROUNDS, connections: CONNECTIONS, pinned: hasTaskset, serviceEnvironment: serviceOptions, rows }, null, 2));
+  writeFileSync(file, JSON.stringify({ database: target.type, durationSeconds: DURATION, rounds: ROUNDS, connections: CONNECTIONS, pinned: hasTaskset, serviceEnvironment: serviceOptions, launcherRssMb, rows }, null, 2));
   console.log(`written ${file}`);
 } finally {
   for (const child of children) child.kill('SIGTERM');
