@@ -13,6 +13,8 @@ export interface PageParts {
   where: string;
   filters: readonly Filter[];
   orderBy: string;
+  /** Whether the list is in Id order (`orderBy` is then the Id and its direction). */
+  orderedById: boolean;
   /** Whether the conditions or the order use a joined field. */
   needsJoins: boolean;
 }
@@ -35,10 +37,11 @@ function indexedProperties(db: Database, entity: AnyClass): ReadonlySet<string> 
  * - the page's ids are found first, on their own (a "deferred join"): InnoDB reads every row it skips
  *   for OFFSET in full, so page 200 would read 5,000 rows; the ids alone come from a secondary index
  *   (which holds the primary key), and only the page's rows are read;
- * - with a range on an indexed column (`from_`/`to_`) the primary key is not used for the order: the
- *   optimiser would walk the whole table in Id order hoping to meet the range early, which for data
- *   whose dates grow with their ids means reading up to every row; the range is read from its index
- *   and its ids sorted instead, a cost in proportion to the matching records, as the count's is.
+ * - with a range on an indexed column (`from_`/`to_`) and the list in Id order, the ids are sorted as a
+ *   value (`Id + 0`), which no index can hand over in order: the optimiser would otherwise walk an index
+ *   in Id order (the primary key, or a business's index) hoping to meet the range early, which for
+ *   dates that grow with the ids reads up to every row. The range is read from its index and its ids
+ *   sorted instead, a cost in proportion to the matching records, as the count's is.
  * SQLite reads a row's columns only when they are used, so skipping rows costs index steps only; it
  * runs the plain query.
  */
@@ -47,8 +50,8 @@ export function pageSql(db: Database, parts: PageParts): string {
   if (!db.isMySql) return `SELECT ${selectList} FROM ${from}${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`;
   const indexed = indexedProperties(db, parts.entity);
   const rangeOnIndex = parts.filters.some((filter) => (filter.op === 'gte' || filter.op === 'lte') && indexed.has(filter.field));
-  const hint = rangeOnIndex ? ` IGNORE INDEX FOR ORDER BY (PRIMARY)` : '';
-  const inner = `SELECT r.${db.id('Id')} FROM ${parts.needsJoins ? `${from.replace(table, `${table}${hint}`)}` : `${table}${hint}`}${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`;
+  const innerOrder = rangeOnIndex && parts.orderedById ? orderBy.replace(/ (ASC|DESC)$/, ' + 0 $1') : orderBy;
+  const inner = `SELECT r.${db.id('Id')} FROM ${parts.needsJoins ? from : table}${where} ORDER BY ${innerOrder} LIMIT ? OFFSET ?`;
   const joins = from.slice(table.length);
   return `SELECT ${selectList} FROM (${inner}) page JOIN ${table} ON r.${db.id('Id')} = page.${db.id('Id')}${joins} ORDER BY ${orderBy}`;
 }

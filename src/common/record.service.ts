@@ -113,7 +113,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
     const countFrom = query.filters.every((filter) => !plan.joinedFields.has(filter.field)) ? plan.table : plan.from;
     const sql = pageSql(this.db, {
       entity: this.definition.entity, table: plan.table, from: plan.from, selectList: plan.selectList, where, filters: query.filters,
-      orderBy: this.orderClause(query), needsJoins: countFrom !== plan.table || plan.joinedFields.has(query.orderBy),
+      orderBy: this.orderClause(query), orderedById: query.orderBy === 'Id', needsJoins: countFrom !== plan.table || plan.joinedFields.has(query.orderBy),
     });
     const [rows, [count]] = await Promise.all([
       this.db.queryArrays(sql, [...parameters, query.size, (query.page - 1) * query.size]),
