@@ -19,10 +19,9 @@ RUN npm run build \
  && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim AS runtime
-# The heap is sized for a container: under load the old space would otherwise grow lazily well past
-# what the service needs. One malloc arena: each libuv pool thread that ran a password hash would
-# otherwise keep its 16 MiB scrypt buffer in an arena of its own (about 35 MB that logins never gave
-# back); the pool threads allocate little else. (npm run bench runs the service with this environment.)
+# The runtime settings that keep an instance within its memory budget (heap cap, one malloc arena) are
+# defined in src/runtime-settings.ts, which explains them; they are repeated here (a test checks they
+# match) so that the image's process starts with them instead of relaunching itself to get them.
 ENV NODE_OPTIONS="--max-old-space-size=192" \
     MALLOC_ARENA_MAX=1 \
     NODE_ENV=production \

@@ -26,9 +26,29 @@ function defaultValue(kind: string | undefined, nullable: boolean): unknown {
   }
 }
 
-export async function seed(config: Pick<AppConfig, 'database' | 'DATABASE_POOL_SIZE' | 'REQUEST_TIMEOUT_MS'>): Promise<void> {
+/** How many rows to seed. */
+export interface SeedSizes {
+  products: number;
+  invoices: number;
+}
+
+/** The invoices' due dates run from this day over two years, in the order of their ids (as issued). */
+export const FIRST_DUE_DATE = Date.UTC(2024, 0, 1);
+export const DUE_DATE_DAYS = 730;
+
+/** Migrates the database, then seeds it (see seedRows). */
+export async function seed(config: Pick<AppConfig, 'database' | 'DATABASE_POOL_SIZE' | 'REQUEST_TIMEOUT_MS'>, sizes: SeedSizes = { products: PRODUCTS, invoices: INVOICES }): Promise<void> {
   const dataSource = await new DataSource(buildDataSourceOptions(config)).initialize();
   await runMigrations(dataSource);
+  await seedRows(dataSource, sizes);
+  await dataSource.destroy();
+}
+
+/**
+ * Inserts, as multi-row INSERTs with bound parameters, BUSINESSES businesses, the bench administrator,
+ * and the products and invoices spread evenly over the businesses, into a migrated database.
+ */
+export async function seedRows(dataSource: DataSource, sizes: SeedSizes): Promise<void> {
   const now = new Date().toISOString().replace('T', ' ').replace('Z', '');
   const q = (name: string) => dataSource.driver.escape(name);
 
@@ -62,17 +82,26 @@ export async function seed(config: Pick<AppConfig, 'database' | 'DATABASE_POOL_S
 
   const [gbp] = await dataSource.query(`SELECT ${q('Id')} AS id FROM ${q('currency')} WHERE ${q('Code')} = 'GBP'`);
   const [gb] = await dataSource.query(`SELECT ${q('Id')} AS id FROM ${q('country')} WHERE ${q('TwoDigitsCode')} = 'GB'`);
+  const [{ first }] = await dataSource.query(`SELECT COALESCE(MAX(${q('Id')}), 0) AS first FROM ${q('business')}`);
   await insert('business', BUSINESSES, (i) => ({ Name: `Bench Business ${i + 1}`, CurrencyId: gbp.id, CountryId: gb.id, City: 'London' }));
+  const businessId = (i: number) => Number(first) + (i % BUSINESSES) + 1;
   const passwordHash = await hashPassword(BENCH_PASSWORD);
   await insert('user', 1, () => ({ Email: BENCH_EMAIL, EmailKey: BENCH_EMAIL, FullName: 'Bench Admin', PasswordHash: passwordHash, Active: 1, IsAdmin: 1 }));
-  await insert('product', PRODUCTS, (i) => ({
-    BusinessId: (i % BUSINESSES) + 1, Name: `Product ${i + 1}`, Description: `Bench product number ${i + 1}`, SystemProductType: 99,
+  await insert('product', sizes.products, (i) => ({
+    BusinessId: businessId(i), Name: `Product ${i + 1}`, Description: `Bench product number ${i + 1}`, SystemProductType: 99,
     AvailableAs: 1, Price: 10 + (i % 90), CurrencyId: gbp.id, DisplayOrder: i % 10, Visible: 1, CurrentStock: 100, StockAlertLevel: 5,
   }));
-  await insert('invoice', INVOICES, (i) => ({
-    BusinessId: (i % BUSINESSES) + 1, InvoiceNumber: String(Math.floor(i / BUSINESSES) + 1), BillToName: `Customer ${i}`, BillToAddress: '1 High Street',
+  // Each business's invoices are numbered 1, 2, … and due on days that advance with their numbers.
+  const perBusiness = Math.ceil(sizes.invoices / BUSINESSES);
+  const dueDate = (i: number) => new Date(FIRST_DUE_DATE + Math.floor((Math.floor(i / BUSINESSES) * DUE_DATE_DAYS) / perBusiness) * 86_400_000).toISOString().replace('T', ' ').replace('Z', '');
+  await insert('invoice', sizes.invoices, (i) => ({
+    BusinessId: businessId(i), DueDate: dueDate(i), InvoiceNumber: String(Math.floor(i / BUSINESSES) + 1), BillToName: `Customer ${i}`, BillToAddress: '1 High Street',
     BillToCity: 'London', BillToPostCode: 'N1 1AA', BillToCountryId: gb.id, BillToCountryName: 'United Kingdom', CurrencyId: gbp.id, CurrencyCode: 'GBP',
     TotalAmount: 100 + (i % 500), TaxAmount: 20, DiscountAmount: 0, SubscriptionAmount: 0, ResellerAmount: 0, Paid: i % 2, PaymentAttemptsCount: 0,
   }));
-  await dataSource.destroy();
+  // The numbering goes on from the seeded numbers, so invoices created later get numbers of their own.
+  const sequences = Array.from({ length: Math.min(BUSINESSES, sizes.invoices) }, (_, b) => ['Invoice', businessId(b), Math.floor((sizes.invoices - b - 1) / BUSINESSES) + 1]);
+  if (sequences.length) {
+    await dataSource.query(`INSERT INTO ${q('invoice_sequence')} (${q('Series')}, ${q('BusinessId')}, ${q('LastNumber')}) VALUES ${sequences.map(() => '(?, ?, ?)').join(', ')}`, sequences.flat());
+  }
 }

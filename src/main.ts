@@ -1,39 +1,9 @@
-import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { AppModule } from './app.module.js';
-import { createFastifyAdapter, setupApp } from './app.setup.js';
-import { createLogger, PinoNestLogger } from './common/logging.js';
-import { ConfigurationError, validateEnvironment, type AppConfig } from './config/configuration.js';
+// The entry point (node dist/src/main.js, npm start, the image): it loads nothing of the service until
+// the process runs with the runtime settings, so a process started without them stays small while it
+// runs the service as its child.
+import { startWithRuntimeSettings } from './runtime-settings.js';
 
-async function bootstrap(): Promise<void> {
-  let config: AppConfig;
-  try {
-    config = validateEnvironment(process.env);
-  } catch (error) {
-    if (!(error instanceof ConfigurationError)) throw error;
-    console.error(`Configuration error: ${error.message}`);
-    process.exit(1);
-  }
-  const logger = createLogger(config);
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config), createFastifyAdapter(config, logger), {
-    logger: new PinoNestLogger(logger),
-  });
-  // SIGTERM/SIGINT: stop accepting connections, let requests in flight finish, close the database pool
-  // and the Redis connection, then exit 0. A shutdown that hangs is cut short after 30 seconds.
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => {
-      logger.info({ signal }, 'shutting down');
-      setTimeout(() => {
-        logger.error('shutdown took longer than 30 s; exiting');
-        process.exit(1);
-      }, 30_000).unref();
-    });
-  }
-  app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
-  await setupApp(app);
-  await app.listen({ port: config.PORT, host: config.HOST });
-  logger.info({ host: config.HOST, port: config.PORT, database: config.database.type }, 'listening');
+if (!startWithRuntimeSettings()) {
+  const { bootstrap } = await import('./server.js');
+  await bootstrap();
 }
-
-await bootstrap();

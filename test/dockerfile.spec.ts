@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { validate } from 'dockerfile-utils';
+import { runtimeEnvironment } from '../src/runtime-settings.js';
 import { ROOT, START_COMMAND } from './support/service.js';
 
 // No Docker engine runs here: the Dockerfile is linted and its production properties checked instead
@@ -55,6 +56,14 @@ describe('Dockerfile', () => {
     assert.ok(check, 'HEALTHCHECK');
     assert.match(check.args, /\/health/);
     assert.match(check.args, /--start-period=/);
+  });
+
+  it("sets the service's runtime settings (src/runtime-settings.ts), so the image starts with them and no relaunch", () => {
+    const environment: Record<string, string> = {};
+    for (const { args } of runtime.filter((i) => i.keyword === 'ENV')) {
+      for (const [, name, quoted, plain] of args.matchAll(/(\w+)=(?:"([^"]*)"|(\S+))/g)) environment[name] = quoted ?? plain;
+    }
+    for (const [name, value] of Object.entries(runtimeEnvironment())) assert.equal(environment[name], value, name);
   });
 
   it("starts with exactly the cluster test's command (exec form)", () => {

@@ -5,6 +5,7 @@ import { wireKindOf, type AnyClass, type WireKind } from './columns.js';
 import { Database, isForeignKeyViolation } from './database.js';
 import { failureConfirmation, listEnvelope, successConfirmation, type ActionConfirmation, type FieldError, type ListEnvelope } from './envelopes.js';
 import { RecordNotFoundException, RecordValidationException, WireResponseException } from './errors.js';
+import { pageSql } from './page-query.js';
 import { parseListQuery, type Filter, type ListField, type ListQuery, type ListSchema } from './list-query.js';
 import type { Principal } from './principal.js';
 import type { WriteScope } from './write-scope.js';
@@ -115,8 +116,12 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
     const plan = this.plan;
     const { where, parameters } = this.whereClause(query.filters, actor);
     const countFrom = query.filters.every((filter) => !plan.joinedFields.has(filter.field)) ? plan.table : plan.from;
+    const sql = pageSql(this.db, {
+      entity: this.definition.entity, table: plan.table, from: plan.from, selectList: plan.selectList, where, filters: query.filters,
+      orderBy: this.orderClause(query), orderedById: query.orderBy === 'Id', needsJoins: countFrom !== plan.table || plan.joinedFields.has(query.orderBy),
+    });
     const [rows, [count]] = await Promise.all([
-      this.db.queryArrays(`${this.selectSql()}${where} ORDER BY ${this.orderClause(query)} LIMIT ? OFFSET ?`, [...parameters, query.size, (query.page - 1) * query.size]),
+      this.db.queryArrays(sql, [...parameters, query.size, (query.page - 1) * query.size]),
       this.db.query(`SELECT COUNT(*) AS n FROM ${countFrom}${where}`, parameters),
     ]);
     return listEnvelope(rows.map((row) => this.toWire(row)), query, Number(count.n));

@@ -12,6 +12,8 @@ import { Country } from '../../sys/countries/country.entity.js';
  */
 @Entity('coworkerinvoice')
 @Index(['BusinessId', 'InvoiceNumber'], { unique: true })
+// A business's invoices by due date (migration ListIndexes).
+@Index(['BusinessId', 'DueDate'])
 export class CoworkerInvoice extends RecordEntity {
   @IntColumn({ nullable: false, references: () => Coworker }) CoworkerId: number;
   @TextColumn() CoworkerFullName: string | null;

@@ -11,6 +11,8 @@ import { Currency } from '../../sys/currencies/currency.entity.js';
  */
 @Entity('invoice')
 @Index(['BusinessId', 'InvoiceNumber'], { unique: true })
+// A business's invoices by due date (migration ListIndexes).
+@Index(['BusinessId', 'DueDate'])
 export class Invoice extends RecordEntity {
   @IntColumn({ nullable: false, references: () => Business }) BusinessId: number;
   @TextColumn({ length: 32, nullable: false }) InvoiceNumber: string;

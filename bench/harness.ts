@@ -1,0 +1,178 @@
+// What the benchmarks share: the database to seed, starting servers on their own core, loading them
+// with autocannon and reading their resident memory.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import mysql from 'mysql2/promise';
+
+export const dist = join(import.meta.dirname, '..');
+export const resultsDir = join(dist, '..', 'bench', 'results');
+export const hasTaskset = spawnSync('taskset', ['-V']).status === 0;
+
+/** Re-runs this script pinned to core 0, so the load generator does not share the servers' core. */
+export function pinLoadGenerator(): void {
+  if (hasTaskset && process.env.BENCH_PINNED !== '1') {
+    const child = spawnSync('taskset', ['-c', '0', process.execPath, ...process.argv.slice(1)], { stdio: 'inherit', env: { ...process.env, BENCH_PINNED: '1' } });
+    process.exit(child.status ?? 1);
+  }
+}
+
+export const DURATION = Number(process.env.BENCH_DURATION ?? 6);
+// Each case runs this many rounds (the servers alternately); the medians are reported, since a
+// shared machine slows one server or the other for seconds at a time.
+export const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
+export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+export const JWT_SECRET = 'bench-secret-bench-secret-bench-secret-0123';
+
+export const freePort = () => new Promise<number>((resolve) => {
+  const server = createServer().listen(0, '127.0.0.1', () => {
+    const { port } = server.address() as { port: number };
+    server.close(() => resolve(port));
+  });
+});
+
+/** A fresh database: a SQLite file in a temporary folder, or a new database on DATABASE_URL's server. */
+export async function prepareDatabase(label = 'bench'): Promise<{ url: string; drop: () => Promise<void> }> {
+  const given = process.env.DATABASE_URL;
+  if (!given || given.startsWith('sqlite')) {
+    const dir = mkdtempSync(join(tmpdir(), 'coworking-bench-'));
+    return { url: `sqlite:${join(dir, `${label}.sqlite`)}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  const server = new URL(given);
+  const name = `${label}_${Date.now().toString(36)}`;
+  const admin = await mysql.createConnection({ host: server.hostname, port: Number(server.port || 3306), user: decodeURIComponent(server.username), password: decodeURIComponent(server.password) });
+  await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  const url = new URL(server.toString());
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      await admin.query(`DROP DATABASE IF EXISTS \`${name}\``);
+      await admin.end();
+    },
+  };
+}
+
+/**
+ * Starts a server on core 1; its log (warnings and errors only) goes to bench/results/<name>.log. It gets
+ * this process's environment without its V8 and malloc settings, and then `env`.
+ */
+export function start(script: string, env: Record<string, string>, name: string): ChildProcess {
+  const { NODE_OPTIONS: _nodeOptions, MALLOC_ARENA_MAX: _arenas, ...inherited } = process.env;
+  const command = hasTaskset ? 'taskset' : process.execPath;
+  const args = hasTaskset ? ['-c', '1', process.execPath, script] : [script];
+  mkdirSync(resultsDir, { recursive: true });
+  const log = openSync(join(resultsDir, `${name}.log`), 'w');
+  return spawn(command, args, { env: { ...inherited, ...env }, stdio: ['ignore', log, log] });
+}
+
+export async function waitFor(url: string, child: ChildProcess): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error(`${url}: the server exited (${child.exitCode})`);
+    try {
+      const res = await fetch(url);
+      if (res.status < 500) return;
+    } catch {
+      /* not yet */
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+export function residentMemoryMb(pid: number): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * The process that serves: started the README's way, the entry point relaunches itself with the runtime
+ * settings (src/runtime-settings.ts) and waits, so the service is its one child.
+ */
+export function servingProcess(pid: number): number {
+  try {
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+    return children.length === 1 ? Number(children[0]) : pid;
+  } catch {
+    return pid;
+  }
+}
+
+export interface Case {
+  name: string;
+  target: number | null;
+  method: 'GET' | 'POST';
+  path: () => string;
+  headers: Record<string, string>;
+  body?: () => string;
+}
+
+export interface Measure {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  rssMb?: number;
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/** The median of each figure over the rounds; the highest resident memory seen. */
+export function medianMeasure(measures: Measure[]): Measure {
+  const of = (pick: (m: Measure) => number) => median(measures.map(pick));
+  const rss = measures.map((m) => m.rssMb ?? 0);
+  return {
+    rps: of((m) => m.rps), p50: of((m) => m.p50), p99: of((m) => m.p99),
+    non2xx: measures.reduce((sum, m) => sum + m.non2xx, 0), errors: measures.reduce((sum, m) => sum + m.errors, 0),
+    rssMb: measures[0].rssMb === undefined ? undefined : Math.max(...rss),
+  };
+}
+
+/** Loads `base` with one case for `duration` seconds; samples the resident memory of `pid` meanwhile. */
+export async function load(base: string, c: Case, duration: number, pid?: number): Promise<Measure> {
+  // Let the previous run's last requests finish before this one starts.
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  let rssMb = 0;
+  const sampler = pid ? setInterval(() => (rssMb = Math.max(rssMb, residentMemoryMb(pid))), 250) : undefined;
+  const result = await autocannon({
+    url: base,
+    connections: CONNECTIONS,
+    duration,
+    requests: [{
+      method: c.method,
+      headers: c.headers,
+      setupRequest: (request) => ({ ...request, path: c.path(), body: c.body?.() }),
+    }],
+  });
+  if (sampler) clearInterval(sampler);
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors + result.timeouts, rssMb: pid ? Math.round(rssMb) : undefined };
+}
+
+/** A bearer token for the seeded administrator. */
+export async function bearerFor(base: string, username: string, password: string): Promise<Record<string, string>> {
+  const response = await fetch(`${base}/api/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'password', username, password }),
+  });
+  const { access_token: token } = (await response.json()) as { access_token: string };
+  return { authorization: `Bearer ${token}` };
+}
+
+/** BENCH_CASES=get,list keeps the cases whose names contain one of the words (case-insensitive). */
+export function selectCases<C extends { name: string }>(cases: C[]): C[] {
+  const only = (process.env.BENCH_CASES ?? '').toLowerCase().split(',').filter(Boolean);
+  return only.length ? cases.filter((c) => only.some((word) => c.name.toLowerCase().includes(word))) : cases;
+}

@@ -1,0 +1,80 @@
+// The process settings that keep one instance within its memory budget (250 MB resident under load),
+// defined once here and applied however the service is started: V8 and glibc read them only when a
+// process starts, so an entry point started without them runs the service as a child process that has
+// them (see startWithRuntimeSettings). The Dockerfile's ENV sets the same values, so the image starts
+// with them directly (test/dockerfile.spec.ts checks they match).
+import { spawn } from 'node:child_process';
+import { constants } from 'node:os';
+
+export const RUNTIME_SETTINGS = {
+  /** V8's old-space cap, MiB: under load the old space would otherwise grow lazily well past what the service needs. */
+  maxOldSpaceSizeMb: 192,
+  /**
+   * glibc malloc arenas: with one, each libuv pool thread that ran a password hash does not keep its
+   * 16 MiB scrypt buffer in an arena of its own (about 35 MB that logins never gave back).
+   */
+  mallocArenaMax: 1,
+} as const;
+
+const HEAP_FLAG = /^--max[-_]old[-_]space[-_]size(=|$)/;
+
+/** The environment that starts a Node process with the settings (the Dockerfile's ENV). */
+export function runtimeEnvironment(): { NODE_OPTIONS: string; MALLOC_ARENA_MAX: string } {
+  return { NODE_OPTIONS: `--max-old-space-size=${RUNTIME_SETTINGS.maxOldSpaceSizeMb}`, MALLOC_ARENA_MAX: String(RUNTIME_SETTINGS.mallocArenaMax) };
+}
+
+/**
+ * What a process started with `execArgv` and `env` lacks: the Node flags and environment variables to
+ * add, or null when it has everything. An operator's own heap cap or arena count is kept.
+ */
+export function missingSettings(execArgv: readonly string[], env: NodeJS.ProcessEnv): { execArgv: string[]; env: Record<string, string> } | null {
+  const nodeOptions = (env.NODE_OPTIONS ?? '').split(/\s+/);
+  const hasHeapCap = [...execArgv, ...nodeOptions].some((flag) => HEAP_FLAG.test(flag));
+  const hasArenas = env.MALLOC_ARENA_MAX !== undefined && env.MALLOC_ARENA_MAX !== '';
+  if (hasHeapCap && hasArenas) return null;
+  return {
+    execArgv: hasHeapCap ? [] : [runtimeEnvironment().NODE_OPTIONS],
+    env: hasArenas ? {} : { MALLOC_ARENA_MAX: runtimeEnvironment().MALLOC_ARENA_MAX },
+  };
+}
+
+const FORWARDED_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
+
+/**
+ * Returns false when this process already runs with the settings: the caller then starts the service.
+ * Otherwise runs this same script again as a child process with them and returns true; this process
+ * then only waits: it forwards SIGTERM, SIGINT and SIGHUP to the child and exits as the child does
+ * (same code, or same signal). The child shares stdin, stdout and stderr. It runs in a process group
+ * of its own, so a terminal's Ctrl-C reaches it once (forwarded), not twice; should this process die
+ * without forwarding (SIGKILL), the child sees its channel close and shuts down as on SIGTERM.
+ */
+export function startWithRuntimeSettings(): boolean {
+  if (process.env.RUNTIME_SETTINGS_CHILD === '1') {
+    process.channel?.unref();
+    process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
+    return false;
+  }
+  const missing = missingSettings(process.execArgv, process.env);
+  if (!missing) return false;
+  const child = spawn(process.execPath, [...process.execArgv, ...missing.execArgv, ...process.argv.slice(1)], {
+    env: { ...process.env, ...missing.env, RUNTIME_SETTINGS_CHILD: '1' },
+    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
+    detached: true,
+  });
+  for (const signal of FORWARDED_SIGNALS) process.on(signal, () => child.kill(signal));
+  child.once('error', (error) => {
+    console.error(`Could not start the service: ${error.message}`);
+    process.exit(1);
+  });
+  child.once('exit', (code, signal) => {
+    if (signal) {
+      for (const forwarded of FORWARDED_SIGNALS) process.removeAllListeners(forwarded);
+      process.kill(process.pid, signal);
+      // A signal this process ignores or cannot receive the same way: report it as a shell would.
+      setTimeout(() => process.exit(128 + (constants.signals[signal] ?? 0)), 100).unref();
+      return;
+    }
+    process.exit(code ?? 1);
+  });
+  return true;
+}

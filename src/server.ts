@@ -1,0 +1,41 @@
+// The service itself: started by main.ts once the process runs with the runtime settings.
+import 'reflect-metadata';
+import { getHeapStatistics } from 'node:v8';
+import { NestFactory } from '@nestjs/core';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { AppModule } from './app.module.js';
+import { createFastifyAdapter, setupApp } from './app.setup.js';
+import { createLogger, PinoNestLogger } from './common/logging.js';
+import { ConfigurationError, validateEnvironment, type AppConfig } from './config/configuration.js';
+
+export async function bootstrap(): Promise<void> {
+  let config: AppConfig;
+  try {
+    config = validateEnvironment(process.env);
+  } catch (error) {
+    if (!(error instanceof ConfigurationError)) throw error;
+    console.error(`Configuration error: ${error.message}`);
+    process.exit(1);
+  }
+  const logger = createLogger(config);
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config), createFastifyAdapter(config, logger), {
+    logger: new PinoNestLogger(logger),
+  });
+  // SIGTERM/SIGINT: stop accepting connections, let requests in flight finish, close the database pool
+  // and the Redis connection, then exit 0. A shutdown that hangs is cut short after 30 seconds.
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      logger.info({ signal }, 'shutting down');
+      setTimeout(() => {
+        logger.error('shutdown took longer than 30 s; exiting');
+        process.exit(1);
+      }, 30_000).unref();
+    });
+  }
+  app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
+  await setupApp(app);
+  await app.listen({ port: config.PORT, host: config.HOST });
+  // The effective heap cap and arena count, so an operator can see the runtime settings took effect.
+  const heapLimitMb = Math.round(getHeapStatistics().heap_size_limit / 2 ** 20);
+  logger.info({ host: config.HOST, port: config.PORT, database: config.database.type, heapLimitMb, mallocArenaMax: process.env.MALLOC_ARENA_MAX ?? null }, 'listening');
+}

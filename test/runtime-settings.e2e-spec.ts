@@ -1,0 +1,116 @@
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { RUNTIME_SETTINGS } from '../src/runtime-settings.js';
+import { freshMySqlDatabase, onMySql, TEST_JWT_SECRET } from './support/test-app.js';
+import { freePort, ROOT, sleep, startService, waitForHealth, type Service } from './support/service.js';
+
+// The memory settings belong to the service: started the README's ways without NODE_OPTIONS or
+// MALLOC_ARENA_MAX, the process that serves runs with the heap cap and arena count of
+// src/runtime-settings.ts; an operator's own values are kept.
+
+/** The heap limit V8 reports in a process started with this old-space cap, MiB. */
+function heapLimitWithCap(capMb: number): number {
+  const result = spawnSync(process.execPath, [`--max-old-space-size=${capMb}`, '-p', 'Math.round(require("v8").getHeapStatistics().heap_size_limit / 2 ** 20)'], { encoding: 'utf8' });
+  return Number(result.stdout.trim());
+}
+
+/** The 'listening' log line of a service's output. */
+function listeningLine(output: string): { pid: number; heapLimitMb: number; mallocArenaMax: string | null } {
+  const line = output.split('\n').find((text) => text.includes('"listening"'));
+  assert.ok(line, `a listening line in:\n${output}`);
+  return JSON.parse(line);
+}
+
+const childrenOf = (pid: number) => readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+const environOf = (pid: number) => Object.fromEntries(readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean).map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]));
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('runtime settings (heap cap, malloc arenas)', () => {
+  let dir: string;
+  let database: { url: string; drop: () => Promise<void> };
+  let env: Record<string, string>;
+  const expectedHeapLimit = heapLimitWithCap(RUNTIME_SETTINGS.maxOldSpaceSizeMb);
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'cw-runtime-'));
+    database = onMySql ? await freshMySqlDatabase() : { url: `sqlite:${join(dir, 'db.sqlite')}`, drop: async () => undefined };
+    env = { DATABASE_URL: database.url, JWT_SECRET: TEST_JWT_SECRET, LOG_LEVEL: 'info' };
+  });
+  after(async () => {
+    await database?.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('node dist/src/main.js without them: the serving process has them; SIGTERM reaches it and the exit code comes back', async () => {
+    const service = await startService('plain', env);
+    try {
+      const listening = listeningLine(service.output());
+      assert.equal(listening.heapLimitMb, expectedHeapLimit);
+      assert.equal(listening.mallocArenaMax, String(RUNTIME_SETTINGS.mallocArenaMax));
+      // The started process stays small and only waits; its one child serves.
+      const [server] = childrenOf(service.child.pid!);
+      assert.equal(listening.pid, server);
+      assert.equal(environOf(server).MALLOC_ARENA_MAX, String(RUNTIME_SETTINGS.mallocArenaMax));
+      assert.deepEqual(await service.stop(), { code: 0, signal: null });
+      assert.equal(alive(server), false);
+    } finally {
+      await service.stop();
+    }
+  });
+
+  it('npm run start:prod: the same', async () => {
+    const port = await freePort();
+    const npm = spawn('npm', ['run', 'start:prod'], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? dir, NODE_ENV: 'production', ...env, PORT: String(port) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let output = '';
+    npm.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    npm.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<void>((resolve) => npm.once('exit', () => resolve()));
+    const service: Service = { name: 'npm', port, url: `http://127.0.0.1:${port}`, child: npm, output: () => output, exited: exited.then(() => ({ code: npm.exitCode, signal: npm.signalCode })), stop: async () => ({ code: null, signal: null }) };
+    try {
+      await waitForHealth(service);
+      const listening = listeningLine(output);
+      assert.equal(listening.heapLimitMb, expectedHeapLimit);
+      assert.equal(listening.mallocArenaMax, String(RUNTIME_SETTINGS.mallocArenaMax));
+    } finally {
+      process.kill(-npm.pid!, 'SIGTERM');
+      await exited;
+    }
+  });
+
+  it("an operator's own heap cap and arena count are kept, and then nothing is relaunched", async () => {
+    const service = await startService('own', { ...env, NODE_OPTIONS: '--max-old-space-size=300', MALLOC_ARENA_MAX: '2' });
+    try {
+      const listening = listeningLine(service.output());
+      assert.equal(listening.pid, service.child.pid);
+      assert.equal(listening.heapLimitMb, heapLimitWithCap(300));
+      assert.equal(listening.mallocArenaMax, '2');
+    } finally {
+      await service.stop();
+    }
+  });
+
+  it('should the started process be killed outright, the serving one shuts down by itself', async () => {
+    const service = await startService('orphan', env);
+    const [server] = childrenOf(service.child.pid!);
+    service.child.kill('SIGKILL');
+    await service.exited;
+    for (let i = 0; i < 100 && alive(server); i++) await sleep(100);
+    assert.equal(alive(server), false, 'the serving process exited');
+  });
+});
