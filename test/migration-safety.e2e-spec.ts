@@ -117,7 +117,10 @@ describe('the schema at start-up', () => {
     await fresh();
     await withDataSource(async (dataSource, q) => {
       await runMigrations(dataSource);
-      await dataSource.undoLastMigration({ transaction: 'each' });
+      // Back to just before the Sales migration (the later ones undone first).
+      while ((await dataSource.query(`SELECT 1 AS x FROM ${q('migrations')} WHERE ${q('name')} = ?`, [SALES])).length) {
+        await dataSource.undoLastMigration({ transaction: 'each' });
+      }
       // The dead instance had recorded the schema, made one table and a column on an older table.
       const lock = new MigrationLock(dataSource);
       await lock.acquire();

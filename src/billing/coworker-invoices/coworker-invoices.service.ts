@@ -44,6 +44,8 @@ export class CoworkerInvoicesService extends RecordService<CoworkerInvoice> {
   private async billTo(manager: EntityManager, values: Record<string, unknown>): Promise<Record<string, unknown>> {
     const q = (name: string) => this.db.id(name);
     const [customer] = await this.db.query<Customer>(`SELECT * FROM ${this.db.tableOf(Coworker)} WHERE ${q('Id')} = ?`, [values.CoworkerId], manager);
+    // The machinery checked the customer exists; a delete that committed since is still a 400.
+    if (!customer) throw RecordValidationException.field('CoworkerId', `Coworker ${values.CoworkerId} does not exist`, values.CoworkerId);
     if (Number(customer.BusinessId) !== Number(values.BusinessId)) {
       throw RecordValidationException.field('CoworkerId', `Coworker ${values.CoworkerId} is not a customer of Business ${values.BusinessId}.`, values.CoworkerId);
     }

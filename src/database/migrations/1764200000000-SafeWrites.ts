@@ -1,5 +1,5 @@
-import { Table, TableIndex, type MigrationInterface, type QueryRunner } from 'typeorm';
-import { column } from '../migration-helpers.js';
+import { TableIndex, type MigrationInterface, type QueryRunner } from 'typeorm';
+import { column, createTable } from '../migration-helpers.js';
 
 /**
  * Safe writes behind a load balancer (README, "Safe writes"): a Version on every record table (the
@@ -11,7 +11,7 @@ export class SafeWrites1764200000000 implements MigrationInterface {
     for (const table of await tablesWith(runner, 'UniqueId', 'Version')) {
       await runner.query(`ALTER TABLE ${q(table)} ADD COLUMN ${q('Version')} int NOT NULL DEFAULT 1`);
     }
-    await runner.createTable(new Table({
+    await createTable(runner, {
       name: 'idempotency_key',
       columns: [
         { name: 'Id', type: 'integer', isPrimary: true, isGenerated: true, generationStrategy: 'increment' },
@@ -30,7 +30,7 @@ export class SafeWrites1764200000000 implements MigrationInterface {
         new TableIndex({ name: 'UQ_idempotency_key_ScopeHash', columnNames: ['ScopeHash'], isUnique: true }),
         new TableIndex({ name: 'IX_idempotency_key_ExpiresOn', columnNames: ['ExpiresOn'] }),
       ],
-    }));
+    });
   }
 
   async down(runner: QueryRunner): Promise<void> {
