@@ -10,6 +10,8 @@ export interface Principal {
   businessIds: readonly number[] | null;
   /** Set when the user is a customer. */
   coworkerId: number | null;
+  /** The request's id (X-Request-Id), which the change log records with each write it makes. */
+  requestId?: string;
 }
 
 /** The five actions a role grants on a record type (`Product-Create`). */

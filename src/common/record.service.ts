@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, UnauthorizedException } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { wireKindOf, type AnyClass, type WireKind } from './columns.js';
+import { ChangeLog } from './change-log/change-log.service.js';
+import type { ChangeAction } from './change-log/changes.js';
 import { Database, isForeignKeyViolation } from './database.js';
 import { failureConfirmation, listEnvelope, successConfirmation, type ActionConfirmation, type FieldError, type ListEnvelope } from './envelopes.js';
 import { RecordNotFoundException, RecordValidationException, WireResponseException } from './errors.js';
@@ -64,6 +66,8 @@ export interface SaveContext<D = RecordDto> {
 @Injectable()
 export class RecordService<E extends RecordEntity = RecordEntity> {
   private cachedPlan: ReadPlan | undefined;
+  /** Injected by property, so that subclasses keep their constructors. */
+  @Inject(ChangeLog) protected readonly changeLog: ChangeLog;
 
   constructor(
     @Inject(RECORD_DEFINITION) readonly definition: RecordDefinition<E>,
@@ -79,7 +83,24 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
   protected async afterSave(_id: number, _context: SaveContext): Promise<void> {}
 
   /** Before a delete: refuse it (throw) when it would orphan records the database cannot see. */
-  protected async beforeDelete(_record: WireRecord, _manager: EntityManager): Promise<void> {}
+  protected async beforeDelete(_record: WireRecord, _manager: EntityManager, _actor?: Principal): Promise<void> {}
+
+  /**
+   * Records a change of one of this type's records in the change log, inside the write's
+   * transaction: the machinery does it for every create, update and delete, and domain rules do it
+   * for the records they write besides (a sale's stock change on its product). `before` is the record
+   * as read before the change (null on create); `request` the body, for the write-only fields it gave.
+   */
+  async recordChange(manager: EntityManager, actor: Principal | undefined, action: ChangeAction, id: number, before: WireRecord | null, request?: object): Promise<void> {
+    const after = action === 'Delete' ? null : await this.get(id, undefined, manager);
+    const businessId = await this.businessOf((after ?? before)!, manager);
+    await this.changeLog.write(manager, { definition: this.definition, action, recordId: id, before, after, businessId, actor }, request);
+  }
+
+  /** The change log entries of a record, newest first (contract: the history of any record). */
+  history(id: number, query: Record<string, unknown>, actor?: Principal) {
+    return this.changeLog.history(this.definition, id, query, actor, (scoped) => this.get(id, scoped));
+  }
 
   // ---- reads ----
 
@@ -169,6 +190,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
         const newId = await this.insertRow(context.values, manager);
         await this.writeLists(newId, dto, manager);
         await this.afterSave(newId, context);
+        await this.recordChange(manager, actor, 'Create', newId, null, dto);
         return newId;
       });
     const id = await created.catch(async (error: unknown) => {
@@ -194,6 +216,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
       await this.updateRow(id, values, manager);
       await this.writeLists(id, dto, manager);
       await this.afterSave(id, context);
+      await this.recordChange(manager, actor, 'Update', id, existing, dto);
     });
     return successConfirmation(`${this.definition.name} was successfully updated.`, { Id: id }, actor?.email ?? null, now);
   }
@@ -201,7 +224,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
   async delete(id: number, actor?: Principal): Promise<ActionConfirmation> {
     await this.db.transaction(async (manager) => {
       const existing = await this.get(id, actor, manager);
-      await this.beforeDelete(existing, manager);
+      await this.beforeDelete(existing, manager, actor);
       try {
         await this.db.query(`DELETE FROM ${this.plan.tableName} WHERE ${this.db.id('Id')} = ?`, [id], manager);
       } catch (error) {
@@ -210,15 +233,20 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
         const which = referrers.length ? `${referrers.join(' and ')} records refer` : 'other records refer';
         throw this.refusal(`${this.definition.name} ${id} cannot be deleted because ${which} to it.`);
       }
+      await this.recordChange(manager, actor, 'Delete', id, existing);
     });
     return successConfirmation(`${this.definition.name} was successfully deleted.`, { Id: id }, actor?.email ?? null);
   }
 
-  /** A create that writes nothing but its row: one statement, which needs no explicit transaction. */
+  /** A create that writes nothing but its row (and its change-log entry). */
   private async insertAlone(dto: RecordDto, actor: Principal | undefined, stamp: Record<string, unknown>): Promise<number> {
     const values = this.columnValues(dto);
     await this.authorizeBusiness(values, actor, this.db.manager, dto);
-    return this.insertRow({ ...values, ...stamp });
+    return this.db.transaction(async (manager) => {
+      const id = await this.insertRow({ ...values, ...stamp }, manager);
+      await this.recordChange(manager, actor, 'Create', id, null, dto);
+      return id;
+    });
   }
 
   /** Whether a create writes nothing but its own row: no save hooks of the type's, no lists given. */

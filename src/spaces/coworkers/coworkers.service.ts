@@ -24,7 +24,7 @@ export class CoworkersService extends RecordService<Coworker> {
   protected override async afterSave(id: number, context: SaveContext): Promise<void> {
     const dto = context.dto as CoworkerDto;
     if (!dto.CreateUser || !dto.Password || (await this.loginOf(id, context))) return;
-    await this.users.createCustomerLogin(context.manager, { id, email: dto.Email, fullName: dto.FullName, password: dto.Password });
+    await this.users.createCustomerLogin(context.manager, { id, email: dto.Email, fullName: dto.FullName, password: dto.Password }, context.actor);
   }
 
   private async loginOf(coworkerId: number, context: SaveContext): Promise<boolean> {
