@@ -32,6 +32,8 @@ import { CoworkersModule } from './spaces/coworkers/coworkers.module.js';
 import { BusinessesModule } from './sys/businesses/businesses.module.js';
 import { CountriesModule } from './sys/countries/countries.module.js';
 import { CurrenciesModule } from './sys/currencies/currencies.module.js';
+import { WebHooksModule } from './sys/webhooks/webhooks.module.js';
+import { UtilsModule } from './utils/enums.controller.js';
 
 /**
  * The application: feature modules plus the global pipe, filter and guard as APP_* providers, so a
@@ -82,6 +84,8 @@ export class AppModule {
         InvoicesModule,
         CoworkerInvoicesModule,
         CoworkerInvoicePaymentTokensModule,
+        WebHooksModule,
+        UtilsModule,
       ],
       providers: [
         { provide: APP_PIPE, useFactory: createValidationPipe },
