@@ -109,23 +109,33 @@ export class WebhookDeliveries {
    * Claims up to `limit` due deliveries of active hooks for `owner` until `leaseUntil`: on MySQL with
    * SELECT … FOR UPDATE SKIP LOCKED, so instances claiming at once take different rows; on SQLite the
    * one process is the only writer. A lease that ran out (its instance died) is claimed again.
+   * `room` says how many more attempts this instance may start for a hook.
    */
-  async claim(owner: string, limit: number, leaseUntil: Date): Promise<ClaimedDelivery[]> {
+  async claim(owner: string, limit: number, leaseUntil: Date, room: (webHookId: number) => number): Promise<ClaimedDelivery[]> {
     const q = this.q;
     const hooks = await this.db.query<{ Id: unknown }>(`SELECT ${q('Id')} AS ${q('Id')} FROM ${q('webhook')} WHERE ${q('Active')} = 1`);
-    if (!hooks.length) return [];
-    const hookIds = hooks.map((hook) => Number(hook.Id));
+    const hookIds = hooks.map((hook) => Number(hook.Id)).filter((id) => room(id) > 0);
+    if (!hookIds.length) return [];
     const now = this.db.dateParam(new Date());
     return this.db.transaction(async (manager) => {
-      const due = await this.db.query<{ Id: unknown }>(
-        `SELECT ${q('Id')} AS ${q('Id')} FROM ${q('webhook_delivery')} WHERE ${q('Status')} = 'Pending' AND ${q('NextAttemptOn')} <= ? ` +
+      const due = await this.db.query<{ Id: unknown; WebHookId: unknown }>(
+        `SELECT ${q('Id')} AS ${q('Id')}, ${q('WebHookId')} AS ${q('WebHookId')} FROM ${q('webhook_delivery')} WHERE ${q('Status')} = 'Pending' AND ${q('NextAttemptOn')} <= ? ` +
         `AND (${q('LeaseUntil')} IS NULL OR ${q('LeaseUntil')} < ?) AND ${q('WebHookId')} IN (${hookIds.map(() => '?').join(', ')}) ` +
         `ORDER BY ${q('NextAttemptOn')}, ${q('Id')} LIMIT ?${this.db.isMySql ? ' FOR UPDATE SKIP LOCKED' : ''}`,
-        [now, now, ...hookIds, limit],
+        [now, now, ...hookIds, limit * 4],
         manager,
       );
-      if (!due.length) return [];
-      const ids = due.map((row) => Number(row.Id));
+      // Each hook gets only the room it has left, so one slow receiver cannot take every slot.
+      const taken = new Map<number, number>();
+      const ids: number[] = [];
+      for (const row of due) {
+        const hook = Number(row.WebHookId);
+        const count = taken.get(hook) ?? 0;
+        if (ids.length >= limit || count >= room(hook)) continue;
+        taken.set(hook, count + 1);
+        ids.push(Number(row.Id));
+      }
+      if (!ids.length) return [];
       const idList = ids.map(() => '?').join(', ');
       await this.db.query(
         `UPDATE ${q('webhook_delivery')} SET ${q('LeaseOwner')} = ?, ${q('LeaseUntil')} = ? WHERE ${q('Id')} IN (${idList})`,

@@ -10,8 +10,9 @@ import { ATTEMPT_TIMEOUT_MS, WebhookSender } from './webhook-sender.js';
 
 /** How often an instance looks for due deliveries (the first attempt starts within a few seconds of the commit). */
 const POLL_MS = 500;
-/** Attempts one instance makes at a time. */
+/** Attempts one instance makes at a time, and at most this many of them to one hook. */
 const CONCURRENCY = 8;
+const PER_HOOK = 2;
 /** How long a claim holds a delivery: longer than an attempt, so only a dead instance's claims run out. */
 const LEASE_MS = 3 * ATTEMPT_TIMEOUT_MS;
 /** At shutdown, attempts in flight get this long to finish (within the process's 30-second stop). */
@@ -30,6 +31,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
   private readonly logger = new Logger('Webhooks');
   private readonly owner = `${hostname().slice(0, 40)}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly inFlightByHook = new Map<number, number>();
   private readonly sender: WebhookSender;
   private readonly retryDelays: readonly number[];
   private readonly maxFailures: number;
@@ -63,11 +65,9 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
     try {
       const free = CONCURRENCY - this.inFlight.size;
       if (free <= 0) return;
-      const claimed = await this.deliveries.claim(this.owner, free, new Date(Date.now() + LEASE_MS));
-      for (const delivery of claimed) {
-        const attempt: Promise<void> = this.attempt(delivery).finally(() => this.inFlight.delete(attempt));
-        this.inFlight.add(attempt);
-      }
+      const room = (hook: number) => PER_HOOK - (this.inFlightByHook.get(hook) ?? 0);
+      const claimed = await this.deliveries.claim(this.owner, free, new Date(Date.now() + LEASE_MS), room);
+      for (const delivery of claimed) this.start(delivery);
       if (Date.now() - this.lastPrune > PRUNE_EVERY_MS) {
         this.lastPrune = Date.now();
         await this.deliveries.prune(new Date(Date.now() - KEEP_DELIVERIES_MS));
@@ -78,6 +78,18 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
     } finally {
       this.polling = false;
     }
+  }
+
+  private start(delivery: ClaimedDelivery): void {
+    const hook = delivery.webHookId;
+    this.inFlightByHook.set(hook, (this.inFlightByHook.get(hook) ?? 0) + 1);
+    const attempt: Promise<void> = this.attempt(delivery).finally(() => {
+      this.inFlight.delete(attempt);
+      const left = (this.inFlightByHook.get(hook) ?? 1) - 1;
+      if (left > 0) this.inFlightByHook.set(hook, left);
+      else this.inFlightByHook.delete(hook);
+    });
+    this.inFlight.add(attempt);
   }
 
   private async attempt(delivery: ClaimedDelivery): Promise<void> {

@@ -67,12 +67,12 @@ export class WebhookSender {
         if (isIP(literal) && !isPublicAddress(literal)) return callback(new PrivateTargetError(literal), null);
         connect(options, (error, socket) => {
           if (error) return callback(error, null);
-          const remote = socket!.remoteAddress;
+          const remote = socket.remoteAddress;
           if (!remote || !isPublicAddress(remote)) {
-            socket!.destroy();
+            socket.destroy();
             return callback(new PrivateTargetError(remote ?? options.hostname), null);
           }
-          callback(null, socket!);
+          callback(null, socket);
         });
       },
     });
