@@ -91,10 +91,31 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
    * for the records they write besides (a sale's stock change on its product). `before` is the record
    * as read before the change (null on create); `request` the body, for the write-only fields it gave.
    */
-  async recordChange(manager: EntityManager, actor: Principal | undefined, action: ChangeAction, id: number, before: WireRecord | null, request?: object): Promise<void> {
-    const after = action === 'Delete' ? null : await this.get(id, undefined, manager);
+  async recordChange(
+    manager: EntityManager, actor: Principal | undefined, action: ChangeAction, id: number, before: WireRecord | null, request?: object, written?: Record<string, unknown>,
+  ): Promise<void> {
+    let reading: Promise<WireRecord> | undefined;
+    const read = () => (reading ??= this.get(id, undefined, manager));
+    // A create knows what it wrote: the row is read back only if something needs it as GET shows it.
+    const after = action === 'Delete' ? null : written ? this.writtenRecord(id, written, request) : await read();
     const businessId = await this.businessOf((after ?? before)!, manager);
-    await this.changeLog.write(manager, { definition: this.definition, action, recordId: id, before, after, businessId, actor }, request);
+    const record = action === 'Delete' ? async () => before! : written ? read : async () => after!;
+    await this.changeLog.write(manager, { definition: this.definition, action, recordId: id, before, after, businessId, actor, record }, request);
+  }
+
+  /** The stored fields a create wrote (its column values and id lists), as GET shows them. */
+  private writtenRecord(id: number, values: Record<string, unknown>, request?: object): WireRecord {
+    const shown = new Set(this.plan.outputs.map(([name]) => name));
+    const record: WireRecord = { Id: id };
+    for (const [name, value] of Object.entries(values)) {
+      const column = this.plan.columns.get(name);
+      if (column && shown.has(name) && value !== undefined && typeof value !== 'function') record[name] = toWire(column.kind, value);
+    }
+    for (const name in this.definition.lists ?? {}) {
+      const listed = ((request as Record<string, unknown> | undefined)?.[name] as number[] | null | undefined) ?? [];
+      record[name] = [...new Set(listed)].sort((a, b) => a - b);
+    }
+    return record;
   }
 
   /** The change log entries of a record, newest first (contract: the history of any record). */
@@ -190,7 +211,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
         const newId = await this.insertRow(context.values, manager);
         await this.writeLists(newId, dto, manager);
         await this.afterSave(newId, context);
-        await this.recordChange(manager, actor, 'Create', newId, null, dto);
+        await this.recordChange(manager, actor, 'Create', newId, null, dto, context.values);
         return newId;
       });
     const id = await created.catch(async (error: unknown) => {
@@ -243,8 +264,9 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
     const values = this.columnValues(dto);
     await this.authorizeBusiness(values, actor, this.db.manager, dto);
     return this.db.transaction(async (manager) => {
-      const id = await this.insertRow({ ...values, ...stamp }, manager);
-      await this.recordChange(manager, actor, 'Create', id, null, dto);
+      const written = { ...values, ...stamp };
+      const id = await this.insertRow(written, manager);
+      await this.recordChange(manager, actor, 'Create', id, null, dto, written);
       return id;
     });
   }

@@ -13,9 +13,14 @@ export interface RecordChange {
   definition: RecordDefinition<any>;
   action: ChangeAction;
   recordId: number;
-  /** The record as GET showed it before the change (null on create) and after it (null on delete). */
+  /**
+   * The record's stored fields before the change (null on create) and after it (null on delete); on
+   * an update both are the record as GET shows it, on a create `after` holds what was written.
+   */
   before: WireRecord | null;
   after: WireRecord | null;
+  /** The record as GET shows it right after the change (before it, for a delete): read when needed. */
+  record: () => Promise<WireRecord>;
   /** The record's business at the time of the change (null for records of no single business). */
   businessId: number | null;
   actor: Principal | undefined;

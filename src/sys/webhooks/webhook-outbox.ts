@@ -41,7 +41,7 @@ export class WebhookOutbox implements OnModuleInit {
       manager,
     );
     if (!hooks.length) return;
-    const record = (change.after ?? change.before)!;
+    const record = await change.record();
     const once = <T>(work: () => Promise<T>) => {
       let result: Promise<T> | undefined;
       return () => (result ??= work());
