@@ -54,7 +54,7 @@ export async function startReceiver(answer: Answer = () => 200): Promise<Receive
     url,
     received,
     at,
-    async waitFor(path, count, withinMs = 8000) {
+    async waitFor(path, count, withinMs = 15_000) {
       const start = Date.now();
       while (at(path).length < count) {
         if (Date.now() - start > withinMs) throw new Error(`${path}: ${at(path).length} of ${count} deliveries within ${withinMs} ms`);
