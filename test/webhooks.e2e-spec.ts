@@ -352,6 +352,8 @@ describe('webhooks', () => {
       const id = await hook(74, path);
       await createTariff(t, business, { Name: 'Logged plan' });
       const [original] = await receiver.waitFor(path, 1);
+      // The receiver has it; the worker writes the result right after.
+      await eventually(async () => (await t.get(`${HOOKS}/${id}/deliveries`)).body.Records[0]?.Status === 'Succeeded');
       const log = (await t.get(`${HOOKS}/${id}/deliveries`)).body;
       assert.equal(log.TotalItems, 1);
       const delivery = log.Records[0];
@@ -397,6 +399,35 @@ describe('webhooks', () => {
       await receiver.waitFor(path, 2);
       await new Promise((resolve) => setTimeout(resolve, 700));
       assert.equal(receiver.at(path).length, 2);
+    });
+
+    it('parallel changes: each recorded and delivered once', async () => {
+      const path = '/parallel';
+      await hook(81, path);
+      const ids = await Promise.all(Array.from({ length: 30 }, (_, i) => createProduct(t, business, { Name: `Parallel ${i}` })));
+      const arrived = await receiver.waitFor(path, ids.length);
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      assert.deepEqual(receiver.at(path).map((r) => only([r]).Id).sort((a, b) => a - b), [...ids].sort((a, b) => a - b));
+      assert.equal(new Set(arrived.map((r) => r.headers['webhook-id'])).size, ids.length);
+      for (const id of ids.slice(0, 5)) assert.deepEqual((await t.get(`/api/billing/products/${id}/history`)).body.Records.map((e: any) => e.Action), ['Create']);
+    });
+
+    it("a delivery claimed by an instance that died is taken over when its lease runs out, not before", async () => {
+      const path = '/lease';
+      const id = await hook(74, path);
+      const q = (name: string) => t.db.id(name);
+      const at = (ms: number) => t.db.dateParam(new Date(Date.now() + ms));
+      const insert = (eventId: string, leaseUntil: string) => t.db.query(
+        `INSERT INTO ${q('webhook_delivery')} (${['WebHookId', 'EventId', 'Action', 'Entity', 'RecordId', 'Body', 'Status', 'Attempts', 'CreatedOn', 'NextAttemptOn', 'LeaseOwner', 'LeaseUntil'].map(q).join(', ')}) ` +
+        'VALUES (?, ?, 74, \'Tariff\', 1, \'[{"Id":1}]\', \'Pending\', 0, ?, ?, \'an-instance-that-died\', ?)',
+        [id, eventId, at(-5000), at(-5000), leaseUntil],
+      );
+      await insert('expired-lease', at(-1000));
+      await insert('live-lease', at(60_000));
+      const [delivery] = await receiver.waitFor(path, 1);
+      assert.equal(delivery.headers['webhook-id'], 'expired-lease');
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      assert.equal(receiver.at(path).length, 1, 'a live lease is left to its holder');
     });
 
     it('restricted administrators: WebHook roles and their own businesses only', async () => {

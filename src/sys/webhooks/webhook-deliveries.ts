@@ -97,7 +97,8 @@ export class WebhookDeliveries {
       const [found] = await this.db.query(`SELECT ${q('Id')} FROM ${q('webhook_delivery')} WHERE ${q('Id')} = ? AND ${q('WebHookId')} = ?`, [deliveryId, webHookId], manager);
       if (!found) return false;
       await this.db.query(
-        `UPDATE ${q('webhook_delivery')} SET ${q('Status')} = 'Pending', ${q('NextAttemptOn')} = ? WHERE ${q('Id')} = ?`,
+        // Any lease is dropped too: an attempt still in flight no longer writes its result over this one.
+        `UPDATE ${q('webhook_delivery')} SET ${q('Status')} = 'Pending', ${q('NextAttemptOn')} = ?, ${q('LeaseOwner')} = NULL, ${q('LeaseUntil')} = NULL WHERE ${q('Id')} = ?`,
         [this.db.dateParam(new Date()), deliveryId],
         manager,
       );

@@ -21,8 +21,8 @@ const PRUNE_EVERY_MS = 3600_000;
 const KEEP_DELIVERIES_MS = 31 * 24 * 3600_000;
 
 /**
- * Sends the outbox's deliveries, in every instance and off the request path: every POLL_MS it
- * claims as many due deliveries as it has free slots (a lease in the database, so each attempt is
+ * Sends the outbox's deliveries, in every instance and off the request path: every POLL_MS, and
+ * whenever an attempt ends, it claims as many due deliveries as it has free slots (a lease in the database, so each attempt is
  * made by one instance), makes the attempts, and writes their results. On shutdown it stops
  * claiming, lets the attempts in flight finish (up to DRAIN_MS) and gives back any lease left.
  */
@@ -37,6 +37,8 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
   private readonly maxFailures: number;
   private timer: NodeJS.Timeout | undefined;
   private polling = false;
+  /** A poll was asked for while one ran: run another when it ends. */
+  private pollAgain = false;
   private stopping = false;
   private lastPrune = 0;
 
@@ -60,8 +62,13 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
   }
 
   private async poll(): Promise<void> {
-    if (this.stopping || this.polling) return;
+    if (this.stopping) return;
+    if (this.polling) {
+      this.pollAgain = true;
+      return;
+    }
     this.polling = true;
+    this.pollAgain = false;
     try {
       const free = CONCURRENCY - this.inFlight.size;
       if (free <= 0) return;
@@ -77,6 +84,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
       this.logger.warn(`Webhook poll failed: ${error instanceof Error ? error.message : String(error)}`);
     } finally {
       this.polling = false;
+      if (this.pollAgain) void this.poll();
     }
   }
 
@@ -88,6 +96,8 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
       const left = (this.inFlightByHook.get(hook) ?? 1) - 1;
       if (left > 0) this.inFlightByHook.set(hook, left);
       else this.inFlightByHook.delete(hook);
+      // A slot is free: more may be due now (a busy hook's next deliveries, most likely).
+      void this.poll();
     });
     this.inFlight.add(attempt);
   }
