@@ -126,11 +126,22 @@ export class WebhookDeliveries {
         [now, now, ...hookIds, limit * 4],
         manager,
       );
+      // Hooks are read again inside the transaction: one deactivated since the read above (a 410
+      // just now) keeps its deliveries waiting.
+      const dueHooks = [...new Set(due.map((row) => Number(row.WebHookId)))];
+      const stillActive = dueHooks.length
+        ? new Set((await this.db.query<{ Id: unknown }>(
+          `SELECT ${q('Id')} AS ${q('Id')} FROM ${q('webhook')} WHERE ${q('Active')} = 1 AND ${q('Id')} IN (${dueHooks.map(() => '?').join(', ')})`,
+          dueHooks,
+          manager,
+        )).map((row) => Number(row.Id)))
+        : new Set<number>();
       // Each hook gets only the room it has left, so one slow receiver cannot take every slot.
       const taken = new Map<number, number>();
       const ids: number[] = [];
       for (const row of due) {
         const hook = Number(row.WebHookId);
+        if (!stillActive.has(hook)) continue;
         const count = taken.get(hook) ?? 0;
         if (ids.length >= limit || count >= room(hook)) continue;
         taken.set(hook, count + 1);
