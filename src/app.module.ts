@@ -15,6 +15,7 @@ import { createValidationPipe } from './common/validation/validation.js';
 import type { AppConfig } from './config/configuration.js';
 import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
+import { ChangeLogModule } from './common/change-log/change-log.module.js';
 import { PublicEventsModule } from './public/events/public-events.module.js';
 import { CoworkerContractsModule } from './billing/coworker-contracts/coworker-contracts.module.js';
 import { CoworkerBookingCreditsModule } from './billing/coworker-booking-credits/coworker-booking-credits.module.js';
@@ -35,6 +36,8 @@ import { TeamsModule } from './spaces/teams/teams.module.js';
 import { BusinessesModule } from './sys/businesses/businesses.module.js';
 import { CountriesModule } from './sys/countries/countries.module.js';
 import { CurrenciesModule } from './sys/currencies/currencies.module.js';
+import { WebHooksModule } from './sys/webhooks/webhooks.module.js';
+import { UtilsModule } from './utils/enums.controller.js';
 
 /**
  * The application: feature modules plus the global pipe, filter and guard as APP_* providers, so a
@@ -48,6 +51,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, ignoreEnvVars: true, skipProcessEnv: true, load: [() => config] }),
         DatabaseModule,
+        ChangeLogModule,
         ThrottlerModule.forRootAsync({
           imports: [RateLimitStorageModule],
           inject: [ConfigService, RATE_LIMIT_STORAGE],
@@ -86,6 +90,8 @@ export class AppModule {
         InvoicesModule,
         CoworkerInvoicesModule,
         CoworkerInvoicePaymentTokensModule,
+        WebHooksModule,
+        UtilsModule,
       ],
       providers: [
         { provide: APP_PIPE, useFactory: createValidationPipe },

@@ -16,7 +16,7 @@ import { answerClientError, RequestTimeoutError, sendError, UNAVAILABLE_MESSAGE 
 import type { AppConfig } from './config/configuration.js';
 
 export const BODY_LIMIT = 1024 * 1024;
-const CLIENT_REQUEST_ID = /^[\w.:-]{1,64}$/;
+const CLIENT_REQUEST_ID = /^[\w.:-]{1,128}$/;
 
 /** Trust the nearest `hops` proxies (as proxy-addr counts them). */
 const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;

@@ -32,7 +32,11 @@ export const CustomerOnly = () => applyDecorators(SetMetadata(CUSTOMER_ONLY, tru
 /** A valid token whose user no longer exists gets the AccessDenied ActionConfirmation (contract §2.4). */
 export const AccessDeniedWhenUnresolved = () => SetMetadata(ACCESS_DENIED_WHEN_UNRESOLVED, true);
 
-/** The authenticated principal of the request (undefined on public routes). */
+/**
+ * The authenticated principal of the request (undefined on public routes), with the request's id,
+ * so that the writes it makes are recorded with it.
+ */
 export const Actor = createParamDecorator((_: unknown, context: ExecutionContext): Principal | undefined => {
-  return context.switchToHttp().getRequest<FastifyRequest & { user?: Principal }>().user;
+  const request = context.switchToHttp().getRequest<FastifyRequest & { user?: Principal }>();
+  return request.user && { ...request.user, requestId: request.id };
 });

@@ -11,7 +11,7 @@ export function createLogger(config: Pick<AppConfig, 'LOG_LEVEL'>, destination?:
   return pino({
     level: config.LOG_LEVEL,
     redact: {
-      paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.Password', '*.refresh_token', '*.TwoFactorSecret', '*.totp'],
+      paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.Password', '*.refresh_token', '*.TwoFactorSecret', '*.totp', '*.Secret'],
       censor: '[redacted]',
     },
     serializers: { err: safeError, error: safeError },

@@ -14,6 +14,8 @@ export interface Principal {
   coworkerId: number | null;
   /** The write request this principal acts in (deadline, idempotency, If-Match); see write-scope.ts. */
   write?: WriteScope;
+  /** The request's id (X-Request-Id), which the change log records with each write it makes. */
+  requestId?: string;
 }
 
 /** The five actions a role grants on a record type (`Product-Create`). */

@@ -49,6 +49,13 @@ export function createRecordController(definition: RecordDefinition<any>): Type<
       return this.records.get(id, actor);
     }
 
+    @when(has('get'), Get(':id/history'), RequirePermission(name, 'Read'),
+      ApiOperation({ summary: `The change history of one ${name}, newest first (deleted records included)` }),
+      ApiQuery({ name: 'page', required: false }), ApiQuery({ name: 'size', required: false }))
+    history(@Param('id', RecordIdPipe) id: number, @Query() query: Record<string, unknown>, @Actor() actor?: Principal) {
+      return this.records.history(id, query, actor);
+    }
+
     @when(has('create'), Post(), HttpCode(200), RequirePermission(name, 'Create'), ApiOperation({ summary: `Create a ${name}` }), ...body,
       ApiOkResponse({ description: `${name} was successfully created.` }))
     create(@JsonBody(definition.dto) payload: unknown, @Actor() actor?: Principal) {

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, UnauthorizedException } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { wireKindOf, type AnyClass, type WireKind } from './columns.js';
+import { ChangeLog } from './change-log/change-log.service.js';
+import type { ChangeAction } from './change-log/changes.js';
 import { Database, isForeignKeyViolation } from './database.js';
 import { failureConfirmation, listEnvelope, successConfirmation, type ActionConfirmation, type FieldError, type ListEnvelope } from './envelopes.js';
 import { RecordNotFoundException, RecordValidationException, WireResponseException } from './errors.js';
@@ -70,6 +72,8 @@ export interface SaveContext<D = RecordDto> {
 @Injectable()
 export class RecordService<E extends RecordEntity = RecordEntity> {
   private cachedPlan: ReadPlan | undefined;
+  /** Injected by property, so that subclasses keep their constructors. */
+  @Inject(ChangeLog) protected readonly changeLog: ChangeLog;
 
   constructor(
     @Inject(RECORD_DEFINITION) readonly definition: RecordDefinition<E>,
@@ -85,7 +89,45 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
   protected async afterSave(_id: number, _context: SaveContext): Promise<void> {}
 
   /** Before a delete: refuse it (throw) when it would orphan records the database cannot see. */
-  protected async beforeDelete(_record: WireRecord, _manager: EntityManager): Promise<void> {}
+  protected async beforeDelete(_record: WireRecord, _manager: EntityManager, _actor?: Principal): Promise<void> {}
+
+  /**
+   * Records a change of one of this type's records in the change log, inside the write's
+   * transaction: the machinery does it for every create, update and delete, and domain rules do it
+   * for the records they write besides (a sale's stock change on its product). `before` is the record
+   * as read before the change (null on create); `request` the body, for the write-only fields it gave.
+   */
+  async recordChange(
+    manager: EntityManager, actor: Principal | undefined, action: ChangeAction, id: number, before: WireRecord | null, request?: object, written?: Record<string, unknown>,
+  ): Promise<void> {
+    let reading: Promise<WireRecord> | undefined;
+    const read = () => (reading ??= this.get(id, undefined, manager));
+    // A create knows what it wrote: the row is read back only if something needs it as GET shows it.
+    const after = action === 'Delete' ? null : written ? this.writtenRecord(id, written, request) : await read();
+    const businessId = await this.businessOf((after ?? before)!, manager);
+    const record = action === 'Delete' ? async () => before! : written ? read : async () => after!;
+    await this.changeLog.write(manager, { definition: this.definition, action, recordId: id, before, after, businessId, actor, record }, request);
+  }
+
+  /** The stored fields a create wrote (its column values and id lists), as GET shows them. */
+  private writtenRecord(id: number, values: Record<string, unknown>, request?: object): WireRecord {
+    const shown = new Set(this.plan.outputs.map(([name]) => name));
+    const record: WireRecord = { Id: id };
+    for (const [name, value] of Object.entries(values)) {
+      const column = this.plan.columns.get(name);
+      if (column && shown.has(name) && value !== undefined && typeof value !== 'function') record[name] = toWire(column.kind, value);
+    }
+    for (const name in this.definition.lists ?? {}) {
+      const listed = ((request as Record<string, unknown> | undefined)?.[name] as number[] | null | undefined) ?? [];
+      record[name] = [...new Set(listed)].sort((a, b) => a - b);
+    }
+    return record;
+  }
+
+  /** The change log entries of a record, newest first (contract: the history of any record). */
+  history(id: number, query: Record<string, unknown>, actor?: Principal) {
+    return this.changeLog.history(this.definition, id, query, actor, (scoped) => this.get(id, scoped));
+  }
 
   // ---- reads ----
 
@@ -184,6 +226,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
         const newId = await this.insertRow(context.values, manager);
         await this.writeLists(newId, dto, manager, true);
         await this.afterSave(newId, context);
+        await this.recordChange(manager, actor, 'Create', newId, null, dto, context.values);
         return confirm(newId);
       }, actor?.write);
     return created.catch(async (error: unknown) => {
@@ -210,6 +253,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
       await this.updateRow(id, values, manager, expected);
       await this.writeLists(id, dto, manager, false);
       await this.afterSave(id, context);
+      await this.recordChange(manager, actor, 'Update', id, existing, dto);
       if (actor?.write) actor.write.etag = await this.currentEtag(id, manager);
       return successConfirmation(`${this.definition.name} was successfully updated.`, { Id: id }, actor?.email ?? null, now);
     }, actor?.write);
@@ -221,7 +265,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
       const listing = await typesListing(this.db, this.definition.entity, id, manager);
       if (listing.length) throw this.refusal(`${this.definition.name} ${id} cannot be deleted because ${listing.join(' and ')} records list it.`);
       const expected = expectedVersion(actor?.write, existing);
-      await this.beforeDelete(existing, manager);
+      await this.beforeDelete(existing, manager, actor);
       try {
         const version = expected === null ? '' : ` AND ${this.db.id('Version')} = ?`;
         const result = await this.db.query(`DELETE FROM ${this.plan.tableName} WHERE ${this.db.id('Id')} = ?${version}`, expected === null ? [id] : [id, expected], manager);
@@ -232,16 +276,22 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
         const which = referrers.length ? `${referrers.join(' and ')} records refer` : 'other records refer';
         throw this.refusal(`${this.definition.name} ${id} cannot be deleted because ${which} to it.`);
       }
+      await this.recordChange(manager, actor, 'Delete', id, existing);
       return successConfirmation(`${this.definition.name} was successfully deleted.`, { Id: id }, actor?.email ?? null);
     }, actor?.write);
   }
 
-  /** A create that writes nothing but its row: one statement, which needs no explicit transaction. */
+  /** A create that writes nothing but its row (and its change-log entry). */
   private async insertAlone(dto: RecordDto, actor: Principal | undefined, stamp: Record<string, unknown>): Promise<number> {
     const values = this.columnValues(dto);
     await this.authorizeBusiness(values, actor, this.db.manager, dto);
     await this.checkSameBusiness({ dto, values, existing: null });
-    return this.insertRow({ ...values, ...stamp }, undefined, actor?.write);
+    return this.db.transaction(async (manager) => {
+      const written = { ...values, ...stamp };
+      const id = await this.insertRow(written, manager);
+      await this.recordChange(manager, actor, 'Create', id, null, dto, written);
+      return id;
+    }, actor?.write);
   }
 
   /** Whether a create writes nothing but its own row: no save hooks of the type's, no lists given. */

@@ -38,6 +38,12 @@ export interface AppConfig {
   TRUST_PROXY: TrustProxy;
   DATABASE_POOL_SIZE: number;
   REQUEST_TIMEOUT_MS: number;
+  /** Webhook deliveries may go to loopback, private and other non-public addresses (tests, closed networks). */
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: boolean;
+  /** Seconds to wait before each retry of a failed delivery. */
+  WEBHOOK_RETRY_DELAYS: number[];
+  /** Consecutive failed attempts after which a hook is deactivated. */
+  WEBHOOK_MAX_CONSECUTIVE_FAILURES: number;
 }
 
 export class ConfigurationError extends Error {}
@@ -110,6 +116,27 @@ export function parseTrustProxy(raw: unknown): TrustProxy {
   return ranges;
 }
 
+function flag(env: Record<string, unknown>, name: string, fallback: boolean): boolean {
+  const raw = String(env[name] ?? '').trim().toLowerCase();
+  if (!raw) return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigurationError(`${name} must be true or false, got "${raw}"`);
+}
+
+export const DEFAULT_WEBHOOK_RETRY_DELAYS = [5, 60, 300, 1800, 7200, 18000, 36000, 36000, 50400];
+
+/** Seconds between attempts, comma-separated (fractions allowed, at most a week each). */
+export function parseRetryDelays(raw: unknown): number[] {
+  const text = String(raw ?? '').trim();
+  if (!text) return DEFAULT_WEBHOOK_RETRY_DELAYS;
+  const delays = text.split(',').map((part) => part.trim());
+  if (delays.length > 50 || delays.some((part) => !/^\d+(\.\d+)?$/.test(part) || Number(part) > 7 * 24 * 3600)) {
+    throw new ConfigurationError(`WEBHOOK_RETRY_DELAYS must be up to 50 numbers of seconds separated by commas (e.g. 5,60,300), got "${text}"`);
+  }
+  return delays.map(Number);
+}
+
 /** Outside production a development secret is generated once and kept beside the SQLite file. */
 function developmentSecret(database: DatabaseTarget): string {
   if (database.type !== 'sqlite' || database.database === ':memory:') return randomBytes(32).toString('base64url');
@@ -170,5 +197,8 @@ export function validateEnvironment(env: Record<string, unknown>): AppConfig {
     TRUST_PROXY: parseTrustProxy(env.TRUST_PROXY),
     DATABASE_POOL_SIZE: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 200),
     REQUEST_TIMEOUT_MS: integer(env, 'REQUEST_TIMEOUT_MS', 10_000, 100, 600_000),
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: flag(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
+    WEBHOOK_RETRY_DELAYS: parseRetryDelays(env.WEBHOOK_RETRY_DELAYS),
+    WEBHOOK_MAX_CONSECUTIVE_FAILURES: integer(env, 'WEBHOOK_MAX_CONSECUTIVE_FAILURES', 10, 1, 1000),
   };
 }

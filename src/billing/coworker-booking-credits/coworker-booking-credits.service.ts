@@ -43,7 +43,7 @@ export class CoworkerBookingCreditsService extends RecordService<CoworkerBooking
    * customer's account, Credit × Quantity, valid from the sale date, expiring by its rule. Returns
    * how many were released. A failure here fails the sale: the machinery rolls everything back.
    */
-  async release(manager: EntityManager, sale: ReleasingSale): Promise<number> {
+  async release(manager: EntityManager, sale: ReleasingSale, actor?: Principal): Promise<number> {
     const q = (name: string) => this.db.id(name);
     const credits = await this.db.query(`SELECT * FROM ${this.db.tableOf(ProductBookingCredit)} WHERE ${q('ProductId')} = ? ORDER BY ${q('Id')}`, [sale.ProductId], manager);
     if (!credits.length) return 0;
@@ -86,7 +86,21 @@ export class CoworkerBookingCreditsService extends RecordService<CoworkerBooking
       };
     });
     await manager.createQueryBuilder().insert().into(CoworkerBookingCredit).values(rows as never).updateEntity(false).execute();
+    for (const id of await this.idsOfSale(manager, sale.UniqueId)) await this.recordChange(manager, actor, 'Create', id, null);
     return rows.length;
+  }
+
+  /** The credits a sale released (only those still unused with `unused`), as GET shows them. */
+  async ofSale(manager: EntityManager, saleUniqueId: string, unused = false): Promise<WireRecord[]> {
+    const ids = await this.idsOfSale(manager, saleUniqueId, unused);
+    return Promise.all(ids.map((id) => this.get(id, undefined, manager)));
+  }
+
+  private async idsOfSale(manager: EntityManager, saleUniqueId: string, unused = false): Promise<number[]> {
+    const q = (name: string) => this.db.id(name);
+    const condition = unused ? ` AND ${q('RemainingCredit')} >= ${q('TotalCredit')}` : '';
+    const rows = await this.db.query(`SELECT ${q('Id')} AS id FROM ${this.db.tableOf(CoworkerBookingCredit)} WHERE ${q('CoworkerProductUniqueId')} = ?${condition} ORDER BY ${q('Id')}`, [saleUniqueId], manager);
+    return rows.map((row) => Number(row.id));
   }
 
   /**

@@ -28,7 +28,7 @@ export class CoworkerContractsService extends RecordService<CoworkerContract> {
     const dto = context.dto as unknown as CoworkerContractDto;
     const existing = context.existing;
     if (existing && dto.Price === null) delete context.values.Price;
-    await this.applyRules(context.manager, context.values, existing, dto.Price === null);
+    await this.applyRules(context.manager, context.actor, context.values, existing, dto.Price === null);
   }
 
   /**
@@ -37,25 +37,41 @@ export class CoworkerContractsService extends RecordService<CoworkerContract> {
    */
   async start(manager: EntityManager, actor: Principal | undefined, contract: { CoworkerId: number; TariffId: number; StartDate: Date; IsPrimaryContract: boolean }): Promise<number> {
     const values: Record<string, unknown> = { ...contract };
-    await this.applyRules(manager, values, null, false);
+    await this.applyRules(manager, actor, values, null, false);
     const now = new Date();
-    return this.insertRow({ ...values, UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true }, manager);
+    const written = { ...values, UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true };
+    const id = await this.insertRow(written, manager);
+    await this.recordChange(manager, actor, 'Create', id, null, undefined, written);
+    return id;
   }
 
   /** Ends a customer's contracts active at `at` (all of them, or only `onlyId`) at that moment. */
-  async cancelActive(manager: EntityManager, coworkerId: number, at: Date, onlyId?: number): Promise<void> {
+  async cancelActive(manager: EntityManager, actor: Principal | undefined, coworkerId: number, at: Date, onlyId?: number): Promise<void> {
     const q = (name: string) => this.db.id(name);
     const when = this.db.dateParam(at);
-    await this.db.query(
-      `UPDATE ${this.db.tableOf(this.definition.entity)} SET ${q('CancellationDate')} = ?, ${q('UpdatedOn')} = ?, ${q('IsNew')} = 0 ` +
+    const active = await this.db.query<{ Id: number }>(
+      `SELECT ${q('Id')} AS ${q('Id')} FROM ${this.db.tableOf(this.definition.entity)} ` +
       `WHERE ${q('CoworkerId')} = ? AND ${q('StartDate')} <= ? AND (${q('CancellationDate')} IS NULL OR ${q('CancellationDate')} > ?)` +
       (onlyId === undefined ? '' : ` AND ${q('Id')} = ?`),
-      [when, when, coworkerId, when, when, ...(onlyId === undefined ? [] : [onlyId])],
+      [coworkerId, when, when, ...(onlyId === undefined ? [] : [onlyId])],
       manager,
     );
+    await this.changeOthers(manager, actor, active, { CancellationDate: at });
   }
 
-  private async applyRules(manager: EntityManager, values: Record<string, unknown>, existing: WireRecord | null, priceCleared: boolean): Promise<void> {
+  /**
+   * Contracts a domain rule changes besides the one written (a cancellation, the main-contract mark):
+   * each is updated like any record, so its version moves and the change is recorded and delivered.
+   */
+  private async changeOthers(manager: EntityManager, actor: Principal | undefined, rows: ReadonlyArray<{ Id: number }>, values: Record<string, unknown>): Promise<void> {
+    for (const { Id } of rows) {
+      const before = await this.get(Number(Id), undefined, manager);
+      await this.updateRow(Number(Id), { ...values, UpdatedOn: new Date(), UpdatedBy: actor?.email ?? null, IsNew: false }, manager);
+      await this.recordChange(manager, actor, 'Update', Number(Id), before);
+    }
+  }
+
+  private async applyRules(manager: EntityManager, actor: Principal | undefined, values: Record<string, unknown>, existing: WireRecord | null, priceCleared: boolean): Promise<void> {
     const q = (name: string) => this.db.id(name);
     const coworkerId = Number(values.CoworkerId ?? existing?.CoworkerId);
     const tariffId = Number(values.TariffId ?? existing?.TariffId);
@@ -85,7 +101,10 @@ export class CoworkerContractsService extends RecordService<CoworkerContract> {
       if (!main) values.IsPrimaryContract = true;
     }
     if (values.IsPrimaryContract === true) {
-      await this.db.query(`UPDATE ${table} SET ${q('IsPrimaryContract')} = 0 WHERE ${q('CoworkerId')} = ? AND ${q('IsPrimaryContract')} = 1 AND ${q('Id')} <> ?`, [coworkerId, ownId], manager);
+      const marked = await this.db.query<{ Id: number }>(
+        `SELECT ${q('Id')} AS ${q('Id')} FROM ${table} WHERE ${q('CoworkerId')} = ? AND ${q('IsPrimaryContract')} = 1 AND ${q('Id')} <> ?`, [coworkerId, ownId], manager,
+      );
+      await this.changeOthers(manager, actor, marked, { IsPrimaryContract: false });
     }
   }
 }

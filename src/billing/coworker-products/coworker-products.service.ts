@@ -3,6 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { Database } from '../../common/database.js';
 import { RecordValidationException } from '../../common/errors.js';
 import type { FieldError } from '../../common/envelopes.js';
+import type { Principal } from '../../common/principal.js';
 import type { RecordDefinition, WireRecord } from '../../common/record-definition.js';
 import { RECORD_DEFINITION, RecordService, type SaveContext } from '../../common/record.service.js';
 import { toWire } from '../../common/wire-values.js';
@@ -70,10 +71,13 @@ export class CoworkerProductsService extends RecordService<CoworkerProduct> {
     if (flag('OnlyForContacts') && member) throw this.refusal(`Product "${name}" is only for contacts: ${customer.FullName} has an active contract.`);
 
     const quantity = (values.Quantity as number | null | undefined) ?? 1;
+    const stocked = flag('TrackStock') ? await this.products.get(productId, undefined, manager) : null;
     if (!(await this.products.takeStock(manager, productId, quantity))) {
       if (flag('AllowNegativeStock')) throw RecordValidationException.field('Quantity', `A sale of ${quantity} would take the stock of "${name}" below ${-MAX_ID}.`, quantity);
       throw this.refusal(`Not enough stock of "${name}" for a sale of ${quantity}: the product does not allow negative stock.`);
     }
+    // The stock change is a change of the product: it goes in its history (and to its hooks).
+    if (stocked) await this.products.recordChange(manager, context.actor, 'Update', productId, stocked);
     values.Quantity = quantity;
     values.Price ??= toWire('money', product.Price);
     values.SaleDate = wholeSecond((values.SaleDate as Date | null | undefined) ?? new Date());
@@ -91,12 +95,13 @@ export class CoworkerProductsService extends RecordService<CoworkerProduct> {
   protected override async afterSave(_id: number, context: SaveContext): Promise<void> {
     const sale = this.pending.get(context);
     if (!sale) return;
-    await this.credits.release(context.manager, { ...sale, UniqueId: String(context.values.UniqueId) });
+    await this.credits.release(context.manager, { ...sale, UniqueId: String(context.values.UniqueId) }, context.actor);
   }
 
-  protected override async beforeDelete(sale: WireRecord, manager: EntityManager): Promise<void> {
+  protected override async beforeDelete(sale: WireRecord, manager: EntityManager, actor?: Principal): Promise<void> {
     const q = (name: string) => this.db.id(name);
     const table = this.db.tableOf(CoworkerBookingCredit);
+    const unused = await this.credits.ofSale(manager, String(sale.UniqueId), true);
     // One conditional DELETE takes the unused credits; any credit left was used (even by a
     // transaction that committed meanwhile), and the refusal rolls the DELETE back.
     await this.db.query(`DELETE FROM ${table} WHERE ${q('CoworkerProductUniqueId')} = ? AND ${q('RemainingCredit')} >= ${q('TotalCredit')}`, [sale.UniqueId], manager);
@@ -108,6 +113,7 @@ export class CoworkerProductsService extends RecordService<CoworkerProduct> {
         'Deleting a sale removes its unused credits and does not return its quantity to stock.',
       );
     }
+    for (const credit of unused) await this.credits.recordChange(manager, actor, 'Delete', Number(credit.Id), credit);
   }
 
   /** An update may not change what the sale took stock and released credits for. */

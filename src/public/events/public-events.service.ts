@@ -100,13 +100,13 @@ export class PublicEventsService {
    * is not sold out, or the customer is already on it. The body's FullName and Email default to the
    * customer's. Concurrent joins leave one entry: the unique index decides, not a read before the write.
    */
-  async joinWaitingList(eventId: number, customer: Customer, body: unknown, scope?: WriteScope): Promise<void> {
+  async joinWaitingList(eventId: number, customer: Customer, body: unknown, scope?: WriteScope, requestId?: string): Promise<void> {
     const { Event: event } = await this.get(eventId);
     const dto = await validateBody(JoinWaitingListDto, body);
     if (!event.EnableWaitList) throw this.waitingList.refusal('This event has no waiting list.');
     if (!event.SoldOut) throw this.waitingList.refusal('This event is not sold out: there are places left, so there is no need to wait.');
     // The customer acts for itself: the business scoping of administrators does not apply.
-    const writer: Principal = { userId: 0, email: customer.email, isAdmin: false, roles: new Set(), businessIds: null, coworkerId: customer.coworkerId, write: scope };
+    const writer: Principal = { userId: 0, email: customer.email, isAdmin: false, roles: new Set(), businessIds: null, coworkerId: customer.coworkerId, write: scope, requestId };
     try {
       await this.waitingList.create({
         BusinessId: event.BusinessId,

@@ -50,7 +50,7 @@ export class CoworkersService extends RecordService<Coworker> {
       );
     }
     if (!dto.CreateUser || !dto.Password || (await this.loginOf(id, context))) return;
-    await this.users.createCustomerLogin(context.manager, { id, email: dto.Email, fullName: dto.FullName, password: dto.Password });
+    await this.users.createCustomerLogin(context.manager, { id, email: dto.Email, fullName: dto.FullName, password: dto.Password }, context.actor);
   }
 
   /**
@@ -65,11 +65,11 @@ export class CoworkersService extends RecordService<Coworker> {
     const now = new Date(Math.floor(Date.now() / 1000) * 1000);
     const main = context.existing ? await mainActiveContract(this.db, id, now, context.manager) : null;
     if (tariffId === null) {
-      if (main) await this.contracts.cancelActive(context.manager, id, now);
+      if (main) await this.contracts.cancelActive(context.manager, context.actor, id, now);
       return;
     }
     if (main?.TariffId === tariffId) return;
-    if (main) await this.contracts.cancelActive(context.manager, id, now, main.Id);
+    if (main) await this.contracts.cancelActive(context.manager, context.actor, id, now, main.Id);
     await this.contracts.start(context.manager, context.actor, { CoworkerId: id, TariffId: tariffId, StartDate: now, IsPrimaryContract: true });
   }
 

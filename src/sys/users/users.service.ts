@@ -61,13 +61,14 @@ export class UsersService extends RecordService<User> implements OnApplicationBo
   }
 
   /** Creates the login of a customer (Coworker CreateUser + Password), inside the coworker's transaction. */
-  async createCustomerLogin(manager: EntityManager, coworker: { id: number; email: string; fullName: string; password: string }): Promise<void> {
+  async createCustomerLogin(manager: EntityManager, coworker: { id: number; email: string; fullName: string; password: string }, actor?: Principal): Promise<void> {
     await this.assertEmailFree(coworker.email, null, manager);
     const now = new Date();
-    await this.insertRow({
+    const id = await this.insertRow({
       UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, IsNew: true, Email: coworker.email.trim(), EmailKey: emailKey(coworker.email),
       FullName: coworker.fullName, PasswordHash: await hashPassword(coworker.password), Active: true, CoworkerId: coworker.id,
     }, manager);
+    await this.recordChange(manager, actor, 'Create', id, null, { Password: coworker.password });
   }
 
   protected override async beforeSave(context: SaveContext): Promise<void> {

@@ -1,0 +1,7 @@
+import { Global, Module } from '@nestjs/common';
+import { ChangeLog } from './change-log.service.js';
+
+/** The change log, which every record service writes to (global: the record machinery needs it everywhere). */
+@Global()
+@Module({ providers: [ChangeLog], exports: [ChangeLog] })
+export class ChangeLogModule {}

@@ -1,0 +1,123 @@
+import { Injectable, UnauthorizedException } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { Database } from '../database.js';
+import { listEnvelope, type ListEnvelope } from '../envelopes.js';
+import { parseListQuery } from '../list-query.js';
+import type { Principal } from '../principal.js';
+import type { RecordDefinition, WireRecord } from '../record-definition.js';
+import { toWire } from '../wire-values.js';
+import { fieldChanges, type ChangeAction, type FieldChange } from './changes.js';
+
+/** A committed-with-the-write change of one record, as the change log and its listeners see it. */
+export interface RecordChange {
+  definition: RecordDefinition<any>;
+  action: ChangeAction;
+  recordId: number;
+  /**
+   * The record's stored fields before the change (null on create) and after it (null on delete); on
+   * an update both are the record as GET shows it, on a create `after` holds what was written.
+   */
+  before: WireRecord | null;
+  after: WireRecord | null;
+  /** The record as GET shows it right after the change (before it, for a delete): read when needed. */
+  record: () => Promise<WireRecord>;
+  /** The record's business at the time of the change (null for records of no single business). */
+  businessId: number | null;
+  actor: Principal | undefined;
+  on: Date;
+  changes: FieldChange[];
+}
+
+/** Something else written in the same transaction as each change: the webhook outbox. */
+export type ChangeListener = (manager: EntityManager, change: RecordChange) => Promise<void>;
+
+/** One entry of a record's history, as the wire shows it. */
+export interface HistoryEntry {
+  Id: number;
+  Entity: string;
+  RecordId: number;
+  Action: ChangeAction;
+  On: string;
+  By: string | null;
+  RequestId: string | null;
+  Changes: FieldChange[];
+}
+
+const HISTORY_SCHEMA = { entityName: 'History', fields: [{ name: 'Id', kind: 'int' as const }] };
+
+/**
+ * The change log: who changed which record when, in which request, and how. The record machinery
+ * writes every create, update and delete here inside the write's own transaction (README "Change
+ * history"), so an entry exists exactly when the change committed.
+ */
+@Injectable()
+export class ChangeLog {
+  private readonly listeners: ChangeListener[] = [];
+
+  constructor(private readonly db: Database) {}
+
+  /** Runs `listener` in the transaction of every change, after its entry is written. */
+  listen(listener: ChangeListener): void {
+    this.listeners.push(listener);
+  }
+
+  async write(manager: EntityManager, entry: Omit<RecordChange, 'on' | 'changes'>, request?: object): Promise<void> {
+    const change: RecordChange = { ...entry, on: new Date(), changes: fieldChanges(entry.definition, entry.action, entry.before, entry.after, request) };
+    const q = (name: string) => this.db.id(name);
+    await this.db.query(
+      `INSERT INTO ${q('change_log')} (${['Entity', 'RecordId', 'Action', 'On', 'By', 'RequestId', 'BusinessId', 'Changes'].map(q).join(', ')}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      [change.definition.name, change.recordId, change.action, this.db.dateParam(change.on), change.actor?.email ?? null, change.actor?.requestId ?? null, change.businessId, JSON.stringify(change.changes)],
+      manager,
+    );
+    for (const listener of this.listeners) await listener(manager, change);
+  }
+
+  /**
+   * A record's entries, newest first. A restricted administrator sees the entries written while the
+   * record was in one of its businesses (401 when there are entries but none of those). Records
+   * scoped through a link table are checked on their current links. No entry and no record: 404.
+   */
+  async history(
+    definition: RecordDefinition<any>,
+    recordId: number,
+    query: Record<string, unknown>,
+    actor: Principal | undefined,
+    current: (actor: Principal | undefined) => Promise<WireRecord>,
+  ): Promise<ListEnvelope<HistoryEntry>> {
+    const page = parseListQuery(query, HISTORY_SCHEMA);
+    const q = (name: string) => this.db.id(name);
+    const table = q('change_log');
+    const ofRecord = `${q('Entity')} = ? AND ${q('RecordId')} = ?`;
+    const [all] = await this.db.query<{ n: unknown }>(`SELECT COUNT(*) AS n FROM ${table} WHERE ${ofRecord}`, [definition.name, recordId]);
+    // A record written before the change log existed has no entries: it still has a history (empty).
+    if (Number(all.n) === 0) await current(actor);
+    let where = ofRecord;
+    const parameters: unknown[] = [definition.name, recordId];
+    const restricted = actor !== undefined && actor.businessIds !== null;
+    const scope = definition.business;
+    if (restricted && scope && !('links' in scope)) {
+      where += actor.businessIds!.length ? ` AND ${q('BusinessId')} IN (${actor.businessIds!.map(() => '?').join(', ')})` : ' AND 1 = 0';
+      parameters.push(...actor.businessIds!);
+    } else if (restricted && scope && Number(all.n) > 0) {
+      await current(actor);
+    }
+    const [visible] = await this.db.query<{ n: unknown }>(`SELECT COUNT(*) AS n FROM ${table} WHERE ${where}`, parameters);
+    const total = Number(visible.n);
+    if (total === 0 && Number(all.n) > 0) throw new UnauthorizedException();
+    const rows = await this.db.query(
+      `SELECT * FROM ${table} WHERE ${where} ORDER BY ${q('Id')} DESC LIMIT ? OFFSET ?`,
+      [...parameters, page.size, (page.page - 1) * page.size],
+    );
+    const entries = rows.map((row): HistoryEntry => ({
+      Id: Number(row.Id),
+      Entity: String(row.Entity),
+      RecordId: Number(row.RecordId),
+      Action: row.Action as ChangeAction,
+      On: toWire('datetime', row.On) as string,
+      By: (row.By as string | null) ?? null,
+      RequestId: (row.RequestId as string | null) ?? null,
+      Changes: row.Changes ? (JSON.parse(String(row.Changes)) as FieldChange[]) : [],
+    }));
+    return listEnvelope(entries, { ...page, direction: -1 }, total);
+  }
+}

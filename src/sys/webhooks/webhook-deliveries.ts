@@ -1,0 +1,222 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { Database } from '../../common/database.js';
+import { listEnvelope, type ListEnvelope } from '../../common/envelopes.js';
+import { parseListQuery } from '../../common/list-query.js';
+import { toWire } from '../../common/wire-values.js';
+
+export type DeliveryStatus = 'Pending' | 'Succeeded' | 'Failed';
+
+/** A delivery to be written to the outbox: one record, for one hook and action. */
+export interface NewDelivery {
+  webHookId: number;
+  action: number;
+  entity: string;
+  recordId: number;
+  record: unknown;
+}
+
+/** A delivery an instance has claimed, with what it needs to make the attempt. */
+export interface ClaimedDelivery {
+  id: number;
+  webHookId: number;
+  eventId: string;
+  body: string;
+  attempts: number;
+  url: string;
+  secret: string;
+}
+
+/** The result of an attempt, to be written back. */
+export interface AttemptResult {
+  ok: boolean;
+  statusCode: number | null;
+  error: string | null;
+  /** The answer was 410 Gone: the hook is deactivated at once. */
+  gone: boolean;
+}
+
+const LIST_SCHEMA = { entityName: 'WebHookDelivery', fields: [{ name: 'Id', kind: 'int' as const }] };
+const COLUMNS = ['WebHookId', 'EventId', 'Action', 'Entity', 'RecordId', 'Body', 'Status', 'Attempts', 'CreatedOn', 'NextAttemptOn'];
+
+/**
+ * The webhook outbox (table webhook_delivery): deliveries are inserted in the transaction of the
+ * change they carry, claimed by one instance at a time under a lease, and updated with each attempt.
+ */
+@Injectable()
+export class WebhookDeliveries {
+  constructor(private readonly db: Database) {}
+
+  private q = (name: string) => this.db.id(name);
+
+  /** Inserts deliveries, due now, inside `manager`'s transaction (or on their own). */
+  async insert(deliveries: NewDelivery[], manager?: EntityManager): Promise<void> {
+    if (!deliveries.length) return;
+    const now = this.db.dateParam(new Date());
+    const rows = deliveries.map((d) => [d.webHookId, randomUUID(), d.action, d.entity, d.recordId, JSON.stringify([d.record]), 'Pending', 0, now, now]);
+    await this.db.query(
+      `INSERT INTO ${this.q('webhook_delivery')} (${COLUMNS.map(this.q).join(', ')}) VALUES ${rows.map(() => `(${COLUMNS.map(() => '?').join(', ')})`).join(', ')}`,
+      rows.flat(),
+      manager,
+    );
+  }
+
+  /** A hook's deliveries, newest first, in the list envelope. */
+  async list(webHookId: number, query: Record<string, unknown>): Promise<ListEnvelope<Record<string, unknown>>> {
+    const page = parseListQuery(query, LIST_SCHEMA);
+    const q = this.q;
+    const table = q('webhook_delivery');
+    const [count] = await this.db.query<{ n: unknown }>(`SELECT COUNT(*) AS n FROM ${table} WHERE ${q('WebHookId')} = ?`, [webHookId]);
+    const rows = await this.db.query(
+      `SELECT * FROM ${table} WHERE ${q('WebHookId')} = ? ORDER BY ${q('Id')} DESC LIMIT ? OFFSET ?`,
+      [webHookId, page.size, (page.page - 1) * page.size],
+    );
+    const date = (value: unknown) => toWire('datetime', value);
+    const records = rows.map((row) => ({
+      Id: Number(row.Id),
+      WebHookId: Number(row.WebHookId),
+      EventId: row.EventId,
+      Action: Number(row.Action),
+      RecordId: Number(row.RecordId),
+      Status: row.Status,
+      Attempts: Number(row.Attempts),
+      CreatedOn: date(row.CreatedOn),
+      LastAttemptOn: date(row.LastAttemptOn),
+      NextAttemptOn: date(row.NextAttemptOn),
+      LastStatusCode: row.LastStatusCode === null ? null : Number(row.LastStatusCode),
+      LastError: row.LastError ?? null,
+    }));
+    return listEnvelope(records, { ...page, direction: -1 }, Number(count.n));
+  }
+
+  /** Makes a delivery of the hook due again now, with its webhook-id and body; false when there is none. */
+  async redeliver(webHookId: number, deliveryId: number): Promise<boolean> {
+    const q = this.q;
+    return this.db.transaction(async (manager) => {
+      const [found] = await this.db.query(`SELECT ${q('Id')} FROM ${q('webhook_delivery')} WHERE ${q('Id')} = ? AND ${q('WebHookId')} = ?`, [deliveryId, webHookId], manager);
+      if (!found) return false;
+      await this.db.query(
+        // Any lease is dropped too: an attempt still in flight no longer writes its result over this one.
+        `UPDATE ${q('webhook_delivery')} SET ${q('Status')} = 'Pending', ${q('NextAttemptOn')} = ?, ${q('LeaseOwner')} = NULL, ${q('LeaseUntil')} = NULL WHERE ${q('Id')} = ?`,
+        [this.db.dateParam(new Date()), deliveryId],
+        manager,
+      );
+      return true;
+    });
+  }
+
+  /**
+   * Claims up to `limit` due deliveries of active hooks for `owner` until `leaseUntil`: on MySQL with
+   * SELECT … FOR UPDATE SKIP LOCKED, so instances claiming at once take different rows; on SQLite the
+   * one process is the only writer. A lease that ran out (its instance died) is claimed again.
+   * `room` says how many more attempts this instance may start for a hook.
+   */
+  async claim(owner: string, limit: number, leaseUntil: Date, room: (webHookId: number) => number): Promise<ClaimedDelivery[]> {
+    const q = this.q;
+    const hooks = await this.db.query<{ Id: unknown }>(`SELECT ${q('Id')} AS ${q('Id')} FROM ${q('webhook')} WHERE ${q('Active')} = 1`);
+    const hookIds = hooks.map((hook) => Number(hook.Id)).filter((id) => room(id) > 0);
+    if (!hookIds.length) return [];
+    const now = this.db.dateParam(new Date());
+    return this.db.transaction(async (manager) => {
+      const due = await this.db.query<{ Id: unknown; WebHookId: unknown }>(
+        `SELECT ${q('Id')} AS ${q('Id')}, ${q('WebHookId')} AS ${q('WebHookId')} FROM ${q('webhook_delivery')} WHERE ${q('Status')} = 'Pending' AND ${q('NextAttemptOn')} <= ? ` +
+        `AND (${q('LeaseUntil')} IS NULL OR ${q('LeaseUntil')} < ?) AND ${q('WebHookId')} IN (${hookIds.map(() => '?').join(', ')}) ` +
+        `ORDER BY ${q('NextAttemptOn')}, ${q('Id')} LIMIT ?${this.db.isMySql ? ' FOR UPDATE SKIP LOCKED' : ''}`,
+        [now, now, ...hookIds, limit * 4],
+        manager,
+      );
+      // Hooks are read again inside the transaction: one deactivated since the read above (a 410
+      // just now) keeps its deliveries waiting.
+      const dueHooks = [...new Set(due.map((row) => Number(row.WebHookId)))];
+      const stillActive = dueHooks.length
+        ? new Set((await this.db.query<{ Id: unknown }>(
+          `SELECT ${q('Id')} AS ${q('Id')} FROM ${q('webhook')} WHERE ${q('Active')} = 1 AND ${q('Id')} IN (${dueHooks.map(() => '?').join(', ')})`,
+          dueHooks,
+          manager,
+        )).map((row) => Number(row.Id)))
+        : new Set<number>();
+      // Each hook gets only the room it has left, so one slow receiver cannot take every slot.
+      const taken = new Map<number, number>();
+      const ids: number[] = [];
+      for (const row of due) {
+        const hook = Number(row.WebHookId);
+        if (!stillActive.has(hook)) continue;
+        const count = taken.get(hook) ?? 0;
+        if (ids.length >= limit || count >= room(hook)) continue;
+        taken.set(hook, count + 1);
+        ids.push(Number(row.Id));
+      }
+      if (!ids.length) return [];
+      const idList = ids.map(() => '?').join(', ');
+      await this.db.query(
+        `UPDATE ${q('webhook_delivery')} SET ${q('LeaseOwner')} = ?, ${q('LeaseUntil')} = ? WHERE ${q('Id')} IN (${idList})`,
+        [owner, this.db.dateParam(leaseUntil), ...ids],
+        manager,
+      );
+      const rows = await this.db.query(
+        `SELECT d.${q('Id')} AS id, d.${q('WebHookId')} AS hook, d.${q('EventId')} AS event, d.${q('Body')} AS body, d.${q('Attempts')} AS attempts, ` +
+        `h.${q('URL')} AS url, h.${q('Secret')} AS secret FROM ${q('webhook_delivery')} d JOIN ${q('webhook')} h ON h.${q('Id')} = d.${q('WebHookId')} WHERE d.${q('Id')} IN (${idList})`,
+        ids,
+        manager,
+      );
+      return rows.map((row) => ({
+        id: Number(row.id), webHookId: Number(row.hook), eventId: String(row.event), body: String(row.body),
+        attempts: Number(row.attempts), url: String(row.url), secret: String(row.secret),
+      }));
+    });
+  }
+
+  /**
+   * Writes an attempt's result: the delivery's status (retried after the next of `retryDelays`, or
+   * Failed once they are used up) and the hook's LastTrigger, or ErrorCount and LastError (deactivating
+   * it after `maxFailures` in a row, or at once on 410). Nothing is written if the lease was lost.
+   */
+  async finish(owner: string, delivery: ClaimedDelivery, result: AttemptResult, retryDelays: readonly number[], maxFailures: number): Promise<void> {
+    const q = this.q;
+    const now = new Date();
+    const attempts = delivery.attempts + 1;
+    const retryIn = result.ok ? undefined : retryDelays[attempts - 1];
+    const status: DeliveryStatus = result.ok ? 'Succeeded' : retryIn === undefined ? 'Failed' : 'Pending';
+    const next = status === 'Pending' ? this.db.dateParam(new Date(now.getTime() + retryIn! * 1000)) : null;
+    await this.db.transaction(async (manager) => {
+      const updated = await this.db.query(
+        `UPDATE ${q('webhook_delivery')} SET ${q('Status')} = ?, ${q('Attempts')} = ?, ${q('LastAttemptOn')} = ?, ${q('NextAttemptOn')} = ?, ` +
+        `${q('LastStatusCode')} = ?, ${q('LastError')} = ?, ${q('LeaseOwner')} = NULL, ${q('LeaseUntil')} = NULL WHERE ${q('Id')} = ? AND ${q('LeaseOwner')} = ?`,
+        [status, attempts, this.db.dateParam(now), next, result.statusCode, result.error, delivery.id, owner],
+        manager,
+      );
+      if (affectedRows(updated) !== 1) return;
+      if (result.ok) {
+        await this.db.query(`UPDATE ${q('webhook')} SET ${q('LastTrigger')} = ?, ${q('ErrorCount')} = 0 WHERE ${q('Id')} = ?`, [this.db.dateParam(now), delivery.webHookId], manager);
+        return;
+      }
+      // Active is assigned first: MySQL evaluates assignments in order, SQLite from the old row.
+      await this.db.query(
+        `UPDATE ${q('webhook')} SET ${q('Active')} = CASE WHEN ? = 1 OR ${q('ErrorCount')} + 1 >= ? THEN 0 ELSE ${q('Active')} END, ` +
+        `${q('ErrorCount')} = ${q('ErrorCount')} + 1, ${q('LastError')} = ? WHERE ${q('Id')} = ?`,
+        [result.gone ? 1 : 0, maxFailures, result.error, delivery.webHookId],
+        manager,
+      );
+    });
+  }
+
+  /** Gives back the leases `owner` still holds (at shutdown), so other instances take them at once. */
+  async release(owner: string): Promise<void> {
+    const q = this.q;
+    await this.db.query(`UPDATE ${q('webhook_delivery')} SET ${q('LeaseOwner')} = NULL, ${q('LeaseUntil')} = NULL WHERE ${q('LeaseOwner')} = ?`, [owner]);
+  }
+
+  /** Removes finished deliveries created before `before` (the log is kept at least 30 days). */
+  async prune(before: Date): Promise<void> {
+    const q = this.q;
+    await this.db.query(`DELETE FROM ${q('webhook_delivery')} WHERE ${q('CreatedOn')} < ? AND ${q('Status')} <> 'Pending'`, [this.db.dateParam(before)]);
+  }
+}
+
+/** Rows an UPDATE changed, as either driver reports it. */
+function affectedRows(result: unknown): number {
+  const outcome = result as { affectedRows?: number; changes?: number } | [unknown, number];
+  if (Array.isArray(outcome)) return Number(outcome[1]);
+  return Number(outcome.affectedRows ?? outcome.changes ?? 0);
+}

@@ -1,0 +1,115 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { ChangeLog, type RecordChange } from '../../common/change-log/change-log.service.js';
+import { Database } from '../../common/database.js';
+import type { WireRecord } from '../../common/record-definition.js';
+import { CalendarEventsService } from '../../content/calendar-events/calendar-events.service.js';
+import { EventWaitingAttendee } from '../../content/event-waiting-attendees/event-waiting-attendee.entity.js';
+import { CoworkerInvoice } from '../../billing/coworker-invoices/coworker-invoice.entity.js';
+import { ACTIONS_BY_ENTITY, CALENDAR_EVENT_SPOT_AVAILABLE, webhookAction } from './webhook-actions.js';
+import { WebhookDeliveries, type NewDelivery } from './webhook-deliveries.js';
+
+const INVOICE_CREATE_FIRST = webhookAction('CoworkerInvoiceCreateFirst');
+const INVOICE_PAID = webhookAction('CoworkerInvoicePaid');
+const CONTRACT_CANCEL = webhookAction('CoworkerContractCancel');
+
+/**
+ * The transactional outbox: inside the transaction of every change, the deliveries it causes are
+ * written for the active hooks of the record's business whose action it fires. A change that rolls
+ * back takes its deliveries with it; one that commits has them, for the delivery worker to send.
+ */
+@Injectable()
+export class WebhookOutbox implements OnModuleInit {
+  constructor(
+    private readonly changeLog: ChangeLog,
+    private readonly db: Database,
+    private readonly deliveries: WebhookDeliveries,
+    private readonly calendarEvents: CalendarEventsService,
+  ) {}
+
+  onModuleInit(): void {
+    this.changeLog.listen((manager, change) => this.enqueue(manager, change));
+  }
+
+  private async enqueue(manager: EntityManager, change: RecordChange): Promise<void> {
+    const candidates = firedActions(change);
+    if (!candidates.length || change.businessId === null) return;
+    const q = (name: string) => this.db.id(name);
+    const hooks = await this.db.query<{ Id: unknown; Action: unknown }>(
+      `SELECT ${q('Id')} AS ${q('Id')}, ${q('Action')} AS ${q('Action')} FROM ${q('webhook')} WHERE ${q('BusinessId')} = ? AND ${q('Active')} = 1 AND ${q('Action')} IN (${candidates.map(() => '?').join(', ')})`,
+      [change.businessId, ...candidates],
+      manager,
+    );
+    if (!hooks.length) return;
+    const record = await change.record();
+    const once = <T>(work: () => Promise<T>) => {
+      let result: Promise<T> | undefined;
+      return () => (result ??= work());
+    };
+    const freedEvent = once(() => this.freedEvent(manager, change));
+    const firstInvoice = once(() => this.isFirstInvoice(manager, record));
+    const deliveries: NewDelivery[] = [];
+    for (const hook of hooks) {
+      const webHookId = Number(hook.Id);
+      const action = Number(hook.Action);
+      if (action === CALENDAR_EVENT_SPOT_AVAILABLE) {
+        const event = await freedEvent();
+        if (event) deliveries.push({ webHookId, action, entity: 'CalendarEvent', recordId: Number(event.Id), record: event });
+        continue;
+      }
+      if (action === INVOICE_CREATE_FIRST && !(await firstInvoice())) continue;
+      deliveries.push({ webHookId, action, entity: change.definition.name, recordId: change.recordId, record });
+    }
+    await this.deliveries.insert(deliveries, manager);
+  }
+
+  /**
+   * The event a change opened a place on, when it has a waiting list with someone on it: an attendee
+   * removed (or moved to another event), or the event's Allocation raised or cleared.
+   */
+  private async freedEvent(manager: EntityManager, change: RecordChange): Promise<WireRecord | null> {
+    let event: WireRecord;
+    if (change.definition.name === 'CalendarEvent') {
+      event = change.after!;
+    } else {
+      event = await this.calendarEvents.get(Number(change.before!.CalendarEventId), undefined, manager);
+      const wasSoldOut = event.Allocation !== null && Number(event.AttendeeCount) + 1 >= Number(event.Allocation);
+      if (!wasSoldOut || event.SoldOut) return null;
+    }
+    if (event.EnableWaitList !== true) return null;
+    const q = (name: string) => this.db.id(name);
+    const [waiting] = await this.db.query(`SELECT 1 AS x FROM ${this.db.tableOf(EventWaitingAttendee)} WHERE ${q('CalendarEventId')} = ? LIMIT 1`, [event.Id], manager);
+    return waiting ? event : null;
+  }
+
+  /** Whether a customer invoice is its customer's first. */
+  private async isFirstInvoice(manager: EntityManager, invoice: WireRecord): Promise<boolean> {
+    const q = (name: string) => this.db.id(name);
+    const [count] = await this.db.query(`SELECT COUNT(*) AS n FROM ${this.db.tableOf(CoworkerInvoice)} WHERE ${q('CoworkerId')} = ?`, [invoice.CoworkerId], manager);
+    return Number(count.n) === 1;
+  }
+}
+
+/** The actions a change may fire (before looking at hooks): its type's create, update or delete, and the special ones. */
+export function firedActions(change: RecordChange): number[] {
+  const { definition, action, before, after } = change;
+  const actions: number[] = [];
+  const base = ACTIONS_BY_ENTITY[definition.name]?.[action];
+  if (base !== undefined) actions.push(base);
+  switch (definition.name) {
+    case 'CoworkerInvoice':
+      if (action === 'Create') actions.push(INVOICE_CREATE_FIRST);
+      if (after?.Paid === true && before?.Paid !== true) actions.push(INVOICE_PAID);
+      break;
+    case 'CoworkerContract':
+      if (after && after.CancellationDate && !before?.CancellationDate && action === 'Update') actions.push(CONTRACT_CANCEL);
+      break;
+    case 'EventAttendee':
+      if (action === 'Delete' || (action === 'Update' && before!.CalendarEventId !== after!.CalendarEventId)) actions.push(CALENDAR_EVENT_SPOT_AVAILABLE);
+      break;
+    case 'CalendarEvent':
+      if (action === 'Update' && before!.SoldOut === true && after!.SoldOut === false) actions.push(CALENDAR_EVENT_SPOT_AVAILABLE);
+      break;
+  }
+  return actions;
+}

@@ -1,0 +1,83 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Database } from '../../common/database.js';
+import { successConfirmation, type ActionConfirmation } from '../../common/envelopes.js';
+import { RecordNotFoundException, RecordValidationException } from '../../common/errors.js';
+import type { Principal } from '../../common/principal.js';
+import type { RecordDefinition } from '../../common/record-definition.js';
+import { RECORD_DEFINITION, RecordService, type SaveContext } from '../../common/record.service.js';
+import type { WebHookDto } from './dto/webhook.dto.js';
+import { generateSecret } from './signatures.js';
+import { WebhookDeliveries } from './webhook-deliveries.js';
+import type { WebHook } from './webhook.entity.js';
+
+const REQUIRED = ['BusinessId', 'Name', 'Action', 'URL'] as const;
+const SECRET_MIN = 16;
+
+/** Whether a URL is one a hook may call: absolute http or https, with no user name or password. */
+export function isHookUrl(text: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return false;
+  }
+  return (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password && Boolean(url.hostname);
+}
+
+/**
+ * Hooks (README "Webhooks"): partial updates (absent fields keep their values), URL rules, secrets
+ * generated when not given and never sent but by `secret()`, and re-activation clearing ErrorCount.
+ */
+@Injectable()
+export class WebHooksService extends RecordService<WebHook> {
+  constructor(
+    @Inject(RECORD_DEFINITION) definition: RecordDefinition<WebHook>,
+    db: Database,
+    private readonly deliveries: WebhookDeliveries,
+  ) {
+    super(definition, db);
+  }
+
+  protected override async beforeSave({ values, dto, existing }: SaveContext): Promise<void> {
+    const body = dto as WebHookDto;
+    // A partial update: a required field that is null keeps its value as an absent one does.
+    if (existing) for (const field of REQUIRED) if (values[field] === null) delete values[field];
+    if (values.URL !== undefined && !isHookUrl(String(values.URL))) {
+      throw RecordValidationException.field('URL', 'URL must be an absolute http or https URL without a user name or password.', values.URL);
+    }
+    if (body.Secret !== undefined && body.Secret !== null) {
+      if (body.Secret.length < SECRET_MIN) throw RecordValidationException.field('Secret', `Secret must be at least ${SECRET_MIN} characters long.`, null);
+    } else if (existing) {
+      delete values.Secret;
+    } else {
+      values.Secret = generateSecret();
+    }
+    if (values.Active === true) values.ErrorCount = 0;
+  }
+
+  /** The hook's signing secret (404 or 401 as for reading the hook). */
+  async secret(id: number, actor?: Principal): Promise<{ Secret: string }> {
+    await this.get(id, actor);
+    const [row] = await this.db.query<{ s: string }>(`SELECT ${this.db.id('Secret')} AS s FROM ${this.db.id('webhook')} WHERE ${this.db.id('Id')} = ?`, [id]);
+    if (!row) throw new RecordNotFoundException();
+    return { Secret: row.s };
+  }
+
+  async deliveryLog(id: number, query: Record<string, unknown>, actor?: Principal) {
+    await this.get(id, actor);
+    return this.deliveries.list(id, query);
+  }
+
+  async redeliver(id: number, deliveryId: number, actor?: Principal): Promise<ActionConfirmation> {
+    await this.get(id, actor);
+    if (!(await this.deliveries.redeliver(id, deliveryId))) throw new RecordNotFoundException();
+    return successConfirmation('The delivery will be attempted again now.', { Id: deliveryId }, actor?.email ?? null);
+  }
+
+  /** A delivery of the hook's own record to its URL, logged like any other. */
+  async test(id: number, actor?: Principal): Promise<ActionConfirmation> {
+    const hook = await this.get(id, actor);
+    await this.deliveries.insert([{ webHookId: id, action: Number(hook.Action), entity: this.definition.name, recordId: id, record: hook }]);
+    return successConfirmation('A test delivery will be attempted now.', { Id: id }, actor?.email ?? null);
+  }
+}
