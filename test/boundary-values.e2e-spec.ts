@@ -69,6 +69,8 @@ function validValue(field: FieldRules, ids: Map<AnyClass, number>, reference: An
   if (reference) return ids.get(reference);
   if (r.has('isEmail')) return `walker.${Math.random().toString(36).slice(2)}@example.com`;
   if (r.has('minLength')) return 'a long enough password';
+  // An address checked by the service rather than a rule (a webhook's URL): one that is never reached.
+  if (/url$/i.test(field.name)) return 'https://192.0.2.1/walker';
   if (r.has('isString')) return `Walker ${field.name}`;
   if (r.has('isIn')) return (r.get('isIn')![0] as number[]).find((v) => v > 0) ?? (r.get('isIn')![0] as number[])[0];
   if (r.has('isInt')) return Math.max(1, r.has('min') ? Number(r.get('min')![0]) : 1);

@@ -58,7 +58,8 @@ describe('migration: customers\' TariffId becomes contracts', () => {
     ];
     const before = await dataSource.query(`SELECT ${['Id', 'FullName', 'Email', 'CompanyName', 'BusinessId'].map(q).join(', ')} FROM ${q('coworker')} ORDER BY ${q('Id')}`);
 
-    only(all);
+    // Up to this migration, so that undoing the last one undoes it.
+    only(all.filter((m) => timestampOf(m) <= CONTRACTS_MIGRATION));
     const ran = await dataSource.runMigrations({ transaction: 'each' });
     assert.deepEqual(ran.map(timestampOf).filter((t) => t === CONTRACTS_MIGRATION), [CONTRACTS_MIGRATION]);
 

@@ -1,5 +1,5 @@
-import { Table, TableForeignKey, TableIndex, type MigrationInterface, type QueryRunner } from 'typeorm';
-import { column, createRecordTable } from '../migration-helpers.js';
+import { TableForeignKey, TableIndex, type MigrationInterface, type QueryRunner } from 'typeorm';
+import { column, createRecordTable, createTable } from '../migration-helpers.js';
 
 /** Text that may exceed 64 KiB (a record with several long texts, before and after): MEDIUMTEXT on MySQL. */
 const large = (runner: QueryRunner) => (runner.connection.options.type === 'better-sqlite3' ? 'text' : 'mediumtext');
@@ -10,7 +10,7 @@ const large = (runner: QueryRunner) => (runner.connection.options.type === 'bett
  */
 export class ChangeLogAndWebhooks1764300000000 implements MigrationInterface {
   async up(runner: QueryRunner): Promise<void> {
-    await runner.createTable(new Table({
+    await createTable(runner, {
       name: 'change_log',
       columns: [
         { name: 'Id', type: 'integer', isPrimary: true, isGenerated: true, generationStrategy: 'increment' },
@@ -25,7 +25,7 @@ export class ChangeLogAndWebhooks1764300000000 implements MigrationInterface {
         { name: 'Changes', type: large(runner), isNullable: true },
       ],
       indices: [new TableIndex({ name: 'IX_change_log_Entity_RecordId', columnNames: ['Entity', 'RecordId', 'Id'] })],
-    }));
+    });
 
     await createRecordTable(runner, 'webhook', [
       column.int('BusinessId', { nullable: false }),
@@ -44,7 +44,7 @@ export class ChangeLogAndWebhooks1764300000000 implements MigrationInterface {
       indexes: ['Name', ['BusinessId', 'Action']],
     });
 
-    await runner.createTable(new Table({
+    await createTable(runner, {
       name: 'webhook_delivery',
       columns: [
         { name: 'Id', type: 'integer', isPrimary: true, isGenerated: true, generationStrategy: 'increment' },
@@ -73,7 +73,7 @@ export class ChangeLogAndWebhooks1764300000000 implements MigrationInterface {
       foreignKeys: [new TableForeignKey({
         name: 'FK_webhook_delivery_WebHookId', columnNames: ['WebHookId'], referencedTableName: 'webhook', referencedColumnNames: ['Id'], onDelete: 'CASCADE',
       })],
-    }));
+    });
   }
 
   async down(runner: QueryRunner): Promise<void> {
