@@ -15,7 +15,7 @@ function signed(payload: object, header: object = { alg: 'HS256', typ: 'JWT' }, 
   return `${body}.${createHmac('sha256', secret).update(body).digest('base64url')}`;
 }
 
-describe('authentication and authorisation (contract §2)', () => {
+describe('authentication and authorisation (docs/api.md §2)', () => {
   let t: TestApp;
   let b1: number;
   let b2: number;

@@ -154,7 +154,7 @@ describe('customer invoices', () => {
     });
   });
 
-  describe('snapshot and numbering (contract §3.1)', () => {
+  describe('snapshot and numbering (docs/api.md §3.1)', () => {
     it('later changes to the customer, its country, the business and the currency do not change an issued invoice', async () => {
       const local = await startApp();
       try {

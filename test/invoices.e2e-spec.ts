@@ -83,7 +83,7 @@ describe('invoices (the platform\'s bills to operators)', () => {
       await eachRequiredFieldIsNamed(t, TABLES, REQUIRED_ON_CREATE, minimal, (body) => t.post(PATH, body));
     });
 
-    it('update (spec §4.5): its required fields missing: 400 naming each; InvoiceNumber is not one of them', async () => {
+    it('update (docs/api.md §9.4): its required fields missing: 400 naming each; InvoiceNumber is not one of them', async () => {
       const id = await create(t, PATH, minimal());
       const all = await refused(t, TABLES, 400, () => t.put(PATH, { Id: id }));
       assert.deepEqual(errorNames(all.body), REQUIRED_ON_UPDATE);
@@ -123,7 +123,7 @@ describe('invoices (the platform\'s bills to operators)', () => {
     });
   });
 
-  describe('update (spec §4.5)', () => {
+  describe('update (docs/api.md §9.4)', () => {
     it('writes only the bill-to details: absent optional ones are kept, explicit nulls clear them, other fields are ignored', async () => {
       const id = await create(t, PATH, everyField());
       const before = (await t.get(`${PATH}/${id}`)).body;
@@ -152,7 +152,7 @@ describe('invoices (the platform\'s bills to operators)', () => {
     });
   });
 
-  describe('snapshot (contract §3.1)', () => {
+  describe('snapshot (docs/api.md §3.1)', () => {
     it('later changes to the business, country and currency do not change an issued invoice', async () => {
       const local = await startApp();
       try {
@@ -184,7 +184,7 @@ describe('invoices (the platform\'s bills to operators)', () => {
     });
   });
 
-  describe('numbering (contract §3.1)', () => {
+  describe('numbering (docs/api.md §3.1)', () => {
     it('numbers are sequential per business, starting at 1', async () => {
       const a = await createBusiness(t, { Name: 'Series A' });
       const b = await createBusiness(t, { Name: 'Series B' });

@@ -8,7 +8,7 @@ import { basicAuth, startApp, TEST_JWT_SECRET, type TestApp } from './support/te
 
 const PASSWORD = 'customer password 1';
 
-/** POST /api/public/events/{id}/joinWaitingList over HTTP with a real customer token (contract §3.2). */
+/** POST /api/public/events/{id}/joinWaitingList over HTTP with a real customer token (docs/api.md §3.2). */
 describe('joining a waiting list as a customer', () => {
   let t: TestApp;
   let business: number;

@@ -36,7 +36,7 @@ describe('customer invoice payment tokens', () => {
     assert.equal(read.IsNew, true);
   });
 
-  it('RegularPaymentProvider accepts exactly the codes of spec §2.5', async () => {
+  it('RegularPaymentProvider accepts exactly the codes of docs/api.md §9.5', async () => {
     for (const code of PROVIDERS) {
       const id = await create(t, PATH, { CoworkerInvoiceId: invoice, RegularPaymentProvider: code });
       assert.equal((await t.get(`${PATH}/${id}`)).body.RegularPaymentProvider, code);
@@ -74,7 +74,7 @@ describe('customer invoice payment tokens', () => {
     });
   });
 
-  describe('update (spec §4.6) and delete', () => {
+  describe('update (docs/api.md §9.5) and delete', () => {
     it('absent optional fields keep their value, explicit nulls clear them', async () => {
       const id = await create(t, PATH, everyField());
       const res = await t.put(PATH, { Id: id, CoworkerInvoiceId: otherInvoice, Token: null });

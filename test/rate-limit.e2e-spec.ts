@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import { requestToken } from './support/auth.js';
 import { ADMIN_EMAIL, startApp, type TestApp } from './support/test-app.js';
 
-// The client address the rate limit counts by, and the limit shared through Redis (contract §2.2).
+// The client address the rate limit counts by, and the limit shared through Redis (docs/api.md §2.2).
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const badLogin = (t: TestApp, forwardedFor?: string) =>
   requestToken(t, { grant_type: 'password', username: ADMIN_EMAIL, password: 'wrong' }, forwardedFor ? { 'x-forwarded-for': forwardedFor } : {});

@@ -11,7 +11,7 @@ interface ScopedType {
   entity: string;
   path: string;
   make: (t: TestApp, business: number) => Promise<number>;
-  /** Invoices offer no delete (contract §3): the route does not exist. */
+  /** Invoices offer no delete (docs/api.md §3): the route does not exist. */
   noDelete?: boolean;
 }
 

@@ -122,7 +122,7 @@ describe('surveys and survey runs', () => {
       assert.deepEqual(wrongType.body.Errors.map((e: any) => e.PropertyName).sort(), ['CoworkerId', 'MailingDate', 'Submitted']);
     });
 
-    it('update (spec §4.7) keeps absent optional fields and clears explicit null', async () => {
+    it('update (docs/api.md §9.6) keeps absent optional fields and clears explicit null', async () => {
       const other = await createSurvey(t, business, { Name: 'Exit survey' });
       const id = (await t.post('/api/content/surveyruns', { CoworkerId: coworker, SurveyId: survey, MailingDate: '2025-04-01T08:00:00Z', Submitted: true })).body.Value.Id;
       const keep = await t.put('/api/content/surveyruns', { Id: id, CoworkerId: coworker, SurveyId: other });

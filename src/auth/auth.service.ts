@@ -52,7 +52,7 @@ export interface AccessTokenClaims {
 /**
  * Who a request is: bearer tokens and Basic credentials checked against the user's current state,
  * which is re-read from the database at most every two seconds, so deactivation, a new password or
- * new roles stop existing tokens on every instance within that time (contract §2.2).
+ * new roles stop existing tokens on every instance within that time (docs/api.md §2.2).
  */
 @Injectable()
 export class AuthService {

@@ -18,7 +18,7 @@ interface RoutePolicy {
 }
 
 /**
- * Requests per client address per minute (contract §2.2): one counter for /api/token and one for
+ * Requests per client address per minute (docs/api.md §2.2): one counter for /api/token and one for
  * everything else, not one per route. Over the limit: 429 with Retry-After. It runs the throttler
  * module's one throttler with its options, storage (in process, or Redis) and @SkipThrottle(), and
  * sends @nestjs/throttler's headers; what a route needs is worked out once per route, not per request.

@@ -11,7 +11,7 @@ const hash = (token: string) => createHash('sha256').update(token).digest('hex')
 export type RefreshOutcome = { userId: number; clientId: string } | { refused: 'unknown' | 'expired' | 'client_mismatch' | 'replayed' };
 
 /**
- * Refresh tokens (contract §2.3): opaque random strings stored only as hashes, valid 15 days, one live
+ * Refresh tokens (docs/api.md §2.3): opaque random strings stored only as hashes, valid 15 days, one live
  * per (user, client_id). Using one marks it used with a single conditional UPDATE, so of parallel
  * attempts with the same token exactly one wins; presenting a used or revoked one revokes them all.
  */

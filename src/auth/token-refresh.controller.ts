@@ -17,7 +17,7 @@ export class TokenRefreshDto {
   ValidityInMinutes?: number;
 }
 
-/** Access tokens of a chosen validity (contract §2.4 and §2.5). */
+/** Access tokens of a chosen validity (docs/api.md §2.4 and §2.5). */
 @ApiTags('Token')
 @Controller('api/sys/users')
 export class TokenRefreshController {

@@ -24,7 +24,7 @@ function field(body: Record<string, unknown>, name: string): string | undefined 
   return typeof text === 'string' ? text : undefined;
 }
 
-/** POST /api/token (contract §2.3): the password and refresh_token grants. */
+/** POST /api/token (docs/api.md §2.3): the password and refresh_token grants. */
 @Injectable()
 export class TokenService {
   private readonly passwordGrant = passwordGrantStrategy<LoginUser>(async (username, password, request) => {

@@ -4,7 +4,7 @@ import type { Database } from '../common/database.js';
 import { RecordValidationException } from '../common/errors.js';
 import type { WireRecord } from '../common/record-definition.js';
 
-// What both kinds of invoice share at issuance (contract §3.1): the invoice number, and the
+// What both kinds of invoice share at issuance (docs/api.md §3.1): the invoice number, and the
 // snapshot of values copied from other records so that later edits to those records never reach it.
 
 /** Each kind of invoice is numbered in its own series, per business. */

@@ -29,7 +29,7 @@ export const Authenticated = () => documented();
 /** Only a customer (a user linked to a coworker) may call the route. */
 export const CustomerOnly = () => applyDecorators(SetMetadata(CUSTOMER_ONLY, true), ApiBearerAuth());
 
-/** A valid token whose user no longer exists gets the AccessDenied ActionConfirmation (contract §2.4). */
+/** A valid token whose user no longer exists gets the AccessDenied ActionConfirmation (docs/api.md §2.4). */
 export const AccessDeniedWhenUnresolved = () => SetMetadata(ACCESS_DENIED_WHEN_UNRESOLVED, true);
 
 /**

@@ -1,13 +1,13 @@
 import { formatDateTime } from './wire-values.js';
 
-/** One validation error of the 400 envelope (spec §2.1). */
+/** One validation error of the 400 envelope (docs/api.md §9.1). */
 export interface FieldError {
   AttemptedValue: unknown;
   Message: string;
   PropertyName: string;
 }
 
-/** The ActionConfirmation envelope (spec §2.1, contract §1.4): always the same eleven keys. */
+/** The ActionConfirmation envelope (docs/api.md §9.1, docs/api.md §1.4): always the same eleven keys. */
 export interface ActionConfirmation {
   Status: number;
   Message: string | null;
@@ -52,7 +52,7 @@ export function validationFailure(errors: FieldError[]): ActionConfirmation {
   return failureConfirmation(400, first ? `${first.PropertyName}: ${first.Message}` : 'The request is not valid.', errors);
 }
 
-/** The list envelope of contract §1.3. */
+/** The list envelope of docs/api.md §1.3. */
 export interface ListEnvelope<T> {
   Records: T[];
   CurrentPageSize: number;

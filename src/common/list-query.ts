@@ -92,7 +92,7 @@ function parseValue(param: string, field: ListField, text: string, bound: 'from'
 }
 
 /**
- * Reads a list request's query (contract §1.3): paging, sorting, `{Entity}_{Field}` filters with
+ * Reads a list request's query (docs/api.md §1.3): paging, sorting, `{Entity}_{Field}` filters with
  * `from_`/`to_` ranges, and the batch-get `id` list. Parameter names are case-insensitive; values are
  * only ever returned as typed values for binding, never as SQL.
  */

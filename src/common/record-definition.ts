@@ -49,7 +49,7 @@ export interface JoinTableList {
 
 /**
  * How a record finds the business that decides which restricted administrators see it: its own
- * column, or the business of the record one of its columns points at (contract §3, "business").
+ * column, or the business of the record one of its columns points at (docs/api.md §3, "business").
  */
 export type BusinessScope =
   | { column: string }

@@ -21,7 +21,7 @@ export interface RecordControllerShape {
   get(id: number, actor?: Principal): Promise<unknown>;
 }
 
-/** Builds the controller of a record type: the operations of contract §1.2 at /api/{path}. */
+/** Builds the controller of a record type: the operations of docs/api.md §1.2 at /api/{path}. */
 export function createRecordController(definition: RecordDefinition<any>): Type<unknown> {
   const offered = new Set<RecordOperation>(definition.operations ?? ALL_OPERATIONS);
   const name = definition.name;

@@ -2,7 +2,7 @@ import { Index, PrimaryGeneratedColumn } from 'typeorm';
 import { BoolColumn, DateTimeColumn, IntColumn, TextColumn } from './columns.js';
 
 /**
- * The common fields of every record (contract §1.1). The read-only extras are added on the way out.
+ * The common fields of every record (docs/api.md §1.1). The read-only extras are added on the way out.
  * Indexes and keys are those createRecordTable() makes: UniqueId unique, CreatedOn and UpdatedOn indexed.
  */
 @Index(['UniqueId'], { unique: true })

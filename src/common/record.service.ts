@@ -67,7 +67,7 @@ export interface SaveContext<D = RecordDto> {
 
 /**
  * List, get, batch get, create, update and delete for any record type, driven by its definition
- * (contract §1.2). Record modules subclass it only to add domain rules through the hooks.
+ * (docs/api.md §1.2). Record modules subclass it only to add domain rules through the hooks.
  */
 @Injectable()
 export class RecordService<E extends RecordEntity = RecordEntity> {
@@ -170,7 +170,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
   }
 
   /**
-   * A list narrowed by a rule written in code rather than SQL (contract §1.3 all the same: paging,
+   * A list narrowed by a rule written in code rather than SQL (docs/api.md §1.3 all the same: paging,
    * filters, order, the actor's businesses). Every record that the query's filters and `condition`
    * (SQL on the alias `r`, with bound parameters) select is read, `keep` decides, then the kept ones
    * are paged. For lists whose rows are few once `condition` applies (a customer's credits).
@@ -404,7 +404,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
     return bodyId;
   }
 
-  /** The writable column values a validated body sets: absent keeps, null clears (contract §1.2). */
+  /** The writable column values a validated body sets: absent keeps, null clears (docs/api.md §1.2). */
   protected columnValues(dto: RecordDto): Record<string, unknown> {
     const values: Record<string, unknown> = {};
     for (const [name, kind] of this.plan.writable) {

@@ -1,6 +1,6 @@
 import type { WireKind } from './columns.js';
 
-/** 2025-01-15T10:30:00Z: ISO 8601 UTC with seconds and Z (contract §1). */
+/** 2025-01-15T10:30:00Z: ISO 8601 UTC with seconds and Z (docs/api.md §1). */
 export function formatDateTime(value: Date): string {
   return value.toISOString().slice(0, 19) + 'Z';
 }
@@ -33,7 +33,7 @@ const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 
 /**
- * Parses an input date-time (contract §1): a plain date, YYYY-MM-DDTHH:mm, with seconds, with or
+ * Parses an input date-time (docs/api.md §1): a plain date, YYYY-MM-DDTHH:mm, with seconds, with or
  * without Z or an offset; no zone means UTC. Returns null when the text is not such a date.
  */
 export function parseDateTime(text: string): Date | null {

@@ -18,7 +18,7 @@ export type DatabaseTarget =
  */
 export type TrustProxy = boolean | number | string[];
 
-/** Every setting the service reads, typed and validated once at start-up (contract §4). */
+/** Every setting the service reads, typed and validated once at start-up (docs/api.md §4). */
 export interface AppConfig {
   NODE_ENV: 'development' | 'production' | 'test';
   PORT: number;

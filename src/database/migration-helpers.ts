@@ -20,7 +20,7 @@ export const column = {
   idList: (name: string): TableColumnOptions => ({ name, type: 'text', isNullable: true }),
 };
 
-/** The common columns of every record (contract §1.1). */
+/** The common columns of every record (docs/api.md §1.1). */
 function commonColumns(): TableColumnOptions[] {
   return [
     { name: 'Id', type: 'integer', isPrimary: true, isGenerated: true, generationStrategy: 'increment' },

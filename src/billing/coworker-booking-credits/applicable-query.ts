@@ -2,7 +2,7 @@ import { RecordValidationException } from '../../common/errors.js';
 import { MAX_ID } from '../../common/validation/fields.js';
 import type { CreditUse } from './credit-rules.js';
 
-/** What `GET /api/billing/coworkerbookingcredits/applicable` asks (contract §3.1). */
+/** What `GET /api/billing/coworkerbookingcredits/applicable` asks (docs/api.md §3.1). */
 export interface ApplicableQuery {
   coworkerId: number;
   use: CreditUse;

@@ -5,9 +5,9 @@ import { Coworker } from '../../spaces/coworkers/coworker.entity.js';
 import { Business } from '../../sys/businesses/business.entity.js';
 
 /**
- * Credit on a customer's account (contract §3): released by a sale of a product with
+ * Credit on a customer's account (docs/api.md §3): released by a sale of a product with
  * ProductBookingCredits, or written by an administrator. The eligibility fields mean what they mean
- * on ProductBookingCredit (spec §2.7); ExpireDate null: the credit does not expire.
+ * on ProductBookingCredit (docs/api.md §9.7); ExpireDate null: the credit does not expire.
  */
 @Entity('coworkerbookingcredit')
 export class CoworkerBookingCredit extends RecordEntity {

@@ -5,7 +5,7 @@ import type { Principal } from '../../common/principal.js';
 import { CoworkerBookingCreditsService } from './coworker-booking-credits.service.js';
 
 /**
- * `GET /api/billing/coworkerbookingcredits/applicable` (contract §3.1). It sits beside the record
+ * `GET /api/billing/coworkerbookingcredits/applicable` (docs/api.md §3.1). It sits beside the record
  * routes; the router prefers the static segment to the record controller's `:id`.
  */
 @ApiTags('CoworkerBookingCredit')

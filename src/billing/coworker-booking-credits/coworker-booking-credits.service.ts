@@ -19,7 +19,7 @@ export interface ReleasingSale {
   UniqueId: string;
   CoworkerId: number;
   ProductId: number;
-  /** The product's business: the released credits belong to it (contract §3.1 "Defaults"). */
+  /** The product's business: the released credits belong to it (docs/api.md §3.1 "Defaults"). */
   BusinessId: number;
   Quantity: number;
   SaleDate: Date;
@@ -33,7 +33,7 @@ export interface ReleasingSale {
 export const wholeSecond = (date: Date) => new Date(Math.floor(date.getTime() / 1000) * 1000);
 
 /**
- * Customers' booking credits: release on a sale (contract §3.1), the applicable-credits query, and
+ * Customers' booking credits: release on a sale (docs/api.md §3.1), the applicable-credits query, and
  * the rules of a credit written by hand (its business is its customer's; amounts are never empty).
  */
 @Injectable()
@@ -104,7 +104,7 @@ export class CoworkerBookingCreditsService extends RecordService<CoworkerBooking
   }
 
   /**
-   * The customer's unexpired credits with a balance that can pay for the use (contract §3.1), as a
+   * The customer's unexpired credits with a balance that can pay for the use (docs/api.md §3.1), as a
    * list envelope (paging, filters and order as any list; the actor's businesses only). Unknown
    * customer: 404; a customer outside a restricted administrator's businesses: 401.
    */

@@ -132,7 +132,7 @@ describe('released amount', () => {
   });
 });
 
-describe('credit eligibility (spec §2.7 rules 1–3)', () => {
+describe('credit eligibility (docs/api.md §9.7 rules 1–3)', () => {
   const credit = (overrides: Partial<Eligibility>): Eligibility => ({
     ElegibleResourceTypes: [], ElegibleProducts: [], ElegiblePasses: [], EventCategories: [],
     CaneBeUsedForBookings: false, CaneBeUsedForEvents: false, IsUniversalCredit: false, AppliesToCharges: false, ...overrides,

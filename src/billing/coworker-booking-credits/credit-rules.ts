@@ -1,7 +1,7 @@
 // The pure rules of booking credits: when a released credit expires, and what it can pay for
-// (spec §2.7 rules 1–3, contract §3.1). No I/O here, so every rule is unit-tested on its own.
+// (docs/api.md §9.7 rules 1–3, docs/api.md §3.1). No I/O here, so every rule is unit-tested on its own.
 
-/** ExpirationType (contract §3): the unit of ExpiresIn. 0 or null: none (legacy fields apply). */
+/** ExpirationType (docs/api.md §3): the unit of ExpiresIn. 0 or null: none (legacy fields apply). */
 export const ExpirationType = { PricePlan: 1, Day: 2, Week: 3, Month: 4, Year: 5, LastDayOfMonth: 6 } as const;
 
 export interface ExpiryRule {
@@ -123,7 +123,7 @@ export type CreditUse =
   | { passId: number }
   | { charge: true };
 
-/** Whether a credit can pay for the use (spec §2.7 rules 1–3, contract §3.1 "Applicable credits"). */
+/** Whether a credit can pay for the use (docs/api.md §9.7 rules 1–3, docs/api.md §3.1 "Applicable credits"). */
 export function creditApplies(credit: Eligibility, use: CreditUse): boolean {
   if ('resourceTypeId' in use) {
     // Rule 2: an empty list means every resource type.

@@ -7,7 +7,7 @@ import { Currency } from '../../sys/currencies/currency.entity.js';
 import { Country } from '../../sys/countries/country.entity.js';
 
 /**
- * A business's bill to one of its customers (contract §3). The InvoiceNumber, the CurrencyCode and
+ * A business's bill to one of its customers (docs/api.md §3). The InvoiceNumber, the CurrencyCode and
  * every BillTo* field (and the customer's name) are stored when it is issued, copied from its customer, currency and country.
  */
 @Entity('coworkerinvoice')

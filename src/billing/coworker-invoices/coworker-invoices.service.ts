@@ -22,7 +22,7 @@ interface Customer {
 }
 
 /**
- * Issuance of customer invoices (contract §3.1). On create: the next number of the business's
+ * Issuance of customer invoices (docs/api.md §3.1). On create: the next number of the business's
  * series; from the customer, its name (CoworkerFullName) and the bill-to details (BillToName is its
  * BillingName, else its CompanyName, else its FullName; BillToPhone its MobilePhone; customers have
  * no fax, so BillToFax stays empty); BillToCountryName from the customer's country; CurrencyCode

@@ -5,8 +5,8 @@ import { Coworker } from '../../spaces/coworkers/coworker.entity.js';
 import { Product } from '../products/product.entity.js';
 
 /**
- * A sale: a customer bought Quantity of a product at Price (per unit) on SaleDate (contract §3).
- * Making one takes stock and releases the product's booking credits (contract §3.1).
+ * A sale: a customer bought Quantity of a product at Price (per unit) on SaleDate (docs/api.md §3).
+ * Making one takes stock and releases the product's booking credits (docs/api.md §3.1).
  */
 @Entity('coworkerproduct')
 export class CoworkerProduct extends RecordEntity {

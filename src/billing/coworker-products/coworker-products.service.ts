@@ -20,7 +20,7 @@ import { MAX_ID } from '../../common/validation/fields.js';
 const AS_SOLD = ['CoworkerId', 'ProductId', 'Quantity'] as const;
 
 /**
- * Sales (contract §3.1 "Sales", "Booking credits"). Everything below runs in the sale's one
+ * Sales (docs/api.md §3.1 "Sales", "Booking credits"). Everything below runs in the sale's one
  * transaction, so a refusal or a failure anywhere leaves no sale, no credit and no stock change.
  *
  * - Create: the product must belong to the customer's business, not be archived, and suit the

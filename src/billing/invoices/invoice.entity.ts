@@ -6,7 +6,7 @@ import { Country } from '../../sys/countries/country.entity.js';
 import { Currency } from '../../sys/currencies/currency.entity.js';
 
 /**
- * The platform's bill to a space operator (spec §2.4). InvoiceNumber, CurrencyCode and
+ * The platform's bill to a space operator (docs/api.md §9.4). InvoiceNumber, CurrencyCode and
  * BillToCountryName are stored at issuance (a snapshot), not looked up when read.
  */
 @Entity('invoice')

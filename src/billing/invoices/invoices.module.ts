@@ -11,7 +11,7 @@ export const invoices = defineRecord({
   entity: Invoice,
   dto: InvoiceDto,
   updateDto: InvoiceUpdateDto,
-  // Issued invoices are kept: there is no delete (contract §3).
+  // Issued invoices are kept: there is no delete (docs/api.md §3).
   operations: ['list', 'get', 'create', 'update'],
   business: { column: 'BusinessId' },
   toStringText: (i) => String(i.InvoiceNumber),

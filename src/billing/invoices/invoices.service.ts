@@ -6,9 +6,9 @@ import { lookup, nextInvoiceNumber, refuseBusinessChange, repointed } from '../i
 import type { Invoice } from './invoice.entity.js';
 
 /**
- * Issuance of the platform's invoices (contract §3.1). On create: the next number of the business's
+ * Issuance of the platform's invoices (docs/api.md §3.1). On create: the next number of the business's
  * series, CurrencyCode from CurrencyId and BillToCountryName from BillToCountryId are stored. On
- * update (spec §4.5) the request rewrites the bill-to details; BillToCountryName is captured again
+ * update (docs/api.md §9.4) the request rewrites the bill-to details; BillToCountryName is captured again
  * only when the request names another country, so renaming a country never changes an invoice. The
  * currency cannot be changed, and the business neither (the number belongs to its series).
  */

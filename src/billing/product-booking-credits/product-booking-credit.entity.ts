@@ -3,11 +3,11 @@ import { BoolColumn, IdListColumn, IntColumn, MoneyColumn, TextColumn } from '..
 import { RecordEntity } from '../../common/record.entity.js';
 import { Product } from '../products/product.entity.js';
 
-/** Unit of a released credit's expiry period (contract §3); 0 or null: the credit does not expire. */
+/** Unit of a released credit's expiry period (docs/api.md §3); 0 or null: the credit does not expire. */
 export const ExpirationType = { None: 0, PricePlan: 1, Day: 2, Week: 3, Month: 4, Year: 5, LastDayOfMonth: 6 } as const;
 
 /**
- * Credit linked to a product, released to the customer who buys it (spec §2.7). The id lists are
+ * Credit linked to a product, released to the customer who buys it (docs/api.md §9.7). The id lists are
  * JSON text: ElegibleResourceTypes, EventCategories and ElegiblePasses name record types this
  * service does not hold; ElegibleProducts and ElegibleTariffs are checked when written.
  */

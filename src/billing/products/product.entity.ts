@@ -4,14 +4,14 @@ import { RecordEntity } from '../../common/record.entity.js';
 import { Business } from '../../sys/businesses/business.entity.js';
 import { Currency } from '../../sys/currencies/currency.entity.js';
 
-/** Category of a product (spec §2.3). */
+/** Category of a product (docs/api.md §9.3). */
 export const SystemProductType = { None: 0, DayPass: 1, CreditBundle: 2, Stationery: 3, BookingFeature: 4, BookingProducts: 5, Other: 99 } as const;
 
-/** Sale mode of a product (spec §2.3). */
+/** Sale mode of a product (docs/api.md §9.3). */
 export const AvailableAs = { None: 0, RecurrentOrOneOff: 1, OnlyRecurrent: 2, OnlyOneOff: 3 } as const;
 
 /**
- * An item sold to customers (spec §2.3). Its tariffs live in the product_tariff join table.
+ * An item sold to customers (docs/api.md §9.3). Its tariffs live in the product_tariff join table.
  * `CurrentStock` is a plain counter, never null, so a sale takes stock with one conditional UPDATE
  * (ProductsService.takeStock).
  */

@@ -30,7 +30,7 @@ export function fitsMoney(value: unknown): boolean {
 }
 
 interface FieldOptions {
-  /** Required on create and on update (contract §3). */
+  /** Required on create and on update (docs/api.md §3). */
   required?: boolean;
   description?: string;
 }
@@ -140,7 +140,7 @@ export function Bool(options: FieldOptions = {}) {
   );
 }
 
-/** A date-time in any input form of contract §1; it reaches the service as a Date. */
+/** A date-time in any input form of docs/api.md §1; it reaches the service as a Date. */
 export function DateTime(options: FieldOptions = {}) {
   return applyDecorators(
     api(options, { type: String, format: 'date-time', example: '2025-01-15T10:30:00Z' }),

@@ -16,7 +16,7 @@ export class AlreadyOnWaitingListException extends RecordValidationException {
 }
 
 /**
- * Entries added by administrators are bound only by one entry per customer and event (contract §3.2).
+ * Entries added by administrators are bound only by one entry per customer and event (docs/api.md §3.2).
  * That rule is the database's unique index, so concurrent writes cannot break it; its violation is a 400.
  */
 @Injectable()

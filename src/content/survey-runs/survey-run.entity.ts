@@ -4,7 +4,7 @@ import { RecordEntity } from '../../common/record.entity.js';
 import { Coworker } from '../../spaces/coworkers/coworker.entity.js';
 import { Survey } from '../surveys/survey.entity.js';
 
-/** One sending of a survey to a customer (spec §2.6). */
+/** One sending of a survey to a customer (docs/api.md §9.6). */
 @Entity('surveyrun')
 export class SurveyRun extends RecordEntity {
   @IntColumn({ nullable: false, references: () => Coworker }) CoworkerId: number;

@@ -2,7 +2,7 @@ import { RecordValidationException } from '../../common/errors.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../common/list-query.js';
 import { MAX_ID } from '../../common/validation/fields.js';
 
-/** The query of `GET /api/public/events` (contract §3.2). */
+/** The query of `GET /api/public/events` (docs/api.md §3.2). */
 export interface PublicEventsQuery {
   pastEvents: boolean;
   page: number;

@@ -39,7 +39,7 @@ export interface PublicEvent {
 }
 
 /**
- * The customer-facing side of events (contract §3.2): published events for anyone, and joining the
+ * The customer-facing side of events (docs/api.md §3.2): published events for anyone, and joining the
  * waiting list of a sold-out one for a customer. Published means PublishDate is null or past.
  */
 @Injectable()
@@ -96,7 +96,7 @@ export class PublicEventsService {
 
   /**
    * Puts the customer on the waiting list of a published, sold-out event whose list is enabled
-   * (spec §4.10): 404 for an unknown or unpublished event, 400 when the list is disabled, the event
+   * (docs/api.md §3.2): 404 for an unknown or unpublished event, 400 when the list is disabled, the event
    * is not sold out, or the customer is already on it. The body's FullName and Email default to the
    * customer's. Concurrent joins leave one entry: the unique index decides, not a read before the write.
    */

@@ -29,7 +29,7 @@ const storedPowers = (user: WireRecord): UserPowers => ({
   businessIds: (user.Businesses as number[] | null) ?? [],
 });
 
-/** Users: hashed passwords, unique emails, and access that ends when it should (contract §2.1, §2.2). */
+/** Users: hashed passwords, unique emails, and access that ends when it should (docs/api.md §2.1, §2.2). */
 @Injectable()
 export class UsersService extends RecordService<User> implements OnApplicationBootstrap {
   private readonly logger = new Logger(UsersService.name);
@@ -44,7 +44,7 @@ export class UsersService extends RecordService<User> implements OnApplicationBo
     super(definition, db);
   }
 
-  /** The bootstrap administrator (contract §2.6): created once, when no user has that email. */
+  /** The bootstrap administrator (docs/api.md §2.6): created once, when no user has that email. */
   async onApplicationBootstrap(): Promise<void> {
     const email = this.config.get('BOOTSTRAP_ADMIN_EMAIL', { infer: true });
     const password = this.config.get('BOOTSTRAP_ADMIN_PASSWORD', { infer: true });
@@ -82,7 +82,7 @@ export class UsersService extends RecordService<User> implements OnApplicationBo
     await this.assertEmailFree(dto.Email, existing ? Number(existing.Id) : null, context.manager);
     if (!existing && !dto.Password) throw RecordValidationException.field('Password', 'Password is required.', dto.Password ?? null);
     if (dto.Password) values.PasswordHash = await hashPassword(dto.Password);
-    // Absent or null keeps the stored secret (contract §2.1).
+    // Absent or null keeps the stored secret (docs/api.md §2.1).
     if (dto.TwoFactorSecret === null || dto.TwoFactorSecret === undefined) delete values.TwoFactorSecret;
     if (dto.TwoFactorEnabled && !dto.TwoFactorSecret && !(existing && (await this.hasTwoFactorSecret(Number(existing.Id), context.manager)))) {
       throw RecordValidationException.field('TwoFactorSecret', 'TwoFactorSecret is required to turn two-factor authentication on.', null);

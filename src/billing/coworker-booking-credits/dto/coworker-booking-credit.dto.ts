@@ -5,7 +5,7 @@ import { Business } from '../../../sys/businesses/business.entity.js';
 import { Product } from '../../products/product.entity.js';
 import { Tariff } from '../../tariffs/tariff.entity.js';
 
-/** A customer's booking credit (contract §3); the eligibility fields are those of ProductBookingCredit (spec §2.7). */
+/** A customer's booking credit (docs/api.md §3); the eligibility fields are those of ProductBookingCredit (docs/api.md §9.7). */
 export class CoworkerBookingCreditDto extends RecordDto {
   /** The customer whose account holds the credit. */
   @Reference(() => Coworker, { required: true }) CoworkerId: number;

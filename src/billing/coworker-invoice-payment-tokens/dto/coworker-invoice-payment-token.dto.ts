@@ -3,7 +3,7 @@ import { RecordDto } from '../../../common/validation/record.dto.js';
 import { CoworkerInvoice } from '../../coworker-invoices/coworker-invoice.entity.js';
 import { REGULAR_PAYMENT_PROVIDERS } from '../coworker-invoice-payment-token.entity.js';
 
-/** Fields of spec §2.5 (update, §4.6, adds Id). */
+/** Fields of docs/api.md §9.5 (update, §4.6, adds Id). */
 export class CoworkerInvoicePaymentTokenDto extends RecordDto {
   /** The customer invoice the token is linked to. */
   @Reference(() => CoworkerInvoice, { required: true }) CoworkerInvoiceId: number;

@@ -7,7 +7,7 @@ import { Product } from '../../products/product.entity.js';
 export const MAX_SALE_QUANTITY = 1_000_000;
 
 /**
- * A sale (contract §3). On update CoworkerId, ProductId and Quantity must stay as sold: stock and
+ * A sale (docs/api.md §3). On update CoworkerId, ProductId and Quantity must stay as sold: stock and
  * booking credits were taken from them.
  */
 export class CoworkerProductDto extends RecordDto {

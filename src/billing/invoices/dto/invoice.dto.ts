@@ -4,7 +4,7 @@ import { Business } from '../../../sys/businesses/business.entity.js';
 import { Country } from '../../../sys/countries/country.entity.js';
 import { Currency } from '../../../sys/currencies/currency.entity.js';
 
-/** The update body of spec §4.5: the bill-to details only. InvoiceNumber is never a request field. */
+/** The update body of docs/api.md §9.4: the bill-to details only. InvoiceNumber is never a request field. */
 export class InvoiceUpdateDto extends RecordDto {
   /** The invoice's business; an issued invoice cannot move to another one. */
   @Reference(() => Business, { required: true }) BusinessId: number;
@@ -19,7 +19,7 @@ export class InvoiceUpdateDto extends RecordDto {
   @Text() BillToFax?: string | null;
 }
 
-/** The create body (contract §3): the bill-to details, the currency, amounts and dates. */
+/** The create body (docs/api.md §3): the bill-to details, the currency, amounts and dates. */
 export class InvoiceDto extends InvoiceUpdateDto {
   /** Currency; CurrencyCode is captured from it at issuance. */
   @Reference(() => Currency, { required: true }) CurrencyId: number;

@@ -4,7 +4,7 @@ import { Tariff } from '../../tariffs/tariff.entity.js';
 import { Product } from '../../products/product.entity.js';
 import { ExpirationType } from '../product-booking-credit.entity.js';
 
-/** Fields of spec §2.7; Name, ProductId and Credit are required (contract §3). */
+/** Fields of docs/api.md §9.7; Name, ProductId and Credit are required (docs/api.md §3). */
 export class ProductBookingCreditDto extends RecordDto {
   @Text({ required: true }) Name: string;
   /** The product whose sale releases the credit. */

@@ -5,7 +5,7 @@ import { Currency } from '../../../sys/currencies/currency.entity.js';
 import { Tariff } from '../../tariffs/tariff.entity.js';
 import { AvailableAs, SystemProductType } from '../product.entity.js';
 
-/** Product fields of spec §2.3: eight required, the rest optional; plus CurrentStock (contract §3). */
+/** Product fields of docs/api.md §9.3: eight required, the rest optional; plus CurrentStock (docs/api.md §3). */
 export class ProductDto extends RecordDto {
   @Reference(() => Business, { required: true }) BusinessId: number;
   @Text({ required: true }) Name: string;
