@@ -3,6 +3,8 @@
 // single database held across nodes: parallel requests spread over the three instances race on the
 // same rows through different nodes, where conflicts surface at commit as certification failures.
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import mysql from 'mysql2/promise';
 import { httpRequest, type HttpAnswer } from '../support/http.js';
@@ -88,6 +90,8 @@ describe('three instances on a three-node MariaDB Galera cluster', () => {
       BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
       RATE_LIMIT_PER_MINUTE: '1000000',
       RATE_LIMIT_TOKEN_PER_MINUTE: '100000',
+      // The webhook check's receiver listens on 127.0.0.1.
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     });
     // All three start at once, each against its own node: the migrations must run once.
     const names = ['A', 'B', 'C'];
@@ -235,9 +239,29 @@ describe('three instances on a three-node MariaDB Galera cluster', () => {
       assert.equal(replay.body.Value.Id, listed[0].Id);
     });
   });
-  // Where the webhook check goes: a delivery that falls due is claimed and attempted by one of the three
-  // instances only (fire it with across() like the checks above, count the receiver's hits).
-  void it.todo('a webhook delivery is attempted once though three instances on three nodes claim it');
+  it('webhook deliveries claimed by three instances on three nodes: each change delivered once', async (context) => {
+    await measured(context, async () => {
+      const hits: string[] = [];
+      const receiver = createServer((request, response) => {
+        hits.push(String(request.headers['webhook-id']));
+        request.resume();
+        request.on('end', () => response.end('ok'));
+      });
+      await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+      try {
+        const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+        await created(a(), '/api/sys/webhooks', { BusinessId: business, Name: 'Galera products', Action: 81, URL: url });
+        const creates = await across(30, (instance, i) => call(instance, 'POST', '/api/billing/products', { json: { BusinessId: business, Name: `Hooked ${i}`, SystemProductType: 1, Description: 'Delivered once', DisplayOrder: 0, Price: 5, CurrencyId: gbp, AvailableAs: 3 } }));
+        assert.deepEqual(serverErrors(creates), []);
+        for (let waited = 0; new Set(hits).size < 30 && waited < 30_000; waited += 200) await sleep(200);
+        assert.equal(new Set(hits).size, 30, `${new Set(hits).size} of 30 changes delivered`);
+        await sleep(1000);
+        assert.equal(hits.length, 30, 'no delivery attempted twice');
+      } finally {
+        receiver.close();
+      }
+    });
+  });
 
   it('a node stopped under load: only the instance on it answers 503, and it recovers when the node rejoins', async (context) => {
     const lost = instances[2];
