@@ -46,16 +46,30 @@ describe('API documentation at /api/docs in Chromium', { skip: !existsSync(CHROM
 
   const operation = () => page.locator('.opblock.opblock-get').filter({ has: page.locator(`.opblock-summary-path[data-path="${ENDPOINT}"]`) }).first();
   const liveStatus = () => operation().locator('.live-responses-table tbody tr.response .response-col_status').first();
+  /**
+   * Swagger UI renders a long list of operations virtually (only those near the viewport are in the
+   * page): scroll from the top until the operation is rendered, then bring it into view.
+   */
+  const reveal = async () => {
+    await page.evaluate('window.scrollTo(0, 0)');
+    for (let step = 0; step < 400 && (await operation().count()) === 0; step++) {
+      await page.evaluate('window.scrollBy(0, 400)');
+      await page.waitForTimeout(25);
+    }
+    await operation().scrollIntoViewIfNeeded();
+  };
 
   it('shows the documented operations', async () => {
     const response = await page.goto(`${t.url}/api/docs`, { waitUntil: 'domcontentloaded' });
     assert.equal(response?.status(), 200);
     await page.locator('.swagger-ui .info .title').waitFor({ timeout: 20_000 });
     assert.match(await page.locator('.swagger-ui .info .title').innerText(), /Coworking API/);
+    await reveal();
     await operation().waitFor();
   });
 
   it(`"Try it out" on GET ${ENDPOINT} without authorising: 401`, async () => {
+    await reveal();
     await operation().locator('.opblock-summary').first().click();
     await operation().locator('button.try-out__btn').click();
     await operation().locator('button.execute').click();
@@ -70,6 +84,7 @@ describe('API documentation at /api/docs in Chromium', { skip: !existsSync(CHROM
     await dialog.locator('.auth-container').filter({ has: page.locator('input[aria-label="auth-bearer-value"]') }).locator('button[aria-label="Apply credentials"]').click();
     await dialog.locator('button.btn-done').first().click();
 
+    await reveal();
     await operation().locator('button.execute').click();
     await liveStatus().filter({ hasText: '200' }).waitFor({ timeout: 10_000 });
     const curl = await operation().locator('.curl-command').innerText();
