@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { RUNTIME_SETTINGS } from '../src/runtime-settings.js';
 import { freshMySqlDatabase, onMySql, TEST_JWT_SECRET } from './support/test-app.js';
-import { freePort, ROOT, sleep, startService, waitForHealth, type Service } from './support/service.js';
+import { freePort, isAlive, ROOT, sleep, startService, waitForHealth, type Service } from './support/service.js';
 
 // The memory settings belong to the service: started the README's ways without NODE_OPTIONS or
 // MALLOC_ARENA_MAX, the process that serves runs with the heap cap and arena count of
@@ -27,14 +27,6 @@ function listeningLine(output: string): { pid: number; heapLimitMb: number; mall
 
 const childrenOf = (pid: number) => readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
 const environOf = (pid: number) => Object.fromEntries(readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean).map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]));
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe('runtime settings (heap cap, malloc arenas)', () => {
   let dir: string;
@@ -63,7 +55,7 @@ describe('runtime settings (heap cap, malloc arenas)', () => {
       assert.equal(listening.pid, server);
       assert.equal(environOf(server).MALLOC_ARENA_MAX, String(RUNTIME_SETTINGS.mallocArenaMax));
       assert.deepEqual(await service.stop(), { code: 0, signal: null });
-      assert.equal(alive(server), false);
+      assert.equal(isAlive(server), false);
     } finally {
       await service.stop();
     }
@@ -110,7 +102,7 @@ describe('runtime settings (heap cap, malloc arenas)', () => {
     const [server] = childrenOf(service.child.pid!);
     service.child.kill('SIGKILL');
     await service.exited;
-    for (let i = 0; i < 100 && alive(server); i++) await sleep(100);
-    assert.equal(alive(server), false, 'the serving process exited');
+    for (let i = 0; i < 100 && isAlive(server); i++) await sleep(100);
+    assert.equal(isAlive(server), false, 'the serving process exited');
   });
 });

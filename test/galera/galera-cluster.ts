@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import mysql from 'mysql2/promise';
+import { isAlive } from '../support/service.js';
 
 const run = promisify(execFile);
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -175,19 +176,11 @@ export async function startGaleraCluster(options: { size?: number; ports?: Galer
       return null;
     }
   };
-  const alive = (pid: number) => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  };
   const stopNode = async (node: GaleraNode) => {
     const pid = pidOf(node);
-    if (!pid || !alive(pid)) return;
+    if (!pid || !isAlive(pid)) return;
     process.kill(pid, 'SIGTERM');
-    for (let waited = 0; alive(pid); waited += 100) {
+    for (let waited = 0; isAlive(pid); waited += 100) {
       if (waited > 60_000) process.kill(pid, 'SIGKILL');
       await sleep(100);
     }
@@ -196,7 +189,7 @@ export async function startGaleraCluster(options: { size?: number; ports?: Galer
   const killNow = () => {
     for (const node of nodes) {
       const pid = pidOf(node);
-      if (pid && alive(pid)) process.kill(pid, 'SIGKILL');
+      if (pid && isAlive(pid)) process.kill(pid, 'SIGKILL');
     }
     rmSync(dir, { recursive: true, force: true });
   };

@@ -23,6 +23,16 @@ export async function freePort(): Promise<number> {
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** Whether a process of this id is still running (signal 0 only checks). */
+export const isAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 export interface Service {
   name: string;
   port: number;
