@@ -18,6 +18,8 @@ type Query = (sql: string, parameters?: unknown[]) => Promise<any[]>;
 type Run = (sql: string, parameters?: unknown[]) => Promise<number>;
 let query: Query;
 let run: Run;
+/** Runs `work` in one transaction, its statements through `run`. */
+let transaction: <T>(work: (run: Run) => Promise<T>) => Promise<T>;
 if (target.type === 'sqlite') {
   const db = new Database(target.database);
   db.pragma('journal_mode = WAL');
@@ -25,11 +27,48 @@ if (target.type === 'sqlite') {
   const prepared = (sql: string) => statements.get(sql) ?? statements.set(sql, db.prepare(sql)).get(sql)!;
   query = async (sql, parameters = []) => prepared(sql).all(...parameters);
   run = async (sql, parameters = []) => Number(prepared(sql).run(...parameters).lastInsertRowid);
+  // One connection: transactions take turns (BEGIN … COMMIT around each one's statements).
+  let turn: Promise<unknown> = Promise.resolve();
+  transaction = (work) => {
+    const next = turn.then(async () => {
+      prepared('BEGIN').run();
+      try {
+        const result = await work(run);
+        prepared('COMMIT').run();
+        return result;
+      } catch (error) {
+        prepared('ROLLBACK').run();
+        throw error;
+      }
+    });
+    turn = next.catch(() => undefined);
+    return next;
+  };
 } else {
   const pool = mysql.createPool({ uri: target.url, connectionLimit: 10, dateStrings: ['DATETIME'], timezone: 'Z' });
   query = async (sql, parameters = []) => (await pool.query(sql, parameters))[0] as any[];
   run = async (sql, parameters = []) => ((await pool.query(sql, parameters))[0] as { insertId: number }).insertId;
+  transaction = async (work) => {
+    const connection = await pool.getConnection();
+    try {
+      await connection.query('START TRANSACTION');
+      const result = await work(async (sql, parameters = []) => ((await connection.query(sql, parameters))[0] as { insertId: number }).insertId);
+      await connection.query('COMMIT');
+      return result;
+    } catch (error) {
+      await connection.query('ROLLBACK');
+      throw error;
+    } finally {
+      connection.release();
+    }
+  };
 }
+/**
+ * What a create writes. The service writes the record and its change-log entry in one transaction
+ * (docs/api.md §6), so the baseline does the same by default; BENCH_BARE_CREATE=row makes it insert the
+ * row alone, to measure what the change log costs.
+ */
+const createWithHistory = process.env.BENCH_BARE_CREATE !== 'row';
 const q = (name: string) => (target.type === 'sqlite' ? `"${name}"` : `\`${name}\``);
 
 function authorized(request: FastifyRequest, reply: FastifyReply): boolean {
@@ -89,7 +128,17 @@ app.post<{ Body: Record<string, unknown> }>('/api/billing/products', { schema: {
     DisplayOrder: body.DisplayOrder, Price: body.Price, CurrencyId: body.CurrencyId, AvailableAs: body.AvailableAs,
   };
   const columns = Object.keys(values);
-  const id = await run(`INSERT INTO ${q('product')} (${columns.map(q).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`, Object.values(values));
+  const insert = `INSERT INTO ${q('product')} (${columns.map(q).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
+  if (!createWithHistory) return { Value: { Id: await run(insert, Object.values(values)) }, WasSuccessful: true };
+  const changes = columns.filter((name) => !['UniqueId', 'CreatedOn', 'UpdatedOn', 'IsNew'].includes(name)).map((name) => ({ Field: name, From: null, To: values[name] }));
+  const id = await transaction(async (runIn) => {
+    const newId = await runIn(insert, Object.values(values));
+    await runIn(
+      `INSERT INTO ${q('change_log')} (${['Entity', 'RecordId', 'Action', 'On', 'By', 'RequestId', 'BusinessId', 'Changes'].map(q).join(', ')}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      ['Product', newId, 'Create', now, 'bench@example.com', randomUUID(), body.BusinessId, JSON.stringify(changes)],
+    );
+    return newId;
+  });
   return { Value: { Id: id }, WasSuccessful: true };
 });
 

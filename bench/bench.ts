@@ -51,7 +51,10 @@ try {
   // The service is started as the README starts it (node dist/src/main.js, no NODE_OPTIONS): it applies its
   // runtime settings itself. BENCH_SERVICE_NODE_OPTIONS gives it NODE_OPTIONS of its own instead.
   const serviceOptions: Record<string, string> = process.env.BENCH_SERVICE_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVICE_NODE_OPTIONS } : {};
-  const ours = start(join(dist, 'src', 'main.js'), { ...env, ...serviceOptions, PORT: String(ourPort) }, 'service');
+  // BENCH_SERVICE_NODE_FLAGS: Node flags for the service's command line, which its relaunch keeps
+  // (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it under the bench's load).
+  const serviceFlags = (process.env.BENCH_SERVICE_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
+  const ours = start(join(dist, 'src', 'main.js'), { ...env, ...serviceOptions, PORT: String(ourPort) }, 'service', serviceFlags);
   // On SQLite each server gets its own copy of the seeded file, so neither waits on the other's locks.
   const bareUrl = target.type === 'sqlite' ? `sqlite:${copyDatabase(target.database)}` : db.url;
   const bare = start(join(dist, 'bench', 'bare-server.js'), { ...env, DATABASE_URL: bareUrl, PORT: String(barePort), BENCH_BASIC_HEADER: BASIC }, 'bare');

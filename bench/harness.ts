@@ -60,10 +60,10 @@ export async function prepareDatabase(label = 'bench'): Promise<{ url: string; d
  * Starts a server on core 1; its log (warnings and errors only) goes to bench/results/<name>.log. It gets
  * this process's environment without its V8 and malloc settings, and then `env`.
  */
-export function start(script: string, env: Record<string, string>, name: string): ChildProcess {
+export function start(script: string, env: Record<string, string>, name: string, nodeFlags: string[] = []): ChildProcess {
   const { NODE_OPTIONS: _nodeOptions, MALLOC_ARENA_MAX: _arenas, ...inherited } = process.env;
   const command = hasTaskset ? 'taskset' : process.execPath;
-  const args = hasTaskset ? ['-c', '1', process.execPath, script] : [script];
+  const args = hasTaskset ? ['-c', '1', process.execPath, ...nodeFlags, script] : [...nodeFlags, script];
   mkdirSync(resultsDir, { recursive: true });
   const log = openSync(join(resultsDir, `${name}.log`), 'w');
   return spawn(command, args, { env: { ...inherited, ...env }, stdio: ['ignore', log, log] });

@@ -1,10 +1,12 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ConfigModule, ConfigService } from '@nestjs/config';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { IdempotencyRepository } from './common/idempotency/idempotency.repository.js';
 import { Idempotency } from './common/idempotency/idempotency.js';
 import { WriteInterceptor } from './common/write.interceptor.js';
 import { ThrottlerModule } from '@nestjs/throttler';
-import { AuthGuard } from './auth/auth.guard.js';
+import { AuthenticationGuard } from './auth/authentication.guard.js';
+import { RolesGuard } from './auth/roles.guard.js';
 import { AuthModule } from './auth/auth.module.js';
 import { FixedWindowStorage } from './auth/fixed-window-storage.js';
 import { isTokenRoute, RateLimitGuard } from './auth/rate-limit.guard.js';
@@ -96,12 +98,14 @@ export class AppModule {
       providers: [
         { provide: APP_PIPE, useFactory: createValidationPipe },
         { provide: APP_FILTER, useClass: HttpExceptionFilter },
-        // Guards run in this order: the rate limit first, so refused logins are limited too.
+        // Guards run in this order: the rate limit first, so refused logins are limited too; then who
+        // the caller is (AuthenticationGuard), then what it may do (RolesGuard).
         RateLimitGuard,
-        AuthGuard,
         { provide: APP_GUARD, useExisting: RateLimitGuard },
-        { provide: APP_GUARD, useExisting: AuthGuard },
+        { provide: APP_GUARD, useExisting: AuthenticationGuard },
+        { provide: APP_GUARD, useExisting: RolesGuard },
         // Write requests: the answer deadline, Idempotency-Key and ETags (README, "Safe writes").
+        IdempotencyRepository,
         Idempotency,
         { provide: APP_INTERCEPTOR, useClass: WriteInterceptor },
       ],

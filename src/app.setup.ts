@@ -5,8 +5,9 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { Logger } from 'pino';
-import { AuthGuard } from './auth/auth.guard.js';
+import { AuthenticationGuard } from './auth/authentication.guard.js';
 import { RateLimitGuard } from './auth/rate-limit.guard.js';
+import { RolesGuard } from './auth/roles.guard.js';
 import { parseJsonBody, refuseForeignCharset } from './common/body-limits.js';
 import { installFastReads } from './common/fast-reads.js';
 import { failureConfirmation } from './common/envelopes.js';
@@ -102,7 +103,7 @@ export async function setupApp(app: NestFastifyApplication): Promise<void> {
     done(null, payload);
   });
   // Before Nest registers its routes: record reads go straight to the same guards and controllers.
-  installFastReads(app, (context) => [context.get(RateLimitGuard), context.get(AuthGuard)]);
+  installFastReads(app, (context) => [context.get(RateLimitGuard), context.get(AuthenticationGuard), context.get(RolesGuard)]);
   // Other content types reach the routes as text, so the token endpoint can answer its own error
   // and record routes refuse them with 415 (JsonBody) instead of Fastify answering first.
   // A body in another charset than UTF-8 would be read garbled: 415, whatever its type.

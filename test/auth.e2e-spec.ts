@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { generateSecret, generateSync } from 'otplib';
 import { bearer, claims, createUser, eventually, passwordToken, requestToken } from './support/auth.js';
-import { createBusiness, createCoworker } from './support/fixtures.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, basicAuth, startApp, TEST_JWT_SECRET, type TestApp } from './support/test-app.js';
+import { createBusinesses, createCoworker } from './support/fixtures.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, appPerSuite, basicAuth, startApp, TEST_JWT_SECRET } from './support/test-app.js';
 
 const PASSWORD = 'correct horse battery';
 const DENIED = { Message: 'Authorization has been denied for this request.' };
@@ -16,7 +16,7 @@ function signed(payload: object, header: object = { alg: 'HS256', typ: 'JWT' }, 
 }
 
 describe('authentication and authorisation (docs/api.md §2)', () => {
-  let t: TestApp;
+  const t = appPerSuite();
   let b1: number;
   let b2: number;
   let seq = 0;
@@ -28,11 +28,8 @@ describe('authentication and authorisation (docs/api.md §2)', () => {
   };
 
   before(async () => {
-    t = await startApp();
-    b1 = await createBusiness(t, { Name: 'North' });
-    b2 = await createBusiness(t, { Name: 'South' });
+    [b1, b2] = await createBusinesses(t, 'North', 'South');
   });
-  after(() => t.close());
 
   describe('POST /api/token, password grant', () => {
     it('issues a bearer token, its refresh token and expires_in seconds', async () => {

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { getMetadataStorage } from 'class-validator';
 import type { AnyClass } from '../src/common/columns.js';
 import { recordDefinitions, type RecordDefinition } from '../src/common/record-definition.js';
 import { referencesOf } from '../src/common/validation/fields.js';
-import { startApp, type TestApp } from './support/test-app.js';
+import { appPerSuite } from './support/test-app.js';
 
 // Every record type's writable fields, taken from its DTO's rules, sent with boundary values (the
 // least and the most a rule allows and just past each, nulls, wrong types) on create and on update:
@@ -82,15 +82,11 @@ function validValue(field: FieldRules, ids: Map<AnyClass, number>, reference: An
 }
 
 describe('boundary values on every writable field of every record type', () => {
-  let t: TestApp;
+  const t = appPerSuite();
   const ids = new Map<AnyClass, number>();
   const serverErrors: string[] = [];
   let sent = 0;
 
-  before(async () => {
-    t = await startApp();
-  });
-  after(() => t.close());
 
   const pathOf = (definition: RecordDefinition<any>) => `/api/${definition.path}`;
   const operations = (definition: RecordDefinition<any>) => definition.operations ?? ['list', 'get', 'create', 'update', 'delete'];

@@ -1,30 +1,20 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { createAttendee, createEvent, hoursFromNow } from './support/content-fixtures.js';
-import { createBusiness, createCoworker } from './support/fixtures.js';
-import { startApp, type TestApp } from './support/test-app.js';
+import { createBusiness, createBusinesses, createCoworker } from './support/fixtures.js';
+import { assertFields, assertNotFound, createAndReadBack, errorNames, refused, unknownIdIsNotFound } from './support/record-checks.js';
+import { appPerSuite } from './support/test-app.js';
 
 describe('calendar events, attendees and waiting attendees', () => {
-  let t: TestApp;
+  const t = appPerSuite();
   let business: number;
   let coworker: number;
 
   before(async () => {
-    t = await startApp();
-    business = await createBusiness(t);
+    [business] = await createBusinesses(t, 'Canal Works');
     coworker = await createCoworker(t, business, { FullName: 'Emmy Noether', Email: 'emmy@example.com' });
   });
-  after(() => t.close());
 
-  /** Sends a request that must be refused, and shows the tables did not change. */
-  const refused = async (tables: string[], send: () => Promise<{ status: number; body: any }>, status = 400) => {
-    const before = await Promise.all(tables.map((table) => t.rows(table)));
-    const res = await send();
-    assert.equal(res.status, status, JSON.stringify(res.body));
-    assert.deepEqual(await Promise.all(tables.map((table) => t.rows(table))), before);
-    return res;
-  };
-  const names = (res: { body: any }) => res.body.Errors.map((e: any) => e.PropertyName).sort();
   const event = async (id: number) => (await t.get(`/api/content/calendarevents/${id}`)).body;
 
   describe('calendar events', () => {
@@ -34,15 +24,8 @@ describe('calendar events, attendees and waiting attendees', () => {
         ShortDescription: 'Coffee and pastries', LongDescription: 'L'.repeat(5000), Location: 'Ground floor kitchen', Allocation: 12,
         EnableWaitList: true, PublishDate: '2031-04-01T00:00:00Z', OnlyForMembers: true, OnlyForContacts: false, SystemId: 'ev-1',
       };
-      const res = await t.post('/api/content/calendarevents', input);
-      assert.equal(res.status, 200);
-      assert.equal(res.body.Message, 'CalendarEvent was successfully created.');
-      const read = await event(res.body.Value.Id);
-      for (const [key, value] of Object.entries(input)) assert.deepEqual(read[key], value, key);
-      assert.equal(read.AttendeeCount, 0);
-      assert.equal(read.SoldOut, false);
-      assert.equal(read.ToStringText, 'Founders breakfast');
-      assert.equal(read.IsNew, true);
+      const read = await createAndReadBack(t, '/api/content/calendarevents', 'CalendarEvent', input);
+      assertFields(read, { AttendeeCount: 0, SoldOut: false, ToStringText: 'Founders breakfast' });
     });
 
     it('booleans default to false, Allocation and PublishDate to null (unlimited, published at once)', async () => {
@@ -51,28 +34,28 @@ describe('calendar events, attendees and waiting attendees', () => {
     });
 
     it('missing required fields: 400 naming each, nothing written', async () => {
-      const res = await refused(['calendarevent'], () => t.post('/api/content/calendarevents', { Location: 'Roof' }));
-      assert.deepEqual(names(res), ['BusinessId', 'EndDate', 'Name', 'StartDate']);
+      const res = await refused(t, ['calendarevent'], 400, () => t.post('/api/content/calendarevents', { Location: 'Roof' }));
+      assert.deepEqual(errorNames(res.body), ['BusinessId', 'EndDate', 'Name', 'StartDate']);
       assert.equal(res.body.WasSuccessful, false);
       assert.equal(res.body.Value, null);
     });
 
     it('EndDate before StartDate: 400 naming EndDate; same start and end is fine', async () => {
-      const res = await refused(['calendarevent'], () => t.post('/api/content/calendarevents', { BusinessId: business, Name: 'Backwards', StartDate: '2031-05-01T10:00:00Z', EndDate: '2031-05-01T09:59:59Z' }));
+      const res = await refused(t, ['calendarevent'], 400, () => t.post('/api/content/calendarevents', { BusinessId: business, Name: 'Backwards', StartDate: '2031-05-01T10:00:00Z', EndDate: '2031-05-01T09:59:59Z' }));
       assert.equal(res.body.Errors[0].PropertyName, 'EndDate');
       assert.match(res.body.Message, /^EndDate: /);
       await createEvent(t, business, { StartDate: '2031-05-01T10:00:00Z', EndDate: '2031-05-01T10:00:00Z' });
       const id = await createEvent(t, business);
-      await refused(['calendarevent'], () => t.put(`/api/content/calendarevents/${id}`, { BusinessId: business, Name: 'x', StartDate: '2031-05-02', EndDate: '2031-05-01' }));
+      await refused(t, ['calendarevent'], 400, () => t.put(`/api/content/calendarevents/${id}`, { BusinessId: business, Name: 'x', StartDate: '2031-05-02', EndDate: '2031-05-01' }));
     });
 
     it('bad values: Allocation below 1 or fractional, bad dates, unknown business, long text', async () => {
       const base = { BusinessId: business, Name: 'Bad', StartDate: hoursFromNow(1), EndDate: hoursFromNow(2) };
       for (const [field, value] of [['Allocation', 0], ['Allocation', -3], ['Allocation', 2.5], ['Allocation', '3'], ['StartDate', '2031-02-30'], ['PublishDate', 'tomorrow'], ['EnableWaitList', 'yes'], ['Location', 'x'.repeat(256)], ['ShortDescription', 'x'.repeat(65_536)]] as const) {
-        const res = await refused(['calendarevent'], () => t.post('/api/content/calendarevents', { ...base, [field]: value }));
-        assert.deepEqual(names(res), [field], `${field}=${String(value)}`);
+        const res = await refused(t, ['calendarevent'], 400, () => t.post('/api/content/calendarevents', { ...base, [field]: value }));
+        assert.deepEqual(errorNames(res.body), [field], `${field}=${String(value)}`);
       }
-      const unknown = await refused(['calendarevent'], () => t.post('/api/content/calendarevents', { ...base, BusinessId: 424242 }));
+      const unknown = await refused(t, ['calendarevent'], 400, () => t.post('/api/content/calendarevents', { ...base, BusinessId: 424242 }));
       assert.equal(unknown.body.Message, 'BusinessId: Business 424242 does not exist');
     });
 
@@ -87,14 +70,7 @@ describe('calendar events, attendees and waiting attendees', () => {
         ['Moved', '2031-06-01T18:00:00Z', '2031-06-01T20:00:00Z', 'Keep', '2020-01-01T00:00:00Z', true, null, false],
       );
       assert.equal((await t.delete(`/api/content/calendarevents/${id}`)).body.Message, 'CalendarEvent was successfully deleted.');
-      for (const gone of [
-        await t.get(`/api/content/calendarevents/${id}`),
-        await t.put(`/api/content/calendarevents/${id}`, { BusinessId: business, Name: 'x', StartDate: '2031-06-01', EndDate: '2031-06-01' }),
-        await t.delete(`/api/content/calendarevents/${id}`),
-      ]) {
-        assert.equal(gone.status, 404);
-        assert.equal(gone.body, 'Not found');
-      }
+      await unknownIdIsNotFound(t, '/api/content/calendarevents', ['calendarevent'], { BusinessId: business, Name: 'x', StartDate: '2031-06-01', EndDate: '2031-06-01' }, { id });
     });
 
     it('lists filter and sort by the read-only AttendeeCount too', async () => {
@@ -113,22 +89,18 @@ describe('calendar events, attendees and waiting attendees', () => {
     it('creates with every field and reads it back; the event counts it', async () => {
       const eventId = await createEvent(t, business, { Allocation: 10 });
       const input = { CalendarEventId: eventId, FullName: 'Emmy Noether', Email: 'emmy@example.com', CoworkerId: coworker, CheckedIn: true, SystemId: 'att-1' };
-      const res = await t.post('/api/content/eventattendees', input);
-      assert.equal(res.status, 200);
-      assert.equal(res.body.Message, 'EventAttendee was successfully created.');
-      const read = (await t.get(`/api/content/eventattendees/${res.body.Value.Id}`)).body;
-      for (const [key, value] of Object.entries(input)) assert.deepEqual(read[key], value, key);
+      const read = await createAndReadBack(t, '/api/content/eventattendees', 'EventAttendee', input);
       assert.equal(read.ToStringText, 'Emmy Noether');
       assert.equal((await event(eventId)).AttendeeCount, 1);
     });
 
     it('missing required fields and unknown ids: 400 naming each, nothing written', async () => {
-      const missing = await refused(['eventattendee'], () => t.post('/api/content/eventattendees', { CheckedIn: true }));
-      assert.deepEqual(names(missing), ['CalendarEventId', 'Email', 'FullName']);
-      const unknownEvent = await refused(['eventattendee'], () => t.post('/api/content/eventattendees', { CalendarEventId: 424242, FullName: 'x', Email: 'x@example.com' }));
+      const missing = await refused(t, ['eventattendee'], 400, () => t.post('/api/content/eventattendees', { CheckedIn: true }));
+      assert.deepEqual(errorNames(missing.body), ['CalendarEventId', 'Email', 'FullName']);
+      const unknownEvent = await refused(t, ['eventattendee'], 400, () => t.post('/api/content/eventattendees', { CalendarEventId: 424242, FullName: 'x', Email: 'x@example.com' }));
       assert.equal(unknownEvent.body.Message, 'CalendarEventId: CalendarEvent 424242 does not exist');
       const eventId = await createEvent(t, business);
-      const unknownCoworker = await refused(['eventattendee'], () => t.post('/api/content/eventattendees', { CalendarEventId: eventId, FullName: 'x', Email: 'x@example.com', CoworkerId: 424242 }));
+      const unknownCoworker = await refused(t, ['eventattendee'], 400, () => t.post('/api/content/eventattendees', { CalendarEventId: eventId, FullName: 'x', Email: 'x@example.com', CoworkerId: 424242 }));
       assert.equal(unknownCoworker.body.Message, 'CoworkerId: Coworker 424242 does not exist');
     });
 
@@ -138,7 +110,7 @@ describe('calendar events, attendees and waiting attendees', () => {
       await createAttendee(t, eventId);
       let read = await event(eventId);
       assert.deepEqual([read.AttendeeCount, read.SoldOut], [2, true]);
-      const res = await refused(['eventattendee', 'calendarevent'], () => t.post('/api/content/eventattendees', { CalendarEventId: eventId, FullName: 'Late', Email: 'late@example.com' }));
+      const res = await refused(t, ['eventattendee', 'calendarevent'], 400, () => t.post('/api/content/eventattendees', { CalendarEventId: eventId, FullName: 'Late', Email: 'late@example.com' }));
       assert.equal(res.body.WasSuccessful, false);
       assert.equal(res.body.Status, 400);
       assert.match(res.body.Message, /sold out/);
@@ -157,7 +129,7 @@ describe('calendar events, attendees and waiting attendees', () => {
       const update = await t.put('/api/content/eventattendees', { Id: seated, CalendarEventId: full, FullName: 'Seated', Email: 'seated@example.com', CheckedIn: true });
       assert.equal(update.status, 200, JSON.stringify(update.body));
       const mover = await createAttendee(t, open);
-      const move = await refused(['eventattendee'], () => t.put(`/api/content/eventattendees/${mover}`, { CalendarEventId: full, FullName: 'Mover', Email: 'm@example.com' }));
+      const move = await refused(t, ['eventattendee'], 400, () => t.put(`/api/content/eventattendees/${mover}`, { CalendarEventId: full, FullName: 'Mover', Email: 'm@example.com' }));
       assert.match(move.body.Message, /sold out/);
       for (let i = 0; i < 5; i++) await createAttendee(t, open);
       assert.deepEqual([(await event(open)).AttendeeCount, (await event(open)).SoldOut], [6, false]);
@@ -171,7 +143,7 @@ describe('calendar events, attendees and waiting attendees', () => {
       const res = await t.put('/api/content/calendarevents', { ...read, Allocation: 1 });
       assert.equal(res.status, 200);
       assert.equal((await event(eventId)).SoldOut, true);
-      await refused(['eventattendee'], () => t.post('/api/content/eventattendees', { CalendarEventId: eventId, FullName: 'x', Email: 'x@example.com' }));
+      await refused(t, ['eventattendee'], 400, () => t.post('/api/content/eventattendees', { CalendarEventId: eventId, FullName: 'x', Email: 'x@example.com' }));
     });
 
     it('parallel sign-ups never overfill: 12 at once for an Allocation of 3 leave exactly 3', async () => {
@@ -198,16 +170,14 @@ describe('calendar events, attendees and waiting attendees', () => {
     it('an event with attendees cannot be deleted: 400, nothing removed', async () => {
       const eventId = await createEvent(t, business);
       await createAttendee(t, eventId);
-      const res = await refused(['calendarevent', 'eventattendee'], () => t.delete(`/api/content/calendarevents/${eventId}`));
+      const res = await refused(t, ['calendarevent', 'eventattendee'], 400, () => t.delete(`/api/content/calendarevents/${eventId}`));
       assert.match(res.body.Message, /cannot be deleted/);
     });
 
     it('deletes; unknown ids are 404', async () => {
       const id = await createAttendee(t, await createEvent(t, business));
       assert.equal((await t.delete(`/api/content/eventattendees/${id}`)).body.Message, 'EventAttendee was successfully deleted.');
-      assert.equal((await t.get(`/api/content/eventattendees/${id}`)).status, 404);
-      assert.equal((await t.put('/api/content/eventattendees', { Id: id, CalendarEventId: 1, FullName: 'x', Email: 'x' })).status, 404);
-      assert.equal((await t.delete(`/api/content/eventattendees/${id}`)).status, 404);
+      await unknownIdIsNotFound(t, '/api/content/eventattendees', ['eventattendee'], { CalendarEventId: 1, FullName: 'x', Email: 'x' }, { id });
     });
   });
 
@@ -217,14 +187,8 @@ describe('calendar events, attendees and waiting attendees', () => {
     it('creates with every field and reads it back with CalendarEventName and CoworkerFullName', async () => {
       const eventId = await createEvent(t, business, { Name: 'Fission talk' });
       const input = entry(eventId, { CoworkerId: coworker, SystemId: 'wait-1' });
-      const res = await t.post('/api/content/eventwaitingattendees', input);
-      assert.equal(res.status, 200);
-      assert.equal(res.body.Message, 'EventWaitingAttendee was successfully created.');
-      const read = (await t.get(`/api/content/eventwaitingattendees/${res.body.Value.Id}`)).body;
-      for (const [key, value] of Object.entries(input)) assert.deepEqual(read[key], value, key);
-      assert.equal(read.CalendarEventName, 'Fission talk');
-      assert.equal(read.CoworkerFullName, 'Emmy Noether');
-      assert.equal(read.ToStringText, 'Lise Meitner');
+      const read = await createAndReadBack(t, '/api/content/eventwaitingattendees', 'EventWaitingAttendee', input);
+      assertFields(read, { CalendarEventName: 'Fission talk', CoworkerFullName: 'Emmy Noether', ToStringText: 'Lise Meitner' });
     });
 
     it('is not bound by the join preconditions: a list that is disabled, an event that is not sold out', async () => {
@@ -234,13 +198,13 @@ describe('calendar events, attendees and waiting attendees', () => {
     });
 
     it('missing required fields, unknown ids and a business other than the event\'s: 400 naming each', async () => {
-      const missing = await refused(['eventwaitingattendee'], () => t.post('/api/content/eventwaitingattendees', {}));
-      assert.deepEqual(names(missing), ['BusinessId', 'CalendarEventId', 'Email', 'FullName']);
-      const unknown = await refused(['eventwaitingattendee'], () => t.post('/api/content/eventwaitingattendees', entry(424242)));
+      const missing = await refused(t, ['eventwaitingattendee'], 400, () => t.post('/api/content/eventwaitingattendees', {}));
+      assert.deepEqual(errorNames(missing.body), ['BusinessId', 'CalendarEventId', 'Email', 'FullName']);
+      const unknown = await refused(t, ['eventwaitingattendee'], 400, () => t.post('/api/content/eventwaitingattendees', entry(424242)));
       assert.equal(unknown.body.Message, 'CalendarEventId: CalendarEvent 424242 does not exist');
       const eventId = await createEvent(t, business);
       const other = await createBusiness(t, { Name: 'Other place' });
-      const mismatch = await refused(['eventwaitingattendee'], () => t.post('/api/content/eventwaitingattendees', entry(eventId, { BusinessId: other })));
+      const mismatch = await refused(t, ['eventwaitingattendee'], 400, () => t.post('/api/content/eventwaitingattendees', entry(eventId, { BusinessId: other })));
       assert.equal(mismatch.body.Errors[0].PropertyName, 'BusinessId');
     });
 
@@ -248,12 +212,12 @@ describe('calendar events, attendees and waiting attendees', () => {
       const eventId = await createEvent(t, business);
       const otherEvent = await createEvent(t, business);
       await t.post('/api/content/eventwaitingattendees', entry(eventId, { CoworkerId: coworker }));
-      const dup = await refused(['eventwaitingattendee'], () => t.post('/api/content/eventwaitingattendees', entry(eventId, { CoworkerId: coworker, FullName: 'Someone else' })));
+      const dup = await refused(t, ['eventwaitingattendee'], 400, () => t.post('/api/content/eventwaitingattendees', entry(eventId, { CoworkerId: coworker, FullName: 'Someone else' })));
       assert.equal(dup.body.WasSuccessful, false);
       assert.equal(dup.body.Errors[0].PropertyName, 'CoworkerId');
       assert.match(dup.body.Message, /already on the waiting list/);
       const elsewhere = (await t.post('/api/content/eventwaitingattendees', entry(otherEvent, { CoworkerId: coworker }))).body.Value.Id;
-      await refused(['eventwaitingattendee'], () => t.put(`/api/content/eventwaitingattendees/${elsewhere}`, entry(eventId, { CoworkerId: coworker })));
+      await refused(t, ['eventwaitingattendee'], 400, () => t.put(`/api/content/eventwaitingattendees/${elsewhere}`, entry(eventId, { CoworkerId: coworker })));
       // People who are not customers (no CoworkerId) are not bound by the rule.
       for (let i = 0; i < 2; i++) assert.equal((await t.post('/api/content/eventwaitingattendees', entry(eventId))).status, 200);
     });
@@ -276,8 +240,7 @@ describe('calendar events, attendees and waiting attendees', () => {
       read = (await t.get(`/api/content/eventwaitingattendees/${id}`)).body;
       assert.deepEqual([read.CoworkerId, read.CoworkerFullName], [null, null]);
       assert.equal((await t.delete(`/api/content/eventwaitingattendees/${id}`)).body.Message, 'EventWaitingAttendee was successfully deleted.');
-      assert.equal((await t.get(`/api/content/eventwaitingattendees/${id}`)).status, 404);
-      assert.equal((await t.delete(`/api/content/eventwaitingattendees/${id}`)).status, 404);
+      for (const gone of [await t.get(`/api/content/eventwaitingattendees/${id}`), await t.delete(`/api/content/eventwaitingattendees/${id}`)]) assertNotFound(gone);
     });
 
     it('an event\'s list reads in joining order with orderBy=CreatedOn', async () => {

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { createProduct, eachRequiredFieldIsNamed, errorNames, refused } from './support/billing-fixtures.js';
+import { before, describe, it } from 'node:test';
 import { createUser } from './support/auth.js';
-import { countryId, create, createBusiness, createCoworker, createTariff } from './support/fixtures.js';
-import { basicAuth, startApp, type TestApp } from './support/test-app.js';
+import { createProduct } from './support/billing-fixtures.js';
+import { countryId, create, createBusinesses, createCoworker, createTariff } from './support/fixtures.js';
+import { eachRequiredFieldIsNamed, errorNames, refused } from './support/record-checks.js';
+import { appPerSuite, basicAuth } from './support/test-app.js';
 
 const CONTRACTS = '/api/billing/coworkercontracts';
 const TEAMS = '/api/spaces/teams';
@@ -13,7 +14,7 @@ const CONTRACT_TABLES = ['coworkercontract', 'coworker'];
 const daysFromNow = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 19) + 'Z';
 
 describe('contracts, teams and the platform\'s customer fields', () => {
-  let t: TestApp;
+  const t = appPerSuite();
   let business: number;
   let otherBusiness: number;
   let tariff: number;
@@ -21,14 +22,11 @@ describe('contracts, teams and the platform\'s customer fields', () => {
   let foreignTariff: number;
 
   before(async () => {
-    t = await startApp();
-    business = await createBusiness(t, { Name: 'Canal Works' });
-    otherBusiness = await createBusiness(t, { Name: 'Harbour Hub' });
+    [business, otherBusiness] = await createBusinesses(t, 'Canal Works', 'Harbour Hub');
     tariff = await createTariff(t, business, { Name: 'Resident', Price: 250 });
     otherTariff = await createTariff(t, business, { Name: 'Flexi', Price: 90.5 });
     foreignTariff = await createTariff(t, otherBusiness, { Name: 'Harbour resident' });
   });
-  after(() => t.close());
 
   const coworker = async (id: number) => (await t.get(`${COWORKERS}/${id}`)).body;
   const contract = async (id: number) => (await t.get(`${CONTRACTS}/${id}`)).body;

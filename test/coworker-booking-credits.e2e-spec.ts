@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { createUser } from './support/auth.js';
-import { createProduct, errorNames, refused, withoutUpdateStamp } from './support/billing-fixtures.js';
-import { create, createBusiness, createCoworker, createTariff } from './support/fixtures.js';
-import { basicAuth, startApp, type TestApp } from './support/test-app.js';
+import { createProduct } from './support/billing-fixtures.js';
+import { create, createBusinesses, createCoworker, createTariff } from './support/fixtures.js';
+import { assertFields, createAndReadBack, errorNames, putBackChangesNothing, refused, unknownIdIsNotFound } from './support/record-checks.js';
+import { appPerSuite, basicAuth } from './support/test-app.js';
 
 const PATH = '/api/billing/coworkerbookingcredits';
 const APPLICABLE = `${PATH}/applicable`;
@@ -12,7 +13,7 @@ const PASSWORD = 'correct horse battery';
 const DENIED = { Message: 'Authorization has been denied for this request.' };
 
 describe('customer booking credits (CoworkerBookingCredit)', () => {
-  let t: TestApp;
+  const t = appPerSuite();
   let business: number;
   let otherBusiness: number;
   let customer: number;
@@ -21,15 +22,12 @@ describe('customer booking credits (CoworkerBookingCredit)', () => {
   let tariff: number;
 
   before(async () => {
-    t = await startApp();
-    business = await createBusiness(t, { Name: 'Canal Works' });
-    otherBusiness = await createBusiness(t, { Name: 'Harbour Hub' });
+    [business, otherBusiness] = await createBusinesses(t, 'Canal Works', 'Harbour Hub');
     customer = await createCoworker(t, business, { FullName: 'Ada Lovelace' });
     harbourCustomer = await createCoworker(t, otherBusiness, { FullName: 'Harbour customer' });
     product = await createProduct(t, business, { Name: 'Day pass' });
     tariff = await createTariff(t, business);
   });
-  after(() => t.close());
 
   const everyField = () => ({
     CoworkerId: customer,
@@ -55,14 +53,8 @@ describe('customer booking credits (CoworkerBookingCredit)', () => {
   describe('records', () => {
     it('creates with every field and reads each back, with CoworkerFullName', async () => {
       const input = everyField();
-      const res = await t.post(PATH, input);
-      assert.equal(res.status, 200, JSON.stringify(res.body));
-      assert.equal(res.body.Message, 'CoworkerBookingCredit was successfully created.');
-      const read = (await t.get(`${PATH}/${res.body.Value.Id}`)).body;
-      for (const [key, value] of Object.entries(input)) assert.deepEqual(read[key], value, key);
-      assert.equal(read.CoworkerFullName, 'Ada Lovelace');
-      assert.equal(read.ToStringText, 'Welcome credit');
-      assert.equal(read.IsNew, true);
+      const read = await createAndReadBack(t, PATH, 'CoworkerBookingCredit', input);
+      assertFields(read, { CoworkerFullName: 'Ada Lovelace', ToStringText: 'Welcome credit' });
     });
 
     it('defaults: the customer\'s business, RemainingCredit = TotalCredit, empty lists, false flags, no dates', async () => {
@@ -90,17 +82,14 @@ describe('customer booking credits (CoworkerBookingCredit)', () => {
 
     it('update: absent keeps, null clears (amounts to 0); a GET body PUT back changes nothing; delete, then 404', async () => {
       const id = await create(t, PATH, everyField());
-      const before = (await t.get(`${PATH}/${id}`)).body;
-      assert.equal((await t.put(PATH, { ...before, CoworkerFullName: 'ignored' })).status, 200);
-      assert.deepEqual(withoutUpdateStamp((await t.get(`${PATH}/${id}`)).body), withoutUpdateStamp(before));
+      await putBackChangesNothing(t, PATH, id, { CoworkerFullName: 'ignored' });
       const res = await t.put(`${PATH}/${id}`, { CoworkerId: customer, RemainingCredit: null, ExpireDate: null, ElegiblePasses: [], BusinessId: null });
       assert.equal(res.status, 200, JSON.stringify(res.body));
       const read = (await t.get(`${PATH}/${id}`)).body;
       assert.deepEqual([read.RemainingCredit, read.ExpireDate, read.ElegiblePasses, read.BusinessId, read.TotalCredit, read.Description], [0, null, [], business, 12.5, 'Welcome credit']);
       await refused(t, TABLES, 400, () => t.put(`${PATH}/${id}`, { CoworkerId: harbourCustomer }));
       assert.equal((await t.delete(`${PATH}/${id}`)).body.Message, 'CoworkerBookingCredit was successfully deleted.');
-      assert.equal((await t.get(`${PATH}/${id}`)).status, 404);
-      assert.equal((await t.delete(`${PATH}/${id}`)).body, 'Not found');
+      await unknownIdIsNotFound(t, PATH, TABLES, { CoworkerId: customer }, { id });
     });
 
     it('restricted administrators work in their businesses only', async () => {

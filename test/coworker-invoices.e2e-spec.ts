@@ -1,15 +1,16 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { createCoworkerInvoice, eachRequiredFieldIsNamed, errorNames, refused, withoutUpdateStamp } from './support/billing-fixtures.js';
+import { before, describe, it } from 'node:test';
+import { createCoworkerInvoice } from './support/billing-fixtures.js';
 import { countryId, create, createBusiness, createCoworker, currencyId } from './support/fixtures.js';
-import { startApp, type TestApp } from './support/test-app.js';
+import { assertFields, createAndReadBack, deletesThenNotFound, eachRequiredFieldIsNamed, errorNames, putBackChangesNothing, refused, unknownIdIsNotFound, withoutUpdateStamp } from './support/record-checks.js';
+import { appPerSuite, startApp } from './support/test-app.js';
 
 const PATH = '/api/billing/coworkerinvoices';
 const TABLES = ['coworkerinvoice', 'invoice_sequence'];
 const REQUIRED = ['BusinessId', 'CoworkerId', 'CurrencyId'];
 
 describe('customer invoices', () => {
-  let t: TestApp;
+  const t = appPerSuite();
   let business: number;
   let customer: number;
   let gbp: number;
@@ -23,7 +24,6 @@ describe('customer invoices', () => {
   });
 
   before(async () => {
-    t = await startApp();
     gbp = await currencyId(t, 'GBP');
     eur = await currencyId(t, 'EUR');
     uk = await countryId(t, 'GB');
@@ -31,7 +31,6 @@ describe('customer invoices', () => {
     business = await createBusiness(t);
     customer = await createCoworker(t, business, customerFields());
   });
-  after(() => t.close());
 
   const minimal = (overrides: Record<string, unknown> = {}) => ({ CoworkerId: customer, BusinessId: business, CurrencyId: gbp, ...overrides });
 
@@ -52,19 +51,11 @@ describe('customer invoices', () => {
   });
 
   it('creates with every field, reads each back equal, with number, customer name, currency code and bill-to details captured', async () => {
-    const input = everyField();
-    const created = await t.post(PATH, { ...input, InvoiceNumber: '42', BillToName: 'Forged', CurrencyCode: 'XXX' });
-    assert.equal(created.status, 200, JSON.stringify(created.body));
-    assert.equal(created.body.Message, 'CoworkerInvoice was successfully created.');
-    const read = (await t.get(`${PATH}/${created.body.Value.Id}`)).body;
-    for (const [key, value] of Object.entries(input)) assert.deepEqual(read[key], value, key);
-    assert.deepEqual(
-      { InvoiceNumber: read.InvoiceNumber, CoworkerFullName: read.CoworkerFullName, CurrencyCode: read.CurrencyCode, BillToName: read.BillToName, BillToAddress: read.BillToAddress,
-        BillToCity: read.BillToCity, BillToPostCode: read.BillToPostCode, BillToTaxIDNumber: read.BillToTaxIDNumber, BillToPhone: read.BillToPhone, BillToFax: read.BillToFax,
-        BillToCountryId: read.BillToCountryId, BillToCountryName: read.BillToCountryName },
-      { InvoiceNumber: '1', CoworkerFullName: 'Ada Lovelace', CurrencyCode: 'GBP', BillToName: 'AE Ltd (accounts)', BillToAddress: '12 St James Sq', BillToCity: 'London',
-        BillToPostCode: 'SW1Y 4JH', BillToTaxIDNumber: 'GB999', BillToPhone: '+44 7700 900000', BillToFax: null, BillToCountryId: uk, BillToCountryName: 'United Kingdom' },
-    );
+    const read = await createAndReadBack(t, PATH, 'CoworkerInvoice', everyField(), { InvoiceNumber: '42', BillToName: 'Forged', CurrencyCode: 'XXX' });
+    assertFields(read, {
+      InvoiceNumber: '1', CoworkerFullName: 'Ada Lovelace', CurrencyCode: 'GBP', BillToName: 'AE Ltd (accounts)', BillToAddress: '12 St James Sq', BillToCity: 'London',
+      BillToPostCode: 'SW1Y 4JH', BillToTaxIDNumber: 'GB999', BillToPhone: '+44 7700 900000', BillToFax: null, BillToCountryId: uk, BillToCountryName: 'United Kingdom',
+    });
     assert.equal(read.ToStringText, '1 - AE Ltd (accounts)');
   });
 
@@ -109,10 +100,7 @@ describe('customer invoices', () => {
     });
 
     it('unknown ids: 404 "Not found" on get, update and delete', async () => {
-      for (const res of [await t.get(`${PATH}/765432`), await t.put(PATH, minimal({ Id: 765432 })), await t.put(`${PATH}/765432`, minimal()), await t.delete(`${PATH}/765432`)]) {
-        assert.equal(res.status, 404);
-        assert.equal(res.body, 'Not found');
-      }
+      await unknownIdIsNotFound(t, PATH, TABLES, minimal(), { id: 765432 });
     });
   });
 
@@ -135,9 +123,7 @@ describe('customer invoices', () => {
 
     it('a GET body PUT back unchanged changes nothing', async () => {
       const id = await create(t, PATH, everyField());
-      const before = (await t.get(`${PATH}/${id}`)).body;
-      assert.equal((await t.put(`${PATH}/${id}`, before)).status, 200);
-      assert.deepEqual(withoutUpdateStamp((await t.get(`${PATH}/${id}`)).body), withoutUpdateStamp(before));
+      await putBackChangesNothing(t, PATH, id);
     });
 
     it('giving the invoice to another customer captures that customer\'s details; another currency its code', async () => {
@@ -205,10 +191,7 @@ describe('customer invoices', () => {
   describe('delete', () => {
     it('deletes; then 404', async () => {
       const id = await create(t, PATH, minimal());
-      const res = await t.delete(`${PATH}/${id}`);
-      assert.equal(res.status, 200);
-      assert.equal(res.body.Message, 'CoworkerInvoice was successfully deleted.');
-      assert.equal((await t.get(`${PATH}/${id}`)).status, 404);
+      await deletesThenNotFound(t, PATH, 'CoworkerInvoice', id, TABLES, minimal());
     });
 
     it('a customer with invoices cannot be deleted: 400 saying why, nothing removed', async () => {

@@ -1,15 +1,16 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { createProduct, tableRows } from './support/billing-fixtures.js';
+import { before, describe, it } from 'node:test';
+import { createProduct } from './support/billing-fixtures.js';
 import { createEvent, createSurvey } from './support/content-fixtures.js';
-import { create, createBusiness, createCoworker, createTariff, currencyId } from './support/fixtures.js';
-import { startApp, type TestApp } from './support/test-app.js';
+import { create, createBusinesses, createCoworker, createTariff, currencyId } from './support/fixtures.js';
+import { tableRows } from './support/record-checks.js';
+import { appPerSuite } from './support/test-app.js';
 
 // Records link only records of their own business (README "Adding a record type": `sameBusiness`), and a
 // create racing the delete of a record it names is a 400, never a 500.
 
 describe('links across businesses', () => {
-  let t: TestApp;
+  const t = appPerSuite();
   let mine: number;
   let theirs: number;
   let myCustomer: number;
@@ -17,14 +18,11 @@ describe('links across businesses', () => {
   let gbp: number;
 
   before(async () => {
-    t = await startApp();
-    mine = await createBusiness(t, { Name: 'Mine' });
-    theirs = await createBusiness(t, { Name: 'Theirs' });
+    [mine, theirs] = await createBusinesses(t, 'Mine', 'Theirs');
     myCustomer = await createCoworker(t, mine);
     theirCustomer = await createCoworker(t, theirs);
     gbp = await currencyId(t, 'GBP');
   });
-  after(() => t.close());
 
   /** 400 naming `field`, nothing written to `table`; then the same body with `fix` applied is taken. */
   async function refusedThenTaken(path: string, table: string, body: Record<string, unknown>, field: string, fix: Record<string, unknown>) {

@@ -1,16 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { countryId, createBusiness, createCoworker, createTariff, currencyId } from './support/fixtures.js';
-import { startApp, type TestApp } from './support/test-app.js';
+import { before, describe, it } from 'node:test';
+import { countryId, createBusinesses, createCoworker, createTariff, currencyId } from './support/fixtures.js';
+import { appPerSuite } from './support/test-app.js';
 
 describe('tariffs and coworkers', () => {
-  let t: TestApp;
+  const t = appPerSuite();
   let business: number;
   before(async () => {
-    t = await startApp();
-    business = await createBusiness(t);
+    [business] = await createBusinesses(t, 'Canal Works');
   });
-  after(() => t.close());
 
   it('a coworker with a tariff has an active contract, and reads the tariff name', async () => {
     const tariff = await createTariff(t, business, { Name: 'Hot desk' });

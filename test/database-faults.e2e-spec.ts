@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { basicAuth, freshMySqlDatabase, MYSQL_SERVER_URL, onMySql, TEST_JWT_SECRET } from './support/test-app.js';
+import { httpRequest, type HttpAnswer } from './support/http.js';
 import { freePort, sleep, startService, waitForHealth, type Service } from './support/service.js';
 import { TcpProxy } from './support/tcp-proxy.js';
+import { basicAuth, freshMySqlDatabase, MYSQL_SERVER_URL, onMySql, TEST_JWT_SECRET } from './support/test-app.js';
 
 // The database goes away under a running service (a TCP proxy between them is stopped) and comes back.
 // MariaDB only: SQLite has no server to lose.
@@ -11,11 +12,8 @@ const REQUEST_TIMEOUT_MS = 4000;
 const ADMIN = { email: 'faults@test.example', password: 'faults-admin-password' };
 const auth = basicAuth(ADMIN.email, ADMIN.password);
 
-interface Timed {
-  status: number;
-  body: any;
-  ms: number;
-}
+/** An answer and how long it took. */
+type Timed = HttpAnswer & { ms: number };
 
 describe('database faults (MariaDB behind a TCP proxy)', { skip: !onMySql && 'runs on MariaDB (TEST_DATABASE=mysql)' }, () => {
   let database: Awaited<ReturnType<typeof freshMySqlDatabase>>;
@@ -25,14 +23,8 @@ describe('database faults (MariaDB behind a TCP proxy)', { skip: !onMySql && 'ru
 
   const call = async (method: string, path: string, body?: unknown): Promise<Timed> => {
     const start = Date.now();
-    const res = await fetch(service.url + path, {
-      method,
-      headers: { authorization: auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS * 3),
-    });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined, ms: Date.now() - start };
+    const res = await httpRequest(service.url + path, { method, headers: { authorization: auth }, json: body, timeoutMs: REQUEST_TIMEOUT_MS * 3 });
+    return { ...res, ms: Date.now() - start };
   };
   const unavailable = (res: Timed, what: string) => {
     assert.equal(res.status, 503, `${what}: ${JSON.stringify(res.body)}`);
@@ -89,12 +81,8 @@ describe('database faults (MariaDB behind a TCP proxy)', { skip: !onMySql && 'ru
     unavailableEnvelope(await call('GET', '/api/sys/businesses'), 'list');
     unavailableEnvelope(await call('GET', `/api/sys/businesses/${createdId}`), 'get');
     unavailableEnvelope(await call('POST', '/api/sys/businesses', { Name: 'During the outage', CurrencyId: 1, CountryId: 1 }), 'create');
-    const token = await fetch(`${service.url}/api/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'password', username: ADMIN.email, password: ADMIN.password }),
-    });
-    assert.equal(token.status, 503);
+    const token = await httpRequest(`${service.url}/api/token`, { method: 'POST', form: { grant_type: 'password', username: ADMIN.email, password: ADMIN.password } });
+    assert.equal(token.status, 503, JSON.stringify(token.body));
     assert.equal(service.child.exitCode, null, 'the service keeps running');
   });
 

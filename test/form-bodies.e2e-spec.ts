@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { passwordToken } from './support/auth.js';
-import { refused, withoutUpdateStamp } from './support/billing-fixtures.js';
-import { create, createBusiness, createTariff, currencyId } from './support/fixtures.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, startApp, type HttpResponse, type TestApp } from './support/test-app.js';
+import { create, createBusinesses, createTariff, currencyId } from './support/fixtures.js';
+import { refused, withoutUpdateStamp } from './support/record-checks.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, appPerSuite, type HttpResponse } from './support/test-app.js';
 
 // Record bodies sent form-encoded, as some of the platform's clients send them: converted field by
 // field by the record type's declared rules, then validated and answered exactly as the same JSON.
@@ -29,18 +29,16 @@ function comparable(record: Record<string, unknown>): Record<string, unknown> {
 const answer = (res: Pick<HttpResponse, 'status' | 'body'>) => ({ status: res.status, ...res.body, UpdatedOn: undefined, Value: res.body?.Value ? 'set' : res.body?.Value });
 
 describe('form-encoded record bodies', () => {
-  let t: TestApp;
+  const t = appPerSuite();
   let business: number;
   let gbp: number;
   let tariffs: number[];
 
   before(async () => {
-    t = await startApp();
-    business = await createBusiness(t);
+    [business] = await createBusinesses(t, 'Canal Works');
     gbp = await currencyId(t, 'GBP');
     tariffs = [await createTariff(t, business, { Name: 'A' }), await createTariff(t, business, { Name: 'B' })];
   });
-  after(() => t.close());
 
   const sendForm = (method: string, path: string, fields: Record<string, string | string[]>) =>
     t.request(method, path, { raw: { contentType: 'application/x-www-form-urlencoded', data: encode(fields) } });

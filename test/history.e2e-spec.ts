@@ -1,24 +1,21 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { createUser } from './support/auth.js';
 import { createProduct } from './support/billing-fixtures.js';
-import { create, createBusiness, createCoworker } from './support/fixtures.js';
-import { basicAuth, ADMIN_EMAIL, startApp, type TestApp } from './support/test-app.js';
+import { create, createBusinesses, createCoworker } from './support/fixtures.js';
+import { ADMIN_EMAIL, appPerSuite, basicAuth } from './support/test-app.js';
 
 const PRODUCTS = '/api/billing/products';
 const PASSWORD = 'correct horse battery';
 
 describe('change history (GET …/{id}/history)', () => {
-  let t: TestApp;
+  const t = appPerSuite();
   let business: number;
   let otherBusiness: number;
 
   before(async () => {
-    t = await startApp();
-    business = await createBusiness(t, { Name: 'Canal Works' });
-    otherBusiness = await createBusiness(t, { Name: 'Harbour Hub' });
+    [business, otherBusiness] = await createBusinesses(t, 'Canal Works', 'Harbour Hub');
   });
-  after(() => t.close());
 
   const history = (path: string, options?: { auth?: string }) => t.get(`${path}/history`, options);
 

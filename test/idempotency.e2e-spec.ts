@@ -1,17 +1,18 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import mysql from 'mysql2/promise';
 import { bearer, createUser, passwordToken, requestToken } from './support/auth.js';
-import { createProduct, tableRows } from './support/billing-fixtures.js';
+import { createProduct } from './support/billing-fixtures.js';
 import { createAttendee, createEvent } from './support/content-fixtures.js';
 import { createBusiness, createCoworker, createTariff, currencyId } from './support/fixtures.js';
-import { basicAuth, onMySql, startApp, type HttpResponse, type TestApp } from './support/test-app.js';
+import { tableRows } from './support/record-checks.js';
+import { appPerSuite, basicAuth, type HttpResponse, onMySql } from './support/test-app.js';
 
 const PRODUCTS = '/api/billing/products';
 
 describe('Idempotency-Key on POST', () => {
-  let t: TestApp;
+  const t = appPerSuite();
   let business: number;
   let gbp: number;
   let seq = 0;
@@ -23,11 +24,9 @@ describe('Idempotency-Key on POST', () => {
   const count = async (table: string) => (await tableRows(t, table)).length;
 
   before(async () => {
-    t = await startApp();
     gbp = await currencyId(t, 'GBP');
     business = await createBusiness(t);
   });
-  after(() => t.close());
 
   it('a retry with the same key and body is answered byte for byte, marked replayed, and writes nothing', async () => {
     const k = key();
@@ -174,18 +173,16 @@ describe('Idempotency-Key on POST', () => {
 /** The answer deadline (REQUEST_TIMEOUT_MS) ends the work: a 503 means nothing was written. */
 describe('a write past the answer deadline', () => {
   const TIMEOUT = 800;
-  let t: TestApp;
+  const t = appPerSuite({ REQUEST_TIMEOUT_MS: String(TIMEOUT) });
   let business: number;
   let tariff: number;
   let gbp: number;
 
   before(async () => {
-    t = await startApp({ REQUEST_TIMEOUT_MS: String(TIMEOUT) });
     gbp = await currencyId(t, 'GBP');
     business = await createBusiness(t);
     tariff = await createTariff(t, business);
   });
-  after(() => t.close());
 
   /** Holds what a write to `business` needs past the deadline: a row lock on MySQL, the write turn on SQLite. */
   async function holdingBusiness<T>(during: () => Promise<T>): Promise<T> {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { eachRequiredFieldIsNamed, errorNames, refused, withoutUpdateStamp } from './support/billing-fixtures.js';
+import { before, describe, it } from 'node:test';
 import { countryId, create, createBusiness, currencyId } from './support/fixtures.js';
-import { onMySql, startApp, type TestApp } from './support/test-app.js';
+import { assertFields, assertNotFound, createAndReadBack, eachRequiredFieldIsNamed, errorNames, putBackChangesNothing, refused, unknownIdIsNotFound } from './support/record-checks.js';
+import { appPerSuite, onMySql, startApp } from './support/test-app.js';
 
 const PATH = '/api/billing/invoices';
 const TABLES = ['invoice', 'invoice_sequence'];
@@ -10,20 +10,18 @@ const REQUIRED_ON_CREATE = ['BillToAddress', 'BillToCity', 'BillToCountryId', 'B
 const REQUIRED_ON_UPDATE = ['BillToAddress', 'BillToCity', 'BillToCountryId', 'BillToName', 'BillToPostCode', 'BusinessId'];
 
 describe('invoices (the platform\'s bills to operators)', () => {
-  let t: TestApp;
+  const t = appPerSuite();
   let business: number;
   let gbp: number;
   let eur: number;
   let uk: number;
 
   before(async () => {
-    t = await startApp();
     gbp = await currencyId(t, 'GBP');
     eur = await currencyId(t, 'EUR');
     uk = await countryId(t, 'GB');
     business = await createBusiness(t);
   });
-  after(() => t.close());
 
   const minimal = (overrides: Record<string, unknown> = {}) => ({
     BusinessId: business, BillToName: 'Canal Works Ltd', BillToAddress: '1 Canal St', BillToCity: 'London', BillToPostCode: 'N1 9AA', BillToCountryId: uk, CurrencyId: gbp, ...overrides,
@@ -54,16 +52,9 @@ describe('invoices (the platform\'s bills to operators)', () => {
   it('creates with every field and reads each back equal, with the captured number, currency code and country name', async () => {
     const own = await createBusiness(t, { Name: 'Every field' });
     const input = everyField({ BusinessId: own });
-    const created = await t.post(PATH, { ...input, InvoiceNumber: '999', CurrencyCode: 'XXX', BillToCountryName: 'Nowhere' });
-    assert.equal(created.status, 200, JSON.stringify(created.body));
-    assert.equal(created.body.Message, 'Invoice was successfully created.');
-    const read = (await t.get(`${PATH}/${created.body.Value.Id}`)).body;
-    for (const [key, value] of Object.entries(input)) assert.deepEqual(read[key], value, key);
+    const read = await createAndReadBack(t, PATH, 'Invoice', input, { InvoiceNumber: '999', CurrencyCode: 'XXX', BillToCountryName: 'Nowhere' });
     assert.equal(read.InvoiceNumber, '1', 'the first invoice of a business is number 1; a request cannot choose it');
-    assert.equal(read.CurrencyCode, 'GBP');
-    assert.equal(read.BillToCountryName, 'United Kingdom');
-    assert.equal(read.ToStringText, '1');
-    assert.equal(read.IsNew, true);
+    assertFields(read, { CurrencyCode: 'GBP', BillToCountryName: 'United Kingdom', ToStringText: '1' });
     for (const field of ['Id', 'UniqueId', 'CreatedOn', 'UpdatedOn', 'UpdatedBy', 'IsNew', 'SystemId', 'ToStringText', 'LocalizationDetails', 'CustomFields']) assert.ok(field in read, field);
   });
 
@@ -109,17 +100,14 @@ describe('invoices (the platform\'s bills to operators)', () => {
 
     it('there is no delete: 404 and the invoice stays', async () => {
       const id = await create(t, PATH, minimal());
-      await refused(t, TABLES, 404, () => t.delete(`${PATH}/${id}`));
+      assertNotFound(await refused(t, TABLES, 404, () => t.delete(`${PATH}/${id}`)));
       const docs = await t.get('/api/docs-json');
       assert.equal(docs.body.paths['/api/billing/invoices/{id}'].delete, undefined);
       assert.ok(docs.body.paths['/api/billing/invoices'].put);
     });
 
     it('unknown ids: 404 "Not found" on get and update', async () => {
-      for (const res of [await t.get(`${PATH}/765432`), await t.put(PATH, minimal({ Id: 765432 })), await t.put(`${PATH}/765432`, minimal())]) {
-        assert.equal(res.status, 404);
-        assert.equal(res.body, 'Not found');
-      }
+      await unknownIdIsNotFound(t, PATH, TABLES, minimal(), { id: 765432, withDelete: false });
     });
   });
 
@@ -146,9 +134,7 @@ describe('invoices (the platform\'s bills to operators)', () => {
 
     it('a GET body PUT back unchanged changes nothing', async () => {
       const id = await create(t, PATH, everyField());
-      const before = (await t.get(`${PATH}/${id}`)).body;
-      assert.equal((await t.put(`${PATH}/${id}`, before)).status, 200);
-      assert.deepEqual(withoutUpdateStamp((await t.get(`${PATH}/${id}`)).body), withoutUpdateStamp(before));
+      await putBackChangesNothing(t, PATH, id);
     });
   });
 

@@ -1,16 +1,16 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { bearer, claims, passwordToken } from './support/auth.js';
 import { createAttendee, createEvent, hoursFromNow } from './support/content-fixtures.js';
-import { createBusiness, createCoworker } from './support/fixtures.js';
-import { basicAuth, startApp, TEST_JWT_SECRET, type TestApp } from './support/test-app.js';
+import { createBusinesses, createCoworker } from './support/fixtures.js';
+import { appPerSuite, basicAuth, TEST_JWT_SECRET } from './support/test-app.js';
 
 const PASSWORD = 'customer password 1';
 
 /** POST /api/public/events/{id}/joinWaitingList over HTTP with a real customer token (docs/api.md §3.2). */
 describe('joining a waiting list as a customer', () => {
-  let t: TestApp;
+  const t = appPerSuite();
   let business: number;
   let token: string;
   let coworker: number;
@@ -32,13 +32,11 @@ describe('joining a waiting list as a customer', () => {
   const waiting = async (event: number) => (await t.get(`/api/content/eventwaitingattendees?EventWaitingAttendee_CalendarEvent=${event}&orderBy=CreatedOn`)).body.Records;
 
   before(async () => {
-    t = await startApp();
-    business = await createBusiness(t);
+    [business] = await createBusinesses(t, 'Canal Works');
     const me = await customer('me');
     token = me.token;
     coworker = me.id;
   });
-  after(() => t.close());
 
   it("joins with the customer's own name and email: 200 with an empty body", async () => {
     const event = await soldOut();

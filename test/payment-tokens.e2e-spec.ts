@@ -1,39 +1,31 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { createCoworkerInvoice, errorNames, refused, withoutUpdateStamp } from './support/billing-fixtures.js';
+import { before, describe, it } from 'node:test';
+import { createCoworkerInvoice } from './support/billing-fixtures.js';
 import { create, createBusiness, createCoworker } from './support/fixtures.js';
-import { startApp, type TestApp } from './support/test-app.js';
+import { assertFields, createAndReadBack, deletesThenNotFound, errorNames, putBackChangesNothing, refused, unknownIdIsNotFound } from './support/record-checks.js';
+import { appPerSuite } from './support/test-app.js';
 
 const PATH = '/api/billing/coworkerinvoicepaymenttokens';
 const TABLES = ['coworkerinvoicepaymenttoken'];
 const PROVIDERS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 94, 95, 96, 97, 98, 99];
 
 describe('customer invoice payment tokens', () => {
-  let t: TestApp;
+  const t = appPerSuite();
   let invoice: number;
   let otherInvoice: number;
 
   before(async () => {
-    t = await startApp();
     const business = await createBusiness(t);
     const customer = await createCoworker(t, business);
     invoice = await createCoworkerInvoice(t, business, customer);
     otherInvoice = await createCoworkerInvoice(t, business, customer);
   });
-  after(() => t.close());
 
   const everyField = () => ({ CoworkerInvoiceId: invoice, RegularPaymentProvider: 12, Token: 'tok_'.repeat(4000), Notes: 'Mandate signed 2025-01-10.', SystemId: 'gw-1' });
 
   it('creates with every field and reads each back equal, with the invoice number', async () => {
-    const input = everyField();
-    const created = await t.post(PATH, input);
-    assert.equal(created.status, 200, JSON.stringify(created.body));
-    assert.equal(created.body.Message, 'CoworkerInvoicePaymentToken was successfully created.');
-    const read = (await t.get(`${PATH}/${created.body.Value.Id}`)).body;
-    for (const [key, value] of Object.entries(input)) assert.deepEqual(read[key], value, key);
-    assert.equal(read.InvoiceNumber, '1');
-    assert.equal(read.ToStringText, 'Invoice 1 payment token');
-    assert.equal(read.IsNew, true);
+    const read = await createAndReadBack(t, PATH, 'CoworkerInvoicePaymentToken', everyField());
+    assertFields(read, { InvoiceNumber: '1', ToStringText: 'Invoice 1 payment token' });
   });
 
   it('RegularPaymentProvider accepts exactly the codes of docs/api.md §9.5', async () => {
@@ -67,10 +59,7 @@ describe('customer invoice payment tokens', () => {
     });
 
     it('unknown ids: 404 "Not found" on get, update and delete', async () => {
-      for (const res of [await t.get(`${PATH}/765432`), await t.put(PATH, { Id: 765432, CoworkerInvoiceId: invoice }), await t.put(`${PATH}/765432`, { CoworkerInvoiceId: invoice }), await t.delete(`${PATH}/765432`)]) {
-        assert.equal(res.status, 404);
-        assert.equal(res.body, 'Not found');
-      }
+      await unknownIdIsNotFound(t, PATH, TABLES, { CoworkerInvoiceId: invoice }, { id: 765432 });
     });
   });
 
@@ -92,9 +81,7 @@ describe('customer invoice payment tokens', () => {
 
     it('a GET body PUT back unchanged changes nothing', async () => {
       const id = await create(t, PATH, everyField());
-      const before = (await t.get(`${PATH}/${id}`)).body;
-      assert.equal((await t.put(PATH, before)).status, 200);
-      assert.deepEqual(withoutUpdateStamp((await t.get(`${PATH}/${id}`)).body), withoutUpdateStamp(before));
+      await putBackChangesNothing(t, PATH, id);
     });
 
     it('filters by invoice and provider', async () => {
@@ -107,10 +94,7 @@ describe('customer invoice payment tokens', () => {
 
     it('deletes; then 404', async () => {
       const id = await create(t, PATH, { CoworkerInvoiceId: invoice });
-      const res = await t.delete(`${PATH}/${id}`);
-      assert.equal(res.status, 200);
-      assert.equal(res.body.Message, 'CoworkerInvoicePaymentToken was successfully deleted.');
-      assert.equal((await t.get(`${PATH}/${id}`)).status, 404);
+      await deletesThenNotFound(t, PATH, 'CoworkerInvoicePaymentToken', id, TABLES, { CoworkerInvoiceId: invoice });
     });
   });
 });

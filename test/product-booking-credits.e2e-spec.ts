@@ -1,27 +1,26 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { createProduct, eachRequiredFieldIsNamed, errorNames, refused, withoutUpdateStamp } from './support/billing-fixtures.js';
+import { before, describe, it } from 'node:test';
+import { createProduct } from './support/billing-fixtures.js';
 import { create, createBusiness, createTariff, currencyId } from './support/fixtures.js';
-import { startApp, type TestApp } from './support/test-app.js';
+import { assertFields, createAndReadBack, deletesThenNotFound, eachRequiredFieldIsNamed, errorNames, putBackChangesNothing, refused } from './support/record-checks.js';
+import { appPerSuite } from './support/test-app.js';
 
 const PATH = '/api/billing/productbookingcredits';
 const TABLES = ['productbookingcredit'];
 
 describe('product booking credits', () => {
-  let t: TestApp;
+  const t = appPerSuite();
   let business: number;
   let product: number;
   let otherProduct: number;
   let tariff: number;
 
   before(async () => {
-    t = await startApp();
     business = await createBusiness(t, { Name: 'Canal Works', CurrencyId: await currencyId(t, 'EUR') });
     product = await createProduct(t, business, { Name: 'Ten hours bundle', SystemProductType: 2 });
     otherProduct = await createProduct(t, business, { Name: 'Coffee' });
     tariff = await createTariff(t, business);
   });
-  after(() => t.close());
 
   const minimal = (overrides: Record<string, unknown> = {}) => ({ Name: '10 hours', ProductId: product, Credit: 10, ...overrides });
 
@@ -46,16 +45,8 @@ describe('product booking credits', () => {
   });
 
   it('creates with every field and reads each back equal: id lists round-trip, product name and currency resolved', async () => {
-    const input = everyField();
-    const created = await t.post(PATH, input);
-    assert.equal(created.status, 200, JSON.stringify(created.body));
-    assert.equal(created.body.Message, 'ProductBookingCredit was successfully created.');
-    const read = (await t.get(`${PATH}/${created.body.Value.Id}`)).body;
-    for (const [key, value] of Object.entries(input)) assert.deepEqual(read[key], value, key);
-    assert.equal(read.ProductName, 'Ten hours bundle');
-    assert.equal(read.ProductBusinessCurrencyCode, 'EUR');
-    assert.equal(read.ToStringText, 'Ten room hours');
-    assert.equal(read.IsNew, true);
+    const read = await createAndReadBack(t, PATH, 'ProductBookingCredit', everyField());
+    assertFields(read, { ProductName: 'Ten hours bundle', ProductBusinessCurrencyCode: 'EUR', ToStringText: 'Ten room hours' });
   });
 
   it('optional fields default to empty lists, false and null', async () => {
@@ -126,9 +117,7 @@ describe('product booking credits', () => {
 
     it('a GET body PUT back unchanged changes nothing', async () => {
       const id = await create(t, PATH, everyField());
-      const before = (await t.get(`${PATH}/${id}`)).body;
-      assert.equal((await t.put(`${PATH}/${id}`, before)).status, 200);
-      assert.deepEqual(withoutUpdateStamp((await t.get(`${PATH}/${id}`)).body), withoutUpdateStamp(before));
+      await putBackChangesNothing(t, PATH, id);
     });
 
     it('filters by product, lists the product\'s credits', async () => {
@@ -142,13 +131,7 @@ describe('product booking credits', () => {
 
     it('deletes; unknown ids answer 404 "Not found"', async () => {
       const id = await create(t, PATH, minimal());
-      const res = await t.delete(`${PATH}/${id}`);
-      assert.equal(res.status, 200);
-      assert.equal(res.body.Message, 'ProductBookingCredit was successfully deleted.');
-      for (const gone of [await t.get(`${PATH}/${id}`), await t.put(PATH, minimal({ Id: id })), await t.delete(`${PATH}/${id}`)]) {
-        assert.equal(gone.status, 404);
-        assert.equal(gone.body, 'Not found');
-      }
+      await deletesThenNotFound(t, PATH, 'ProductBookingCredit', id, TABLES, minimal());
     });
   });
 });

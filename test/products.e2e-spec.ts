@@ -1,15 +1,16 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { ProductsService } from '../src/billing/products/products.service.js';
-import { createProduct, eachRequiredFieldIsNamed, errorNames, refused, tableRows, withoutUpdateStamp } from './support/billing-fixtures.js';
+import { createProduct } from './support/billing-fixtures.js';
 import { create, createBusiness, createTariff, currencyId } from './support/fixtures.js';
-import { startApp, type TestApp } from './support/test-app.js';
+import { assertFields, createAndReadBack, deletesThenNotFound, eachRequiredFieldIsNamed, errorNames, putBackChangesNothing, refused, tableRows, unknownIdIsNotFound } from './support/record-checks.js';
+import { appPerSuite } from './support/test-app.js';
 
 const PATH = '/api/billing/products';
 const REQUIRED = ['AvailableAs', 'BusinessId', 'CurrencyId', 'Description', 'DisplayOrder', 'Name', 'Price', 'SystemProductType'];
 
 describe('products', () => {
-  let t: TestApp;
+  const t = appPerSuite();
   let business: number;
   let otherBusiness: number;
   let gbp: number;
@@ -17,14 +18,12 @@ describe('products', () => {
   let tariffs: number[];
 
   before(async () => {
-    t = await startApp();
     gbp = await currencyId(t, 'GBP');
     eur = await currencyId(t, 'EUR');
     business = await createBusiness(t, { Name: 'Canal Works' });
     otherBusiness = await createBusiness(t, { Name: 'Harbour Hub', CurrencyId: eur });
     tariffs = [await createTariff(t, business, { Name: 'Hot desk' }), await createTariff(t, business, { Name: 'Resident' }), await createTariff(t, business, { Name: 'Team' })];
   });
-  after(() => t.close());
 
   const minimal = (overrides: Record<string, unknown> = {}) => ({
     BusinessId: business, Name: 'Coffee', SystemProductType: 3, Description: 'A cup', DisplayOrder: 0, Price: 2.5, CurrencyId: gbp, AvailableAs: 3, ...overrides,
@@ -73,26 +72,11 @@ describe('products', () => {
 
   describe('create and read', () => {
     it('creates with every field and reads each back equal, with the read-only fields', async () => {
-      const input = everyField();
-      const created = await t.post(PATH, input);
-      assert.equal(created.status, 200, JSON.stringify(created.body));
-      assert.equal(created.body.Message, 'Product was successfully created.');
-      const id = created.body.Value.Id;
-      const read = (await t.get(`${PATH}/${id}`)).body;
-      for (const [key, value] of Object.entries(input)) {
-        if (key !== 'Tariffs') assert.deepEqual(read[key], value, key);
-      }
+      const { Tariffs, ...input } = everyField();
+      const read = await createAndReadBack(t, PATH, 'Product', input, { Tariffs });
       assert.deepEqual(read.Tariffs, [tariffs[0], tariffs[2]], 'Tariffs read back as a sorted id list');
-      assert.equal(read.Id, id);
-      assert.equal(read.BusinessName, 'Canal Works');
-      assert.equal(read.CurrencyCode, 'GBP');
-      assert.equal(read.ImageFileName, 'meeting pack.png');
-      assert.equal(read.LowStock, false);
-      assert.equal(read.ToStringText, 'Meeting room pack');
-      assert.equal(read.IsNew, true);
-      assert.equal(read.LocalizationDetails, null);
-      assert.equal(read.CustomFields, null);
-      const [listed] = (await t.get(`${PATH}?id=[${id}]`)).body;
+      assertFields(read, { BusinessName: 'Canal Works', CurrencyCode: 'GBP', ImageFileName: 'meeting pack.png', LowStock: false, ToStringText: 'Meeting room pack' });
+      const [listed] = (await t.get(`${PATH}?id=[${read.Id}]`)).body;
       assert.deepEqual(listed, read, 'batch get reads the same record');
     });
 
@@ -214,12 +198,8 @@ describe('products', () => {
 
     it('a GET body PUT back unchanged changes nothing', async () => {
       const id = await create(t, PATH, everyField());
-      const before = (await t.get(`${PATH}/${id}`)).body;
       const links = await tableRows(t, 'product_tariff');
-      const res = await t.put(PATH, { ...before, BusinessName: 'ignored', CurrencyCode: 'XXX', LowStock: true, ImageFileName: 'x.png' });
-      assert.equal(res.status, 200, JSON.stringify(res.body));
-      const after = (await t.get(`${PATH}/${id}`)).body;
-      assert.deepEqual(withoutUpdateStamp(after), withoutUpdateStamp(before));
+      await putBackChangesNothing(t, PATH, id, { BusinessName: 'ignored', CurrencyCode: 'XXX', LowStock: true, ImageFileName: 'x.png' });
       assert.deepEqual(await tableRows(t, 'product_tariff'), links);
     });
 
@@ -248,11 +228,7 @@ describe('products', () => {
   describe('delete', () => {
     it('deletes a product and its tariff links; then 404', async () => {
       const id = await create(t, PATH, minimal({ Tariffs: [tariffs[0], tariffs[1]] }));
-      const res = await t.delete(`${PATH}/${id}`);
-      assert.equal(res.status, 200);
-      assert.equal(res.body.Message, 'Product was successfully deleted.');
-      assert.deepEqual(res.body.Value, { Id: id });
-      assert.equal((await t.get(`${PATH}/${id}`)).status, 404);
+      await deletesThenNotFound(t, PATH, 'Product', id, ['product'], minimal());
       assert.equal((await tableRows(t, 'product_tariff')).filter((r) => Number(r.ProductId) === id).length, 0);
       assert.equal((await t.get(`/api/billing/tariffs/${tariffs[0]}`)).status, 200);
     });
@@ -266,10 +242,7 @@ describe('products', () => {
     });
 
     it('unknown ids: 404 "Not found" on get, update and delete', async () => {
-      for (const res of [await t.get(`${PATH}/876543`), await t.put(PATH, minimal({ Id: 876543 })), await t.put(`${PATH}/876543`, minimal()), await t.delete(`${PATH}/876543`)]) {
-        assert.equal(res.status, 404);
-        assert.equal(res.body, 'Not found');
-      }
+      await unknownIdIsNotFound(t, PATH, ['product', 'product_tariff'], minimal(), { id: 876543 });
     });
   });
 

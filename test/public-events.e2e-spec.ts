@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { toErrorResponse } from '../src/common/http-exception.filter.js';
 import type { Principal } from '../src/common/principal.js';
 import { PublicEventsController } from '../src/public/events/public-events.controller.js';
 import { PublicEventsService, type Customer } from '../src/public/events/public-events.service.js';
 import { createAttendee, createEvent, hoursFromNow } from './support/content-fixtures.js';
-import { createBusiness, createCoworker } from './support/fixtures.js';
-import { startApp, type TestApp } from './support/test-app.js';
+import { createBusinesses, createCoworker } from './support/fixtures.js';
+import { appPerSuite } from './support/test-app.js';
 
 const anonymous = { auth: null };
 
@@ -21,16 +21,13 @@ async function outcome(work: () => Promise<unknown>): Promise<{ status: number; 
 }
 
 describe('public events and the waiting list', () => {
-  let t: TestApp;
+  const t = appPerSuite();
   let business: number;
   let otherBusiness: number;
 
   before(async () => {
-    t = await startApp();
-    business = await createBusiness(t, { Name: 'Public Hub' });
-    otherBusiness = await createBusiness(t, { Name: 'Elsewhere' });
+    [business, otherBusiness] = await createBusinesses(t, 'Public Hub', 'Elsewhere');
   });
-  after(() => t.close());
 
   describe('GET /api/public/events', () => {
     const ids: Record<string, number> = {};

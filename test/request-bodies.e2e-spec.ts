@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { bearer, passwordToken } from './support/auth.js';
 import { createProduct } from './support/billing-fixtures.js';
-import { createBusiness, createCoworker, currencyId } from './support/fixtures.js';
-import { startApp, type TestApp } from './support/test-app.js';
+import { createBusinesses, createCoworker, currencyId } from './support/fixtures.js';
+import { appPerSuite } from './support/test-app.js';
 
 // Hostile request bodies and headers (README "Request bodies"): refused early, in the error envelope,
 // without holding up anyone else.
@@ -18,18 +18,16 @@ const manyKeys = (count: number, extra: Record<string, unknown> = {}) => {
 const deep = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
 
 describe('request bodies and headers', () => {
-  let t: TestApp;
+  const t = appPerSuite();
   let business: number;
   let customer: string;
 
   before(async () => {
-    t = await startApp();
-    business = await createBusiness(t);
+    [business] = await createBusinesses(t, 'Canal Works');
     const email = 'body-customer@example.com';
     await createCoworker(t, business, { Email: email, CreateUser: true, Password: 'customer password' });
     customer = bearer((await passwordToken(t, email, 'customer password')).access_token);
   });
-  after(() => t.close());
 
   const productFields = async (name: string) => ({
     BusinessId: business, Name: name, SystemProductType: 1, Description: 'A product', DisplayOrder: 0, Price: 5, CurrencyId: await currencyId(t, 'GBP'), AvailableAs: 3,

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { createUser } from './support/auth.js';
 import { createCoworkerInvoice, createProduct } from './support/billing-fixtures.js';
 import { createAttendee, createEvent, createSurvey } from './support/content-fixtures.js';
 import { countryId, create, createBusiness, createCoworker, createTariff, currencyId } from './support/fixtures.js';
-import { basicAuth, startApp, type TestApp } from './support/test-app.js';
+import { appPerSuite, basicAuth, type TestApp } from './support/test-app.js';
 
 /** A record type scoped by business, and how to make one record of it in a business. */
 interface ScopedType {
@@ -48,12 +48,11 @@ const types: ScopedType[] = [
 ];
 
 describe("a restricted administrator's view of every business-scoped record type", () => {
-  let t: TestApp;
+  const t = appPerSuite();
   let auth: string;
   const made = new Map<string, { mine: number; theirs: number }>();
 
   before(async () => {
-    t = await startApp();
     const mine = await createBusiness(t, { Name: 'Mine' });
     const theirs = await createBusiness(t, { Name: 'Theirs' });
     for (const type of types) made.set(type.entity, { mine: await type.make(t, mine), theirs: await type.make(t, theirs) });
@@ -61,7 +60,6 @@ describe("a restricted administrator's view of every business-scoped record type
     await createUser(t, { Email: 'restricted@example.com', Password: 'restricted password', Businesses: [mine], Roles: roles });
     auth = basicAuth('restricted@example.com', 'restricted password');
   });
-  after(() => t.close());
 
   for (const type of types) {
     describe(type.entity, () => {

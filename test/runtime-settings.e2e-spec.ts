@@ -18,11 +18,15 @@ function heapLimitWithCap(capMb: number): number {
   return Number(result.stdout.trim());
 }
 
-/** The 'listening' log line of a service's output. */
-function listeningLine(output: string): { pid: number; heapLimitMb: number; mallocArenaMax: string | null } {
-  const line = output.split('\n').find((text) => text.includes('"listening"'));
-  assert.ok(line, `a listening line in:\n${output}`);
-  return JSON.parse(line);
+/**
+ * The 'listening' log line of a service's output. The logger writes it asynchronously, so on a busy
+ * machine it may reach the pipe a little after /health first answers: it is waited for (10 s at most).
+ */
+async function listeningLine(output: () => string): Promise<{ pid: number; heapLimitMb: number; mallocArenaMax: string | null }> {
+  const line = () => output().split('\n').find((text) => text.includes('"listening"'));
+  for (const start = Date.now(); !line() && Date.now() - start < 10_000;) await sleep(50);
+  assert.ok(line(), `a listening line in:\n${output()}`);
+  return JSON.parse(line()!);
 }
 
 const childrenOf = (pid: number) => readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
@@ -47,7 +51,7 @@ describe('runtime settings (heap cap, malloc arenas)', () => {
   it('node dist/src/main.js without them: the serving process has them; SIGTERM reaches it and the exit code comes back', async () => {
     const service = await startService('plain', env);
     try {
-      const listening = listeningLine(service.output());
+      const listening = await listeningLine(() => service.output());
       assert.equal(listening.heapLimitMb, expectedHeapLimit);
       assert.equal(listening.mallocArenaMax, String(RUNTIME_SETTINGS.mallocArenaMax));
       // The started process stays small and only waits; its one child serves.
@@ -76,7 +80,7 @@ describe('runtime settings (heap cap, malloc arenas)', () => {
     const service: Service = { name: 'npm', port, url: `http://127.0.0.1:${port}`, child: npm, output: () => output, exited: exited.then(() => ({ code: npm.exitCode, signal: npm.signalCode })), stop: async () => ({ code: null, signal: null }) };
     try {
       await waitForHealth(service);
-      const listening = listeningLine(output);
+      const listening = await listeningLine(() => output);
       assert.equal(listening.heapLimitMb, expectedHeapLimit);
       assert.equal(listening.mallocArenaMax, String(RUNTIME_SETTINGS.mallocArenaMax));
     } finally {
@@ -88,7 +92,7 @@ describe('runtime settings (heap cap, malloc arenas)', () => {
   it("an operator's own heap cap and arena count are kept, and then nothing is relaunched", async () => {
     const service = await startService('own', { ...env, NODE_OPTIONS: '--max-old-space-size=300', MALLOC_ARENA_MAX: '2' });
     try {
-      const listening = listeningLine(service.output());
+      const listening = await listeningLine(() => service.output());
       assert.equal(listening.pid, service.child.pid);
       assert.equal(listening.heapLimitMb, heapLimitWithCap(300));
       assert.equal(listening.mallocArenaMax, '2');

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { createUser } from './support/auth.js';
-import { createProduct, errorNames, refused, withoutUpdateStamp } from './support/billing-fixtures.js';
-import { create, createBusiness, createCoworker, createTariff } from './support/fixtures.js';
-import { basicAuth, onMySql, startApp, type TestApp } from './support/test-app.js';
+import { createProduct } from './support/billing-fixtures.js';
+import { create, createBusinesses, createCoworker, createTariff } from './support/fixtures.js';
+import { assertFields, assertNotFound, createAndReadBack, errorNames, putBackChangesNothing, refused, unknownIdIsNotFound } from './support/record-checks.js';
+import { appPerSuite, basicAuth, onMySql } from './support/test-app.js';
 
 const PATH = '/api/billing/coworkerproducts';
 const CREDITS = '/api/billing/coworkerbookingcredits';
@@ -13,7 +14,7 @@ const TABLES = ['coworkerproduct', 'coworkerbookingcredit', 'product'];
 const PASSWORD = 'correct horse battery';
 
 describe('sales (CoworkerProduct)', () => {
-  let t: TestApp;
+  const t = appPerSuite();
   let business: number;
   let otherBusiness: number;
   let tariff: number;
@@ -24,9 +25,7 @@ describe('sales (CoworkerProduct)', () => {
   let product: number;
 
   before(async () => {
-    t = await startApp();
-    business = await createBusiness(t, { Name: 'Canal Works' });
-    otherBusiness = await createBusiness(t, { Name: 'Harbour Hub' });
+    [business, otherBusiness] = await createBusinesses(t, 'Canal Works', 'Harbour Hub');
     tariff = await createTariff(t, business, { Name: 'Resident' });
     member = await createCoworker(t, business, { FullName: 'Mary Member', TariffId: tariff });
     // Her plan (the contract TariffId started) began on 15 November 2023: it renews on the 15th.
@@ -35,7 +34,6 @@ describe('sales (CoworkerProduct)', () => {
     contact = await createCoworker(t, business, { FullName: 'Cora Contact' });
     product = await createProduct(t, business, { Name: 'Day pass', Price: 25 });
   });
-  after(() => t.close());
 
   const sell = (body: Record<string, unknown>, options?: { auth?: string }) => t.post(PATH, { CoworkerId: contact, ProductId: product, ...body }, options);
   const stockOf = async (id: number) => (await t.get(`/api/billing/products/${id}`)).body;
@@ -45,15 +43,8 @@ describe('sales (CoworkerProduct)', () => {
   describe('create and read', () => {
     it('creates with every field and reads each back, with ProductName and CoworkerFullName', async () => {
       const input = { CoworkerId: member, ProductId: product, Quantity: 2, Price: 19.9925, SaleDate: '2025-03-04T05:06:07Z', Notes: 'Paid at the desk.\n'.repeat(10), Invoiced: true, SystemId: 'pos-1' };
-      const res = await t.post(PATH, input);
-      assert.equal(res.status, 200, JSON.stringify(res.body));
-      assert.equal(res.body.Message, 'CoworkerProduct was successfully created.');
-      const read = (await t.get(`${PATH}/${res.body.Value.Id}`)).body;
-      for (const [key, value] of Object.entries(input)) assert.deepEqual(read[key], value, key);
-      assert.equal(read.ProductName, 'Day pass');
-      assert.equal(read.CoworkerFullName, 'Mary Member');
-      assert.equal(read.ToStringText, '2 x Day pass - Mary Member');
-      assert.equal(read.IsNew, true);
+      const read = await createAndReadBack(t, PATH, 'CoworkerProduct', input);
+      assertFields(read, { ProductName: 'Day pass', CoworkerFullName: 'Mary Member', ToStringText: '2 x Day pass - Mary Member' });
       assert.match(read.UniqueId, /^[0-9a-f-]{36}$/);
       assert.deepEqual((await t.get(`${PATH}?id=[${read.Id}]`)).body, [read]);
     });
@@ -293,9 +284,7 @@ describe('sales (CoworkerProduct)', () => {
 
     it('a GET body PUT back changes nothing; null Quantity, Price and SaleDate keep the stored ones; required fields stay required', async () => {
       const id = await create(t, PATH, { CoworkerId: member, ProductId: product, Quantity: 3, Price: 12.5, SaleDate: '2025-05-05T05:05:05Z', Notes: 'n' });
-      const before = (await t.get(`${PATH}/${id}`)).body;
-      assert.equal((await t.put(PATH, { ...before, ProductName: 'ignored', CoworkerFullName: 'ignored' })).status, 200);
-      assert.deepEqual(withoutUpdateStamp((await t.get(`${PATH}/${id}`)).body), withoutUpdateStamp(before));
+      await putBackChangesNothing(t, PATH, id, { ProductName: 'ignored', CoworkerFullName: 'ignored' });
       assert.equal((await t.put(PATH, { Id: id, CoworkerId: member, ProductId: product, Quantity: null, Price: null, SaleDate: null, Notes: null })).status, 200);
       const read = (await t.get(`${PATH}/${id}`)).body;
       assert.deepEqual([read.Quantity, read.Price, read.SaleDate, read.Notes], [3, 12.5, '2025-05-05T05:05:05Z', null]);
@@ -315,7 +304,7 @@ describe('sales (CoworkerProduct)', () => {
       assert.equal(res.status, 200, JSON.stringify(res.body));
       assert.equal(res.body.Message, 'CoworkerProduct was successfully deleted.');
       assert.deepEqual(res.body.Value, { Id: gone.Id });
-      assert.equal((await t.get(`${PATH}/${gone.Id}`)).status, 404);
+      assertNotFound(await t.get(`${PATH}/${gone.Id}`));
       assert.deepEqual(await creditsOf(gone.UniqueId), []);
       assert.equal((await creditsOf(keep.UniqueId)).length, 2);
       assert.equal((await stockOf(bundle)).CurrentStock, 6, 'stock is not returned');
@@ -344,10 +333,7 @@ describe('sales (CoworkerProduct)', () => {
     });
 
     it('unknown ids: 404 "Not found" on get, update and delete', async () => {
-      for (const res of [await t.get(`${PATH}/987654`), await t.put(`${PATH}/987654`, { CoworkerId: contact, ProductId: product }), await t.delete(`${PATH}/987654`)]) {
-        assert.equal(res.status, 404);
-        assert.equal(res.body, 'Not found');
-      }
+      await unknownIdIsNotFound(t, PATH, TABLES, { CoworkerId: contact, ProductId: product });
     });
   });
 

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { generateSecret, generateSync } from 'otplib';
 import { bearer, createUser, passwordToken, requestToken } from './support/auth.js';
 import { createProduct } from './support/billing-fixtures.js';
 import { create, createBusiness, createCoworker, createTariff } from './support/fixtures.js';
-import { basicAuth, startApp, type TestApp } from './support/test-app.js';
+import { appPerSuite, basicAuth } from './support/test-app.js';
 
 // One-time codes used once, secrets long enough, login errors that tell nothing, the customer's token
 // refresh, and deletes that would leave id lists pointing at nothing.
@@ -12,14 +12,10 @@ import { basicAuth, startApp, type TestApp } from './support/test-app.js';
 const PASSWORD = 'correct horse battery';
 
 describe('sign-in rules and listed records', () => {
-  let t: TestApp;
+  const t = appPerSuite();
   let n = 0;
   const email = (name: string) => `${name}-${++n}@signin.example`;
 
-  before(async () => {
-    t = await startApp();
-  });
-  after(() => t.close());
 
   it('a one-time code accepted once is refused after, also when sent in parallel', async () => {
     const secret = generateSecret();

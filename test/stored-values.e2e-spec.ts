@@ -1,26 +1,24 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { Writable } from 'node:stream';
 import { passwordToken } from './support/auth.js';
 import { createProduct } from './support/billing-fixtures.js';
-import { create, createBusiness, createCoworker, currencyId } from './support/fixtures.js';
+import { create, createBusinesses, createCoworker, currencyId } from './support/fixtures.js';
 import { createLogger, safeError } from '../src/common/logging.js';
-import { startApp, type TestApp } from './support/test-app.js';
+import { appPerSuite } from './support/test-app.js';
 
 // Every accepted value fits both databases and reads back as written; what does not fit is a 400
 // naming the field, and changes nothing (README "Values").
 
 describe('values that must fit both databases', () => {
-  let t: TestApp;
+  const t = appPerSuite();
   let business: number;
   let gbp: number;
 
   before(async () => {
-    t = await startApp();
-    business = await createBusiness(t);
+    [business] = await createBusinesses(t, 'Canal Works');
     gbp = await currencyId(t, 'GBP');
   });
-  after(() => t.close());
 
   const product = (overrides: Record<string, unknown>) => ({
     BusinessId: business, Name: 'Value', SystemProductType: 1, Description: 'x', DisplayOrder: 0, Price: 5, CurrencyId: gbp, AvailableAs: 3, ...overrides,

@@ -1,42 +1,27 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { createSurvey } from './support/content-fixtures.js';
-import { createBusiness, createCoworker } from './support/fixtures.js';
-import { startApp, type TestApp } from './support/test-app.js';
+import { createBusinesses, createCoworker } from './support/fixtures.js';
+import { assertFields, createAndReadBack, errorNames, refused, unknownIdIsNotFound } from './support/record-checks.js';
+import { appPerSuite } from './support/test-app.js';
 
 describe('surveys and survey runs', () => {
-  let t: TestApp;
+  const t = appPerSuite();
   let business: number;
   let coworker: number;
   let survey: number;
 
   before(async () => {
-    t = await startApp();
-    business = await createBusiness(t);
+    [business] = await createBusinesses(t, 'Canal Works');
     coworker = await createCoworker(t, business, { FullName: 'Mary Somerville' });
     survey = await createSurvey(t, business, { Name: 'Quarterly pulse' });
   });
-  after(() => t.close());
-
-  /** Sends a request that must be refused, and shows the table did not change. */
-  const refused = async (table: string, send: () => Promise<{ status: number; body: any }>, status = 400) => {
-    const before = await t.rows(table);
-    const res = await send();
-    assert.equal(res.status, status, JSON.stringify(res.body));
-    assert.deepEqual(await t.rows(table), before);
-    return res;
-  };
 
   describe('surveys', () => {
     it('creates with every field and reads it back', async () => {
       const input = { BusinessId: business, Name: 'Welcome survey', Description: 'How was your first week?\n'.repeat(20), Active: true, SystemId: 'srv-1' };
-      const res = await t.post('/api/content/surveys', input);
-      assert.equal(res.status, 200);
-      assert.equal(res.body.Message, 'Survey was successfully created.');
-      const read = (await t.get(`/api/content/surveys/${res.body.Value.Id}`)).body;
-      for (const [key, value] of Object.entries(input)) assert.deepEqual(read[key], value, key);
+      const read = await createAndReadBack(t, '/api/content/surveys', 'Survey', input);
       assert.equal(read.ToStringText, 'Welcome survey');
-      assert.equal(read.IsNew, true);
     });
 
     it('Active defaults to false', async () => {
@@ -45,12 +30,12 @@ describe('surveys and survey runs', () => {
     });
 
     it('missing required fields, an unknown business and over-long text: 400 naming each, nothing written', async () => {
-      const missing = await refused('survey', () => t.post('/api/content/surveys', { Description: 'x' }));
-      assert.deepEqual(missing.body.Errors.map((e: any) => e.PropertyName).sort(), ['BusinessId', 'Name']);
-      const unknown = await refused('survey', () => t.post('/api/content/surveys', { BusinessId: 424242, Name: 'x' }));
+      const missing = await refused(t, ['survey'], 400, () => t.post('/api/content/surveys', { Description: 'x' }));
+      assert.deepEqual(errorNames(missing.body), ['BusinessId', 'Name']);
+      const unknown = await refused(t, ['survey'], 400, () => t.post('/api/content/surveys', { BusinessId: 424242, Name: 'x' }));
       assert.equal(unknown.body.Message, 'BusinessId: Business 424242 does not exist');
-      const long = await refused('survey', () => t.post('/api/content/surveys', { BusinessId: business, Name: 'x'.repeat(256), Description: 'y'.repeat(65_536) }));
-      assert.deepEqual(long.body.Errors.map((e: any) => e.PropertyName).sort(), ['Description', 'Name']);
+      const long = await refused(t, ['survey'], 400, () => t.post('/api/content/surveys', { BusinessId: business, Name: 'x'.repeat(256), Description: 'y'.repeat(65_536) }));
+      assert.deepEqual(errorNames(long.body), ['Description', 'Name']);
     });
 
     it('update keeps absent optional fields and clears explicit null; delete; 404s', async () => {
@@ -62,29 +47,15 @@ describe('surveys and survey runs', () => {
       assert.deepEqual([read.Name, read.Description, read.Active, read.SystemId, read.IsNew], ['Renamed', 'Keep', true, null, false]);
       const removed = await t.delete(`/api/content/surveys/${id}`);
       assert.equal(removed.body.Message, 'Survey was successfully deleted.');
-      for (const res404 of [
-        await t.get(`/api/content/surveys/${id}`),
-        await t.put('/api/content/surveys', { Id: id, BusinessId: business, Name: 'x' }),
-        await t.delete(`/api/content/surveys/${id}`),
-      ]) {
-        assert.equal(res404.status, 404);
-        assert.equal(res404.body, 'Not found');
-      }
+      await unknownIdIsNotFound(t, '/api/content/surveys', ['survey'], { BusinessId: business, Name: 'x' }, { id });
     });
   });
 
   describe('survey runs', () => {
     it('creates with every field and reads it back with SurveyName and CoworkerFullName', async () => {
       const input = { CoworkerId: coworker, SurveyId: survey, MailingDate: '2025-03-01T09:30:00Z', Submitted: true, SystemId: 'run-1' };
-      const res = await t.post('/api/content/surveyruns', input);
-      assert.equal(res.status, 200);
-      assert.equal(res.body.Message, 'SurveyRun was successfully created.');
-      const read = (await t.get(`/api/content/surveyruns/${res.body.Value.Id}`)).body;
-      for (const [key, value] of Object.entries(input)) assert.deepEqual(read[key], value, key);
-      assert.equal(read.SurveyName, 'Quarterly pulse');
-      assert.equal(read.CoworkerFullName, 'Mary Somerville');
-      assert.equal(read.ToStringText, 'Quarterly pulse - Mary Somerville');
-      assert.equal(read.LocalizationDetails, null);
+      const read = await createAndReadBack(t, '/api/content/surveyruns', 'SurveyRun', input);
+      assertFields(read, { SurveyName: 'Quarterly pulse', CoworkerFullName: 'Mary Somerville', ToStringText: 'Quarterly pulse - Mary Somerville' });
     });
 
     it('accepts the input date forms of the contract and defaults Submitted to false', async () => {
@@ -97,29 +68,29 @@ describe('surveys and survey runs', () => {
     });
 
     it('a missing CoworkerId or SurveyId: 400 naming each, on create and on update', async () => {
-      const create = await refused('surveyrun', () => t.post('/api/content/surveyruns', { Submitted: true }));
-      assert.deepEqual(create.body.Errors.map((e: any) => e.PropertyName).sort(), ['CoworkerId', 'SurveyId']);
+      const create = await refused(t, ['surveyrun'], 400, () => t.post('/api/content/surveyruns', { Submitted: true }));
+      assert.deepEqual(errorNames(create.body), ['CoworkerId', 'SurveyId']);
       assert.equal(create.body.WasSuccessful, false);
       assert.equal(create.body.Value, null);
       assert.match(create.body.Message, /^(CoworkerId|SurveyId): (CoworkerId|SurveyId) is required\.$/);
       const id = (await t.post('/api/content/surveyruns', { CoworkerId: coworker, SurveyId: survey })).body.Value.Id;
-      const update = await refused('surveyrun', () => t.put('/api/content/surveyruns', { Id: id, SurveyId: survey }));
+      const update = await refused(t, ['surveyrun'], 400, () => t.put('/api/content/surveyruns', { Id: id, SurveyId: survey }));
       assert.deepEqual(update.body.Errors.map((e: any) => e.PropertyName), ['CoworkerId']);
-      const noId = await refused('surveyrun', () => t.put('/api/content/surveyruns', { CoworkerId: coworker, SurveyId: survey }));
+      const noId = await refused(t, ['surveyrun'], 400, () => t.put('/api/content/surveyruns', { CoworkerId: coworker, SurveyId: survey }));
       assert.equal(noId.body.Errors[0].PropertyName, 'Id');
     });
 
     it('an unknown CoworkerId or SurveyId: 400 naming it', async () => {
-      const survey42 = await refused('surveyrun', () => t.post('/api/content/surveyruns', { CoworkerId: coworker, SurveyId: 42 }));
+      const survey42 = await refused(t, ['surveyrun'], 400, () => t.post('/api/content/surveyruns', { CoworkerId: coworker, SurveyId: 42 }));
       assert.equal(survey42.body.Message, 'SurveyId: Survey 42 does not exist');
       assert.deepEqual(survey42.body.Errors, [{ PropertyName: 'SurveyId', AttemptedValue: 42, Message: 'Survey 42 does not exist' }]);
-      const coworker42 = await refused('surveyrun', () => t.post('/api/content/surveyruns', { CoworkerId: 4242, SurveyId: survey }));
+      const coworker42 = await refused(t, ['surveyrun'], 400, () => t.post('/api/content/surveyruns', { CoworkerId: 4242, SurveyId: survey }));
       assert.equal(coworker42.body.Message, 'CoworkerId: Coworker 4242 does not exist');
       const id = (await t.post('/api/content/surveyruns', { CoworkerId: coworker, SurveyId: survey })).body.Value.Id;
-      const update = await refused('surveyrun', () => t.put(`/api/content/surveyruns/${id}`, { CoworkerId: coworker, SurveyId: 42 }));
+      const update = await refused(t, ['surveyrun'], 400, () => t.put(`/api/content/surveyruns/${id}`, { CoworkerId: coworker, SurveyId: 42 }));
       assert.equal(update.body.Message, 'SurveyId: Survey 42 does not exist');
-      const wrongType = await refused('surveyrun', () => t.post('/api/content/surveyruns', { CoworkerId: 'me', SurveyId: survey, MailingDate: 'soon', Submitted: 'yes' }));
-      assert.deepEqual(wrongType.body.Errors.map((e: any) => e.PropertyName).sort(), ['CoworkerId', 'MailingDate', 'Submitted']);
+      const wrongType = await refused(t, ['surveyrun'], 400, () => t.post('/api/content/surveyruns', { CoworkerId: 'me', SurveyId: survey, MailingDate: 'soon', Submitted: 'yes' }));
+      assert.deepEqual(errorNames(wrongType.body), ['CoworkerId', 'MailingDate', 'Submitted']);
     });
 
     it('update (docs/api.md §9.6) keeps absent optional fields and clears explicit null', async () => {
@@ -160,7 +131,7 @@ describe('surveys and survey runs', () => {
         assert.equal(res.status, 404);
         assert.equal(res.body, 'Not found');
       }
-      const inUse = await refused('survey', () => t.delete(`/api/content/surveys/${survey}`));
+      const inUse = await refused(t, ['survey'], 400, () => t.delete(`/api/content/surveys/${survey}`));
       assert.match(inUse.body.Message, /cannot be deleted/);
     });
   });

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { generateSecret } from 'otplib';
 import { bearer, createUser, passwordToken } from './support/auth.js';
-import { createBusiness, createCoworker } from './support/fixtures.js';
-import { basicAuth, startApp, type TestApp } from './support/test-app.js';
+import { createBusinesses, createCoworker } from './support/fixtures.js';
+import { appPerSuite, basicAuth } from './support/test-app.js';
 
 // Two-factor users and Basic; what a restricted administrator may do to users (README "Authentication
 // and roles"): nobody gives what they do not have, and only users wholly within its reach are touched.
@@ -11,7 +11,7 @@ import { basicAuth, startApp, type TestApp } from './support/test-app.js';
 const PASSWORD = 'correct horse battery';
 
 describe('users: escalation refused', () => {
-  let t: TestApp;
+  const t = appPerSuite();
   let mine: number;
   let theirs: number;
   let restricted: string;
@@ -23,14 +23,11 @@ describe('users: escalation refused', () => {
   const userBusinesses = async () => JSON.stringify(await t.db.query(`SELECT * FROM ${t.db.id('user_business')} ORDER BY 1, 2`));
 
   before(async () => {
-    t = await startApp();
-    mine = await createBusiness(t, { Name: 'Mine' });
-    theirs = await createBusiness(t, { Name: 'Theirs' });
+    [mine, theirs] = await createBusinesses(t, 'Mine', 'Theirs');
     const address = email('restricted');
     restrictedId = await createUser(t, { Email: address, Roles: roles, Businesses: [mine] });
     restricted = basicAuth(address, PASSWORD);
   });
-  after(() => t.close());
 
   /** Answers 401 and changes no user. */
   async function refused(send: () => Promise<{ status: number; body: any }>, status = 401) {

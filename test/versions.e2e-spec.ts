@@ -1,20 +1,19 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { createProduct, tableRows } from './support/billing-fixtures.js';
-import { createBusiness, createCoworker } from './support/fixtures.js';
-import { startApp, type TestApp } from './support/test-app.js';
+import { before, describe, it } from 'node:test';
+import { createProduct } from './support/billing-fixtures.js';
+import { createBusinesses, createCoworker } from './support/fixtures.js';
+import { tableRows } from './support/record-checks.js';
+import { appPerSuite } from './support/test-app.js';
 
 const PRODUCTS = '/api/billing/products';
 
 describe('ETag, If-Match and If-None-Match', () => {
-  let t: TestApp;
+  const t = appPerSuite();
   let business: number;
 
   before(async () => {
-    t = await startApp();
-    business = await createBusiness(t);
+    [business] = await createBusinesses(t, 'Canal Works');
   });
-  after(() => t.close());
 
   const read = async (id: number) => {
     const res = await t.get(`${PRODUCTS}/${id}`);
@@ -132,14 +131,12 @@ describe('ETag, If-Match and If-None-Match', () => {
 });
 
 describe('boolean strings in JSON bodies', () => {
-  let t: TestApp;
+  const t = appPerSuite();
   let business: number;
 
   before(async () => {
-    t = await startApp();
-    business = await createBusiness(t);
+    [business] = await createBusinesses(t, 'Canal Works');
   });
-  after(() => t.close());
 
   it('"true" and "false" in any case are the booleans; any other value is a 400 naming the field, nothing written', async () => {
     const id = await createProduct(t, business, { Visible: 'FALSE', TrackStock: 'True', CurrentStock: 2 });

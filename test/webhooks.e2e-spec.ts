@@ -128,89 +128,77 @@ describe('webhooks', () => {
         await hook(action, path);
         return path;
       };
+      /** Hooks for several actions, registered in order; their paths in the same order. */
+      const onEach = async (...actions: Array<[number, string]>) => {
+        const hooked: string[] = [];
+        for (const [action, name] of actions) hooked.push(await on(action, name));
+        return hooked;
+      };
       const record = async (path: string, url: string) => expected.set(path, (await t.get(url)).body);
+      /** Changes a record as a client does (GET, change, PUT back); `hookPath` delivers it as read after. */
+      const updated = async (hookPath: string, url: string, change: Record<string, unknown>) => {
+        assert.equal((await t.put(url, { ...(await t.get(url)).body, ...change })).status, 200, url);
+        await record(hookPath, url);
+      };
+      /** Deletes a record; `hookPath` delivers it as read before. */
+      const deleted = async (hookPath: string, url: string) => {
+        await record(hookPath, url);
+        assert.equal((await t.delete(url)).status, 200, url);
+      };
 
       // Coworkers
-      const coworkerCreate = await on(3, 'CoworkerCreate');
-      const coworkerUpdate = await on(2, 'CoworkerUpdate');
-      const coworkerDelete = await on(50, 'CoworkerDelete');
+      const [coworkerCreate, coworkerUpdate, coworkerDelete] = await onEach([3, 'CoworkerCreate'], [2, 'CoworkerUpdate'], [50, 'CoworkerDelete']);
       const coworker = await createCoworker(t, business, { FullName: 'Hook Customer' });
       await record(coworkerCreate, `/api/spaces/coworkers/${coworker}`);
-      await t.put(`/api/spaces/coworkers/${coworker}`, { ...(await t.get(`/api/spaces/coworkers/${coworker}`)).body, City: 'Leeds' });
-      await record(coworkerUpdate, `/api/spaces/coworkers/${coworker}`);
-      const doomed = await createCoworker(t, business, { FullName: 'Leaving Customer' });
-      await record(coworkerDelete, `/api/spaces/coworkers/${doomed}`);
-      assert.equal((await t.delete(`/api/spaces/coworkers/${doomed}`)).status, 200);
+      await updated(coworkerUpdate, `/api/spaces/coworkers/${coworker}`, { City: 'Leeds' });
+      await deleted(coworkerDelete, `/api/spaces/coworkers/${await createCoworker(t, business, { FullName: 'Leaving Customer' })}`);
 
       // Customer invoices: first, issued, updated, paid, deleted
-      const first = await on(15, 'CoworkerInvoiceCreateFirst');
-      const invoiceUpdate = await on(18, 'CoworkerInvoiceUpdate');
-      const paid = await on(21, 'CoworkerInvoicePaid');
-      const invoiceDelete = await on(17, 'CoworkerInvoiceDelete');
+      const [first, invoiceUpdate, paid, invoiceDelete] = await onEach([15, 'CoworkerInvoiceCreateFirst'], [18, 'CoworkerInvoiceUpdate'], [21, 'CoworkerInvoicePaid'], [17, 'CoworkerInvoiceDelete']);
       const invoice = await create(t, '/api/billing/coworkerinvoices', { BusinessId: business, CoworkerId: coworker, CurrencyId: currency, TotalAmount: 100 });
       await record(first, `/api/billing/coworkerinvoices/${invoice}`);
       const issued = await on(16, 'CoworkerInvoiceCreate');
-      const second = await create(t, '/api/billing/coworkerinvoices', { BusinessId: business, CoworkerId: coworker, CurrencyId: currency, TotalAmount: 50 });
-      await record(issued, `/api/billing/coworkerinvoices/${second}`);
-      await t.put(`/api/billing/coworkerinvoices/${second}`, { ...(await t.get(`/api/billing/coworkerinvoices/${second}`)).body, Paid: true, PaidOn: '2025-01-02T03:04:05Z' });
-      await record(invoiceUpdate, `/api/billing/coworkerinvoices/${second}`);
-      await record(paid, `/api/billing/coworkerinvoices/${second}`);
-      await record(invoiceDelete, `/api/billing/coworkerinvoices/${second}`);
-      assert.equal((await t.delete(`/api/billing/coworkerinvoices/${second}`)).status, 200);
+      const second = `/api/billing/coworkerinvoices/${await create(t, '/api/billing/coworkerinvoices', { BusinessId: business, CoworkerId: coworker, CurrencyId: currency, TotalAmount: 50 })}`;
+      await record(issued, second);
+      await updated(invoiceUpdate, second, { Paid: true, PaidOn: '2025-01-02T03:04:05Z' });
+      await record(paid, second);
+      await deleted(invoiceDelete, second);
 
       // Events and attendees
-      const eventCreate = await on(25, 'CalendarEventCreate');
-      const eventUpdate = await on(26, 'CalendarEventUpdate');
-      const eventDelete = await on(44, 'CalendarEventDelete');
-      const attendeeCreate = await on(28, 'CalendarEventAttendeeCreate');
-      const attendeeUpdate = await on(29, 'CalendarEventAttendeeUpdate');
-      const attendeeDelete = await on(27, 'CalendarEventAttendeeDelete');
+      const [eventCreate, eventUpdate, eventDelete, attendeeCreate, attendeeUpdate, attendeeDelete] = await onEach(
+        [25, 'CalendarEventCreate'], [26, 'CalendarEventUpdate'], [44, 'CalendarEventDelete'],
+        [28, 'CalendarEventAttendeeCreate'], [29, 'CalendarEventAttendeeUpdate'], [27, 'CalendarEventAttendeeDelete'],
+      );
       const event = await createEvent(t, business);
       await record(eventCreate, `/api/content/calendarevents/${event}`);
-      await t.put(`/api/content/calendarevents/${event}`, { ...(await t.get(`/api/content/calendarevents/${event}`)).body, Location: 'Loft' });
-      await record(eventUpdate, `/api/content/calendarevents/${event}`);
-      const attendee = await createAttendee(t, event);
-      await record(attendeeCreate, `/api/content/eventattendees/${attendee}`);
-      await t.put(`/api/content/eventattendees/${attendee}`, { ...(await t.get(`/api/content/eventattendees/${attendee}`)).body, CheckedIn: true });
-      await record(attendeeUpdate, `/api/content/eventattendees/${attendee}`);
-      await record(attendeeDelete, `/api/content/eventattendees/${attendee}`);
-      assert.equal((await t.delete(`/api/content/eventattendees/${attendee}`)).status, 200);
-      await record(eventDelete, `/api/content/calendarevents/${event}`);
-      assert.equal((await t.delete(`/api/content/calendarevents/${event}`)).status, 200);
+      await updated(eventUpdate, `/api/content/calendarevents/${event}`, { Location: 'Loft' });
+      const attendee = `/api/content/eventattendees/${await createAttendee(t, event)}`;
+      await record(attendeeCreate, attendee);
+      await updated(attendeeUpdate, attendee, { CheckedIn: true });
+      await deleted(attendeeDelete, attendee);
+      await deleted(eventDelete, `/api/content/calendarevents/${event}`);
 
       // Tariffs, products and sales (a sale's stock change is a product update)
-      const tariffCreate = await on(74, 'TariffCreate');
-      const tariffUpdate = await on(76, 'TariffUpdate');
-      const tariffDelete = await on(75, 'TariffDelete');
-      const tariff = await createTariff(t, business, { Name: 'Hooked plan' });
-      await record(tariffCreate, `/api/billing/tariffs/${tariff}`);
-      await t.put(`/api/billing/tariffs/${tariff}`, { ...(await t.get(`/api/billing/tariffs/${tariff}`)).body, Price: 99 });
-      await record(tariffUpdate, `/api/billing/tariffs/${tariff}`);
-      await record(tariffDelete, `/api/billing/tariffs/${tariff}`);
-      assert.equal((await t.delete(`/api/billing/tariffs/${tariff}`)).status, 200);
-      const productCreate = await on(81, 'ProductCreate');
-      const productUpdate = await on(83, 'ProductUpdate');
-      const productDelete = await on(82, 'ProductDelete');
-      const saleCreate = await on(68, 'CoworkerProductCreate');
-      const saleUpdate = await on(69, 'CoworkerProductUpdate');
-      const saleDelete = await on(70, 'CoworkerProductDelete');
+      const [tariffCreate, tariffUpdate, tariffDelete] = await onEach([74, 'TariffCreate'], [76, 'TariffUpdate'], [75, 'TariffDelete']);
+      const tariff = `/api/billing/tariffs/${await createTariff(t, business, { Name: 'Hooked plan' })}`;
+      await record(tariffCreate, tariff);
+      await updated(tariffUpdate, tariff, { Price: 99 });
+      await deleted(tariffDelete, tariff);
+      const [productCreate, productUpdate, productDelete, saleCreate, saleUpdate, saleDelete] = await onEach(
+        [81, 'ProductCreate'], [83, 'ProductUpdate'], [82, 'ProductDelete'],
+        [68, 'CoworkerProductCreate'], [69, 'CoworkerProductUpdate'], [70, 'CoworkerProductDelete'],
+      );
       const product = await createProduct(t, business, { TrackStock: true, CurrentStock: 5 });
       await record(productCreate, `/api/billing/products/${product}`);
-      const sale = await create(t, '/api/billing/coworkerproducts', { CoworkerId: coworker, ProductId: product, Quantity: 2 });
-      await record(saleCreate, `/api/billing/coworkerproducts/${sale}`);
+      const sale = `/api/billing/coworkerproducts/${await create(t, '/api/billing/coworkerproducts', { CoworkerId: coworker, ProductId: product, Quantity: 2 })}`;
+      await record(saleCreate, sale);
       await record(productUpdate, `/api/billing/products/${product}`);
-      await t.put(`/api/billing/coworkerproducts/${sale}`, { ...(await t.get(`/api/billing/coworkerproducts/${sale}`)).body, Notes: 'gift' });
-      await record(saleUpdate, `/api/billing/coworkerproducts/${sale}`);
-      await record(saleDelete, `/api/billing/coworkerproducts/${sale}`);
-      assert.equal((await t.delete(`/api/billing/coworkerproducts/${sale}`)).status, 200);
-      const spare = await createProduct(t, business, { Name: 'Spare' });
-      await record(productDelete, `/api/billing/products/${spare}`);
-      assert.equal((await t.delete(`/api/billing/products/${spare}`)).status, 200);
+      await updated(saleUpdate, sale, { Notes: 'gift' });
+      await deleted(saleDelete, sale);
+      await deleted(productDelete, `/api/billing/products/${await createProduct(t, business, { Name: 'Spare' })}`);
 
       // The business itself
-      const businessUpdate = await on(84, 'BusinessUpdate');
-      await t.put(`/api/sys/businesses/${business}`, { ...(await t.get(`/api/sys/businesses/${business}`)).body, City: 'York' });
-      await record(businessUpdate, `/api/sys/businesses/${business}`);
+      await updated(await on(84, 'BusinessUpdate'), `/api/sys/businesses/${business}`, { City: 'York' });
 
       // Two creates each reach these hooks: the first customer and product, and the ones deleted later.
       const counts = new Map([[coworkerCreate, 2], [productCreate, 2]]);

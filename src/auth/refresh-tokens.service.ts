@@ -1,8 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { Database } from '../common/database.js';
-import { parseDbDateTime } from '../common/wire-values.js';
+import { RefreshTokenRepository } from './refresh-token.repository.js';
 
 export const REFRESH_TOKEN_DAYS = 15;
 
@@ -17,20 +16,14 @@ export type RefreshOutcome = { userId: number; clientId: string } | { refused: '
  */
 @Injectable()
 export class RefreshTokensService {
-  constructor(private readonly db: Database) {}
-
-  private q = (name: string) => this.db.id(name);
+  constructor(private readonly tokens: RefreshTokenRepository) {}
 
   /** Issues a new refresh token for (user, client), revoking the live one it replaces. */
   async issue(userId: number, clientId: string, manager?: EntityManager): Promise<string> {
     const token = randomBytes(32).toString('base64url');
     const now = new Date();
     await this.revokeAll(userId, clientId, manager);
-    await this.db.query(
-      `INSERT INTO ${this.q('refresh_token')} (${['UserId', 'ClientId', 'TokenHash', 'CreatedOn', 'ExpiresOn'].map(this.q).join(', ')}) VALUES (?, ?, ?, ?, ?)`,
-      [userId, clientId, hash(token), this.db.dateParam(now), this.db.dateParam(new Date(now.getTime() + REFRESH_TOKEN_DAYS * 86_400_000))],
-      manager,
-    );
+    await this.tokens.insert({ userId, clientId, tokenHash: hash(token), createdOn: now, expiresOn: new Date(now.getTime() + REFRESH_TOKEN_DAYS * 86_400_000) }, manager);
     return token;
   }
 
@@ -39,29 +32,16 @@ export class RefreshTokensService {
    * issued under); the caller then issues its successor.
    */
   async use(token: string, presentedClientId: string | undefined): Promise<RefreshOutcome> {
-    const q = this.q;
-    const [row] = await this.db.query(
-      `SELECT t.${q('Id')} AS id, t.${q('UserId')} AS userId, t.${q('ClientId')} AS clientId, t.${q('ExpiresOn')} AS expiresOn, ` +
-        `t.${q('UsedOn')} AS usedOn, t.${q('RevokedOn')} AS revokedOn, u.${q('Email')} AS email ` +
-        `FROM ${q('refresh_token')} t JOIN ${q('user')} u ON u.${q('Id')} = t.${q('UserId')} WHERE t.${q('TokenHash')} = ?`,
-      [hash(token)],
-    );
-    if (!row) return { refused: 'unknown' };
-    const userId = Number(row.userId);
-    const clientId = String(row.clientId);
-    if ((presentedClientId ?? String(row.email)) !== clientId) return { refused: 'client_mismatch' };
-    if (row.usedOn !== null || row.revokedOn !== null) {
+    const stored = await this.tokens.findByHash(hash(token));
+    if (!stored) return { refused: 'unknown' };
+    const { userId, clientId } = stored;
+    if ((presentedClientId ?? stored.email) !== clientId) return { refused: 'client_mismatch' };
+    if (stored.spent) {
       await this.revokeAll(userId, clientId);
       return { refused: 'replayed' };
     }
-    if ((parseDbDateTime(row.expiresOn) ?? 0) <= Date.now()) return { refused: 'expired' };
-    const claimed = await this.db.manager
-      .createQueryBuilder()
-      .update('refresh_token')
-      .set({ UsedOn: this.db.dateParam(new Date()) })
-      .where(`${q('Id')} = :id AND ${q('UsedOn')} IS NULL AND ${q('RevokedOn')} IS NULL`, { id: Number(row.id) })
-      .execute();
-    if (claimed.affected !== 1) {
+    if ((stored.expiresOn ?? 0) <= Date.now()) return { refused: 'expired' };
+    if (!(await this.tokens.markUsed(stored.id))) {
       // Another request spent it at the same moment: treat it as the replay it is.
       await this.revokeAll(userId, clientId);
       return { refused: 'replayed' };
@@ -71,12 +51,6 @@ export class RefreshTokensService {
 
   /** Revokes every live refresh token of (user, client), or of the user when no client is named. */
   async revokeAll(userId: number, clientId?: string, manager?: EntityManager): Promise<void> {
-    const q = this.q;
-    const byClient = clientId === undefined ? '' : ` AND ${q('ClientId')} = ?`;
-    await this.db.query(
-      `UPDATE ${q('refresh_token')} SET ${q('RevokedOn')} = ? WHERE ${q('UserId')} = ?${byClient} AND ${q('RevokedOn')} IS NULL AND ${q('UsedOn')} IS NULL`,
-      [this.db.dateParam(new Date()), userId, ...(clientId === undefined ? [] : [clientId])],
-      manager,
-    );
+    await this.tokens.revokeLive(userId, clientId, manager);
   }
 }

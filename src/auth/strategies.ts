@@ -1,47 +1,50 @@
-import type { Strategy } from 'passport';
+import { Injectable } from '@nestjs/common';
+import { PassportStrategy } from '@nestjs/passport';
+import type { FastifyRequest } from 'fastify';
 import { Strategy as LocalStrategy } from 'passport-local';
+import { AuthService, type BasicLogin } from './auth.service.js';
+import { OAuthError } from './oauth-error.js';
+import { Rfc7617BasicStrategy } from './rfc7617-basic.strategy.js';
+import { formField } from './token-form.js';
+import type { LoginUser } from './user-login.repository.js';
+
+export const LOGIN_REFUSED = 'The user name or password is incorrect, or the account cannot sign in now.';
 
 /**
- * Runs a passport strategy against a request and resolves with what it decided: the user, or false
- * when the credentials were missing or refused. Strategies are passport's own (passport-local for the
- * password grant, passport-http for Basic); Nest's guard decides what a refusal means.
+ * The password grant of POST /api/token (docs/api.md §2.3): passport-local reads the form fields
+ * `username` and `password`; the login check also wants `totp` when the user has two-factor on.
  */
-export function runStrategy<U>(strategy: Strategy, request: object): Promise<U | false> {
-  return new Promise((resolve, reject) => {
-    const attempt = Object.create(strategy) as Strategy & {
-      success(user: U): void;
-      fail(): void;
-      error(error: unknown): void;
-      pass(): void;
-      redirect(): void;
-    };
-    attempt.success = (user) => resolve(user);
-    attempt.fail = () => resolve(false);
-    attempt.pass = () => resolve(false);
-    attempt.redirect = () => resolve(false);
-    attempt.error = (error) => reject(error instanceof Error ? error : new Error(String(error)));
-    (attempt.authenticate as (this: unknown, request: never, options: object) => void).call(attempt, request as never, {});
-  });
-}
+@Injectable()
+export class PasswordGrantStrategy extends PassportStrategy(LocalStrategy, 'local') {
+  constructor(private readonly auth: AuthService) {
+    super({ usernameField: 'username', passwordField: 'password', passReqToCallback: true, session: false });
+  }
 
-type Verify<U> = (username: string, password: string, request: { body?: Record<string, unknown> }) => Promise<U | false>;
-
-/** The password grant's credentials, read from the form fields `username` and `password`. */
-export function passwordGrantStrategy<U>(verify: Verify<U>): Strategy {
-  return new LocalStrategy({ usernameField: 'username', passwordField: 'password', passReqToCallback: true, session: false }, (request, username, password, done) => {
-    verify(username, password, request).then((user) => done(null, user as never), (error) => done(error));
-  });
+  async validate(request: FastifyRequest, username: string, password: string): Promise<LoginUser> {
+    const totp = formField((request.body ?? {}) as Record<string, unknown>, 'totp');
+    const result = await this.auth.checkLogin(username, password, totp, true);
+    if ('user' in result) return result.user;
+    if (result.failure === 'two_factor') {
+      throw new OAuthError('two_factor_auth_check', totp ? 'The one-time code is not valid.' : 'A one-time code (totp) is required.');
+    }
+    // The same for an unknown user, a wrong password, an inactive and a locked account: nobody
+    // learns from it which accounts exist or what state they are in.
+    throw new OAuthError('invalid_grant', LOGIN_REFUSED);
+  }
 }
 
 /**
- * The credentials of an `Authorization: Basic …` value (RFC 7617): base64 of `user-id:password`, where
- * the user id ends at the first colon and the password may contain more. Null when malformed.
+ * HTTP Basic (docs/api.md §2.2), through passport-http with RFC 7617 parsing. Only credentials the
+ * instance has not verified within the last minute get here (authentication.guard.ts).
  */
-export function parseBasicCredentials(encoded: string): { email: string; password: string } | null {
-  const value = encoded.trim();
-  if (!value || !/^[A-Za-z0-9+/]+={0,2}$/.test(value)) return null;
-  const decoded = Buffer.from(value, 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  if (colon <= 0) return null;
-  return { email: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+@Injectable()
+export class BasicCredentialsStrategy extends PassportStrategy(Rfc7617BasicStrategy, 'basic') {
+  constructor(private readonly auth: AuthService) {
+    super();
+  }
+
+  /** A login without a one-time code: two-factor users are refused. */
+  validate(email: string, password: string): Promise<BasicLogin | null> {
+    return this.auth.verifyBasic(email, password);
+  }
 }

@@ -9,7 +9,7 @@ import { Integer } from '../common/validation/fields.js';
 import { validateBody } from '../common/validation/validation.js';
 import { accessDenied } from './access-denied.js';
 import { AuthService } from './auth.service.js';
-import { mayManage } from '../sys/users/user-authority.js';
+import { mayManage } from './user-authority.js';
 
 export class TokenRefreshDto {
   /** Validity of the new access token in minutes (default 30, at most a week). */

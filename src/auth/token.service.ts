@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { AuthService, type LoginUser } from './auth.service.js';
-import { refuseForeignCharset } from '../common/body-limits.js';
+import { AuthService } from './auth.service.js';
 import { OAuthError } from './oauth-error.js';
 import { RefreshTokensService } from './refresh-tokens.service.js';
-import { passwordGrantStrategy, runStrategy } from './strategies.js';
+import { formField, tokenForm } from './token-form.js';
+import type { LoginUser } from './user-login.repository.js';
 
 export interface TokenResponse {
   access_token: string;
@@ -13,62 +13,28 @@ export interface TokenResponse {
   refresh_token: string;
 }
 
-export const LOGIN_REFUSED = 'The user name or password is incorrect, or the account cannot sign in now.';
-
-const FORM = /^application\/x-www-form-urlencoded\b/i;
-
-/** One form field as a string: a repeated field counts once. */
-function field(body: Record<string, unknown>, name: string): string | undefined {
-  const value = body[name];
-  const text = Array.isArray(value) ? value[0] : value;
-  return typeof text === 'string' ? text : undefined;
-}
-
 /** POST /api/token (docs/api.md §2.3): the password and refresh_token grants. */
 @Injectable()
 export class TokenService {
-  private readonly passwordGrant = passwordGrantStrategy<LoginUser>(async (username, password, request) => {
-    const totp = field(request.body ?? {}, 'totp');
-    const result = await this.auth.checkLogin(username, password, totp, true);
-    if ('user' in result) return result.user;
-    switch (result.failure) {
-      case 'two_factor':
-        throw new OAuthError('two_factor_auth_check', totp ? 'The one-time code is not valid.' : 'A one-time code (totp) is required.');
-      default:
-        // The same for an unknown user, a wrong password, an inactive and a locked account: nobody
-        // learns from it which accounts exist or what state they are in.
-        throw new OAuthError('invalid_grant', LOGIN_REFUSED);
-    }
-  });
-
   constructor(
     private readonly auth: AuthService,
     private readonly refreshTokens: RefreshTokensService,
   ) {}
 
-  async token(request: FastifyRequest): Promise<TokenResponse> {
-    const body = request.body;
-    refuseForeignCharset(request.headers['content-type']);
-    if (!FORM.test(String(request.headers['content-type'] ?? '')) || !body || typeof body !== 'object') {
-      throw new OAuthError('unsupported_grant_type');
-    }
-    const form = body as Record<string, unknown>;
+  /** `login`: the user a password grant's credentials verified as (PasswordGrantGuard). */
+  async token(request: FastifyRequest, login: LoginUser | undefined): Promise<TokenResponse> {
+    const form = tokenForm(request);
     const headerClientId = request.headers.client_id;
-    const clientId = field(form, 'client_id') ?? (typeof headerClientId === 'string' ? headerClientId : undefined);
-    switch (field(form, 'grant_type')) {
+    const clientId = formField(form, 'client_id') ?? (typeof headerClientId === 'string' ? headerClientId : undefined);
+    switch (formField(form, 'grant_type')) {
       case 'password':
-        return this.grantPassword(request, clientId);
+        if (!login) throw new Error('A password grant reached TokenService without PasswordGrantGuard.');
+        return this.respond(login.Id, login.SecurityStamp, clientId ?? login.Email);
       case 'refresh_token':
-        return this.grantRefresh(field(form, 'refresh_token'), clientId);
+        return this.grantRefresh(formField(form, 'refresh_token'), clientId);
       default:
         throw new OAuthError('unsupported_grant_type');
     }
-  }
-
-  private async grantPassword(request: FastifyRequest, clientId: string | undefined): Promise<TokenResponse> {
-    const user = await runStrategy<LoginUser>(this.passwordGrant, request);
-    if (!user) throw new OAuthError('invalid_grant', 'username and password are required.');
-    return this.respond(user.Id, user.SecurityStamp, clientId ?? user.Email);
   }
 
   private async grantRefresh(token: string | undefined, clientId: string | undefined): Promise<TokenResponse> {

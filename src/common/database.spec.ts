@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { DataSource } from 'typeorm';
-import { Database, isDeadlock, isTransientConflict } from './database.js';
+import { Database } from './database.js';
+import { isDeadlock, isTransientConflict } from './database-errors.js';
 import { WriteScope } from './write-scope.js';
 
 const deadlock = Object.assign(new Error('Deadlock found when trying to get lock; try restarting transaction'), { errno: 1213, code: 'ER_LOCK_DEADLOCK' });

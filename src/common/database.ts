@@ -1,6 +1,8 @@
 import { setTimeout } from 'node:timers/promises';
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { DataSource, QueryFailedError, type EntityManager, type QueryRunner } from 'typeorm';
+import { DataSource, type EntityManager, type QueryRunner } from 'typeorm';
+import { isTransientConflict } from './database-errors.js';
+import { executeOn, StatementKiller, transactionConnection, WRITE_ISOLATION, type MySqlConnection, type MySqlPool } from './mysql-connections.js';
 import type { AnyClass } from './columns.js';
 import type { SqlContext } from './record-definition.js';
 import type { WriteScope } from './write-scope.js';
@@ -12,21 +14,6 @@ interface SqliteStatement {
   raw(toggle: boolean): SqliteStatement;
 }
 
-type MySqlCallback = (error: Error | null, rows: unknown) => void;
-interface MySqlConnection {
-  threadId: number;
-  execute(options: { sql: string; rowsAsArray: boolean }, values: unknown[], callback: MySqlCallback): void;
-  query(sql: string, callback: MySqlCallback): void;
-  release(): void;
-  end(callback?: () => void): void;
-  on(event: 'error', listener: (error: Error) => void): void;
-}
-interface MySqlPool {
-  execute(options: { sql: string; rowsAsArray: boolean }, values: unknown[], callback: MySqlCallback): void;
-  getConnection(callback: (error: Error | null, connection: MySqlConnection) => void): void;
-  on(event: 'connection', listener: (connection: MySqlConnection) => void): void;
-}
-
 /**
  * How many times a MySQL transaction (or a lone statement) that InnoDB aborted to break a deadlock,
  * or that waited too long for a lock, is tried in all; the pauses between grow and are random, so
@@ -34,18 +21,6 @@ interface MySqlPool {
  */
 const CONFLICT_ATTEMPTS = 8;
 const conflictPause = (attempt: number) => Math.floor(Math.random() * Math.min(250, 4 * 2 ** attempt));
-
-/** mysql2 options of a pool that a single connection does not take. */
-const POOL_ONLY_OPTIONS = ['connectionLimit', 'queueLimit', 'maxIdle', 'idleTimeout', 'waitForConnections', 'acquireTimeout'];
-
-/**
- * MySQL write transactions read committed rows: a write that waited for a row lock then reads what
- * the writer before it committed (an id list diffed after the parent row's lock, an attendee count),
- * and plain reads and searches take no gap locks, which made parallel inserts into one join table
- * deadlock under REPEATABLE READ. The rules that need more lock a row (stock, invoice counter, an
- * event's places) or rest on a unique index.
- */
-const WRITE_ISOLATION = 'SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED';
 
 /**
  * The database as the record machinery uses it: raw reads with bound parameters, and write
@@ -61,7 +36,7 @@ export class Database implements OnApplicationShutdown {
   /** MySQL connections already set to WRITE_ISOLATION. */
   private readonly isolated = new WeakSet<object>();
   /** A connection of its own for KILL QUERY, so that interrupting never waits for a pooled one. */
-  private killer: MySqlConnection | null = null;
+  private killer: StatementKiller | null = null;
 
   constructor(readonly dataSource: DataSource) {
     this.isMySql = isMySqlFamily(dataSource);
@@ -74,8 +49,27 @@ export class Database implements OnApplicationShutdown {
     }
   }
 
+  private returning: Promise<boolean> | undefined;
+
+  /**
+   * Whether an INSERT can return values (RETURNING): SQLite since 3.35 and MariaDB since 10.5 can,
+   * MySQL cannot. Asked of the server once, on the caller's transaction connection when it has one:
+   * a transaction that waited for a pooled connection while holding its own could starve the pool.
+   */
+  supportsReturning(manager?: EntityManager): Promise<boolean> {
+    if (!this.isMySql) return Promise.resolve(true);
+    return (this.returning ??= this.query<{ v: string }>('SELECT VERSION() AS v', [], manager).then(([row]) => {
+      const mariaDb = /^(\d+)\.(\d+).*MariaDB/i.exec(String(row?.v ?? ''));
+      return mariaDb !== null && (Number(mariaDb[1]) > 10 || (Number(mariaDb[1]) === 10 && Number(mariaDb[2]) >= 5));
+    }).catch((error: unknown) => {
+      // Asked again next time: the database may be back.
+      this.returning = undefined;
+      throw error;
+    }));
+  }
+
   onApplicationShutdown(): void {
-    this.killer?.end();
+    this.killer?.close();
     this.killer = null;
   }
 
@@ -104,6 +98,8 @@ export class Database implements OnApplicationShutdown {
    */
   query<T = Record<string, unknown>>(sql: string, parameters: unknown[] = [], manager?: EntityManager): Promise<T[]> {
     if (this.isMySql) {
+      const connection = transactionConnection(manager);
+      if (connection) return executeOn<T>(connection, sql, parameters, false);
       if (manager) return manager.query(sql, parameters);
       return this.execute<T>(sql, parameters, false);
     }
@@ -132,6 +128,8 @@ export class Database implements OnApplicationShutdown {
    */
   async queryArrays(sql: string, parameters: unknown[] = [], manager?: EntityManager): Promise<unknown[][]> {
     if (this.isMySql) {
+      const connection = transactionConnection(manager);
+      if (connection) return executeOn<unknown[]>(connection, sql, parameters, true);
       if (manager) return (await manager.query<Array<Record<string, unknown>>>(sql, parameters)).map((row) => Object.values(row));
       return this.execute<unknown[]>(sql, parameters, true);
     }
@@ -290,21 +288,8 @@ export class Database implements OnApplicationShutdown {
 
   /** Stops the statement running on a MySQL connection (its transaction then rolls back). */
   private interrupt(threadId: number): void {
-    const pool = this.pool;
-    if (!pool) return;
-    if (!this.killer) {
-      type Driver = { mysql: { createConnection(config: unknown): MySqlConnection }; options: unknown; createConnectionOptions(options: unknown, credentials: unknown): object };
-      const driver = this.dataSource.driver as unknown as Driver;
-      const options: Record<string, unknown> = { ...driver.createConnectionOptions(driver.options, driver.options) };
-      for (const poolOnly of POOL_ONLY_OPTIONS) delete options[poolOnly];
-      const killer = driver.mysql.createConnection(options);
-      killer.on('error', () => {
-        if (this.killer === killer) this.killer = null;
-      });
-      this.killer = killer;
-    }
-    // The thread id is the driver's integer, not client input.
-    this.killer.query(`KILL QUERY ${Math.trunc(Number(threadId))}`, () => undefined);
+    if (!this.pool) return;
+    (this.killer ??= new StatementKiller(this.dataSource.driver)).kill(threadId);
   }
 }
 
@@ -313,72 +298,3 @@ const sqliteParameters = (parameters: unknown[]): unknown[] => parameters.map((v
 
 /** MySQL or MariaDB (TypeORM's two dialects over the same mysql2 driver). */
 export const isMySqlFamily = (dataSource: DataSource): boolean => dataSource.options.type === 'mysql' || dataSource.options.type === 'mariadb';
-
-type DriverError = { code?: string; errno?: number; message?: string };
-
-function driverError(error: unknown): DriverError | undefined {
-  if (error instanceof QueryFailedError) return (error as QueryFailedError & { driverError: DriverError }).driverError;
-  return error as DriverError | undefined;
-}
-
-/** Connection-level failures: the database is stopped, unreachable, full, or went away mid-query. */
-const UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE',
-  'PROTOCOL_CONNECTION_LOST', 'PROTOCOL_SEQUENCE_TIMEOUT', 'PROTOCOL_ENQUEUE_AFTER_FATAL_ERROR', 'PROTOCOL_ENQUEUE_AFTER_QUIT',
-  'ER_CON_COUNT_ERROR', 'ER_TOO_MANY_USER_CONNECTIONS', 'ER_SERVER_SHUTDOWN', 'ER_QUERY_INTERRUPTED', 'ER_CONNECTION_KILLED',
-  'SQLITE_BUSY', 'SQLITE_LOCKED',
-  // A Galera node that is joining, left the cluster's majority, or is not synced refuses queries with
-  // errno 1047, "WSREP has not yet prepared node for application use".
-  'ER_UNKNOWN_COM_ERROR',
-]);
-/** TypeORM's own "there is no usable connection" errors, by class name. */
-const UNAVAILABLE_ERRORS = new Set(['CannotExecuteNotConnectedError', 'ConnectionIsNotSetError', 'ConnectionNotFoundError', 'PoolClosedError']);
-/** mysql2's pool refusals, which carry no code. */
-const UNAVAILABLE_MESSAGES = /^(Queue limit reached|Pool is closed|No connections available|Connection lost|Can't add new command when connection is in closed state)/i;
-
-/**
- * Whether an error means the database cannot be reached right now (the request may succeed later),
- * as opposed to a bad query or a refused write. Looks through TypeORM's wrappers and error causes.
- */
-export function isDatabaseUnavailable(error: unknown): boolean {
-  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
-    const candidate = e as DriverError & { fatal?: boolean; name?: string; driverError?: unknown; cause?: unknown };
-    if (candidate.code && UNAVAILABLE_CODES.has(candidate.code)) return true;
-    // mysql2 marks errors that broke the connection itself as fatal.
-    if (candidate.fatal === true) return true;
-    if (candidate.name && UNAVAILABLE_ERRORS.has(candidate.name)) return true;
-    if (typeof candidate.message === 'string' && UNAVAILABLE_MESSAGES.test(candidate.message)) return true;
-    e = candidate.driverError ?? candidate.cause;
-  }
-  return false;
-}
-
-/** A write refused because other records refer to the row (or it refers to a missing one). */
-export function isForeignKeyViolation(error: unknown): boolean {
-  const e = driverError(error);
-  // SQLite reports an ON DELETE RESTRICT refusal as a trigger constraint with the foreign-key message.
-  const sqlite = e?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || (e?.code === 'SQLITE_CONSTRAINT_TRIGGER' && /FOREIGN KEY/i.test(e.message ?? ''));
-  return sqlite || e?.errno === 1451 || e?.errno === 1452;
-}
-
-export function isUniqueViolation(error: unknown): boolean {
-  const e = driverError(error);
-  return e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || e?.errno === 1062;
-}
-
-/**
- * InnoDB rolled the transaction back to break a deadlock: running it again is safe. A Galera node
- * reports a transaction that lost certification to a conflicting one from another node the same way.
- */
-export function isDeadlock(error: unknown): boolean {
-  return driverError(error)?.errno === 1213;
-}
-
-/**
- * A lock conflict that running the transaction again resolves: a deadlock InnoDB broke by rolling
- * it back, or a lock wait that timed out (the transaction is then rolled back whole, here).
- */
-export function isTransientConflict(error: unknown): boolean {
-  const errno = driverError(error)?.errno;
-  return errno === 1213 || errno === 1205;
-}

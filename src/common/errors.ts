@@ -1,8 +1,18 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
-import { validationFailure, type ActionConfirmation, type FieldError } from './envelopes.js';
+import { failureConfirmation, validationFailure, type ActionConfirmation, type FieldError } from './envelopes.js';
+
+/**
+ * A response whose body is already in its wire form (refusals, validation failures, AccessDenied,
+ * OAuth errors): the filter sends it as it is, recognised by this class (docs/architecture.md).
+ */
+export class WireResponseException extends HttpException {
+  constructor(body: ActionConfirmation | Record<string, unknown> | string, status: number, readonly headers: Record<string, string> = {}) {
+    super(body, status);
+  }
+}
 
 /** Validation failure: 400 with the ActionConfirmation envelope naming every offending field. */
-export class RecordValidationException extends HttpException {
+export class RecordValidationException extends WireResponseException {
   constructor(readonly errors: FieldError[]) {
     super(validationFailure(errors), HttpStatus.BAD_REQUEST);
   }
@@ -19,9 +29,7 @@ export class RecordNotFoundException extends HttpException {
   }
 }
 
-/** A response whose body is already in its wire form (refusals, AccessDenied, OAuth errors). */
-export class WireResponseException extends HttpException {
-  constructor(body: ActionConfirmation | Record<string, unknown> | string, status: number, readonly headers: Record<string, string> = {}) {
-    super(body, status);
-  }
+/** A refused action: 400 ActionConfirmation whose Message says why (docs/api.md §1.2). */
+export function refusal(message: string): WireResponseException {
+  return new WireResponseException(failureConfirmation(400, message), HttpStatus.BAD_REQUEST);
 }

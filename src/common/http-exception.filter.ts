@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { ArgumentsHost, Catch, HttpException, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isDatabaseUnavailable } from './database.js';
+import { isDatabaseUnavailable } from './database-errors.js';
 import { failureConfirmation } from './envelopes.js';
 import { RecordNotFoundException, WireResponseException } from './errors.js';
 
@@ -49,6 +49,7 @@ const UNAVAILABLE: ErrorResponse = { status: 503, body: failureConfirmation(503,
  */
 export function toErrorResponse(error: unknown): ErrorResponse {
   if (error instanceof PreparedAnswer) return { status: error.status, body: null, headers: error.headers, text: error.text };
+  // Bodies already in wire form (validation failures and refusals among them) are sent as they are.
   if (error instanceof WireResponseException) {
     return { status: error.getStatus(), body: error.getResponse(), headers: error.headers };
   }
@@ -59,9 +60,8 @@ export function toErrorResponse(error: unknown): ErrorResponse {
       return { status: 401, body: UNAUTHORIZED_BODY, headers: { 'WWW-Authenticate': WWW_AUTHENTICATE } };
     }
     if (status === 404) return { status: 404, body: 'Not found' };
-    const response = error.getResponse();
-    if (typeof response === 'object' && response !== null && 'WasSuccessful' in response) return { status, body: response };
     if (status === 429) return { status, body: failureConfirmation(status, 'Too many requests; try again later.') };
+    const response = error.getResponse();
     return { status, body: failureConfirmation(status, typeof response === 'string' ? response : error.message) };
   }
   // The database is down or unreachable, or the request ran out of time: 503, the client may retry.

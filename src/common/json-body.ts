@@ -4,15 +4,12 @@ import type { AnyClass } from './columns.js';
 import { failureConfirmation } from './envelopes.js';
 import { WireResponseException } from './errors.js';
 import { formToRecordBody } from './form-body.js';
+import type { UpdateRequestBody } from './record-body.pipe.js';
 
 const FORM = /^application\/x-www-form-urlencoded\b/;
 
-/**
- * A record body: JSON, or form-encoded fields converted to what the same JSON body would hold (by
- * the DTO given as the decorator's argument). Anything else is 415 and nothing is written.
- */
-export const JsonBody = createParamDecorator((dto: AnyClass | undefined, context: ExecutionContext): unknown => {
-  const request = context.switchToHttp().getRequest<FastifyRequest>();
+/** The request's body: JSON, or a form converted by `dto`; anything else is 415. */
+function recordBody(dto: AnyClass | undefined, request: FastifyRequest): unknown {
   const type = String(request.headers['content-type'] ?? '').toLowerCase();
   if (dto && FORM.test(type) && request.body !== null && typeof request.body === 'object') {
     return formToRecordBody(request.body as Record<string, string | string[]>, dto);
@@ -21,4 +18,18 @@ export const JsonBody = createParamDecorator((dto: AnyClass | undefined, context
     throw new WireResponseException(failureConfirmation(415, 'The request body must be JSON (application/json) or form-encoded (application/x-www-form-urlencoded).'), HttpStatus.UNSUPPORTED_MEDIA_TYPE);
   }
   return request.body;
+}
+
+/**
+ * A record body: JSON, or form-encoded fields converted to what the same JSON body would hold (by
+ * the DTO given as the decorator's argument). Anything else is 415 and nothing is written. A pipe
+ * (record-body.pipe.ts) then makes it the DTO.
+ */
+export const JsonBody = createParamDecorator((dto: AnyClass | undefined, context: ExecutionContext): unknown =>
+  recordBody(dto, context.switchToHttp().getRequest<FastifyRequest>()));
+
+/** An update's record body with the path's id, if the route has one (for RecordUpdatePipe). */
+export const UpdateBody = createParamDecorator((dto: AnyClass | undefined, context: ExecutionContext): UpdateRequestBody => {
+  const request = context.switchToHttp().getRequest<FastifyRequest>();
+  return { body: recordBody(dto, request), pathId: (request.params as { id?: string } | undefined)?.id ?? null };
 });

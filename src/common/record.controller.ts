@@ -1,10 +1,12 @@
 import { Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query, applyDecorators, type Type } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Actor, RequirePermission } from './access.js';
-import { JsonBody } from './json-body.js';
+import { JsonBody, UpdateBody } from './json-body.js';
 import type { Principal } from './principal.js';
 import { ALL_OPERATIONS, type RecordDefinition, type RecordOperation } from './record-definition.js';
+import { RecordBodyPipe, RecordUpdatePipe, type RecordUpdate } from './record-body.pipe.js';
 import { RecordIdPipe } from './record-id.pipe.js';
+import type { RecordDto } from './validation/record.dto.js';
 import { RecordService } from './record.service.js';
 
 /** Applies the decorators only when the record type offers the operation; otherwise no route exists. */
@@ -29,6 +31,9 @@ export function createRecordController(definition: RecordDefinition<any>): Type<
   const body = definition.dto ? [ApiBody({ type: definition.dto })] : [];
   const updateDto = definition.updateDto ?? definition.dto;
   const updateBody = updateDto ? [ApiBody({ type: updateDto })] : [];
+  // Bodies become DTOs at the boundary; a type without a body offers no create or update route.
+  const createPipe = definition.dto ? [new RecordBodyPipe(definition.dto)] : [];
+  const updatePipe = updateDto ? [new RecordUpdatePipe(updateDto)] : [];
 
   @ApiTags(name)
   @Controller(`api/${definition.path}`)
@@ -58,18 +63,18 @@ export function createRecordController(definition: RecordDefinition<any>): Type<
 
     @when(has('create'), Post(), HttpCode(200), RequirePermission(name, 'Create'), ApiOperation({ summary: `Create a ${name}` }), ...body,
       ApiOkResponse({ description: `${name} was successfully created.` }))
-    create(@JsonBody(definition.dto) payload: unknown, @Actor() actor?: Principal) {
-      return this.records.create(payload, actor);
+    create(@JsonBody(definition.dto, ...createPipe) dto: RecordDto, @Actor() actor?: Principal) {
+      return this.records.create(dto, actor);
     }
 
     @when(has('update'), Put(), RequirePermission(name, 'Edit'), ApiOperation({ summary: `Update a ${name} (Id in the body)` }), ...updateBody)
-    update(@JsonBody(updateDto) payload: unknown, @Actor() actor?: Principal) {
-      return this.records.update(null, payload, actor);
+    update(@UpdateBody(updateDto, ...updatePipe) request: RecordUpdate, @Actor() actor?: Principal) {
+      return this.records.update(request.id, request.dto, actor);
     }
 
     @when(has('update'), Put(':id'), RequirePermission(name, 'Edit'), ApiOperation({ summary: `Update a ${name} by id` }), ...updateBody)
-    updateById(@Param('id', RecordIdPipe) id: number, @JsonBody(updateDto) payload: unknown, @Actor() actor?: Principal) {
-      return this.records.update(id, payload, actor);
+    updateById(@Param('id', RecordIdPipe) _id: number, @UpdateBody(updateDto, ...updatePipe) request: RecordUpdate, @Actor() actor?: Principal) {
+      return this.records.update(request.id, request.dto, actor);
     }
 
     @when(has('delete'), Delete(':id'), RequirePermission(name, 'Delete'), ApiOperation({ summary: `Delete a ${name}` }))

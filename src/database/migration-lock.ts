@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Logger } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import { isDatabaseUnavailable, isDeadlock, isMySqlFamily, isUniqueViolation } from '../common/database.js';
+import { isMySqlFamily } from '../common/database.js';
+import { isDatabaseUnavailable, isDeadlock, isUniqueViolation } from '../common/database-errors.js';
 import { MYSQL_TABLE_OPTIONS } from './migration-helpers.js';
 
 const LOCK_TABLE = 'migration_lock';

@@ -3,14 +3,14 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { SkipThrottle } from '@nestjs/throttler';
 import type { FastifyReply } from 'fastify';
 import { Public } from '../common/access.js';
-import { Database } from '../common/database.js';
+import { HealthRepository } from './health.repository.js';
 
 const PROBE_TIMEOUT_MS = 2000;
 
 @ApiTags('Health')
 @Controller('health')
 export class HealthController {
-  constructor(private readonly db: Database) {}
+  constructor(private readonly database: HealthRepository) {}
 
   /** 200 when the database answers within two seconds, 503 otherwise (for load balancers). */
   @Public()
@@ -23,7 +23,7 @@ export class HealthController {
       timer = setTimeout(() => reject(new Error('database probe timed out')), PROBE_TIMEOUT_MS);
     });
     try {
-      await Promise.race([this.db.query('SELECT 1 AS ok'), timeout]);
+      await Promise.race([this.database.ping(), timeout]);
       await reply.status(HttpStatus.OK).send({ status: 'ok' });
     } catch {
       await reply.status(HttpStatus.SERVICE_UNAVAILABLE).send({ status: 'unavailable' });

@@ -51,10 +51,17 @@ describe('API documentation at /api/docs in Chromium', { skip: !existsSync(CHROM
    * page): scroll from the top until the operation is rendered, then bring it into view.
    */
   const reveal = async () => {
-    await page.evaluate('window.scrollTo(0, 0)');
-    for (let step = 0; step < 400 && (await operation().count()) === 0; step++) {
-      await page.evaluate('window.scrollBy(0, 400)');
-      await page.waitForTimeout(25);
+    // Each step waits for two frames, so the rows that came into view are rendered before the next
+    // step scrolls on (a busy browser rendered them late and the loop scrolled past); should one pass
+    // still miss the operation, the next goes slower.
+    for (let pass = 1; pass <= 3 && (await operation().count()) === 0; pass++) {
+      await page.evaluate('window.scrollTo(0, 0)');
+      const bottom = () => page.evaluate<boolean>('window.scrollY + window.innerHeight >= document.body.scrollHeight');
+      while ((await operation().count()) === 0 && !(await bottom())) {
+        await page.evaluate(`window.scrollBy(0, ${400 / pass})`);
+        await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
+        await page.waitForTimeout(20 * pass);
+      }
     }
     await operation().scrollIntoViewIfNeeded();
   };

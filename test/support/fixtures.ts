@@ -19,8 +19,15 @@ async function reference(t: TestApp) {
   return ids;
 }
 
-export const currencyId = async (t: TestApp, code: string) => (await reference(t)).currencies.get(code)!;
-export const countryId = async (t: TestApp, code: string) => (await reference(t)).countries.get(code)!;
+/** The id of a seeded reference record; a missing one fails the test rather than yielding undefined. */
+function seeded(ids: Map<string, number>, code: string): number {
+  const id = ids.get(code);
+  assert.ok(id, `no reference record ${code}`);
+  return id;
+}
+
+export const currencyId = async (t: TestApp, code: string) => seeded((await reference(t)).currencies, code);
+export const countryId = async (t: TestApp, code: string) => seeded((await reference(t)).countries, code);
 
 /** POSTs a record and returns its new id, failing the test with the body when it is refused. */
 export async function create(t: TestApp, path: string, body: Record<string, unknown>): Promise<number> {
@@ -31,6 +38,13 @@ export async function create(t: TestApp, path: string, body: Record<string, unkn
 
 export async function createBusiness(t: TestApp, overrides: Record<string, unknown> = {}): Promise<number> {
   return create(t, '/api/sys/businesses', { Name: 'Canal Works', CurrencyId: await currencyId(t, 'GBP'), CountryId: await countryId(t, 'GB'), ...overrides });
+}
+
+/** One business per name given, in that order; their ids. */
+export async function createBusinesses(t: TestApp, ...names: string[]): Promise<number[]> {
+  const ids: number[] = [];
+  for (const name of names) ids.push(await createBusiness(t, { Name: name }));
+  return ids;
 }
 
 export async function createTariff(t: TestApp, businessId: number, overrides: Record<string, unknown> = {}): Promise<number> {

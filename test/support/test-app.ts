@@ -1,5 +1,7 @@
 import 'reflect-metadata';
+import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { after, before } from 'node:test';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import mysql from 'mysql2/promise';
@@ -74,6 +76,33 @@ export async function freshMySqlDatabase(options: { characterSet?: string } = {}
       await conn.query(`DROP DATABASE IF EXISTS \`${name}\``);
       await conn.end();
     },
+  };
+}
+
+/**
+ * The app a describe block shares: started on a fresh database by a `before` hook registered here
+ * (so before the block's own hooks) and closed after its last test. Use it inside hooks and tests;
+ * touched while the block is being declared, it fails.
+ */
+export function appPerSuite(env: Record<string, string> = {}): TestApp {
+  let started: TestApp | undefined;
+  before(async () => {
+    started = await startApp(env);
+  });
+  after(() => started?.close());
+  const app = (): TestApp => started ?? assert.fail('the suite\'s app is used before its before() hook ran');
+  return {
+    get url() { return app().url; },
+    get adminAuth() { return app().adminAuth; },
+    get app() { return app().app; },
+    get db() { return app().db; },
+    request: (method, path, options) => app().request(method, path, options),
+    get: (path, options) => app().get(path, options),
+    post: (path, body, options) => app().post(path, body, options),
+    put: (path, body, options) => app().put(path, body, options),
+    delete: (path, options) => app().delete(path, options),
+    rows: (table) => app().rows(table),
+    close: () => app().close(),
   };
 }
 

@@ -4,6 +4,7 @@ import { recordModule } from '../../common/record.module.js';
 import { Coworker } from '../../spaces/coworkers/coworker.entity.js';
 import { ApplicableCreditsController } from './coworker-booking-credits.controller.js';
 import { CoworkerBookingCredit } from './coworker-booking-credit.entity.js';
+import { CoworkerBookingCreditsRepository } from './coworker-booking-credits.repository.js';
 import { CoworkerBookingCreditsService } from './coworker-booking-credits.service.js';
 import { CoworkerBookingCreditDto } from './dto/coworker-booking-credit.dto.js';
 
@@ -19,5 +20,5 @@ export const coworkerBookingCredits = defineRecord({
   toStringText: (c) => String(c.Description ?? `Booking credit ${c.Id}`),
 });
 
-@Module(recordModule(coworkerBookingCredits, { service: CoworkerBookingCreditsService, controllers: [ApplicableCreditsController] }))
+@Module(recordModule(coworkerBookingCredits, { service: CoworkerBookingCreditsService, controllers: [ApplicableCreditsController], providers: [CoworkerBookingCreditsRepository] }))
 export class CoworkerBookingCreditsModule {}

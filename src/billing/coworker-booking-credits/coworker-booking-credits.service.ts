@@ -1,17 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable, UnauthorizedException } from '@nestjs/common';
+import { Inject, Injectable, UnauthorizedException } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { ListEnvelope } from '../../common/envelopes.js';
 import { RecordNotFoundException, RecordValidationException } from '../../common/errors.js';
 import type { Principal } from '../../common/principal.js';
 import type { WireRecord } from '../../common/record-definition.js';
-import { RecordService, type SaveContext } from '../../common/record.service.js';
+import { RecordService, type SaveContext, type SaveDecision } from '../../common/record.service.js';
 import { LAST_YEAR, MONEY_LIMIT } from '../../common/validation/fields.js';
-import { formatDateTime, toWire } from '../../common/wire-values.js';
-import { Coworker } from '../../spaces/coworkers/coworker.entity.js';
-import { ProductBookingCredit } from '../product-booking-credits/product-booking-credit.entity.js';
+import { formatDateTime } from '../../common/wire-values.js';
 import { parseApplicableQuery } from './applicable-query.js';
-import { CoworkerBookingCredit } from './coworker-booking-credit.entity.js';
+import type { CoworkerBookingCredit } from './coworker-booking-credit.entity.js';
+import { CoworkerBookingCreditsRepository } from './coworker-booking-credits.repository.js';
 import { creditApplies, expiryDate, nextRenewal, releasedAmount, type Eligibility, type PlanTerm } from './credit-rules.js';
 
 /** A sale whose product's credits are released, as the sale's transaction knows it. */
@@ -38,31 +37,29 @@ export const wholeSecond = (date: Date) => new Date(Math.floor(date.getTime() / 
  */
 @Injectable()
 export class CoworkerBookingCreditsService extends RecordService<CoworkerBookingCredit> {
+  protected override readonly hasSaveHooks = true;
+  @Inject(CoworkerBookingCreditsRepository) private readonly creditsRepository: CoworkerBookingCreditsRepository;
+
   /**
    * Inside the sale's transaction: each ProductBookingCredit of the product becomes a credit on the
    * customer's account, Credit × Quantity, valid from the sale date, expiring by its rule. Returns
    * how many were released. A failure here fails the sale: the machinery rolls everything back.
    */
   async release(manager: EntityManager, sale: ReleasingSale, actor?: Principal): Promise<number> {
-    const q = (name: string) => this.db.id(name);
-    const credits = await this.db.query(`SELECT * FROM ${this.db.tableOf(ProductBookingCredit)} WHERE ${q('ProductId')} = ? ORDER BY ${q('Id')}`, [sale.ProductId], manager);
+    const credits = await this.creditsRepository.creditsOfProduct(sale.ProductId, manager);
     if (!credits.length) return 0;
     const validFrom = wholeSecond(sale.SaleDate);
     const renewal = nextRenewal(sale.plan, validFrom);
     const now = new Date();
-    const int = (value: unknown) => (value === null || value === undefined ? null : Number(value));
-    const list = (value: unknown) => toWire('idList', value) as number[];
-    const flag = (value: unknown) => toWire('bool', value) as boolean;
     const rows = credits.map((credit) => {
-      const amount = releasedAmount(credit.Credit as number | string, sale.Quantity);
+      const amount = releasedAmount(credit.Credit, sale.Quantity);
       // What a sale releases must fit the credit columns as any written amount and date must.
       if (Math.abs(Number(amount)) >= MONEY_LIMIT) {
-        throw RecordValidationException.field('Quantity', `${sale.Quantity} × the credit "${String(credit.Name)}" (${Number(credit.Credit)}) is more credit than a booking credit holds (below ${MONEY_LIMIT}).`, sale.Quantity);
+        throw RecordValidationException.field('Quantity', `${sale.Quantity} × the credit "${credit.Name}" (${Number(credit.Credit)}) is more credit than a booking credit holds (below ${MONEY_LIMIT}).`, sale.Quantity);
       }
-      const rule = { ExpirationType: int(credit.ExpirationType), ExpiresIn: int(credit.ExpiresIn), ExpireTimeInMonths: int(credit.ExpireTimeInMonths), ExpireTimeInWeeks: int(credit.ExpireTimeInWeeks) };
-      const expiry = expiryDate(rule, validFrom, renewal);
+      const expiry = expiryDate(credit, validFrom, renewal);
       if (expiry && !(expiry.getUTCFullYear() <= LAST_YEAR)) {
-        throw RecordValidationException.field('SaleDate', `The credit "${String(credit.Name)}" released by this sale would expire after the year ${LAST_YEAR}.`, formatDateTime(validFrom));
+        throw RecordValidationException.field('SaleDate', `The credit "${credit.Name}" released by this sale would expire after the year ${LAST_YEAR}.`, formatDateTime(validFrom));
       }
       return {
         UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: sale.by, IsNew: true,
@@ -73,34 +70,35 @@ export class CoworkerBookingCreditsService extends RecordService<CoworkerBooking
         RemainingCredit: amount,
         ValidFrom: validFrom,
         ExpireDate: expiry,
-        ElegibleResourceTypes: list(credit.ElegibleResourceTypes),
-        ElegibleProducts: list(credit.ElegibleProducts),
-        ElegibleTariffs: list(credit.ElegibleTariffs),
-        CaneBeUsedForBookings: flag(credit.CaneBeUsedForBookings),
-        CaneBeUsedForEvents: flag(credit.CaneBeUsedForEvents),
-        EventCategories: list(credit.EventCategories),
-        IsUniversalCredit: flag(credit.IsUniversalCredit),
-        ElegiblePasses: list(credit.ElegiblePasses),
-        AppliesToCharges: flag(credit.AppliesToCharges),
+        ElegibleResourceTypes: credit.ElegibleResourceTypes,
+        ElegibleProducts: credit.ElegibleProducts,
+        ElegibleTariffs: credit.ElegibleTariffs,
+        CaneBeUsedForBookings: credit.CaneBeUsedForBookings,
+        CaneBeUsedForEvents: credit.CaneBeUsedForEvents,
+        EventCategories: credit.EventCategories,
+        IsUniversalCredit: credit.IsUniversalCredit,
+        ElegiblePasses: credit.ElegiblePasses,
+        AppliesToCharges: credit.AppliesToCharges,
         CoworkerProductUniqueId: sale.UniqueId,
       };
     });
-    await manager.createQueryBuilder().insert().into(CoworkerBookingCredit).values(rows as never).updateEntity(false).execute();
-    for (const id of await this.idsOfSale(manager, sale.UniqueId)) await this.recordChange(manager, actor, 'Create', id, null);
+    await this.creditsRepository.insertReleased(rows, manager);
+    for (const id of await this.creditsRepository.idsOfSale(sale.UniqueId, false, manager)) await this.recordChange(manager, actor, 'Create', id, null);
     return rows.length;
   }
 
   /** The credits a sale released (only those still unused with `unused`), as GET shows them. */
   async ofSale(manager: EntityManager, saleUniqueId: string, unused = false): Promise<WireRecord[]> {
-    const ids = await this.idsOfSale(manager, saleUniqueId, unused);
+    const ids = await this.creditsRepository.idsOfSale(saleUniqueId, unused, manager);
     return Promise.all(ids.map((id) => this.get(id, undefined, manager)));
   }
 
-  private async idsOfSale(manager: EntityManager, saleUniqueId: string, unused = false): Promise<number[]> {
-    const q = (name: string) => this.db.id(name);
-    const condition = unused ? ` AND ${q('RemainingCredit')} >= ${q('TotalCredit')}` : '';
-    const rows = await this.db.query(`SELECT ${q('Id')} AS id FROM ${this.db.tableOf(CoworkerBookingCredit)} WHERE ${q('CoworkerProductUniqueId')} = ?${condition} ORDER BY ${q('Id')}`, [saleUniqueId], manager);
-    return rows.map((row) => Number(row.id));
+  /**
+   * Removes the unused credits a sale released and returns how many are left, that is, used
+   * (CoworkerBookingCreditsRepository.removeUnusedOfSale).
+   */
+  removeUnusedOfSale(manager: EntityManager, saleUniqueId: string): Promise<number> {
+    return this.creditsRepository.removeUnusedOfSale(saleUniqueId, manager);
   }
 
   /**
@@ -110,25 +108,23 @@ export class CoworkerBookingCreditsService extends RecordService<CoworkerBooking
    */
   async applicable(query: Record<string, unknown>, actor?: Principal): Promise<ListEnvelope<WireRecord>> {
     const { coworkerId, use } = parseApplicableQuery(query);
-    const business = await this.customerBusiness(coworkerId);
+    const business = await this.creditsRepository.customerBusiness(coworkerId);
     if (business === null) throw new RecordNotFoundException();
     if (actor && actor.businessIds !== null && !actor.businessIds.includes(business)) throw new UnauthorizedException();
-    const r = (name: string) => `r.${this.db.id(name)}`;
-    return this.listNarrowed(query, actor, {
-      sql: `${r('CoworkerId')} = ? AND ${r('RemainingCredit')} > 0 AND (${r('ExpireDate')} IS NULL OR ${r('ExpireDate')} > ?)`,
-      parameters: [coworkerId, this.db.dateParam(new Date())],
-    }, (credit) => creditApplies(credit as unknown as Eligibility, use));
+    return this.listNarrowed(query, actor, this.creditsRepository.applicableCondition(coworkerId, new Date()), (credit) => creditApplies(credit as unknown as Eligibility, use));
   }
 
   /** A credit without a BusinessId belongs to its customer's business (restricted administrators included). */
   protected override async businessOf(values: Record<string, unknown>, manager: EntityManager): Promise<number | null> {
-    if (values.BusinessId === undefined || values.BusinessId === null) return this.customerBusiness(values.CoworkerId, manager);
+    if (values.BusinessId === undefined || values.BusinessId === null) return this.creditsRepository.customerBusiness(values.CoworkerId, manager);
     return super.businessOf(values, manager);
   }
 
-  protected override async beforeSave({ manager, values, existing }: SaveContext): Promise<void> {
+  /** The credit's business from its customer, its amounts and whole-second dates: the values to write. */
+  protected override async beforeSave({ manager, values: given, existing }: SaveContext): Promise<SaveDecision> {
+    const values = { ...given };
     const coworkerId = values.CoworkerId ?? existing?.CoworkerId;
-    const business = await this.customerBusiness(coworkerId, manager);
+    const business = await this.creditsRepository.customerBusiness(coworkerId, manager);
     if (values.BusinessId === null || (values.BusinessId === undefined && existing === null)) values.BusinessId = business;
     const businessId = values.BusinessId ?? existing?.BusinessId;
     if (Number(businessId) !== business) {
@@ -143,11 +139,6 @@ export class CoworkerBookingCreditsService extends RecordService<CoworkerBooking
       if (values.RemainingCredit === null) values.RemainingCredit = 0;
     }
     for (const field of ['ValidFrom', 'ExpireDate']) if (values[field] instanceof Date) values[field] = wholeSecond(values[field]);
-  }
-
-  private async customerBusiness(coworkerId: unknown, manager?: EntityManager): Promise<number | null> {
-    if (coworkerId === undefined || coworkerId === null) return null;
-    const [row] = await this.db.query(`SELECT ${this.db.id('BusinessId')} AS b FROM ${this.db.tableOf(Coworker)} WHERE ${this.db.id('Id')} = ?`, [coworkerId], manager);
-    return row ? Number(row.b) : null;
+    return { values };
   }
 }

@@ -3,8 +3,8 @@ import { defineRecord } from '../../common/record-definition.js';
 import { recordModule } from '../../common/record.module.js';
 import { Coworker } from '../../spaces/coworkers/coworker.entity.js';
 import { Tariff } from '../tariffs/tariff.entity.js';
-import { activeContractSql } from './active-contracts.js';
 import { CoworkerContract } from './coworker-contract.entity.js';
+import { activeFieldSql, CoworkerContractsRepository } from './coworker-contracts.repository.js';
 import { CoworkerContractsService } from './coworker-contracts.service.js';
 import { CoworkerContractDto } from './dto/coworker-contract.dto.js';
 
@@ -16,12 +16,12 @@ export const coworkerContracts = defineRecord({
   business: { via: () => Coworker, on: 'CoworkerId' },
   reads: {
     // Started and not cancelled as of the moment of the read; lists filter and sort on it.
-    Active: { kind: 'bool', sql: (q) => `CASE WHEN ${activeContractSql(q, q.alias, q.now)} THEN 1 ELSE 0 END` },
+    Active: { kind: 'bool', sql: activeFieldSql },
     TariffName: { from: () => Tariff, on: 'TariffId', column: 'Name' },
     CoworkerFullName: { from: () => Coworker, on: 'CoworkerId', column: 'FullName' },
   },
   toStringText: (c) => `${c.CoworkerFullName} - ${c.TariffName}`,
 });
 
-@Module(recordModule(coworkerContracts, { service: CoworkerContractsService }))
+@Module(recordModule(coworkerContracts, { service: CoworkerContractsService, providers: [CoworkerContractsRepository] }))
 export class CoworkerContractsModule {}

@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { defineRecord } from '../../common/record-definition.js';
 import { recordModule } from '../../common/record.module.js';
 import { CoworkerInvoice } from './coworker-invoice.entity.js';
+import { InvoiceIssuanceRepository } from '../invoice-issuance.repository.js';
+import { CoworkerInvoicesRepository } from './coworker-invoices.repository.js';
 import { CoworkerInvoicesService } from './coworker-invoices.service.js';
 import { CoworkerInvoiceDto } from './dto/coworker-invoice.dto.js';
 
@@ -14,5 +16,5 @@ export const coworkerInvoices = defineRecord({
   toStringText: (i) => `${i.InvoiceNumber} - ${i.BillToName}`,
 });
 
-@Module(recordModule(coworkerInvoices, { service: CoworkerInvoicesService }))
+@Module(recordModule(coworkerInvoices, { service: CoworkerInvoicesService, providers: [InvoiceIssuanceRepository, CoworkerInvoicesRepository] }))
 export class CoworkerInvoicesModule {}

@@ -1,25 +1,13 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { RecordValidationException } from '../../common/errors.js';
-import { RecordService, type SaveContext } from '../../common/record.service.js';
-import { Coworker } from '../../spaces/coworkers/coworker.entity.js';
+import { RecordService, type SaveContext, type SaveDecision } from '../../common/record.service.js';
 import { Country } from '../../sys/countries/country.entity.js';
 import { Currency } from '../../sys/currencies/currency.entity.js';
-import { lookup, nextInvoiceNumber, refuseBusinessChange, repointed } from '../invoice-issuance.js';
+import { refuseBusinessChange, repointed } from '../invoice-issuance.js';
+import { InvoiceIssuanceRepository } from '../invoice-issuance.repository.js';
 import type { CoworkerInvoice } from './coworker-invoice.entity.js';
-
-interface Customer {
-  BusinessId: number;
-  FullName: string;
-  CompanyName: string | null;
-  BillingName: string | null;
-  Address: string | null;
-  City: string | null;
-  PostCode: string | null;
-  CountryId: number | null;
-  TaxIDNumber: string | null;
-  MobilePhone: string | null;
-}
+import { CoworkerInvoicesRepository } from './coworker-invoices.repository.js';
 
 /**
  * Issuance of customer invoices (docs/api.md §3.1). On create: the next number of the business's
@@ -33,20 +21,26 @@ interface Customer {
  */
 @Injectable()
 export class CoworkerInvoicesService extends RecordService<CoworkerInvoice> {
-  protected override async beforeSave({ manager, values, existing }: SaveContext): Promise<void> {
-    refuseBusinessChange(existing, values);
-    if (repointed(existing, values, 'CoworkerId')) Object.assign(values, await this.billTo(manager, values));
-    if (repointed(existing, values, 'CurrencyId')) values.CurrencyCode = await lookup(this.db, manager, Currency, values.CurrencyId, 'Code');
-    if (existing === null) values.InvoiceNumber = await nextInvoiceNumber(this.db, manager, 'CoworkerInvoice', values.BusinessId as number);
+  protected override readonly hasSaveHooks = true;
+  @Inject(InvoiceIssuanceRepository) private readonly issuance: InvoiceIssuanceRepository;
+  @Inject(CoworkerInvoicesRepository) private readonly invoicesRepository: CoworkerInvoicesRepository;
+
+  /** The values to write: the body's, with the snapshots and the number the rules above add. */
+  protected override async beforeSave({ manager, values: given, existing }: SaveContext): Promise<SaveDecision> {
+    refuseBusinessChange(existing, given);
+    const values = { ...given };
+    if (repointed(existing, given, 'CoworkerId')) Object.assign(values, await this.billTo(manager, given));
+    if (repointed(existing, given, 'CurrencyId')) values.CurrencyCode = await this.issuance.lookup(Currency, given.CurrencyId, 'Code', manager);
+    if (existing === null) values.InvoiceNumber = await this.issuance.nextNumber('CoworkerInvoice', given.BusinessId as number, manager);
+    return { values };
   }
 
   /** The bill-to details of the invoice's customer, who must be a customer of its business. */
-  private async billTo(manager: EntityManager, values: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const q = (name: string) => this.db.id(name);
-    const [customer] = await this.db.query<Customer>(`SELECT * FROM ${this.db.tableOf(Coworker)} WHERE ${q('Id')} = ?`, [values.CoworkerId], manager);
+  private async billTo(manager: EntityManager, values: Readonly<Record<string, unknown>>): Promise<Record<string, unknown>> {
+    const customer = await this.invoicesRepository.billedCustomer(Number(values.CoworkerId), manager);
     // The machinery checked the customer exists; a delete that committed since is still a 400.
     if (!customer) throw RecordValidationException.field('CoworkerId', `Coworker ${values.CoworkerId} does not exist`, values.CoworkerId);
-    if (Number(customer.BusinessId) !== Number(values.BusinessId)) {
+    if (customer.BusinessId !== Number(values.BusinessId)) {
       throw RecordValidationException.field('CoworkerId', `Coworker ${values.CoworkerId} is not a customer of Business ${values.BusinessId}.`, values.CoworkerId);
     }
     return {
@@ -59,7 +53,7 @@ export class CoworkerInvoicesService extends RecordService<CoworkerInvoice> {
       BillToPhone: customer.MobilePhone,
       BillToFax: null,
       BillToCountryId: customer.CountryId,
-      BillToCountryName: await lookup(this.db, manager, Country, customer.CountryId, 'Name'),
+      BillToCountryName: await this.issuance.lookup(Country, customer.CountryId, 'Name', manager),
     };
   }
 }

@@ -3,9 +3,11 @@ import { defineRecord } from '../../common/record-definition.js';
 import { recordModule } from '../../common/record.module.js';
 import { Coworker } from '../../spaces/coworkers/coworker.entity.js';
 import { CoworkerBookingCreditsModule } from '../coworker-booking-credits/coworker-booking-credits.module.js';
+import { CoworkerContractsModule } from '../coworker-contracts/coworker-contracts.module.js';
 import { Product } from '../products/product.entity.js';
 import { ProductsModule } from '../products/products.module.js';
 import { CoworkerProduct } from './coworker-product.entity.js';
+import { CoworkerProductsRepository } from './coworker-products.repository.js';
 import { CoworkerProductsService } from './coworker-products.service.js';
 import { CoworkerProductDto } from './dto/coworker-product.dto.js';
 
@@ -22,5 +24,5 @@ export const coworkerProducts = defineRecord({
   toStringText: (s) => `${s.Quantity} x ${s.ProductName} - ${s.CoworkerFullName}`,
 });
 
-@Module(recordModule(coworkerProducts, { service: CoworkerProductsService, imports: [ProductsModule, CoworkerBookingCreditsModule] }))
+@Module(recordModule(coworkerProducts, { service: CoworkerProductsService, providers: [CoworkerProductsRepository], imports: [ProductsModule, CoworkerBookingCreditsModule, CoworkerContractsModule] }))
 export class CoworkerProductsModule {}

@@ -1,20 +1,19 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { Database } from '../../common/database.js';
 import { RecordValidationException } from '../../common/errors.js';
 import type { FieldError } from '../../common/envelopes.js';
 import type { Principal } from '../../common/principal.js';
-import type { RecordDefinition, WireRecord } from '../../common/record-definition.js';
-import { RECORD_DEFINITION, RecordService, type SaveContext } from '../../common/record.service.js';
-import { toWire } from '../../common/wire-values.js';
-import { Coworker } from '../../spaces/coworkers/coworker.entity.js';
-import { mainActiveContract } from '../coworker-contracts/active-contracts.js';
-import { CoworkerBookingCredit } from '../coworker-booking-credits/coworker-booking-credit.entity.js';
+import type { WireRecord } from '../../common/record-definition.js';
+import { RecordService, type SaveContext, type SaveDecision } from '../../common/record.service.js';
 import { CoworkerBookingCreditsService, wholeSecond, type ReleasingSale } from '../coworker-booking-credits/coworker-booking-credits.service.js';
-import { Product } from '../products/product.entity.js';
+import { CoworkerContractsService } from '../coworker-contracts/coworker-contracts.service.js';
 import { ProductsService } from '../products/products.service.js';
 import type { CoworkerProduct } from './coworker-product.entity.js';
+import { CoworkerProductsRepository } from './coworker-products.repository.js';
 import { MAX_ID } from '../../common/validation/fields.js';
+
+/** What a new sale's afterSave needs to release its credits, found by its beforeSave (all but the UniqueId). */
+type PendingRelease = Omit<ReleasingSale, 'UniqueId'>;
 
 /** Fields a sale keeps once made: its stock and booking credits were taken from them. */
 const AS_SOLD = ['CoworkerId', 'ProductId', 'Quantity'] as const;
@@ -25,7 +24,7 @@ const AS_SOLD = ['CoworkerId', 'ProductId', 'Quantity'] as const;
  *
  * - Create: the product must belong to the customer's business, not be archived, and suit the
  *   customer (OnlyForMembers: an active contract; OnlyForContacts: none). Stock is then taken with
- *   one conditional UPDATE (ProductsService.takeStock), refused without enough stock unless the
+ *   one conditional update (ProductsService.takeStock), refused without enough stock unless the
  *   product allows negative stock. Quantity defaults to 1, Price to the product's, SaleDate to now.
  *   Once the sale is written, the product's booking credits are released to the customer.
  * - Update: Notes, Invoiced, Price, SaleDate and SystemId may change; CoworkerId, ProductId and
@@ -37,76 +36,71 @@ const AS_SOLD = ['CoworkerId', 'ProductId', 'Quantity'] as const;
  */
 @Injectable()
 export class CoworkerProductsService extends RecordService<CoworkerProduct> {
-  /** What afterSave needs to release credits, found by beforeSave in the same transaction. */
-  private readonly pending = new WeakMap<SaveContext, Omit<ReleasingSale, 'UniqueId'>>();
+  protected override readonly hasSaveHooks = true;
+  @Inject(ProductsService) private readonly products: ProductsService;
+  @Inject(CoworkerBookingCreditsService) private readonly credits: CoworkerBookingCreditsService;
+  @Inject(CoworkerContractsService) private readonly contracts: CoworkerContractsService;
+  @Inject(CoworkerProductsRepository) private readonly salesRepository: CoworkerProductsRepository;
 
-  constructor(
-    @Inject(RECORD_DEFINITION) definition: RecordDefinition<CoworkerProduct>,
-    db: Database,
-    private readonly products: ProductsService,
-    private readonly credits: CoworkerBookingCreditsService,
-  ) {
-    super(definition, db);
-  }
-
-  protected override async beforeSave(context: SaveContext): Promise<void> {
-    if (context.existing) return this.keepAsSold(context.values, context.existing, context.dto as unknown as Record<string, unknown>);
-    const { manager, values } = context;
+  /**
+   * A new sale: the values to write (quantity, price and date as sold) and, pending for afterSave, the
+   * sale whose booking credits it releases. An update: the values it may change.
+   */
+  protected override async beforeSave(context: SaveContext): Promise<SaveDecision<PendingRelease>> {
+    if (context.existing) return { values: this.keepAsSold(context.values, context.existing, context.dto as unknown as Record<string, unknown>) };
+    const { manager } = context;
+    const values = { ...context.values };
     const productId = Number(values.ProductId);
-    const product = await this.row(manager, Product, productId);
-    const customer = await this.row(manager, Coworker, values.CoworkerId);
+    const product = await this.salesRepository.productForSale(productId, manager);
+    const customer = await this.salesRepository.customerForSale(Number(values.CoworkerId), manager);
     // The machinery checked both exist; a delete that committed since is still a 400 naming the field.
     if (!product) throw RecordValidationException.field('ProductId', `Product ${productId} does not exist`, productId);
     if (!customer) throw RecordValidationException.field('CoworkerId', `Coworker ${values.CoworkerId} does not exist`, values.CoworkerId);
-    const name = String(product.Name);
-    if (Number(product.BusinessId) !== Number(customer.BusinessId)) {
+    const name = product.Name;
+    if (product.BusinessId !== customer.BusinessId) {
       throw RecordValidationException.field('ProductId', `Product ${productId} is not sold by Business ${customer.BusinessId}, the business of Coworker ${values.CoworkerId}.`, productId);
     }
     // A member has a contract active now; its main one decides when PricePlan credits expire.
-    const plan = await mainActiveContract(this.db, Number(values.CoworkerId), new Date(), manager);
+    const plan = await this.contracts.mainActive(Number(values.CoworkerId), new Date(), manager);
     const member = plan !== null;
-    const flag = (field: string) => toWire('bool', product[field]) === true;
-    if (flag('Archived')) throw this.refusal(`Product "${name}" is archived and cannot be sold.`);
-    if (flag('OnlyForMembers') && !member) throw this.refusal(`Product "${name}" is only for members: ${customer.FullName} has no active contract.`);
-    if (flag('OnlyForContacts') && member) throw this.refusal(`Product "${name}" is only for contacts: ${customer.FullName} has an active contract.`);
+    if (product.Archived) throw this.refusal(`Product "${name}" is archived and cannot be sold.`);
+    if (product.OnlyForMembers && !member) throw this.refusal(`Product "${name}" is only for members: ${customer.FullName} has no active contract.`);
+    if (product.OnlyForContacts && member) throw this.refusal(`Product "${name}" is only for contacts: ${customer.FullName} has an active contract.`);
 
     const quantity = (values.Quantity as number | null | undefined) ?? 1;
-    const stocked = flag('TrackStock') ? await this.products.get(productId, undefined, manager) : null;
+    const stocked = product.TrackStock ? await this.products.get(productId, undefined, manager) : null;
     if (!(await this.products.takeStock(manager, productId, quantity))) {
-      if (flag('AllowNegativeStock')) throw RecordValidationException.field('Quantity', `A sale of ${quantity} would take the stock of "${name}" below ${-MAX_ID}.`, quantity);
+      if (product.AllowNegativeStock) throw RecordValidationException.field('Quantity', `A sale of ${quantity} would take the stock of "${name}" below ${-MAX_ID}.`, quantity);
       throw this.refusal(`Not enough stock of "${name}" for a sale of ${quantity}: the product does not allow negative stock.`);
     }
     // The stock change is a change of the product: it goes in its history (and to its hooks).
     if (stocked) await this.products.recordChange(manager, context.actor, 'Update', productId, stocked);
     values.Quantity = quantity;
-    values.Price ??= toWire('money', product.Price);
+    values.Price ??= product.Price;
     values.SaleDate = wholeSecond((values.SaleDate as Date | null | undefined) ?? new Date());
-    this.pending.set(context, {
+    const pending: PendingRelease = {
       CoworkerId: Number(values.CoworkerId),
       ProductId: productId,
-      BusinessId: Number(product.BusinessId),
+      BusinessId: product.BusinessId,
       Quantity: quantity,
       SaleDate: values.SaleDate as Date,
       plan,
       by: context.actor?.email ?? null,
-    });
+    };
+    return { values, pending };
   }
 
-  protected override async afterSave(_id: number, context: SaveContext): Promise<void> {
-    const sale = this.pending.get(context);
+  /** A new sale releases its booking credits, named by the sale's UniqueId as written. */
+  protected override async afterSave(_id: number, saved: SaveContext, sale?: PendingRelease): Promise<void> {
     if (!sale) return;
-    await this.credits.release(context.manager, { ...sale, UniqueId: String(context.values.UniqueId) }, context.actor);
+    await this.credits.release(saved.manager, { ...sale, UniqueId: String(saved.values.UniqueId) }, saved.actor);
   }
 
   protected override async beforeDelete(sale: WireRecord, manager: EntityManager, actor?: Principal): Promise<void> {
-    const q = (name: string) => this.db.id(name);
-    const table = this.db.tableOf(CoworkerBookingCredit);
     const unused = await this.credits.ofSale(manager, String(sale.UniqueId), true);
     // One conditional DELETE takes the unused credits; any credit left was used (even by a
     // transaction that committed meanwhile), and the refusal rolls the DELETE back.
-    await this.db.query(`DELETE FROM ${table} WHERE ${q('CoworkerProductUniqueId')} = ? AND ${q('RemainingCredit')} >= ${q('TotalCredit')}`, [sale.UniqueId], manager);
-    const [left] = await this.db.query(`SELECT COUNT(*) AS n FROM ${table} WHERE ${q('CoworkerProductUniqueId')} = ?`, [sale.UniqueId], manager);
-    const used = Number(left.n);
+    const used = await this.credits.removeUnusedOfSale(manager, String(sale.UniqueId));
     if (used > 0) {
       throw this.refusal(
         `CoworkerProduct ${sale.Id} cannot be deleted: ${used} of the booking credits it released ${used === 1 ? 'has' : 'have'} been used. ` +
@@ -116,8 +110,9 @@ export class CoworkerProductsService extends RecordService<CoworkerProduct> {
     for (const credit of unused) await this.credits.recordChange(manager, actor, 'Delete', Number(credit.Id), credit);
   }
 
-  /** An update may not change what the sale took stock and released credits for. */
-  private keepAsSold(values: Record<string, unknown>, existing: WireRecord, dto: Record<string, unknown>): void {
+  /** An update may not change what the sale took stock and released credits for: the values it may write. */
+  private keepAsSold(given: Readonly<Record<string, unknown>>, existing: WireRecord, dto: Record<string, unknown>): Record<string, unknown> {
+    const values = { ...given };
     const errors: FieldError[] = [];
     for (const field of AS_SOLD) {
       const value = values[field];
@@ -138,10 +133,6 @@ export class CoworkerProductsService extends RecordService<CoworkerProduct> {
     if (dto.Price === null) delete values.Price;
     if (dto.SaleDate === null) delete values.SaleDate;
     if (values.SaleDate instanceof Date) values.SaleDate = wholeSecond(values.SaleDate);
-  }
-
-  private async row(manager: EntityManager, entity: typeof Product | typeof Coworker, id: unknown): Promise<Record<string, unknown> | undefined> {
-    const [found] = await this.db.query(`SELECT * FROM ${this.db.tableOf(entity)} WHERE ${this.db.id('Id')} = ?`, [id], manager);
-    return found;
+    return values;
   }
 }

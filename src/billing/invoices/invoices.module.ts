@@ -3,6 +3,7 @@ import { defineRecord } from '../../common/record-definition.js';
 import { recordModule } from '../../common/record.module.js';
 import { InvoiceDto, InvoiceUpdateDto } from './dto/invoice.dto.js';
 import { Invoice } from './invoice.entity.js';
+import { InvoiceIssuanceRepository } from '../invoice-issuance.repository.js';
 import { InvoicesService } from './invoices.service.js';
 
 export const invoices = defineRecord({
@@ -17,5 +18,5 @@ export const invoices = defineRecord({
   toStringText: (i) => String(i.InvoiceNumber),
 });
 
-@Module(recordModule(invoices, { service: InvoicesService }))
+@Module(recordModule(invoices, { service: InvoicesService, providers: [InvoiceIssuanceRepository] }))
 export class InvoicesModule {}

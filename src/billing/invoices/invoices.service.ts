@@ -1,8 +1,9 @@
-import { Injectable } from '@nestjs/common';
-import { RecordService, type SaveContext } from '../../common/record.service.js';
+import { Inject, Injectable } from '@nestjs/common';
+import { RecordService, type SaveContext, type SaveDecision } from '../../common/record.service.js';
 import { Country } from '../../sys/countries/country.entity.js';
 import { Currency } from '../../sys/currencies/currency.entity.js';
-import { lookup, nextInvoiceNumber, refuseBusinessChange, repointed } from '../invoice-issuance.js';
+import { refuseBusinessChange, repointed } from '../invoice-issuance.js';
+import { InvoiceIssuanceRepository } from '../invoice-issuance.repository.js';
 import type { Invoice } from './invoice.entity.js';
 
 /**
@@ -14,14 +15,20 @@ import type { Invoice } from './invoice.entity.js';
  */
 @Injectable()
 export class InvoicesService extends RecordService<Invoice> {
-  protected override async beforeSave({ manager, values, existing }: SaveContext): Promise<void> {
-    refuseBusinessChange(existing, values);
-    if (repointed(existing, values, 'BillToCountryId')) {
-      values.BillToCountryName = await lookup(this.db, manager, Country, values.BillToCountryId, 'Name');
+  protected override readonly hasSaveHooks = true;
+  @Inject(InvoiceIssuanceRepository) private readonly issuance: InvoiceIssuanceRepository;
+
+  /** The values to write: the body's, with the snapshots and the number the rules above add. */
+  protected override async beforeSave({ manager, values: given, existing }: SaveContext): Promise<SaveDecision> {
+    refuseBusinessChange(existing, given);
+    const values = { ...given };
+    if (repointed(existing, given, 'BillToCountryId')) {
+      values.BillToCountryName = await this.issuance.lookup(Country, given.BillToCountryId, 'Name', manager);
     }
     if (existing === null) {
-      values.CurrencyCode = await lookup(this.db, manager, Currency, values.CurrencyId, 'Code');
-      values.InvoiceNumber = await nextInvoiceNumber(this.db, manager, 'Invoice', values.BusinessId as number);
+      values.CurrencyCode = await this.issuance.lookup(Currency, given.CurrencyId, 'Code', manager);
+      values.InvoiceNumber = await this.issuance.nextNumber('Invoice', given.BusinessId as number, manager);
     }
+    return { values };
   }
 }

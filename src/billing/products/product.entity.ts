@@ -12,7 +12,7 @@ export const AvailableAs = { None: 0, RecurrentOrOneOff: 1, OnlyRecurrent: 2, On
 
 /**
  * An item sold to customers (docs/api.md §9.3). Its tariffs live in the product_tariff join table.
- * `CurrentStock` is a plain counter, never null, so a sale takes stock with one conditional UPDATE
+ * `CurrentStock` is a plain counter, never null, so a sale takes stock with one conditional update
  * (ProductsService.takeStock).
  */
 @Entity('product')

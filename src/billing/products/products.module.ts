@@ -5,6 +5,7 @@ import { Business } from '../../sys/businesses/business.entity.js';
 import { Currency } from '../../sys/currencies/currency.entity.js';
 import { ProductDto } from './dto/product.dto.js';
 import { Product } from './product.entity.js';
+import { lowStockSql, ProductsRepository } from './products.repository.js';
 import { ProductsService } from './products.service.js';
 
 /** The file name at the end of an image URL (`https://cdn/x/desk.png?v=2` → `desk.png`). */
@@ -31,11 +32,7 @@ export const products = defineRecord({
   reads: {
     BusinessName: { from: () => Business, on: 'BusinessId', column: 'Name' },
     CurrencyCode: { from: () => Currency, on: 'CurrencyId', column: 'Code' },
-    // Contract §3.1: low when the stock is at or below the alert level.
-    LowStock: {
-      kind: 'bool',
-      sql: (q) => `CASE WHEN ${q.alias}.${q.id('StockAlertLevel')} IS NOT NULL AND ${q.alias}.${q.id('CurrentStock')} <= ${q.alias}.${q.id('StockAlertLevel')} THEN 1 ELSE 0 END`,
-    },
+    LowStock: { kind: 'bool', sql: lowStockSql },
   },
   computed: {
     // This service keeps no image files: the image is the one at NewImageUrl, unless cleared.
@@ -44,5 +41,5 @@ export const products = defineRecord({
   toStringText: (p) => String(p.Name),
 });
 
-@Module(recordModule(products, { service: ProductsService }))
+@Module(recordModule(products, { service: ProductsService, providers: [ProductsRepository] }))
 export class ProductsModule {}

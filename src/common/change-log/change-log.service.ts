@@ -1,11 +1,11 @@
 import { Injectable, UnauthorizedException } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { Database } from '../database.js';
 import { listEnvelope, type ListEnvelope } from '../envelopes.js';
 import { parseListQuery } from '../list-query.js';
 import type { Principal } from '../principal.js';
 import type { RecordDefinition, WireRecord } from '../record-definition.js';
 import { toWire } from '../wire-values.js';
+import { ChangeLogRepository, type ChangeProbe, type EntryFilter } from './change-log.repository.js';
 import { fieldChanges, type ChangeAction, type FieldChange } from './changes.js';
 
 /** A committed-with-the-write change of one record, as the change log and its listeners see it. */
@@ -29,7 +29,16 @@ export interface RecordChange {
 }
 
 /** Something else written in the same transaction as each change: the webhook outbox. */
-export type ChangeListener = (manager: EntityManager, change: RecordChange) => Promise<void>;
+export interface ChangeListener {
+  /**
+   * What the listener must count to know whether it has anything to do (the hooks a change may fire),
+   * or null when it has nothing to do. The count comes back with the entry's own INSERT where the
+   * database returns values from one (RETURNING), so the common case costs no statement of its own.
+   */
+  probe(change: RecordChange): ChangeProbe | null;
+  /** Runs after the entry is written, with the probe's count (null without a probe). */
+  apply(manager: EntityManager, change: RecordChange, count: number | null): Promise<void>;
+}
 
 /** One entry of a record's history, as the wire shows it. */
 export interface HistoryEntry {
@@ -54,7 +63,7 @@ const HISTORY_SCHEMA = { entityName: 'History', fields: [{ name: 'Id', kind: 'in
 export class ChangeLog {
   private readonly listeners: ChangeListener[] = [];
 
-  constructor(private readonly db: Database) {}
+  constructor(private readonly entries: ChangeLogRepository) {}
 
   /** Runs `listener` in the transaction of every change, after its entry is written. */
   listen(listener: ChangeListener): void {
@@ -63,13 +72,18 @@ export class ChangeLog {
 
   async write(manager: EntityManager, entry: Omit<RecordChange, 'on' | 'changes'>, request?: object): Promise<void> {
     const change: RecordChange = { ...entry, on: new Date(), changes: fieldChanges(entry.definition, entry.action, entry.before, entry.after, request) };
-    const q = (name: string) => this.db.id(name);
-    await this.db.query(
-      `INSERT INTO ${q('change_log')} (${['Entity', 'RecordId', 'Action', 'On', 'By', 'RequestId', 'BusinessId', 'Changes'].map(q).join(', ')}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      [change.definition.name, change.recordId, change.action, this.db.dateParam(change.on), change.actor?.email ?? null, change.actor?.requestId ?? null, change.businessId, JSON.stringify(change.changes)],
-      manager,
-    );
-    for (const listener of this.listeners) await listener(manager, change);
+    const row = {
+      entity: change.definition.name,
+      recordId: change.recordId,
+      action: change.action,
+      on: change.on,
+      by: change.actor?.email ?? null,
+      requestId: change.actor?.requestId ?? null,
+      businessId: change.businessId,
+      changes: JSON.stringify(change.changes),
+    };
+    const counts = await this.entries.insert(row, this.listeners.map((listener) => listener.probe(change)), manager);
+    for (const [i, listener] of this.listeners.entries()) await listener.apply(manager, change, counts[i]);
   }
 
   /**
@@ -85,29 +99,21 @@ export class ChangeLog {
     current: (actor: Principal | undefined) => Promise<WireRecord>,
   ): Promise<ListEnvelope<HistoryEntry>> {
     const page = parseListQuery(query, HISTORY_SCHEMA);
-    const q = (name: string) => this.db.id(name);
-    const table = q('change_log');
-    const ofRecord = `${q('Entity')} = ? AND ${q('RecordId')} = ?`;
-    const [all] = await this.db.query<{ n: unknown }>(`SELECT COUNT(*) AS n FROM ${table} WHERE ${ofRecord}`, [definition.name, recordId]);
+    const ofRecord = { entity: definition.name, recordId };
+    const all = await this.entries.count(ofRecord);
     // A record written before the change log existed has no entries: it still has a history (empty).
-    if (Number(all.n) === 0) await current(actor);
-    let where = ofRecord;
-    const parameters: unknown[] = [definition.name, recordId];
+    if (all === 0) await current(actor);
+    let visibleOnes: EntryFilter = ofRecord;
     const restricted = actor !== undefined && actor.businessIds !== null;
     const scope = definition.business;
     if (restricted && scope && !('links' in scope)) {
-      where += actor.businessIds!.length ? ` AND ${q('BusinessId')} IN (${actor.businessIds!.map(() => '?').join(', ')})` : ' AND 1 = 0';
-      parameters.push(...actor.businessIds!);
-    } else if (restricted && scope && Number(all.n) > 0) {
+      visibleOnes = { ...ofRecord, businessIds: actor.businessIds! };
+    } else if (restricted && scope && all > 0) {
       await current(actor);
     }
-    const [visible] = await this.db.query<{ n: unknown }>(`SELECT COUNT(*) AS n FROM ${table} WHERE ${where}`, parameters);
-    const total = Number(visible.n);
-    if (total === 0 && Number(all.n) > 0) throw new UnauthorizedException();
-    const rows = await this.db.query(
-      `SELECT * FROM ${table} WHERE ${where} ORDER BY ${q('Id')} DESC LIMIT ? OFFSET ?`,
-      [...parameters, page.size, (page.page - 1) * page.size],
-    );
+    const total = await this.entries.count(visibleOnes);
+    if (total === 0 && all > 0) throw new UnauthorizedException();
+    const rows = await this.entries.page(visibleOnes, page.size, (page.page - 1) * page.size);
     const entries = rows.map((row): HistoryEntry => ({
       Id: Number(row.Id),
       Entity: String(row.Entity),

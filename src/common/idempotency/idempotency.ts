@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { EntityManager } from 'typeorm';
-import { Database, isUniqueViolation } from '../database.js';
+import { isUniqueViolation } from '../database-errors.js';
 import { failureConfirmation } from '../envelopes.js';
 import { RecordValidationException, WireResponseException } from '../errors.js';
 import { PreparedAnswer, toErrorResponse } from '../http-exception.filter.js';
@@ -10,6 +9,7 @@ import type { Principal } from '../principal.js';
 import { parseDbDateTime } from '../wire-values.js';
 import type { WriteScope } from '../write-scope.js';
 import { canonicalJson } from './canonical-json.js';
+import { IdempotencyRepository } from './idempotency.repository.js';
 
 /** How long an answer is kept for replay. */
 export const IDEMPOTENCY_KEY_TTL_MS = 24 * 3_600_000;
@@ -22,16 +22,6 @@ const KEY = /^[\x20-\x7e]{1,255}$/;
 const EXEMPT = /^\/api\/token\/?(\?|$)/i;
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-
-interface StoredKey {
-  Id: number;
-  RequestHash: string;
-  Status: number | null;
-  Body: string | null;
-  ETag: string | null;
-  CreatedOn: unknown;
-  ExpiresOn: unknown;
-}
 
 /**
  * Idempotency-Key on POST (README, "Safe writes"). The first request with a key claims it with an
@@ -46,7 +36,7 @@ interface StoredKey {
 export class Idempotency {
   private lastCleanup = 0;
 
-  constructor(private readonly db: Database) {}
+  constructor(private readonly keys: IdempotencyRepository) {}
 
   async run(request: FastifyRequest & { user?: Principal }, reply: FastifyReply, scope: WriteScope, handle: () => Promise<unknown>): Promise<unknown> {
     const header = request.headers['idempotency-key'];
@@ -62,7 +52,7 @@ export class Idempotency {
     // Inside the write's transaction, just before COMMIT: the answer it will get.
     scope.beforeCommit.push(async (manager, result) => {
       stored = answerText(result);
-      await this.complete(id, 200, stored, scope.etag ?? null, manager);
+      await this.keys.complete(id, 200, stored, scope.etag ?? null, manager);
     });
     let result: unknown;
     try {
@@ -72,40 +62,31 @@ export class Idempotency {
       if (scope.commits > 0 && stored !== null) throw error;
       const { status, body } = toErrorResponse(error);
       if (status >= 500 || status === 429) await this.release(id);
-      else await this.complete(id, status, JSON.stringify(body), null);
+      else await this.keys.complete(id, status, JSON.stringify(body), null);
       throw error;
     }
     // A POST that wrote nothing (or answers other than its write's result) is completed now.
     const text = answerText(result);
-    if (stored !== text) await this.complete(id, reply.statusCode, text, scope.etag ?? null);
+    if (stored !== text) await this.keys.complete(id, reply.statusCode, text, scope.etag ?? null);
     return result;
   }
 
   /** Claims the key, or answers from it: the stored answer, 422 for another body, 409 while pending. */
   private async claim(scopeHash: string, requestHash: string): Promise<number> {
     this.cleanUp();
-    const q = (name: string) => this.db.id(name);
     for (let attempt = 0; ; attempt++) {
       const now = new Date();
       try {
-        const result = await this.db.query(
-          `INSERT INTO ${q('idempotency_key')} (${q('ScopeHash')}, ${q('RequestHash')}, ${q('CreatedOn')}, ${q('ExpiresOn')}) VALUES (?, ?, ?, ?)`,
-          [scopeHash, requestHash, this.db.dateParam(now), this.db.dateParam(new Date(now.getTime() + IDEMPOTENCY_KEY_TTL_MS))],
-        );
-        const outcome = result as unknown as { lastInsertRowid?: number | bigint; insertId?: number };
-        return Number(outcome.lastInsertRowid ?? outcome.insertId);
+        return await this.keys.insert(scopeHash, requestHash, now, new Date(now.getTime() + IDEMPOTENCY_KEY_TTL_MS));
       } catch (error) {
         if (!isUniqueViolation(error) || attempt > 2) throw error;
       }
-      const [row] = await this.db.query<StoredKey>(
-        `SELECT ${['Id', 'RequestHash', 'Status', 'Body', 'ETag', 'CreatedOn', 'ExpiresOn'].map(q).join(', ')} FROM ${q('idempotency_key')} WHERE ${q('ScopeHash')} = ?`,
-        [scopeHash],
-      );
+      const row = await this.keys.find(scopeHash);
       if (!row) continue; // removed meanwhile (a failed first request): claim it again
       const expired = dbTime(row.ExpiresOn) <= now.getTime();
       const abandoned = row.Status === null && dbTime(row.CreatedOn) <= now.getTime() - ABANDONED_CLAIM_MS;
       if (expired || abandoned) {
-        await this.db.query(`DELETE FROM ${q('idempotency_key')} WHERE ${q('Id')} = ?`, [row.Id]);
+        await this.keys.delete(row.Id);
         continue;
       }
       if (row.RequestHash !== requestHash) {
@@ -120,15 +101,9 @@ export class Idempotency {
     }
   }
 
-  /** Writes the answer into the claim (in the write's transaction when `manager` is given). */
-  private async complete(id: number, status: number, body: string, etag: string | null, manager?: EntityManager): Promise<void> {
-    const q = (name: string) => this.db.id(name);
-    await this.db.query(`UPDATE ${q('idempotency_key')} SET ${q('Status')} = ?, ${q('Body')} = ?, ${q('ETag')} = ? WHERE ${q('Id')} = ?`, [status, body, etag, id], manager);
-  }
-
   /** Gives the key back: the request failed in a way a retry may not repeat. */
   private async release(id: number): Promise<void> {
-    await this.db.query(`DELETE FROM ${this.db.id('idempotency_key')} WHERE ${this.db.id('Id')} = ?`, [id]).catch(() => undefined);
+    await this.keys.delete(id).catch(() => undefined);
   }
 
   /** Deletes expired keys now and then, in the background (never in a request's way). */
@@ -136,8 +111,7 @@ export class Idempotency {
     const now = Date.now();
     if (now - this.lastCleanup < CLEANUP_EVERY_MS) return;
     this.lastCleanup = now;
-    const q = (name: string) => this.db.id(name);
-    this.db.query(`DELETE FROM ${q('idempotency_key')} WHERE ${q('ExpiresOn')} < ?`, [this.db.dateParam(new Date(now))]).catch(() => undefined);
+    this.keys.deleteExpired(new Date(now)).catch(() => undefined);
   }
 }
 

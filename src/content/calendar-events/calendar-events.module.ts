@@ -1,15 +1,10 @@
 import { Module } from '@nestjs/common';
-import type { SqlContext } from '../../common/record-definition.js';
 import { defineRecord } from '../../common/record-definition.js';
 import { recordModule } from '../../common/record.module.js';
-import { EventAttendee } from '../event-attendees/event-attendee.entity.js';
 import { CalendarEvent } from './calendar-event.entity.js';
+import { attendeeCountSql } from './calendar-events.repository.js';
 import { CalendarEventsService } from './calendar-events.service.js';
 import { CalendarEventDto } from './dto/calendar-event.dto.js';
-
-/** The number of attendees of the event at `q.alias` (one subquery, indexed by CalendarEventId). */
-export const attendeeCountSql = (q: SqlContext): string =>
-  `(SELECT COUNT(*) FROM ${q.table(EventAttendee)} a WHERE a.${q.id('CalendarEventId')} = ${q.alias}.${q.id('Id')})`;
 
 /** Contract §3.1: sold out when Allocation is set and the attendees reach it. */
 export const isSoldOut = (event: { Allocation: unknown; AttendeeCount: unknown }): boolean =>

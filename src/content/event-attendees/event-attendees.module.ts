@@ -4,6 +4,7 @@ import { recordModule } from '../../common/record.module.js';
 import { CalendarEvent } from '../calendar-events/calendar-event.entity.js';
 import { EventAttendeeDto } from './dto/event-attendee.dto.js';
 import { EventAttendee } from './event-attendee.entity.js';
+import { EventAttendeesRepository } from './event-attendees.repository.js';
 import { EventAttendeesService } from './event-attendees.service.js';
 
 export const eventAttendees = defineRecord({
@@ -15,5 +16,5 @@ export const eventAttendees = defineRecord({
   toStringText: (a) => String(a.FullName),
 });
 
-@Module(recordModule(eventAttendees, { service: EventAttendeesService }))
+@Module(recordModule(eventAttendees, { service: EventAttendeesService, providers: [EventAttendeesRepository] }))
 export class EventAttendeesModule {}

@@ -5,6 +5,7 @@ import { Coworker } from '../../spaces/coworkers/coworker.entity.js';
 import { CalendarEvent } from '../calendar-events/calendar-event.entity.js';
 import { EventWaitingAttendeeDto } from './dto/event-waiting-attendee.dto.js';
 import { EventWaitingAttendee } from './event-waiting-attendee.entity.js';
+import { EventWaitingAttendeesRepository } from './event-waiting-attendees.repository.js';
 import { EventWaitingAttendeesService } from './event-waiting-attendees.service.js';
 
 export const eventWaitingAttendees = defineRecord({
@@ -20,5 +21,5 @@ export const eventWaitingAttendees = defineRecord({
   toStringText: (w) => String(w.FullName),
 });
 
-@Module(recordModule(eventWaitingAttendees, { service: EventWaitingAttendeesService }))
+@Module(recordModule(eventWaitingAttendees, { service: EventWaitingAttendeesService, providers: [EventWaitingAttendeesRepository] }))
 export class EventWaitingAttendeesModule {}

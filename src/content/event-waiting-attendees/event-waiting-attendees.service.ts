@@ -1,12 +1,12 @@
-import { Injectable } from '@nestjs/common';
-import { isUniqueViolation } from '../../common/database.js';
+import { Inject, Injectable } from '@nestjs/common';
+import { isUniqueViolation } from '../../common/database-errors.js';
 import type { ActionConfirmation } from '../../common/envelopes.js';
 import { RecordValidationException } from '../../common/errors.js';
 import type { Principal } from '../../common/principal.js';
 import { RecordService, type SaveContext } from '../../common/record.service.js';
-import { CalendarEvent } from '../calendar-events/calendar-event.entity.js';
 import type { EventWaitingAttendeeDto } from './dto/event-waiting-attendee.dto.js';
 import type { EventWaitingAttendee } from './event-waiting-attendee.entity.js';
+import { EventWaitingAttendeesRepository } from './event-waiting-attendees.repository.js';
 
 /** A second entry for the same customer and event: 400 naming CoworkerId. */
 export class AlreadyOnWaitingListException extends RecordValidationException {
@@ -21,34 +21,32 @@ export class AlreadyOnWaitingListException extends RecordValidationException {
  */
 @Injectable()
 export class EventWaitingAttendeesService extends RecordService<EventWaitingAttendee> {
-  override create(body: unknown, actor?: Principal): Promise<ActionConfirmation> {
-    return this.oneEntryPerCustomer(body, () => super.create(body, actor));
+  protected override readonly hasSaveHooks = true;
+  @Inject(EventWaitingAttendeesRepository) private readonly entriesRepository: EventWaitingAttendeesRepository;
+
+  override create(dto: EventWaitingAttendeeDto, actor?: Principal): Promise<ActionConfirmation> {
+    return this.oneEntryPerCustomer(dto, () => super.create(dto, actor));
   }
 
-  override update(pathId: number | null, body: unknown, actor?: Principal): Promise<ActionConfirmation> {
-    return this.oneEntryPerCustomer(body, () => super.update(pathId, body, actor));
+  override update(id: number, dto: EventWaitingAttendeeDto, actor?: Principal): Promise<ActionConfirmation> {
+    return this.oneEntryPerCustomer(dto, () => super.update(id, dto, actor));
   }
 
   /** The entry belongs to the event's business, which decides who sees it. */
   protected override async beforeSave(context: SaveContext): Promise<void> {
     const { BusinessId, CalendarEventId } = context.dto as EventWaitingAttendeeDto;
-    const { db } = this;
-    const [event] = await db.query<{ b: number }>(
-      `SELECT ${db.id('BusinessId')} AS b FROM ${db.tableOf(CalendarEvent)} WHERE ${db.id('Id')} = ?`,
-      [CalendarEventId],
-      context.manager,
-    );
-    if (event && Number(event.b) !== BusinessId) {
-      throw RecordValidationException.field('BusinessId', `BusinessId must be ${event.b}, the business of CalendarEvent ${CalendarEventId}.`, BusinessId);
+    const eventBusiness = await this.entriesRepository.businessOfEvent(CalendarEventId, context.manager);
+    if (eventBusiness !== null && eventBusiness !== BusinessId) {
+      throw RecordValidationException.field('BusinessId', `BusinessId must be ${eventBusiness}, the business of CalendarEvent ${CalendarEventId}.`, BusinessId);
     }
   }
 
-  private async oneEntryPerCustomer<T>(body: unknown, write: () => Promise<T>): Promise<T> {
+  private async oneEntryPerCustomer<T>(dto: EventWaitingAttendeeDto, write: () => Promise<T>): Promise<T> {
     try {
       return await write();
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
-      const { CoworkerId, CalendarEventId } = body as { CoworkerId?: unknown; CalendarEventId?: unknown };
+      const { CoworkerId, CalendarEventId } = dto;
       throw new AlreadyOnWaitingListException(CoworkerId, CalendarEventId);
     }
   }

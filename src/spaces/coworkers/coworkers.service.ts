@@ -1,16 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { mainActiveContract } from '../../billing/coworker-contracts/active-contracts.js';
-import { CoworkerContract } from '../../billing/coworker-contracts/coworker-contract.entity.js';
 import { CoworkerContractsService } from '../../billing/coworker-contracts/coworker-contracts.service.js';
-import { Tariff } from '../../billing/tariffs/tariff.entity.js';
-import { Database } from '../../common/database.js';
 import { RecordValidationException } from '../../common/errors.js';
-import type { RecordDefinition } from '../../common/record-definition.js';
-import { RECORD_DEFINITION, RecordService, type SaveContext } from '../../common/record.service.js';
+import { RecordService, type SaveContext } from '../../common/record.service.js';
 import { UsersService } from '../../sys/users/users.service.js';
-import { TEAM_MEMBERS } from '../teams/teams.module.js';
-import { Team } from '../teams/team.entity.js';
 import type { Coworker } from './coworker.entity.js';
+import { CoworkersRepository } from './coworkers.repository.js';
 import type { CoworkerDto } from './dto/coworker.dto.js';
 
 /**
@@ -19,14 +13,10 @@ import type { CoworkerDto } from './dto/coworker.dto.js';
  */
 @Injectable()
 export class CoworkersService extends RecordService<Coworker> {
-  constructor(
-    @Inject(RECORD_DEFINITION) definition: RecordDefinition<Coworker>,
-    db: Database,
-    private readonly users: UsersService,
-    private readonly contracts: CoworkerContractsService,
-  ) {
-    super(definition, db);
-  }
+  protected override readonly hasSaveHooks = true;
+  @Inject(UsersService) private readonly users: UsersService;
+  @Inject(CoworkerContractsService) private readonly contracts: CoworkerContractsService;
+  @Inject(CoworkersRepository) private readonly coworkersRepository: CoworkersRepository;
 
   protected override async beforeSave(context: SaveContext): Promise<void> {
     const dto = context.dto as CoworkerDto;
@@ -42,12 +32,7 @@ export class CoworkersService extends RecordService<Coworker> {
     const previousBusiness = context.existing?.BusinessId;
     if (previousBusiness !== undefined && context.values.BusinessId !== undefined && Number(previousBusiness) !== Number(context.values.BusinessId)) {
       // A customer that moves to another business leaves the teams of the one it left.
-      await this.db.query(
-        `DELETE FROM ${this.db.id(TEAM_MEMBERS.table)} WHERE ${this.db.id(TEAM_MEMBERS.column)} = ? AND ${this.db.id(TEAM_MEMBERS.on)} IN ` +
-        `(SELECT ${this.db.id('Id')} FROM ${this.db.tableOf(Team)} WHERE ${this.db.id('BusinessId')} <> ?)`,
-        [id, context.values.BusinessId],
-        context.manager,
-      );
+      await this.coworkersRepository.leaveTeamsOutside(id, Number(context.values.BusinessId), context.manager);
     }
     if (!dto.CreateUser || !dto.Password || (await this.loginOf(id, context))) return;
     await this.users.createCustomerLogin(context.manager, { id, email: dto.Email, fullName: dto.FullName, password: dto.Password }, context.actor);
@@ -63,7 +48,7 @@ export class CoworkersService extends RecordService<Coworker> {
     if (tariffId === undefined) return;
     // To the whole second, as datetime columns keep it: the new contract is active at once.
     const now = new Date(Math.floor(Date.now() / 1000) * 1000);
-    const main = context.existing ? await mainActiveContract(this.db, id, now, context.manager) : null;
+    const main = context.existing ? await this.contracts.mainActive(id, now, context.manager) : null;
     if (tariffId === null) {
       if (main) await this.contracts.cancelActive(context.manager, context.actor, id, now);
       return;
@@ -80,21 +65,13 @@ export class CoworkersService extends RecordService<Coworker> {
   private async refuseMoveWithContracts(context: SaveContext): Promise<void> {
     const target = context.values.BusinessId;
     if (!context.existing || target === undefined || Number(target) === Number(context.existing.BusinessId)) return;
-    const q = (name: string) => this.db.id(name);
-    const now = this.db.dateParam(new Date());
-    const [running] = await this.db.query(
-      `SELECT COUNT(*) AS n FROM ${this.db.tableOf(CoworkerContract)} c JOIN ${this.db.tableOf(Tariff)} t ON t.${q('Id')} = c.${q('TariffId')} ` +
-      `WHERE c.${q('CoworkerId')} = ? AND t.${q('BusinessId')} <> ? AND (c.${q('CancellationDate')} IS NULL OR c.${q('CancellationDate')} > ?)`,
-      [context.existing.Id, target, now],
-      context.manager,
-    );
-    if (Number(running.n) > 0) {
-      throw RecordValidationException.field('BusinessId', `Coworker ${context.existing.Id} has ${running.n} contract(s) on tariffs of Business ${context.existing.BusinessId} that are not cancelled: cancel them before moving the customer to Business ${target}.`, target);
+    const running = await this.contracts.countRunningOutside(Number(context.existing.Id), Number(target), new Date(), context.manager);
+    if (running > 0) {
+      throw RecordValidationException.field('BusinessId', `Coworker ${context.existing.Id} has ${running} contract(s) on tariffs of Business ${context.existing.BusinessId} that are not cancelled: cancel them before moving the customer to Business ${target}.`, target);
     }
   }
 
-  private async loginOf(coworkerId: number, context: SaveContext): Promise<boolean> {
-    const [row] = await this.db.query(`SELECT 1 AS x FROM ${this.db.id('user')} WHERE ${this.db.id('CoworkerId')} = ?`, [coworkerId], context.manager);
-    return Boolean(row);
+  private loginOf(coworkerId: number, context: SaveContext): Promise<boolean> {
+    return this.users.hasLogin(coworkerId, context.manager);
   }
 }

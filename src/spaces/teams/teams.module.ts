@@ -4,6 +4,7 @@ import { recordModule } from '../../common/record.module.js';
 import { Business } from '../../sys/businesses/business.entity.js';
 import { TeamDto } from './dto/team.dto.js';
 import { Team } from './team.entity.js';
+import { TeamsRepository } from './teams.repository.js';
 import { TeamsService } from './teams.service.js';
 
 /** The join table of teams and their members (also read by Coworker.Teams). */
@@ -24,5 +25,5 @@ export const teams = defineRecord({
   toStringText: (t) => String(t.Name),
 });
 
-@Module(recordModule(teams, { service: TeamsService }))
+@Module(recordModule(teams, { service: TeamsService, providers: [TeamsRepository] }))
 export class TeamsModule {}

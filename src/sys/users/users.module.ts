@@ -3,6 +3,7 @@ import { defineRecord } from '../../common/record-definition.js';
 import { recordModule } from '../../common/record.module.js';
 import { UserDto } from './dto/user.dto.js';
 import { User } from './user.entity.js';
+import { UsersRepository } from './users.repository.js';
 import { UsersService } from './users.service.js';
 
 export const users = defineRecord({
@@ -19,5 +20,5 @@ export const users = defineRecord({
   toStringText: (u) => `${u.FullName} <${u.Email}>`,
 });
 
-@Module(recordModule(users, { service: UsersService }))
+@Module(recordModule(users, { service: UsersService, providers: [UsersRepository] }))
 export class UsersModule {}

@@ -5,17 +5,19 @@ import type { EntityManager } from 'typeorm';
 import { AuthService } from '../../auth/auth.service.js';
 import { hashPassword } from '../../auth/passwords.js';
 import { RefreshTokensService } from '../../auth/refresh-tokens.service.js';
-import { Database, isUniqueViolation } from '../../common/database.js';
+import { Database } from '../../common/database.js';
+import { isUniqueViolation } from '../../common/database-errors.js';
 import { RecordValidationException } from '../../common/errors.js';
 import { emailKey } from '../../common/validation/fields.js';
 import type { Principal } from '../../common/principal.js';
-import { RECORD_DEFINITION, RecordService, type SaveContext } from '../../common/record.service.js';
+import { RECORD_DEFINITION, RecordService, type SaveContext, type SaveDecision } from '../../common/record.service.js';
 import type { RecordDefinition, WireRecord } from '../../common/record-definition.js';
 import type { AppConfig } from '../../config/configuration.js';
-import type { UserDto } from './dto/user.dto.js';
-import { mayManage, withinBusinesses, type UserPowers } from './user-authority.js';
-import { Coworker } from '../../spaces/coworkers/coworker.entity.js';
+import { UserDto } from './dto/user.dto.js';
+import { validateBody } from '../../common/validation/validation.js';
+import { mayManage, withinBusinesses, type UserPowers } from '../../auth/user-authority.js';
 import type { User } from './user.entity.js';
+import { UsersRepository } from './users.repository.js';
 
 const sameSet = (a: readonly unknown[] | null | undefined, b: readonly unknown[] | null | undefined) => {
   const left = new Set((a ?? []).map((v) => String(v).toLowerCase()));
@@ -32,6 +34,7 @@ const storedPowers = (user: WireRecord): UserPowers => ({
 /** Users: hashed passwords, unique emails, and access that ends when it should (docs/api.md §2.1, §2.2). */
 @Injectable()
 export class UsersService extends RecordService<User> implements OnApplicationBootstrap {
+  protected override readonly hasSaveHooks = true;
   private readonly logger = new Logger(UsersService.name);
 
   constructor(
@@ -40,6 +43,7 @@ export class UsersService extends RecordService<User> implements OnApplicationBo
     private readonly auth: AuthService,
     private readonly refreshTokens: RefreshTokensService,
     private readonly config: ConfigService<AppConfig, true>,
+    private readonly usersRepository: UsersRepository,
   ) {
     super(definition, db);
   }
@@ -49,10 +53,9 @@ export class UsersService extends RecordService<User> implements OnApplicationBo
     const email = this.config.get('BOOTSTRAP_ADMIN_EMAIL', { infer: true });
     const password = this.config.get('BOOTSTRAP_ADMIN_PASSWORD', { infer: true });
     if (!email || !password) return;
-    const [existing] = await this.db.query(`SELECT 1 AS x FROM ${this.db.id('user')} WHERE ${this.db.id('EmailKey')} = ?`, [emailKey(email)]);
-    if (existing) return;
+    if (await this.usersRepository.emailTaken(email, null)) return;
     try {
-      await this.create({ Email: email, FullName: 'Administrator', Password: password, IsAdmin: true, Active: true });
+      await this.create(await validateBody(UserDto, { Email: email, FullName: 'Administrator', Password: password, IsAdmin: true, Active: true }));
       this.logger.log(`Bootstrap administrator ${email} created`);
     } catch (error) {
       // Another instance created it at the same moment.
@@ -71,9 +74,11 @@ export class UsersService extends RecordService<User> implements OnApplicationBo
     await this.recordChange(manager, actor, 'Create', id, null, { Password: coworker.password });
   }
 
-  protected override async beforeSave(context: SaveContext): Promise<void> {
+  /** The values to write: the body's, with the email key, the password hash and a new stamp when access ends. */
+  protected override async beforeSave(context: SaveContext): Promise<SaveDecision> {
     const dto = context.dto as UserDto;
-    const { values, existing } = context;
+    const { existing } = context;
+    const values = { ...context.values };
     this.assertGrantable(dto, existing, context.actor);
     if (dto.CoworkerId !== undefined && dto.CoworkerId !== null && (!existing || dto.CoworkerId !== existing.CoworkerId)) {
       await this.assertCustomerFree(dto.CoworkerId, existing ? Number(existing.Id) : null, context);
@@ -84,15 +89,16 @@ export class UsersService extends RecordService<User> implements OnApplicationBo
     if (dto.Password) values.PasswordHash = await hashPassword(dto.Password);
     // Absent or null keeps the stored secret (docs/api.md §2.1).
     if (dto.TwoFactorSecret === null || dto.TwoFactorSecret === undefined) delete values.TwoFactorSecret;
-    if (dto.TwoFactorEnabled && !dto.TwoFactorSecret && !(existing && (await this.hasTwoFactorSecret(Number(existing.Id), context.manager)))) {
+    if (dto.TwoFactorEnabled && !dto.TwoFactorSecret && !(existing && (await this.usersRepository.hasTwoFactorSecret(Number(existing.Id), context.manager)))) {
       throw RecordValidationException.field('TwoFactorSecret', 'TwoFactorSecret is required to turn two-factor authentication on.', null);
     }
-    if (existing && this.endsAccess(dto, existing)) values.SecurityStamp = () => `${this.db.id('SecurityStamp')} + 1`;
+    if (existing && this.endsAccess(dto, existing)) values.SecurityStamp = this.usersRepository.bumpedSecurityStamp;
+    return { values };
   }
 
-  protected override async afterSave(id: number, context: SaveContext): Promise<void> {
+  protected override async afterSave(id: number, saved: SaveContext): Promise<void> {
     // Businesses are written by the machinery (a `lists` join table); here only what access depends on.
-    if (context.values.SecurityStamp) await this.refreshTokens.revokeAll(id, undefined, context.manager);
+    if (saved.values.SecurityStamp) await this.refreshTokens.revokeAll(id, undefined, saved.manager);
     this.auth.forget(id);
   }
 
@@ -124,19 +130,17 @@ export class UsersService extends RecordService<User> implements OnApplicationBo
    * The customer's row is locked first, so two logins for it made at once take turns.
    */
   private async assertCustomerFree(coworkerId: number, exceptUserId: number | null, { manager, actor }: SaveContext): Promise<void> {
-    const q = (n: string) => this.db.id(n);
-    const [customer] = await this.db.query(
-      `SELECT ${q('BusinessId')} AS b FROM ${this.db.tableOf(Coworker)} WHERE ${q('Id')} = ?${this.db.isMySql ? ' FOR UPDATE' : ''}`, [coworkerId], manager,
-    );
-    if (!customer) throw RecordValidationException.field('CoworkerId', `Coworker ${coworkerId} does not exist`, coworkerId);
-    if (actor && !withinBusinesses(actor, [Number(customer.b)])) throw new UnauthorizedException();
-    const [login] = await this.db.query(
-      // A locking read sees logins committed while this one waited (a plain read sees its snapshot).
-      `SELECT ${q('Id')} AS id FROM ${q('user')} WHERE ${q('CoworkerId')} = ?${exceptUserId ? ` AND ${q('Id')} <> ?` : ''}${this.db.isMySql ? ' FOR UPDATE' : ''}`,
-      [coworkerId, ...(exceptUserId ? [exceptUserId] : [])],
-      manager,
-    );
-    if (login) throw RecordValidationException.field('CoworkerId', `Coworker ${coworkerId} already has a login.`, coworkerId);
+    const business = await this.usersRepository.lockCustomerBusiness(coworkerId, manager);
+    if (business === null) throw RecordValidationException.field('CoworkerId', `Coworker ${coworkerId} does not exist`, coworkerId);
+    if (actor && !withinBusinesses(actor, [business])) throw new UnauthorizedException();
+    if (await this.usersRepository.customerHasLogin(coworkerId, manager, { exceptUserId, lock: true })) {
+      throw RecordValidationException.field('CoworkerId', `Coworker ${coworkerId} already has a login.`, coworkerId);
+    }
+  }
+
+  /** Whether the customer has a login, read inside `manager`'s transaction. */
+  hasLogin(coworkerId: number, manager: EntityManager): Promise<boolean> {
+    return this.usersRepository.customerHasLogin(coworkerId, manager);
   }
 
   /** A restricted administrator deletes only users it may manage. */
@@ -156,26 +160,15 @@ export class UsersService extends RecordService<User> implements OnApplicationBo
   }
 
   private async assertEmailFree(email: string, exceptId: number | null, manager: EntityManager): Promise<void> {
-    const q = (n: string) => this.db.id(n);
-    const [taken] = await this.db.query(
-      `SELECT ${q('Id')} AS id FROM ${q('user')} WHERE ${q('EmailKey')} = ?${exceptId ? ` AND ${q('Id')} <> ?` : ''}`,
-      [emailKey(email), ...(exceptId ? [exceptId] : [])],
-      manager,
-    );
-    if (taken) throw RecordValidationException.field('Email', 'A user with this email already exists.', email);
-  }
-
-  private async hasTwoFactorSecret(id: number, manager: EntityManager): Promise<boolean> {
-    const [row] = await this.db.query(`SELECT ${this.db.id('TwoFactorSecret')} AS s FROM ${this.db.id('user')} WHERE ${this.db.id('Id')} = ?`, [id], manager);
-    return Boolean(row?.s);
+    if (await this.usersRepository.emailTaken(email, exceptId, manager)) throw RecordValidationException.field('Email', 'A user with this email already exists.', email);
   }
 
   /** A unique-index race on the email is the same 400 as the check before it. */
-  override async create(body: unknown, actor?: Principal) {
+  override async create(dto: UserDto, actor?: Principal) {
     try {
-      return await super.create(body, actor);
+      return await super.create(dto, actor);
     } catch (error) {
-      if (isUniqueViolation(error)) throw RecordValidationException.field('Email', 'A user with this email already exists.', (body as { Email?: unknown }).Email ?? null);
+      if (isUniqueViolation(error)) throw RecordValidationException.field('Email', 'A user with this email already exists.', dto.Email ?? null);
       throw error;
     }
   }

@@ -5,7 +5,7 @@ import { Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationB
 import { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../../config/configuration.js';
 import { signedHeaders } from './signatures.js';
-import { WebhookDeliveries, type ClaimedDelivery } from './webhook-deliveries.js';
+import { WebhookDeliveriesRepository, type ClaimedDelivery } from './webhook-deliveries.repository.js';
 import { ATTEMPT_TIMEOUT_MS, WebhookSender } from './webhook-sender.js';
 
 /** How often an instance looks for due deliveries (the first attempt starts within a few seconds of the commit). */
@@ -42,7 +42,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
   private stopping = false;
   private lastPrune = 0;
 
-  constructor(private readonly deliveries: WebhookDeliveries, config: ConfigService<AppConfig, true>) {
+  constructor(private readonly deliveries: WebhookDeliveriesRepository, config: ConfigService<AppConfig, true>) {
     this.sender = new WebhookSender(config.get('WEBHOOK_ALLOW_PRIVATE_TARGETS', { infer: true }));
     this.retryDelays = config.get('WEBHOOK_RETRY_DELAYS', { infer: true });
     this.maxFailures = config.get('WEBHOOK_MAX_CONSECUTIVE_FAILURES', { infer: true });

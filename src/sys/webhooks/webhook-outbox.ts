@@ -1,13 +1,11 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { ChangeLog, type RecordChange } from '../../common/change-log/change-log.service.js';
-import { Database } from '../../common/database.js';
 import type { WireRecord } from '../../common/record-definition.js';
 import { CalendarEventsService } from '../../content/calendar-events/calendar-events.service.js';
-import { EventWaitingAttendee } from '../../content/event-waiting-attendees/event-waiting-attendee.entity.js';
-import { CoworkerInvoice } from '../../billing/coworker-invoices/coworker-invoice.entity.js';
 import { ACTIONS_BY_ENTITY, CALENDAR_EVENT_SPOT_AVAILABLE, webhookAction } from './webhook-actions.js';
-import { WebhookDeliveries, type NewDelivery } from './webhook-deliveries.js';
+import { WebhookDeliveriesRepository, type NewDelivery } from './webhook-deliveries.repository.js';
+import { WebhooksRepository } from './webhooks.repository.js';
 
 const INVOICE_CREATE_FIRST = webhookAction('CoworkerInvoiceCreateFirst');
 const INVOICE_PAID = webhookAction('CoworkerInvoicePaid');
@@ -22,24 +20,26 @@ const CONTRACT_CANCEL = webhookAction('CoworkerContractCancel');
 export class WebhookOutbox implements OnModuleInit {
   constructor(
     private readonly changeLog: ChangeLog,
-    private readonly db: Database,
-    private readonly deliveries: WebhookDeliveries,
+    private readonly hooks: WebhooksRepository,
+    private readonly deliveries: WebhookDeliveriesRepository,
     private readonly calendarEvents: CalendarEventsService,
   ) {}
 
   onModuleInit(): void {
-    this.changeLog.listen((manager, change) => this.enqueue(manager, change));
+    this.changeLog.listen({
+      probe: (change) => {
+        const fired = hookCandidates(change);
+        return fired && this.hooks.activeHookCount(fired.businessId, fired.actions);
+      },
+      apply: (manager, change, count) => (count ? this.enqueue(manager, change) : Promise.resolve()),
+    });
   }
 
+  /** Writes the deliveries of a change that active hooks wait for (the change log counted them). */
   private async enqueue(manager: EntityManager, change: RecordChange): Promise<void> {
-    const candidates = firedActions(change);
-    if (!candidates.length || change.businessId === null) return;
-    const q = (name: string) => this.db.id(name);
-    const hooks = await this.db.query<{ Id: unknown; Action: unknown }>(
-      `SELECT ${q('Id')} AS ${q('Id')}, ${q('Action')} AS ${q('Action')} FROM ${q('webhook')} WHERE ${q('BusinessId')} = ? AND ${q('Active')} = 1 AND ${q('Action')} IN (${candidates.map(() => '?').join(', ')})`,
-      [change.businessId, ...candidates],
-      manager,
-    );
+    const fired = hookCandidates(change);
+    if (!fired) return;
+    const hooks = await this.hooks.activeHooks(fired.businessId, fired.actions, manager);
     if (!hooks.length) return;
     const record = await change.record();
     const once = <T>(work: () => Promise<T>) => {
@@ -49,9 +49,7 @@ export class WebhookOutbox implements OnModuleInit {
     const freedEvent = once(() => this.freedEvent(manager, change));
     const firstInvoice = once(() => this.isFirstInvoice(manager, record));
     const deliveries: NewDelivery[] = [];
-    for (const hook of hooks) {
-      const webHookId = Number(hook.Id);
-      const action = Number(hook.Action);
+    for (const { id: webHookId, action } of hooks) {
       if (action === CALENDAR_EVENT_SPOT_AVAILABLE) {
         const event = await freedEvent();
         if (event) deliveries.push({ webHookId, action, entity: 'CalendarEvent', recordId: Number(event.Id), record: event });
@@ -77,17 +75,19 @@ export class WebhookOutbox implements OnModuleInit {
       if (!wasSoldOut || event.SoldOut) return null;
     }
     if (event.EnableWaitList !== true) return null;
-    const q = (name: string) => this.db.id(name);
-    const [waiting] = await this.db.query(`SELECT 1 AS x FROM ${this.db.tableOf(EventWaitingAttendee)} WHERE ${q('CalendarEventId')} = ? LIMIT 1`, [event.Id], manager);
-    return waiting ? event : null;
+    return (await this.hooks.hasWaitingAttendee(event.Id, manager)) ? event : null;
   }
 
   /** Whether a customer invoice is its customer's first. */
   private async isFirstInvoice(manager: EntityManager, invoice: WireRecord): Promise<boolean> {
-    const q = (name: string) => this.db.id(name);
-    const [count] = await this.db.query(`SELECT COUNT(*) AS n FROM ${this.db.tableOf(CoworkerInvoice)} WHERE ${q('CoworkerId')} = ?`, [invoice.CoworkerId], manager);
-    return Number(count.n) === 1;
+    return (await this.hooks.invoiceCount(invoice.CoworkerId, manager)) === 1;
   }
+}
+
+/** The business whose hooks a change may fire, with the actions it fires; null when it fires none. */
+function hookCandidates(change: RecordChange): { businessId: number; actions: number[] } | null {
+  const actions = firedActions(change);
+  return actions.length && change.businessId !== null ? { businessId: change.businessId, actions } : null;
 }
 
 /** The actions a change may fire (before looking at hooks): its type's create, update or delete, and the special ones. */

@@ -3,11 +3,12 @@ import { defineRecord } from '../../common/record-definition.js';
 import { recordModule } from '../../common/record.module.js';
 import { CalendarEventsModule } from '../../content/calendar-events/calendar-events.module.js';
 import { WebHookDto, WebHookUpdateDto } from './dto/webhook.dto.js';
-import { WebhookDeliveries } from './webhook-deliveries.js';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
 import { WebhookDeliveryWorker } from './webhook-delivery.worker.js';
 import { WebhookOutbox } from './webhook-outbox.js';
 import { WebHook } from './webhook.entity.js';
 import { WebHooksController } from './webhooks.controller.js';
+import { WebhooksRepository } from './webhooks.repository.js';
 import { WebHooksService } from './webhooks.service.js';
 
 export const webHooks = defineRecord({
@@ -25,6 +26,6 @@ export const webHooks = defineRecord({
   service: WebHooksService,
   imports: [CalendarEventsModule],
   controllers: [WebHooksController],
-  providers: [WebhookDeliveries, WebhookOutbox, WebhookDeliveryWorker],
+  providers: [WebhooksRepository, WebhookDeliveriesRepository, WebhookOutbox, WebhookDeliveryWorker],
 }))
 export class WebHooksModule {}

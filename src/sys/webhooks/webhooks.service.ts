@@ -1,14 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Database } from '../../common/database.js';
 import { successConfirmation, type ActionConfirmation } from '../../common/envelopes.js';
 import { RecordNotFoundException, RecordValidationException } from '../../common/errors.js';
 import type { Principal } from '../../common/principal.js';
-import type { RecordDefinition } from '../../common/record-definition.js';
-import { RECORD_DEFINITION, RecordService, type SaveContext } from '../../common/record.service.js';
+import { RecordService, type SaveContext, type SaveDecision } from '../../common/record.service.js';
 import type { WebHookDto } from './dto/webhook.dto.js';
 import { generateSecret } from './signatures.js';
-import { WebhookDeliveries } from './webhook-deliveries.js';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
 import type { WebHook } from './webhook.entity.js';
+import { WebhooksRepository } from './webhooks.repository.js';
 
 const REQUIRED = ['BusinessId', 'Name', 'Action', 'URL'] as const;
 const SECRET_MIN = 16;
@@ -30,16 +29,13 @@ export function isHookUrl(text: string): boolean {
  */
 @Injectable()
 export class WebHooksService extends RecordService<WebHook> {
-  constructor(
-    @Inject(RECORD_DEFINITION) definition: RecordDefinition<WebHook>,
-    db: Database,
-    private readonly deliveries: WebhookDeliveries,
-  ) {
-    super(definition, db);
-  }
+  protected override readonly hasSaveHooks = true;
+  @Inject(WebhookDeliveriesRepository) private readonly deliveries: WebhookDeliveriesRepository;
+  @Inject(WebhooksRepository) private readonly hooks: WebhooksRepository;
 
-  protected override async beforeSave({ values, dto, existing }: SaveContext): Promise<void> {
+  protected override async beforeSave({ values: given, dto, existing }: SaveContext): Promise<SaveDecision> {
     const body = dto as WebHookDto;
+    const values = { ...given };
     // A partial update: a required field that is null keeps its value as an absent one does.
     if (existing) for (const field of REQUIRED) if (values[field] === null) delete values[field];
     if (values.URL !== undefined && !isHookUrl(String(values.URL))) {
@@ -53,14 +49,15 @@ export class WebHooksService extends RecordService<WebHook> {
       values.Secret = generateSecret();
     }
     if (values.Active === true) values.ErrorCount = 0;
+    return { values };
   }
 
   /** The hook's signing secret (404 or 401 as for reading the hook). */
   async secret(id: number, actor?: Principal): Promise<{ Secret: string }> {
     await this.get(id, actor);
-    const [row] = await this.db.query<{ s: string }>(`SELECT ${this.db.id('Secret')} AS s FROM ${this.db.id('webhook')} WHERE ${this.db.id('Id')} = ?`, [id]);
-    if (!row) throw new RecordNotFoundException();
-    return { Secret: row.s };
+    const secret = await this.hooks.secret(id);
+    if (secret === null) throw new RecordNotFoundException();
+    return { Secret: secret };
   }
 
   async deliveryLog(id: number, query: Record<string, unknown>, actor?: Principal) {

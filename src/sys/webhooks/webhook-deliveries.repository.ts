@@ -45,7 +45,7 @@ const COLUMNS = ['WebHookId', 'EventId', 'Action', 'Entity', 'RecordId', 'Body',
  * change they carry, claimed by one instance at a time under a lease, and updated with each attempt.
  */
 @Injectable()
-export class WebhookDeliveries {
+export class WebhookDeliveriesRepository {
   constructor(private readonly db: Database) {}
 
   private q = (name: string) => this.db.id(name);

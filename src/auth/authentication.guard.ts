@@ -1,0 +1,78 @@
+import { Injectable, UnauthorizedException, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import type { Principal } from '../common/principal.js';
+import { accessDenied } from './access-denied.js';
+import { AuthService } from './auth.service.js';
+import { BasicPassportGuard } from './passport.guards.js';
+import { RoutePolicies, type RoutePolicy } from './route-policy.js';
+
+/**
+ * The first global guard (APP_GUARD): deny by default. Every route needs a Bearer token or Basic
+ * credentials unless it is `@Public()`; a failure is the contract's 401 (docs/api.md §2.2). Roles are
+ * RolesGuard's, next.
+ *
+ * Bearer tokens are checked here directly (a signature check and the user's cached state). Basic
+ * credentials verified within the last minute are answered from AuthService's cache before any
+ * strategy runs; only the others go through passport (BasicPassportGuard, passport-http).
+ */
+@Injectable()
+export class AuthenticationGuard implements CanActivate {
+  /**
+   * Requests that arrive together with the same Basic credentials share one check: a burst of them
+   * costs one scrypt (16 MiB and a pool thread each), and the same guess counts once.
+   */
+  private readonly basicChecks = new Map<string, Promise<Principal | null>>();
+
+  constructor(
+    private readonly policies: RoutePolicies,
+    private readonly auth: AuthService,
+    private readonly basic: BasicPassportGuard,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const policy = this.policies.of(context);
+    if (policy.isPublic) return true;
+    const request = context.switchToHttp().getRequest<FastifyRequest & { user?: Principal }>();
+    const principal = await this.authenticate(context, request, policy);
+    if (!principal) throw new UnauthorizedException();
+    request.user = principal;
+    return true;
+  }
+
+  private async authenticate(context: ExecutionContext, request: FastifyRequest, policy: RoutePolicy): Promise<Principal | null> {
+    const header = request.headers.authorization;
+    if (!header) return null;
+    const space = header.indexOf(' ');
+    const scheme = header.slice(0, space).toLowerCase();
+    if (scheme === 'bearer') {
+      const token = header.slice(space + 1).trim();
+      const principal = await this.auth.authenticateBearer(token);
+      if (!principal && policy.accessDeniedWhenUnresolved) {
+        const claims = this.auth.verifyAccessToken(token);
+        if (claims && !(await this.auth.userState(Number(claims.sub), true))) throw accessDenied();
+      }
+      return principal;
+    }
+    if (scheme === 'basic') return this.authenticateBasic(context, header.slice(space + 1));
+    return null;
+  }
+
+  private async authenticateBasic(context: ExecutionContext, encoded: string): Promise<Principal | null> {
+    const key = this.auth.basicKey(encoded);
+    const remembered = await this.auth.rememberedBasic(key);
+    if (remembered) return remembered;
+    let check = this.basicChecks.get(key);
+    if (!check) {
+      check = this.verifyBasic(context, key).finally(() => this.basicChecks.delete(key));
+      this.basicChecks.set(key, check);
+    }
+    return check;
+  }
+
+  private async verifyBasic(context: ExecutionContext, key: string): Promise<Principal | null> {
+    const login = await this.basic.verify(context);
+    if (!login) return null;
+    this.auth.rememberBasic(key, login);
+    return login.principal;
+  }
+}

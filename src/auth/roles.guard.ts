@@ -1,0 +1,32 @@
+import { Injectable, UnauthorizedException, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import type { Permission } from '../common/access.js';
+import type { Principal } from '../common/principal.js';
+import { RoutePolicies } from './route-policy.js';
+
+/** Whether a principal holds the permission: full administrators always; others by role name. */
+export function allows(principal: Principal, { entity, action }: Permission): boolean {
+  if (principal.isAdmin) return true;
+  const prefix = entity.toLowerCase();
+  return principal.roles.has(`${prefix}-${action.toLowerCase()}`) || (action === 'Edit' && principal.roles.has(`${prefix}-update`));
+}
+
+/**
+ * The second global guard (APP_GUARD), after AuthenticationGuard has put the principal on the request:
+ * record routes need their role (`Product-Create`), customer routes a customer. A refusal is the
+ * contract's 401, as a failed authentication is (docs/api.md §2.2).
+ */
+@Injectable()
+export class RolesGuard implements CanActivate {
+  constructor(private readonly policies: RoutePolicies) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    const policy = this.policies.of(context);
+    if (policy.isPublic) return true;
+    const principal = context.switchToHttp().getRequest<FastifyRequest & { user?: Principal }>().user;
+    if (!principal) throw new UnauthorizedException();
+    if (policy.permission && !allows(principal, policy.permission)) throw new UnauthorizedException();
+    if (policy.customerOnly && principal.coworkerId === null) throw new UnauthorizedException();
+    return true;
+  }
+}

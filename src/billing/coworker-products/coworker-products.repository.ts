@@ -1,0 +1,52 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { Database } from '../../common/database.js';
+import { toWire } from '../../common/wire-values.js';
+import { Coworker } from '../../spaces/coworkers/coworker.entity.js';
+import { Product } from '../products/product.entity.js';
+
+/** A product as a sale needs it. */
+export interface ProductForSale {
+  Name: string;
+  BusinessId: number;
+  /** The product's price as a wire amount. */
+  Price: number;
+  Archived: boolean;
+  OnlyForMembers: boolean;
+  OnlyForContacts: boolean;
+  TrackStock: boolean;
+  AllowNegativeStock: boolean;
+}
+
+/** A customer as a sale needs it. */
+export interface CustomerForSale {
+  BusinessId: number;
+  FullName: string;
+}
+
+const PRODUCT_FLAGS = ['Archived', 'OnlyForMembers', 'OnlyForContacts', 'TrackStock', 'AllowNegativeStock'] as const;
+
+/**
+ * The reads of a sale beyond the machinery's own, inside the sale's transaction. Hand-built: every sale
+ * runs them, and Database.query keeps each statement prepared (docs/api.md §3.1 "Sales").
+ */
+@Injectable()
+export class CoworkerProductsRepository {
+  constructor(private readonly db: Database) {}
+
+  async productForSale(productId: number, manager: EntityManager): Promise<ProductForSale | null> {
+    const { db } = this;
+    const columns = ['Name', 'BusinessId', 'Price', ...PRODUCT_FLAGS].map((name) => db.id(name)).join(', ');
+    const [row] = await db.query(`SELECT ${columns} FROM ${db.tableOf(Product)} WHERE ${db.id('Id')} = ?`, [productId], manager);
+    if (!row) return null;
+    const product: Record<string, unknown> = { Name: String(row.Name), BusinessId: Number(row.BusinessId), Price: toWire('money', row.Price) };
+    for (const flag of PRODUCT_FLAGS) product[flag] = toWire('bool', row[flag]);
+    return product as unknown as ProductForSale;
+  }
+
+  async customerForSale(coworkerId: number, manager: EntityManager): Promise<CustomerForSale | null> {
+    const { db } = this;
+    const [row] = await db.query(`SELECT ${db.id('BusinessId')} AS b, ${db.id('FullName')} AS n FROM ${db.tableOf(Coworker)} WHERE ${db.id('Id')} = ?`, [coworkerId], manager);
+    return row ? { BusinessId: Number(row.b), FullName: String(row.n) } : null;
+  }
+}

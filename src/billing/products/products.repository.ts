@@ -1,0 +1,39 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { Database } from '../../common/database.js';
+import type { SqlContext } from '../../common/record-definition.js';
+import { MAX_ID } from '../../common/validation/fields.js';
+import { Product } from './product.entity.js';
+
+/** SQL of the read-only field LowStock (docs/api.md §3.1): the stock is at or below the alert level. */
+export const lowStockSql = (q: SqlContext): string =>
+  `CASE WHEN ${q.alias}.${q.id('StockAlertLevel')} IS NOT NULL AND ${q.alias}.${q.id('CurrentStock')} <= ${q.alias}.${q.id('StockAlertLevel')} THEN 1 ELSE 0 END`;
+
+/**
+ * The stock SQL of products. TypeORM's query builder with hand-written conditions: the stock is
+ * taken by one conditional UPDATE (docs/api.md §3.1 "Sales"), which no find option expresses.
+ */
+@Injectable()
+export class ProductsRepository {
+  constructor(private readonly db: Database) {}
+
+  /**
+   * Takes `quantity` (> 0) from the product's stock inside the sale's transaction, so concurrent sales
+   * never oversell. A product without TrackStock keeps its stock; without AllowNegativeStock the stock
+   * may not drop below zero. False when nothing was taken: not enough stock, or no such product.
+   */
+  async takeStock(productId: number, quantity: number, manager: EntityManager): Promise<boolean> {
+    const q = (name: string) => this.db.id(name);
+    const result = await manager.createQueryBuilder().update(Product)
+      // A sale's stock change is an update of the product: its version (ETag) moves too.
+      .set({ CurrentStock: () => `CASE WHEN ${q('TrackStock')} = 1 THEN ${q('CurrentStock')} - :quantity ELSE ${q('CurrentStock')} END`, Version: () => `${q('Version')} + 1` })
+      // The stock left must also fit its 32-bit column, negative stock allowed or not.
+      .where(
+        `${q('Id')} = :id AND (${q('TrackStock')} = 0 OR ((${q('AllowNegativeStock')} = 1 OR ${q('CurrentStock')} >= :quantity) AND ${q('CurrentStock')} - :quantity >= :lowest))`,
+        { id: productId, quantity, lowest: -MAX_ID },
+      )
+      .updateEntity(false)
+      .execute();
+    return result.affected === 1;
+  }
+}

@@ -1,0 +1,57 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { Database } from '../database.js';
+
+/** A claimed Idempotency-Key as stored: pending while Status is null, answered after. */
+export interface StoredKey {
+  Id: number;
+  RequestHash: string;
+  Status: number | null;
+  Body: string | null;
+  ETag: string | null;
+  CreatedOn: unknown;
+  ExpiresOn: unknown;
+}
+
+const STORED_KEY_COLUMNS = ['Id', 'RequestHash', 'Status', 'Body', 'ETag', 'CreatedOn', 'ExpiresOn'];
+
+/** The SQL of Idempotency-Key claims (table idempotency_key, unique on ScopeHash). */
+@Injectable()
+export class IdempotencyRepository {
+  constructor(private readonly db: Database) {}
+
+  private q = (name: string) => this.db.id(name);
+
+  /** Inserts a pending claim and gives its id; a claim of the scope already there fails as a unique violation. */
+  async insert(scopeHash: string, requestHash: string, createdOn: Date, expiresOn: Date): Promise<number> {
+    const q = this.q;
+    const result = await this.db.query(
+      `INSERT INTO ${q('idempotency_key')} (${q('ScopeHash')}, ${q('RequestHash')}, ${q('CreatedOn')}, ${q('ExpiresOn')}) VALUES (?, ?, ?, ?)`,
+      [scopeHash, requestHash, this.db.dateParam(createdOn), this.db.dateParam(expiresOn)],
+    );
+    const outcome = result as unknown as { lastInsertRowid?: number | bigint; insertId?: number };
+    return Number(outcome.lastInsertRowid ?? outcome.insertId);
+  }
+
+  /** The claim of a scope, if there is one. */
+  async find(scopeHash: string): Promise<StoredKey | undefined> {
+    const q = this.q;
+    const [row] = await this.db.query<StoredKey>(`SELECT ${STORED_KEY_COLUMNS.map(q).join(', ')} FROM ${q('idempotency_key')} WHERE ${q('ScopeHash')} = ?`, [scopeHash]);
+    return row;
+  }
+
+  /** Writes the answer into the claim (in the write's transaction when `manager` is given). */
+  async complete(id: number, status: number, body: string, etag: string | null, manager?: EntityManager): Promise<void> {
+    const q = this.q;
+    await this.db.query(`UPDATE ${q('idempotency_key')} SET ${q('Status')} = ?, ${q('Body')} = ?, ${q('ETag')} = ? WHERE ${q('Id')} = ?`, [status, body, etag, id], manager);
+  }
+
+  async delete(id: number): Promise<void> {
+    await this.db.query(`DELETE FROM ${this.q('idempotency_key')} WHERE ${this.q('Id')} = ?`, [id]);
+  }
+
+  /** Deletes the keys expired before `now`. */
+  async deleteExpired(now: Date): Promise<void> {
+    await this.db.query(`DELETE FROM ${this.q('idempotency_key')} WHERE ${this.q('ExpiresOn')} < ?`, [this.db.dateParam(now)]);
+  }
+}

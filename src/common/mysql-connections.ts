@@ -1,0 +1,82 @@
+import type { EntityManager } from 'typeorm';
+import { QueryFailedError } from 'typeorm';
+
+// The mysql2 connections the database layer uses besides TypeORM's (docs/architecture.md, "The
+// database"): a transaction's own connection for its statements, and one apart for KILL QUERY.
+
+export type MySqlCallback = (error: Error | null, rows: unknown) => void;
+export interface MySqlConnection {
+  threadId: number;
+  execute(options: { sql: string; rowsAsArray: boolean }, values: unknown[], callback: MySqlCallback): void;
+  query(sql: string, callback: MySqlCallback): void;
+  release(): void;
+  end(callback?: () => void): void;
+  on(event: 'error', listener: (error: Error) => void): void;
+}
+export interface MySqlPool {
+  execute(options: { sql: string; rowsAsArray: boolean }, values: unknown[], callback: MySqlCallback): void;
+  getConnection(callback: (error: Error | null, connection: MySqlConnection) => void): void;
+  on(event: 'connection', listener: (connection: MySqlConnection) => void): void;
+}
+
+/**
+ * MySQL write transactions read committed rows: a write that waited for a row lock then reads what
+ * the writer before it committed (an id list diffed after the parent row's lock, an attendee count),
+ * and plain reads and searches take no gap locks, which made parallel inserts into one join table
+ * deadlock under REPEATABLE READ. The rules that need more lock a row (stock, invoice counter, an
+ * event's places) or rest on a unique index.
+ */
+export const WRITE_ISOLATION = 'SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED';
+
+/** mysql2 options of a pool that a single connection does not take. */
+const POOL_ONLY_OPTIONS = ['connectionLimit', 'queueLimit', 'maxIdle', 'idleTimeout', 'waitForConnections', 'acquireTimeout'];
+
+/**
+ * A connection of its own for KILL QUERY, opened on first use with the pool's settings, so that
+ * interrupting a statement never waits for a pooled connection. Opened again after it fails.
+ */
+export class StatementKiller {
+  private connection: MySqlConnection | null = null;
+
+  constructor(private readonly driver: unknown) {}
+
+  kill(threadId: number): void {
+    if (!this.connection) {
+      type Driver = { mysql: { createConnection(config: unknown): MySqlConnection }; options: unknown; createConnectionOptions(options: unknown, credentials: unknown): object };
+      const driver = this.driver as Driver;
+      const options: Record<string, unknown> = { ...driver.createConnectionOptions(driver.options, driver.options) };
+      for (const poolOnly of POOL_ONLY_OPTIONS) delete options[poolOnly];
+      const connection = driver.mysql.createConnection(options);
+      connection.on('error', () => {
+        if (this.connection === connection) this.connection = null;
+      });
+      this.connection = connection;
+    }
+    // The thread id is the driver's integer, not client input.
+    this.connection.query(`KILL QUERY ${Math.trunc(Number(threadId))}`, () => undefined);
+  }
+
+  close(): void {
+    this.connection?.end();
+    this.connection = null;
+  }
+}
+
+/**
+ * The mysql2 connection of a transaction's query runner. Statements inside a write transaction go
+ * straight to it as prepared statements, as those outside go to the pool: TypeORM's own `query` wraps
+ * every statement in a new promise connection, formats its parameters into the text and broadcasts
+ * events, which made up a third of a create's CPU on MySQL (docs/architecture.md, "The database").
+ */
+export function transactionConnection(manager: EntityManager | undefined): MySqlConnection | undefined {
+  const runner = manager?.queryRunner;
+  if (!runner || runner.isReleased || !runner.isTransactionActive) return undefined;
+  return (runner as unknown as { databaseConnection: MySqlConnection }).databaseConnection;
+}
+
+/** A prepared statement on one mysql2 connection, failing as TypeORM's queries fail. */
+export function executeOn<T>(connection: MySqlConnection, sql: string, parameters: unknown[], rowsAsArray: boolean): Promise<T[]> {
+  return new Promise<T[]>((resolve, reject) =>
+    connection.execute({ sql, rowsAsArray }, parameters.map((value) => (value === undefined ? null : value)), (error, rows) => (error ? reject(new QueryFailedError(sql, parameters, error)) : resolve(rows as T[]))),
+  );
+}

@@ -1,0 +1,226 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
+import type { AnyClass } from './columns.js';
+import type { ChangeAction } from './change-log/changes.js';
+import type { Database } from './database.js';
+import { isForeignKeyViolation } from './database-errors.js';
+import { successConfirmation, type ActionConfirmation, type FieldError } from './envelopes.js';
+import { RecordValidationException, refusal } from './errors.js';
+import { replaceIdList } from './id-lists.js';
+import { typesListing } from './listed-references.js';
+import type { Principal } from './principal.js';
+import type { RecordDefinition, WireRecord } from './record-definition.js';
+import type { RecordPlan } from './record-plan.js';
+import type { RecordRepository } from './record.repository.js';
+import { crossBusinessReferences } from './same-business.js';
+import { referencesOf } from './validation/fields.js';
+import type { RecordDto } from './validation/record.dto.js';
+import { etagOf, expectedVersion, preconditionFailed } from './versions.js';
+
+/**
+ * What a save hook is given (docs/architecture.md §2.5): the validated body, the stored record (null on
+ * create) and the column values the body sets. A hook does not change them: it returns its decision.
+ */
+export interface SaveContext<D = RecordDto> {
+  manager: EntityManager;
+  actor: Principal | undefined;
+  dto: D;
+  /** The column values the body sets (absent keeps, null clears); after the save, the values written. */
+  values: Readonly<Record<string, unknown>>;
+  /** The stored record on update, null on create. */
+  existing: WireRecord | null;
+}
+
+/** What `beforeSave` decides. */
+export interface SaveDecision<P = unknown> {
+  /** The column values to write instead of the body's (defaults, snapshots, fields left out). */
+  values?: Record<string, unknown>;
+  /** What `afterSave` needs that `beforeSave` found in the same transaction. */
+  pending?: P;
+}
+
+/** What the write flow asks of the record type's service: its domain rules and its business scope. */
+export interface WriteRules {
+  /** Whether the type has save hooks (then every create runs them in a transaction). */
+  readonly hasSaveHooks: boolean;
+  beforeSave(context: SaveContext): Promise<SaveDecision | void>;
+  afterSave(id: number, saved: SaveContext, pending: unknown): Promise<void>;
+  beforeDelete(record: WireRecord, manager: EntityManager, actor: Principal | undefined): Promise<void>;
+  authorizeBusiness(values: Record<string, unknown>, actor: Principal | undefined, manager: EntityManager, dto: RecordDto): Promise<void>;
+  businessOf(values: Record<string, unknown>, manager: EntityManager): Promise<number | null>;
+  /** The stored record (404, or 401 outside the actor's businesses). */
+  get(id: number, actor: Principal | undefined, manager: EntityManager): Promise<WireRecord>;
+  recordChange(manager: EntityManager, actor: Principal | undefined, action: ChangeAction, id: number, before: WireRecord | null, request?: object, written?: Record<string, unknown>): Promise<void>;
+}
+
+/**
+ * Create, update and delete of one record type (docs/architecture.md, "The write flow"): the
+ * transaction, the reference and business checks, the hooks, the row, the id lists and the change log.
+ */
+export class RecordWriter {
+  constructor(
+    private readonly definition: RecordDefinition<any>,
+    private readonly db: Database,
+    private readonly plan: RecordPlan,
+    private readonly repository: RecordRepository,
+    private readonly rules: WriteRules,
+  ) {}
+
+  async create(dto: RecordDto, actor?: Principal): Promise<ActionConfirmation> {
+    const now = new Date();
+    // A lone INSERT checks only the references its foreign keys do not enforce, before it (one statement
+    // instead of one per reference). With save hooks, which may read the referenced records, all are
+    // checked inside the transaction, so the hooks find what the check found even when a delete races
+    // the create. Should a foreign key refuse the write, the check, run in full, names the field.
+    const alone = this.isSingleInsert(dto) && !actor?.write?.needsTransaction;
+    if (alone) await this.checkReferences(dto, undefined, 'unenforced');
+    const stamp = { UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true };
+    // The answer is made inside the transaction: an Idempotency-Key stores it with the write.
+    const confirm = (id: number) => successConfirmation(`${this.definition.name} was successfully created.`, { Id: id }, actor?.email ?? null, now);
+    if (actor?.write) actor.write.etag = etagOf(stamp.UniqueId, 1);
+    const created = alone
+      ? this.insertAlone(dto, actor, stamp).then(confirm)
+      : this.db.transaction(async (manager) => {
+        const context: SaveContext = { manager, actor, dto, values: this.columnValues(dto), existing: null };
+        await this.checkReferences(dto, manager);
+        await this.rules.authorizeBusiness(context.values, actor, manager, dto);
+        await this.checkSameBusiness(context, manager);
+        const decision = await this.rules.beforeSave(context);
+        const written = { ...(decision?.values ?? context.values), ...stamp };
+        const newId = await this.repository.insert(written, manager);
+        await this.writeLists(newId, dto, manager, true);
+        await this.rules.afterSave(newId, { ...context, values: written }, decision?.pending);
+        await this.rules.recordChange(manager, actor, 'Create', newId, null, dto, written);
+        return confirm(newId);
+      }, actor?.write);
+    return created.catch(async (error: unknown) => {
+      if (isForeignKeyViolation(error)) await this.checkReferences(dto);
+      throw error;
+    });
+  }
+
+  async update(id: number, dto: RecordDto, actor?: Principal): Promise<ActionConfirmation> {
+    const now = new Date();
+    return this.db.transaction(async (manager) => {
+      const existing = await this.rules.get(id, actor, manager);
+      const expected = expectedVersion(actor?.write, existing);
+      const values = this.columnValues(dto);
+      const context: SaveContext = { manager, actor, dto, values, existing };
+      await this.checkReferences(dto, manager);
+      await this.rules.authorizeBusiness({ ...existing, ...values }, actor, manager, dto);
+      await this.checkSameBusiness(context, manager);
+      const decision = await this.rules.beforeSave(context);
+      const written = { ...(decision?.values ?? values), UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: false };
+      await this.updateRow(id, written, manager, expected);
+      await this.writeLists(id, dto, manager, false);
+      await this.rules.afterSave(id, { ...context, values: written }, decision?.pending);
+      await this.rules.recordChange(manager, actor, 'Update', id, existing, dto);
+      if (actor?.write) actor.write.etag = await this.repository.currentEtag(id, manager);
+      return successConfirmation(`${this.definition.name} was successfully updated.`, { Id: id }, actor?.email ?? null, now);
+    }, actor?.write);
+  }
+
+  async delete(id: number, actor?: Principal): Promise<ActionConfirmation> {
+    const name = this.definition.name;
+    return this.db.transaction(async (manager) => {
+      const existing = await this.rules.get(id, actor, manager);
+      const listing = await typesListing(this.db, this.definition.entity, id, manager);
+      if (listing.length) throw refusal(`${name} ${id} cannot be deleted because ${listing.join(' and ')} records list it.`);
+      const expected = expectedVersion(actor?.write, existing);
+      await this.rules.beforeDelete(existing, manager, actor);
+      try {
+        const deleted = await this.repository.delete(id, expected, manager);
+        if (expected !== null && deleted === 0) throw preconditionFailed(await this.repository.currentEtag(id, manager));
+      } catch (error) {
+        if (!isForeignKeyViolation(error)) throw error;
+        const referrers = await this.repository.referringTypes(id, manager);
+        const which = referrers.length ? `${referrers.join(' and ')} records refer` : 'other records refer';
+        throw refusal(`${name} ${id} cannot be deleted because ${which} to it.`);
+      }
+      await this.rules.recordChange(manager, actor, 'Delete', id, existing);
+      return successConfirmation(`${name} was successfully deleted.`, { Id: id }, actor?.email ?? null);
+    }, actor?.write);
+  }
+
+  /** Updates a row's columns and raises its version; with an `expected` version (If-Match) only that one, else 412. */
+  async updateRow(id: number, values: Record<string, unknown>, manager: EntityManager, expected: number | null = null): Promise<void> {
+    const updated = await this.repository.update(id, values, manager, expected);
+    if (expected !== null && updated === 0) throw preconditionFailed(await this.repository.currentEtag(id, manager));
+  }
+
+  /** The writable column values a validated body sets: absent keeps, null clears (docs/api.md §1.2). */
+  columnValues(dto: RecordDto): Record<string, unknown> {
+    const values: Record<string, unknown> = {};
+    for (const [name, kind] of this.plan.writable) {
+      const value = (dto as unknown as Record<string, unknown>)[name];
+      if (value === undefined) continue;
+      // Clearing a column that cannot be null gives its default (false for a flag).
+      const column = this.plan.columns.get(name);
+      values[name] = value === null && column && !column.nullable ? (kind === 'bool' ? false : column.default) ?? null : value;
+    }
+    return values;
+  }
+
+  /**
+   * Ids that must point at existing records: 400 naming each field that points at nothing. With
+   * `unenforced`, only the ids no foreign key of the record's table guards (id lists, unconstrained
+   * ids) are looked up first; should one be missing, all are, so the answer names every field.
+   */
+  async checkReferences(dto: RecordDto, manager?: EntityManager, which: 'all' | 'unenforced' = 'all'): Promise<void> {
+    const errors = await this.missingReferences(dto, manager, which);
+    if (errors.length) throw new RecordValidationException(which === 'all' ? errors : await this.missingReferences(dto, manager, 'all'));
+  }
+
+  private async missingReferences(dto: RecordDto, manager: EntityManager | undefined, which: 'all' | 'unenforced'): Promise<FieldError[]> {
+    const enforced = this.plan.enforcedReferences;
+    const checks = referencesOf(dto.constructor as AnyClass).map(async (reference): Promise<FieldError | null> => {
+      const value = (dto as unknown as Record<string, unknown>)[reference.property];
+      if (value === undefined || value === null) return null;
+      if (which === 'unenforced' && !reference.list && enforced.get(reference.property) === reference.target()) return null;
+      const ids = [...new Set(reference.list ? (value as number[]) : [value as number])];
+      if (!ids.length) return null;
+      const target = reference.target();
+      const existing = await this.repository.existingIds(target, ids, manager);
+      const missing = ids.filter((id) => !existing.has(id));
+      return missing.length ? { PropertyName: reference.property, AttemptedValue: value, Message: `${target.name} ${missing.join(', ')} does not exist` } : null;
+    });
+    return (await Promise.all(checks)).filter((error): error is FieldError => error !== null);
+  }
+
+  /** A create that writes nothing but its row (and its change-log entry). */
+  private async insertAlone(dto: RecordDto, actor: Principal | undefined, stamp: Record<string, unknown>): Promise<number> {
+    const values = this.columnValues(dto);
+    await this.rules.authorizeBusiness(values, actor, this.db.manager, dto);
+    await this.checkSameBusiness({ dto, values, existing: null });
+    return this.db.transaction(async (manager) => {
+      const written = { ...values, ...stamp };
+      const id = await this.repository.insert(written, manager);
+      await this.rules.recordChange(manager, actor, 'Create', id, null, dto, written);
+      return id;
+    }, actor?.write);
+  }
+
+  /** Whether a create writes nothing but its own row: the type has no save hooks and the body gives no id lists. */
+  private isSingleInsert(dto: RecordDto): boolean {
+    if (this.rules.hasSaveHooks) return false;
+    const lists = this.definition.lists;
+    if (!lists) return true;
+    for (const name in lists) if ((dto as unknown as Record<string, unknown>)[name] !== undefined) return false;
+    return true;
+  }
+
+  /** References declared `sameBusiness` name records of this record's business (400 naming each field). */
+  private async checkSameBusiness(record: Pick<SaveContext, 'dto' | 'values' | 'existing'>, manager?: EntityManager): Promise<void> {
+    const errors = await crossBusinessReferences(this.db, this.definition, record.dto, record, (values) => this.rules.businessOf(values, manager ?? this.db.manager), manager);
+    if (errors.length) throw new RecordValidationException(errors);
+  }
+
+  /** Replaces the join-table id lists a request gives (absent: kept; null or []: emptied). */
+  private async writeLists(id: number, dto: RecordDto, manager: EntityManager, created: boolean): Promise<void> {
+    for (const [name, list] of Object.entries(this.definition.lists ?? {})) {
+      const value = (dto as unknown as Record<string, unknown>)[name];
+      if (value === undefined) continue;
+      await replaceIdList(this.db, manager, list, id, (value as number[] | null) ?? [], created);
+    }
+  }
+}

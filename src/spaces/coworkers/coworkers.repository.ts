@@ -1,0 +1,41 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { CoworkerContract } from '../../billing/coworker-contracts/coworker-contract.entity.js';
+import { activeContractSql, mainActiveContractSql } from '../../billing/coworker-contracts/coworker-contracts.repository.js';
+import { Database } from '../../common/database.js';
+import type { SqlContext } from '../../common/record-definition.js';
+import { User } from '../../sys/users/user.entity.js';
+import { Team } from '../teams/team.entity.js';
+import { TEAM_MEMBERS } from '../teams/teams.module.js';
+
+/** SQL: the ids of the join-table or contract rows a customer has, as a JSON array (NULL or [] when none). */
+function idsOf(q: SqlContext, table: string, idColumn: string, where: string): string {
+  return `(SELECT ${q.jsonArrayAgg}(x.${q.id(idColumn)}) FROM ${table} x WHERE x.${q.id('CoworkerId')} = ${q.alias}.${q.id('Id')}${where})`;
+}
+
+/** SQL of the customer's read-only fields, computed by the database within the record's read. */
+export const coworkerReadSql = {
+  // The tariff of the customer's main active contract (the primary one, else the first started).
+  TariffId: (q: SqlContext) => mainActiveContractSql(q, `${q.alias}.${q.id('Id')}`, q.now, 'TariffId'),
+  TariffName: (q: SqlContext) => mainActiveContractSql(q, `${q.alias}.${q.id('Id')}`, q.now, 'TariffName'),
+  UserId: (q: SqlContext) => `(SELECT u.${q.id('Id')} FROM ${q.table(User)} u WHERE u.${q.id('CoworkerId')} = ${q.alias}.${q.id('Id')})`,
+  Teams: (q: SqlContext) => idsOf(q, q.id(TEAM_MEMBERS.table), TEAM_MEMBERS.on, ''),
+  CoworkerContractIds: (q: SqlContext) => idsOf(q, q.table(CoworkerContract), 'Id', ` AND ${activeContractSql(q, 'x', q.now)}`),
+};
+
+/** The writes of customers beyond the machinery's own. */
+@Injectable()
+export class CoworkersRepository {
+  constructor(private readonly db: Database) {}
+
+  /** Takes the customer out of the teams of every business but `businessId`, in one statement. */
+  async leaveTeamsOutside(coworkerId: number, businessId: number, manager: EntityManager): Promise<void> {
+    const { db } = this;
+    await db.query(
+      `DELETE FROM ${db.id(TEAM_MEMBERS.table)} WHERE ${db.id(TEAM_MEMBERS.column)} = ? AND ${db.id(TEAM_MEMBERS.on)} IN ` +
+      `(SELECT ${db.id('Id')} FROM ${db.tableOf(Team)} WHERE ${db.id('BusinessId')} <> ?)`,
+      [coworkerId, businessId],
+      manager,
+    );
+  }
+}
