@@ -36,7 +36,8 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
   private readonly retryDelays: readonly number[];
   private readonly maxFailures: number;
   private timer: NodeJS.Timeout | undefined;
-  private polling = false;
+  /** The poll under way: shutdown waits for it, so no claim it makes lands after the leases are given back. */
+  private polling: Promise<void> | undefined;
   /** A poll was asked for while one ran: run another when it ends. */
   private pollAgain = false;
   private stopping = false;
@@ -56,19 +57,27 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
     clearInterval(this.timer);
+    await this.polling;
     if (this.inFlight.size) await Promise.race([Promise.allSettled(this.inFlight), sleep(DRAIN_MS)]);
     await this.deliveries.release(this.owner).catch((error: unknown) => this.logger.warn(`Could not give back webhook leases: ${String(error)}`));
     await this.sender.close().catch(() => undefined);
   }
 
-  private async poll(): Promise<void> {
-    if (this.stopping) return;
+  private poll(): Promise<void> {
+    if (this.stopping) return Promise.resolve();
     if (this.polling) {
       this.pollAgain = true;
-      return;
+      return this.polling;
     }
-    this.polling = true;
     this.pollAgain = false;
+    this.polling = this.claimAndStart().finally(() => {
+      this.polling = undefined;
+      if (this.pollAgain) void this.poll();
+    });
+    return this.polling;
+  }
+
+  private async claimAndStart(): Promise<void> {
     try {
       const free = CONCURRENCY - this.inFlight.size;
       if (free <= 0) return;
@@ -82,9 +91,6 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
     } catch (error) {
       // The database is away or busy: the next poll tries again.
       this.logger.warn(`Webhook poll failed: ${error instanceof Error ? error.message : String(error)}`);
-    } finally {
-      this.polling = false;
-      if (this.pollAgain) void this.poll();
     }
   }
 
