@@ -43,27 +43,23 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
    */
   @Inject(ChangeLog) protected readonly changeLog: ChangeLog;
 
-  /**
-   * Whether this type's service overrides `beforeSave` or `afterSave`. Without save hooks a create that
-   * gives no id lists is a single INSERT (references its foreign keys enforce are left to them).
-   */
-  protected readonly hasSaveHooks: boolean = false;
-
   constructor(
     @Inject(RECORD_DEFINITION) readonly definition: RecordDefinition<E>,
     readonly db: Database,
   ) {}
 
   // ---- hooks for domain rules (all run inside the write transaction) ----
+  // The save hooks are optional: a type that implements neither is one whose create, without id
+  // lists, is a single INSERT (references its foreign keys enforce are left to them).
 
   /**
    * Before a create or update is written: domain checks (throw to refuse), and the values to write when
    * they differ from the body's (defaults, snapshots), returned with what `afterSave` will need.
    */
-  protected async beforeSave(_context: SaveContext): Promise<SaveDecision | void> {}
+  protected beforeSave?(context: SaveContext): Promise<SaveDecision | void>;
 
   /** After a create or update is written, with the record's id and the values written: join tables, releases. */
-  protected async afterSave(_id: number, _saved: SaveContext, _pending?: unknown): Promise<void> {}
+  protected afterSave?(id: number, saved: SaveContext, pending?: unknown): Promise<void>;
 
   /** Before a delete: refuse it (throw) when it would orphan records the database cannot see. */
   protected async beforeDelete(_record: WireRecord, _manager: EntityManager, _actor?: Principal): Promise<void> {}
@@ -229,9 +225,9 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
     const plan = compileRecordPlan(this.definition, this.db);
     const repository = new RecordRepository(this.db, plan, this.definition);
     const rules: WriteRules = {
-      hasSaveHooks: this.hasSaveHooks,
-      beforeSave: (context) => this.beforeSave(context),
-      afterSave: (id, saved, pending) => this.afterSave(id, saved, pending),
+      hasSaveHooks: typeof this.beforeSave === 'function' || typeof this.afterSave === 'function',
+      beforeSave: async (context) => this.beforeSave?.(context),
+      afterSave: async (id, saved, pending) => this.afterSave?.(id, saved, pending),
       beforeDelete: (record, manager, actor) => this.beforeDelete(record, manager, actor),
       authorizeBusiness: (values, actor, manager, dto) => this.authorizeBusiness(values, actor, manager, dto),
       businessOf: (values, manager) => this.businessOf(values, manager),

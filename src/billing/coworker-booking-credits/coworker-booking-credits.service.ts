@@ -37,7 +37,6 @@ export const wholeSecond = (date: Date) => new Date(Math.floor(date.getTime() / 
  */
 @Injectable()
 export class CoworkerBookingCreditsService extends RecordService<CoworkerBookingCredit> {
-  protected override readonly hasSaveHooks = true;
   @Inject(CoworkerBookingCreditsRepository) private readonly creditsRepository: CoworkerBookingCreditsRepository;
 
   /**

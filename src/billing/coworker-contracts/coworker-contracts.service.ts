@@ -22,7 +22,6 @@ import type { CoworkerContractDto } from './dto/coworker-contract.dto.js';
  */
 @Injectable()
 export class CoworkerContractsService extends RecordService<CoworkerContract> {
-  protected override readonly hasSaveHooks = true;
   @Inject(CoworkerContractsRepository) private readonly contractsRepository: CoworkerContractsRepository;
 
   /** The values to write: the body's under the contract rules (a cleared Price is the tariff's again). */

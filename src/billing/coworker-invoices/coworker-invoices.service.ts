@@ -21,7 +21,6 @@ import { CoworkerInvoicesRepository } from './coworker-invoices.repository.js';
  */
 @Injectable()
 export class CoworkerInvoicesService extends RecordService<CoworkerInvoice> {
-  protected override readonly hasSaveHooks = true;
   @Inject(InvoiceIssuanceRepository) private readonly issuance: InvoiceIssuanceRepository;
   @Inject(CoworkerInvoicesRepository) private readonly invoicesRepository: CoworkerInvoicesRepository;
 

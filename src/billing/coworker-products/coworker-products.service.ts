@@ -36,7 +36,6 @@ const AS_SOLD = ['CoworkerId', 'ProductId', 'Quantity'] as const;
  */
 @Injectable()
 export class CoworkerProductsService extends RecordService<CoworkerProduct> {
-  protected override readonly hasSaveHooks = true;
   @Inject(ProductsService) private readonly products: ProductsService;
   @Inject(CoworkerBookingCreditsService) private readonly credits: CoworkerBookingCreditsService;
   @Inject(CoworkerContractsService) private readonly contracts: CoworkerContractsService;

@@ -15,7 +15,6 @@ import type { Invoice } from './invoice.entity.js';
  */
 @Injectable()
 export class InvoicesService extends RecordService<Invoice> {
-  protected override readonly hasSaveHooks = true;
   @Inject(InvoiceIssuanceRepository) private readonly issuance: InvoiceIssuanceRepository;
 
   /** The values to write: the body's, with the snapshots and the number the rules above add. */

@@ -7,7 +7,6 @@ import type { CalendarEventDto } from './dto/calendar-event.dto.js';
 
 @Injectable()
 export class CalendarEventsService extends RecordService<CalendarEvent> {
-  protected override readonly hasSaveHooks = true;
   /** An event cannot end before it starts (both dates are required, so both are in the body). */
   protected override async beforeSave(context: SaveContext): Promise<void> {
     const { StartDate, EndDate } = context.dto as CalendarEventDto;

@@ -7,7 +7,6 @@ import { EventAttendeesRepository } from './event-attendees.repository.js';
 
 @Injectable()
 export class EventAttendeesService extends RecordService<EventAttendee> {
-  protected override readonly hasSaveHooks = true;
   @Inject(EventAttendeesRepository) private readonly attendeesRepository: EventAttendeesRepository;
 
   /** A new attendee, or one moved to another event, takes a place: refused when none is left. */

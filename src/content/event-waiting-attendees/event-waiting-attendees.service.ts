@@ -21,7 +21,6 @@ export class AlreadyOnWaitingListException extends RecordValidationException {
  */
 @Injectable()
 export class EventWaitingAttendeesService extends RecordService<EventWaitingAttendee> {
-  protected override readonly hasSaveHooks = true;
   @Inject(EventWaitingAttendeesRepository) private readonly entriesRepository: EventWaitingAttendeesRepository;
 
   override create(dto: EventWaitingAttendeeDto, actor?: Principal): Promise<ActionConfirmation> {

@@ -13,7 +13,6 @@ import type { CoworkerDto } from './dto/coworker.dto.js';
  */
 @Injectable()
 export class CoworkersService extends RecordService<Coworker> {
-  protected override readonly hasSaveHooks = true;
   @Inject(UsersService) private readonly users: UsersService;
   @Inject(CoworkerContractsService) private readonly contracts: CoworkerContractsService;
   @Inject(CoworkersRepository) private readonly coworkersRepository: CoworkersRepository;

@@ -8,7 +8,6 @@ import { TeamsRepository } from './teams.repository.js';
 /** Teams: every member must be a customer of the team's business (400 naming TeamMembers). */
 @Injectable()
 export class TeamsService extends RecordService<Team> {
-  protected override readonly hasSaveHooks = true;
   @Inject(TeamsRepository) private readonly teamsRepository: TeamsRepository;
 
   protected override async beforeSave(context: SaveContext<TeamDto>): Promise<void> {

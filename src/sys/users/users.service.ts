@@ -34,7 +34,6 @@ const storedPowers = (user: WireRecord): UserPowers => ({
 /** Users: hashed passwords, unique emails, and access that ends when it should (docs/api.md §2.1, §2.2). */
 @Injectable()
 export class UsersService extends RecordService<User> implements OnApplicationBootstrap {
-  protected override readonly hasSaveHooks = true;
   private readonly logger = new Logger(UsersService.name);
 
   constructor(

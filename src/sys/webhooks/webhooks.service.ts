@@ -29,7 +29,6 @@ export function isHookUrl(text: string): boolean {
  */
 @Injectable()
 export class WebHooksService extends RecordService<WebHook> {
-  protected override readonly hasSaveHooks = true;
   @Inject(WebhookDeliveriesRepository) private readonly deliveries: WebhookDeliveriesRepository;
   @Inject(WebhooksRepository) private readonly hooks: WebhooksRepository;
 
