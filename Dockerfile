@@ -19,10 +19,11 @@ RUN npm run build \
  && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim AS runtime
-# The runtime settings that keep an instance within its memory budget (heap cap, one malloc arena) are
+# The runtime settings that keep an instance within its memory budget and fast (heap cap, nursery size,
+# one malloc arena) are
 # defined in src/runtime-settings.ts, which explains them; they are repeated here (a test checks they
 # match) so that the image's process starts with them instead of relaunching itself to get them.
-ENV NODE_OPTIONS="--max-old-space-size=192" \
+ENV NODE_OPTIONS="--max-old-space-size=192 --max-semi-space-size=32" \
     MALLOC_ARENA_MAX=1 \
     NODE_ENV=production \
     PORT=3000

@@ -6,7 +6,7 @@ import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDatabaseUrl } from '../src/config/configuration.js';
 import {
-  bearerFor, CONNECTIONS, dist, DURATION, freePort, hasTaskset, JWT_SECRET, load, median, medianMeasure, pinLoadGenerator, prepareDatabase, residentMemoryMb,
+  bearerFor, CONNECTIONS, databaseServerPid, dist, DURATION, freePort, hasTaskset, JWT_SECRET, load, median, medianMeasure, pinLoadGenerator, prepareDatabase, residentMemoryMb,
   resultsDir, ROUNDS, selectCases, servingProcess, start, waitFor, type Case, type Measure,
 } from './harness.js';
 import { BENCH_EMAIL, BENCH_PASSWORD, BUSINESSES, PRODUCTS, seed } from './seed.js';
@@ -64,6 +64,8 @@ try {
   await waitFor(`${ourBase}/health`, ours);
   await waitFor(`${bareBase}/api/billing/products/1`, bare);
   const servingPid = servingProcess(ours.pid!);
+  // The database server's CPU per request is reported too: on one machine it competes with the servers.
+  const databasePid = target.type === 'sqlite' ? undefined : databaseServerPid();
 
   const bearer = await bearerFor(ourBase, BENCH_EMAIL, BENCH_PASSWORD);
   const form = new URLSearchParams({ grant_type: 'password', username: BENCH_EMAIL, password: BENCH_PASSWORD }).toString();
@@ -87,11 +89,11 @@ try {
       let oursMeasure: Measure;
       let bareMeasure: Measure;
       if (round % 2 === 0) {
-        oursMeasure = await load(ourBase, c, DURATION, servingPid);
-        bareMeasure = await load(bareBase, c, DURATION);
+        oursMeasure = await load(ourBase, c, DURATION, servingPid, databasePid);
+        bareMeasure = await load(bareBase, c, DURATION, bare.pid, databasePid);
       } else {
-        bareMeasure = await load(bareBase, c, DURATION);
-        oursMeasure = await load(ourBase, c, DURATION, servingPid);
+        bareMeasure = await load(bareBase, c, DURATION, bare.pid, databasePid);
+        oursMeasure = await load(ourBase, c, DURATION, servingPid, databasePid);
       }
       rounds.push({ ours: oursMeasure, bare: bareMeasure, ratio: oursMeasure.rps / bareMeasure.rps, p99Ratio: oursMeasure.p99 / Math.max(1, bareMeasure.p99) });
     }
@@ -103,6 +105,7 @@ try {
       `${c.name.padEnd(34)} ours ${oursMeasure.rps.toFixed(0).padStart(6)} req/s p50 ${String(oursMeasure.p50).padStart(3)} ms p99 ${String(oursMeasure.p99).padStart(4)} ms` +
         ` | bare ${bareMeasure.rps.toFixed(0).padStart(6)} req/s p50 ${String(bareMeasure.p50).padStart(3)} ms p99 ${String(bareMeasure.p99).padStart(4)} ms` +
         ` | ratio ${row.ratio.toFixed(2)}${c.target ? ` (target ≥ ${c.target})` : ''} p99× ${row.p99Ratio.toFixed(1)} | rss ${oursMeasure.rssMb} MB` +
+        ` | CPU µs/req ours ${oursMeasure.cpuUs} bare ${bareMeasure.cpuUs}${databasePid ? `, MariaDB's ${oursMeasure.dbCpuUs} / ${bareMeasure.dbCpuUs}` : ''}` +
         (oursMeasure.non2xx || oursMeasure.errors ? ` | ours non-2xx ${oursMeasure.non2xx}, errors ${oursMeasure.errors}` : ''),
     );
   }

@@ -121,6 +121,30 @@ export interface Measure {
   non2xx: number;
   errors: number;
   rssMb?: number;
+  /** CPU time per answered request, in µs: of the server, and of the local MariaDB server (when there is one). */
+  cpuUs?: number;
+  dbCpuUs?: number;
+}
+
+/** User + system CPU time of a process so far, in µs (from /proc; 0 when it cannot be read). */
+export function cpuMicros(pid: number | undefined): number {
+  if (!pid) return 0;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // utime and stime are fields 14 and 15 of stat, in clock ticks (100 per second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return 0;
+  }
+}
+
+/** The local MariaDB/MySQL server's pid, when the database is on this machine. */
+export function databaseServerPid(): number | undefined {
+  for (const name of ['mariadbd', 'mysqld']) {
+    const found = spawnSync('pidof', ['-s', name], { encoding: 'utf8' });
+    if (found.status === 0 && found.stdout.trim()) return Number(found.stdout.trim());
+  }
+  return undefined;
 }
 
 export function median(values: number[]): number {
@@ -137,13 +161,16 @@ export function medianMeasure(measures: Measure[]): Measure {
     rps: of((m) => m.rps), p50: of((m) => m.p50), p99: of((m) => m.p99),
     non2xx: measures.reduce((sum, m) => sum + m.non2xx, 0), errors: measures.reduce((sum, m) => sum + m.errors, 0),
     rssMb: measures[0].rssMb === undefined ? undefined : Math.max(...rss),
+    cpuUs: measures[0].cpuUs === undefined ? undefined : of((m) => m.cpuUs ?? 0),
+    dbCpuUs: measures[0].dbCpuUs === undefined ? undefined : of((m) => m.dbCpuUs ?? 0),
   };
 }
 
 /** Loads `base` with one case for `duration` seconds; samples the resident memory of `pid` meanwhile. */
-export async function load(base: string, c: Case, duration: number, pid?: number): Promise<Measure> {
+export async function load(base: string, c: Case, duration: number, pid?: number, databasePid?: number): Promise<Measure> {
   // Let the previous run's last requests finish before this one starts.
   await new Promise((resolve) => setTimeout(resolve, 1000));
+  const cpuBefore = [cpuMicros(pid), cpuMicros(databasePid)];
   let rssMb = 0;
   const sampler = pid ? setInterval(() => (rssMb = Math.max(rssMb, residentMemoryMb(pid))), 250) : undefined;
   const result = await autocannon({
@@ -157,7 +184,12 @@ export async function load(base: string, c: Case, duration: number, pid?: number
     }],
   });
   if (sampler) clearInterval(sampler);
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors + result.timeouts, rssMb: pid ? Math.round(rssMb) : undefined };
+  const answered = Math.max(1, result.requests.total);
+  const perRequest = (after: number, before: number) => (after && before ? Math.round((after - before) / answered) : undefined);
+  return {
+    rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors + result.timeouts, rssMb: pid ? Math.round(rssMb) : undefined,
+    cpuUs: perRequest(cpuMicros(pid), cpuBefore[0]), dbCpuUs: perRequest(cpuMicros(databasePid), cpuBefore[1]),
+  };
 }
 
 /** A bearer token for the seeded administrator. */

@@ -10,32 +10,41 @@ export const RUNTIME_SETTINGS = {
   /** V8's old-space cap, MiB: under load the old space would otherwise grow lazily well past what the service needs. */
   maxOldSpaceSizeMb: 192,
   /**
+   * V8's young-generation semi-space, MiB (Node's default is 16). With 50 requests in flight, a 16 MiB
+   * nursery is collected while most of their objects are still live, so they are copied and promoted,
+   * and the capped old space then fills with them: `npm run bench` on MariaDB measured 270 → 180 µs of
+   * CPU per GET by id and a p99 3.5× lower with 32, for about 30 MB more resident (64 went past the
+   * 250 MB budget and was slower).
+   */
+  maxSemiSpaceSizeMb: 32,
+  /**
    * glibc malloc arenas: with one, each libuv pool thread that ran a password hash does not keep its
    * 16 MiB scrypt buffer in an arena of its own (about 35 MB that logins never gave back).
    */
   mallocArenaMax: 1,
 } as const;
 
-const HEAP_FLAG = /^--max[-_]old[-_]space[-_]size(=|$)/;
+/** The V8 flags of the settings, each with the pattern that finds an operator's own value (either spelling). */
+const V8_FLAGS = [
+  { pattern: /^--max[-_]old[-_]space[-_]size(=|$)/, flag: `--max-old-space-size=${RUNTIME_SETTINGS.maxOldSpaceSizeMb}` },
+  { pattern: /^--max[-_]semi[-_]space[-_]size(=|$)/, flag: `--max-semi-space-size=${RUNTIME_SETTINGS.maxSemiSpaceSizeMb}` },
+] as const;
 
 /** The environment that starts a Node process with the settings (the Dockerfile's ENV). */
 export function runtimeEnvironment(): { NODE_OPTIONS: string; MALLOC_ARENA_MAX: string } {
-  return { NODE_OPTIONS: `--max-old-space-size=${RUNTIME_SETTINGS.maxOldSpaceSizeMb}`, MALLOC_ARENA_MAX: String(RUNTIME_SETTINGS.mallocArenaMax) };
+  return { NODE_OPTIONS: V8_FLAGS.map(({ flag }) => flag).join(' '), MALLOC_ARENA_MAX: String(RUNTIME_SETTINGS.mallocArenaMax) };
 }
 
 /**
  * What a process started with `execArgv` and `env` lacks: the Node flags and environment variables to
- * add, or null when it has everything. An operator's own heap cap or arena count is kept.
+ * add, or null when it has everything. An operator's own heap sizes or arena count are kept.
  */
 export function missingSettings(execArgv: readonly string[], env: NodeJS.ProcessEnv): { execArgv: string[]; env: Record<string, string> } | null {
-  const nodeOptions = (env.NODE_OPTIONS ?? '').split(/\s+/);
-  const hasHeapCap = [...execArgv, ...nodeOptions].some((flag) => HEAP_FLAG.test(flag));
+  const given = [...execArgv, ...(env.NODE_OPTIONS ?? '').split(/\s+/)];
+  const flags = V8_FLAGS.filter(({ pattern }) => !given.some((flag) => pattern.test(flag))).map(({ flag }) => flag);
   const hasArenas = env.MALLOC_ARENA_MAX !== undefined && env.MALLOC_ARENA_MAX !== '';
-  if (hasHeapCap && hasArenas) return null;
-  return {
-    execArgv: hasHeapCap ? [] : [runtimeEnvironment().NODE_OPTIONS],
-    env: hasArenas ? {} : { MALLOC_ARENA_MAX: runtimeEnvironment().MALLOC_ARENA_MAX },
-  };
+  if (!flags.length && hasArenas) return null;
+  return { execArgv: flags, env: hasArenas ? {} : { MALLOC_ARENA_MAX: runtimeEnvironment().MALLOC_ARENA_MAX } };
 }
 
 const FORWARDED_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;

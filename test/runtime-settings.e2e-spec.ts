@@ -4,17 +4,17 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { RUNTIME_SETTINGS } from '../src/runtime-settings.js';
+import { runtimeEnvironment, RUNTIME_SETTINGS } from '../src/runtime-settings.js';
 import { freshMySqlDatabase, onMySql, TEST_JWT_SECRET } from './support/test-app.js';
 import { freePort, isAlive, ROOT, sleep, startService, waitForHealth, type Service } from './support/service.js';
 
 // The memory settings belong to the service: started the README's ways without NODE_OPTIONS or
-// MALLOC_ARENA_MAX, the process that serves runs with the heap cap and arena count of
+// MALLOC_ARENA_MAX, the process that serves runs with the heap sizes and arena count of
 // src/runtime-settings.ts; an operator's own values are kept.
 
-/** The heap limit V8 reports in a process started with this old-space cap, MiB. */
-function heapLimitWithCap(capMb: number): number {
-  const result = spawnSync(process.execPath, [`--max-old-space-size=${capMb}`, '-p', 'Math.round(require("v8").getHeapStatistics().heap_size_limit / 2 ** 20)'], { encoding: 'utf8' });
+/** The heap limit V8 reports in a process started with these heap flags, MiB. */
+function heapLimitWith(flags: string): number {
+  const result = spawnSync(process.execPath, [...flags.split(' '), '-p', 'Math.round(require("v8").getHeapStatistics().heap_size_limit / 2 ** 20)'], { encoding: 'utf8' });
   return Number(result.stdout.trim());
 }
 
@@ -36,7 +36,7 @@ describe('runtime settings (heap cap, malloc arenas)', () => {
   let dir: string;
   let database: { url: string; drop: () => Promise<void> };
   let env: Record<string, string>;
-  const expectedHeapLimit = heapLimitWithCap(RUNTIME_SETTINGS.maxOldSpaceSizeMb);
+  const expectedHeapLimit = heapLimitWith(runtimeEnvironment().NODE_OPTIONS);
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'cw-runtime-'));
@@ -89,12 +89,13 @@ describe('runtime settings (heap cap, malloc arenas)', () => {
     }
   });
 
-  it("an operator's own heap cap and arena count are kept, and then nothing is relaunched", async () => {
-    const service = await startService('own', { ...env, NODE_OPTIONS: '--max-old-space-size=300', MALLOC_ARENA_MAX: '2' });
+  it("an operator's own heap sizes and arena count are kept, and then nothing is relaunched", async () => {
+    const own = '--max-old-space-size=300 --max-semi-space-size=8';
+    const service = await startService('own', { ...env, NODE_OPTIONS: own, MALLOC_ARENA_MAX: '2' });
     try {
       const listening = await listeningLine(() => service.output());
       assert.equal(listening.pid, service.child.pid);
-      assert.equal(listening.heapLimitMb, heapLimitWithCap(300));
+      assert.equal(listening.heapLimitMb, heapLimitWith(own));
       assert.equal(listening.mallocArenaMax, '2');
     } finally {
       await service.stop();
