@@ -51,13 +51,14 @@ if (target.type === 'sqlite') {
   };
 } else {
   const pool = mysql.createPool({ uri: target.url, connectionLimit: 10, dateStrings: ['DATETIME'], timezone: 'Z' });
-  query = async (sql, parameters = []) => (await pool.query(sql, parameters))[0] as any[];
-  run = async (sql, parameters = []) => ((await pool.query(sql, parameters))[0] as { insertId: number }).insertId;
+  // Prepared statements, as the service runs them: the database parses and plans each once.
+  query = async (sql, parameters = []) => (await pool.execute(sql, parameters as mysql.ExecuteValues))[0] as any[];
+  run = async (sql, parameters = []) => ((await pool.execute(sql, parameters as mysql.ExecuteValues))[0] as { insertId: number }).insertId;
   transaction = async (work) => {
     const connection = await pool.getConnection();
     try {
       await connection.query('START TRANSACTION');
-      const result = await work(async (sql, parameters = []) => ((await connection.query(sql, parameters))[0] as { insertId: number }).insertId);
+      const result = await work(async (sql, parameters = []) => ((await connection.execute(sql, parameters as mysql.ExecuteValues))[0] as { insertId: number }).insertId);
       await connection.query('COMMIT');
       return result;
     } catch (error) {
