@@ -12,32 +12,25 @@ const lockWait = Object.assign(new Error('Lock wait timeout exceeded; try restar
 function mySqlFailing(errors: unknown[]) {
   let calls = 0;
   const statements: string[] = [];
-  const connection = { threadId: 7 };
+  // Transactions are started, committed and rolled back on the connection itself (mysql-connections.ts).
+  const connection = {
+    threadId: 7,
+    query: (sql: string, callback: (error: Error | null) => void) => {
+      if (sql === 'START TRANSACTION') calls++;
+      else statements.push(sql);
+      setImmediate(() => callback(null));
+    },
+  };
   const dataSource = {
     options: { type: 'mysql' },
     driver: {},
-    createQueryRunner: () => {
-      const runner = {
-        isTransactionActive: false,
-        manager: {},
-        connect: async () => connection,
-        query: async (sql: string) => statements.push(sql),
-        startTransaction: async () => {
-          calls++;
-          runner.isTransactionActive = true;
-        },
-        commitTransaction: async () => {
-          runner.isTransactionActive = false;
-          statements.push('COMMIT');
-        },
-        rollbackTransaction: async () => {
-          runner.isTransactionActive = false;
-          statements.push('ROLLBACK');
-        },
-        release: async () => undefined,
-      };
-      return runner;
-    },
+    createQueryRunner: () => ({
+      isTransactionActive: false,
+      manager: {},
+      connect: async () => connection,
+      query: async (sql: string) => statements.push(sql),
+      release: async () => undefined,
+    }),
   } as unknown as DataSource;
   const db = new Database(dataSource);
   const transaction = <T>(work: () => Promise<T>, scope?: WriteScope) => db.transaction(async () => {

@@ -2,7 +2,7 @@ import { setTimeout } from 'node:timers/promises';
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { DataSource, type EntityManager, type QueryRunner } from 'typeorm';
 import { isTransientConflict } from './database-errors.js';
-import { executeOn, StatementKiller, transactionConnection, WRITE_ISOLATION, type MySqlConnection, type MySqlPool } from './mysql-connections.js';
+import { controlTransaction, executeOn, StatementKiller, transactionConnection, WRITE_ISOLATION, type MySqlConnection, type MySqlPool } from './mysql-connections.js';
 import type { AnyClass } from './columns.js';
 import type { SqlContext } from './record-definition.js';
 import type { WriteScope } from './write-scope.js';
@@ -139,7 +139,7 @@ export class Database implements OnApplicationShutdown {
   /**
    * A MySQL statement outside a transaction, prepared once per connection (mysql2 keeps them): the
    * server parses and plans it once, not on every request, which took 40% off its CPU for a record
-   * read. (Transactions run on TypeORM's query runner, as text.)
+   * read. (Inside a transaction statements go to its own connection: mysql-connections.ts.)
    */
   private execute<T>(sql: string, parameters: unknown[], rowsAsArray: boolean): Promise<T[]> {
     const pool = this.pool!;
@@ -265,19 +265,19 @@ export class Database implements OnApplicationShutdown {
         await runner.query(WRITE_ISOLATION);
         this.isolated.add(connection);
       }
-      await runner.startTransaction();
+      await controlTransaction(runner, connection, 'START TRANSACTION');
       try {
         const result = await this.finish(work, runner.manager, scope);
         const committed = scope?.enterCommit();
         try {
-          await runner.commitTransaction();
+          await controlTransaction(runner, connection, 'COMMIT');
         } finally {
           committed?.();
         }
         if (scope) scope.commits++;
         return result;
       } catch (error) {
-        if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+        if (runner.isTransactionActive) await controlTransaction(runner, connection, 'ROLLBACK').catch(() => undefined);
         throw error;
       }
     } finally {
