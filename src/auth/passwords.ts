@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import pLimit from 'p-limit';
 
 // Passwords are stored as salted scrypt hashes (Node's crypto), with their parameters so they can be
@@ -9,8 +10,9 @@ const KEY_LENGTH = 64;
 
 // Each hash takes 16 MiB and one of libuv's four pool threads for tens of milliseconds: at most two
 // run at once (a burst of logins waits its turn), so logins can neither push the instance's memory
-// past its budget nor take every pool thread from file and DNS work.
-export const passwordHashing = pLimit(2);
+// past its budget nor take every pool thread from file and DNS work; and no more than the cores this
+// process may run on (its CPU affinity), since hashes beyond those gain no speed, only memory.
+export const passwordHashing = pLimit(Math.max(1, Math.min(2, availableParallelism())));
 
 function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
   return passwordHashing(() => new Promise<Buffer>((resolve, reject) => {
