@@ -7,7 +7,7 @@ import { hashPassword } from '../src/auth/passwords.js';
 import { wireKindOf } from '../src/common/columns.js';
 import type { AppConfig } from '../src/config/configuration.js';
 import { buildDataSourceOptions } from '../src/database/data-source-options.js';
-import { runMigrations } from '../src/database/database.module.js';
+import { runMigrations } from '../src/database/migration-runner.js';
 
 export const BENCH_EMAIL = 'bench@example.com';
 export const BENCH_PASSWORD = 'bench-password-123';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { DataSource } from 'typeorm';
 import { validateEnvironment } from '../src/config/configuration.js';
-import { runMigrations } from '../src/database/database.module.js';
+import { runMigrations } from '../src/database/migration-runner.js';
 import { buildDataSourceOptions } from '../src/database/data-source-options.js';
 import { MigrationLock } from '../src/database/migration-lock.js';
 import { readSchemaNames } from '../src/database/schema-repair.js';

@@ -1,110 +1,12 @@
-import { Global, Logger, Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/configuration.js';
-import { Database, isMySqlFamily } from '../common/database.js';
-import { isDatabaseUnavailable } from '../common/database-errors.js';
+import { Database } from '../common/database.js';
 import { buildDataSourceOptions } from './data-source-options.js';
-import { MYSQL_TABLE_OPTIONS } from './migration-helpers.js';
-import { MigrationLock, MigrationLockTimeoutError, type MigrationInProgress } from './migration-lock.js';
-import { readSchemaNames, undoSchemaAdditions } from './schema-repair.js';
-
-/** A migration failed: start-up stops (it is not retried), with the migration and the error named. */
-export class MigrationFailedError extends Error {
-  override name = 'MigrationFailedError';
-
-  constructor(readonly migration: string, cause: unknown, undone: string[]) {
-    const reason = cause instanceof Error ? cause.message : String(cause);
-    super(`Migration ${migration} failed: ${reason}` + (undone.length ? ` (its partial changes were undone: ${undone.length} statements)` : ''), { cause });
-  }
-}
-
-/**
- * Brings the schema up to date at start-up. Several instances may start at once, against different
- * nodes of a cluster, so the migrations run under a lock held in the database (migration-lock.ts): the
- * first runs them, the others wait and then find nothing to do. Each migration runs in a transaction;
- * on MySQL, where DDL commits by itself, the schema before each migration is recorded, and a migration
- * that fails (here, or in an instance that died) has its partial changes undone, so the next start
- * runs it again from a clean state.
- */
-export async function runMigrations(dataSource: DataSource): Promise<void> {
-  const logger = new Logger('Migrations');
-  const mySql = isMySqlFamily(dataSource);
-  const lock = new MigrationLock(dataSource);
-  const unfinished = await lock.acquire();
-  try {
-    if (mySql) await ensureMigrationsTable(dataSource);
-    if (unfinished) await finishUnfinished(dataSource, lock, unfinished, logger);
-
-    let running: MigrationInProgress | undefined;
-    const restore = beforeEachMigration(dataSource, async (name) => {
-      running = { migration: name, schemaBefore: null };
-      if (lock.wasLost) throw new Error('another instance took the migration lock over');
-      if (mySql) {
-        running.schemaBefore = await readSchemaNames(dataSource);
-        await lock.recordProgress(running);
-      }
-    });
-    try {
-      await dataSource.runMigrations({ transaction: 'each' });
-    } catch (error) {
-      // A database that went away is retried at start-up; the next attempt finds the record and repairs.
-      if (isDatabaseUnavailable(error) || running === undefined) throw error;
-      const undone = await undoRecorded(dataSource, lock, logger, running);
-      throw new MigrationFailedError(running.migration, error, undone);
-    } finally {
-      restore();
-    }
-    if (mySql) await lock.recordProgress(null);
-  } finally {
-    await lock.release();
-  }
-}
-
-/**
- * TypeORM's table of applied migrations, created as it would create it but with the service's table
- * options (utf8mb4 whatever the database's default is).
- */
-async function ensureMigrationsTable(dataSource: DataSource): Promise<void> {
-  await dataSource.query(
-    'CREATE TABLE IF NOT EXISTS `migrations` (`id` int NOT NULL AUTO_INCREMENT, `timestamp` bigint NOT NULL, `name` varchar(255) NOT NULL, ' +
-      `PRIMARY KEY (\`id\`)) ${MYSQL_TABLE_OPTIONS}`,
-  );
-}
-
-/** Calls `hook` with a migration's name before TypeORM runs it; returns the undo. */
-function beforeEachMigration(dataSource: DataSource, hook: (name: string) => Promise<void>): () => void {
-  const originals = dataSource.migrations.map((migration) => {
-    const up = migration.up.bind(migration);
-    migration.up = async (runner) => {
-      await hook(migration.name ?? migration.constructor.name);
-      return up(runner);
-    };
-    return () => (migration.up = up);
-  });
-  return () => originals.forEach((restore) => restore());
-}
-
-/** A migration recorded as running when its instance died: repaired unless it had in fact been applied. */
-async function finishUnfinished(dataSource: DataSource, lock: MigrationLock, unfinished: MigrationInProgress, logger: Logger): Promise<void> {
-  const [applied] = await dataSource.query<unknown[]>(`SELECT 1 FROM ${dataSource.driver.escape('migrations')} WHERE ${dataSource.driver.escape('name')} = ?`, [unfinished.migration]);
-  if (applied) {
-    await lock.recordProgress(null);
-    return;
-  }
-  logger.warn(`Migration ${unfinished.migration} did not finish in an earlier start; undoing its partial changes`);
-  await undoRecorded(dataSource, lock, logger, unfinished);
-}
-
-/** Undoes what a migration added to a MySQL schema (nothing to do on SQLite, whose DDL rolls back). */
-async function undoRecorded(dataSource: DataSource, lock: MigrationLock, logger: Logger, progress: MigrationInProgress): Promise<string[]> {
-  if (!progress.schemaBefore) return [];
-  const undone = await undoSchemaAdditions(dataSource, progress.schemaBefore);
-  for (const statement of undone) logger.warn(`Undid part of migration ${progress.migration}: ${statement}`);
-  await lock.recordProgress(null);
-  return undone;
-}
+import { MigrationLockTimeoutError } from './migration-lock.js';
+import { MigrationFailedError, runMigrations } from './migration-runner.js';
 
 @Global()
 @Module({
