@@ -17,19 +17,42 @@ export interface PageParts {
   orderedById: boolean;
   /** Whether the conditions or the order use a joined field. */
   needsJoins: boolean;
+  /** Whether `where` holds more than the filters (a restricted administrator's businesses). */
+  scoped: boolean;
 }
 
-/** Properties whose column leads an index of the entity's table (so a range on it can be read from the index). */
-const leadingColumns = new WeakMap<AnyClass, ReadonlySet<string>>();
+interface TableIndexes {
+  /** Properties whose column leads an index (so a range on it can be read from the index). */
+  leading: ReadonlySet<string>;
+  /** Each index's name and the properties of its columns. */
+  all: ReadonlyArray<{ name: string; properties: ReadonlySet<string> }>;
+}
 
-function indexedProperties(db: Database, entity: AnyClass): ReadonlySet<string> {
-  let found = leadingColumns.get(entity);
+const indexesByEntity = new WeakMap<AnyClass, TableIndexes>();
+
+function indexesOf(db: Database, entity: AnyClass): TableIndexes {
+  let found = indexesByEntity.get(entity);
   if (!found) {
-    const metadata = db.dataSource.getMetadata(entity);
-    found = new Set(metadata.indices.map((index) => index.columns[0]?.propertyName).filter((name): name is string => !!name));
-    leadingColumns.set(entity, found);
+    const { indices } = db.dataSource.getMetadata(entity);
+    found = {
+      leading: new Set(indices.map((index) => index.columns[0]?.propertyName).filter((name): name is string => !!name)),
+      all: indices.map((index) => ({ name: index.name, properties: new Set(index.columns.map((column) => column.propertyName)) })),
+    };
+    indexesByEntity.set(entity, found);
   }
   return found;
+}
+
+/**
+ * The index that hands over, in Id order, exactly the rows of equality filters on its columns (InnoDB
+ * keeps the primary key at the end of every secondary index): the filters are all equalities, their
+ * fields are the index's columns and nothing else, and nothing else narrows the rows.
+ */
+function idOrderedIndex(indexes: TableIndexes, parts: PageParts): string | undefined {
+  if (!parts.orderedById || parts.needsJoins || parts.scoped || !parts.filters.length) return undefined;
+  if (parts.filters.some((filter) => filter.op !== 'eq')) return undefined;
+  const fields = new Set(parts.filters.map((filter) => filter.field));
+  return indexes.all.find(({ properties }) => properties.size === fields.size && [...fields].every((field) => properties.has(field)))?.name;
 }
 
 /**
@@ -41,17 +64,24 @@ function indexedProperties(db: Database, entity: AnyClass): ReadonlySet<string> 
  *   value (`Id + 0`), which no index can hand over in order: the optimiser would otherwise walk an index
  *   in Id order (the primary key, or a business's index) hoping to meet the range early, which for
  *   dates that grow with the ids reads up to every row. The range is read from its index and its ids
- *   sorted instead, a cost in proportion to the matching records, as the count's is.
+ *   sorted instead, a cost in proportion to the matching records, as the count's is;
+ * - with only equality filters that an index covers exactly (a business's records), that index is named
+ *   (USE INDEX): it holds their ids in order, so a page reads its offset and size in index entries. Left
+ *   to itself the optimiser at times prefers another index that leads with the same column (the
+ *   business's invoice numbers) on a lower estimate of rows, and then sorts all of the business's ids
+ *   for every page: 13 ms instead of 1 ms for page 200 at 50,000 invoices a business.
  * SQLite reads a row's columns only when they are used, so skipping rows costs index steps only; it
  * runs the plain query.
  */
 export function pageSql(db: Database, parts: PageParts): string {
   const { table, from, selectList, where, orderBy } = parts;
   if (!db.isMySql) return `SELECT ${selectList} FROM ${from}${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`;
-  const indexed = indexedProperties(db, parts.entity);
-  const rangeOnIndex = parts.filters.some((filter) => (filter.op === 'gte' || filter.op === 'lte') && indexed.has(filter.field));
+  const indexes = indexesOf(db, parts.entity);
+  const rangeOnIndex = parts.filters.some((filter) => (filter.op === 'gte' || filter.op === 'lte') && indexes.leading.has(filter.field));
   const innerOrder = rangeOnIndex && parts.orderedById ? orderBy.replace(/ (ASC|DESC)$/, ' + 0 $1') : orderBy;
-  const inner = `SELECT r.${db.id('Id')} FROM ${parts.needsJoins ? from : table}${where} ORDER BY ${innerOrder} LIMIT ? OFFSET ?`;
+  const ordered = idOrderedIndex(indexes, parts);
+  const innerFrom = parts.needsJoins ? from : ordered ? `${table} USE INDEX (${db.id(ordered)})` : table;
+  const inner = `SELECT r.${db.id('Id')} FROM ${innerFrom}${where} ORDER BY ${innerOrder} LIMIT ? OFFSET ?`;
   const joins = from.slice(table.length);
   return `SELECT ${selectList} FROM (${inner}) page JOIN ${table} ON r.${db.id('Id')} = page.${db.id('Id')}${joins} ORDER BY ${orderBy}`;
 }

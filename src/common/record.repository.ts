@@ -54,6 +54,7 @@ export class RecordRepository {
     const sql = pageSql(this.db, {
       entity: this.definition.entity, table: plan.table, from: plan.from, selectList: plan.selectList, where, filters: query.filters,
       orderBy: this.orderClause(query), orderedById: query.orderBy === 'Id', needsJoins: countFrom !== plan.table || plan.joinedFields.has(query.orderBy),
+      scoped: scope !== null,
     });
     return {
       page: { sql, parameters: [...parameters, query.size, (query.page - 1) * query.size] },
