@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import type { AnyClass } from './columns.js';
 import type { Database } from './database.js';
 import type { Filter, ListQuery } from './list-query.js';
-import { pageSql } from './page-query.js';
+import { countSql, pageSql } from './page-query.js';
 import { recordDefinitions, type BusinessScope, type RecordDefinition } from './record-definition.js';
 import type { RecordPlan } from './record-plan.js';
 import { referencesOf } from './validation/fields.js';
@@ -50,15 +50,15 @@ export class RecordRepository {
   pageStatements(query: ListQuery, scope: SqlCondition | null): { page: Statement; count: Statement } {
     const { plan } = this;
     const { where, parameters } = this.whereClause(query.filters, scope);
-    const countFrom = query.filters.every((filter) => !plan.joinedFields.has(filter.field)) ? plan.table : plan.from;
+    const filtersNeedJoins = query.filters.some((filter) => plan.joinedFields.has(filter.field));
+    const conditions = { entity: this.definition.entity, table: plan.table, from: plan.from, where, filters: query.filters, needsJoins: filtersNeedJoins, scoped: scope !== null };
     const sql = pageSql(this.db, {
-      entity: this.definition.entity, table: plan.table, from: plan.from, selectList: plan.selectList, where, filters: query.filters,
-      orderBy: this.orderClause(query), orderedById: query.orderBy === 'Id', needsJoins: countFrom !== plan.table || plan.joinedFields.has(query.orderBy),
-      scoped: scope !== null,
+      ...conditions, selectList: plan.selectList, orderBy: this.orderClause(query), orderedById: query.orderBy === 'Id',
+      needsJoins: filtersNeedJoins || plan.joinedFields.has(query.orderBy),
     });
     return {
       page: { sql, parameters: [...parameters, query.size, (query.page - 1) * query.size] },
-      count: { sql: `SELECT COUNT(*) AS n FROM ${countFrom}${where}`, parameters },
+      count: { sql: countSql(this.db, conditions), parameters },
     };
   }
 
