@@ -9,7 +9,7 @@ import { AuthenticationGuard } from './auth/authentication.guard.js';
 import { RateLimitGuard } from './auth/rate-limit.guard.js';
 import { RolesGuard } from './auth/roles.guard.js';
 import { parseJsonBody, refuseForeignCharset } from './common/body-limits.js';
-import { installFastReads } from './common/fast-reads.js';
+import { installFastRecordRoutes } from './common/fast-records.js';
 import { failureConfirmation } from './common/envelopes.js';
 import { deferredChildLogger } from './common/logging.js';
 import { documentSafeWrites } from './common/openapi-safe-writes.js';
@@ -102,8 +102,8 @@ export async function setupApp(app: NestFastifyApplication): Promise<void> {
     if (closing) void reply.header('Connection', 'close');
     done(null, payload);
   });
-  // Before Nest registers its routes: record reads go straight to the same guards and controllers.
-  installFastReads(app, (context) => [context.get(RateLimitGuard), context.get(AuthenticationGuard), context.get(RolesGuard)]);
+  // Before Nest registers its routes: record reads and creates go straight to the same guards and controllers.
+  installFastRecordRoutes(app, (context) => [context.get(RateLimitGuard), context.get(AuthenticationGuard), context.get(RolesGuard)]);
   // Other content types reach the routes as text, so the token endpoint can answer its own error
   // and record routes refuse them with 415 (JsonBody) instead of Fastify answering first.
   // A body in another charset than UTF-8 would be read garbled: 415, whatever its type.

@@ -36,7 +36,8 @@ export const AccessDeniedWhenUnresolved = () => SetMetadata(ACCESS_DENIED_WHEN_U
  * The authenticated principal of the request (undefined on public routes), with the request's id,
  * so that the writes it makes are recorded with it.
  */
-export const Actor = createParamDecorator((_: unknown, context: ExecutionContext): Principal | undefined => {
-  const request = context.switchToHttp().getRequest<FastifyRequest & { user?: Principal }>();
-  return request.user && { ...request.user, requestId: request.id };
-});
+export const actorOf = (request: FastifyRequest & { user?: Principal }): Principal | undefined => request.user && { ...request.user, requestId: request.id };
+
+/** The route parameter of the request's principal (actorOf). */
+export const Actor = createParamDecorator((_: unknown, context: ExecutionContext): Principal | undefined =>
+  actorOf(context.switchToHttp().getRequest<FastifyRequest & { user?: Principal }>()));

@@ -9,7 +9,7 @@ import type { UpdateRequestBody } from './record-body.pipe.js';
 const FORM = /^application\/x-www-form-urlencoded\b/;
 
 /** The request's body: JSON, or a form converted by `dto`; anything else is 415. */
-function recordBody(dto: AnyClass | undefined, request: FastifyRequest): unknown {
+export function recordBody(dto: AnyClass | undefined, request: FastifyRequest): unknown {
   const type = String(request.headers['content-type'] ?? '').toLowerCase();
   if (dto && FORM.test(type) && request.body !== null && typeof request.body === 'object') {
     return formToRecordBody(request.body as Record<string, string | string[]>, dto);

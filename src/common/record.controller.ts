@@ -1,7 +1,8 @@
 import { Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query, applyDecorators, type Type } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
 import { Actor, RequirePermission } from './access.js';
-import { JsonBody, UpdateBody } from './json-body.js';
+import { JsonBody, recordBody, UpdateBody } from './json-body.js';
 import type { Principal } from './principal.js';
 import { ALL_OPERATIONS, type RecordDefinition, type RecordOperation } from './record-definition.js';
 import { RecordBodyPipe, RecordUpdatePipe, type RecordUpdate } from './record-body.pipe.js';
@@ -14,14 +15,22 @@ function when(enabled: boolean, ...decorators: Array<MethodDecorator>): MethodDe
   return enabled ? applyDecorators(...decorators) : () => undefined;
 }
 
-/** The generated record controllers by their route (`/api/billing/products`), for the fast read path. */
-export const recordControllers = new Map<string, Type<RecordControllerShape>>();
-
-/** What the fast read path calls on a record controller. */
+/** What the fast record routes (fast-records.ts) call on a record controller. */
 export interface RecordControllerShape {
   list(query: Record<string, unknown>, actor?: Principal): Promise<unknown>;
   get(id: number, actor?: Principal): Promise<unknown>;
+  create(dto: RecordDto, actor?: Principal): Promise<unknown>;
 }
+
+/** A generated record controller, and how its create route reads its body (as its parameter decorator and pipe do). */
+export interface RecordRoutes {
+  controller: Type<RecordControllerShape>;
+  /** The create body as the validated DTO; undefined when the type offers no create. */
+  createBody?: (request: FastifyRequest) => Promise<RecordDto>;
+}
+
+/** The generated record controllers by their route (`/api/billing/products`), for the fast record routes. */
+export const recordControllers = new Map<string, RecordRoutes>();
 
 /** Builds the controller of a record type: the operations of docs/api.md §1.2 at /api/{path}. */
 export function createRecordController(definition: RecordDefinition<any>): Type<unknown> {
@@ -32,7 +41,7 @@ export function createRecordController(definition: RecordDefinition<any>): Type<
   const updateDto = definition.updateDto ?? definition.dto;
   const updateBody = updateDto ? [ApiBody({ type: updateDto })] : [];
   // Bodies become DTOs at the boundary; a type without a body offers no create or update route.
-  const createPipe = definition.dto ? [new RecordBodyPipe(definition.dto)] : [];
+  const createPipe = definition.dto ? new RecordBodyPipe(definition.dto) : undefined;
   const updatePipe = updateDto ? [new RecordUpdatePipe(updateDto)] : [];
 
   @ApiTags(name)
@@ -63,7 +72,7 @@ export function createRecordController(definition: RecordDefinition<any>): Type<
 
     @when(has('create'), Post(), HttpCode(200), RequirePermission(name, 'Create'), ApiOperation({ summary: `Create a ${name}` }), ...body,
       ApiOkResponse({ description: `${name} was successfully created.` }))
-    create(@JsonBody(definition.dto, ...createPipe) dto: RecordDto, @Actor() actor?: Principal) {
+    create(@JsonBody(definition.dto, ...(createPipe ? [createPipe] : [])) dto: RecordDto, @Actor() actor?: Principal) {
       return this.records.create(dto, actor);
     }
 
@@ -83,6 +92,9 @@ export function createRecordController(definition: RecordDefinition<any>): Type<
     }
   }
   Object.defineProperty(RecordController, 'name', { value: `${name}RecordController` });
-  recordControllers.set(`/api/${definition.path}`, RecordController);
+  recordControllers.set(`/api/${definition.path}`, {
+    controller: RecordController,
+    createBody: has('create') && createPipe ? (request) => createPipe.transform(recordBody(definition.dto, request)) : undefined,
+  });
   return RecordController;
 }

@@ -1,6 +1,6 @@
 import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { from, type Observable } from 'rxjs';
+import { from, lastValueFrom, type Observable } from 'rxjs';
 import { Idempotency } from './idempotency/idempotency.js';
 import type { Principal } from './principal.js';
 import { WriteScope } from './write-scope.js';
@@ -15,10 +15,27 @@ declare module 'fastify' {
 const WRITES = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
 
 /**
- * Every write request gets a WriteScope, carried to the record machinery on its principal: the
- * answer deadline rolls its work back, a POST's Idempotency-Key is claimed and answered here, and
- * the ETag of the written record goes out with the answer. Reads pass straight through.
+ * Runs a write request's work in its WriteScope, carried to the record machinery on its principal:
+ * the answer deadline rolls the work back, a POST's Idempotency-Key is claimed and answered here, and
+ * the ETag of the written record goes out with the answer. Used by the interceptor below and by the
+ * fast record routes (fast-records.ts), so both run writes the same way.
  */
+export async function runWrite(idempotency: Idempotency, request: FastifyRequest & { user?: Principal }, reply: FastifyReply, work: () => Promise<unknown>): Promise<unknown> {
+  const scope = new WriteScope();
+  request.writeScope = scope;
+  // Answered 503 already (the deadline passed during authentication): nothing may be written.
+  if (reply.sent) scope.expire();
+  if (request.user) request.user = { ...request.user, write: scope };
+  const ifMatch = request.headers['if-match'];
+  if (typeof ifMatch === 'string' && request.method !== 'POST') scope.ifMatch = ifMatch;
+  return idempotency.run(request, reply, scope, async () => {
+    const result = await work();
+    if (scope.etag) void reply.header('ETag', scope.etag);
+    return result;
+  });
+}
+
+/** Every write request that goes through Nest runs in a write scope (runWrite); reads pass straight through. */
 @Injectable()
 export class WriteInterceptor implements NestInterceptor {
   constructor(private readonly idempotency: Idempotency) {}
@@ -27,22 +44,6 @@ export class WriteInterceptor implements NestInterceptor {
     const request = context.switchToHttp().getRequest<FastifyRequest & { user?: Principal }>();
     if (!WRITES.has(request.method)) return next.handle();
     const reply = context.switchToHttp().getResponse<FastifyReply>();
-    const scope = new WriteScope();
-    request.writeScope = scope;
-    // Answered 503 already (the deadline passed during authentication): nothing may be written.
-    if (reply.sent) scope.expire();
-    if (request.user) request.user = { ...request.user, write: scope };
-    const ifMatch = request.headers['if-match'];
-    if (typeof ifMatch === 'string' && request.method !== 'POST') scope.ifMatch = ifMatch;
-    return from(this.idempotency.run(request, reply, scope, () => this.handle(next, reply, scope)));
-  }
-
-  private async handle(next: CallHandler, reply: FastifyReply, scope: WriteScope): Promise<unknown> {
-    const result = await new Promise<unknown>((resolve, reject) => {
-      let value: unknown;
-      next.handle().subscribe({ next: (v: unknown) => (value = v), error: reject, complete: () => resolve(value) });
-    });
-    if (scope.etag) void reply.header('ETag', scope.etag);
-    return result;
+    return from(runWrite(this.idempotency, request, reply, () => lastValueFrom(next.handle(), { defaultValue: undefined })));
   }
 }
