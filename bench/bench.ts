@@ -1,6 +1,7 @@
 // npm run bench: the service against a bare Fastify baseline doing the same queries, loaded alternately
 // in one run with autocannon. SQLite by default; DATABASE_URL=mysql://… for MySQL/MariaDB.
 // Load generator on core 0, both servers on core 1 (taskset), so the ratio compares like with like.
+import { randomUUID } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -75,6 +76,12 @@ try {
     { name: 'GET one product, basic', target: 0.5, method: 'GET', path: () => `/api/billing/products/${randomProduct()}`, headers: { authorization: BASIC } },
     { name: 'GET 25 products, filter + count', target: 0.5, method: 'GET', path: () => `/api/billing/products?Product_Business=${randomBusiness()}&size=25&page=${1 + Math.floor(Math.random() * 20)}`, headers: bearer },
     { name: 'POST create product', target: 0.4, method: 'POST', path: () => '/api/billing/products', headers: { ...bearer, 'content-type': 'application/json' }, body: productBody },
+    // The same create with a new Idempotency-Key each time: the service claims the key, then stores the
+    // answer with the write (the bare server ignores the header), so the two create rows give its cost.
+    {
+      name: 'POST create product, Idempotency-Key', target: null, method: 'POST', path: () => '/api/billing/products',
+      headers: { ...bearer, 'content-type': 'application/json' }, requestHeaders: () => ({ 'idempotency-key': randomUUID() }), body: productBody,
+    },
     { name: 'POST /api/token (password)', target: null, method: 'POST', path: () => '/api/token', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: () => form },
   ];
 

@@ -111,6 +111,8 @@ export interface Case {
   method: 'GET' | 'POST';
   path: () => string;
   headers: Record<string, string>;
+  /** Headers that differ from request to request (an Idempotency-Key), added to `headers`. */
+  requestHeaders?: () => Record<string, string>;
   body?: () => string;
 }
 
@@ -180,7 +182,7 @@ export async function load(base: string, c: Case, duration: number, pid?: number
     requests: [{
       method: c.method,
       headers: c.headers,
-      setupRequest: (request) => ({ ...request, path: c.path(), body: c.body?.() }),
+      setupRequest: (request) => ({ ...request, path: c.path(), body: c.body?.(), ...(c.requestHeaders ? { headers: { ...request.headers, ...c.requestHeaders() } } : {}) }),
     }],
   });
   if (sampler) clearInterval(sampler);
