@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import type { AnyClass } from './columns.js';
 import type { Database } from './database.js';
 import type { Filter, ListQuery } from './list-query.js';
-import { countSql, pageSql } from './page-query.js';
+import { countSql, pageSql, type ListConditions } from './page-query.js';
 import { recordDefinitions, type BusinessScope, type RecordDefinition } from './record-definition.js';
 import type { RecordPlan } from './record-plan.js';
 import { referencesOf } from './validation/fields.js';
@@ -51,7 +51,7 @@ export class RecordRepository {
     const { plan } = this;
     const { where, parameters } = this.whereClause(query.filters, scope);
     const filtersNeedJoins = query.filters.some((filter) => plan.joinedFields.has(filter.field));
-    const conditions = { entity: this.definition.entity, table: plan.table, from: plan.from, where, filters: query.filters, needsJoins: filtersNeedJoins, scoped: scope !== null };
+    const conditions: ListConditions = { entity: this.definition.entity, table: plan.table, from: plan.from, where, filters: query.filters, needsJoins: filtersNeedJoins, scoped: scope !== null };
     const sql = pageSql(this.db, {
       ...conditions, selectList: plan.selectList, orderBy: this.orderClause(query), orderedById: query.orderBy === 'Id',
       needsJoins: filtersNeedJoins || plan.joinedFields.has(query.orderBy),
