@@ -72,10 +72,10 @@ try {
   const form = new URLSearchParams({ grant_type: 'password', username: BENCH_EMAIL, password: BENCH_PASSWORD }).toString();
 
   const cases: Case[] = [
-    { name: 'GET one product, bearer', target: 0.6, method: 'GET', path: () => `/api/billing/products/${randomProduct()}`, headers: bearer },
-    { name: 'GET one product, basic', target: 0.5, method: 'GET', path: () => `/api/billing/products/${randomProduct()}`, headers: { authorization: BASIC } },
-    { name: 'GET 25 products, filter + count', target: 0.5, method: 'GET', path: () => `/api/billing/products?Product_Business=${randomBusiness()}&size=25&page=${1 + Math.floor(Math.random() * 20)}`, headers: bearer },
-    { name: 'POST create product', target: 0.4, method: 'POST', path: () => '/api/billing/products', headers: { ...bearer, 'content-type': 'application/json' }, body: productBody },
+    { name: 'GET one product, bearer', target: 0.8, method: 'GET', path: () => `/api/billing/products/${randomProduct()}`, headers: bearer },
+    { name: 'GET one product, basic', target: 0.8, method: 'GET', path: () => `/api/billing/products/${randomProduct()}`, headers: { authorization: BASIC } },
+    { name: 'GET 25 products, filter + count', target: 0.8, method: 'GET', path: () => `/api/billing/products?Product_Business=${randomBusiness()}&size=25&page=${1 + Math.floor(Math.random() * 20)}`, headers: bearer },
+    { name: 'POST create product', target: 0.8, method: 'POST', path: () => '/api/billing/products', headers: { ...bearer, 'content-type': 'application/json' }, body: productBody },
     // The same create with a new Idempotency-Key each time: the service claims the key, then stores the
     // answer with the write (the bare server ignores the header), so the two create rows give its cost.
     {

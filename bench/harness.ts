@@ -205,8 +205,12 @@ export async function bearerFor(base: string, username: string, password: string
   return { authorization: `Bearer ${token}` };
 }
 
-/** BENCH_CASES=get,list keeps the cases whose names contain one of the words (case-insensitive). */
+/**
+ * BENCH_CASES=get,list keeps the cases whose names contain one of the words (case-insensitive); a word
+ * written `=name` keeps only the case of exactly that name (`=POST create product`).
+ */
 export function selectCases<C extends { name: string }>(cases: C[]): C[] {
   const only = (process.env.BENCH_CASES ?? '').toLowerCase().split(',').filter(Boolean);
-  return only.length ? cases.filter((c) => only.some((word) => c.name.toLowerCase().includes(word))) : cases;
+  const matches = (name: string, word: string) => (word.startsWith('=') ? name === word.slice(1) : name.includes(word));
+  return only.length ? cases.filter((c) => only.some((word) => matches(c.name.toLowerCase(), word))) : cases;
 }

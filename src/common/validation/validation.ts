@@ -2,6 +2,9 @@ import { getMetadataStorage } from 'class-validator';
 import { ValidationPipe, type ValidationError, type ValidationPipeOptions } from '@nestjs/common';
 import type { FieldError } from '../envelopes.js';
 import { RecordValidationException } from '../errors.js';
+import { cacheValidationMetadata } from './metadata-cache.js';
+
+cacheValidationMetadata();
 
 function toFieldErrors(errors: ValidationError[], prefix = ''): FieldError[] {
   return errors.flatMap((error) => {
