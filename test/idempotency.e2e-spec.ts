@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import mysql from 'mysql2/promise';
+import { RequestTimeoutError } from '../src/common/http-exception.filter.js';
+import { WriteScope } from '../src/common/write-scope.js';
 import { bearer, createUser, passwordToken, requestToken } from './support/auth.js';
 import { createProduct } from './support/billing-fixtures.js';
 import { createAttendee, createEvent } from './support/content-fixtures.js';
@@ -234,5 +236,21 @@ describe('a write past the answer deadline', () => {
     assert.equal(retry.status, 200, retry.text);
     assert.equal(retry.headers.get('idempotent-replayed'), null);
     assert.equal((await tableRows(t, 'product')).length, before.length + 1);
+  });
+
+  it('work whose deadline passes before its COMMIT rolls back (a hook that awaited too long)', async () => {
+    const scope = new WriteScope();
+    const { db } = t;
+    const rename = `UPDATE ${db.id('business')} SET ${db.id('Name')} = ? WHERE ${db.id('Id')} = ?`;
+    const late = db.transaction(async (manager) => {
+      await db.query(rename, ['Renamed too late', business], manager);
+      assert.equal(scope.expire(), true, 'the work in flight answers for itself');
+      return 'done';
+    }, scope);
+    await assert.rejects(late, RequestTimeoutError);
+    assert.equal(scope.commits, 0);
+    assert.equal((await t.get(`/api/sys/businesses/${business}`)).body.Name, 'Canal Works');
+    // The database is free again: the next write commits.
+    await db.transaction((manager) => db.query(rename, ['Canal Works', business], manager), new WriteScope());
   });
 });
