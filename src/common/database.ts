@@ -14,6 +14,15 @@ interface SqliteStatement {
   raw(toggle: boolean): SqliteStatement;
 }
 
+/** SQLite's query runner, whose transaction flag the database layer keeps in step itself. */
+type SqliteRunner = Omit<QueryRunner, 'isTransactionActive'> & { isTransactionActive: boolean };
+
+/** What the database layer uses of better-sqlite3's connection (TypeORM's driver holds the one). */
+interface SqliteConnection {
+  inTransaction: boolean;
+  prepare(sql: string): SqliteStatement;
+}
+
 /**
  * How many times a MySQL transaction (or a lone statement) that InnoDB aborted to break a deadlock,
  * or that waited too long for a lock, is tried in all; the pauses between grow and are random, so
@@ -224,7 +233,7 @@ export class Database implements OnApplicationShutdown {
   }
 
   /** SQLite's one query runner, with its entity manager: what a transaction's work is given. */
-  private sqliteRunner: QueryRunner | undefined;
+  private sqliteRunner: SqliteRunner | undefined;
 
   /**
    * One SQLite transaction, its turn come. BEGIN, COMMIT and ROLLBACK are prepared statements run
@@ -235,7 +244,7 @@ export class Database implements OnApplicationShutdown {
    */
   private async sqliteTransaction<T>(work: (manager: EntityManager) => Promise<T>, scope: WriteScope | undefined): Promise<T> {
     const end = scope?.begin(() => undefined);
-    const runner = (this.sqliteRunner ??= this.dataSource.createQueryRunner()) as QueryRunner & { isTransactionActive: boolean };
+    const runner = (this.sqliteRunner ??= this.dataSource.createQueryRunner() as SqliteRunner);
     try {
       this.statement('BEGIN').run();
       runner.isTransactionActive = true;
@@ -256,8 +265,8 @@ export class Database implements OnApplicationShutdown {
     }
   }
 
-  private get sqliteConnection(): { inTransaction: boolean; prepare(sql: string): SqliteStatement } {
-    return (this.dataSource.driver as unknown as { databaseConnection: { inTransaction: boolean; prepare(sql: string): SqliteStatement } }).databaseConnection;
+  private get sqliteConnection(): SqliteConnection {
+    return (this.dataSource.driver as unknown as { databaseConnection: SqliteConnection }).databaseConnection;
   }
 
   /**
