@@ -1,10 +1,10 @@
 import { Global, Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/configuration.js';
 import { Database } from '../common/database.js';
 import { buildDataSourceOptions } from './data-source-options.js';
+import { ServiceDataSource } from './service-data-source.js';
 import { MigrationLockTimeoutError } from './migration-lock.js';
 import { MigrationFailedError, runMigrations } from './migration-runner.js';
 
@@ -27,7 +27,7 @@ import { MigrationFailedError, runMigrations } from './migration-runner.js';
         toRetry: (error: unknown) => !(error instanceof MigrationFailedError || error instanceof MigrationLockTimeoutError),
       }),
       dataSourceFactory: async (options) => {
-        const dataSource = await new DataSource(options!).initialize();
+        const dataSource = await new ServiceDataSource(options!).initialize();
         try {
           await runMigrations(dataSource);
         } catch (error) {
