@@ -42,7 +42,7 @@ export function createRecordController(definition: RecordDefinition<any>): Type<
   const updateBody = updateDto ? [ApiBody({ type: updateDto })] : [];
   // Bodies become DTOs at the boundary; a type without a body offers no create or update route.
   const createPipe = definition.dto ? new RecordBodyPipe(definition.dto) : undefined;
-  const updatePipe = updateDto ? [new RecordUpdatePipe(updateDto)] : [];
+  const updatePipe = updateDto ? [new RecordUpdatePipe(updateDto, !definition.requiredOnUpdate)] : [];
 
   @ApiTags(name)
   @Controller(`api/${definition.path}`)
