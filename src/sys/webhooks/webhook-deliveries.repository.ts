@@ -54,23 +54,34 @@ export class WebhookDeliveriesRepository {
   async insert(deliveries: NewDelivery[], manager?: EntityManager): Promise<void> {
     if (!deliveries.length) return;
     const now = this.db.dateParam(new Date());
-    const rows = deliveries.map((d) => [d.webHookId, randomUUID(), d.action, d.entity, d.recordId, JSON.stringify([d.record]), 'Pending', 0, now, now]);
+    // Each delivery is kept with the business its hook had when it was made: the hook's log and its
+    // redeliveries show only the deliveries of the hook's current business (a hook moved to another
+    // business does not hand it the bodies made for the first).
+    const rows = deliveries.map((d) => [d.webHookId, randomUUID(), d.action, d.entity, d.recordId, JSON.stringify([d.record]), 'Pending', 0, now, now, d.webHookId]);
+    const business = `(SELECT h.${this.q('BusinessId')} FROM ${this.q('webhook')} h WHERE h.${this.q('Id')} = ?)`;
     await this.db.query(
-      `INSERT INTO ${this.q('webhook_delivery')} (${COLUMNS.map(this.q).join(', ')}) VALUES ${rows.map(() => `(${COLUMNS.map(() => '?').join(', ')})`).join(', ')}`,
+      `INSERT INTO ${this.q('webhook_delivery')} (${[...COLUMNS, 'BusinessId'].map(this.q).join(', ')}) VALUES ${rows.map(() => `(${COLUMNS.map(() => '?').join(', ')}, ${business})`).join(', ')}`,
       rows.flat(),
       manager,
     );
   }
 
-  /** A hook's deliveries, newest first, in the list envelope. */
+  /** The condition that a delivery was made for the current business of the hook bound as its parameter. */
+  private ofCurrentBusiness(): string {
+    const q = this.q;
+    return `${q('BusinessId')} = (SELECT h.${q('BusinessId')} FROM ${q('webhook')} h WHERE h.${q('Id')} = ?)`;
+  }
+
+  /** A hook's deliveries made for its current business, newest first, in the list envelope. */
   async list(webHookId: number, query: Record<string, unknown>): Promise<ListEnvelope<Record<string, unknown>>> {
     const page = parseListQuery(query, LIST_SCHEMA);
     const q = this.q;
     const table = q('webhook_delivery');
-    const [count] = await this.db.query<{ n: unknown }>(`SELECT COUNT(*) AS n FROM ${table} WHERE ${q('WebHookId')} = ?`, [webHookId]);
+    const ofHook = `${q('WebHookId')} = ? AND ${this.ofCurrentBusiness()}`;
+    const [count] = await this.db.query<{ n: unknown }>(`SELECT COUNT(*) AS n FROM ${table} WHERE ${ofHook}`, [webHookId, webHookId]);
     const rows = await this.db.query(
-      `SELECT * FROM ${table} WHERE ${q('WebHookId')} = ? ORDER BY ${q('Id')} DESC LIMIT ? OFFSET ?`,
-      [webHookId, page.size, (page.page - 1) * page.size],
+      `SELECT * FROM ${table} WHERE ${ofHook} ORDER BY ${q('Id')} DESC LIMIT ? OFFSET ?`,
+      [webHookId, webHookId, page.size, (page.page - 1) * page.size],
     );
     const date = (value: unknown) => toWire('datetime', value);
     const records = rows.map((row) => ({
@@ -94,7 +105,11 @@ export class WebhookDeliveriesRepository {
   async redeliver(webHookId: number, deliveryId: number): Promise<boolean> {
     const q = this.q;
     return this.db.transaction(async (manager) => {
-      const [found] = await this.db.query(`SELECT ${q('Id')} FROM ${q('webhook_delivery')} WHERE ${q('Id')} = ? AND ${q('WebHookId')} = ?`, [deliveryId, webHookId], manager);
+      const [found] = await this.db.query(
+        `SELECT ${q('Id')} FROM ${q('webhook_delivery')} WHERE ${q('Id')} = ? AND ${q('WebHookId')} = ? AND ${this.ofCurrentBusiness()}`,
+        [deliveryId, webHookId, webHookId],
+        manager,
+      );
       if (!found) return false;
       await this.db.query(
         // Any lease is dropped too: an attempt still in flight no longer writes its result over this one.
