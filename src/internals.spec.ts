@@ -73,4 +73,10 @@ describe('library internals the service relies on', () => {
     const context = new ExecutionContextHost([1, 2, 3]);
     assert.equal(context.switchToHttp().getRequest(), 1, FAILS('@nestjs/core', 'helpers/execution-context-host (args as [request, reply])', 'src/common/fast-records.ts'));
   });
+
+  it('Nest: ValidationPipe validates through its protected `validate(object, options)`; TypeORM DataSource builds metadata in `buildMetadatas()`', async () => {
+    const { ValidationPipe } = await import('@nestjs/common');
+    assert.equal(typeof (ValidationPipe.prototype as unknown as Record<string, unknown>).validate, 'function', FAILS('@nestjs/common ValidationPipe', 'validate()', 'src/common/validation/validation.ts PartialValidationPipe'));
+    assert.equal(typeof (DataSource.prototype as unknown as Record<string, unknown>).buildMetadatas, 'function', FAILS('TypeORM DataSource', 'buildMetadatas()', 'src/database/service-data-source.ts'));
+  });
 });

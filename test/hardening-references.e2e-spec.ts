@@ -67,37 +67,55 @@ describe('a record named by another cannot be deleted', () => {
     const team = (await t.post('/api/spaces/teams', { BusinessId: business, Name: 'Racers' })).body.Value.Id;
     const credit = (await t.post('/api/billing/productbookingcredits', { Name: 'Race hours', ProductId: product, Credit: 1 })).body.Value.Id;
     const outcomes = new Map<string, number>();
-    const races: Array<{ name: string; make: () => Promise<number>; path: string; write: (id: number) => Promise<{ status: number }>; read: () => Promise<number[]> }> = [
+    const races: Array<{ name: string; make: () => Promise<number>; path: string; write: (id: number) => Promise<() => Promise<{ status: number }>>; read: () => Promise<number[]> }> = [
       {
         name: 'Product.Tariffs', make: () => createTariff(t, business), path: '/api/billing/tariffs',
-        write: async (id) => t.put('/api/billing/products', { ...(await t.get(`/api/billing/products/${product}`)).body, Tariffs: [id] }),
+        write: async (id) => {
+          const body = { ...(await t.get(`/api/billing/products/${product}`)).body, Tariffs: [id] };
+          return () => t.put('/api/billing/products', body);
+        },
         read: async () => (await t.get(`/api/billing/products/${product}`)).body.Tariffs,
       },
       {
         name: 'new Product.Tariffs', make: () => createTariff(t, business), path: '/api/billing/tariffs',
-        write: async (id) => t.post('/api/billing/products', { BusinessId: business, Name: 'Raced', SystemProductType: 1, Description: 'x', Price: 1, CurrencyId: (await t.get(`/api/sys/businesses/${business}`)).body.CurrencyId, AvailableAs: 3, Tariffs: [id] }),
+        write: async (id) => {
+          const body = { BusinessId: business, Name: 'Raced', SystemProductType: 1, Description: 'x', Price: 1, CurrencyId: (await t.get(`/api/sys/businesses/${business}`)).body.CurrencyId, AvailableAs: 3, Tariffs: [id] };
+          return () => t.post('/api/billing/products', body);
+        },
         read: async () => ((await t.get(`/api/billing/products?Product_Name=Raced&size=1000`)).body.Records as any[]).flatMap((p) => p.Tariffs),
       },
       {
         name: 'ProductBookingCredit.ElegibleTariffs', make: () => createTariff(t, business), path: '/api/billing/tariffs',
-        write: async (id) => t.put('/api/billing/productbookingcredits', { ...(await t.get(`/api/billing/productbookingcredits/${credit}`)).body, ElegibleTariffs: [id] }),
+        write: async (id) => {
+          const body = { ...(await t.get(`/api/billing/productbookingcredits/${credit}`)).body, ElegibleTariffs: [id] };
+          return () => t.put('/api/billing/productbookingcredits', body);
+        },
         read: async () => (await t.get(`/api/billing/productbookingcredits/${credit}`)).body.ElegibleTariffs ?? [],
       },
       {
         name: 'Team.TeamMembers', make: () => createCoworker(t, business), path: '/api/spaces/coworkers',
-        write: async (id) => t.put(`/api/spaces/teams/${team}`, { TeamMembers: [id] }),
+        write: async (id) => () => t.put(`/api/spaces/teams/${team}`, { TeamMembers: [id] }),
         read: async () => (await t.get(`/api/spaces/teams/${team}`)).body.TeamMembers ?? [],
       },
       {
         name: 'Coworker.TariffId', make: () => createTariff(t, business), path: '/api/billing/tariffs',
-        write: async (id) => t.post('/api/spaces/coworkers', { BusinessId: business, FullName: 'Racer', Email: `racer.${id}@example.com`, TariffId: id }),
+        write: async (id) => () => t.post('/api/spaces/coworkers', { BusinessId: business, FullName: 'Racer', Email: `racer.${id}@example.com`, TariffId: id }),
         read: async () => ((await t.get(`/api/spaces/coworkers?Coworker_FullName=Racer&size=1000`)).body.Records as any[]).map((c) => c.TariffId),
       },
     ];
     for (const race of races) {
       for (let round = 0; round < 12; round++) {
         const id = await race.make();
-        const [written, deleted] = await Promise.all([race.write(id), t.delete(`${race.path}/${id}`)]);
+        const write = await race.write(id);
+        // Both requests are sent at once, in either order, ready to go (no read in front of the write).
+        // The delete starts with the write or a few milliseconds after it, so both orders occur (no timing is asserted).
+        const later = async () => {
+          await new Promise((resolve) => setTimeout(resolve, round % 4));
+          return t.delete(`${race.path}/${id}`);
+        };
+        const [written, deleted] = round % 2
+          ? await Promise.all([write(), later()])
+          : (await Promise.all([t.delete(`${race.path}/${id}`), write()])).reverse() as [{ status: number }, { status: number }];
         assert.ok([200, 400].includes(written.status) && [200, 400].includes(deleted.status), `${race.name}: ${written.status} ${deleted.status}`);
         const exists = (await t.get(`${race.path}/${id}`)).status === 200;
         const named = (await race.read()).includes(id);
@@ -106,7 +124,7 @@ describe('a record named by another cannot be deleted', () => {
         const key = `${race.name} write ${written.status} delete ${deleted.status}`;
         outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
         // Clear the reference for the next round.
-        if (named && race.name !== 'new Product.Tariffs' && race.name !== 'Coworker.TariffId') await race.write(0).catch(() => undefined);
+        if (named && race.name !== 'new Product.Tariffs' && race.name !== 'Coworker.TariffId') await (await race.write(0))().catch(() => undefined);
       }
     }
     if (process.env.RACE_OUTCOMES) console.log(Object.fromEntries(outcomes));
