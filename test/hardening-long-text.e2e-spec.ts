@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { recordDefinitions } from '../src/common/record-definition.js';
 import { fieldsOf, operationsOf, pathOf, RecordWalker } from './support/record-walker.js';
-import { appPerSuite, type HttpResponse } from './support/test-app.js';
+import { isLongTextColumn } from '../src/common/columns.js';
+import { appPerSuite, onMySql, type HttpResponse } from './support/test-app.js';
 
 // docs/api.md §1: lengths are in Unicode characters, whatever their size in UTF-8. Every long-text field
 // of every record type (those declared later included) holds 65,535 characters of any script — 2-byte
@@ -77,5 +78,23 @@ describe('long text is counted in characters, on both databases', () => {
       walked.push(`${definition.name}.${field.name}`);
     }
     assert.ok(walked.length >= 10, walked.join(', '));
+  });
+
+  it('makes every long-text column of every entity MEDIUMTEXT on MySQL/MariaDB, tables of later migrations included', { skip: !onMySql && 'MySQL/MariaDB only' }, async () => {
+    const columns = await t.db.query<{ t: string; c: string; type: string }>(
+      'SELECT TABLE_NAME AS t, COLUMN_NAME AS c, DATA_TYPE AS type FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE()',
+    );
+    const typeOf = new Map(columns.map((row) => [`${row.t}.${row.c}`, String(row.type).toLowerCase()]));
+    const checked: string[] = [];
+    for (const metadata of t.db.dataSource.entityMetadatas) {
+      for (const column of metadata.columns) {
+        const prototype = typeof column.target === 'function' ? column.target.prototype : undefined;
+        if (!prototype || !isLongTextColumn(prototype, column.propertyName)) continue;
+        const key = `${metadata.tableName}.${column.databaseName}`;
+        assert.equal(typeOf.get(key), 'mediumtext', key);
+        checked.push(key);
+      }
+    }
+    assert.ok(checked.length >= 15, checked.join(', '));
   });
 });
