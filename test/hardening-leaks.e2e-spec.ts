@@ -105,6 +105,28 @@ describe('smaller leaks', () => {
   });
 });
 
+describe('a webhook moved to another business', () => {
+  it('never sends what it had pending for the business it left', async () => {
+    const t = await startApp({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_RETRY_DELAYS: '60' });
+    const receiver = await startReceiver(() => 500);
+    try {
+      const [b, a] = [await createBusiness(t, { Name: 'Left' }), await createBusiness(t, { Name: 'Joined' })];
+      const hook = await create(t, HOOKS, { BusinessId: b, Name: 'Mover', Action: 74, URL: `${receiver.url}/moved` });
+      await createTariff(t, b, { Name: 'Left behind' });
+      // The first attempt failed: the delivery waits for its retry.
+      await eventually(async () => (await t.rows('webhook_delivery')).some((d) => Number(d.Attempts) === 1 && d.Status === 'Pending'), 8000);
+      assert.equal((await t.put(`${HOOKS}/${hook}`, { BusinessId: a })).status, 200);
+      const [delivery] = await t.rows('webhook_delivery');
+      assert.equal(delivery.Status, 'Failed');
+      assert.match(String(delivery.LastError), /moved to another business/);
+      assert.equal(delivery.NextAttemptOn, null);
+    } finally {
+      await receiver.close();
+      await t.close();
+    }
+  });
+});
+
 describe('webhook targets: IPv6 addresses that embed a private IPv4 address', () => {
   it('refuses http://[::127.0.0.1]/ and the other embedded forms, and says so in LastError', async () => {
     const t = await startApp({ WEBHOOK_RETRY_DELAYS: '60' });

@@ -216,6 +216,21 @@ export class WebhookDeliveriesRepository {
     });
   }
 
+  /**
+   * A hook moved to business `businessId`: its pending deliveries made for another business are never
+   * sent (they would carry that business's records to the new owner's receiver). They end as Failed,
+   * saying why, and their leases are dropped, so an attempt in flight writes nothing back.
+   */
+  async dropForOtherBusinesses(webHookId: number, businessId: number, manager: EntityManager): Promise<void> {
+    const q = this.q;
+    await this.db.query(
+      `UPDATE ${q('webhook_delivery')} SET ${q('Status')} = 'Failed', ${q('NextAttemptOn')} = NULL, ${q('LeaseOwner')} = NULL, ${q('LeaseUntil')} = NULL, ` +
+      `${q('LastError')} = 'Not sent: the hook moved to another business.' WHERE ${q('WebHookId')} = ? AND ${q('Status')} = 'Pending' AND ${q('BusinessId')} <> ?`,
+      [webHookId, businessId],
+      manager,
+    );
+  }
+
   /** Gives back the leases `owner` still holds (at shutdown), so other instances take them at once. */
   async release(owner: string): Promise<void> {
     const q = this.q;
