@@ -12,6 +12,8 @@ import { parseJsonBody, refuseForeignCharset } from './common/body-limits.js';
 import { installFastRecordRoutes } from './common/fast-records.js';
 import { failureConfirmation } from './common/envelopes.js';
 import { deferredChildLogger } from './common/logging.js';
+import { Database } from './common/database.js';
+import { describeDocument } from './common/openapi.js';
 import { documentSafeWrites } from './common/openapi-safe-writes.js';
 import { answerClientError, RequestTimeoutError, sendError, UNAVAILABLE_MESSAGE } from './common/http-exception.filter.js';
 import type { AppConfig } from './config/configuration.js';
@@ -127,10 +129,13 @@ export async function setupApp(app: NestFastifyApplication): Promise<void> {
       .setTitle('Coworking API')
       .setDescription('Billing, content and the token service of a coworking platform.')
       .setVersion('1')
+      // package.json grants no licence ("private"): UNLICENSED in npm's sense, which its documentation explains.
+      .setLicense('UNLICENSED', 'https://docs.npmjs.com/cli/configuring-npm/package-json#license')
       .addBearerAuth()
       .addBasicAuth()
       .build(),
   );
+  describeDocument(document, app.get(Database));
   documentSafeWrites(document);
   SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs-json', swaggerOptions: { persistAuthorization: true } });
   await app.init();
