@@ -117,7 +117,7 @@ export async function setupApp(app: NestFastifyApplication): Promise<void> {
       done(error as Error, undefined);
     }
   });
-  // JSON bodies are bounded in depth and size before they are parsed (README "Request bodies").
+  // JSON bodies are bounded in depth and size before they are parsed (docs/api.md §11.2).
   const adapter = app.getHttpAdapter() as FastifyAdapter;
   adapter.useBodyParser('application/json', false, { bodyLimit: BODY_LIMIT }, (request: FastifyRequest, body: Buffer, done: (error: Error | null, body?: unknown) => void) => {
     done(null, parseJsonBody(body.toString('utf8'), request.headers['content-type']));

@@ -22,7 +22,7 @@ documentSchemas({
     NextAttemptOn: { type: 'string', format: 'date-time', nullable: true },
     LastStatusCode: { type: 'integer', nullable: true },
     LastError: { type: 'string', nullable: true },
-  }, 'One delivery of a change to a hook (README, "Webhooks").'),
+  }, 'One delivery of a change to a hook (docs/api.md §11.7).'),
   WebHookDeliveryList: listEnvelopeSchema(ref('WebHookDelivery'), 'A page of a hook\'s deliveries, newest first.'),
 });
 
