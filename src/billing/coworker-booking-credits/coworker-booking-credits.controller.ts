@@ -27,6 +27,7 @@ export class ApplicableCreditsController {
   @ApiQuery({ name: 'size', required: false })
   @ApiAnswer(200, 'The applicable credits in the list envelope.', ref('CoworkerBookingCreditList'))
   @ApiAnswer(400, 'A missing coworkerId, or not exactly one use parameter.', ref('ActionConfirmation'))
+  @ApiAnswer(404, 'No such customer.', ref('NotFound'))
   applicable(@Query() query: Record<string, unknown>, @Actor() actor?: Principal) {
     return this.credits.applicable(query, actor);
   }
