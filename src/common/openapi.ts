@@ -196,14 +196,15 @@ const PAGE_PARAMETERS = [
 function listParameters(definition: RecordDefinition<any>, plan: RecordPlan): Array<Record<string, unknown>> {
   const { fields, navigations = {} } = plan.listSchema;
   const scalar = fields.filter((field) => field.kind !== 'idList');
+  // No parameter has an example: Swagger UI's "Try it out" would send it (a batch get instead of the list).
   const parameters: Array<Record<string, unknown>> = [
     ...PAGE_PARAMETERS,
     { name: 'orderBy', in: 'query', required: false, description: 'The field to sort by (default Id; case-insensitive).', schema: { type: 'string', enum: scalar.map((f) => f.name) } },
     { name: 'dir', in: 'query', required: false, description: 'Sort direction: 1, 0, asc, Ascending (default), or -1, desc, Descending.', schema: { type: 'string', enum: ['1', '0', 'asc', 'Ascending', '-1', 'desc', 'Descending'] } },
-    { name: 'id', in: 'query', required: false, description: `Batch get: [1,2,3] (at most ${MAX_PAGE_SIZE} ids). The answer is then an array of the records found, in ascending Id order (unknown ids, and records outside the caller's businesses, left out).`, schema: { type: 'string', pattern: '^\\[?\\d+(,\\d+)*\\]?$', example: '[1,2,3]' } },
+    { name: 'id', in: 'query', required: false, description: `Batch get: [1,2,3] (at most ${MAX_PAGE_SIZE} ids). The answer is then an array of the records found, in ascending Id order (unknown ids, and records outside the caller's businesses, left out).`, schema: { type: 'string', pattern: '^\\[?\\d+(,\\d+)*\\]?$' } },
   ];
   const filterSchema = (kind: WireKind): Schema =>
-    kind === 'datetime' ? { type: 'string', description: 'A date or date-time (UTC unless an offset is given).', example: '2025-01-15' } : wireSchema(kind, false);
+    kind === 'datetime' ? { type: 'string', description: 'A date (2025-01-15) or date-time (UTC unless an offset is given).' } : wireSchema(kind, false);
   const prefix = definition.name;
   for (const field of scalar) {
     const how = field.kind === 'text' ? 'contains (case-insensitive)' : 'equals';
