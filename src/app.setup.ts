@@ -16,6 +16,7 @@ import { documentSafeWrites } from './common/openapi-safe-writes.js';
 import { installSecurityHeaders, isDocsPage } from './common/http-headers.js';
 import { answerClientError, RequestTimeoutError, sendError, UNAVAILABLE_MESSAGE } from './common/http-exception.filter.js';
 import type { AppConfig } from './config/configuration.js';
+import { Metrics } from './observability/metrics.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 const CLIENT_REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -76,6 +77,8 @@ export async function setupApp(app: NestFastifyApplication): Promise<void> {
   const config = app.get(ConfigService<AppConfig, true>);
   // Helmet's headers on every answer, and CORS for CORS_ORIGINS (before any route is added).
   await installSecurityHeaders(app, { CORS_ORIGINS: config.get('CORS_ORIGINS', { infer: true }) });
+  // Requests by route template, status and time, when metrics are on (docs/operations.md, "Metrics").
+  app.get(Metrics).instrument(fastify);
   // Once the server is closing (SIGTERM) it no longer listens; a request that still arrives on a
   // kept-alive connection is answered 503 (a load balancer retries it elsewhere), and every answer
   // closes its connection behind it, so idle connections do not hold the shutdown open.
