@@ -83,6 +83,10 @@ describe('compose.yaml', () => {
     }
     for (const variable of SECRET_VARIABLES) assert.doesNotMatch(envExample, new RegExp(`^\\s*${variable}=`, 'm'), `.env.example sets ${variable}`);
     assert.match(readFileSync(join(ROOT, '.gitignore'), 'utf8'), /^secrets\/$/m);
+    // Nor are they sent to the image build.
+    const dockerignore = readFileSync(join(ROOT, '.dockerignore'), 'utf8');
+    assert.match(dockerignore, /^secrets$/m);
+    assert.match(dockerignore, /^\.env$/m);
   });
 
   it("the instances' settings pass the configuration's validation, with the secrets read from their files", () => {
