@@ -13,7 +13,7 @@ import { installFastRecordRoutes } from './common/fast-records.js';
 import { failureConfirmation } from './common/envelopes.js';
 import { deferredChildLogger, logAnswer } from './common/logging.js';
 import { documentSafeWrites } from './common/openapi-safe-writes.js';
-import { installSecurityHeaders, isDocsPage } from './common/http-headers.js';
+import { installSecurityHeaders } from './common/http-headers.js';
 import { answerClientError, RequestTimeoutError, sendError, UNAVAILABLE_MESSAGE } from './common/http-exception.filter.js';
 import type { AppConfig } from './config/configuration.js';
 import { Metrics } from './observability/metrics.js';
@@ -78,7 +78,7 @@ function answerTimedOut(request: FastifyRequest, reply: FastifyReply, timeoutMs:
 export async function setupApp(app: NestFastifyApplication): Promise<void> {
   const fastify = app.getHttpAdapter().getInstance();
   const config = app.get(ConfigService<AppConfig, true>);
-  // Helmet's headers on every answer, and CORS for CORS_ORIGINS (before any route is added).
+  // Helmet's headers and no-store on every answer, and CORS for CORS_ORIGINS (before any route is added).
   await installSecurityHeaders(app, { CORS_ORIGINS: config.get('CORS_ORIGINS', { infer: true }) });
   // Requests by route template, status and time, when metrics are on (docs/operations.md, "Metrics").
   app.get(Metrics).instrument(fastify);
@@ -100,9 +100,6 @@ export async function setupApp(app: NestFastifyApplication): Promise<void> {
   fastify.decorateRequest('writeScope', null);
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('X-Request-Id', request.id);
-    // Answers hold records or tokens: no cache (browser or proxy) keeps them (docs/api.md §1). The
-    // documentation's static assets may be cached.
-    if (!isDocsPage(request.url)) void reply.header('Cache-Control', 'no-store');
     if (!closing) {
       request.answerDeadline = setTimeout(answerTimedOut, timeoutMs, request, reply, timeoutMs);
       return done();
