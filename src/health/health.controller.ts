@@ -1,5 +1,5 @@
 import { Controller, Get, HttpStatus, Res, ServiceUnavailableException } from '@nestjs/common';
-import { HealthCheck, HealthCheckService, HealthIndicatorService, type HealthIndicatorFunction } from '@nestjs/terminus';
+import { HealthCheckService, HealthIndicatorService, type HealthIndicatorFunction } from '@nestjs/terminus';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { SkipThrottle } from '@nestjs/throttler';
 import type { FastifyReply } from 'fastify';
@@ -9,6 +9,19 @@ import { HealthRepository } from './health.repository.js';
 import { Readiness } from './readiness.js';
 
 const PROBE_TIMEOUT_MS = 2000;
+
+/** @nestjs/terminus's answer: the overall status and each check's (docs/operations.md, "Health checks"). */
+const CHECKS = {
+  type: 'object',
+  required: ['status', 'info', 'error', 'details'],
+  properties: {
+    status: { type: 'string', enum: ['ok', 'error'] },
+    info: { type: 'object', additionalProperties: { type: 'object', properties: { status: { type: 'string' } } } },
+    error: { type: 'object', additionalProperties: { type: 'object', properties: { status: { type: 'string' } } } },
+    details: { type: 'object', additionalProperties: { type: 'object', properties: { status: { type: 'string' } } } },
+  },
+};
+const HEADERS_TOO_LARGE = 'Request headers larger than the server accepts (any route; the ActionConfirmation envelope).';
 
 @ApiTags('Health')
 @Controller('health')
@@ -47,8 +60,10 @@ export class HealthController {
   @Public()
   @SkipThrottle()
   @Get('live')
-  @HealthCheck()
   @ApiOperation({ summary: 'Liveness: the process answers' })
+  @ApiAnswer(200, 'The process answers.', CHECKS)
+  @ApiAnswer(431, HEADERS_TOO_LARGE, ref('ActionConfirmation'))
+  @ApiAnswer(503, 'The instance has stopped serving (it is closing).', CHECKS)
   async live(@Res() reply: FastifyReply): Promise<void> {
     await this.answer(reply, []);
   }
@@ -60,8 +75,10 @@ export class HealthController {
   @Public()
   @SkipThrottle()
   @Get('ready')
-  @HealthCheck()
   @ApiOperation({ summary: 'Readiness: database reachable, not shutting down, migrations applied' })
+  @ApiAnswer(200, 'Ready: every check is up.', CHECKS)
+  @ApiAnswer(431, HEADERS_TOO_LARGE, ref('ActionConfirmation'))
+  @ApiAnswer(503, 'Not ready: the checks that are down are named under error.', CHECKS)
   async ready(@Res() reply: FastifyReply): Promise<void> {
     await this.answer(reply, [
       () => this.indicators.check('database').attempt(() => this.database.ping()).withTimeout(PROBE_TIMEOUT_MS),
