@@ -40,6 +40,12 @@ describe('library internals the service relies on', () => {
     try {
       const pool = (dataSource.driver as unknown as { pool?: { getConnection?: unknown } }).pool;
       assert.equal(typeof pool?.getConnection, 'function', FAILS('TypeORM MysqlDriver', 'pool (a mysql2 pool)', 'src/common/database.ts pool'));
+      // The pool's connection counts, for the metrics (no public accessor in mysql2).
+      const counts = pool as unknown as { config?: { connectionLimit?: unknown }; _allConnections?: { length?: unknown }; _freeConnections?: { length?: unknown }; _connectionQueue?: { length?: unknown } };
+      for (const member of ['_allConnections', '_freeConnections', '_connectionQueue'] as const) {
+        assert.equal(typeof counts[member]?.length, 'number', FAILS('mysql2 Pool', `${member}.length`, 'src/common/database.ts poolUse'));
+      }
+      assert.equal(typeof counts.config?.connectionLimit, 'number', FAILS('mysql2 Pool', 'config.connectionLimit', 'src/common/database.ts poolUse'));
       const runner = dataSource.createQueryRunner();
       await runner.connect();
       try {

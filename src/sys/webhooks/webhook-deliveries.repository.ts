@@ -50,6 +50,23 @@ export class WebhookDeliveriesRepository {
 
   private q = (name: string) => this.db.id(name);
 
+  /** The outbox's backlog for the metrics: deliveries pending (and the oldest one's age) and failed. */
+  async backlog(now = new Date()): Promise<{ pending: number; oldestPendingSeconds: number; failed: number }> {
+    const q = this.q;
+    const rows = await this.db.query<{ Status: string; Count: number | string; Oldest: string | null }>(
+      `SELECT ${q('Status')} AS ${q('Status')}, COUNT(*) AS ${q('Count')}, MIN(${q('CreatedOn')}) AS ${q('Oldest')} FROM ${q('webhook_delivery')} ` +
+        `WHERE ${q('Status')} IN ('Pending', 'Failed') GROUP BY ${q('Status')}`,
+    );
+    const pending = rows.find((row) => row.Status === 'Pending');
+    const failed = rows.find((row) => row.Status === 'Failed');
+    const oldest = pending?.Oldest ? Date.parse(`${String(pending.Oldest).replace(' ', 'T')}Z`) : NaN;
+    return {
+      pending: Number(pending?.Count ?? 0),
+      oldestPendingSeconds: Number.isNaN(oldest) ? 0 : Math.max(0, (now.getTime() - oldest) / 1000),
+      failed: Number(failed?.Count ?? 0),
+    };
+  }
+
   /** Inserts deliveries, due now, inside `manager`'s transaction (or on their own). */
   async insert(deliveries: NewDelivery[], manager?: EntityManager): Promise<void> {
     if (!deliveries.length) return;
