@@ -4,12 +4,13 @@
 import 'reflect-metadata';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Logger } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { isDatabaseUnavailable } from './common/database-errors.js';
 import { createLogger, PinoNestLogger } from './common/logging.js';
 import { ConfigurationError, validateEnvironment, type AppConfig } from './config/configuration.js';
 import { buildDataSourceOptions } from './database/data-source-options.js';
 import { pendingMigrations, runMigrations } from './database/migration-runner.js';
+import { ServiceDataSource } from './database/service-data-source.js';
 
 /** A database that is not up yet (a job started with it) is waited for this many times, three seconds apart. */
 const CONNECT_ATTEMPTS = 40;
@@ -19,7 +20,7 @@ export async function migrate(config: AppConfig, log = createLogger(config)): Pr
   let dataSource: DataSource | undefined;
   for (let attempt = 1; !dataSource; attempt++) {
     try {
-      dataSource = await new DataSource(buildDataSourceOptions(config)).initialize();
+      dataSource = await new ServiceDataSource(buildDataSourceOptions(config)).initialize();
     } catch (error) {
       if (!isDatabaseUnavailable(error) || attempt >= CONNECT_ATTEMPTS) throw error;
       log.warn({ attempt, err: error }, 'database not reachable yet; retrying in 3 s');
