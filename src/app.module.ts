@@ -39,6 +39,7 @@ import { BusinessesModule } from './sys/businesses/businesses.module.js';
 import { CountriesModule } from './sys/countries/countries.module.js';
 import { CurrenciesModule } from './sys/currencies/currencies.module.js';
 import { WebHooksModule } from './sys/webhooks/webhooks.module.js';
+import { TaxRatesModule } from './sys/tax-rates/tax-rates.module.js';
 import { UtilsModule } from './utils/enums.controller.js';
 
 /**
@@ -93,6 +94,7 @@ export class AppModule {
         CoworkerInvoicesModule,
         CoworkerInvoicePaymentTokensModule,
         WebHooksModule,
+        TaxRatesModule,
         UtilsModule,
       ],
       providers: [
