@@ -18,6 +18,7 @@ import type { AppConfig } from './config/configuration.js';
 import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
 import { ChangeLogModule } from './common/change-log/change-log.module.js';
+import { RecordCommandsModule } from './common/commands/record-commands.js';
 import { PublicEventsModule } from './public/events/public-events.module.js';
 import { CoworkerContractsModule } from './billing/coworker-contracts/coworker-contracts.module.js';
 import { CoworkerBookingCreditsModule } from './billing/coworker-booking-credits/coworker-booking-credits.module.js';
@@ -55,6 +56,7 @@ export class AppModule {
         ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, ignoreEnvVars: true, skipProcessEnv: true, load: [() => config] }),
         DatabaseModule,
         ChangeLogModule,
+        RecordCommandsModule,
         ThrottlerModule.forRootAsync({
           imports: [RateLimitStorageModule],
           inject: [ConfigService, RATE_LIMIT_STORAGE],
