@@ -49,7 +49,7 @@ export class CoworkerInvoicesService extends RecordService<CoworkerInvoice> {
    * is the caller's to record once its lines are written (`recordIssued`).
    */
   async issue(manager: EntityManager, actor: Principal | undefined, given: Record<string, unknown>): Promise<{ id: number; written: Record<string, unknown> }> {
-    const decision = await this.beforeSave({ manager, actor, dto: {} as never, values: given, existing: null });
+    const decision = await this.beforeSave({ manager, actor, dto: {}, values: given, existing: null });
     const now = new Date();
     const written = { ...decision.values, UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true };
     const id = await this.insertRow(written, manager);
