@@ -7,7 +7,7 @@ import { createUser } from './support/auth.js';
 import { refused, tableRows } from './support/record-checks.js';
 import { appPerSuite, basicAuth, type TestApp } from './support/test-app.js';
 
-// Billing runs (docs/api.md §9): what is due, billed exactly once, all or nothing per customer.
+// Billing runs (docs/billing.md): what is due, billed exactly once, all or nothing per customer.
 
 const BILLING_TABLES = ['coworkerinvoice', 'coworkerinvoiceline', 'coworkercontract', 'contractproduct', 'coworkerproduct', 'invoice_sequence', 'billingrun', 'change_log'];
 

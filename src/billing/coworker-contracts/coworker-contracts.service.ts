@@ -77,7 +77,7 @@ export class CoworkerContractsService extends RecordService<CoworkerContract> {
   }
 
   /**
-   * Billing (docs/api.md §9.1): BillingDay defaults to the start's day (28 at most); RenewalDate is the
+   * Billing (docs/billing.md): BillingDay defaults to the start's day (28 at most); RenewalDate is the
    * next period to bill; a billed contract keeps what was billed (its customer, tariff, start, billing
    * day and pro-rating; no cancellation before what was billed).
    */
