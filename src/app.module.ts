@@ -19,6 +19,7 @@ import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
 import { ObservabilityModule } from './observability/observability.module.js';
 import { ChangeLogModule } from './common/change-log/change-log.module.js';
+import { RecordCommandsModule } from './common/commands/record-commands.js';
 import { PublicEventsModule } from './public/events/public-events.module.js';
 import { CoworkerContractsModule } from './billing/coworker-contracts/coworker-contracts.module.js';
 import { CoworkerBookingCreditsModule } from './billing/coworker-booking-credits/coworker-booking-credits.module.js';
@@ -40,6 +41,10 @@ import { BusinessesModule } from './sys/businesses/businesses.module.js';
 import { CountriesModule } from './sys/countries/countries.module.js';
 import { CurrenciesModule } from './sys/currencies/currencies.module.js';
 import { WebHooksModule } from './sys/webhooks/webhooks.module.js';
+import { TaxRatesModule } from './sys/tax-rates/tax-rates.module.js';
+import { CoworkerInvoiceLinesModule } from './billing/coworker-invoice-lines/coworker-invoice-lines.module.js';
+import { ContractProductsModule } from './billing/contract-products/contract-products.module.js';
+import { BillingRunsModule } from './billing/billing-runs/billing-runs.module.js';
 import { UtilsModule } from './utils/enums.controller.js';
 
 /**
@@ -56,6 +61,7 @@ export class AppModule {
         DatabaseModule,
         ObservabilityModule.register(config),
         ChangeLogModule,
+        RecordCommandsModule,
         ThrottlerModule.forRootAsync({
           imports: [RateLimitStorageModule],
           inject: [ConfigService, RATE_LIMIT_STORAGE],
@@ -95,6 +101,10 @@ export class AppModule {
         CoworkerInvoicesModule,
         CoworkerInvoicePaymentTokensModule,
         WebHooksModule,
+        TaxRatesModule,
+        CoworkerInvoiceLinesModule,
+        ContractProductsModule,
+        BillingRunsModule,
         UtilsModule,
       ],
       providers: [

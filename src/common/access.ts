@@ -14,6 +14,13 @@ export interface Permission {
   action: RecordAction;
 }
 
+/** Whether a principal holds the permission: full administrators always; others by role name. */
+export function allows(principal: Principal, { entity, action }: Permission): boolean {
+  if (principal.isAdmin) return true;
+  const prefix = entity.toLowerCase();
+  return principal.roles.has(`${prefix}-${action.toLowerCase()}`) || (action === 'Edit' && principal.roles.has(`${prefix}-update`));
+}
+
 /** The OpenAPI extension that marks a public operation; the document shows it as `security: []` (src/common/openapi.ts). */
 export const PUBLIC_MARK = 'x-public';
 

@@ -84,9 +84,18 @@ export interface RecordDefinition<E extends RecordEntity = RecordEntity> {
   /** Read-only fields derived from the rest of the record. */
   computed?: Readonly<Record<string, (record: WireRecord) => unknown>>;
   /** The wire type of computed fields, for the OpenAPI document (one not given is described as any value). */
-  computedTypes?: Readonly<Record<string, { kind: WireKind; nullable?: boolean; description?: string }>>;
+  computedTypes?: Readonly<Record<string, { kind: WireKind; nullable?: boolean; description?: string } | { schema: Record<string, unknown> }>>;
   /** Columns that are never returned (secrets). */
   hidden?: readonly string[];
+  /**
+   * The type offers the commands protocol (docs/billing.md): `GET commands` and `POST runcommand`.
+   * Its commands are registered through DI (src/common/commands/record-commands.ts).
+   */
+  commands?: boolean;
+  /** The permission its reads (list, get, history) need instead of `<Entity>-List` / `<Entity>-Read`. */
+  readPermission?: { entity: string; action: 'List' | 'Read' };
+  /** The operations it does not offer answer 405 rather than 404 (a read-only type of its own). */
+  methodNotAllowed?: boolean;
   /** Display text (`ToStringText`). */
   toStringText: (record: WireRecord) => string;
 }

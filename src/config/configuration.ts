@@ -54,6 +54,8 @@ export interface AppConfig {
   METRICS_PORT: number | undefined;
   /** Run pending migrations at start-up (default); false leaves them to `npm run migrate` (a job). */
   MIGRATIONS_RUN: boolean;
+  /** Seconds between an instance's looks for contract periods due (automatic billing runs); 0 turns them off. */
+  BILLING_RUN_INTERVAL_SECONDS: number;
 }
 
 /**
@@ -70,7 +72,7 @@ export const ENVIRONMENT_VARIABLES: readonly string[] = [
   'NODE_ENV', 'PORT', 'HOST', 'DATABASE_URL', 'JWT_SECRET', 'JWT_PREVIOUS_SECRETS', 'ACCESS_TOKEN_TTL_SECONDS', 'LOG_LEVEL',
   'BOOTSTRAP_ADMIN_EMAIL', 'BOOTSTRAP_ADMIN_PASSWORD', 'RATE_LIMIT_PER_MINUTE', 'RATE_LIMIT_TOKEN_PER_MINUTE', 'REDIS_URL',
   'REDIS_KEY_PREFIX', 'TRUST_PROXY', 'DATABASE_POOL_SIZE', 'REQUEST_TIMEOUT_MS', 'WEBHOOK_ALLOW_PRIVATE_TARGETS',
-  'WEBHOOK_RETRY_DELAYS', 'WEBHOOK_MAX_CONSECUTIVE_FAILURES', 'CORS_ORIGINS', 'METRICS_ENABLED', 'METRICS_PORT', 'MIGRATIONS_RUN',
+  'WEBHOOK_RETRY_DELAYS', 'WEBHOOK_MAX_CONSECUTIVE_FAILURES', 'CORS_ORIGINS', 'METRICS_ENABLED', 'METRICS_PORT', 'MIGRATIONS_RUN', 'BILLING_RUN_INTERVAL_SECONDS',
   ...FILE_VARIABLES.map((name) => `${name}_FILE`),
   'NODE_OPTIONS', 'MALLOC_ARENA_MAX',
 ];
@@ -281,6 +283,7 @@ export function validateEnvironment(given: Record<string, unknown>): AppConfig {
     METRICS_ENABLED: flag(env, 'METRICS_ENABLED', false) || (env.METRICS_PORT !== undefined && env.METRICS_PORT !== ''),
     METRICS_PORT: env.METRICS_PORT === undefined || env.METRICS_PORT === '' ? undefined : integer(env, 'METRICS_PORT', 0, 1, 65535),
     MIGRATIONS_RUN: flag(env, 'MIGRATIONS_RUN', true),
+    BILLING_RUN_INTERVAL_SECONDS: integer(env, 'BILLING_RUN_INTERVAL_SECONDS', 3600, 0, 31_536_000),
   };
   if (config.METRICS_PORT !== undefined && config.METRICS_PORT === config.PORT) throw new ConfigurationError('METRICS_PORT must differ from PORT');
   return config;
