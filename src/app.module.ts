@@ -35,6 +35,11 @@ import { SurveyRunsModule } from './content/survey-runs/survey-runs.module.js';
 import { SurveysModule } from './content/surveys/surveys.module.js';
 import { CoworkersModule } from './spaces/coworkers/coworkers.module.js';
 import { TeamsModule } from './spaces/teams/teams.module.js';
+import { BookingsModule } from './spaces/bookings/bookings.module.js';
+import { BookingProductsModule } from './spaces/booking-products/booking-products.module.js';
+import { ResourceTypesModule } from './spaces/resource-types/resource-types.module.js';
+import { ResourcesModule } from './spaces/resources/resources.module.js';
+import { CoworkerBookingCreditUseHistoriesModule } from './billing/coworker-booking-credit-use-histories/coworker-booking-credit-use-histories.module.js';
 import { BusinessesModule } from './sys/businesses/businesses.module.js';
 import { CountriesModule } from './sys/countries/countries.module.js';
 import { CurrenciesModule } from './sys/currencies/currencies.module.js';
@@ -94,6 +99,12 @@ export class AppModule {
         CoworkerInvoicePaymentTokensModule,
         WebHooksModule,
         UtilsModule,
+        // Bookings paid with booking credits (docs/bookings.md).
+        ResourceTypesModule,
+        ResourcesModule,
+        BookingsModule,
+        BookingProductsModule,
+        CoworkerBookingCreditUseHistoriesModule,
       ],
       providers: [
         { provide: APP_PIPE, useFactory: createValidationPipe },
