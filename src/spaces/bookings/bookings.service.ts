@@ -46,6 +46,9 @@ export interface Availability {
 /** The fields whose change moves or re-prices a booking. */
 const PRICED = ['ResourceId', 'CoworkerId', 'FromTime', 'ToTime', 'Tentative', 'DoNotUseBookingCredit'] as const;
 
+/** The fields a booking always has. */
+const REQUIRED = ['ResourceId', 'CoworkerId', 'FromTime', 'ToTime'] as const;
+
 const refused = (refusal: BookingRefusal) => RecordValidationException.field(refusal.field, refusal.message, refusal.value);
 
 /**
@@ -69,6 +72,8 @@ export class BookingsService extends RecordService<Booking> {
   protected override async beforeSave(context: SaveContext<BookingDto>): Promise<SaveDecision<{ spends: Spend[]; coworkerId: number }>> {
     const { manager, actor, existing } = context;
     const values = { ...context.values };
+    // A required field sent as null on update keeps its stored value, as one left out does.
+    for (const field of REQUIRED) if (values[field] === null) delete values[field];
     const target = this.target(values, existing);
     if (existing) {
       if (!PRICED.some((field) => this.changes(field, target, existing))) return { values };
