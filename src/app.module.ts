@@ -18,6 +18,7 @@ import type { AppConfig } from './config/configuration.js';
 import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
 import { ChangeLogModule } from './common/change-log/change-log.module.js';
+import { RecordCommandsModule } from './common/commands/record-commands.js';
 import { PublicEventsModule } from './public/events/public-events.module.js';
 // Bookings first: their record types are defined (and walked by test/boundary-values) before product credits.
 import { BookingsModule } from './spaces/bookings/bookings.module.js';
@@ -45,6 +46,8 @@ import { BusinessesModule } from './sys/businesses/businesses.module.js';
 import { CountriesModule } from './sys/countries/countries.module.js';
 import { CurrenciesModule } from './sys/currencies/currencies.module.js';
 import { WebHooksModule } from './sys/webhooks/webhooks.module.js';
+import { TaxRatesModule } from './sys/tax-rates/tax-rates.module.js';
+import { CoworkerInvoiceLinesModule } from './billing/coworker-invoice-lines/coworker-invoice-lines.module.js';
 import { UtilsModule } from './utils/enums.controller.js';
 
 /**
@@ -60,6 +63,7 @@ export class AppModule {
         ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, ignoreEnvVars: true, skipProcessEnv: true, load: [() => config] }),
         DatabaseModule,
         ChangeLogModule,
+        RecordCommandsModule,
         ThrottlerModule.forRootAsync({
           imports: [RateLimitStorageModule],
           inject: [ConfigService, RATE_LIMIT_STORAGE],
@@ -99,6 +103,8 @@ export class AppModule {
         CoworkerInvoicesModule,
         CoworkerInvoicePaymentTokensModule,
         WebHooksModule,
+        TaxRatesModule,
+        CoworkerInvoiceLinesModule,
         UtilsModule,
         // Bookings paid with booking credits (docs/bookings.md).
         ResourceTypesModule,

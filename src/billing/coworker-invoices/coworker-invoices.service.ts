@@ -1,7 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { RecordValidationException } from '../../common/errors.js';
+import type { Principal } from '../../common/principal.js';
 import { RecordService, type SaveContext, type SaveDecision } from '../../common/record.service.js';
+import { fromUnits, toUnits } from '../due-items/money.js';
+import { Business } from '../../sys/businesses/business.entity.js';
 import { Country } from '../../sys/countries/country.entity.js';
 import { Currency } from '../../sys/currencies/currency.entity.js';
 import { refuseBusinessChange, repointed } from '../invoice-issuance.js';
@@ -30,8 +34,31 @@ export class CoworkerInvoicesService extends RecordService<CoworkerInvoice> {
     const values = { ...given };
     if (repointed(existing, given, 'CoworkerId')) Object.assign(values, await this.billTo(manager, given));
     if (repointed(existing, given, 'CurrencyId')) values.CurrencyCode = await this.issuance.lookup(Currency, given.CurrencyId, 'Code', manager);
-    if (existing === null) values.InvoiceNumber = await this.issuance.nextNumber('CoworkerInvoice', given.BusinessId as number, manager);
+    if (existing === null) {
+      values.InvoiceNumber = await this.issuance.nextNumber('CoworkerInvoice', given.BusinessId as number, manager);
+      values.BusinessName = await this.issuance.lookup(Business, given.BusinessId, 'Name', manager);
+    }
+    // A new invoice is due in full; settlement (docs/api.md §10) keeps DueAmount from then on.
+    if (existing === null) values.DueAmount = fromUnits(toUnits(values.TotalAmount ?? 0));
     return { values };
+  }
+
+  /**
+   * Issues an invoice inside a running transaction (a billing run, docs/billing.md): numbered, captured
+   * and defaulted as one created through the API. Its change-log entry (and webhook events 16 and 15)
+   * is the caller's to record once its lines are written (`recordIssued`).
+   */
+  async issue(manager: EntityManager, actor: Principal | undefined, given: Record<string, unknown>): Promise<{ id: number; written: Record<string, unknown> }> {
+    const decision = await this.beforeSave({ manager, actor, dto: {}, values: given, existing: null });
+    const now = new Date();
+    const written = { ...decision.values, UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true };
+    const id = await this.insertRow(written, manager);
+    return { id, written };
+  }
+
+  /** The change-log entry of an issued invoice: its history, and the webhook events it fires. */
+  recordIssued(manager: EntityManager, actor: Principal | undefined, id: number, written: Record<string, unknown>): Promise<void> {
+    return this.recordChange(manager, actor, 'Create', id, null, undefined, written);
   }
 
   /** The bill-to details of the invoice's customer, who must be a customer of its business. */
