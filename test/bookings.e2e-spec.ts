@@ -331,6 +331,62 @@ describe('bookings paid with booking credits', () => {
     });
   });
 
+  describe('cancellation command, tax rates, events', () => {
+    it('CANCEL_BOOKING removes the bookings as DELETE does and gives their credits back; refused (WasSuccessful false) for an invoiced one or a bad reason, nothing done', async () => {
+      const at = nextDay();
+      const who = await createCoworker(t, business, { FullName: 'Canceller' });
+      const held = await create(t, CREDITS, { CoworkerId: who, CaneBeUsedForBookings: true, TotalCredit: 30 });
+      const room = await resource({ Name: 'Cancel room', HourlyPrice: 10 });
+      const first = await create(t, BOOKINGS, { CoworkerId: who, ResourceId: room, FromTime: at(9), ToTime: at(10) });
+      const second = await create(t, BOOKINGS, { CoworkerId: who, ResourceId: room, FromTime: at(10), ToTime: at(11) });
+      assert.equal((await read(CREDITS, held)).RemainingCredit, 10);
+      const commands = (await t.get(`${BOOKINGS}/commands?id=${first}`)).body as any[];
+      assert.deepEqual(commands.map((c) => c.Key), ['CANCEL_BOOKING']);
+      assert.deepEqual(commands[0].RequiresParameters.map((p: any) => p.Name), ['Cancellation Reason', 'Cancel without applying cancellation fee rules']);
+      const run = (ids: number[], parameters: unknown[]) => t.post(`${BOOKINGS}/runcommand`, { Key: 'CANCEL_BOOKING', Ids: ids, Parameters: parameters });
+      const badReason = await refused(t, TABLES, 200, () => run([first, second], [{ Name: 'Cancellation Reason', Value: '42' }]));
+      assert.equal(badReason.body.WasSuccessful, false);
+      const invoiced = await create(t, BOOKINGS, { CoworkerId: who, ResourceId: room, FromTime: at(12), ToTime: at(13) });
+      await t.db.query(`UPDATE ${t.db.id('booking')} SET ${t.db.id('Invoiced')} = 1 WHERE ${t.db.id('Id')} = ?`, [invoiced]);
+      const refusedRun = await refused(t, TABLES, 200, () => run([first, invoiced], []));
+      assert.equal(refusedRun.body.WasSuccessful, false);
+      assert.match(refusedRun.body.Message, /invoiced/);
+      const done = await run([first, second], [{ Name: 'cancellation reason', Value: 1 }, { Name: 'Cancel without applying cancellation fee rules', Value: 'true' }]);
+      assert.equal(done.status, 200);
+      assertFields(done.body, { WasSuccessful: true, Message: 'The command was run correctly.' });
+      for (const id of [first, second]) assert.equal((await t.get(`${BOOKINGS}/${id}`)).status, 404);
+      assert.equal((await read(CREDITS, held)).RemainingCredit, 20, 'the invoiced booking keeps the 10 it spent');
+      const reasons = (await t.get('/api/utils/enums?name=eBookingCancellationReason')).body as any[];
+      assert.deepEqual(reasons[1], { Id: 1, Name: 'NoLongerNeeded' });
+      assert.equal(reasons.length, 10);
+    });
+
+    it('a resource\'s TaxRateId must name a tax rate of its business (400 naming it)', async () => {
+      const rate = await create(t, '/api/sys/taxrates', { BusinessId: business, Name: 'Standard', Rate: 20 });
+      const foreign = await create(t, '/api/sys/taxrates', { BusinessId: otherBusiness, Name: 'Harbour VAT', Rate: 10 });
+      assert.equal((await read(RESOURCES, await resource({ Name: 'Taxed', TaxRateId: rate }))).TaxRateId, rate);
+      for (const bad of [foreign, 987654]) {
+        assert.deepEqual(errorNames((await refused(t, ['resource'], 400, () => t.post(RESOURCES, { BusinessId: business, Name: 'X', ResourceTypeId: roomType, TaxRateId: bad }))).body), ['TaxRateId']);
+      }
+      assert.equal((await t.delete(`/api/sys/taxrates/${rate}`)).status, 400, 'a rate a resource names stays');
+    });
+
+    it('events 6 BookingCreate, 7 BookingUpdate, 8 BookingDelete are queued for the business\'s hooks', async () => {
+      const at = nextDay();
+      const hooks: Record<number, number> = {};
+      for (const action of [6, 7, 8]) hooks[action] = await create(t, '/api/sys/webhooks', { BusinessId: business, Name: `Booking ${action}`, Action: action, URL: 'https://192.0.2.1/hook', Active: true });
+      const room = await resource({ Name: 'Hooked room' });
+      const id = await create(t, BOOKINGS, { CoworkerId: customer, ResourceId: room, FromTime: at(9), ToTime: at(10) });
+      assert.equal((await t.put(`${BOOKINGS}/${id}`, { Notes: 'Moved nothing' })).status, 200);
+      assert.equal((await t.delete(`${BOOKINGS}/${id}`)).status, 200);
+      for (const action of [6, 7, 8]) {
+        const deliveries = (await t.get(`/api/sys/webhooks/${hooks[action]}/deliveries`)).body.Records as any[];
+        assert.deepEqual(deliveries.map((d) => [d.Action, d.RecordId]), [[action, id]], String(action));
+      }
+      for (const action of [6, 7, 8]) assert.equal((await t.delete(`/api/sys/webhooks/${hooks[action]}`)).status, 200);
+    });
+  });
+
   describe('use history and access', () => {
     it('list and get only: other methods 405', async () => {
       for (const [method, path] of [['POST', USES], ['PUT', `${USES}/1`], ['DELETE', `${USES}/1`], ['PUT', USES]] as const) {

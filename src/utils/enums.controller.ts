@@ -1,6 +1,7 @@
 import { Controller, Get, Module, Query } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { CoworkerType } from '../spaces/coworkers/coworker.entity.js';
+import { BookingCancellationReason } from '../spaces/bookings/booking.entity.js';
 import { AvailableAs, SystemProductType } from '../billing/products/product.entity.js';
 import { ExpirationType } from '../billing/product-booking-credits/product-booking-credit.entity.js';
 import { REGULAR_PAYMENT_PROVIDERS } from '../billing/coworker-invoice-payment-tokens/coworker-invoice-payment-token.entity.js';
@@ -27,6 +28,7 @@ const ENUMS: Readonly<Record<string, EnumValues>> = {
   eregularpaymentprovider: REGULAR_PAYMENT_PROVIDERS.map((Id) => ({ Id, Name: PAYMENT_PROVIDER_NAMES[Id] })),
   eexpirationtype: fromObject(ExpirationType),
   ecoworkertype: fromObject(CoworkerType),
+  ebookingcancellationreason: fromObject(BookingCancellationReason),
 };
 
 @ApiTags('Utils')

@@ -5,6 +5,12 @@ import { Business } from '../../sys/businesses/business.entity.js';
 import { Coworker } from '../coworkers/coworker.entity.js';
 import { Resource } from '../resources/resource.entity.js';
 
+/** eBookingCancellationReason (docs/api.md §11): why a booking was cancelled. */
+export const BookingCancellationReason = {
+  Unknown: 0, NoLongerNeeded: 1, TooExpensive: 2, BadPreviousExperience: 3, RebookedForADifferentTime: 4,
+  FailedToPayUpfront: 5, Integration: 6, Other: 7, NotCheckedIn: 8, MarketPlace: 9,
+} as const;
+
 /**
  * A customer's booking of a resource over [FromTime, ToTime) (docs/bookings.md). Price, CreditUsed
  * and ChargeAmount are set by the booking rules; BusinessId is the resource's, kept for scoping.

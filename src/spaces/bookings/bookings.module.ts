@@ -6,6 +6,7 @@ import { recordModule } from '../../common/record.module.js';
 import { BookingProductsModule } from '../booking-products/booking-products.module.js';
 import { Coworker } from '../coworkers/coworker.entity.js';
 import { Resource } from '../resources/resource.entity.js';
+import { BookingCommands } from './booking-commands.js';
 import { BookingAvailabilityController } from './bookings.controller.js';
 import { Booking } from './booking.entity.js';
 import { BookingsRepository } from './bookings.repository.js';
@@ -19,6 +20,7 @@ export const bookings = defineRecord({
   dto: BookingDto,
   updateDto: BookingUpdateDto,
   business: { column: 'BusinessId' },
+  commands: true,
   reads: {
     ResourceName: { from: () => Resource, on: 'ResourceId', column: 'Name' },
     CoworkerFullName: { from: () => Coworker, on: 'CoworkerId', column: 'FullName' },
@@ -29,7 +31,7 @@ export const bookings = defineRecord({
 @Module(recordModule(bookings, {
   service: BookingsService,
   controllers: [BookingAvailabilityController],
-  providers: [BookingsRepository],
+  providers: [BookingsRepository, BookingCommands],
   imports: [CoworkerBookingCreditUseHistoriesModule, CoworkerContractsModule, BookingProductsModule],
 }))
 export class BookingsModule {}

@@ -1,7 +1,8 @@
-import { Bool, ExternalId, Integer, Money, Reference, Text } from '../../../common/validation/fields.js';
+import { Bool, Integer, Money, Reference, Text } from '../../../common/validation/fields.js';
 import { RecordDto } from '../../../common/validation/record.dto.js';
 import { Business } from '../../../sys/businesses/business.entity.js';
 import { Currency } from '../../../sys/currencies/currency.entity.js';
+import { TaxRate } from '../../../sys/tax-rates/tax-rate.entity.js';
 import { ResourceType } from '../../resource-types/resource-type.entity.js';
 
 /** Longest booking limit: a year, in minutes. */
@@ -26,8 +27,8 @@ export class ResourceDto extends RecordDto {
   @Money({ min: 0 }) HourlyPrice?: number | null;
   /** The business's currency unless given. */
   @Reference(() => Currency) CurrencyId?: number | null;
-  /** The tax rate its booking charges are billed with. */
-  @ExternalId() TaxRateId?: number | null;
+  /** A tax rate of the same business: its booking charges are billed with it. */
+  @Reference(() => TaxRate, { sameBusiness: true }) TaxRateId?: number | null;
   /** Shortest booking, in minutes; null: no limit. */
   @Integer({ min: 1, max: MAX_BOOKING_MINUTES }) MinBookingMinutes?: number | null;
   /** Longest booking, in minutes; null: no limit. */
