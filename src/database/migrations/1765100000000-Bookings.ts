@@ -58,7 +58,7 @@ export class Bookings1765100000000 implements MigrationInterface {
         { column: 'CoworkerId', references: 'coworker' },
         { column: 'BusinessId', references: 'business' },
       ],
-      indexes: ['FromTime', ['ResourceId', 'FromTime']],
+      indexes: ['FromTime', ['ResourceId', 'ToTime']],
     });
 
     await createRecordTable(runner, 'bookingproduct', [

@@ -16,8 +16,8 @@ export const BookingCancellationReason = {
  * and ChargeAmount are set by the booking rules; BusinessId is the resource's, kept for scoping.
  */
 @Entity('booking')
-// A resource's bookings by start: the overlap check of every booking write reads it.
-@Index(['ResourceId', 'FromTime'])
+// A resource's bookings by end: the overlap check of every booking write reads those ending after its start.
+@Index(['ResourceId', 'ToTime'])
 export class Booking extends RecordEntity {
   @IntColumn({ nullable: false, references: () => Resource }) ResourceId: number;
   @IntColumn({ nullable: false, references: () => Coworker }) CoworkerId: number;
