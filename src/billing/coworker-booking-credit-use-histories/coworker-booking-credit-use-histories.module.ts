@@ -4,7 +4,6 @@ import { recordModule } from '../../common/record.module.js';
 import { Coworker } from '../../spaces/coworkers/coworker.entity.js';
 import { CoworkerBookingCredit } from '../coworker-booking-credits/coworker-booking-credit.entity.js';
 import { CoworkerBookingCreditsModule } from '../coworker-booking-credits/coworker-booking-credits.module.js';
-import { UseHistoryMethodsController } from './coworker-booking-credit-use-histories.controller.js';
 import { CoworkerBookingCreditUseHistoriesService } from './coworker-booking-credit-use-histories.service.js';
 import { CoworkerBookingCreditUseHistory } from './coworker-booking-credit-use-history.entity.js';
 import { CreditSpendingRepository } from './credit-spending.repository.js';
@@ -14,6 +13,8 @@ export const coworkerBookingCreditUseHistories = defineRecord({
   path: 'billing/coworkerbookingcreditusehistories',
   entity: CoworkerBookingCreditUseHistory,
   operations: ['list', 'get'],
+  // Written by bookings only: the other methods answer 405.
+  methodNotAllowed: true,
   business: { via: () => CoworkerBookingCredit, on: 'CoworkerBookingCreditId' },
   reads: {
     CoworkerFullName: { from: () => Coworker, on: 'CoworkerId', column: 'FullName' },
@@ -23,7 +24,6 @@ export const coworkerBookingCreditUseHistories = defineRecord({
 
 @Module(recordModule(coworkerBookingCreditUseHistories, {
   service: CoworkerBookingCreditUseHistoriesService,
-  controllers: [UseHistoryMethodsController],
   providers: [CreditSpendingRepository],
   imports: [CoworkerBookingCreditsModule],
 }))

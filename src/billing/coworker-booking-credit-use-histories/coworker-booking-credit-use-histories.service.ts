@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { unitsText } from '../../common/money-units.js';
+import { unitsText } from '../due-items/money.js';
 import type { Principal } from '../../common/principal.js';
 import { RecordService } from '../../common/record.service.js';
 import { CoworkerBookingCreditsService } from '../coworker-booking-credits/coworker-booking-credits.service.js';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Database } from '../../common/database.js';
-import { toUnits, unitsText } from '../../common/money-units.js';
+import { toUnits, unitsText } from '../due-items/money.js';
 import { parseDbDateTime, toWire } from '../../common/wire-values.js';
 import { CoworkerBookingCredit } from '../coworker-booking-credits/coworker-booking-credit.entity.js';
 import { creditApplies, type Eligibility } from '../coworker-booking-credits/credit-rules.js';
@@ -48,7 +48,7 @@ export class CreditSpendingRepository {
     );
     return rows.filter((row) => creditApplies(this.bookingEligibility(row.types), { resourceTypeId: question.resourceTypeId })).map((row) => ({
       Id: Number(row.id),
-      remaining: toUnits(row.remaining as number | string),
+      remaining: toUnits(row.remaining),
       expires: parseDbDateTime(row.expires),
     }));
   }
@@ -57,7 +57,7 @@ export class CreditSpendingRepository {
   async remaining(creditId: number, manager: EntityManager): Promise<bigint> {
     const { db } = this;
     const [row] = await db.query(`SELECT ${db.id('RemainingCredit')} AS r FROM ${db.tableOf(CoworkerBookingCredit)} WHERE ${db.id('Id')} = ?`, [creditId], manager);
-    return row ? toUnits(row.r as number | string) : 0n;
+    return row ? toUnits(row.r) : 0n;
   }
 
   /** Takes `units` from the credit only while at least that much is left; whether it took. */
@@ -94,7 +94,7 @@ export class CreditSpendingRepository {
       [bookingId],
       manager,
     );
-    return rows.map((row) => ({ Id: Number(row.id), CoworkerBookingCreditId: Number(row.credit), units: toUnits(row.used as number | string) }));
+    return rows.map((row) => ({ Id: Number(row.id), CoworkerBookingCreditId: Number(row.credit), units: toUnits(row.used) }));
   }
 
   /** A bound amount: exact decimal text on MySQL, the number SQLite stores for it on SQLite. */

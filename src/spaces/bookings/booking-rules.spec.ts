@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { unitsText } from '../../common/money-units.js';
+import { toUnits, unitsText } from '../../billing/due-items/money.js';
 import { bookingPrice, bookingRefusal, peakOverlap, type BookingFacts } from './booking-rules.js';
 
 const at = (text: string) => new Date(text);
@@ -8,21 +8,21 @@ const ms = (text: string) => Date.parse(text);
 
 describe('booking price: HourlyPrice × minutes ÷ 60, to the cent, halves away from zero', () => {
   it('an hour at 10 is 10; ninety minutes is 15', () => {
-    assert.equal(unitsText(bookingPrice(10, 60)), '10.0000');
-    assert.equal(unitsText(bookingPrice('10.0000', 90)), '15.0000');
+    assert.equal(unitsText(bookingPrice(toUnits(10), 60)), '10.0000');
+    assert.equal(unitsText(bookingPrice(toUnits('10.0000'), 90)), '15.0000');
   });
   it('one minute at 0.30 an hour is half a cent: rounded up to 0.01', () => {
-    assert.equal(unitsText(bookingPrice(0.3, 1)), '0.0100');
-    assert.equal(unitsText(bookingPrice(0.29, 1)), '0.0000');
+    assert.equal(unitsText(bookingPrice(toUnits(0.3), 1)), '0.0100');
+    assert.equal(unitsText(bookingPrice(toUnits(0.29), 1)), '0.0000');
   });
   it('seven minutes at 12.3456 an hour is 1.440320: 1.44', () => {
-    assert.equal(unitsText(bookingPrice(12.3456, 7)), '1.4400');
+    assert.equal(unitsText(bookingPrice(toUnits(12.3456), 7)), '1.4400');
   });
   it('exact for large prices: 9999999999999.9999 an hour for 59 minutes', () => {
-    assert.equal(unitsText(bookingPrice('9999999999999.9999', 59)), '9833333333333.3300');
+    assert.equal(unitsText(bookingPrice(toUnits('9999999999999.9999'), 59)), '9833333333333.3300');
   });
   it('free resources cost nothing', () => {
-    assert.equal(bookingPrice(0, 600), 0n);
+    assert.equal(bookingPrice(0n, 600), 0n);
   });
 });
 

@@ -1,7 +1,7 @@
 // The pure rules of a booking (docs/bookings.md): what refuses it, its price, and how many other
 // bookings cover the resource at once. Create, move and `available` all decide with these.
 
-import { divideRounded, toUnits } from '../../common/money-units.js';
+import { divideRounded, type Units } from '../../billing/due-items/money.js';
 
 const MINUTE_MS = 60_000;
 
@@ -104,10 +104,10 @@ export function peakOverlap(intervals: ReadonlyArray<readonly [number, number]>,
 }
 
 /**
- * A booking's price in units of 1/10,000: HourlyPrice × minutes ÷ 60, rounded to cents, halves away
- * from zero (docs/api.md §9.1), computed exactly.
+ * A booking's price in units of 1/10,000 (`billing/due-items/money.ts`): HourlyPrice × minutes ÷ 60,
+ * rounded to cents, halves away from zero (docs/api.md §9.1), computed exactly.
  */
-export function bookingPrice(hourlyPrice: number | string | bigint, minutes: number): bigint {
+export function bookingPrice(hourlyPrice: Units, minutes: number): Units {
   // units × minutes ÷ 60 gives units; rounding to cents divides by 100 more.
-  return divideRounded(toUnits(hourlyPrice) * BigInt(minutes), 60n * 100n) * 100n;
+  return divideRounded(hourlyPrice * BigInt(minutes), 60n * 100n) * 100n;
 }

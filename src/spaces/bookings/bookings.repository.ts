@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Database } from '../../common/database.js';
-import { toUnits } from '../../common/money-units.js';
+import { toUnits } from '../../billing/due-items/money.js';
 import { parseDbDateTime, toWire } from '../../common/wire-values.js';
 import { Coworker } from '../coworkers/coworker.entity.js';
 import { Resource } from '../resources/resource.entity.js';
@@ -46,7 +46,7 @@ export class BookingsRepository {
       Archived: toWire('bool', row.Archived) as boolean,
       OnlyForMembers: toWire('bool', row.OnlyForMembers) as boolean,
       Allocation: Number(row.Allocation),
-      HourlyPrice: toUnits(row.HourlyPrice as number | string),
+      HourlyPrice: toUnits(row.HourlyPrice),
       MinBookingMinutes: optional(row.MinBookingMinutes),
       MaxBookingMinutes: optional(row.MaxBookingMinutes),
     };

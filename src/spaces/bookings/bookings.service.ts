@@ -5,7 +5,7 @@ import type { CreditQuestion } from '../../billing/coworker-booking-credit-use-h
 import { spent, type Spend } from '../../billing/coworker-booking-credit-use-histories/spend-rules.js';
 import { CoworkerContractsService } from '../../billing/coworker-contracts/coworker-contracts.service.js';
 import { RecordValidationException } from '../../common/errors.js';
-import { toUnits, unitsNumber, unitsText } from '../../common/money-units.js';
+import { fromUnits, toUnits, unitsText } from '../../billing/due-items/money.js';
 import type { Principal } from '../../common/principal.js';
 import type { WireRecord } from '../../common/record-definition.js';
 import { RecordService, type SaveContext, type SaveDecision } from '../../common/record.service.js';
@@ -125,9 +125,9 @@ export class BookingsService extends RecordService<Booking> {
     return {
       Available: refusal === null && charges !== null,
       Message: refusal?.message ?? (charges === null ? 'The price of this booking is more than an amount can hold.' : null),
-      Price: unitsNumber(charges?.price ?? 0n),
-      CreditUsed: unitsNumber(charges?.creditUsed ?? 0n),
-      ChargeAmount: unitsNumber(charges?.charge ?? 0n),
+      Price: fromUnits(charges?.price ?? 0n),
+      CreditUsed: fromUnits(charges?.creditUsed ?? 0n),
+      ChargeAmount: fromUnits(charges?.charge ?? 0n),
     };
   }
 
