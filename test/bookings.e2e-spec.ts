@@ -387,6 +387,56 @@ describe('bookings paid with booking credits', () => {
     });
   });
 
+  describe('billing (docs/api.md §9.2 item 5)', () => {
+    it('a run bills each firm booking\'s ChargeAmount once: one line with the resource\'s tax rate and BookingUniqueId; the booking reads Invoiced and CoworkerInvoiceId and cannot move', async () => {
+      const at = nextDay();
+      const who = await createCoworker(t, business, { FullName: 'Billed booker' });
+      await create(t, CREDITS, { CoworkerId: who, CaneBeUsedForBookings: true, TotalCredit: 4, ElegibleResourceTypes: [roomType] });
+      const rate = await create(t, '/api/sys/taxrates', { BusinessId: business, Name: 'VAT 20', Rate: 20 });
+      const room = await resource({ Name: 'Billed room', HourlyPrice: 10, TaxRateId: rate });
+      const desk = await resource({ Name: 'Billed desk', ResourceTypeId: deskType, HourlyPrice: 3 });
+      const charged = await create(t, BOOKINGS, { CoworkerId: who, ResourceId: room, FromTime: at(9), ToTime: at(10, 30) });
+      const shortOne = await create(t, BOOKINGS, { CoworkerId: who, ResourceId: room, FromTime: at(11), ToTime: at(11, 6) });
+      const tentative = await create(t, BOOKINGS, { CoworkerId: who, ResourceId: desk, FromTime: at(9), ToTime: at(10), Tentative: true });
+      const later = await create(t, BOOKINGS, { CoworkerId: who, ResourceId: desk, FromTime: at(24 * 40), ToTime: at(24 * 40 + 1) });
+      assertFields(await read(BOOKINGS, charged), { Price: 15, CreditUsed: 4, ChargeAmount: 11 });
+      assertFields(await read(BOOKINGS, shortOne), { Price: 1, CreditUsed: 0, ChargeAmount: 1 });
+      const until = at(12).slice(0, 10);
+      const run = (preview: boolean) => t.post('/api/spaces/coworkers/runcommand', { Key: 'COWORKER_BILL_RUN', Ids: [who], Parameters: [{ Name: 'Until', Value: until }, { Name: 'Preview', Value: preview }] });
+      const preview = await refused(t, TABLES, 200, () => run(true));
+      assert.equal(preview.body.WasSuccessful, true, JSON.stringify(preview.body));
+      const made = await run(false);
+      assert.equal(made.body.WasSuccessful, true, JSON.stringify(made.body));
+      assert.equal(made.body.Value.length, 1);
+      const invoice = made.body.Value[0].Id;
+      const lines = (await t.get(`/api/billing/coworkerinvoicelines?CoworkerInvoiceLine_CoworkerInvoice=${invoice}`)).body.Records as any[];
+      const bookingLines = lines.filter((line) => line.BookingUniqueId !== null);
+      const uniqueIds = new Map([[charged, (await read(BOOKINGS, charged)).UniqueId], [shortOne, (await read(BOOKINGS, shortOne)).UniqueId]]);
+      assert.deepEqual(bookingLines.map((line) => [line.BookingUniqueId, line.Quantity, line.UnitPrice, line.TaxRateId, line.TaxRate, line.TaxAmount, line.TotalAmount, line.PeriodFrom, line.PeriodTo]), [
+        [uniqueIds.get(charged), 1, 11, rate, 20, 2.2, 13.2, `${until}T00:00:00Z`, `${until}T00:00:00Z`],
+        [uniqueIds.get(shortOne), 1, 1, rate, 20, 0.2, 1.2, `${until}T00:00:00Z`, `${until}T00:00:00Z`],
+      ]);
+      assert.deepEqual(JSON.parse(JSON.stringify(preview.body.Value[0].Lines.filter((line: any) => line.BookingUniqueId).map((line: any) => line.TotalAmount))), [13.2, 1.2]);
+      for (const id of [charged, shortOne]) assertFields(await read(BOOKINGS, id), { Invoiced: true, CoworkerInvoiceId: invoice });
+      for (const id of [tentative, later]) assertFields(await read(BOOKINGS, id), { Invoiced: false, CoworkerInvoiceId: null });
+      const again = await run(false);
+      assert.deepEqual(again.body.Value, [], 'nothing left to bill');
+      assert.match((await refused(t, TABLES, 400, () => t.put(`${BOOKINGS}/${charged}`, { FromTime: at(13), ToTime: at(14) }))).body.Message, /invoiced/);
+      assert.match((await refused(t, TABLES, 400, () => t.delete(`${BOOKINGS}/${charged}`))).body.Message, /invoiced/);
+    });
+
+    it('a booking whose credits paid it all (ChargeAmount 0) is never billed', async () => {
+      const at = nextDay();
+      const who = await createCoworker(t, business, { FullName: 'Fully covered' });
+      await create(t, CREDITS, { CoworkerId: who, CaneBeUsedForBookings: true, TotalCredit: 100 });
+      const id = await create(t, BOOKINGS, { CoworkerId: who, ResourceId: await resource({ Name: 'Covered room' }), FromTime: at(9), ToTime: at(10) });
+      assertFields(await read(BOOKINGS, id), { ChargeAmount: 0 });
+      const made = await t.post('/api/spaces/coworkers/runcommand', { Key: 'COWORKER_BILL_RUN', Ids: [who], Parameters: [{ Name: 'Until', Value: at(12).slice(0, 10) }] });
+      assert.deepEqual(made.body.Value, []);
+      assertFields(await read(BOOKINGS, id), { Invoiced: false });
+    });
+  });
+
   describe('use history and access', () => {
     it('list and get only: other methods 405', async () => {
       for (const [method, path] of [['POST', USES], ['PUT', `${USES}/1`], ['DELETE', `${USES}/1`], ['PUT', USES]] as const) {

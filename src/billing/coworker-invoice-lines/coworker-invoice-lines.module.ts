@@ -3,8 +3,9 @@ import { defineRecord } from '../../common/record-definition.js';
 import { recordModule } from '../../common/record.module.js';
 import { CoworkerInvoice } from '../coworker-invoices/coworker-invoice.entity.js';
 import { CoworkerInvoiceLine } from './coworker-invoice-line.entity.js';
+import { CoworkerInvoiceLinesService } from './coworker-invoice-lines.service.js';
 
-/** Invoice lines: written by billing runs only, read through the API (docs/api.md §9.1). */
+/** Invoice lines: written by billing runs only, read through the API (docs/billing.md). */
 export const coworkerInvoiceLines = defineRecord({
   name: 'CoworkerInvoiceLine',
   path: 'billing/coworkerinvoicelines',
@@ -16,5 +17,5 @@ export const coworkerInvoiceLines = defineRecord({
   toStringText: (l) => String(l.Description ?? ''),
 });
 
-@Module(recordModule(coworkerInvoiceLines))
+@Module(recordModule(coworkerInvoiceLines, { service: CoworkerInvoiceLinesService }))
 export class CoworkerInvoiceLinesModule {}

@@ -1,11 +1,13 @@
 import { Module } from '@nestjs/common';
 import { CoworkerBookingCreditUseHistoriesModule } from '../../billing/coworker-booking-credit-use-histories/coworker-booking-credit-use-histories.module.js';
+import { BillingRunsModule } from '../../billing/billing-runs/billing-runs.module.js';
 import { CoworkerContractsModule } from '../../billing/coworker-contracts/coworker-contracts.module.js';
 import { defineRecord } from '../../common/record-definition.js';
 import { recordModule } from '../../common/record.module.js';
 import { BookingProductsModule } from '../booking-products/booking-products.module.js';
 import { Coworker } from '../coworkers/coworker.entity.js';
 import { Resource } from '../resources/resource.entity.js';
+import { BookingCharges } from './booking-charges.js';
 import { BookingCommands } from './booking-commands.js';
 import { BookingAvailabilityController } from './bookings.controller.js';
 import { Booking } from './booking.entity.js';
@@ -31,7 +33,7 @@ export const bookings = defineRecord({
 @Module(recordModule(bookings, {
   service: BookingsService,
   controllers: [BookingAvailabilityController],
-  providers: [BookingsRepository, BookingCommands],
-  imports: [CoworkerBookingCreditUseHistoriesModule, CoworkerContractsModule, BookingProductsModule],
+  providers: [BookingsRepository, BookingCommands, BookingCharges],
+  imports: [CoworkerBookingCreditUseHistoriesModule, CoworkerContractsModule, BookingProductsModule, BillingRunsModule],
 }))
 export class BookingsModule {}
