@@ -116,6 +116,8 @@ export interface Case {
   body?: () => string;
   /** The name of another case whose load on the service is the baseline, instead of the bare server's. */
   baseline?: string;
+  /** Served by the instance started with the README's settings (LOG_LEVEL info: a line per request). */
+  readmeSettings?: boolean;
 }
 
 export interface Measure {
