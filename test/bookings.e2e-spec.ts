@@ -425,6 +425,32 @@ describe('bookings paid with booking credits', () => {
       assert.match((await refused(t, TABLES, 400, () => t.delete(`${BOOKINGS}/${charged}`))).body.Message, /invoiced/);
     });
 
+    it('a run racing moves: each booking is billed once, as it stands when billed, and never moved after', async () => {
+      const at = nextDay();
+      const who = await createCoworker(t, business, { FullName: 'Racing booker' });
+      const ids: number[] = [];
+      for (let i = 0; i < 10; i++) ids.push(await create(t, BOOKINGS, { CoworkerId: who, ResourceId: await resource({ Name: `Race room ${i}`, HourlyPrice: 10 }), FromTime: at(9), ToTime: at(10) }));
+      const answers = await Promise.all([
+        t.post('/api/spaces/coworkers/runcommand', { Key: 'COWORKER_BILL_RUN', Ids: [who], Parameters: [{ Name: 'Until', Value: at(12).slice(0, 10) }] }),
+        ...ids.map((id) => t.put(`${BOOKINGS}/${id}`, { ToTime: at(11) })),
+      ]);
+      noServerErrors(answers);
+      assert.equal(answers[0].body.WasSuccessful, true, JSON.stringify(answers[0].body));
+      for (const [i, answer] of answers.slice(1).entries()) {
+        const booking = await read(BOOKINGS, ids[i]);
+        const lines = (await t.get(`/api/billing/coworkerinvoicelines?CoworkerInvoiceLine_BookingUniqueId=${booking.UniqueId}`)).body.Records as any[];
+        if (answer.status === 200) {
+          // Moved before the run read it (then billed as moved) or after (then left for the next run).
+          assertFields(booking, { ToTime: at(11), ChargeAmount: 20 });
+          assert.deepEqual(lines.map((line) => line.UnitPrice), booking.Invoiced ? [20] : []);
+        } else {
+          assert.match(answer.body.Message, /invoiced/);
+          assertFields(booking, { ToTime: at(10), ChargeAmount: 10, Invoiced: true });
+          assert.deepEqual(lines.map((line) => line.UnitPrice), [10]);
+        }
+      }
+    });
+
     it('a booking whose credits paid it all (ChargeAmount 0) is never billed', async () => {
       const at = nextDay();
       const who = await createCoworker(t, business, { FullName: 'Fully covered' });

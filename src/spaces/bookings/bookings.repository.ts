@@ -32,6 +32,18 @@ export class BookingsRepository {
     return affectedRows(result) === 1;
   }
 
+  /**
+   * Holds a booking's row for the rest of the transaction while it is not invoiced: a write that
+   * changes nothing but waits for an invoice run's claim of the row to commit, then sees it. False
+   * when the booking is invoiced (or gone), so a move or delete never overtakes the billing of it.
+   */
+  async holdUninvoiced(bookingId: number, manager: EntityManager): Promise<boolean> {
+    const { db } = this;
+    const invoiced = db.id('Invoiced');
+    const result = await db.query(`UPDATE ${db.tableOf(Booking)} SET ${invoiced} = 0 WHERE ${db.id('Id')} = ? AND ${invoiced} = 0`, [bookingId], manager);
+    return affectedRows(result) === 1;
+  }
+
   async resource(resourceId: number, manager?: EntityManager): Promise<BookedResource | null> {
     const { db } = this;
     const names = ['Name', 'BusinessId', 'ResourceTypeId', 'Archived', 'OnlyForMembers', 'Allocation', 'HourlyPrice', 'MinBookingMinutes', 'MaxBookingMinutes'];

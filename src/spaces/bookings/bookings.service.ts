@@ -77,7 +77,9 @@ export class BookingsService extends RecordService<Booking> {
     const target = this.target(values, existing);
     if (existing) {
       if (!PRICED.some((field) => this.changes(field, target, existing))) return { values };
-      if (existing.Invoiced === true) throw this.refusal(`Booking ${existing.Id} has been invoiced and cannot be moved or re-priced. Credit its invoice instead.`);
+      if (existing.Invoiced === true || !(await this.bookings.holdUninvoiced(Number(existing.Id), manager))) {
+        throw this.refusal(`Booking ${existing.Id} has been invoiced and cannot be moved or re-priced. Credit its invoice instead.`);
+      }
     }
     // The write that serialises the resource's bookings comes before anything is read.
     if (!(await this.bookings.lockResource(target.ResourceId, manager))) {
@@ -101,7 +103,9 @@ export class BookingsService extends RecordService<Booking> {
   }
 
   protected override async beforeDelete(booking: WireRecord, manager: EntityManager, actor?: Principal): Promise<void> {
-    if (booking.Invoiced === true) throw this.refusal(`Booking ${booking.Id} has been invoiced and cannot be deleted. Credit its invoice instead.`);
+    if (booking.Invoiced === true || !(await this.bookings.holdUninvoiced(Number(booking.Id), manager))) {
+      throw this.refusal(`Booking ${booking.Id} has been invoiced and cannot be deleted. Credit its invoice instead.`);
+    }
     for (const productId of await this.bookings.productIds(Number(booking.Id), manager)) await this.products.deleteWithin(manager, productId, besides(actor));
     await this.uses.giveBack(manager, actor, Number(booking.Id));
   }
