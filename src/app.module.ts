@@ -21,6 +21,12 @@ import { ObservabilityModule } from './observability/observability.module.js';
 import { ChangeLogModule } from './common/change-log/change-log.module.js';
 import { RecordCommandsModule } from './common/commands/record-commands.js';
 import { PublicEventsModule } from './public/events/public-events.module.js';
+// Bookings first: their record types are defined (and walked by test/boundary-values) before product credits.
+import { BookingsModule } from './spaces/bookings/bookings.module.js';
+import { BookingProductsModule } from './spaces/booking-products/booking-products.module.js';
+import { ResourceTypesModule } from './spaces/resource-types/resource-types.module.js';
+import { ResourcesModule } from './spaces/resources/resources.module.js';
+import { CoworkerBookingCreditUseHistoriesModule } from './billing/coworker-booking-credit-use-histories/coworker-booking-credit-use-histories.module.js';
 import { CoworkerContractsModule } from './billing/coworker-contracts/coworker-contracts.module.js';
 import { CoworkerBookingCreditsModule } from './billing/coworker-booking-credits/coworker-booking-credits.module.js';
 import { CoworkerProductsModule } from './billing/coworker-products/coworker-products.module.js';
@@ -106,6 +112,12 @@ export class AppModule {
         ContractProductsModule,
         BillingRunsModule,
         UtilsModule,
+        // Bookings paid with booking credits (docs/bookings.md).
+        ResourceTypesModule,
+        ResourcesModule,
+        BookingsModule,
+        BookingProductsModule,
+        CoworkerBookingCreditUseHistoriesModule,
       ],
       providers: [
         { provide: APP_PIPE, useFactory: createValidationPipe },

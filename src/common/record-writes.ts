@@ -46,6 +46,7 @@ export interface WriteRules {
   beforeSave(context: SaveContext): Promise<SaveDecision | void>;
   afterSave(id: number, saved: SaveContext, pending: unknown): Promise<void>;
   beforeDelete(record: WireRecord, manager: EntityManager, actor: Principal | undefined): Promise<void>;
+  afterDelete(record: WireRecord, manager: EntityManager, actor: Principal | undefined): Promise<void>;
   authorizeBusiness(values: Record<string, unknown>, actor: Principal | undefined, manager: EntityManager, dto: RecordDto): Promise<void>;
   businessOf(values: Record<string, unknown>, manager: EntityManager): Promise<number | null>;
   /** The stored record (404, or 401 outside the actor's businesses). */
@@ -81,23 +82,31 @@ export class RecordWriter {
     if (actor?.write) actor.write.etag = etagOf(stamp.UniqueId, 1);
     const created = alone
       ? this.insertAlone(dto, actor, stamp).then(confirm)
-      : this.db.transaction(async (manager) => {
-        const context: SaveContext = { manager, actor, dto, values: this.columnValues(dto), existing: null };
-        await this.checkReferences(dto, manager);
-        await this.rules.authorizeBusiness(context.values, actor, manager, dto);
-        await this.checkSameBusiness(context, manager);
-        const decision = await this.rules.beforeSave(context);
-        const written = { ...(decision?.values ?? context.values), ...stamp };
-        const newId = await this.repository.insert(written, manager);
-        await this.writeLists(newId, dto, manager, true);
-        await this.rules.afterSave(newId, { ...context, values: written }, decision?.pending);
-        await this.rules.recordChange(manager, actor, 'Create', newId, null, dto, written);
-        return confirm(newId);
-      }, actor?.write);
+      : this.db.transaction(async (manager) => confirm(await this.createWithin(manager, dto, actor, stamp)), actor?.write);
     return created.catch(async (error: unknown) => {
       if (isForeignKeyViolation(error)) await this.checkReferences(dto);
       throw error;
     });
+  }
+
+  /**
+   * A create inside a transaction already open (`manager`): every check and hook of a create through
+   * the API, for a record a domain rule makes besides its own (a booking's product sale). Returns its Id.
+   */
+  async createWithin(manager: EntityManager, dto: RecordDto, actor: Principal | undefined, stamp?: Record<string, unknown>): Promise<number> {
+    const now = new Date();
+    stamp ??= { UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true };
+    const context: SaveContext = { manager, actor, dto, values: this.columnValues(dto), existing: null };
+    await this.checkReferences(dto, manager);
+    await this.rules.authorizeBusiness(context.values, actor, manager, dto);
+    await this.checkSameBusiness(context, manager);
+    const decision = await this.rules.beforeSave(context);
+    const written = { ...(decision?.values ?? context.values), ...stamp };
+    const newId = await this.repository.insert(written, manager);
+    await this.writeLists(newId, dto, manager, true);
+    await this.rules.afterSave(newId, { ...context, values: written }, decision?.pending);
+    await this.rules.recordChange(manager, actor, 'Create', newId, null, dto, written);
+    return newId;
   }
 
   async update(id: number, dto: RecordDto, actor?: Principal): Promise<ActionConfirmation> {
@@ -122,29 +131,39 @@ export class RecordWriter {
   }
 
   async delete(id: number, actor?: Principal): Promise<ActionConfirmation> {
-    const name = this.definition.name;
     return this.db.transaction(async (manager) => {
-      const existing = await this.rules.get(id, actor, manager);
-      await lockForDelete(this.db, this.definition.entity, id, manager);
-      const naming = await fieldsNaming(this.db, this.definition.entity, id, manager);
-      if (naming.length) {
-        const types = [...new Set(naming.map((field) => field.split('.')[0]))];
-        throw refusal(`${name} ${id} cannot be deleted because ${types.join(' and ')} records list it (${naming.join(', ')}).`);
-      }
-      const expected = expectedVersion(actor?.write, existing);
-      await this.rules.beforeDelete(existing, manager, actor);
-      try {
-        const deleted = await this.repository.delete(id, expected, manager);
-        if (expected !== null && deleted === 0) throw preconditionFailed(await this.repository.currentEtag(id, manager));
-      } catch (error) {
-        if (!isForeignKeyViolation(error)) throw error;
-        const referrers = await this.repository.referringTypes(id, manager);
-        const which = referrers.length ? `${referrers.join(' and ')} records refer` : 'other records refer';
-        throw refusal(`${name} ${id} cannot be deleted because ${which} to it.`);
-      }
-      await this.rules.recordChange(manager, actor, 'Delete', id, existing);
-      return successConfirmation(`${name} was successfully deleted.`, { Id: id }, actor?.email ?? null);
+      await this.deleteWithin(manager, id, actor);
+      return successConfirmation(`${this.definition.name} was successfully deleted.`, { Id: id }, actor?.email ?? null);
     }, actor?.write);
+  }
+
+  /**
+   * A delete inside a transaction already open (`manager`), with every check and hook of a delete
+   * through the API (`If-Match` only when `actor` carries the request's). A domain rule's own deletes
+   * (a cancelled booking's product sales) go through it.
+   */
+  async deleteWithin(manager: EntityManager, id: number, actor: Principal | undefined): Promise<void> {
+    const name = this.definition.name;
+    const existing = await this.rules.get(id, actor, manager);
+    await lockForDelete(this.db, this.definition.entity, id, manager);
+    const naming = await fieldsNaming(this.db, this.definition.entity, id, manager);
+    if (naming.length) {
+      const types = [...new Set(naming.map((field) => field.split('.')[0]))];
+      throw refusal(`${name} ${id} cannot be deleted because ${types.join(' and ')} records list it (${naming.join(', ')}).`);
+    }
+    const expected = expectedVersion(actor?.write, existing);
+    await this.rules.beforeDelete(existing, manager, actor);
+    try {
+      const deleted = await this.repository.delete(id, expected, manager);
+      if (expected !== null && deleted === 0) throw preconditionFailed(await this.repository.currentEtag(id, manager));
+    } catch (error) {
+      if (!isForeignKeyViolation(error)) throw error;
+      const referrers = await this.repository.referringTypes(id, manager);
+      const which = referrers.length ? `${referrers.join(' and ')} records refer` : 'other records refer';
+      throw refusal(`${name} ${id} cannot be deleted because ${which} to it.`);
+    }
+    await this.rules.afterDelete(existing, manager, actor);
+    await this.rules.recordChange(manager, actor, 'Delete', id, existing);
   }
 
   /** Updates a row's columns and raises its version; with an `expected` version (If-Match) only that one, else 412. */

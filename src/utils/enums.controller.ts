@@ -1,6 +1,7 @@
 import { Controller, Get, Module, Query } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { CoworkerType } from '../spaces/coworkers/coworker.entity.js';
+import { BookingCancellationReason } from '../spaces/bookings/booking.entity.js';
 import { AvailableAs, SystemProductType } from '../billing/products/product.entity.js';
 import { ExpirationType } from '../billing/product-booking-credits/product-booking-credit.entity.js';
 import { REGULAR_PAYMENT_PROVIDERS } from '../billing/coworker-invoice-payment-tokens/coworker-invoice-payment-token.entity.js';
@@ -31,12 +32,6 @@ const PAYMENT_PROVIDERS: Record<string, number> = {
   CreditCardManual3: 993, Credit: 994, Gift: 995, Bank: 996, Cash: 997, Check: 998, Other: 999,
 };
 
-/** `eBookingCancellationReason` (docs/api.md §11). */
-const BOOKING_CANCELLATION_REASONS: Record<string, number> = {
-  Unknown: 0, NoLongerNeeded: 1, TooExpensive: 2, BadPreviousExperience: 3, RebookedForADifferentTime: 4,
-  FailedToPayUpfront: 5, Integration: 6, Other: 7, NotCheckedIn: 8, MarketPlace: 9,
-};
-
 /**
  * Enumerations by their platform names (lower-cased), as clients look up the numbers to send. A Map,
  * so a name such as `constructor` or `__proto__` finds nothing (404) instead of an object's own members.
@@ -50,7 +45,7 @@ const ENUMS: ReadonlyMap<string, EnumValues> = new Map([
   // Recurrent charges repeat by the same periods as credits expire (docs/api.md §7.1).
   ['erecurrentchargepattern', fromObject(ExpirationType)],
   ['epaymentprovider', fromObject(PAYMENT_PROVIDERS)],
-  ['ebookingcancellationreason', fromObject(BOOKING_CANCELLATION_REASONS)],
+  ['ebookingcancellationreason', fromObject(BookingCancellationReason)],
   ['ecoworkertype', fromObject(CoworkerType)],
 ]);
 

@@ -29,6 +29,17 @@ export function fieldsOf(dto: AnyClass): FieldRules[] {
 
 let unique = 0;
 
+/**
+ * A valid date-time: a later one each time, two hours apart, and an end (a booking's ToTime) an hour
+ * after the date before it, so records with times (bookings of one resource) do not collide.
+ */
+let dates = 0;
+function validDate(name: string): string {
+  const end = /^To[A-Z]/.test(name);
+  if (!end) dates++;
+  return new Date(Date.UTC(2030, 0, 1, 2 * dates + (end ? 1 : 0))).toISOString().slice(0, 19) + 'Z';
+}
+
 /** A valid value for a field, from its rules. */
 export function validValue(field: FieldRules, ids: Map<AnyClass, number>, reference: AnyClass | undefined): unknown {
   const r = field.rules;
@@ -40,7 +51,7 @@ export function validValue(field: FieldRules, ids: Map<AnyClass, number>, refere
   if (r.has('isIn')) return (r.get('isIn')![0] as number[]).find((v) => v > 0) ?? (r.get('isIn')![0] as number[])[0];
   if (r.has('isInt')) return Math.max(1, r.has('min') ? Number(r.get('min')![0]) : 1);
   if (r.has('money') || r.has('isNumber')) return 10;
-  if (r.has('isDate')) return '2030-01-01T00:00:00Z';
+  if (r.has('isDate')) return validDate(field.name);
   if (r.has('isBoolean')) return false;
   if (r.has('isArray')) return [];
   return 'x';
