@@ -17,6 +17,7 @@ import { createValidationPipe } from './common/validation/validation.js';
 import type { AppConfig } from './config/configuration.js';
 import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
+import { ObservabilityModule } from './observability/observability.module.js';
 import { ChangeLogModule } from './common/change-log/change-log.module.js';
 import { RecordCommandsModule } from './common/commands/record-commands.js';
 import { PublicEventsModule } from './public/events/public-events.module.js';
@@ -58,6 +59,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, ignoreEnvVars: true, skipProcessEnv: true, load: [() => config] }),
         DatabaseModule,
+        ObservabilityModule.register(config),
         ChangeLogModule,
         RecordCommandsModule,
         ThrottlerModule.forRootAsync({

@@ -7,7 +7,7 @@ import { isForeignKeyViolation } from './database-errors.js';
 import { successConfirmation, type ActionConfirmation, type FieldError } from './envelopes.js';
 import { RecordValidationException, refusal } from './errors.js';
 import { replaceIdList } from './id-lists.js';
-import { typesListing } from './listed-references.js';
+import { fieldsNaming, lockForDelete } from './listed-references.js';
 import type { Principal } from './principal.js';
 import type { RecordDefinition, WireRecord } from './record-definition.js';
 import type { RecordPlan } from './record-plan.js';
@@ -72,8 +72,9 @@ export class RecordWriter {
     // instead of one per reference). With save hooks, which may read the referenced records, all are
     // checked inside the transaction, so the hooks find what the check found even when a delete races
     // the create. Should a foreign key refuse the write, the check, run in full, names the field.
-    const alone = this.isSingleInsert(dto) && !actor?.write?.needsTransaction;
-    if (alone) await this.checkReferences(dto, undefined, 'unenforced');
+    // A create that names records no foreign key guards checks them in its transaction, holding them
+    // until it commits, so a delete of one cannot slip in between (listed-references.ts).
+    const alone = this.isSingleInsert(dto) && !actor?.write?.needsTransaction && !this.namesUnguarded(dto);
     const stamp = { UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true };
     // The answer is made inside the transaction: an Idempotency-Key stores it with the write.
     const confirm = (id: number) => successConfirmation(`${this.definition.name} was successfully created.`, { Id: id }, actor?.email ?? null, now);
@@ -124,8 +125,12 @@ export class RecordWriter {
     const name = this.definition.name;
     return this.db.transaction(async (manager) => {
       const existing = await this.rules.get(id, actor, manager);
-      const listing = await typesListing(this.db, this.definition.entity, id, manager);
-      if (listing.length) throw refusal(`${name} ${id} cannot be deleted because ${listing.join(' and ')} records list it.`);
+      await lockForDelete(this.db, this.definition.entity, id, manager);
+      const naming = await fieldsNaming(this.db, this.definition.entity, id, manager);
+      if (naming.length) {
+        const types = [...new Set(naming.map((field) => field.split('.')[0]))];
+        throw refusal(`${name} ${id} cannot be deleted because ${types.join(' and ')} records list it (${naming.join(', ')}).`);
+      }
       const expected = expectedVersion(actor?.write, existing);
       await this.rules.beforeDelete(existing, manager, actor);
       try {
@@ -181,11 +186,23 @@ export class RecordWriter {
       const ids = [...new Set(reference.list ? (value as number[]) : [value as number])];
       if (!ids.length) return null;
       const target = reference.target();
-      const found = await this.repository.existingIds(target, ids, manager);
-      const missing = ids.filter((id) => !found.has(id));
+      // Ids no foreign key guards are held until the write commits, so a delete of one waits (listed-references.ts).
+      const guarded = !reference.list && enforced.get(reference.property) === target;
+      const existing = await this.repository.existingIds(target, ids, manager, !guarded);
+      const missing = ids.filter((id) => !existing.has(id));
       return missing.length ? { PropertyName: reference.property, AttemptedValue: value, Message: `${target.name} ${missing.join(', ')} does not exist` } : null;
     });
     return (await Promise.all(checks)).filter((error): error is FieldError => error !== null);
+  }
+
+  /** Whether the body gives an id that no foreign key of the record's table guards (an id list, an unconstrained id). */
+  private namesUnguarded(dto: RecordDto): boolean {
+    const enforced = this.plan.enforcedReferences;
+    return referencesOf(dto.constructor as AnyClass).some((reference) => {
+      const value = (dto as unknown as Record<string, unknown>)[reference.property];
+      if (value === undefined || value === null) return false;
+      return reference.list ? (value as unknown[]).length > 0 : enforced.get(reference.property) !== reference.target();
+    });
   }
 
   /** A create that writes nothing but its row (and its change-log entry). */

@@ -78,8 +78,13 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
     // A create knows what it wrote: the row is read back only if something needs it as GET shows it.
     const after = action === 'Delete' ? null : written ? this.machinery.wire.written(id, written, request) : await read();
     const businessId = await this.businessOf((after ?? before)!, manager);
+    // A record moved to another business: its entry names the business it left as well (history scope).
+    const scope = this.definition.business;
+    const link = scope && ('column' in scope ? scope.column : 'on' in scope && !('links' in scope) ? scope.on : null);
+    const moved = before && after && link && before[link] !== after[link] ? await this.businessOf(before, manager) : null;
+    const previousBusinessId = moved !== null && moved !== businessId ? moved : null;
     const record = action === 'Delete' ? async () => before! : written ? read : async () => after!;
-    await this.changeLog.write(manager, { definition: this.definition, action, recordId: id, before, after, businessId, actor, record }, request);
+    await this.changeLog.write(manager, { definition: this.definition, action, recordId: id, before, after, businessId, previousBusinessId, actor, record }, request);
   }
 
   /** The change log entries of a record, newest first (docs/api.md: the history of any record). */
