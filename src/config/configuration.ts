@@ -54,6 +54,8 @@ export interface AppConfig {
   METRICS_PORT: number | undefined;
   /** Run pending migrations at start-up (default); false leaves them to `npm run migrate` (a job). */
   MIGRATIONS_RUN: boolean;
+  /** Seconds between an instance's looks for contract periods due (automatic billing runs); 0 turns them off. */
+  BILLING_RUN_INTERVAL_SECONDS: number;
 }
 
 /**
@@ -70,7 +72,7 @@ export const ENVIRONMENT_VARIABLES: readonly string[] = [
   'NODE_ENV', 'PORT', 'HOST', 'DATABASE_URL', 'JWT_SECRET', 'JWT_PREVIOUS_SECRETS', 'ACCESS_TOKEN_TTL_SECONDS', 'LOG_LEVEL',
   'BOOTSTRAP_ADMIN_EMAIL', 'BOOTSTRAP_ADMIN_PASSWORD', 'RATE_LIMIT_PER_MINUTE', 'RATE_LIMIT_TOKEN_PER_MINUTE', 'REDIS_URL',
   'REDIS_KEY_PREFIX', 'TRUST_PROXY', 'DATABASE_POOL_SIZE', 'REQUEST_TIMEOUT_MS', 'WEBHOOK_ALLOW_PRIVATE_TARGETS',
-  'WEBHOOK_RETRY_DELAYS', 'WEBHOOK_MAX_CONSECUTIVE_FAILURES', 'CORS_ORIGINS', 'METRICS_ENABLED', 'METRICS_PORT', 'MIGRATIONS_RUN',
+  'WEBHOOK_RETRY_DELAYS', 'WEBHOOK_MAX_CONSECUTIVE_FAILURES', 'CORS_ORIGINS', 'METRICS_ENABLED', 'METRICS_PORT', 'MIGRATIONS_RUN', 'BILLING_RUN_INTERVAL_SECONDS',
   ...FILE_VARIABLES.map((name) => `${name}_FILE`),
   'NODE_OPTIONS', 'MALLOC_ARENA_MAX',
 ];
@@ -119,8 +121,6 @@ export function parseCorsOrigins(raw: unknown): string[] {
     }
   }
   return origins;
-  /** Seconds between an instance's looks for contract periods due (automatic billing runs); 0 turns them off. */
-  BILLING_RUN_INTERVAL_SECONDS: number;
 }
 
 export class ConfigurationError extends Error {}
