@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout } from 'node:timers/promises';
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { DataSource, type EntityManager, type QueryRunner } from 'typeorm';
@@ -46,6 +47,13 @@ export class Database implements OnApplicationShutdown {
   private readonly isolated = new WeakSet<object>();
   /** A connection of its own for KILL QUERY, so that interrupting never waits for a pooled one. */
   private killer: StatementKiller | null = null;
+  /**
+   * SQLite: the transaction open on the one connection, and the async context its work runs in. A read
+   * from any other context waits for it to end, so that no request reads another's uncommitted write
+   * (docs/architecture.md, "SQLite transactions").
+   */
+  private open: { token: object; ended: Promise<void> } | null = null;
+  private readonly transactionContext = new AsyncLocalStorage<object>();
 
   constructor(readonly dataSource: DataSource) {
     this.isMySql = isMySqlFamily(dataSource);
@@ -119,7 +127,10 @@ export class Database implements OnApplicationShutdown {
   private sqlite<T>(sql: string, parameters: unknown[], manager?: EntityManager, scope?: WriteScope): Promise<T[]> {
     const bound = sqliteParameters(parameters);
     const statement = this.statement(sql);
-    if (statement.reader) return Promise.resolve(statement.all(...bound) as T[]);
+    if (statement.reader) {
+      if (this.open && this.transactionContext.getStore() !== this.open.token) return this.afterOpenTransaction(() => statement.all(...bound) as T[]);
+      return Promise.resolve(statement.all(...bound) as T[]);
+    }
     if (manager) return Promise.resolve(statement.run(...bound) as never);
     const run = this.queue.then(() => {
       // Its turn may come after the request's deadline: then it must not write.
@@ -142,7 +153,16 @@ export class Database implements OnApplicationShutdown {
       if (manager) return (await manager.query<Array<Record<string, unknown>>>(sql, parameters)).map((row) => Object.values(row));
       return this.execute<unknown[]>(sql, parameters, true);
     }
-    return this.statement(sql, true).all(...sqliteParameters(parameters)) as unknown[][];
+    const statement = this.statement(sql, true);
+    const bound = sqliteParameters(parameters);
+    if (this.open && this.transactionContext.getStore() !== this.open.token) return this.afterOpenTransaction(() => statement.all(...bound) as unknown[][]);
+    return statement.all(...bound) as unknown[][];
+  }
+
+  /** A SQLite read from outside the open transaction, run once no transaction is open (it reads only committed rows). */
+  private async afterOpenTransaction<T>(read: () => T): Promise<T> {
+    while (this.open && this.transactionContext.getStore() !== this.open.token) await this.open.ended;
+    return read();
   }
 
   /**
@@ -245,11 +265,14 @@ export class Database implements OnApplicationShutdown {
   private async sqliteTransaction<T>(work: (manager: EntityManager) => Promise<T>, scope: WriteScope | undefined): Promise<T> {
     const end = scope?.begin(() => undefined);
     const runner = (this.sqliteRunner ??= this.dataSource.createQueryRunner() as SqliteRunner);
+    const token = {};
+    let ended!: () => void;
     try {
       this.statement('BEGIN').run();
       runner.isTransactionActive = true;
+      this.open = { token, ended: new Promise<void>((resolve) => (ended = resolve)) };
       try {
-        const result = await this.finish(work, runner.manager, scope);
+        const result = await this.transactionContext.run(token, () => this.finish(work, runner.manager, scope));
         scope?.enterCommit();
         this.statement('COMMIT').run();
         runner.isTransactionActive = false;
@@ -261,6 +284,10 @@ export class Database implements OnApplicationShutdown {
         throw error;
       }
     } finally {
+      if (this.open?.token === token) {
+        this.open = null;
+        ended();
+      }
       end?.();
     }
   }
