@@ -11,7 +11,9 @@ import { RolesGuard } from './auth/roles.guard.js';
 import { parseJsonBody, refuseForeignCharset } from './common/body-limits.js';
 import { installFastRecordRoutes } from './common/fast-records.js';
 import { failureConfirmation } from './common/envelopes.js';
+import { Database } from './common/database.js';
 import { deferredChildLogger } from './common/logging.js';
+import { requestDeadline } from './common/request-deadline.js';
 import { documentSafeWrites } from './common/openapi-safe-writes.js';
 import { answerClientError, RequestTimeoutError, sendError, UNAVAILABLE_MESSAGE } from './common/http-exception.filter.js';
 import type { AppConfig } from './config/configuration.js';
@@ -86,13 +88,15 @@ export async function setupApp(app: NestFastifyApplication): Promise<void> {
   // an AbortController per request and aborts it (building a DOMException) as each request closes,
   // which cost 3-5% of the CPU of a request. No handler here listens to request.signal.
   const timeoutMs = app.get(ConfigService<AppConfig, true>).get('REQUEST_TIMEOUT_MS', { infer: true });
+  app.get(Database).readTimeoutMs = timeoutMs;
   fastify.decorateRequest('answerDeadline', null);
   fastify.decorateRequest('writeScope', null);
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('X-Request-Id', request.id);
     if (!closing) {
       request.answerDeadline = setTimeout(answerTimedOut, timeoutMs, request, reply, timeoutMs);
-      return done();
+      // The request's work runs knowing its deadline (reads are bounded by it: request-deadline.ts).
+      return requestDeadline.run(Date.now() + timeoutMs, done);
     }
     const body = request.url.startsWith('/health') ? { status: 'unavailable' } : failureConfirmation(503, UNAVAILABLE_MESSAGE);
     void reply.status(503).header('Connection', 'close').header('Retry-After', '5').send(body);
