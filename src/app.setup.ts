@@ -11,8 +11,9 @@ import { RolesGuard } from './auth/roles.guard.js';
 import { parseJsonBody, refuseForeignCharset } from './common/body-limits.js';
 import { installFastRecordRoutes } from './common/fast-records.js';
 import { failureConfirmation } from './common/envelopes.js';
+import { deferredChildLogger, logAnswer } from './common/logging.js';
 import { Database } from './common/database.js';
-import { deferredChildLogger } from './common/logging.js';
+import { describeDocument } from './common/openapi.js';
 import { requestDeadline } from './common/request-deadline.js';
 import { documentSafeWrites } from './common/openapi-safe-writes.js';
 import { answerClientError, RequestTimeoutError, sendError, UNAVAILABLE_MESSAGE } from './common/http-exception.filter.js';
@@ -32,6 +33,9 @@ export function createFastifyAdapter(config: Pick<AppConfig, 'REQUEST_TIMEOUT_MS
     // a read's CPU) to find none. A module that needs middleware has to register middie first.
     skipMiddie: true,
     childLoggerFactory: deferredChildLogger,
+    // Fastify's own request logging writes two lines per request, each with a child logger's bindings;
+    // setupApp writes one line per answer instead (docs/architecture.md §1, "Request log").
+    disableRequestLogging: true,
     bodyLimit: BODY_LIMIT,
     // A client's X-Request-Id is kept when it is a plain token (it reaches the logs), else one is made.
     requestIdHeader: false,
@@ -106,6 +110,7 @@ export async function setupApp(app: NestFastifyApplication): Promise<void> {
     if (closing) void reply.header('Connection', 'close');
     done(null, payload);
   });
+  fastify.addHook('onResponse', logAnswer(fastify.log as Logger));
   // Before Nest registers its routes: record reads and creates go straight to the same guards and controllers.
   installFastRecordRoutes(app, (context) => [context.get(RateLimitGuard), context.get(AuthenticationGuard), context.get(RolesGuard)]);
   // Other content types reach the routes as text, so the token endpoint can answer its own error
@@ -119,7 +124,7 @@ export async function setupApp(app: NestFastifyApplication): Promise<void> {
       done(error as Error, undefined);
     }
   });
-  // JSON bodies are bounded in depth and size before they are parsed (README "Request bodies").
+  // JSON bodies are bounded in depth and size before they are parsed (docs/api.md §11.2).
   const adapter = app.getHttpAdapter() as FastifyAdapter;
   adapter.useBodyParser('application/json', false, { bodyLimit: BODY_LIMIT }, (request: FastifyRequest, body: Buffer, done: (error: Error | null, body?: unknown) => void) => {
     done(null, parseJsonBody(body.toString('utf8'), request.headers['content-type']));
@@ -131,10 +136,13 @@ export async function setupApp(app: NestFastifyApplication): Promise<void> {
       .setTitle('Coworking API')
       .setDescription('Billing, content and the token service of a coworking platform.')
       .setVersion('1')
+      // package.json grants no licence ("private"): UNLICENSED in npm's sense, which its documentation explains.
+      .setLicense('UNLICENSED', 'https://docs.npmjs.com/cli/configuring-npm/package-json#license')
       .addBearerAuth()
       .addBasicAuth()
       .build(),
   );
+  describeDocument(document, app.get(Database));
   documentSafeWrites(document);
   SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs-json', swaggerOptions: { persistAuthorization: true } });
   await app.init();
