@@ -1,5 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import type { Principal } from '../../common/principal.js';
+import { formatDateTime } from '../../common/wire-values.js';
 import { RecordValidationException } from '../../common/errors.js';
 import { RecordService, type SaveContext, type SaveDecision } from '../../common/record.service.js';
 import { Country } from '../../sys/countries/country.entity.js';
@@ -34,6 +36,17 @@ export class CoworkerInvoicesService extends RecordService<CoworkerInvoice> {
     return { values };
   }
 
+  /**
+   * Writes an invoice's settled fields (docs/api.md §10.1, InvoiceSettlement) when any of them changed,
+   * raising its version, with its change-log entry (and so its webhooks), in the caller's transaction.
+   */
+  async applySettlement(id: number, fields: Readonly<Record<string, unknown>>, manager: EntityManager, actor: Principal | undefined): Promise<void> {
+    const before = await this.get(id, undefined, manager);
+    if (Object.entries(fields).every(([field, value]) => sameWireValue(before[field], value))) return;
+    await this.updateRow(id, { ...fields, UpdatedOn: new Date(), UpdatedBy: actor?.email ?? null, IsNew: false }, manager);
+    await this.recordChange(manager, actor, 'Update', id, before);
+  }
+
   /** The bill-to details of the invoice's customer, who must be a customer of its business. */
   private async billTo(manager: EntityManager, values: Readonly<Record<string, unknown>>): Promise<Record<string, unknown>> {
     const customer = await this.invoicesRepository.billedCustomer(Number(values.CoworkerId), manager);
@@ -55,4 +68,11 @@ export class CoworkerInvoicesService extends RecordService<CoworkerInvoice> {
       BillToCountryName: await this.issuance.lookup(Country, customer.CountryId, 'Name', manager),
     };
   }
+}
+
+/** Whether a stored wire value equals a value about to be written (decimal text, Date, flag). */
+function sameWireValue(stored: unknown, value: unknown): boolean {
+  if (value instanceof Date) return stored === formatDateTime(value);
+  if (typeof value === 'string' && typeof stored === 'number') return Number(value) === stored;
+  return (stored ?? null) === (value ?? null);
 }
