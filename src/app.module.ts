@@ -18,6 +18,7 @@ import type { AppConfig } from './config/configuration.js';
 import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
 import { ChangeLogModule } from './common/change-log/change-log.module.js';
+import { RecordCommandsModule } from './common/commands/record-commands.js';
 import { PublicEventsModule } from './public/events/public-events.module.js';
 import { CoworkerContractsModule } from './billing/coworker-contracts/coworker-contracts.module.js';
 import { CoworkerBookingCreditsModule } from './billing/coworker-booking-credits/coworker-booking-credits.module.js';
@@ -41,6 +42,7 @@ import { BusinessesModule } from './sys/businesses/businesses.module.js';
 import { CountriesModule } from './sys/countries/countries.module.js';
 import { CurrenciesModule } from './sys/currencies/currencies.module.js';
 import { WebHooksModule } from './sys/webhooks/webhooks.module.js';
+import { TaxRatesModule } from './sys/tax-rates/tax-rates.module.js';
 import { UtilsModule } from './utils/enums.controller.js';
 
 /**
@@ -56,6 +58,7 @@ export class AppModule {
         ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, ignoreEnvVars: true, skipProcessEnv: true, load: [() => config] }),
         DatabaseModule,
         ChangeLogModule,
+        RecordCommandsModule,
         ThrottlerModule.forRootAsync({
           imports: [RateLimitStorageModule],
           inject: [ConfigService, RATE_LIMIT_STORAGE],
@@ -97,6 +100,7 @@ export class AppModule {
         DownloadsModule,
         CoworkerInvoicePaymentTokensModule,
         WebHooksModule,
+        TaxRatesModule,
         UtilsModule,
       ],
       providers: [

@@ -1,15 +1,10 @@
 import { Injectable, UnauthorizedException, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import type { Permission } from '../common/access.js';
+import { allows } from '../common/access.js';
 import type { Principal } from '../common/principal.js';
 import { RoutePolicies } from './route-policy.js';
 
-/** Whether a principal holds the permission: full administrators always; others by role name. */
-export function allows(principal: Principal, { entity, action }: Permission): boolean {
-  if (principal.isAdmin) return true;
-  const prefix = entity.toLowerCase();
-  return principal.roles.has(`${prefix}-${action.toLowerCase()}`) || (action === 'Edit' && principal.roles.has(`${prefix}-update`));
-}
+export { allows };
 
 /**
  * The second global guard (APP_GUARD), after AuthenticationGuard has put the principal on the request:

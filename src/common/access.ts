@@ -14,6 +14,13 @@ export interface Permission {
   action: RecordAction;
 }
 
+/** Whether a principal holds the permission: full administrators always; others by role name. */
+export function allows(principal: Principal, { entity, action }: Permission): boolean {
+  if (principal.isAdmin) return true;
+  const prefix = entity.toLowerCase();
+  return principal.roles.has(`${prefix}-${action.toLowerCase()}`) || (action === 'Edit' && principal.roles.has(`${prefix}-update`));
+}
+
 /** Opts a route out of authentication; everything else is denied by default. */
 export const Public = () => SetMetadata(IS_PUBLIC, true);
 

@@ -78,6 +78,13 @@ export interface RecordDefinition<E extends RecordEntity = RecordEntity> {
   computed?: Readonly<Record<string, (record: WireRecord) => unknown>>;
   /** Columns that are never returned (secrets). */
   hidden?: readonly string[];
+  /**
+   * The type offers the commands protocol (docs/api.md §9.4): `GET commands` and `POST runcommand`.
+   * Its commands are registered through DI (src/common/commands/record-commands.ts).
+   */
+  commands?: boolean;
+  /** The operations it does not offer answer 405 rather than 404 (a read-only type of its own). */
+  methodNotAllowed?: boolean;
   /** Display text (`ToStringText`). */
   toStringText: (record: WireRecord) => string;
 }

@@ -106,7 +106,7 @@ export class RecordWriter {
       const expected = expectedVersion(actor?.write, existing);
       const values = this.columnValues(dto);
       const context: SaveContext = { manager, actor, dto, values, existing };
-      await this.checkReferences(dto, manager);
+      await this.checkReferences(dto, manager, 'all', existing);
       await this.rules.authorizeBusiness({ ...existing, ...values }, actor, manager, dto);
       await this.checkSameBusiness(context, manager);
       const decision = await this.rules.beforeSave(context);
@@ -166,22 +166,23 @@ export class RecordWriter {
    * `unenforced`, only the ids no foreign key of the record's table guards (id lists, unconstrained
    * ids) are looked up first; should one be missing, all are, so the answer names every field.
    */
-  async checkReferences(dto: RecordDto, manager?: EntityManager, which: 'all' | 'unenforced' = 'all'): Promise<void> {
-    const errors = await this.missingReferences(dto, manager, which);
-    if (errors.length) throw new RecordValidationException(which === 'all' ? errors : await this.missingReferences(dto, manager, 'all'));
+  async checkReferences(dto: RecordDto, manager?: EntityManager, which: 'all' | 'unenforced' = 'all', existing: WireRecord | null = null): Promise<void> {
+    const errors = await this.missingReferences(dto, manager, which, existing);
+    if (errors.length) throw new RecordValidationException(which === 'all' ? errors : await this.missingReferences(dto, manager, 'all', existing));
   }
 
-  private async missingReferences(dto: RecordDto, manager: EntityManager | undefined, which: 'all' | 'unenforced'): Promise<FieldError[]> {
+  private async missingReferences(dto: RecordDto, manager: EntityManager | undefined, which: 'all' | 'unenforced', stored: WireRecord | null): Promise<FieldError[]> {
     const enforced = this.plan.enforcedReferences;
     const checks = referencesOf(dto.constructor as AnyClass).map(async (reference): Promise<FieldError | null> => {
       const value = (dto as unknown as Record<string, unknown>)[reference.property];
       if (value === undefined || value === null) return null;
+      if (reference.keepsStored && stored && value === stored[reference.property]) return null;
       if (which === 'unenforced' && !reference.list && enforced.get(reference.property) === reference.target()) return null;
       const ids = [...new Set(reference.list ? (value as number[]) : [value as number])];
       if (!ids.length) return null;
       const target = reference.target();
-      const existing = await this.repository.existingIds(target, ids, manager);
-      const missing = ids.filter((id) => !existing.has(id));
+      const found = await this.repository.existingIds(target, ids, manager);
+      const missing = ids.filter((id) => !found.has(id));
       return missing.length ? { PropertyName: reference.property, AttemptedValue: value, Message: `${target.name} ${missing.join(', ')} does not exist` } : null;
     });
     return (await Promise.all(checks)).filter((error): error is FieldError => error !== null);

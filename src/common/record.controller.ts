@@ -1,7 +1,11 @@
-import { Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query, applyDecorators, type Type } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Inject, Optional, Param, Post, Put, Query, applyDecorators, type Type } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { Actor, RequirePermission } from './access.js';
+import type { EntityManager } from 'typeorm';
+import { Actor, Authenticated, RequirePermission } from './access.js';
+import { RecordCommands } from './commands/record-commands.js';
+import { failureConfirmation } from './envelopes.js';
+import { WireResponseException } from './errors.js';
 import { JsonBody, recordBody, UpdateBody } from './json-body.js';
 import type { Principal } from './principal.js';
 import { ALL_OPERATIONS, type RecordDefinition, type RecordOperation } from './record-definition.js';
@@ -9,6 +13,10 @@ import { RecordBodyPipe, RecordUpdatePipe, type RecordUpdate } from './record-bo
 import { RecordIdPipe } from './record-id.pipe.js';
 import type { RecordDto } from './validation/record.dto.js';
 import { RecordService } from './record.service.js';
+
+/** 405 for an operation a read-only type does not offer. */
+const notAllowed = (method: string) =>
+  new WireResponseException(failureConfirmation(HttpStatus.METHOD_NOT_ALLOWED, `The requested resource does not support http method '${method}'.`), HttpStatus.METHOD_NOT_ALLOWED, { Allow: 'GET' });
 
 /** Applies the decorators only when the record type offers the operation; otherwise no route exists. */
 function when(enabled: boolean, ...decorators: Array<MethodDecorator>): MethodDecorator {
@@ -47,7 +55,47 @@ export function createRecordController(definition: RecordDefinition<any>): Type<
   @ApiTags(name)
   @Controller(`api/${definition.path}`)
   class RecordController {
-    constructor(@Inject(RecordService) readonly records: RecordService) {}
+    constructor(@Inject(RecordService) readonly records: RecordService, @Optional() @Inject(RecordCommands) readonly commands?: RecordCommands) {}
+
+    // ---- the commands protocol (docs/api.md §9.4), for types that declare `commands` ----
+
+    @when(Boolean(definition.commands), Get('commands'), RequirePermission(name, 'List'),
+      ApiOperation({ summary: `The commands of ${name} records (with id: those the record's state allows now)` }), ApiQuery({ name: 'id', required: false }))
+    listCommands(@Query('id') id: unknown, @Actor() actor?: Principal) {
+      return this.commands!.describe(this.commandTarget, id, actor);
+    }
+
+    @when(Boolean(definition.commands), Post('runcommand'), HttpCode(200), Authenticated(),
+      ApiOperation({ summary: `Run a command on ${name} records: {Key, Ids, Parameters} (the command's own permission)` }))
+    runCommand(@Body() body: unknown, @Actor() actor?: Principal) {
+      return this.commands!.run(this.commandTarget, body, actor);
+    }
+
+    get commandTarget() {
+      return { definition, get: (id: number, actor: Principal | undefined, manager?: EntityManager) => this.records.get(id, actor, manager) };
+    }
+
+    // ---- operations a type without them refuses with 405 (`methodNotAllowed`) ----
+
+    @when(Boolean(definition.methodNotAllowed) && !has('create'), Post(), ApiOperation({ summary: `Not allowed: ${name} records are read-only`, deprecated: true }))
+    createNotAllowed() {
+      throw notAllowed('POST');
+    }
+
+    @when(Boolean(definition.methodNotAllowed) && !has('update'), Put(), ApiOperation({ summary: `Not allowed: ${name} records are read-only`, deprecated: true }))
+    updateNotAllowed() {
+      throw notAllowed('PUT');
+    }
+
+    @when(Boolean(definition.methodNotAllowed) && !has('update'), Put(':id'), ApiOperation({ summary: `Not allowed: ${name} records are read-only`, deprecated: true }))
+    updateByIdNotAllowed() {
+      throw notAllowed('PUT');
+    }
+
+    @when(Boolean(definition.methodNotAllowed) && !has('delete'), Delete(':id'), ApiOperation({ summary: `Not allowed: ${name} records are read-only`, deprecated: true }))
+    deleteNotAllowed() {
+      throw notAllowed('DELETE');
+    }
 
     @when(has('list'), Get(), RequirePermission(name, 'List'),
       ApiOperation({ summary: `List ${name} records (paged, filtered), or several by id=[1,2,3]` }),

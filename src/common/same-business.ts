@@ -55,6 +55,7 @@ export async function crossBusinessReferences(
   for (const reference of checked) {
     const value = given[reference.property] !== undefined ? given[reference.property] : merged[reference.property];
     if (value === null || value === undefined) continue;
+    if (reference.keepsStored && existing && value === existing[reference.property]) continue;
     const ids = [...new Set(reference.list ? (value as number[]) : [value as number])];
     if (!ids.length) continue;
     const target = reference.target();

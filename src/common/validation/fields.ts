@@ -42,11 +42,17 @@ export interface Reference {
   list: boolean;
   /** The referenced records must belong to the same business as the referring one. */
   sameBusiness: boolean;
+  /**
+   * A value equal to the stored one is not checked: the field named nothing before its record type
+   * existed, and what was stored then is kept and may be sent back as read (docs/api.md §1).
+   */
+  keepsStored?: boolean;
 }
 
 /** For references to records of a business: they must be of the referring record's business. */
 interface LinkOptions {
   sameBusiness?: boolean;
+  keepsStored?: boolean;
 }
 const REFERENCES = Symbol('references');
 
@@ -54,10 +60,10 @@ export function referencesOf(dto: AnyClass): Reference[] {
   return Reflect.getMetadata(REFERENCES, dto) ?? [];
 }
 
-function recordReference(list: boolean, target: () => AnyClass, sameBusiness = false): PropertyDecorator {
+function recordReference(list: boolean, target: () => AnyClass, sameBusiness = false, keepsStored = false): PropertyDecorator {
   return (prototype, property) => {
     const inherited: Reference[] = Reflect.getMetadata(REFERENCES, prototype.constructor) ?? [];
-    Reflect.defineMetadata(REFERENCES, [...inherited, { property: String(property), target, list, sameBusiness }], prototype.constructor);
+    Reflect.defineMetadata(REFERENCES, [...inherited, { property: String(property), target, list, sameBusiness, keepsStored }], prototype.constructor);
   };
 }
 
@@ -117,9 +123,9 @@ export function Integer(options: FieldOptions & { min?: number; max?: number } =
 }
 
 /** A monetary amount or quantity with up to four decimal places. */
-export function Money(options: FieldOptions & { min?: number } = {}) {
+export function Money(options: FieldOptions & { min?: number; max?: number } = {}) {
   return applyDecorators(
-    api(options, { type: 'number', minimum: options.min }),
+    api(options, { type: 'number', minimum: options.min, maximum: options.max }),
     presence(options),
     IsNumber({ allowNaN: false, allowInfinity: false }, { message: '$property must be a number with at most 4 decimal places.' }),
     ValidateBy({
@@ -127,6 +133,7 @@ export function Money(options: FieldOptions & { min?: number } = {}) {
       validator: { validate: fitsMoney, defaultMessage: () => '$property must be a number below 10000000000000 in absolute value, with at most 4 decimal places.' },
     }),
     ...(options.min !== undefined ? [Min(options.min, { message: `$property must be at least ${options.min}.` })] : []),
+    ...(options.max !== undefined ? [Max(options.max, { message: `$property must be at most ${options.max}.` })] : []),
   );
 }
 
@@ -178,7 +185,7 @@ function idRules() {
 
 /** An id of a record this service holds: checked to exist (400 naming the field otherwise). */
 export function Reference(target: () => AnyClass, options: FieldOptions & LinkOptions = {}) {
-  return applyDecorators(api(options, { type: 'integer', minimum: 1 }), presence(options), ...idRules(), recordReference(false, target, options.sameBusiness));
+  return applyDecorators(api(options, { type: 'integer', minimum: 1 }), presence(options), ...idRules(), recordReference(false, target, options.sameBusiness, options.keepsStored));
 }
 
 /** An id of a record type this service does not hold: a positive integer, not checked. */

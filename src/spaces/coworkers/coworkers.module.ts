@@ -23,6 +23,8 @@ export const coworkers = defineRecord({
   entity: Coworker,
   dto: CoworkerDto,
   business: { column: 'BusinessId' },
+  // COWORKER_BILL_RUN (docs/billing.md) is registered by the billing run.
+  commands: true,
   reads: {
     // The tariff of the customer's main active contract (the primary one, else the first started).
     TariffId: { kind: 'int', sql: coworkerReadSql.TariffId },

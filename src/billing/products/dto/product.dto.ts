@@ -2,6 +2,7 @@ import { Bool, Enum, ExternalId, IdList, Integer, Money, Reference, Text } from 
 import { RecordDto } from '../../../common/validation/record.dto.js';
 import { Business } from '../../../sys/businesses/business.entity.js';
 import { Currency } from '../../../sys/currencies/currency.entity.js';
+import { TaxRate } from '../../../sys/tax-rates/tax-rate.entity.js';
 import { Tariff } from '../../tariffs/tariff.entity.js';
 import { AvailableAs, SystemProductType } from '../product.entity.js';
 
@@ -33,9 +34,10 @@ export class ProductDto extends RecordDto {
   @Bool() SyncToSquare?: boolean | null;
   /** Sync to the kiosk app. */
   @Bool() SyncToNexKiosk?: boolean | null;
-  @ExternalId() TaxRateId?: number | null;
-  @ExternalId() ReducedTaxRateId?: number | null;
-  @ExternalId() ExemptTaxRateId?: number | null;
+  /** Tax rates of the product's business (docs/api.md §9.1); a value stored before tax rates existed is kept. */
+  @Reference(() => TaxRate, { sameBusiness: true, keepsStored: true }) TaxRateId?: number | null;
+  @Reference(() => TaxRate, { sameBusiness: true, keepsStored: true }) ReducedTaxRateId?: number | null;
+  @Reference(() => TaxRate, { sameBusiness: true, keepsStored: true }) ExemptTaxRateId?: number | null;
   @ExternalId() FinancialAccountId?: number | null;
   /** Only customers without an active contract may buy it. */
   @Bool() OnlyForContacts?: boolean | null;

@@ -1,7 +1,8 @@
-import { Bool, Money, Reference, Text } from '../../../common/validation/fields.js';
+import { Bool, Integer, Money, Reference, Text } from '../../../common/validation/fields.js';
 import { RecordDto } from '../../../common/validation/record.dto.js';
 import { Business } from '../../../sys/businesses/business.entity.js';
 import { Currency } from '../../../sys/currencies/currency.entity.js';
+import { TaxRate } from '../../../sys/tax-rates/tax-rate.entity.js';
 
 export class TariffDto extends RecordDto {
   @Reference(() => Business, { required: true }) BusinessId: number;
@@ -11,4 +12,8 @@ export class TariffDto extends RecordDto {
   @Text({ long: true }) Description?: string | null;
   @Bool() Visible?: boolean | null;
   @Bool() Archived?: boolean | null;
+  /** The tax rate of its contract periods: one of the tariff's business (docs/api.md §9.1). */
+  @Reference(() => TaxRate, { sameBusiness: true }) TaxRateId?: number | null;
+  /** Months per billing period, 1 to 12; 1 unless given. */
+  @Integer({ min: 1, max: 12 }) InvoiceEvery?: number | null;
 }

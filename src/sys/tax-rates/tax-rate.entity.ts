@@ -1,0 +1,16 @@
+import { Entity } from 'typeorm';
+import { IntColumn, LongTextColumn, MoneyColumn, TextColumn } from '../../common/columns.js';
+import { RecordEntity } from '../../common/record.entity.js';
+import { Business } from '../businesses/business.entity.js';
+
+/** A business's tax rate (docs/api.md §9.1): products and tariffs name it, billed lines capture its Rate. */
+@Entity('taxrate')
+export class TaxRate extends RecordEntity {
+  @IntColumn({ nullable: false, references: () => Business }) BusinessId: number;
+  @TextColumn({ nullable: false, index: true }) Name: string;
+  /** Percent, 0 to 100, at most 4 decimals. */
+  @MoneyColumn({ nullable: false }) Rate: number;
+  /** The platform's exemption code (1 None). */
+  @IntColumn({ nullable: false, default: 1 }) ExemptionReason: number;
+  @LongTextColumn() Description: string | null;
+}

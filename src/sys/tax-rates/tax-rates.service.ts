@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { referencesOf } from '../../common/validation/fields.js';
+import { RecordValidationException } from '../../common/errors.js';
+import { recordDefinitions, type RecordDefinition, type WireRecord } from '../../common/record-definition.js';
+import { RecordService, type SaveContext, type SaveDecision } from '../../common/record.service.js';
+import { TaxRate } from './tax-rate.entity.js';
+
+/** Tax rates (docs/api.md §9.1): the business stays; a rate in use is not deleted. */
+@Injectable()
+export class TaxRatesService extends RecordService<TaxRate> {
+  protected override async beforeSave({ values, existing }: SaveContext): Promise<SaveDecision> {
+    if (existing && values.BusinessId !== undefined && Number(values.BusinessId) !== Number(existing.BusinessId)) {
+      throw RecordValidationException.field('BusinessId', `The business of a tax rate cannot change (it belongs to Business ${existing.BusinessId}).`, values.BusinessId);
+    }
+    return { values: { ...values } };
+  }
+
+  protected override async beforeDelete(record: WireRecord, manager: EntityManager): Promise<void> {
+    const { db } = this;
+    const users: string[] = [];
+    for (const definition of recordDefinitions()) {
+      const metadata = db.dataSource.getMetadata(definition.entity);
+      const columns = namingColumns(definition, (property) => Boolean(metadata.findColumnWithPropertyName(property)));
+      if (!columns.length) continue;
+      const condition = columns.map((column) => `${db.id(column)} = ?`).join(' OR ');
+      const [found] = await db.query(`SELECT 1 AS x FROM ${db.tableOf(definition.entity)} WHERE ${condition} LIMIT 1`, columns.map(() => record.Id), manager);
+      if (found) users.push(definition.name);
+    }
+    if (users.length) throw this.refusal(`TaxRate ${record.Id} cannot be deleted because ${users.join(' and ')} records name it.`);
+  }
+}
+
+/**
+ * The stored columns of a record type whose body names a tax rate (a product's three, a tariff's, a
+ * resource's): a tax rate any of them names cannot be deleted. Billed lines name theirs through a
+ * foreign key, which refuses the delete by itself.
+ */
+function namingColumns(definition: RecordDefinition<any>, isStored: (property: string) => boolean): string[] {
+  return [...new Set([definition.dto, definition.updateDto]
+    .flatMap((dto) => (dto ? referencesOf(dto) : []))
+    .filter((reference) => !reference.list && reference.target() === TaxRate && isStored(reference.property))
+    .map((reference) => reference.property))];
+}
