@@ -43,6 +43,7 @@ import { CountriesModule } from './sys/countries/countries.module.js';
 import { CurrenciesModule } from './sys/currencies/currencies.module.js';
 import { WebHooksModule } from './sys/webhooks/webhooks.module.js';
 import { TaxRatesModule } from './sys/tax-rates/tax-rates.module.js';
+import { CoworkerInvoiceLinesModule } from './billing/coworker-invoice-lines/coworker-invoice-lines.module.js';
 import { UtilsModule } from './utils/enums.controller.js';
 
 /**
@@ -101,6 +102,7 @@ export class AppModule {
         CoworkerInvoicePaymentTokensModule,
         WebHooksModule,
         TaxRatesModule,
+        CoworkerInvoiceLinesModule,
         UtilsModule,
       ],
       providers: [

@@ -29,7 +29,7 @@ export class CoworkerInvoice extends RecordEntity {
   @MoneyColumn() TaxAmount: number | null;
   @MoneyColumn() DiscountAmount: number | null;
   @BoolColumn() Paid: boolean;
-  @DateTimeColumn() PaidOn: Date | null;
+  @DateTimeColumn({ index: true }) PaidOn: Date | null;
   @BoolColumn() Void: boolean;
   @TextColumn() BillToName: string | null;
   @TextColumn() BillToAddress: string | null;
@@ -40,4 +40,15 @@ export class CoworkerInvoice extends RecordEntity {
   @TextColumn() BillToFax: string | null;
   @IntColumn({ references: () => Country }) BillToCountryId: number | null;
   @TextColumn() BillToCountryName: string | null;
+  // Read-only; settlement (docs/api.md §10) sets them. A new invoice is due in full.
+  @BoolColumn() Draft: boolean;
+  @MoneyColumn({ nullable: false, default: 0 }) PaidAmount: number;
+  @MoneyColumn() DueAmount: number | null;
+  @BoolColumn() CreditNote: boolean;
+  @TextColumn({ length: 36 }) OriginalInvoiceGuid: string | null;
+  @BoolColumn() Refunded: boolean;
+  @DateTimeColumn() RefundedOn: Date | null;
+  @MoneyColumn({ nullable: false, default: 0 }) RefundedAmount: number;
+  /** The issuing business's name, captured at issuance like the bill-to details. */
+  @TextColumn() BusinessName: string | null;
 }

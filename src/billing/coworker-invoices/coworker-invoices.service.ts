@@ -1,15 +1,21 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { RecordValidationException } from '../../common/errors.js';
 import type { Principal } from '../../common/principal.js';
 import { formatDateTime } from '../../common/wire-values.js';
-import { RecordValidationException } from '../../common/errors.js';
 import { RecordService, type SaveContext, type SaveDecision } from '../../common/record.service.js';
+import { fromUnits, toUnits } from '../due-items/money.js';
+import { Business } from '../../sys/businesses/business.entity.js';
 import { Country } from '../../sys/countries/country.entity.js';
 import { Currency } from '../../sys/currencies/currency.entity.js';
 import { refuseBusinessChange, repointed } from '../invoice-issuance.js';
 import { InvoiceIssuanceRepository } from '../invoice-issuance.repository.js';
 import type { CoworkerInvoice } from './coworker-invoice.entity.js';
 import { CoworkerInvoicesRepository } from './coworker-invoices.repository.js';
+import { settle, settledFields } from '../settlement/settled.js';
+import { sum, toAmount, units } from '../settlement/money.js';
+import { SettlementRepository } from '../settlement/settlement.repository.js';
 
 /**
  * Issuance of customer invoices (docs/api.md §3.1). On create: the next number of the business's
@@ -25,6 +31,7 @@ import { CoworkerInvoicesRepository } from './coworker-invoices.repository.js';
 export class CoworkerInvoicesService extends RecordService<CoworkerInvoice> {
   @Inject(InvoiceIssuanceRepository) private readonly issuance: InvoiceIssuanceRepository;
   @Inject(CoworkerInvoicesRepository) private readonly invoicesRepository: CoworkerInvoicesRepository;
+  @Inject(SettlementRepository) private readonly settlementRepository: SettlementRepository;
 
   /** The values to write: the body's, with the snapshots and the number the rules above add. */
   protected override async beforeSave({ manager, values: given, existing }: SaveContext): Promise<SaveDecision> {
@@ -32,8 +39,30 @@ export class CoworkerInvoicesService extends RecordService<CoworkerInvoice> {
     const values = { ...given };
     if (repointed(existing, given, 'CoworkerId')) Object.assign(values, await this.billTo(manager, given));
     if (repointed(existing, given, 'CurrencyId')) values.CurrencyCode = await this.issuance.lookup(Currency, given.CurrencyId, 'Code', manager);
-    if (existing === null) values.InvoiceNumber = await this.issuance.nextNumber('CoworkerInvoice', given.BusinessId as number, manager);
+    if (existing === null) {
+      values.InvoiceNumber = await this.issuance.nextNumber('CoworkerInvoice', given.BusinessId as number, manager);
+      values.BusinessName = await this.issuance.lookup(Business, given.BusinessId, 'Name', manager);
+    }
+    // A new invoice is due in full; settlement (docs/api.md §10) keeps DueAmount from then on.
+    if (existing === null) values.DueAmount = fromUnits(toUnits(values.TotalAmount ?? 0));
+    else if (values.TotalAmount !== undefined) Object.assign(values, await this.settledWithTotal(Number(existing.Id), values.TotalAmount as number | null, manager));
     return { values };
+  }
+
+  /**
+   * The settled fields of an invoice whose TotalAmount an update changes (an invoice made by POST has no
+   * lines): what is due follows, under the invoice's lock; a total below what was paid and credited is refused.
+   */
+  private async settledWithTotal(id: number, total: number | null, manager: EntityManager): Promise<Record<string, unknown>> {
+    const invoice = await this.settlementRepository.lockInvoice(id, manager);
+    if (!invoice) return {};
+    const changed = { ...invoice, TotalAmount: units(total) };
+    const credited = invoice.CreditNote ? 0n : -sum(await this.settlementRepository.creditNoteTotals(invoice.UniqueId, manager));
+    const settled = settle(changed, await this.settlementRepository.entriesOf(id, manager), credited);
+    if (settled.due < 0n && !invoice.CreditNote) {
+      throw RecordValidationException.field('TotalAmount', `TotalAmount cannot be below what was paid and credited on invoice ${invoice.InvoiceNumber} (${toAmount(settled.paid + credited)}).`, total);
+    }
+    return settledFields(settled);
   }
 
   /**
@@ -45,6 +74,24 @@ export class CoworkerInvoicesService extends RecordService<CoworkerInvoice> {
     if (Object.entries(fields).every(([field, value]) => sameWireValue(before[field], value))) return;
     await this.updateRow(id, { ...fields, UpdatedOn: new Date(), UpdatedBy: actor?.email ?? null, IsNew: false }, manager);
     await this.recordChange(manager, actor, 'Update', id, before);
+  }
+
+  /**
+   * Issues an invoice inside a running transaction (a billing run, docs/billing.md): numbered, captured
+   * and defaulted as one created through the API. Its change-log entry (and webhook events 16 and 15)
+   * is the caller's to record once its lines are written (`recordIssued`).
+   */
+  async issue(manager: EntityManager, actor: Principal | undefined, given: Record<string, unknown>): Promise<{ id: number; written: Record<string, unknown> }> {
+    const decision = await this.beforeSave({ manager, actor, dto: {}, values: given, existing: null });
+    const now = new Date();
+    const written = { ...decision.values, UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true };
+    const id = await this.insertRow(written, manager);
+    return { id, written };
+  }
+
+  /** The change-log entry of an issued invoice: its history, and the webhook events it fires. */
+  recordIssued(manager: EntityManager, actor: Principal | undefined, id: number, written: Record<string, unknown>): Promise<void> {
+    return this.recordChange(manager, actor, 'Create', id, null, undefined, written);
   }
 
   /** The bill-to details of the invoice's customer, who must be a customer of its business. */

@@ -3,11 +3,15 @@ import { defineRecord, type SqlContext } from '../../common/record-definition.js
 import { recordModule } from '../../common/record.module.js';
 import { CoworkerInvoice } from '../coworker-invoices/coworker-invoice.entity.js';
 import { CoworkerInvoicesModule } from '../coworker-invoices/coworker-invoices.module.js';
+import { DownloadsModule } from '../../downloads/downloads.module.js';
+import { InvoicePdfRenderer } from '../invoice-pdf/invoice-pdf.renderer.js';
+import { InvoiceCommands } from '../settlement/invoice-commands.js';
+import { InvoicePrints } from '../settlement/invoice-prints.js';
 import { InvoiceSettlement } from '../settlement/invoice-settlement.js';
 import { SettlementRepository } from '../settlement/settlement.repository.js';
 import { CoworkerLedgerEntry } from './coworker-ledger-entry.entity.js';
 import { CoworkerLedgerEntriesService } from './coworker-ledger-entries.service.js';
-import { CoworkerLedgerEntryDto } from './dto/coworker-ledger-entry.dto.js';
+import { CoworkerLedgerEntryDto, CoworkerLedgerEntryUpdateDto } from './dto/coworker-ledger-entry.dto.js';
 
 /**
  * SQL: the customer's balance up to and including this entry, Σ Debit − Σ Credit of its entries in
@@ -27,6 +31,7 @@ export const coworkerLedgerEntries = defineRecord({
   path: 'billing/coworkerledgerentries',
   entity: CoworkerLedgerEntry,
   dto: CoworkerLedgerEntryDto,
+  updateDto: CoworkerLedgerEntryUpdateDto,
   business: { column: 'BusinessId' },
   reads: {
     Balance: { kind: 'money', sql: balanceSql },
@@ -35,5 +40,5 @@ export const coworkerLedgerEntries = defineRecord({
   toStringText: (e) => `${e.TransactionDate?.toString().slice(0, 10)} ${e.Description ?? e.Code ?? ''} ${Number(e.Credit) > 0 ? `-${e.Credit}` : e.Debit}`.replace(/\s+/g, ' ').trim(),
 });
 
-@Module(recordModule(coworkerLedgerEntries, { service: CoworkerLedgerEntriesService, providers: [InvoiceSettlement, SettlementRepository], imports: [CoworkerInvoicesModule] }))
+@Module(recordModule(coworkerLedgerEntries, { service: CoworkerLedgerEntriesService, providers: [InvoiceSettlement, SettlementRepository, InvoiceCommands, InvoicePrints, InvoicePdfRenderer], imports: [CoworkerInvoicesModule, DownloadsModule] }))
 export class CoworkerLedgerEntriesModule {}

@@ -30,6 +30,8 @@ export class CoworkerLedgerEntriesService extends RecordService<CoworkerLedgerEn
     const values: Record<string, unknown> = { ...given };
     const request = dto as unknown as Record<string, unknown>;
     const stored = (field: string) => (existing ? existing[field] : undefined);
+    // An update keeps its business and customer when the body leaves them out or clears them.
+    if (existing) for (const field of ['BusinessId', 'CoworkerId']) if (values[field] === null) delete values[field];
     const current = (field: string) => (values[field] !== undefined ? values[field] : stored(field));
     // Debit and Credit: absent keeps (update) or is 0 (create); null is 0.
     for (const field of ['Debit', 'Credit']) if (current(field) === undefined || current(field) === null) values[field] = 0;

@@ -20,7 +20,7 @@ const CREDIT = PaymentProvider.Credit;
 
 const wholeSecond = (date: Date) => new Date(Math.floor(date.getTime() / 1000) * 1000);
 const amountOf = (record: WireRecord, field: string) => units(record[field] as number | null);
-const number = (record: { InvoiceNumber: unknown }) => `Invoice ${String(record.InvoiceNumber)}`;
+const number = (record: object) => `Invoice ${String((record as { InvoiceNumber?: unknown }).InvoiceNumber)}`;
 
 /** What the invoice's credit notes credit, from its wire fields: Total − Paid − Due (0 for void invoices). */
 const creditedOf = (record: WireRecord) => (record.Void === true ? 0n : amountOf(record, 'TotalAmount') - amountOf(record, 'PaidAmount') - amountOf(record, 'DueAmount'));
@@ -217,7 +217,6 @@ export class InvoiceCommands implements OnModuleInit {
       if ((await this.repository.entriesOf(settled.invoice.Id, context.manager!)).length) throw refusal(`${number(settled.invoice)} has ledger entries: it cannot be deleted.`);
       const id = settled.invoice.Id;
       const before = await this.invoices.get(id, undefined, context.manager);
-      await this.release(id, context.manager!, context.actor);
       await this.repository.deleteInvoice(id, context.manager!);
       await this.invoices.recordChange(context.manager!, context.actor, 'Delete', id, before);
     }

@@ -3,24 +3,11 @@ import type { EntityManager } from 'typeorm';
 import { RecordValidationException } from '../../common/errors.js';
 import type { Principal } from '../../common/principal.js';
 import { CoworkerInvoicesService } from '../coworker-invoices/coworker-invoices.service.js';
-import { sum, toAmount, toDecimalText, type Units } from './money.js';
-import { SettlementRepository, type InvoiceEntry, type LockedInvoice } from './settlement.repository.js';
+import { sum, toAmount, type Units } from './money.js';
+import { settle, settledFields, type Settled } from './settled.js';
+import { SettlementRepository } from './settlement.repository.js';
 
-/** An invoice's settlement as its entries and credit notes make it (docs/api.md §10.1). */
-export interface Settled {
-  invoice: LockedInvoice;
-  /** Σ Credit of its entries: its payments. */
-  paid: Units;
-  /** Σ Debit of its entries: its refunds. */
-  refunded: Units;
-  /** Σ of the amounts its credit notes credit (positive). */
-  credited: Units;
-  /** What is left to pay: 0 for a void invoice or a credit note. */
-  due: Units;
-  lastPaymentOn: number | null;
-  lastRefundOn: number | null;
-  hasPayments: boolean;
-}
+export { settle, settledFields, type Settled } from './settled.js';
 
 /** A ledger entry as it will be once written, against the invoice whose limits it must respect. */
 export interface EntryAgainstInvoice {
@@ -100,30 +87,4 @@ export class InvoiceSettlement {
     await this.invoices.applySettlement(invoiceId, settledFields(settled), manager, actor);
     return settled;
   }
-}
-
-/** The settlement of an invoice from its entries and the amount its credit notes credit. */
-export function settle(invoice: LockedInvoice, entries: readonly InvoiceEntry[], credited: Units): Settled {
-  const payments = entries.filter((entry) => entry.Credit > 0n);
-  const refunds = entries.filter((entry) => entry.Debit > 0n);
-  const paid = sum(payments.map((entry) => entry.Credit));
-  const refunded = sum(refunds.map((entry) => entry.Debit));
-  const latest = (list: InvoiceEntry[]) => (list.length ? Math.max(...list.map((entry) => entry.TransactionDate)) : null);
-  const due = invoice.Void || invoice.CreditNote ? 0n : invoice.TotalAmount - credited - paid;
-  return { invoice, paid, refunded, credited, due, lastPaymentOn: latest(payments), lastRefundOn: latest(refunds), hasPayments: payments.length > 0 };
-}
-
-/** The invoice's read-only settled columns (docs/api.md §10.1), as written. */
-export function settledFields(settled: Settled): Record<string, unknown> {
-  const { invoice, paid, refunded, due } = settled;
-  const paidInFull = !invoice.Void && !invoice.CreditNote && settled.hasPayments && due === 0n;
-  return {
-    PaidAmount: toDecimalText(invoice.CreditNote ? 0n : paid),
-    DueAmount: toDecimalText(due),
-    Paid: paidInFull,
-    PaidOn: paidInFull ? new Date(settled.lastPaymentOn!) : null,
-    Refunded: refunded > 0n,
-    RefundedOn: refunded > 0n ? new Date(settled.lastRefundOn!) : null,
-    RefundedAmount: toDecimalText(refunded),
-  };
 }

@@ -25,3 +25,9 @@ export class CoworkerLedgerEntryDto extends RecordDto {
   /** When the money moved; now unless given. */
   @DateTime() TransactionDate?: Date | null;
 }
+
+/** An update: every field may be left out (it keeps its stored value), the required ones included. */
+export class CoworkerLedgerEntryUpdateDto extends CoworkerLedgerEntryDto {
+  @Reference(() => Business) declare BusinessId: number;
+  @Reference(() => Coworker, { sameBusiness: true }) declare CoworkerId: number;
+}

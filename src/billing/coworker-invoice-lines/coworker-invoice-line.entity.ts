@@ -1,0 +1,36 @@
+import { Entity, Index } from 'typeorm';
+import { DateTimeColumn, IntColumn, LongTextColumn, MoneyColumn, TextColumn } from '../../common/columns.js';
+import { RecordEntity } from '../../common/record.entity.js';
+import { TaxRate } from '../../sys/tax-rates/tax-rate.entity.js';
+import { CoworkerInvoice } from '../coworker-invoices/coworker-invoice.entity.js';
+
+/**
+ * One line of a customer invoice made by a billing run (docs/api.md §9.1): what was billed, at what
+ * price and tax, for which period, from which source (one of the four *UniqueId fields).
+ *
+ * `BilledItemKey` (never on the wire) is `<source UniqueId>/<PeriodFrom as YYYY-MM-DD>` and UNIQUE: the
+ * database itself refuses a second line for one item and period, whatever ran at the same time
+ * (docs/billing.md, "Exactly once"). Lines not made by a run (credit notes) leave it null.
+ */
+@Entity('coworkerinvoiceline')
+@Index(['CoworkerInvoiceId', 'Position'])
+@Index(['BilledItemKey'], { unique: true })
+export class CoworkerInvoiceLine extends RecordEntity {
+  @IntColumn({ nullable: false, references: () => CoworkerInvoice }) CoworkerInvoiceId: number;
+  @LongTextColumn() Description: string | null;
+  @IntColumn({ nullable: false, default: 1 }) Quantity: number;
+  @MoneyColumn({ nullable: false, default: 0 }) UnitPrice: number;
+  @MoneyColumn({ nullable: false, default: 0 }) SubTotal: number;
+  @IntColumn({ references: () => TaxRate }) TaxRateId: number | null;
+  @MoneyColumn({ nullable: false, default: 0 }) TaxRate: number;
+  @MoneyColumn({ nullable: false, default: 0 }) TaxAmount: number;
+  @MoneyColumn({ nullable: false, default: 0 }) TotalAmount: number;
+  @DateTimeColumn() PeriodFrom: Date | null;
+  @DateTimeColumn() PeriodTo: Date | null;
+  @IntColumn({ nullable: false, default: 1 }) Position: number;
+  @TextColumn({ length: 36, index: true }) CoworkerContractUniqueId: string | null;
+  @TextColumn({ length: 36, index: true }) ContractProductUniqueId: string | null;
+  @TextColumn({ length: 36, index: true }) CoworkerProductUniqueId: string | null;
+  @TextColumn({ length: 36, index: true }) BookingUniqueId: string | null;
+  @TextColumn({ length: 64 }) BilledItemKey: string | null;
+}
