@@ -89,7 +89,16 @@ describe('settlement', () => {
       const res = await t.post(ENTRIES, { BusinessId: business, CoworkerId: other, CoworkerInvoiceId: id, Credit: 1 });
       assert.equal(res.status, 400);
       assert.equal(res.body.Errors[0].PropertyName, 'CoworkerInvoiceId');
+      const method = await t.post(ENTRIES, { BusinessId: business, CoworkerId: customer, Credit: 1, PaymentGatewayName: 10 });
+      assert.equal(method.status, 400);
+      assert.equal(method.body.Errors[0].PropertyName, 'PaymentGatewayName');
       assert.deepEqual(await snapshot(), before);
+    });
+
+    it('ePaymentProvider is listed by /api/utils/enums', async () => {
+      const values = (await t.get('/api/utils/enums?name=ePaymentProvider')).body;
+      for (const value of [{ Id: 0, Name: 'None' }, { Id: 11, Name: 'Manual' }, { Id: 994, Name: 'Credit' }, { Id: 999, Name: 'Other' }]) assert.ok(values.some((v: any) => v.Id === value.Id && v.Name === value.Name), value.Name);
+      assert.ok(!values.some((v: any) => v.Id === 10));
     });
   });
 

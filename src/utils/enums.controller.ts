@@ -4,6 +4,7 @@ import { CoworkerType } from '../spaces/coworkers/coworker.entity.js';
 import { AvailableAs, SystemProductType } from '../billing/products/product.entity.js';
 import { ExpirationType } from '../billing/product-booking-credits/product-booking-credit.entity.js';
 import { REGULAR_PAYMENT_PROVIDERS } from '../billing/coworker-invoice-payment-tokens/coworker-invoice-payment-token.entity.js';
+import { PaymentProvider } from '../billing/coworker-ledger-entries/coworker-ledger-entry.entity.js';
 import { Authenticated } from '../common/access.js';
 import { RecordNotFoundException } from '../common/errors.js';
 import { WEBHOOK_ACTIONS } from '../sys/webhooks/webhook-actions.js';
@@ -27,6 +28,7 @@ const ENUMS: Readonly<Record<string, EnumValues>> = {
   eregularpaymentprovider: REGULAR_PAYMENT_PROVIDERS.map((Id) => ({ Id, Name: PAYMENT_PROVIDER_NAMES[Id] })),
   eexpirationtype: fromObject(ExpirationType),
   ecoworkertype: fromObject(CoworkerType),
+  epaymentprovider: fromObject(PaymentProvider),
 };
 
 @ApiTags('Utils')
