@@ -44,6 +44,8 @@ import { CurrenciesModule } from './sys/currencies/currencies.module.js';
 import { WebHooksModule } from './sys/webhooks/webhooks.module.js';
 import { TaxRatesModule } from './sys/tax-rates/tax-rates.module.js';
 import { CoworkerInvoiceLinesModule } from './billing/coworker-invoice-lines/coworker-invoice-lines.module.js';
+import { ContractProductsModule } from './billing/contract-products/contract-products.module.js';
+import { BillingRunsModule } from './billing/billing-runs/billing-runs.module.js';
 import { UtilsModule } from './utils/enums.controller.js';
 
 /**
@@ -103,6 +105,8 @@ export class AppModule {
         WebHooksModule,
         TaxRatesModule,
         CoworkerInvoiceLinesModule,
+        ContractProductsModule,
+        BillingRunsModule,
         UtilsModule,
       ],
       providers: [

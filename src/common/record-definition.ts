@@ -83,6 +83,8 @@ export interface RecordDefinition<E extends RecordEntity = RecordEntity> {
    * Its commands are registered through DI (src/common/commands/record-commands.ts).
    */
   commands?: boolean;
+  /** The permission its reads (list, get, history) need instead of `<Entity>-List` / `<Entity>-Read`. */
+  readPermission?: { entity: string; action: 'List' | 'Read' };
   /** The operations it does not offer answer 405 rather than 404 (a read-only type of its own). */
   methodNotAllowed?: boolean;
   /** Display text (`ToStringText`). */

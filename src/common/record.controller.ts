@@ -49,6 +49,8 @@ export function createRecordController(definition: RecordDefinition<any>): Type<
   const updateDto = definition.updateDto ?? definition.dto;
   const updateBody = updateDto ? [ApiBody({ type: updateDto })] : [];
   // Bodies become DTOs at the boundary; a type without a body offers no create or update route.
+  const readPermission = (action: 'List' | 'Read') =>
+    (definition.readPermission ? RequirePermission(definition.readPermission.entity, definition.readPermission.action) : RequirePermission(name, action));
   const createPipe = definition.dto ? new RecordBodyPipe(definition.dto) : undefined;
   const updatePipe = updateDto ? [new RecordUpdatePipe(updateDto)] : [];
 
@@ -97,7 +99,7 @@ export function createRecordController(definition: RecordDefinition<any>): Type<
       throw notAllowed('DELETE');
     }
 
-    @when(has('list'), Get(), RequirePermission(name, 'List'),
+    @when(has('list'), Get(), readPermission('List'),
       ApiOperation({ summary: `List ${name} records (paged, filtered), or several by id=[1,2,3]` }),
       ApiQuery({ name: 'page', required: false }), ApiQuery({ name: 'size', required: false }),
       ApiQuery({ name: 'orderBy', required: false }), ApiQuery({ name: 'dir', required: false }),
@@ -106,12 +108,12 @@ export function createRecordController(definition: RecordDefinition<any>): Type<
       return this.records.list(query, actor);
     }
 
-    @when(has('get'), Get(':id'), RequirePermission(name, 'Read'), ApiOperation({ summary: `Get one ${name}` }))
+    @when(has('get'), Get(':id'), readPermission('Read'), ApiOperation({ summary: `Get one ${name}` }))
     get(@Param('id', RecordIdPipe) id: number, @Actor() actor?: Principal) {
       return this.records.get(id, actor);
     }
 
-    @when(has('get'), Get(':id/history'), RequirePermission(name, 'Read'),
+    @when(has('get'), Get(':id/history'), readPermission('Read'),
       ApiOperation({ summary: `The change history of one ${name}, newest first (deleted records included)` }),
       ApiQuery({ name: 'page', required: false }), ApiQuery({ name: 'size', required: false }))
     history(@Param('id', RecordIdPipe) id: number, @Query() query: Record<string, unknown>, @Actor() actor?: Principal) {

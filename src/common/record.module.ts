@@ -10,6 +10,8 @@ export interface RecordModuleOptions {
   controllers?: Type<unknown>[];
   providers?: Provider[];
   imports?: ModuleMetadata['imports'];
+  /** Providers other modules may use besides the service. */
+  exports?: ModuleMetadata['exports'];
 }
 
 /**
@@ -25,6 +27,6 @@ export function recordModule(definition: RecordDefinition<any>, options: RecordM
     imports: [TypeOrmModule.forFeature([definition.entity]), ...(options.imports ?? [])],
     controllers: [createRecordController(definition), ...(options.controllers ?? [])],
     providers: [{ provide: RECORD_DEFINITION, useValue: definition }, ...serviceProviders, ...(options.providers ?? [])],
-    exports: [service],
+    exports: [service, ...(options.exports ?? [])],
   };
 }

@@ -44,6 +44,8 @@ export interface AppConfig {
   WEBHOOK_RETRY_DELAYS: number[];
   /** Consecutive failed attempts after which a hook is deactivated. */
   WEBHOOK_MAX_CONSECUTIVE_FAILURES: number;
+  /** Seconds between an instance's looks for contract periods due (automatic billing runs); 0 turns them off. */
+  BILLING_RUN_INTERVAL_SECONDS: number;
 }
 
 export class ConfigurationError extends Error {}
@@ -200,5 +202,6 @@ export function validateEnvironment(env: Record<string, unknown>): AppConfig {
     WEBHOOK_ALLOW_PRIVATE_TARGETS: flag(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
     WEBHOOK_RETRY_DELAYS: parseRetryDelays(env.WEBHOOK_RETRY_DELAYS),
     WEBHOOK_MAX_CONSECUTIVE_FAILURES: integer(env, 'WEBHOOK_MAX_CONSECUTIVE_FAILURES', 10, 1, 1000),
+    BILLING_RUN_INTERVAL_SECONDS: integer(env, 'BILLING_RUN_INTERVAL_SECONDS', 3600, 0, 31_536_000),
   };
 }

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import type { FieldError } from '../../common/envelopes.js';
 import { RecordValidationException } from '../../common/errors.js';
+import { billedDeleteRefusal, hasBilledLines, refuseBilledChanges } from '../due-items/billed-items.js';
+import { atMidnight, defaultBillingDay, utcDate } from '../due-items/periods.js';
 import type { Principal } from '../../common/principal.js';
 import type { WireRecord } from '../../common/record-definition.js';
 import { RecordService, type SaveContext, type SaveDecision } from '../../common/record.service.js';
@@ -73,6 +76,30 @@ export class CoworkerContractsService extends RecordService<CoworkerContract> {
     }
   }
 
+  /**
+   * Billing (docs/api.md §9.1): BillingDay defaults to the start's day (28 at most); RenewalDate is the
+   * next period to bill; a billed contract keeps what was billed (its customer, tariff, start, billing
+   * day and pro-rating; no cancellation before what was billed).
+   */
+  private billingRules(values: Record<string, unknown>, existing: WireRecord | null, start: Date | null, cancellation: Date | null): void {
+    if (!existing && start && (values.BillingDay === undefined || values.BillingDay === null)) values.BillingDay = defaultBillingDay(utcDate(start));
+    const billedUntil = existing?.InvoicedPeriod ? new Date(String(existing.InvoicedPeriod)) : null;
+    if (existing && billedUntil) {
+      const extra: FieldError[] = [];
+      if (values.CancellationDate instanceof Date && utcDate(values.CancellationDate).isBefore(utcDate(billedUntil))) {
+        extra.push({ PropertyName: 'CancellationDate', AttemptedValue: values.CancellationDate.toISOString(), Message: `The contract was billed up to ${billedUntil.toISOString().slice(0, 10)} (exclusive): it cannot be cancelled before that. Credit the invoice instead.` });
+      }
+      refuseBilledChanges('CoworkerContract', ['CoworkerId', 'TariffId', 'StartDate', 'BillingDay', 'ApplyProRating'], values, existing, extra);
+    }
+    if (!start) return;
+    const renewal = billedUntil ?? atMidnight(utcDate(start));
+    values.RenewalDate = cancellation && !utcDate(cancellation).isAfter(utcDate(renewal)) ? null : renewal;
+  }
+
+  protected override async beforeDelete(contract: WireRecord, manager: EntityManager): Promise<void> {
+    if (await hasBilledLines(this.db, 'CoworkerContractUniqueId', String(contract.UniqueId), manager)) throw this.refusal(billedDeleteRefusal('CoworkerContract', contract.Id));
+  }
+
   /** Checks a contract's values against the rules and returns them with the defaults the rules give. */
   private async applyRules(manager: EntityManager, actor: Principal | undefined, given: Readonly<Record<string, unknown>>, existing: WireRecord | null, priceCleared: boolean): Promise<Record<string, unknown>> {
     const values = { ...given };
@@ -92,6 +119,7 @@ export class CoworkerContractsService extends RecordService<CoworkerContract> {
       throw RecordValidationException.field('CancellationDate', 'CancellationDate must not be before StartDate.', values.CancellationDate ?? existing?.CancellationDate);
     }
     if (!existing || priceCleared) values.Price ??= tariff.Price;
+    this.billingRules(values, existing, start, cancellation);
 
     const ownId = existing ? Number(existing.Id) : 0;
     if (!existing && values.IsPrimaryContract !== true && !(await this.contractsRepository.markedMainIds(coworkerId, 0, manager)).length) values.IsPrimaryContract = true;

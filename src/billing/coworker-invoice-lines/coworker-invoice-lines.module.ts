@@ -3,6 +3,7 @@ import { defineRecord } from '../../common/record-definition.js';
 import { recordModule } from '../../common/record.module.js';
 import { CoworkerInvoice } from '../coworker-invoices/coworker-invoice.entity.js';
 import { CoworkerInvoiceLine } from './coworker-invoice-line.entity.js';
+import { CoworkerInvoiceLinesService } from './coworker-invoice-lines.service.js';
 
 /** Invoice lines: written by billing runs only, read through the API (docs/api.md §9.1). */
 export const coworkerInvoiceLines = defineRecord({
@@ -16,5 +17,5 @@ export const coworkerInvoiceLines = defineRecord({
   toStringText: (l) => String(l.Description ?? ''),
 });
 
-@Module(recordModule(coworkerInvoiceLines))
+@Module(recordModule(coworkerInvoiceLines, { service: CoworkerInvoiceLinesService }))
 export class CoworkerInvoiceLinesModule {}

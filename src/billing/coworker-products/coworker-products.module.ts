@@ -17,6 +17,7 @@ export const coworkerProducts = defineRecord({
   entity: CoworkerProduct,
   dto: CoworkerProductDto,
   business: { via: () => Coworker, on: 'CoworkerId' },
+  hidden: ['InvoicedPeriod'],
   reads: {
     ProductName: { from: () => Product, on: 'ProductId', column: 'Name' },
     CoworkerFullName: { from: () => Coworker, on: 'CoworkerId', column: 'FullName' },

@@ -2,13 +2,15 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { RecordValidationException } from '../../common/errors.js';
 import type { FieldError } from '../../common/envelopes.js';
+import { parseDbDateTime } from '../../common/wire-values.js';
+import { billedDeleteRefusal, hasBilledLines, refuseBilledChanges } from '../due-items/billed-items.js';
+import { CoworkerProduct } from './coworker-product.entity.js';
 import type { Principal } from '../../common/principal.js';
 import type { WireRecord } from '../../common/record-definition.js';
 import { RecordService, type SaveContext, type SaveDecision } from '../../common/record.service.js';
 import { CoworkerBookingCreditsService, wholeSecond, type ReleasingSale } from '../coworker-booking-credits/coworker-booking-credits.service.js';
 import { CoworkerContractsService } from '../coworker-contracts/coworker-contracts.service.js';
 import { ProductsService } from '../products/products.service.js';
-import type { CoworkerProduct } from './coworker-product.entity.js';
 import { CoworkerProductsRepository } from './coworker-products.repository.js';
 import { MAX_ID } from '../../common/validation/fields.js';
 
@@ -46,7 +48,12 @@ export class CoworkerProductsService extends RecordService<CoworkerProduct> {
    * sale whose booking credits it releases. An update: the values it may change.
    */
   protected override async beforeSave(context: SaveContext): Promise<SaveDecision<PendingRelease>> {
-    if (context.existing) return { values: this.keepAsSold(context.values, context.existing, context.dto as unknown as Record<string, unknown>) };
+    if (context.existing) {
+      const values = this.keepAsSold(context.values, context.existing, context.dto as unknown as Record<string, unknown>);
+      this.repeatDefaults(values, context.existing);
+      await this.keepBilled(values, context.existing, context.manager);
+      return { values };
+    }
     const { manager } = context;
     const values = { ...context.values };
     const productId = Number(values.ProductId);
@@ -77,6 +84,7 @@ export class CoworkerProductsService extends RecordService<CoworkerProduct> {
     values.Quantity = quantity;
     values.Price ??= product.Price;
     values.SaleDate = wholeSecond((values.SaleDate as Date | null | undefined) ?? new Date());
+    this.repeatDefaults(values, null);
     const pending: PendingRelease = {
       CoworkerId: Number(values.CoworkerId),
       ProductId: productId,
@@ -89,6 +97,41 @@ export class CoworkerProductsService extends RecordService<CoworkerProduct> {
     return { values, pending };
   }
 
+  /** A recurring sale repeats from its sale date and every cycle unless told otherwise (docs/api.md §9.1). */
+  private repeatDefaults(values: Record<string, unknown>, existing: WireRecord | null): void {
+    const regular = values.RegularCharge ?? existing?.RegularCharge;
+    if (values.RepeatUnit === null || (!existing && values.RepeatUnit === undefined)) values.RepeatUnit = 1;
+    if (regular === true && (values.RepeatFrom === null || (values.RepeatFrom === undefined && !existing?.RepeatFrom))) {
+      values.RepeatFrom = values.SaleDate ?? (existing ? new Date(String(existing.SaleDate)) : null);
+    }
+    if (regular === true && (values.RepeatCycle ?? existing?.RepeatCycle ?? null) === null) {
+      throw RecordValidationException.field('RepeatCycle', 'RepeatCycle is required for a recurring sale (RegularCharge).', values.RepeatCycle ?? null);
+    }
+  }
+
+  /** What a billed sale keeps (docs/api.md §9.3): what was billed, and its Invoiced mark. */
+  private async keepBilled(values: Record<string, unknown>, existing: WireRecord, manager: EntityManager): Promise<void> {
+    if (!(await hasBilledLines(this.db, 'CoworkerProductUniqueId', String(existing.UniqueId), manager))) return;
+    const extra: FieldError[] = [];
+    if (values.Invoiced === false && existing.RegularCharge !== true) {
+      extra.push({ PropertyName: 'Invoiced', AttemptedValue: false, Message: 'The sale was billed on an invoice: it stays invoiced. Credit the invoice instead.' });
+    }
+    if (values.RepeatUntil instanceof Date && existing.RegularCharge === true) {
+      const billed = await this.billedUntil(Number(existing.Id), manager);
+      if (billed && values.RepeatUntil.getTime() < billed.getTime() - 86_400_000) {
+        extra.push({ PropertyName: 'RepeatUntil', AttemptedValue: values.RepeatUntil.toISOString(), Message: `It was billed up to ${billed.toISOString().slice(0, 10)} (exclusive): RepeatUntil cannot end before what was billed.` });
+      }
+    }
+    refuseBilledChanges('CoworkerProduct', ['Price', 'SaleDate', 'RegularCharge', 'RepeatCycle', 'RepeatUnit', 'RepeatFrom'], values, existing, extra);
+  }
+
+  private async billedUntil(id: number, manager: EntityManager): Promise<Date | null> {
+    const { db } = this;
+    const [row] = await db.query(`SELECT ${db.id('InvoicedPeriod')} AS p FROM ${db.tableOf(CoworkerProduct)} WHERE ${db.id('Id')} = ?`, [id], manager);
+    const ms = parseDbDateTime(row?.p);
+    return ms === null ? null : new Date(ms);
+  }
+
   /** A new sale releases its booking credits, named by the sale's UniqueId as written. */
   protected override async afterSave(_id: number, saved: SaveContext, sale?: PendingRelease): Promise<void> {
     if (!sale) return;
@@ -96,6 +139,7 @@ export class CoworkerProductsService extends RecordService<CoworkerProduct> {
   }
 
   protected override async beforeDelete(sale: WireRecord, manager: EntityManager, actor?: Principal): Promise<void> {
+    if (await hasBilledLines(this.db, 'CoworkerProductUniqueId', String(sale.UniqueId), manager)) throw this.refusal(billedDeleteRefusal('CoworkerProduct', sale.Id));
     const unused = await this.credits.ofSale(manager, String(sale.UniqueId), true);
     // One conditional DELETE takes the unused credits; any credit left was used (even by a
     // transaction that committed meanwhile), and the refusal rolls the DELETE back.

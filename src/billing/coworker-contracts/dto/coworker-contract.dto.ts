@@ -1,4 +1,4 @@
-import { Bool, DateTime, Money, Reference, Text } from '../../../common/validation/fields.js';
+import { Bool, DateTime, Integer, Money, Reference, Text } from '../../../common/validation/fields.js';
 import { RecordDto } from '../../../common/validation/record.dto.js';
 import { Coworker } from '../../../spaces/coworkers/coworker.entity.js';
 import { Tariff } from '../../tariffs/tariff.entity.js';
@@ -15,4 +15,8 @@ export class CoworkerContractDto extends RecordDto {
   @Text({ long: true }) Notes?: string | null;
   /** The customer's main contract: marking one demotes the customer's other main contract. */
   @Bool() IsPrimaryContract?: boolean | null;
+  /** Day of the month its billing periods start on, 1 to 28; the start's day (28 when later) unless given. */
+  @Integer({ min: 1, max: 28 }) BillingDay?: number | null;
+  /** A period shorter than a full one (the first, or one a cancellation cuts) is charged by its days; true unless given. */
+  @Bool() ApplyProRating?: boolean | null;
 }

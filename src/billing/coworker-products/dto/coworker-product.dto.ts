@@ -1,4 +1,4 @@
-import { Bool, DateTime, Integer, Money, Reference, Text } from '../../../common/validation/fields.js';
+import { Bool, DateTime, Enum, Integer, Money, Reference, Text } from '../../../common/validation/fields.js';
 import { RecordDto } from '../../../common/validation/record.dto.js';
 import { Coworker } from '../../../spaces/coworkers/coworker.entity.js';
 import { Product } from '../../products/product.entity.js';
@@ -22,5 +22,16 @@ export class CoworkerProductDto extends RecordDto {
   /** When the sale was made; now unless given. The released credits are valid from it. */
   @DateTime() SaleDate?: Date | null;
   @Text({ long: true }) Notes?: string | null;
+  /** A one-off sale a client marks invoiced is never billed by a run; runs set it. */
   @Bool() Invoiced?: boolean | null;
+  /** A recurring sale: billed once per occurrence (docs/api.md §9.2, 4.). */
+  @Bool() RegularCharge?: boolean | null;
+  /** eRecurrentChargePattern: 1 PricePlan, 2 Day, 3 Week, 4 Month, 5 Year, 6 LastDayOfMonth. */
+  @Enum([1, 2, 3, 4, 5, 6]) RepeatCycle?: number | null;
+  /** Every N cycles; 1 unless given. */
+  @Integer({ min: 1, max: 1000 }) RepeatUnit?: number | null;
+  /** The first occurrence; the sale date unless given. */
+  @DateTime() RepeatFrom?: Date | null;
+  /** No occurrence after it (null: until the sale is deleted). */
+  @DateTime() RepeatUntil?: Date | null;
 }

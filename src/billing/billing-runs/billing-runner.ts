@@ -1,0 +1,238 @@
+import { Injectable } from '@nestjs/common';
+import type { LocalDate } from '@js-joda/core';
+import type { EntityManager } from 'typeorm';
+import { Database } from '../../common/database.js';
+import { isUniqueViolation } from '../../common/database-errors.js';
+import { formatDateTime } from '../../common/wire-values.js';
+import type { Principal } from '../../common/principal.js';
+import { TaxRate } from '../../sys/tax-rates/tax-rate.entity.js';
+import { Coworker } from '../../spaces/coworkers/coworker.entity.js';
+import { CoworkerInvoiceLinesService } from '../coworker-invoice-lines/coworker-invoice-lines.service.js';
+import { CoworkerInvoicesService } from '../coworker-invoices/coworker-invoices.service.js';
+import { DueItemSources, type BilledCustomer, type DueItem, type DueLine } from '../due-items/due-items.js';
+import { fromUnits, taxOf, toUnits, type Units } from '../due-items/money.js';
+import { atMidnight, utcDate } from '../due-items/periods.js';
+
+/** How many times a customer's transaction is tried when another run billed one of its items first. */
+const CLAIM_ATTEMPTS = 4;
+/** Days from the day an invoice is made to its DueDate (docs/api.md §9.3). */
+const DUE_IN_DAYS = 14;
+
+/** A customer whose items cannot be billed (docs/api.md §9.3): no invoice, an entry in the run's Errors. */
+export class BillingError extends Error {}
+
+/** Another run billed one of the customer's items after this one read them: try the customer again. */
+class ClaimLost extends Error {}
+
+/** A line with its amounts, as the invoice gets it and a preview shows it. */
+export interface PricedLine {
+  Description: string;
+  Quantity: number;
+  UnitPrice: number;
+  SubTotal: number;
+  TaxRateId: number | null;
+  TaxRate: number;
+  TaxAmount: number;
+  TotalAmount: number;
+  PeriodFrom: string;
+  PeriodTo: string;
+  Position: number;
+  CoworkerContractUniqueId: string | null;
+  ContractProductUniqueId: string | null;
+  CoworkerProductUniqueId: string | null;
+  BookingUniqueId: string | null;
+}
+
+/** An invoice a run makes (or would make). */
+export interface BilledInvoice {
+  Id?: number;
+  CoworkerId: number;
+  InvoiceNumber?: string;
+  CurrencyId: number;
+  TotalAmount: number;
+  TaxAmount: number;
+  Lines: PricedLine[];
+}
+
+interface PlannedInvoice {
+  currencyId: number;
+  lines: Array<PricedLine & { key: string; subTotal: Units; tax: Units }>;
+  items: DueItem[];
+  total: Units;
+  tax: Units;
+  from: LocalDate;
+  to: LocalDate;
+}
+
+/**
+ * Bills one customer (docs/api.md §9.2, §9.3, docs/billing.md): asks every item source what is due
+ * up to `until`, prices the lines, and — unless previewing — writes in ONE transaction the invoices
+ * (one per currency, numbered as any invoice), their lines, the claims that mark each item billed,
+ * and their history and webhook events. A claim that finds its item billed by another run meanwhile
+ * (or a line refused by the unique BilledItemKey) rolls the customer back; it is tried again and then
+ * finds only what is left. A preview runs the same code without a transaction and writes nothing.
+ */
+@Injectable()
+export class BillingRunner {
+  constructor(
+    private readonly db: Database,
+    private readonly sources: DueItemSources,
+    private readonly invoices: CoworkerInvoicesService,
+    private readonly lines: CoworkerInvoiceLinesService,
+  ) {}
+
+  /** The customer's business (null when it does not exist). */
+  async customer(id: number, manager?: EntityManager): Promise<BilledCustomer | null> {
+    const { db } = this;
+    const [row] = await db.query(`SELECT ${db.id('BusinessId')} AS b FROM ${db.tableOf(Coworker)} WHERE ${db.id('Id')} = ?`, [id], manager);
+    return row ? { id, businessId: Number(row.b) } : null;
+  }
+
+  /** What billing the customer now would make, writing nothing. */
+  async preview(customer: BilledCustomer, until: LocalDate): Promise<BilledInvoice[]> {
+    const planned = await this.plan(customer, until, undefined);
+    return planned.map((invoice) => this.answer(customer, invoice));
+  }
+
+  /** Bills the customer; the invoices made (none when nothing was due). Throws BillingError when it cannot. */
+  async bill(customer: BilledCustomer, until: LocalDate, actor: Principal | undefined): Promise<BilledInvoice[]> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.db.transaction((manager) => this.billIn(manager, customer, until, actor));
+      } catch (error) {
+        const lost = error instanceof ClaimLost || isUniqueViolation(error);
+        if (!lost) throw error;
+        if (attempt >= CLAIM_ATTEMPTS) throw new BillingError('Another run kept billing this customer\'s items at the same time; try again.');
+      }
+    }
+  }
+
+  private async billIn(manager: EntityManager, customer: BilledCustomer, until: LocalDate, actor: Principal | undefined): Promise<BilledInvoice[]> {
+    // Runs for one customer take turns on its row (MySQL): the second finds what the first left.
+    await this.lockCustomer(customer.id, manager);
+    const planned = await this.plan(customer, until, manager);
+    const made: BilledInvoice[] = [];
+    const today = atMidnight(todayUtc());
+    for (const invoice of planned) {
+      const { id, written } = await this.invoices.issue(manager, actor, {
+        CoworkerId: customer.id,
+        BusinessId: customer.businessId,
+        CurrencyId: invoice.currencyId,
+        DueDate: new Date(today.getTime() + DUE_IN_DAYS * 86_400_000),
+        InvoiceFromDate: atMidnight(invoice.from),
+        InvoiceToDate: atMidnight(invoice.to),
+        TotalAmount: fromUnits(invoice.total),
+        TaxAmount: fromUnits(invoice.tax),
+      });
+      const number = String(written.InvoiceNumber);
+      for (const line of invoice.lines) {
+        const { key, subTotal: _s, tax: _t, ...fields } = line;
+        await this.lines.insertLine(manager, actor, {
+          ...fields,
+          PeriodFrom: new Date(fields.PeriodFrom),
+          PeriodTo: new Date(fields.PeriodTo),
+          CoworkerInvoiceId: id,
+          BilledItemKey: key,
+        });
+      }
+      for (const item of invoice.items) {
+        if (!(await item.claim({ manager, actor, invoice: { id, number, on: new Date() } }))) throw new ClaimLost();
+      }
+      await this.invoices.recordIssued(manager, actor, id, written);
+      made.push({ ...this.answer(customer, invoice), Id: id, InvoiceNumber: number });
+    }
+    return made;
+  }
+
+  /** The invoices due items make, priced, per currency; throws BillingError when a line cannot be billed. */
+  private async plan(customer: BilledCustomer, until: LocalDate, manager: EntityManager | undefined): Promise<PlannedInvoice[]> {
+    const items: DueItem[] = [];
+    for (const source of this.sources.all) items.push(...(await source.collect({ customer, until, manager })));
+    if (!items.length) return [];
+    const rates = await this.taxRates(customer, items, manager);
+    const byCurrency = new Map<number, PlannedInvoice>();
+    for (const item of items) {
+      // An item's lines all go on one invoice: its first line's currency decides.
+      const currencyId = item.lines[0].currencyId;
+      let invoice = byCurrency.get(currencyId);
+      if (!invoice) {
+        invoice = { currencyId, lines: [], items: [], total: 0n, tax: 0n, from: item.lines[0].periodFrom, to: item.lines[0].periodTo };
+        byCurrency.set(currencyId, invoice);
+      }
+      invoice.items.push(item);
+      for (const line of item.lines) {
+        const priced = this.price(line, rates, invoice.lines.length + 1);
+        invoice.lines.push(priced);
+        invoice.total += priced.subTotal + priced.tax;
+        invoice.tax += priced.tax;
+        if (line.periodFrom.isBefore(invoice.from)) invoice.from = line.periodFrom;
+        if (line.periodTo.isAfter(invoice.to)) invoice.to = line.periodTo;
+      }
+    }
+    return [...byCurrency.values()];
+  }
+
+  /** The rates of the tax rates the lines name: each must be one of the customer's business. */
+  private async taxRates(customer: BilledCustomer, items: DueItem[], manager: EntityManager | undefined): Promise<Map<number, Units>> {
+    const ids = [...new Set(items.flatMap((item) => item.lines.map((line) => line.taxRateId)).filter((id): id is number => id !== null))];
+    const rates = new Map<number, Units>();
+    if (!ids.length) return rates;
+    const { db } = this;
+    const rows = await db.query(`SELECT ${db.id('Id')} AS id, ${db.id('BusinessId')} AS b, ${db.id('Rate')} AS r FROM ${db.tableOf(TaxRate)} WHERE ${db.id('Id')} IN (${ids.map(() => '?').join(', ')})`, ids, manager);
+    for (const row of rows) if (Number(row.b) === customer.businessId) rates.set(Number(row.id), toUnits(row.r));
+    for (const id of ids) {
+      if (!rates.has(id)) {
+        const line = items.flatMap((item) => item.lines).find((candidate) => candidate.taxRateId === id)!;
+        throw new BillingError(`"${line.description}" names TaxRate ${id}, which is not a tax rate of Business ${customer.businessId}.`);
+      }
+    }
+    return rates;
+  }
+
+  /** A line's amounts (docs/api.md §9.2): SubTotal = Quantity × UnitPrice; TaxAmount rounded; TotalAmount their sum. */
+  private price(line: DueLine, rates: Map<number, Units>, position: number): PlannedInvoice['lines'][number] {
+    const subTotal = BigInt(line.quantity) * line.unitPrice;
+    const rate = line.taxRateId === null ? 0n : rates.get(line.taxRateId)!;
+    const tax = taxOf(subTotal, rate);
+    const source = (column: DueLine['source']) => (line.source === column ? line.sourceUniqueId : null);
+    return {
+      key: `${line.sourceUniqueId}/${line.periodFrom.toString()}`,
+      subTotal,
+      tax,
+      Description: line.description,
+      Quantity: line.quantity,
+      UnitPrice: fromUnits(line.unitPrice),
+      SubTotal: fromUnits(subTotal),
+      TaxRateId: line.taxRateId,
+      TaxRate: fromUnits(rate),
+      TaxAmount: fromUnits(tax),
+      TotalAmount: fromUnits(subTotal + tax),
+      PeriodFrom: formatDateTime(atMidnight(line.periodFrom)),
+      PeriodTo: formatDateTime(atMidnight(line.periodTo)),
+      Position: position,
+      CoworkerContractUniqueId: source('CoworkerContractUniqueId'),
+      ContractProductUniqueId: source('ContractProductUniqueId'),
+      CoworkerProductUniqueId: source('CoworkerProductUniqueId'),
+      BookingUniqueId: source('BookingUniqueId'),
+    };
+  }
+
+  private answer(customer: BilledCustomer, invoice: PlannedInvoice): BilledInvoice {
+    return {
+      CoworkerId: customer.id,
+      CurrencyId: invoice.currencyId,
+      TotalAmount: fromUnits(invoice.total),
+      TaxAmount: fromUnits(invoice.tax),
+      Lines: invoice.lines.map(({ key: _k, subTotal: _s, tax: _t, ...line }) => line),
+    };
+  }
+
+  private async lockCustomer(id: number, manager: EntityManager): Promise<void> {
+    const { db } = this;
+    if (!db.isMySql) return;
+    await db.query(`SELECT ${db.id('Id')} FROM ${db.tableOf(Coworker)} WHERE ${db.id('Id')} = ? FOR UPDATE`, [id], manager);
+  }
+}
+
+/** Today's UTC calendar date. */
+export const todayUtc = (): LocalDate => utcDate(new Date());

@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { LocalDate } from '@js-joda/core';
+import { RecordCommands } from '../../common/commands/record-commands.js';
+import type { Principal } from '../../common/principal.js';
+import type { WireRecord } from '../../common/record-definition.js';
+import { RecordService } from '../../common/record.service.js';
+import type { BilledCustomer } from '../due-items/due-items.js';
+import { atMidnight } from '../due-items/periods.js';
+import type { BillingRun } from './billing-run.entity.js';
+import { BillingError, BillingRunner, todayUtc, type BilledInvoice } from './billing-runner.js';
+
+export type RunTrigger = 'Manual' | 'Automatic';
+
+/** The outcome of billing some customers of one business. */
+export interface BusinessRun {
+  invoices: BilledInvoice[];
+  errors: Array<{ CoworkerId: number; Message: string }>;
+  customersBilled: number;
+}
+
+/**
+ * Billing runs (docs/api.md §9.3): COWORKER_BILL_RUN on customers, the raise route and the automatic
+ * run all bill through `runBusiness`, which records the run of each business (not a preview).
+ */
+@Injectable()
+export class BillingRunsService extends RecordService<BillingRun> implements OnModuleInit {
+  @Inject(RecordCommands) private readonly commands: RecordCommands;
+  @Inject(BillingRunner) readonly runner: BillingRunner;
+
+  onModuleInit(): void {
+    this.commands.register('Coworker', {
+      key: 'COWORKER_BILL_RUN',
+      name: 'Invoice now',
+      permission: { entity: 'CoworkerInvoice', action: 'Create' },
+      order: 10,
+      parameters: [{ Name: 'Until', Type: 'Date' }, { Name: 'Preview', Type: 'Boolean' }],
+      // Each customer is billed all or nothing, and the run goes on with the others.
+      transaction: 'own',
+      run: ({ records, parameters, actor }) => this.command(records, parameters, actor),
+    });
+  }
+
+  private async command(records: WireRecord[], parameters: Record<string, unknown>, actor: Principal | undefined): Promise<unknown> {
+    const until = typeof parameters.Until === 'string' ? LocalDate.parse(parameters.Until) : todayUtc();
+    const preview = parameters.Preview === true;
+    const byBusiness = new Map<number, BilledCustomer[]>();
+    for (const record of records) {
+      const customer = { id: Number(record.Id), businessId: Number(record.BusinessId) };
+      byBusiness.set(customer.businessId, [...(byBusiness.get(customer.businessId) ?? []), customer]);
+    }
+    const made: BilledInvoice[] = [];
+    for (const [businessId, customers] of byBusiness) {
+      made.push(...(await this.runBusiness(businessId, customers, until, preview ? 'Preview' : 'Manual', actor)).invoices);
+    }
+    if (preview) return made.map(({ CoworkerId, CurrencyId, TotalAmount, TaxAmount, Lines }) => ({ CoworkerId, CurrencyId, TotalAmount, TaxAmount, Lines }));
+    return made.map(({ Id, CoworkerId, InvoiceNumber, TotalAmount }) => ({ Id, CoworkerId, InvoiceNumber, TotalAmount }));
+  }
+
+  /**
+   * Bills (or previews) customers of one business up to `until`, one after the other, each all or
+   * nothing; a customer that cannot be billed is an entry in Errors. A run that is not a preview is
+   * recorded as a BillingRun of that business.
+   */
+  async runBusiness(businessId: number, customers: Iterable<BilledCustomer> | AsyncIterable<BilledCustomer>, until: LocalDate, trigger: RunTrigger | 'Preview', actor: Principal | undefined): Promise<BusinessRun> {
+    const startedOn = new Date();
+    const run: BusinessRun = { invoices: [], errors: [], customersBilled: 0 };
+    for await (const customer of customers) {
+      try {
+        const invoices = trigger === 'Preview' ? await this.runner.preview(customer, until) : await this.runner.bill(customer, until, actor);
+        if (invoices.length) run.customersBilled++;
+        run.invoices.push(...invoices);
+      } catch (error) {
+        if (!(error instanceof BillingError)) throw error;
+        run.errors.push({ CoworkerId: customer.id, Message: error.message });
+      }
+    }
+    if (trigger !== 'Preview') await this.record(businessId, trigger, startedOn, until, run, actor);
+    return run;
+  }
+
+  /** The BillingRun record of one business's run, with its history entry. */
+  private async record(businessId: number, trigger: RunTrigger, startedOn: Date, until: LocalDate, run: BusinessRun, actor: Principal | undefined): Promise<void> {
+    const now = new Date();
+    const written = {
+      UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true,
+      BusinessId: businessId, Trigger: trigger, StartedOn: startedOn, FinishedOn: now, Until: atMidnight(until),
+      CustomersBilled: run.customersBilled, InvoiceIds: run.invoices.map((invoice) => invoice.Id!), ErrorList: JSON.stringify(run.errors),
+    };
+    await this.db.transaction(async (manager) => {
+      const id = await this.insertRow(written, manager);
+      await this.recordChange(manager, actor, 'Create', id, null, undefined, written);
+    });
+  }
+}

@@ -1,0 +1,246 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { LocalDate } from '@js-joda/core';
+import type { EntityManager } from 'typeorm';
+import { Database } from '../../common/database.js';
+import type { Principal } from '../../common/principal.js';
+import type { RecordService } from '../../common/record.service.js';
+import { ContractProduct } from '../contract-products/contract-product.entity.js';
+import { ContractProductsService } from '../contract-products/contract-products.service.js';
+import { CoworkerContract } from '../coworker-contracts/coworker-contract.entity.js';
+import { CoworkerContractsService } from '../coworker-contracts/coworker-contracts.service.js';
+import { CoworkerProduct } from '../coworker-products/coworker-product.entity.js';
+import { CoworkerProductsService } from '../coworker-products/coworker-products.service.js';
+import { DueItemSources, type ClaimContext, type DueContext, type DueItem, type DueLine } from '../due-items/due-items.js';
+import { toUnits, roundToCents } from '../due-items/money.js';
+import { atMidnight, contractPeriods, occurrences, periodUnitPrice, pricePlanOccurrences, RepeatCycle, type BillingPeriod, type ContractTerms, type Occurrence } from '../due-items/periods.js';
+import { Product } from '../products/product.entity.js';
+import { Tariff } from '../tariffs/tariff.entity.js';
+
+/** A datetime as either database returns it → its calendar date (UTC). */
+export function dbDate(raw: unknown): LocalDate | null {
+  if (raw === null || raw === undefined) return null;
+  if (raw instanceof Date) return LocalDate.of(raw.getUTCFullYear(), raw.getUTCMonth() + 1, raw.getUTCDate());
+  return LocalDate.parse(String(raw).slice(0, 10));
+}
+
+const span = (from: LocalDate, to: LocalDate) => (from.equals(to) ? from.toString() : `${from.toString()} – ${to.toString()}`);
+
+/**
+ * The four item sources of docs/api.md §9.2 (1. to 4.), registered in that order. Each reads the
+ * customer's records with the terms they need, works out what is due with the pure functions of
+ * due-items/periods.ts, and claims each item with one conditional UPDATE from the state it read.
+ */
+@Injectable()
+export class BuiltInDueSources implements OnModuleInit {
+  constructor(
+    private readonly db: Database,
+    private readonly sources: DueItemSources,
+    private readonly contracts: CoworkerContractsService,
+    private readonly contractProducts: ContractProductsService,
+    private readonly sales: CoworkerProductsService,
+  ) {}
+
+  onModuleInit(): void {
+    this.sources.register({ name: 'Contract periods', order: 10, collect: (context) => this.contractPeriods(context) });
+    this.sources.register({ name: 'Contract products', order: 20, collect: (context) => this.contractProductPeriods(context) });
+    this.sources.register({ name: 'One-off sales', order: 30, collect: (context) => this.oneOffSales(context) });
+    this.sources.register({ name: 'Recurring sales', order: 40, collect: (context) => this.recurringSales(context) });
+  }
+
+  private q(name: string): string {
+    return this.db.id(name);
+  }
+
+  /** A contract's terms from a row holding its columns and its tariff's InvoiceEvery. */
+  private terms(row: Record<string, unknown>): ContractTerms {
+    return { start: dbDate(row.StartDate)!, cancellation: dbDate(row.CancellationDate), billingDay: Number(row.BillingDay), invoiceEvery: Number(row.InvoiceEvery) };
+  }
+
+  private readonly contractColumns = (alias: string) =>
+    ['Id', 'UniqueId', 'StartDate', 'CancellationDate', 'BillingDay', 'ApplyProRating', 'Price', 'InvoicedPeriod'].map((c) => `${alias}.${this.q(c)} AS ${this.q(c)}`).join(', ');
+
+  // ---- 1. contract periods ----
+
+  private async contractPeriods({ customer, until, manager }: DueContext): Promise<DueItem[]> {
+    const { db } = this;
+    const q = (n: string) => this.q(n);
+    const rows = await db.query(
+      `SELECT ${this.contractColumns('k')}, t.${q('Name')} AS TariffName, t.${q('InvoiceEvery')} AS InvoiceEvery, t.${q('TaxRateId')} AS TaxRateId, t.${q('CurrencyId')} AS CurrencyId ` +
+      `FROM ${db.tableOf(CoworkerContract)} k JOIN ${db.tableOf(Tariff)} t ON t.${q('Id')} = k.${q('TariffId')} ` +
+      `WHERE k.${q('CoworkerId')} = ? AND k.${q('RenewalDate')} IS NOT NULL AND k.${q('RenewalDate')} <= ? ORDER BY k.${q('StartDate')}, k.${q('Id')}`,
+      [customer.id, db.dateParam(atMidnight(until))], manager,
+    );
+    const items: DueItem[] = [];
+    for (const row of rows) {
+      const terms = this.terms(row);
+      const read = dbDate(row.InvoicedPeriod);
+      const periods = contractPeriods(terms, read, until);
+      if (!periods.length) continue;
+      const price = toUnits(row.Price);
+      const proRating = Boolean(Number(row.ApplyProRating));
+      const lines: DueLine[] = periods.map((period) => ({
+        source: 'CoworkerContractUniqueId', sourceUniqueId: String(row.UniqueId), description: `${String(row.TariffName)} (${span(period.from, period.to)})`,
+        quantity: 1, unitPrice: periodUnitPrice(price, period, proRating), taxRateId: row.TaxRateId === null ? null : Number(row.TaxRateId),
+        periodFrom: period.from, periodTo: period.to, currencyId: Number(row.CurrencyId),
+      }));
+      const next = periods[periods.length - 1].to.plusDays(1);
+      const renewal = terms.cancellation && !terms.cancellation.isAfter(next) ? null : next;
+      items.push({ lines, claim: (claim) => this.claimPeriod(claim, this.contracts, CoworkerContract, Number(row.Id), read, next, { RenewalDate: renewal ? db.dateParam(atMidnight(renewal)) : null }) });
+    }
+    return items;
+  }
+
+  /**
+   * Moves a record's InvoicedPeriod from the value read to `next` (and any other marks), in one
+   * conditional UPDATE; true when it did. The change goes in the record's history.
+   */
+  private async claimPeriod(
+    { manager, actor }: ClaimContext, service: RecordService<any>, entity: abstract new () => unknown, id: number, read: LocalDate | null, next: LocalDate, marks: Record<string, unknown>,
+  ): Promise<boolean> {
+    const before = await service.get(id, undefined, manager);
+    const changed = await this.conditionalUpdate(manager, actor, entity, id, { InvoicedPeriod: this.db.dateParam(atMidnight(next)), ...marks }, 'InvoicedPeriod', read ? this.db.dateParam(atMidnight(read)) : null);
+    if (changed) await service.recordChange(manager, actor, 'Update', id, before);
+    return changed;
+  }
+
+  /** `UPDATE … SET marks, Version + 1, stamps WHERE Id = ? AND <column> = <read> (or IS NULL)`: whether it changed the row. */
+  private async conditionalUpdate(manager: EntityManager, actor: Principal | undefined, entity: abstract new () => unknown, id: number, marks: Record<string, unknown>, column: string, read: unknown): Promise<boolean> {
+    const { db } = this;
+    const q = (n: string) => this.q(n);
+    const set = Object.keys(marks).map((name) => `${q(name)} = ?`);
+    const sql = `UPDATE ${db.tableOf(entity)} SET ${set.join(', ')}, ${q('Version')} = ${q('Version')} + 1, ${q('UpdatedOn')} = ?, ${q('UpdatedBy')} = ?, ${q('IsNew')} = 0 ` +
+      `WHERE ${q('Id')} = ? AND ${read === null ? `${q(column)} IS NULL` : `${q(column)} = ?`}`;
+    const parameters = [...Object.values(marks), db.dateParam(new Date()), actor?.email ?? null, id, ...(read === null ? [] : [read])];
+    const result = await db.query(sql, parameters, manager) as unknown as { affectedRows?: number; changes?: number };
+    return Number(result.affectedRows ?? result.changes ?? 0) === 1;
+  }
+
+  // ---- 2. contract products ----
+
+  private async contractProductPeriods({ customer, until, manager }: DueContext): Promise<DueItem[]> {
+    const { db } = this;
+    const q = (n: string) => this.q(n);
+    const rows = await db.query(
+      `SELECT cp.${q('Id')} AS CpId, cp.${q('UniqueId')} AS CpUniqueId, cp.${q('Quantity')} AS Quantity, cp.${q('Price')} AS CpPrice, cp.${q('RepeatFrom')} AS RepeatFrom, cp.${q('RepeatUntil')} AS RepeatUntil, cp.${q('InvoicedPeriod')} AS CpInvoiced, ` +
+      `${this.contractColumns('k')}, t.${q('InvoiceEvery')} AS InvoiceEvery, p.${q('Name')} AS ProductName, p.${q('InvoiceLineDisplayAs')} AS DisplayAs, p.${q('TaxRateId')} AS TaxRateId, ` +
+      `p.${q('CurrencyId')} AS CurrencyId, p.${q('ApplyProRating')} AS ProductProRating ` +
+      `FROM ${db.tableOf(ContractProduct)} cp JOIN ${db.tableOf(CoworkerContract)} k ON k.${q('Id')} = cp.${q('CoworkerContractId')} ` +
+      `JOIN ${db.tableOf(Tariff)} t ON t.${q('Id')} = k.${q('TariffId')} JOIN ${db.tableOf(Product)} p ON p.${q('Id')} = cp.${q('ProductId')} ` +
+      `WHERE cp.${q('CoworkerId')} = ? ORDER BY cp.${q('Id')}`,
+      [customer.id], manager,
+    );
+    const items: DueItem[] = [];
+    for (const row of rows) {
+      const read = dbDate(row.CpInvoiced);
+      const repeatFrom = dbDate(row.RepeatFrom);
+      const repeatUntil = dbDate(row.RepeatUntil);
+      const inside = (period: BillingPeriod) => (!repeatFrom || !period.from.isBefore(repeatFrom)) && (!repeatUntil || !period.from.isAfter(repeatUntil));
+      const periods = contractPeriods(this.terms(row), read, until).filter(inside);
+      if (!periods.length) continue;
+      const price = toUnits(row.CpPrice);
+      const proRating = Boolean(Number(row.ProductProRating));
+      const name = String(row.DisplayAs || row.ProductName);
+      const lines: DueLine[] = periods.map((period) => ({
+        source: 'ContractProductUniqueId', sourceUniqueId: String(row.CpUniqueId), description: `${name} (${span(period.from, period.to)})`,
+        quantity: Number(row.Quantity), unitPrice: periodUnitPrice(price, period, proRating), taxRateId: row.TaxRateId === null ? null : Number(row.TaxRateId),
+        periodFrom: period.from, periodTo: period.to, currencyId: Number(row.CurrencyId),
+      }));
+      const next = periods[periods.length - 1].to.plusDays(1);
+      items.push({ lines, claim: (claim) => this.claimPeriod(claim, this.contractProducts, ContractProduct, Number(row.CpId), read, next, {}) });
+    }
+    return items;
+  }
+
+  private readonly saleColumns = (alias: string) =>
+    ['Id', 'UniqueId', 'Quantity', 'Price', 'SaleDate', 'RepeatCycle', 'RepeatUnit', 'RepeatFrom', 'RepeatUntil', 'InvoicedPeriod'].map((c) => `${alias}.${this.q(c)} AS ${this.q(c)}`).join(', ');
+
+  private productColumns(alias: string): string {
+    const q = (n: string) => this.q(n);
+    return `${alias}.${q('Name')} AS ProductName, ${alias}.${q('InvoiceLineDisplayAs')} AS DisplayAs, ${alias}.${q('TaxRateId')} AS TaxRateId, ${alias}.${q('CurrencyId')} AS CurrencyId`;
+  }
+
+  /** A sale's marks of the invoice it was billed on. */
+  private saleMarks({ invoice }: ClaimContext): Record<string, unknown> {
+    return { InvoicedOn: this.db.dateParam(invoice.on), CoworkerInvoiceId: invoice.id, CoworkerInvoiceNumber: invoice.number };
+  }
+
+  // ---- 3. one-off sales ----
+
+  private async oneOffSales({ customer, until, manager }: DueContext): Promise<DueItem[]> {
+    const { db } = this;
+    const q = (n: string) => this.q(n);
+    const rows = await db.query(
+      `SELECT ${this.saleColumns('s')}, ${this.productColumns('p')} FROM ${db.tableOf(CoworkerProduct)} s JOIN ${db.tableOf(Product)} p ON p.${q('Id')} = s.${q('ProductId')} ` +
+      `WHERE s.${q('CoworkerId')} = ? AND s.${q('Invoiced')} = 0 AND s.${q('RegularCharge')} = 0 AND s.${q('SaleDate')} < ? ORDER BY s.${q('SaleDate')}, s.${q('Id')}`,
+      [customer.id, db.dateParam(atMidnight(until.plusDays(1)))], manager,
+    );
+    return rows.map((row): DueItem => {
+      const date = dbDate(row.SaleDate)!;
+      const id = Number(row.Id);
+      return {
+        lines: [{
+          source: 'CoworkerProductUniqueId', sourceUniqueId: String(row.UniqueId), description: `${String(row.DisplayAs || row.ProductName)} (${date.toString()})`,
+          quantity: Number(row.Quantity), unitPrice: roundToCents(toUnits(row.Price)), taxRateId: row.TaxRateId === null ? null : Number(row.TaxRateId),
+          periodFrom: date, periodTo: date, currencyId: Number(row.CurrencyId),
+        }],
+        claim: async (claim) => {
+          const before = await this.sales.get(id, undefined, claim.manager);
+          const changed = await this.conditionalUpdate(claim.manager, claim.actor, CoworkerProduct, id, { Invoiced: 1, ...this.saleMarks(claim) }, 'Invoiced', 0);
+          if (changed) await this.sales.recordChange(claim.manager, claim.actor, 'Update', id, before);
+          return changed;
+        },
+      };
+    });
+  }
+
+  // ---- 4. recurring sales ----
+
+  private async recurringSales({ customer, until, manager }: DueContext): Promise<DueItem[]> {
+    const { db } = this;
+    const q = (n: string) => this.q(n);
+    const rows = await db.query(
+      `SELECT ${this.saleColumns('s')}, ${this.productColumns('p')} FROM ${db.tableOf(CoworkerProduct)} s JOIN ${db.tableOf(Product)} p ON p.${q('Id')} = s.${q('ProductId')} ` +
+      `WHERE s.${q('CoworkerId')} = ? AND s.${q('RegularCharge')} = 1 AND s.${q('RepeatCycle')} IS NOT NULL ORDER BY s.${q('Id')}`,
+      [customer.id], manager,
+    );
+    if (!rows.length) return [];
+    let plan: ContractTerms | null | undefined;
+    const items: DueItem[] = [];
+    for (const row of rows) {
+      const read = dbDate(row.InvoicedPeriod);
+      const rule = { cycle: Number(row.RepeatCycle), unit: Number(row.RepeatUnit) || 1, from: dbDate(row.RepeatFrom) ?? dbDate(row.SaleDate)!, until: dbDate(row.RepeatUntil) };
+      let found: Occurrence[];
+      if (rule.cycle === RepeatCycle.PricePlan) {
+        plan = plan === undefined ? await this.mainContractTerms(customer.id, manager) : plan;
+        found = plan ? pricePlanOccurrences(rule, plan, read, until) : [];
+      } else {
+        found = occurrences(rule, read, until);
+      }
+      if (!found.length) continue;
+      const name = String(row.DisplayAs || row.ProductName);
+      const unitPrice = roundToCents(toUnits(row.Price));
+      const id = Number(row.Id);
+      const lines: DueLine[] = found.map((occurrence) => ({
+        source: 'CoworkerProductUniqueId', sourceUniqueId: String(row.UniqueId), description: `${name} (${span(occurrence.from, occurrence.to)})`,
+        quantity: Number(row.Quantity), unitPrice, taxRateId: row.TaxRateId === null ? null : Number(row.TaxRateId),
+        periodFrom: occurrence.from, periodTo: occurrence.to, currencyId: Number(row.CurrencyId),
+      }));
+      const next = found[found.length - 1].to.plusDays(1);
+      items.push({ lines, claim: (claim) => this.claimPeriod(claim, this.sales, CoworkerProduct, id, read, next, this.saleMarks(claim)) });
+    }
+    return items;
+  }
+
+  /** The terms of the customer's main active contract (docs/api.md §3.1), for PricePlan occurrences. */
+  private async mainContractTerms(coworkerId: number, manager: EntityManager | undefined): Promise<ContractTerms | null> {
+    const main = await this.contracts.mainActive(coworkerId, new Date(), manager);
+    if (!main) return null;
+    const { db } = this;
+    const q = (n: string) => this.q(n);
+    const [row] = await db.query(
+      `SELECT ${this.contractColumns('k')}, t.${q('InvoiceEvery')} AS InvoiceEvery FROM ${db.tableOf(CoworkerContract)} k JOIN ${db.tableOf(Tariff)} t ON t.${q('Id')} = k.${q('TariffId')} WHERE k.${q('Id')} = ?`,
+      [main.Id], manager,
+    );
+    return row ? this.terms(row) : null;
+  }
+}

@@ -1,0 +1,30 @@
+import { Controller, HttpCode, Param, Post, UnauthorizedException } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Actor, RequirePermission } from '../../common/access.js';
+import { successConfirmation } from '../../common/envelopes.js';
+import { RecordNotFoundException, refusal } from '../../common/errors.js';
+import type { Principal } from '../../common/principal.js';
+import { RecordIdPipe } from '../../common/record-id.pipe.js';
+import { todayUtc } from './billing-runner.js';
+import { BillingRunsService } from './billing-runs.service.js';
+
+/** The platform's route that raises a customer's invoice now (docs/api.md §9.3). */
+@ApiTags('CoworkerInvoice')
+@Controller('api/billing/coworkerinvoices')
+export class RaiseInvoiceController {
+  constructor(private readonly runs: BillingRunsService) {}
+
+  @Post(':businessId/create/:coworkerId')
+  @HttpCode(200)
+  @RequirePermission('CoworkerInvoice', 'Create')
+  @ApiOperation({ summary: 'Bill one customer of the business now, everything due up to today' })
+  async raise(@Param('businessId', RecordIdPipe) businessId: number, @Param('coworkerId', RecordIdPipe) coworkerId: number, @Actor() actor?: Principal) {
+    if (actor && actor.businessIds !== null && !actor.businessIds.includes(businessId)) throw new UnauthorizedException();
+    const customer = await this.runs.runner.customer(coworkerId);
+    if (!customer || customer.businessId !== businessId) throw new RecordNotFoundException();
+    const run = await this.runs.runBusiness(businessId, [customer], todayUtc(), 'Manual', actor);
+    if (run.errors.length) throw refusal(run.errors[0].Message);
+    if (!run.invoices.length) throw refusal('Nothing to invoice.');
+    return successConfirmation('CoworkerInvoice was successfully created.', { Id: run.invoices[0].Id }, actor?.email ?? null);
+  }
+}

@@ -1,0 +1,84 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { FieldError } from '../../common/envelopes.js';
+import { RecordValidationException } from '../../common/errors.js';
+import type { WireRecord } from '../../common/record-definition.js';
+import { RecordService, type SaveContext, type SaveDecision } from '../../common/record.service.js';
+import { parseDbDateTime, toWire } from '../../common/wire-values.js';
+import type { LocalDate } from '@js-joda/core';
+import { Coworker } from '../../spaces/coworkers/coworker.entity.js';
+import { CoworkerContract } from '../coworker-contracts/coworker-contract.entity.js';
+import { billedDeleteRefusal, hasBilledLines, refuseBilledChanges } from '../due-items/billed-items.js';
+import { utcDate } from '../due-items/periods.js';
+import { Product } from '../products/product.entity.js';
+import { ContractProduct } from './contract-product.entity.js';
+
+/**
+ * Contract products (docs/api.md §9.1): the product must be one of the business of the contract's
+ * customer (400 naming ProductId); Price defaults to the product's; the customer is copied from the
+ * contract. Once billed, the contract, product and RepeatFrom stay, RepeatUntil may not end before what
+ * was billed, and it cannot be deleted.
+ */
+@Injectable()
+export class ContractProductsService extends RecordService<ContractProduct> {
+  protected override async beforeSave({ manager, values: given, existing }: SaveContext): Promise<SaveDecision> {
+    const values = { ...given };
+    const contractId = Number(values.CoworkerContractId ?? existing?.CoworkerContractId);
+    const productId = Number(values.ProductId ?? existing?.ProductId);
+    const contract = await this.contractOf(contractId, manager);
+    if (!contract) throw RecordValidationException.field('CoworkerContractId', `CoworkerContract ${contractId} does not exist`, contractId);
+    const product = await this.productOf(productId, manager);
+    if (!product) throw RecordValidationException.field('ProductId', `Product ${productId} does not exist`, productId);
+    if (product.businessId !== contract.businessId) {
+      throw RecordValidationException.field('ProductId', `Product ${productId} is not a product of Business ${contract.businessId}, the business of the contract's customer.`, productId);
+    }
+    values.CoworkerId = contract.coworkerId;
+    if (!existing && (values.Price === undefined || values.Price === null)) values.Price = product.price;
+    if (existing && values.Price === null) delete values.Price;
+    if (!existing && (values.Quantity === undefined || values.Quantity === null)) values.Quantity = 1;
+    if (existing && values.Quantity === null) delete values.Quantity;
+    const billed = existing ? await this.billedUntil(Number(existing.Id), manager) : null;
+    if (existing && billed) {
+      const billedUntil = billed;
+      const extra: FieldError[] = [];
+      if (values.RepeatUntil instanceof Date && utcDate(values.RepeatUntil).isBefore(billedUntil.minusDays(1))) {
+        extra.push({ PropertyName: 'RepeatUntil', AttemptedValue: values.RepeatUntil.toISOString(), Message: `It was billed up to ${billedUntil.toString()} (exclusive): RepeatUntil cannot end before what was billed.` });
+      }
+      refuseBilledChanges('ContractProduct', ['CoworkerContractId', 'ProductId', 'RepeatFrom'], values, existing, extra);
+    }
+    return { values };
+  }
+
+  protected override async beforeDelete(record: WireRecord, manager: EntityManager): Promise<void> {
+    if (await hasBilledLines(this.db, 'ContractProductUniqueId', String(record.UniqueId), manager)) throw this.refusal(billedDeleteRefusal('ContractProduct', record.Id));
+  }
+
+  /** Its business: the business of its contract's customer (also before the customer is copied to it). */
+  protected override async businessOf(values: Record<string, unknown>, manager: EntityManager): Promise<number | null> {
+    const contractId = values.CoworkerContractId;
+    if (contractId === undefined || contractId === null) return null;
+    return (await this.contractOf(Number(contractId), manager))?.businessId ?? null;
+  }
+
+  /** The date it is billed up to (exclusive), null before its first invoice (InvoicedPeriod is not on the wire). */
+  private async billedUntil(id: number, manager: EntityManager): Promise<LocalDate | null> {
+    const { db } = this;
+    const [row] = await db.query(`SELECT ${db.id('InvoicedPeriod')} AS p FROM ${db.tableOf(ContractProduct)} WHERE ${db.id('Id')} = ?`, [id], manager);
+    return row?.p ? utcDate(new Date(parseDbDateTime(row.p)!)) : null;
+  }
+
+  private async contractOf(id: number, manager: EntityManager): Promise<{ coworkerId: number; businessId: number } | null> {
+    const { db } = this;
+    const [row] = await db.query(
+      `SELECT k.${db.id('CoworkerId')} AS c, w.${db.id('BusinessId')} AS b FROM ${db.tableOf(CoworkerContract)} k JOIN ${db.tableOf(Coworker)} w ON w.${db.id('Id')} = k.${db.id('CoworkerId')} WHERE k.${db.id('Id')} = ?`,
+      [id], manager,
+    );
+    return row ? { coworkerId: Number(row.c), businessId: Number(row.b) } : null;
+  }
+
+  private async productOf(id: number, manager: EntityManager): Promise<{ businessId: number; price: number } | null> {
+    const { db } = this;
+    const [row] = await db.query(`SELECT ${db.id('BusinessId')} AS b, ${db.id('Price')} AS p FROM ${db.tableOf(Product)} WHERE ${db.id('Id')} = ?`, [id], manager);
+    return row ? { businessId: Number(row.b), price: toWire('money', row.p) as number } : null;
+  }
+}

@@ -1,0 +1,19 @@
+import { DateTime, Integer, Money, Reference, Text } from '../../../common/validation/fields.js';
+import { RecordDto } from '../../../common/validation/record.dto.js';
+import { CoworkerContract } from '../../coworker-contracts/coworker-contract.entity.js';
+import { Product } from '../../products/product.entity.js';
+
+export class ContractProductDto extends RecordDto {
+  @Reference(() => CoworkerContract, { required: true }) CoworkerContractId: number;
+  /** A product of the business of the contract's customer. */
+  @Reference(() => Product, { required: true }) ProductId: number;
+  /** Units billed each period; 1 unless given. */
+  @Integer({ min: 1, max: 1_000_000 }) Quantity?: number | null;
+  /** Price of one unit; the product's price when made, unless given. */
+  @Money() Price?: number | null;
+  /** Billed with the contract's periods that start from this date (null: from the contract's start). */
+  @DateTime() RepeatFrom?: Date | null;
+  /** ...up to this date (null: for as long as the contract runs). */
+  @DateTime() RepeatUntil?: Date | null;
+  @Text({ long: true }) Notes?: string | null;
+}

@@ -1,0 +1,47 @@
+import type { EntityManager } from 'typeorm';
+import type { Database } from '../../common/database.js';
+import type { FieldError } from '../../common/envelopes.js';
+import { RecordValidationException } from '../../common/errors.js';
+import type { WireRecord } from '../../common/record-definition.js';
+import { CoworkerInvoiceLine } from '../coworker-invoice-lines/coworker-invoice-line.entity.js';
+
+// What the records billing reads share once they are billed (docs/api.md §9.3, last point): a record
+// with billed lines cannot be deleted, and its billed fields cannot change what was billed.
+
+/** The line column naming each kind of source. */
+export type SourceColumn = 'CoworkerContractUniqueId' | 'ContractProductUniqueId' | 'CoworkerProductUniqueId' | 'BookingUniqueId';
+
+/** Whether any invoice line was billed from the source with this UniqueId. */
+export async function hasBilledLines(db: Database, column: SourceColumn, uniqueId: string, manager?: EntityManager): Promise<boolean> {
+  const [found] = await db.query(`SELECT 1 AS x FROM ${db.tableOf(CoworkerInvoiceLine)} WHERE ${db.id(column)} = ? LIMIT 1`, [uniqueId], manager);
+  return Boolean(found);
+}
+
+/** The refusal of a delete of a billed record. */
+export function billedDeleteRefusal(entity: string, id: unknown): string {
+  return `${entity} ${id} cannot be deleted: it has been billed (invoice lines name it). Credit the invoice instead.`;
+}
+
+/** Comparable form of a field's value: dates as their time, numbers as numbers, absent as undefined. */
+const comparable = (value: unknown): unknown => {
+  if (value === undefined) return undefined;
+  if (value === null) return null;
+  if (value instanceof Date) return value.getTime();
+  if (typeof value === 'string' && /^\d{4}-\d\d-\d\dT/.test(value)) return new Date(value).getTime();
+  if (typeof value === 'boolean') return value;
+  return typeof value === 'number' || /^-?\d+(\.\d+)?$/.test(String(value)) ? Number(value) : value;
+};
+
+/**
+ * The fields of a billed record that an update may not change (400 naming each): `values` are what
+ * the update writes (absent: kept), `existing` the record as read.
+ */
+export function refuseBilledChanges(entity: string, fields: readonly string[], values: Readonly<Record<string, unknown>>, existing: WireRecord, extra: FieldError[] = []): void {
+  const errors: FieldError[] = [...extra];
+  for (const field of fields) {
+    if (values[field] === undefined) continue;
+    if (comparable(values[field]) === comparable(existing[field])) continue;
+    errors.push({ PropertyName: field, AttemptedValue: values[field] instanceof Date ? (values[field]).toISOString() : values[field], Message: `${field} of a billed ${entity} cannot be changed: it would change what was billed.` });
+  }
+  if (errors.length) throw new RecordValidationException(errors);
+}

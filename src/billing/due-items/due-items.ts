@@ -1,0 +1,90 @@
+import { Injectable } from '@nestjs/common';
+import type { LocalDate } from '@js-joda/core';
+import type { EntityManager } from 'typeorm';
+import type { Principal } from '../../common/principal.js';
+import type { Units } from './money.js';
+import type { SourceColumn } from './billed-items.js';
+
+// The due-items collection of a billing run is a list of item sources (docs/billing.md, "Item
+// sources"): contract periods, contract products, one-off sales, recurring sales, and whatever other
+// modules register (booking charges). A run asks each source, in order, for the customer's items due
+// up to `until`; it bills them all on one invoice per currency, or none.
+
+/** One line a due item puts on the invoice (its amounts are computed by the run: docs/api.md §9.2). */
+export interface DueLine {
+  source: SourceColumn;
+  /** The UniqueId of the record billed (contract, contract product, sale, booking). */
+  sourceUniqueId: string;
+  description: string;
+  quantity: number;
+  /** Rounded to cents already (pro-rated where it applies). */
+  unitPrice: Units;
+  taxRateId: number | null;
+  periodFrom: LocalDate;
+  periodTo: LocalDate;
+  /** The currency of the tariff or product: invoices are made per currency. */
+  currencyId: number;
+}
+
+/** The invoice an item is billed on, for the marks the item leaves on its record. */
+export interface BillingInvoice {
+  id: number;
+  number: string;
+  on: Date;
+}
+
+/** What a claim is given: the transaction, who runs it and the invoice made. */
+export interface ClaimContext {
+  manager: EntityManager;
+  actor: Principal | undefined;
+  invoice: BillingInvoice;
+}
+
+/**
+ * A due item: its lines, and its claim. The claim marks it billed with ONE conditional write from the
+ * state it was read in (a sale's `Invoiced` 0 → 1; a contract's `InvoicedPeriod` from the value read to
+ * the next) and returns whether that write changed its row: false means another run billed it first,
+ * and the customer's whole transaction is rolled back and tried again (docs/billing.md, "Exactly once").
+ * It also records the record's change in the change log (same transaction).
+ */
+export interface DueItem {
+  lines: DueLine[];
+  claim(context: ClaimContext): Promise<boolean>;
+}
+
+/** The customer a run bills. */
+export interface BilledCustomer {
+  id: number;
+  businessId: number;
+}
+
+/** What a source is asked: the customer, up to which date, and the transaction to read in (none for a preview). */
+export interface DueContext {
+  customer: BilledCustomer;
+  until: LocalDate;
+  manager: EntityManager | undefined;
+}
+
+/** A kind of thing that becomes due (docs/api.md §9.2, 1. to 5.). */
+export interface DueItemSource {
+  /** For messages and docs. */
+  name: string;
+  /** Lower first on the invoice (contract periods 10, contract products 20, sales 30, recurring 40). */
+  order: number;
+  collect(context: DueContext): Promise<DueItem[]>;
+}
+
+/** The registered sources, in invoice order; modules add theirs in onModuleInit. */
+@Injectable()
+export class DueItemSources {
+  private readonly sources: DueItemSource[] = [];
+
+  register(source: DueItemSource): void {
+    this.sources.push(source);
+    this.sources.sort((a, b) => a.order - b.order);
+  }
+
+  get all(): readonly DueItemSource[] {
+    return this.sources;
+  }
+}
