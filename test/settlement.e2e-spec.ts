@@ -404,6 +404,66 @@ describe('settlement', () => {
     });
   });
 
+  describe('with billing runs', () => {
+    const billRun = (ids: number[], until: string) =>
+      t.post('/api/spaces/coworkers/runcommand', { Key: 'COWORKER_BILL_RUN', Ids: ids, Parameters: [{ Name: 'Until', Value: until }] });
+    const linesOf = async (id: number) => (await t.get(`/api/billing/coworkerinvoicelines?CoworkerInvoiceLine_CoworkerInvoice=${id}&orderBy=Position&size=100`)).body.Records as any[];
+
+    it('COWORKER_INVOICE_DELETE releases what the invoice billed: the next run bills it again, with a new number', async () => {
+      const vat = await create(t, '/api/sys/taxrates', { BusinessId: business, Name: 'VAT', Rate: 20 });
+      const tariff = await create(t, '/api/billing/tariffs', { BusinessId: business, Name: 'Resident desk', Price: 200, CurrencyId: gbp, TaxRateId: vat });
+      const member = await createCoworker(t, business, { FullName: 'Ξανθίππη Ковалёва' });
+      const contract = await create(t, '/api/billing/coworkercontracts', { CoworkerId: member, TariffId: tariff, StartDate: '2025-01-01', BillingDay: 1 });
+      const product = await create(t, '/api/billing/products', { BusinessId: business, Name: 'Coffee', SystemProductType: 1, Description: 'Sold at the bar', DisplayOrder: 0, Price: 2.5, CurrencyId: gbp, AvailableAs: 3, TaxRateId: vat });
+      const sale = await create(t, '/api/billing/coworkerproducts', { CoworkerId: member, ProductId: product, Quantity: 4, SaleDate: '2025-01-15' });
+      const first = ok(await billRun([member], '2025-02-10')).Value[0];
+      const billed = await read(first.Id);
+      const lines = await linesOf(first.Id);
+      assert.equal(lines.length, 3);
+      assert.equal((await t.get(`/api/billing/coworkerproducts/${sale}`)).body.Invoiced, true);
+
+      // Delete refused while a later invoice bills later periods of the same contract.
+      const later = ok(await billRun([member], '2025-03-10')).Value[0];
+      await refusedCommand('COWORKER_INVOICE_DELETE', [first.Id], [], /later periods/);
+      ok(await run('COWORKER_INVOICE_DELETE', [later.Id]));
+      assert.equal((await t.get(`/api/billing/coworkercontracts/${contract}`)).body.RenewalDate, '2025-03-01T00:00:00Z');
+
+      ok(await run('COWORKER_INVOICE_DELETE', [first.Id]));
+      assert.equal((await t.get(`${INVOICES}/${first.Id}`)).status, 404);
+      assert.equal((await t.get(`/api/billing/coworkerproducts/${sale}`)).body.Invoiced, false);
+      const released = (await t.get(`/api/billing/coworkercontracts/${contract}`)).body;
+      assert.equal(released.InvoicedPeriod, null);
+      assert.equal(released.RenewalDate, '2025-01-01T00:00:00Z');
+
+      const again = ok(await billRun([member], '2025-02-10')).Value[0];
+      const rebilled = await read(again.Id);
+      assert.ok(Number(rebilled.InvoiceNumber) > Number(later.InvoiceNumber), `${rebilled.InvoiceNumber} after ${later.InvoiceNumber}`);
+      assert.equal(rebilled.TotalAmount, billed.TotalAmount);
+      const strip = (l: any) => [l.Description, l.Quantity, l.UnitPrice, l.TotalAmount, l.PeriodFrom, l.PeriodTo];
+      assert.deepEqual((await linesOf(again.Id)).map(strip), lines.map(strip));
+    });
+
+    it('the PDF of an invoice made by a run shows every line and the totals', async () => {
+      const vat = await create(t, '/api/sys/taxrates', { BusinessId: business, Name: 'VAT 23', Rate: 23 });
+      const tariff = await create(t, '/api/billing/tariffs', { BusinessId: business, Name: 'Dedicated desk', Price: 350, CurrencyId: gbp, TaxRateId: vat });
+      const member = await createCoworker(t, business, { FullName: 'Zoë Šťastná', CompanyName: 'Ανδρέας & Дмитрий Sp. z o.o.', Address: 'Ulica Łódzka 5', City: 'Kraków', PostCode: '30-001' });
+      await create(t, '/api/billing/coworkercontracts', { CoworkerId: member, TariffId: tariff, StartDate: '2025-03-01', BillingDay: 1 });
+      const room = await create(t, '/api/billing/products', { BusinessId: business, Name: 'Meeting room (2 h)', SystemProductType: 1, Description: 'Sold at the bar', DisplayOrder: 0, Price: 25.5, CurrencyId: gbp, AvailableAs: 3, TaxRateId: vat });
+      await create(t, '/api/billing/coworkerproducts', { CoworkerId: member, ProductId: room, Quantity: 2, SaleDate: '2025-03-12' });
+      const made = ok(await billRun([member], '2025-03-31')).Value[0];
+      ok(await pay(made.Id, 100, { CoworkerId: member }));
+      const invoiceRecord = await read(made.Id);
+      const answer = ok(await run('COWORKER_INVOICE_PRINT', [made.Id]));
+      const pdf = new Uint8Array(await (await fetch(t.url + answer.RedirectURL)).arrayBuffer());
+      if (process.env.SETTLEMENT_PDF_OUT) (await import('node:fs')).writeFileSync(process.env.SETTLEMENT_PDF_OUT, pdf);
+      // The layout keeps each line whole; reading order keeps a wrapped description whole.
+      const texts = [pdfText(pdf), pdfText(pdf, true)];
+      const expected = [invoiceRecord.InvoiceNumber, 'Ανδρέας & Дмитрий Sp. z o.o.', 'Kraków', ...(await linesOf(made.Id)).map((l) => l.Description as string),
+        `${invoiceRecord.TotalAmount.toFixed(2)} GBP`, `${invoiceRecord.TaxAmount.toFixed(2)} GBP`, '100.00 GBP', `${invoiceRecord.DueAmount.toFixed(2)} GBP`];
+      for (const item of expected) assert.ok(texts.some((text) => text.includes(item)), `${item} in:\n${texts[0]}`);
+    });
+  });
+
   it('the accounting sync query: paid invoices that are not credit notes, paid from a date', async () => {
     const early = await invoice(10);
     ok(await pay(early, 10, { TransactionDate: '2024-12-31T23:59:59Z' }));

@@ -8,6 +8,10 @@ import { InvoicePdfRenderer } from '../invoice-pdf/invoice-pdf.renderer.js';
 import { InvoiceCommands } from '../settlement/invoice-commands.js';
 import { InvoicePrints } from '../settlement/invoice-prints.js';
 import { InvoiceSettlement } from '../settlement/invoice-settlement.js';
+import { InvoiceRelease } from '../settlement/invoice-release.js';
+import { ContractProductsModule } from '../contract-products/contract-products.module.js';
+import { CoworkerContractsModule } from '../coworker-contracts/coworker-contracts.module.js';
+import { CoworkerProductsModule } from '../coworker-products/coworker-products.module.js';
 import { SettlementRepository } from '../settlement/settlement.repository.js';
 import { CoworkerLedgerEntry } from './coworker-ledger-entry.entity.js';
 import { CoworkerLedgerEntriesService } from './coworker-ledger-entries.service.js';
@@ -40,5 +44,9 @@ export const coworkerLedgerEntries = defineRecord({
   toStringText: (e) => `${e.TransactionDate?.toString().slice(0, 10)} ${e.Description ?? e.Code ?? ''} ${Number(e.Credit) > 0 ? `-${e.Credit}` : e.Debit}`.replace(/\s+/g, ' ').trim(),
 });
 
-@Module(recordModule(coworkerLedgerEntries, { service: CoworkerLedgerEntriesService, providers: [InvoiceSettlement, SettlementRepository, InvoiceCommands, InvoicePrints, InvoicePdfRenderer], imports: [CoworkerInvoicesModule, DownloadsModule] }))
+@Module(recordModule(coworkerLedgerEntries, {
+  service: CoworkerLedgerEntriesService,
+  providers: [InvoiceSettlement, SettlementRepository, InvoiceCommands, InvoicePrints, InvoicePdfRenderer, InvoiceRelease],
+  imports: [CoworkerInvoicesModule, DownloadsModule, CoworkerContractsModule, ContractProductsModule, CoworkerProductsModule],
+}))
 export class CoworkerLedgerEntriesModule {}

@@ -80,6 +80,16 @@ function parsedFonts(): { regular: Font; bold: Font } {
   return (fonts ??= { regular: parse('400Regular/NotoSans_400Regular.ttf'), bold: parse('700Bold/NotoSans_700Bold.ttf') });
 }
 
+/**
+ * The parsed font for one document: its decoded tables shared, its glyph cache (and the layout engine
+ * that fills it) its own. fontkit keeps each glyph with the characters it was first made for (`ź` makes
+ * `z` through a decomposition), and PDFKit writes those as the glyph's text, so a glyph cached by an
+ * earlier document could drop a letter from this one's extractable text.
+ */
+function forDocument(font: Font): Font {
+  return Object.create(font, { _glyphs: { value: {}, writable: true } }) as Font;
+}
+
 // Page geometry (points; A4 is 595.28 × 841.89).
 const MARGIN = 50;
 const PAGE_WIDTH = 595.28;
@@ -136,7 +146,8 @@ const percent = (rate: number | null | undefined): string => `${UP_TO_FOUR.forma
 /** The PDF of one invoice, as bytes. */
 export function renderInvoicePdf(input: PdfDocumentInput): Promise<Buffer> {
   const { invoice, lines, business } = input;
-  const files = parsedFonts();
+  const parsed = parsedFonts();
+  const files = { regular: forDocument(parsed.regular), bold: forDocument(parsed.bold) };
   const kind = invoice.CreditNote ? 'Credit note' : 'Invoice';
   const doc = new PDFDocument({
     size: 'A4',
@@ -214,7 +225,8 @@ export function renderInvoicePdf(input: PdfDocumentInput): Promise<Buffer> {
   y = header(y);
   const rows: Array<Record<(typeof COLUMNS)[number]['key'], string> & { period: string }> = lines.map((line) => ({
     description: line.Description ?? '',
-    period: period(line.PeriodFrom, line.PeriodTo),
+    // A description that names its dates already (a billing run's: "Desk (2025-03-01 – 2025-03-31)") needs no period below it.
+    period: line.PeriodFrom && line.Description?.includes(line.PeriodFrom.slice(0, 10)) ? '' : period(line.PeriodFrom, line.PeriodTo),
     quantity: UP_TO_FOUR.format(line.Quantity ?? 0),
     unitPrice: formatAmount(line.UnitPrice),
     taxRate: percent(line.TaxRate),

@@ -8,6 +8,7 @@ import { CoworkerInvoicesService } from '../coworker-invoices/coworker-invoices.
 import { CoworkerLedgerEntriesService } from '../coworker-ledger-entries/coworker-ledger-entries.service.js';
 import { PaymentProvider } from '../coworker-ledger-entries/coworker-ledger-entry.entity.js';
 import { InvoicePrints } from './invoice-prints.js';
+import { InvoiceRelease } from './invoice-release.js';
 import { InvoiceSettlement, settledFields, type Settled } from './invoice-settlement.js';
 import { proportionCents, toAmount, toDecimalText, units, type Units } from './money.js';
 import { SettlementRepository } from './settlement.repository.js';
@@ -66,6 +67,7 @@ export class InvoiceCommands implements OnModuleInit {
   @Inject(CoworkerInvoicesService) private readonly invoices: CoworkerInvoicesService;
   @Inject(CoworkerLedgerEntriesService) private readonly entries: CoworkerLedgerEntriesService;
   @Inject(InvoicePrints) private readonly prints: InvoicePrints;
+  @Inject(InvoiceRelease) private readonly release: InvoiceRelease;
 
   onModuleInit(): void {
     this.commands.register(INVOICE, {
@@ -217,6 +219,7 @@ export class InvoiceCommands implements OnModuleInit {
       if ((await this.repository.entriesOf(settled.invoice.Id, context.manager!)).length) throw refusal(`${number(settled.invoice)} has ledger entries: it cannot be deleted.`);
       const id = settled.invoice.Id;
       const before = await this.invoices.get(id, undefined, context.manager);
+      await this.release.release(id, settled.invoice.InvoiceNumber, context.manager!, context.actor);
       await this.repository.deleteInvoice(id, context.manager!);
       await this.invoices.recordChange(context.manager!, context.actor, 'Delete', id, before);
     }
