@@ -436,6 +436,10 @@ describe('settlement', () => {
       assert.equal(released.RenewalDate, '2025-01-01T00:00:00Z');
 
       const again = ok(await billRun([member], '2025-02-10')).Value[0];
+      // Its totals are its lines': a PUT of other totals keeps them.
+      const stored = await read(again.Id);
+      ok(await t.put(INVOICES, { ...stored, TotalAmount: 1, TaxAmount: 0, Description: 'Re-billed' }));
+      assert.deepEqual([(await read(again.Id)).TotalAmount, (await read(again.Id)).TaxAmount, (await read(again.Id)).Description], [stored.TotalAmount, stored.TaxAmount, 'Re-billed']);
       const rebilled = await read(again.Id);
       assert.ok(Number(rebilled.InvoiceNumber) > Number(later.InvoiceNumber), `${rebilled.InvoiceNumber} after ${later.InvoiceNumber}`);
       assert.equal(rebilled.TotalAmount, billed.TotalAmount);

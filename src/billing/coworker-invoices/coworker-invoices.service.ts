@@ -45,7 +45,13 @@ export class CoworkerInvoicesService extends RecordService<CoworkerInvoice> {
     }
     // A new invoice is due in full; settlement (docs/api.md §10) keeps DueAmount from then on.
     if (existing === null) values.DueAmount = fromUnits(toUnits(values.TotalAmount ?? 0));
-    else if (values.TotalAmount !== undefined) Object.assign(values, await this.settledWithTotal(Number(existing.Id), values.TotalAmount as number | null, manager));
+    // An invoice with lines (a run's, a credit note) has their totals: read-only (docs/api.md §9.1, §10.1).
+    if (existing !== null && (values.TotalAmount !== undefined || values.TaxAmount !== undefined) && (await this.settlementRepository.hasLines(Number(existing.Id), manager))) {
+      delete values.TotalAmount;
+      delete values.TaxAmount;
+    }
+    // Only a new total moves what is due: a record PUT back as read (its total unchanged) keeps its settlement.
+    if (existing !== null && values.TotalAmount !== undefined && units(values.TotalAmount as number | null) !== units(existing.TotalAmount as number | null)) Object.assign(values, await this.settledWithTotal(Number(existing.Id), values.TotalAmount as number | null, manager));
     return { values };
   }
 

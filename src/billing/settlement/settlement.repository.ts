@@ -178,4 +178,11 @@ export class SettlementRepository {
     const [row] = await db.query(`SELECT ${db.id('InvoiceNumber')} AS n FROM ${db.tableOf(CoworkerInvoice)} WHERE ${db.id('UniqueId')} = ?`, [uniqueId]);
     return row ? String(row.n) : null;
   }
+
+  /** Whether the invoice has lines (then its totals are theirs). */
+  async hasLines(invoiceId: number, manager: EntityManager): Promise<boolean> {
+    const { db } = this;
+    const rows = await db.query(`SELECT 1 AS x FROM ${db.tableOf(CoworkerInvoiceLine)} WHERE ${db.id('CoworkerInvoiceId')} = ? LIMIT 1`, [invoiceId], manager);
+    return rows.length > 0;
+  }
 }
