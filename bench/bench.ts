@@ -60,12 +60,19 @@ try {
   // On SQLite each server gets its own copy of the seeded file, so neither waits on the other's locks.
   const bareUrl = target.type === 'sqlite' ? `sqlite:${copyDatabase(target.database)}` : db.url;
   const bare = start(join(dist, 'bench', 'bare-server.js'), { ...env, DATABASE_URL: bareUrl, PORT: String(barePort), BENCH_BASIC_HEADER: BASIC }, 'bare');
-  children.push(ours, bare);
+  // A third instance as the README starts it, request log included (LOG_LEVEL info), for the cases
+  // marked readmeSettings; the other cases run at warn, the bare server logs nothing.
+  const readmePort = await freePort();
+  const readme = start(join(dist, 'src', 'main.js'), { ...env, ...serviceOptions, LOG_LEVEL: 'info', PORT: String(readmePort) }, 'service-readme', serviceFlags);
+  children.push(ours, bare, readme);
+  const readmeBase = `http://127.0.0.1:${readmePort}`;
   const ourBase = `http://127.0.0.1:${ourPort}`;
   const bareBase = `http://127.0.0.1:${barePort}`;
   await waitFor(`${ourBase}/health`, ours);
   await waitFor(`${bareBase}/api/billing/products/1`, bare);
+  await waitFor(`${readmeBase}/health`, readme);
   const servingPid = servingProcess(ours.pid!);
+  const readmeServingPid = servingProcess(readme.pid!);
   // The database server's CPU per request is reported too: on one machine it competes with the servers.
   const databasePid = target.type === 'sqlite' ? undefined : databaseServerPid();
 
@@ -83,25 +90,28 @@ try {
       name: 'POST create product, Idempotency-Key', target: null, method: 'POST', path: () => '/api/billing/products',
       headers: { ...bearer, 'content-type': 'application/json' }, requestHeaders: () => ({ 'idempotency-key': randomUUID() }), body: productBody,
     },
+    { name: 'GET one product, README settings', target: 0.8, method: 'GET', path: () => `/api/billing/products/${randomProduct()}`, headers: bearer, readmeSettings: true },
+    { name: 'POST create product, README settings', target: 0.8, method: 'POST', path: () => '/api/billing/products', headers: { ...bearer, 'content-type': 'application/json' }, body: productBody, readmeSettings: true },
     { name: 'POST /api/token (password)', target: null, method: 'POST', path: () => '/api/token', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: () => form },
   ];
 
   const selected = selectCases(cases);
   const rows: Array<{ case: string; target: number | null; ours: Measure; bare: Measure; ratio: number; p99Ratio: number; rounds: Round[] }> = [];
   for (const c of selected) {
+    const [serviceBase, servicePid] = c.readmeSettings ? [readmeBase, readmeServingPid] : [ourBase, servingPid];
     // A short warm-up of each, then the measured rounds, alternating which goes first.
-    await load(ourBase, c, 2);
+    await load(serviceBase, c, 2);
     await load(bareBase, c, 2);
     const rounds: Round[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       let oursMeasure: Measure;
       let bareMeasure: Measure;
       if (round % 2 === 0) {
-        oursMeasure = await load(ourBase, c, DURATION, servingPid, databasePid);
+        oursMeasure = await load(serviceBase, c, DURATION, servicePid, databasePid);
         bareMeasure = await load(bareBase, c, DURATION, bare.pid, databasePid);
       } else {
         bareMeasure = await load(bareBase, c, DURATION, bare.pid, databasePid);
-        oursMeasure = await load(ourBase, c, DURATION, servingPid, databasePid);
+        oursMeasure = await load(serviceBase, c, DURATION, servicePid, databasePid);
       }
       rounds.push({ ours: oursMeasure, bare: bareMeasure, ratio: oursMeasure.rps / bareMeasure.rps, p99Ratio: oursMeasure.p99 / Math.max(1, bareMeasure.p99) });
     }

@@ -11,7 +11,7 @@ import { RolesGuard } from './auth/roles.guard.js';
 import { parseJsonBody, refuseForeignCharset } from './common/body-limits.js';
 import { installFastRecordRoutes } from './common/fast-records.js';
 import { failureConfirmation } from './common/envelopes.js';
-import { deferredChildLogger } from './common/logging.js';
+import { deferredChildLogger, logAnswer } from './common/logging.js';
 import { documentSafeWrites } from './common/openapi-safe-writes.js';
 import { answerClientError, RequestTimeoutError, sendError, UNAVAILABLE_MESSAGE } from './common/http-exception.filter.js';
 import type { AppConfig } from './config/configuration.js';
@@ -30,6 +30,9 @@ export function createFastifyAdapter(config: Pick<AppConfig, 'REQUEST_TIMEOUT_MS
     // a read's CPU) to find none. A module that needs middleware has to register middie first.
     skipMiddie: true,
     childLoggerFactory: deferredChildLogger,
+    // Fastify's own request logging writes two lines per request, each with a child logger's bindings;
+    // setupApp writes one line per answer instead (docs/architecture.md §1, "Request log").
+    disableRequestLogging: true,
     bodyLimit: BODY_LIMIT,
     // A client's X-Request-Id is kept when it is a plain token (it reaches the logs), else one is made.
     requestIdHeader: false,
@@ -102,6 +105,7 @@ export async function setupApp(app: NestFastifyApplication): Promise<void> {
     if (closing) void reply.header('Connection', 'close');
     done(null, payload);
   });
+  fastify.addHook('onResponse', logAnswer(fastify.log as Logger));
   // Before Nest registers its routes: record reads and creates go straight to the same guards and controllers.
   installFastRecordRoutes(app, (context) => [context.get(RateLimitGuard), context.get(AuthenticationGuard), context.get(RolesGuard)]);
   // Other content types reach the routes as text, so the token endpoint can answer its own error

@@ -5,7 +5,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module.js';
 import { createFastifyAdapter, setupApp } from './app.setup.js';
-import { createLogger, PinoNestLogger } from './common/logging.js';
+import { asyncStdout, createLogger, PinoNestLogger } from './common/logging.js';
 import { ConfigurationError, validateEnvironment, type AppConfig } from './config/configuration.js';
 
 export async function bootstrap(): Promise<void> {
@@ -17,7 +17,7 @@ export async function bootstrap(): Promise<void> {
     console.error(`Configuration error: ${error.message}`);
     process.exit(1);
   }
-  const logger = createLogger(config);
+  const logger = createLogger(config, asyncStdout());
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config), createFastifyAdapter(config, logger), {
     logger: new PinoNestLogger(logger),
   });

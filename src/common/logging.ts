@@ -1,6 +1,6 @@
 import type { LoggerService } from '@nestjs/common';
 import { pino, type Bindings, type DestinationStream, type ChildLoggerOptions, type Level, type Logger } from 'pino';
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config/configuration.js';
 
 /**
@@ -114,4 +114,37 @@ class DeferredChildLogger {
     // pino's log methods take (object?, message?, ...interpolation values).
     if (this.isLevelEnabled(level)) this.logger[level](...(line as [unknown, string?, ...unknown[]]));
   }
+}
+
+/**
+ * The request log: one line per answer, written by an onResponse hook, with the fields an operator
+ * reads (request id, method, route, status, milliseconds). The route is the template
+ * (`/api/billing/products/:id`), not the URL, so no query value (a filter, a download token) is
+ * logged; a request no route matched logs its path without the query.
+ */
+export function logAnswer(logger: Logger): (request: FastifyRequest, reply: FastifyReply, done: () => void) => void {
+  return (request, reply, done) => {
+    if (logger.isLevelEnabled('info')) {
+      const route = request.routeOptions.url ?? request.url.split('?', 1)[0];
+      logger.info({ reqId: request.id, method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'answered');
+    }
+    done();
+  };
+}
+
+/**
+ * Where log lines go when the service runs: standard output, written asynchronously (lines that
+ * arrive while a write is under way go out together with the next one), so a request never waits on
+ * the terminal or pipe; whatever is still buffered is written out when the process exits.
+ */
+export function asyncStdout(): DestinationStream {
+  const destination = pino.destination({ dest: 1, sync: false });
+  process.once('exit', () => {
+    try {
+      destination.flushSync();
+    } catch {
+      // Not open yet, or standard output is gone: nothing more can be written.
+    }
+  });
+  return destination;
 }

@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { getMetadataStorage } from 'class-validator';
+import { BasicStrategy } from 'passport-http';
+import mysql from 'mysql2/promise';
+import { DataSource } from 'typeorm';
+import { MYSQL_SERVER_URL } from '../test/support/test-app.js';
+
+// Every place where the service relies on something private of a library it uses, in one file. An
+// upgrade that moves one of them fails here, with a message naming the library, the member and the
+// file that needs it, instead of failing somewhere inside a request.
+
+const FAILS = (library: string, member: string, user: string) => `${library} no longer has ${member}: ${user} relies on it (see the comment there)`;
+
+describe('library internals the service relies on', () => {
+  it('TypeORM: the SQLite driver keeps its better-sqlite3 connection as `databaseConnection`; a DataSource has `buildMetadatas()`', async () => {
+    const dataSource = new DataSource({ type: 'better-sqlite3', database: ':memory:' });
+    assert.equal(typeof (dataSource as unknown as { buildMetadatas?: unknown }).buildMetadatas, 'function', FAILS('TypeORM DataSource', 'buildMetadatas()', 'src/sql-snapshots.ts offlineDatabase'));
+    await dataSource.initialize();
+    try {
+      const connection = (dataSource.driver as unknown as { databaseConnection?: { prepare?: unknown; inTransaction?: unknown } }).databaseConnection;
+      assert.equal(typeof connection?.prepare, 'function', FAILS('TypeORM BetterSqlite3Driver', 'databaseConnection (a better-sqlite3 Database)', 'src/common/database.ts sqliteConnection'));
+      // better-sqlite3's run() result is what inserts and conditional updates read.
+      const outcome = (connection as unknown as { prepare(sql: string): { run(): { changes: number; lastInsertRowid: number | bigint } } }).prepare('CREATE TABLE t (id INTEGER PRIMARY KEY)').run();
+      assert.ok('changes' in outcome && 'lastInsertRowid' in outcome, FAILS('better-sqlite3', 'run() → { changes, lastInsertRowid }', 'src/common/record.repository.ts insert'));
+    } finally {
+      await dataSource.destroy();
+    }
+  });
+
+  it('TypeORM: the MySQL driver keeps its mysql2 pool as `pool`, and a query runner in a transaction its connection as `databaseConnection`', async (t) => {
+    const server = new URL(MYSQL_SERVER_URL);
+    const options = { host: server.hostname, port: Number(server.port || 3306), username: decodeURIComponent(server.username), password: decodeURIComponent(server.password) };
+    try {
+      await (await mysql.createConnection({ host: options.host, port: options.port, user: options.username, password: options.password, connectTimeout: 2000 })).end();
+    } catch {
+      return t.skip(`MariaDB is not reachable at ${server.host}`);
+    }
+    const dataSource = await new DataSource({ type: 'mysql', ...options }).initialize();
+    try {
+      const pool = (dataSource.driver as unknown as { pool?: { getConnection?: unknown } }).pool;
+      assert.equal(typeof pool?.getConnection, 'function', FAILS('TypeORM MysqlDriver', 'pool (a mysql2 pool)', 'src/common/database.ts pool'));
+      const runner = dataSource.createQueryRunner();
+      await runner.connect();
+      try {
+        const connection = (runner as unknown as { databaseConnection?: { execute?: unknown } }).databaseConnection;
+        assert.equal(typeof connection?.execute, 'function', FAILS('TypeORM MysqlQueryRunner', 'databaseConnection (a mysql2 connection)', 'src/common/mysql-connections.ts transactionConnection'));
+      } finally {
+        await runner.release();
+      }
+    } finally {
+      await dataSource.destroy();
+    }
+  });
+
+  it('passport-http: BasicStrategy keeps `_verify`, `_passReqToCallback` and `_challenge()`', () => {
+    const strategy = new BasicStrategy({ passReqToCallback: true }, () => undefined) as unknown as Record<string, unknown>;
+    const user = 'src/auth/rfc7617-basic.strategy.ts';
+    assert.equal(typeof strategy._verify, 'function', FAILS('passport-http BasicStrategy', '_verify', user));
+    assert.equal(strategy._passReqToCallback, true, FAILS('passport-http BasicStrategy', '_passReqToCallback', user));
+    assert.equal(typeof strategy._challenge, 'function', FAILS('passport-http BasicStrategy', '_challenge()', user));
+  });
+
+  it("class-validator: the metadata storage's `getTargetValidationMetadatas`, `groupByPropertyName` and `addValidationMetadata`", () => {
+    const storage = getMetadataStorage() as unknown as Record<string, unknown>;
+    for (const member of ['getTargetValidationMetadatas', 'groupByPropertyName', 'addValidationMetadata']) {
+      assert.equal(typeof storage[member], 'function', FAILS('class-validator MetadataStorage', `${member}()`, 'src/common/validation/metadata-cache.ts'));
+    }
+  });
+
+  it("Nest: `ExecutionContextHost` at '@nestjs/core/helpers/execution-context-host.js'", async () => {
+    const { ExecutionContextHost } = await import('@nestjs/core/helpers/execution-context-host.js');
+    const context = new ExecutionContextHost([1, 2, 3]);
+    assert.equal(context.switchToHttp().getRequest(), 1, FAILS('@nestjs/core', 'helpers/execution-context-host (args as [request, reply])', 'src/common/fast-records.ts'));
+  });
+});
