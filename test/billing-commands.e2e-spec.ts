@@ -7,7 +7,7 @@ import { createBusinesses, createCoworker } from './support/fixtures.js';
 import { tableRows } from './support/record-checks.js';
 import { appPerSuite, basicAuth } from './support/test-app.js';
 
-// The commands protocol (docs/api.md §9.4), shown with a command a test registers on customers the way
+// The commands protocol (docs/billing.md), shown with a command a test registers on customers the way
 // a record module does (docs/billing.md, "How a record type declares a command").
 describe('Commands', () => {
   const t = appPerSuite();

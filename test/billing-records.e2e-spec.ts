@@ -5,7 +5,7 @@ import { createBusinesses, createCoworker } from './support/fixtures.js';
 import { refused } from './support/record-checks.js';
 import { appPerSuite } from './support/test-app.js';
 
-// The records billing adds or extends (docs/api.md §9.1).
+// The records billing adds or extends (docs/billing.md).
 describe('Billing records', () => {
   const t = appPerSuite();
 

@@ -1,13 +1,15 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
+import { LocalDate } from '@js-joda/core';
 import { BillingRunWorker } from '../src/billing/billing-runs/billing-run.worker.js';
+import { BillingRunner } from '../src/billing/billing-runs/billing-runner.js';
 import { createProduct } from './support/billing-fixtures.js';
 import { create, createBusinesses, createCoworker, createTariff } from './support/fixtures.js';
 import { createUser } from './support/auth.js';
 import { refused, tableRows } from './support/record-checks.js';
 import { appPerSuite, basicAuth, type TestApp } from './support/test-app.js';
 
-// Billing runs (docs/api.md §9): what is due, billed exactly once, all or nothing per customer.
+// Billing runs (docs/billing.md): what is due, billed exactly once, all or nothing per customer.
 
 const BILLING_TABLES = ['coworkerinvoice', 'coworkerinvoiceline', 'coworkercontract', 'contractproduct', 'coworkerproduct', 'invoice_sequence', 'billingrun', 'change_log'];
 
@@ -101,6 +103,23 @@ describe('Billing runs', () => {
     ]);
   });
 
+  it('an invoice a run makes fires CoworkerInvoiceCreate (16), and CoworkerInvoiceCreateFirst (15) on the customer\'s first, in its transaction', async () => {
+    const [shop] = await createBusinesses(t, 'Hooked Works');
+    const hooks: Record<number, number> = {};
+    for (const action of [15, 16]) hooks[action] = await create(t, '/api/sys/webhooks', { BusinessId: shop, Name: `hook ${action}`, Action: action, URL: 'https://hooks.example.com/billing' });
+    const customer = await createCoworker(t, shop);
+    const product = await createProduct(t, shop, { Price: 1 });
+    await create(t, '/api/billing/coworkerproducts', { CoworkerId: customer, ProductId: product, SaleDate: '2025-01-02' });
+    await create(t, '/api/billing/coworkerproducts', { CoworkerId: customer, ProductId: product, SaleDate: '2025-02-02' });
+    const first = (await billRun(t, [customer], '2025-01-31')).body.Value[0].Id;
+    const second = (await billRun(t, [customer], '2025-02-28')).body.Value[0].Id;
+    const delivered = async (hook: number) => (await t.get(`/api/sys/webhooks/${hook}/deliveries?size=100`)).body.Records.map((d: any) => d.RecordId).sort((x: number, y: number) => x - y);
+    assert.deepEqual(await delivered(hooks[16]), [first, second]);
+    assert.deepEqual(await delivered(hooks[15]), [first]);
+    const history = (await t.get(`/api/billing/coworkerinvoices/${first}/history`)).body.Records;
+    assert.deepEqual(history.map((h: any) => h.Action), ['Create']);
+  });
+
   it('a quarterly tariff and a cancellation inside a period: pro-rated by the days of the full period', async () => {
     const tariff = await createTariff(t, business, { Name: 'Quarterly office', Price: 300, InvoiceEvery: 3 });
     const customer = await createCoworker(t, business);
@@ -174,6 +193,24 @@ describe('Billing runs', () => {
     const after = await refused(t, BILLING_TABLES.filter((table) => table !== 'change_log' && table !== 'billingrun'), 400, () => t.post(`/api/billing/coworkerinvoices/${business}/create/${customer}`, {}));
     assert.equal(after.body.Message, 'Nothing to invoice.');
     assert.deepEqual((await billRun(t, [customer])).body.Value, []);
+  });
+
+  it('without the customer lock, the claims and the unique line key alone still bill each item once (parallel runs inside the service)', async () => {
+    const tariff = await createTariff(t, business, { Name: 'Unlocked desk', Price: 70 });
+    const customer = await createCoworker(t, business);
+    await create(t, '/api/billing/coworkercontracts', { CoworkerId: customer, TariffId: tariff, StartDate: '2025-01-10', BillingDay: 1 });
+    const product = await createProduct(t, business, { Price: 1.5 });
+    await create(t, '/api/billing/coworkerproducts', { CoworkerId: customer, ProductId: product, SaleDate: '2025-01-11' });
+    await create(t, '/api/billing/coworkerproducts', { CoworkerId: customer, ProductId: product, RegularCharge: true, RepeatCycle: 3, SaleDate: '2025-01-06' });
+    const runner = t.app.get(BillingRunner);
+    const unlocked = Object.assign(Object.create(Object.getPrototypeOf(runner)), runner, { lockCustomer: async () => undefined }) as BillingRunner;
+    const results = await Promise.allSettled(Array.from({ length: 10 }, () => unlocked.bill({ id: customer, businessId: business }, LocalDate.parse('2025-02-15'), undefined)));
+    const made = results.flatMap((result) => (result.status === 'fulfilled' ? result.value : []));
+    assert.equal(made.length, 1, JSON.stringify(results.map((r) => r.status === 'rejected' ? String(r.reason) : r.value.length)));
+    const lines = await linesOf(t, made[0].Id!);
+    // 10–31 Jan, 1–28 Feb, the sale, and weekly occurrences 6 Jan … 10 Feb.
+    assert.equal(lines.length, 9);
+    assert.equal((await t.get(`/api/billing/coworkerinvoices?CoworkerInvoice_Coworker=${customer}`)).body.TotalItems, 1);
   });
 
   it('deleting billed contracts, contract products and sales is refused; changing what was billed is refused naming the field', async () => {

@@ -5,7 +5,7 @@ import { create, createBusinesses, createTariff } from './support/fixtures.js';
 import { errorNames, refused } from './support/record-checks.js';
 import { appPerSuite } from './support/test-app.js';
 
-// Tax rates and the ids that name them (docs/api.md §9.1).
+// Tax rates and the ids that name them (docs/billing.md).
 describe('Tax rates', () => {
   const t = appPerSuite();
 

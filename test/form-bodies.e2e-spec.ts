@@ -33,11 +33,13 @@ describe('form-encoded record bodies', () => {
   let business: number;
   let gbp: number;
   let tariffs: number[];
+  let taxRate: number;
 
   before(async () => {
     [business] = await createBusinesses(t, 'Canal Works');
     gbp = await currencyId(t, 'GBP');
     tariffs = [await createTariff(t, business, { Name: 'A' }), await createTariff(t, business, { Name: 'B' })];
+    taxRate = await create(t, '/api/sys/taxrates', { BusinessId: business, Name: 'VAT', Rate: 20 });
   });
 
   const sendForm = (method: string, path: string, fields: Record<string, string | string[]>) =>
@@ -46,11 +48,11 @@ describe('form-encoded record bodies', () => {
   const productForm = () => ({
     BusinessId: String(business), Name: 'Locker', SystemProductType: '1', Description: 'A locker', DisplayOrder: '3', Price: '12.5',
     CurrencyId: String(gbp), AvailableAs: '3', Visible: 'FALSE', TrackStock: 'True', CurrentStock: '7', StockAlertLevel: '',
-    Tariffs: tariffs.map(String), ElegibleUnknownField: 'dropped', TaxRateId: '4', Notes: 'ignored (not a product field)',
+    Tariffs: tariffs.map(String), ElegibleUnknownField: 'dropped', TaxRateId: String(taxRate), Notes: 'ignored (not a product field)',
   });
   const productJson = () => ({
     BusinessId: business, Name: 'Locker', SystemProductType: 1, Description: 'A locker', DisplayOrder: 3, Price: 12.5,
-    CurrencyId: gbp, AvailableAs: 3, Visible: false, TrackStock: true, CurrentStock: 7, StockAlertLevel: null, Tariffs: tariffs, TaxRateId: 4,
+    CurrencyId: gbp, AvailableAs: 3, Visible: false, TrackStock: true, CurrentStock: 7, StockAlertLevel: null, Tariffs: tariffs, TaxRateId: taxRate,
   });
 
   it('create: the same answer and the same record as the JSON body; id lists as repeated keys or one comma-separated value', async () => {

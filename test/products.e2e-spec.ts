@@ -16,6 +16,7 @@ describe('products', () => {
   let gbp: number;
   let eur: number;
   let tariffs: number[];
+  let taxRates: number[];
 
   before(async () => {
     gbp = await currencyId(t, 'GBP');
@@ -23,6 +24,9 @@ describe('products', () => {
     business = await createBusiness(t, { Name: 'Canal Works' });
     otherBusiness = await createBusiness(t, { Name: 'Harbour Hub', CurrencyId: eur });
     tariffs = [await createTariff(t, business, { Name: 'Hot desk' }), await createTariff(t, business, { Name: 'Resident' }), await createTariff(t, business, { Name: 'Team' })];
+    // Tax rate ids name tax rates of the product's business (docs/billing.md).
+    taxRates = [];
+    for (const [Name, Rate] of [['Standard', 20], ['Reduced', 5], ['Exempt', 0]] as const) taxRates.push(await create(t, '/api/sys/taxrates', { BusinessId: business, Name, Rate }));
   });
 
   const minimal = (overrides: Record<string, unknown> = {}) => ({
@@ -49,9 +53,9 @@ describe('products', () => {
     PriceForAi: 139.5,
     SyncToSquare: true,
     SyncToNexKiosk: true,
-    TaxRateId: 11,
-    ReducedTaxRateId: 12,
-    ExemptTaxRateId: 13,
+    TaxRateId: taxRates[0],
+    ReducedTaxRateId: taxRates[1],
+    ExemptTaxRateId: taxRates[2],
     FinancialAccountId: 14,
     OnlyForContacts: false,
     OnlyForMembers: true,

@@ -79,7 +79,7 @@ export interface RecordDefinition<E extends RecordEntity = RecordEntity> {
   /** Columns that are never returned (secrets). */
   hidden?: readonly string[];
   /**
-   * The type offers the commands protocol (docs/api.md §9.4): `GET commands` and `POST runcommand`.
+   * The type offers the commands protocol (docs/billing.md): `GET commands` and `POST runcommand`.
    * Its commands are registered through DI (src/common/commands/record-commands.ts).
    */
   commands?: boolean;

@@ -59,7 +59,7 @@ export function createRecordController(definition: RecordDefinition<any>): Type<
   class RecordController {
     constructor(@Inject(RecordService) readonly records: RecordService, @Optional() @Inject(RecordCommands) readonly commands?: RecordCommands) {}
 
-    // ---- the commands protocol (docs/api.md §9.4), for types that declare `commands` ----
+    // ---- the commands protocol (docs/billing.md), for types that declare `commands` ----
 
     @when(Boolean(definition.commands), Get('commands'), RequirePermission(name, 'List'),
       ApiOperation({ summary: `The commands of ${name} records (with id: those the record's state allows now)` }), ApiQuery({ name: 'id', required: false }))

@@ -59,7 +59,7 @@ describe('safe writes across two instances behind nginx', () => {
 
   before(async () => {
     database = await freshMySqlDatabase();
-    const env = { DATABASE_URL: database.url, JWT_SECRET: TEST_JWT_SECRET, BOOTSTRAP_ADMIN_EMAIL: ADMIN.email, BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password, TRUST_PROXY: '127.0.0.1' };
+    const env = { DATABASE_URL: database.url, JWT_SECRET: TEST_JWT_SECRET, BOOTSTRAP_ADMIN_EMAIL: ADMIN.email, BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password, TRUST_PROXY: '127.0.0.1', BILLING_RUN_INTERVAL_SECONDS: '1' };
     [a, b] = await Promise.all([startService('A', env), startService('B', env)]);
     nginx = await startNginx([a.port, b.port]);
     gbp = (await call(a.url, 'GET', '/api/sys/currencies?Currency_Code=GBP')).body.Records[0].Id;
@@ -140,5 +140,42 @@ describe('safe writes across two instances behind nginx', () => {
     assert.ok(sentLists.includes(JSON.stringify(stock.Tariffs)), `the product's Tariffs are one list a writer sent: ${JSON.stringify(stock.Tariffs)}`);
     const businesses = (await call(a.url, 'GET', `/api/sys/users/${user}`)).body.Businesses;
     assert.ok([[business], [business, second]].some((list) => JSON.stringify(list) === JSON.stringify(businesses)), JSON.stringify(businesses));
+  });
+  it('billing runs on both instances, manual and automatic at once, bill each customer\'s items once (docs/billing.md, "Exactly once")', async () => {
+    const business = await createOk('/api/sys/businesses', { Name: 'Billing', CurrencyId: gbp, CountryId: gb });
+    const tariff = await createOk('/api/billing/tariffs', { BusinessId: business, Name: 'Desk', Price: 100, CurrencyId: gbp });
+    const product = await createOk('/api/billing/products', { BusinessId: business, Name: 'Coffee', SystemProductType: 3, Description: 'x', DisplayOrder: 0, Price: 2.5, CurrencyId: gbp, AvailableAs: 3 });
+    const start = new Date(Date.now() - 45 * 86_400_000).toISOString().slice(0, 10);
+    const customers: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      const customer = await createOk('/api/spaces/coworkers', { BusinessId: business, FullName: `Member ${i}`, Email: `member${i}@example.com` });
+      await createOk('/api/billing/coworkercontracts', { CoworkerId: customer, TariffId: tariff, StartDate: start });
+      await createOk('/api/billing/coworkerproducts', { CoworkerId: customer, ProductId: product, SaleDate: start });
+      customers.push(customer);
+    }
+    // The first half also by hand, through both instances, while their automatic runs look every second.
+    const tasks: Array<() => Promise<Res>> = [];
+    for (let i = 0; i < 24; i++) {
+      const ids = customers.slice(0, 6);
+      tasks.push(() => call(i % 2 ? a.url : b.url, 'POST', '/api/spaces/coworkers/runcommand', { Key: 'COWORKER_BILL_RUN', Ids: ids }));
+      tasks.push(() => call(i % 2 ? b.url : a.url, 'POST', `/api/billing/coworkerinvoices/${business}/create/${customers[i % 6]}`, {}));
+    }
+    const answers = await inParallel(tasks, 12);
+    assert.deepEqual(answers.filter((answer) => answer.status >= 500).map((f) => `${f.status} ${f.text}`), []);
+    const invoicesOf = async () => (await call(a.url, 'GET', `/api/billing/coworkerinvoices?CoworkerInvoice_Business=${business}&size=1000`)).body.Records as Array<{ Id: number; CoworkerId: number; InvoiceNumber: string }>;
+    // The automatic runs bill the other half; wait for them (the check below is on the state, not on time).
+    for (let waited = 0; new Set((await invoicesOf()).map((invoice) => invoice.CoworkerId)).size < customers.length && waited < 30_000; waited += 250) await new Promise((resolve) => setTimeout(resolve, 250));
+    const invoices = await invoicesOf();
+    assert.deepEqual([...new Set(invoices.map((invoice) => invoice.CoworkerId))].sort((x, y) => x - y), [...customers].sort((x, y) => x - y));
+    const keys: string[] = [];
+    for (const invoice of invoices) {
+      const lines = (await call(b.url, 'GET', `/api/billing/coworkerinvoicelines?CoworkerInvoiceLine_CoworkerInvoice=${invoice.Id}&size=100`)).body.Records;
+      keys.push(...lines.map((line: any) => `${line.CoworkerContractUniqueId ?? line.CoworkerProductUniqueId}/${line.PeriodFrom}`));
+    }
+    assert.equal(new Set(keys).size, keys.length, 'no item billed twice');
+    assert.equal(invoices.length, customers.length, 'one invoice per customer');
+    assert.deepEqual(invoices.map((invoice) => Number(invoice.InvoiceNumber)).sort((x, y) => x - y), invoices.map((_, i) => i + 1));
+    const runs = (await call(a.url, 'GET', `/api/billing/billingruns?BillingRun_Business=${business}&size=1000`)).body.Records;
+    assert.ok(runs.some((run: any) => run.Trigger === 'Automatic'), 'the automatic run billed some');
   });
 });

@@ -167,6 +167,30 @@ describe('three instances on a three-node MariaDB Galera cluster', () => {
     });
   });
 
+  it('billing runs for one customer through three nodes at once bill each item once (docs/billing.md, "Exactly once")', async (context) => {
+    await measured(context, async () => {
+      const shop = await created(a(), '/api/sys/businesses', { Name: 'Galera Billing', CurrencyId: gbp, CountryId: uk });
+      const tariff = await created(a(), '/api/billing/tariffs', { BusinessId: shop, Name: 'Billed desk', Price: 100, CurrencyId: gbp });
+      const customer = await created(a(), '/api/spaces/coworkers', { BusinessId: shop, FullName: 'Billed Customer', Email: 'billed@example.com' });
+      await created(a(), '/api/billing/coworkercontracts', { CoworkerId: customer, TariffId: tariff, StartDate: '2025-01-16', BillingDay: 1 });
+      const product = await created(a(), '/api/billing/products', { BusinessId: shop, Name: 'Coffee', SystemProductType: 3, Description: 'A cup', DisplayOrder: 0, Price: 2.5, CurrencyId: gbp, AvailableAs: 3 });
+      for (let i = 0; i < 3; i++) await created(a(), '/api/billing/coworkerproducts', { CoworkerId: customer, ProductId: product, SaleDate: '2025-01-20' });
+      const run = { Key: 'COWORKER_BILL_RUN', Ids: [customer], Parameters: [{ Name: 'Until', Value: '2025-03-31' }] };
+      const results = await across(30, (instance, i) => (i % 10 === 9
+        ? call(instance, 'POST', `/api/billing/coworkerinvoices/${shop}/create/${customer}`, { json: {} })
+        : call(instance, 'POST', '/api/spaces/coworkers/runcommand', { json: run })));
+      assert.deepEqual(serverErrors(results), []);
+      const invoices = (await call(instances[1], 'GET', `/api/billing/coworkerinvoices?CoworkerInvoice_Coworker=${customer}&size=100`)).body.Records as Array<{ Id: number; InvoiceNumber: string }>;
+      const lines = [];
+      for (const invoice of invoices) lines.push(...(await call(instances[2], 'GET', `/api/billing/coworkerinvoicelines?CoworkerInvoiceLine_CoworkerInvoice=${invoice.Id}&size=100`)).body.Records);
+      // 16–31 Jan, Feb and Mar of the contract, and the three sales: each on one invoice only.
+      assert.equal(lines.length, 6, JSON.stringify(lines));
+      const keys = lines.map((line: any) => `${line.CoworkerContractUniqueId ?? line.CoworkerProductUniqueId}/${line.PeriodFrom}`);
+      assert.equal(new Set(keys).size, 6);
+      assert.deepEqual(invoices.map((invoice) => Number(invoice.InvoiceNumber)).sort((x, y) => x - y), invoices.map((_, i) => i + 1));
+    });
+  });
+
   it('30 parallel waiting-list joins by one customer through three nodes leave one entry', async (context) => {
     await measured(context, async () => {
       const email = 'waiting.racer@example.com';

@@ -3,7 +3,7 @@ import { DateTimeColumn, IdListColumn, IntColumn, LongTextColumn, TextColumn } f
 import { RecordEntity } from '../../common/record.entity.js';
 import { Business } from '../../sys/businesses/business.entity.js';
 
-/** One billing run of one business, manual or automatic (docs/api.md §9.3). */
+/** One billing run of one business, manual or automatic (docs/billing.md). */
 @Entity('billingrun')
 export class BillingRun extends RecordEntity {
   @IntColumn({ nullable: false, references: () => Business, onDelete: 'CASCADE' }) BusinessId: number;

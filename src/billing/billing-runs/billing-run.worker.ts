@@ -18,7 +18,7 @@ const PAGE = 200;
 const LEASE_MS = 15 * 60_000;
 
 /**
- * The automatic billing run (docs/api.md §9.3, docs/billing.md "Automatic runs"): every
+ * The automatic billing run (docs/billing.md "Automatic runs"): every
  * BILLING_RUN_INTERVAL_SECONDS each instance looks for businesses with a contract period due up to
  * today (RenewalDate), takes a lease on each in billing_lease (one conditional UPDATE: one instance
  * per business at a time, others take other businesses), bills its due customers page by page, and

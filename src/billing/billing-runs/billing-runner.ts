@@ -15,10 +15,10 @@ import { atMidnight, utcDate } from '../due-items/periods.js';
 
 /** How many times a customer's transaction is tried when another run billed one of its items first. */
 const CLAIM_ATTEMPTS = 4;
-/** Days from the day an invoice is made to its DueDate (docs/api.md §9.3). */
+/** Days from the day an invoice is made to its DueDate (docs/billing.md). */
 const DUE_IN_DAYS = 14;
 
-/** A customer whose items cannot be billed (docs/api.md §9.3): no invoice, an entry in the run's Errors. */
+/** A customer whose items cannot be billed (docs/billing.md): no invoice, an entry in the run's Errors. */
 export class BillingError extends Error {}
 
 /** Another run billed one of the customer's items after this one read them: try the customer again. */
@@ -65,7 +65,7 @@ interface PlannedInvoice {
 }
 
 /**
- * Bills one customer (docs/api.md §9.2, §9.3, docs/billing.md): asks every item source what is due
+ * Bills one customer (docs/billing.md): asks every item source what is due
  * up to `until`, prices the lines, and — unless previewing — writes in ONE transaction the invoices
  * (one per currency, numbered as any invoice), their lines, the claims that mark each item billed,
  * and their history and webhook events. A claim that finds its item billed by another run meanwhile
@@ -189,7 +189,7 @@ export class BillingRunner {
     return rates;
   }
 
-  /** A line's amounts (docs/api.md §9.2): SubTotal = Quantity × UnitPrice; TaxAmount rounded; TotalAmount their sum. */
+  /** A line's amounts (docs/billing.md): SubTotal = Quantity × UnitPrice; TaxAmount rounded; TotalAmount their sum. */
   private price(line: DueLine, rates: Map<number, Units>, position: number): PlannedInvoice['lines'][number] {
     const subTotal = BigInt(line.quantity) * line.unitPrice;
     const rate = line.taxRateId === null ? 0n : rates.get(line.taxRateId)!;

@@ -15,7 +15,7 @@ import { BillingRunsService } from './billing-runs.service.js';
 import { BuiltInDueSources } from './built-in-sources.js';
 import { RaiseInvoiceController } from './raise-invoice.controller.js';
 
-/** Billing runs (docs/api.md §9.3): read with CoworkerInvoice-Read. */
+/** Billing runs (docs/billing.md): read with CoworkerInvoice-Read. */
 export const billingRuns = defineRecord({
   name: 'BillingRun',
   path: 'billing/billingruns',

@@ -20,7 +20,7 @@ export interface BusinessRun {
 }
 
 /**
- * Billing runs (docs/api.md §9.3): COWORKER_BILL_RUN on customers, the raise route and the automatic
+ * Billing runs (docs/billing.md): COWORKER_BILL_RUN on customers, the raise route and the automatic
  * run all bill through `runBusiness`, which records the run of each business (not a preview).
  */
 @Injectable()

@@ -26,7 +26,7 @@ export function dbDate(raw: unknown): LocalDate | null {
 const span = (from: LocalDate, to: LocalDate) => (from.equals(to) ? from.toString() : `${from.toString()} – ${to.toString()}`);
 
 /**
- * The four item sources of docs/api.md §9.2 (1. to 4.), registered in that order. Each reads the
+ * The four item sources of docs/billing.md (1. to 4.), registered in that order. Each reads the
  * customer's records with the terms they need, works out what is due with the pure functions of
  * due-items/periods.ts, and claims each item with one conditional UPDATE from the state it read.
  */

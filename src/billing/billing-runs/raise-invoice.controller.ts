@@ -8,7 +8,7 @@ import { RecordIdPipe } from '../../common/record-id.pipe.js';
 import { todayUtc } from './billing-runner.js';
 import { BillingRunsService } from './billing-runs.service.js';
 
-/** The platform's route that raises a customer's invoice now (docs/api.md §9.3). */
+/** The platform's route that raises a customer's invoice now (docs/billing.md). */
 @ApiTags('CoworkerInvoice')
 @Controller('api/billing/coworkerinvoices')
 export class RaiseInvoiceController {

@@ -4,7 +4,7 @@ import { RecordEntity } from '../../common/record.entity.js';
 import { CoworkerContract } from '../coworker-contracts/coworker-contract.entity.js';
 import { Product } from '../products/product.entity.js';
 
-/** A product billed with every period of a contract (docs/api.md §9.1, §9.2). */
+/** A product billed with every period of a contract (docs/billing.md). */
 @Entity('contractproduct')
 export class ContractProduct extends RecordEntity {
   @IntColumn({ nullable: false, references: () => CoworkerContract }) CoworkerContractId: number;

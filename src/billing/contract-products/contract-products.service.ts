@@ -14,7 +14,7 @@ import { Product } from '../products/product.entity.js';
 import { ContractProduct } from './contract-product.entity.js';
 
 /**
- * Contract products (docs/api.md §9.1): the product must be one of the business of the contract's
+ * Contract products (docs/billing.md): the product must be one of the business of the contract's
  * customer (400 naming ProductId); Price defaults to the product's; the customer is copied from the
  * contract. Once billed, the contract, product and RepeatFrom stay, RepeatUntil may not end before what
  * was billed, and it cannot be deleted.

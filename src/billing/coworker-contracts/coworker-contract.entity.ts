@@ -18,7 +18,7 @@ export class CoworkerContract extends RecordEntity {
   @MoneyColumn({ nullable: false }) Price: number;
   @LongTextColumn() Notes: string | null;
   @BoolColumn() IsPrimaryContract: boolean;
-  /** Day of the month its periods start on, 1 to 28 (docs/api.md §9.1). */
+  /** Day of the month its periods start on, 1 to 28 (docs/billing.md). */
   @IntColumn({ nullable: false, default: 1 }) BillingDay: number;
   @BoolColumn({ default: true }) ApplyProRating: boolean;
   /** Billed up to this date, exclusive; null before its first invoice. Set by billing runs only. */

@@ -71,13 +71,16 @@ export class CoworkerContractsService extends RecordService<CoworkerContract> {
   private async changeOthers(manager: EntityManager, actor: Principal | undefined, ids: readonly number[], values: Record<string, unknown>): Promise<void> {
     for (const id of ids) {
       const before = await this.get(id, undefined, manager);
-      await this.updateRow(id, { ...values, UpdatedOn: new Date(), UpdatedBy: actor?.email ?? null, IsNew: false }, manager);
+      const changes = { ...values };
+      // A cancellation may leave no period to bill: the next one (RenewalDate) goes with it.
+      if (changes.CancellationDate instanceof Date && before.RenewalDate && !utcDate(changes.CancellationDate).isAfter(utcDate(String(before.RenewalDate)))) changes.RenewalDate = null;
+      await this.updateRow(id, { ...changes, UpdatedOn: new Date(), UpdatedBy: actor?.email ?? null, IsNew: false }, manager);
       await this.recordChange(manager, actor, 'Update', id, before);
     }
   }
 
   /**
-   * Billing (docs/api.md §9.1): BillingDay defaults to the start's day (28 at most); RenewalDate is the
+   * Billing (docs/billing.md): BillingDay defaults to the start's day (28 at most); RenewalDate is the
    * next period to bill; a billed contract keeps what was billed (its customer, tariff, start, billing
    * day and pro-rating; no cancellation before what was billed).
    */

@@ -5,7 +5,7 @@ import { TaxRate } from '../../sys/tax-rates/tax-rate.entity.js';
 import { CoworkerInvoice } from '../coworker-invoices/coworker-invoice.entity.js';
 
 /**
- * One line of a customer invoice made by a billing run (docs/api.md §9.1): what was billed, at what
+ * One line of a customer invoice made by a billing run (docs/billing.md): what was billed, at what
  * price and tax, for which period, from which source (one of the four *UniqueId fields).
  *
  * `BilledItemKey` (never on the wire) is `<source UniqueId>/<PeriodFrom as YYYY-MM-DD>` and UNIQUE: the

@@ -5,7 +5,7 @@ import { CoworkerInvoice } from '../coworker-invoices/coworker-invoice.entity.js
 import { CoworkerInvoiceLine } from './coworker-invoice-line.entity.js';
 import { CoworkerInvoiceLinesService } from './coworker-invoice-lines.service.js';
 
-/** Invoice lines: written by billing runs only, read through the API (docs/api.md §9.1). */
+/** Invoice lines: written by billing runs only, read through the API (docs/billing.md). */
 export const coworkerInvoiceLines = defineRecord({
   name: 'CoworkerInvoiceLine',
   path: 'billing/coworkerinvoicelines',

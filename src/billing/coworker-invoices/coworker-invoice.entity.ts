@@ -40,7 +40,7 @@ export class CoworkerInvoice extends RecordEntity {
   @TextColumn() BillToFax: string | null;
   @IntColumn({ references: () => Country }) BillToCountryId: number | null;
   @TextColumn() BillToCountryName: string | null;
-  // Read-only; settlement (docs/api.md §10) sets them. A new invoice is due in full.
+  // Read-only; the settlement of payments sets them. A new invoice is due in full.
   @BoolColumn() Draft: boolean;
   @MoneyColumn({ nullable: false, default: 0 }) PaidAmount: number;
   @MoneyColumn() DueAmount: number | null;

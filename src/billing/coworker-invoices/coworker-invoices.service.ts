@@ -43,7 +43,7 @@ export class CoworkerInvoicesService extends RecordService<CoworkerInvoice> {
       values.InvoiceNumber = await this.issuance.nextNumber('CoworkerInvoice', given.BusinessId as number, manager);
       values.BusinessName = await this.issuance.lookup(Business, given.BusinessId, 'Name', manager);
     }
-    // A new invoice is due in full; settlement (docs/api.md §10) keeps DueAmount from then on.
+    // A new invoice is due in full; the settlement of payments keeps DueAmount from then on.
     if (existing === null) values.DueAmount = fromUnits(toUnits(values.TotalAmount ?? 0));
     // An invoice with lines (a run's, a credit note) has their totals: read-only (docs/api.md §9.1, §10.1).
     if (existing !== null && (values.TotalAmount !== undefined || values.TaxAmount !== undefined) && (await this.settlementRepository.hasLines(Number(existing.Id), manager))) {

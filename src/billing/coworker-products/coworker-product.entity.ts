@@ -19,7 +19,7 @@ export class CoworkerProduct extends RecordEntity {
   @DateTimeColumn({ nullable: false, index: true }) SaleDate: Date;
   @LongTextColumn() Notes: string | null;
   @BoolColumn() Invoiced: boolean;
-  // Recurring sales (docs/api.md §9.1): billed once per occurrence of RepeatCycle × RepeatUnit.
+  // Recurring sales (docs/billing.md): billed once per occurrence of RepeatCycle × RepeatUnit.
   @BoolColumn() RegularCharge: boolean;
   @IntColumn() RepeatCycle: number | null;
   @IntColumn({ nullable: false, default: 1 }) RepeatUnit: number;

@@ -97,7 +97,7 @@ export class CoworkerProductsService extends RecordService<CoworkerProduct> {
     return { values, pending };
   }
 
-  /** A recurring sale repeats from its sale date and every cycle unless told otherwise (docs/api.md §9.1). */
+  /** A recurring sale repeats from its sale date and every cycle unless told otherwise (docs/billing.md). */
   private repeatDefaults(values: Record<string, unknown>, existing: WireRecord | null): void {
     const regular = values.RegularCharge ?? existing?.RegularCharge;
     if (values.RepeatUnit === null || (!existing && values.RepeatUnit === undefined)) values.RepeatUnit = 1;
@@ -109,7 +109,7 @@ export class CoworkerProductsService extends RecordService<CoworkerProduct> {
     }
   }
 
-  /** What a billed sale keeps (docs/api.md §9.3): what was billed, and its Invoiced mark. */
+  /** What a billed sale keeps (docs/billing.md): what was billed, and its Invoiced mark. */
   private async keepBilled(values: Record<string, unknown>, existing: WireRecord, manager: EntityManager): Promise<void> {
     if (!(await hasBilledLines(this.db, 'CoworkerProductUniqueId', String(existing.UniqueId), manager))) return;
     const extra: FieldError[] = [];

@@ -5,7 +5,7 @@ import { RecordValidationException } from '../../common/errors.js';
 import type { WireRecord } from '../../common/record-definition.js';
 import { CoworkerInvoiceLine } from '../coworker-invoice-lines/coworker-invoice-line.entity.js';
 
-// What the records billing reads share once they are billed (docs/api.md §9.3, last point): a record
+// What the records billing reads share once they are billed (docs/billing.md, last point): a record
 // with billed lines cannot be deleted, and its billed fields cannot change what was billed.
 
 /** The line column naming each kind of source. */

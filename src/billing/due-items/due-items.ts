@@ -10,7 +10,7 @@ import type { SourceColumn } from './billed-items.js';
 // modules register (booking charges). A run asks each source, in order, for the customer's items due
 // up to `until`; it bills them all on one invoice per currency, or none.
 
-/** One line a due item puts on the invoice (its amounts are computed by the run: docs/api.md §9.2). */
+/** One line a due item puts on the invoice (its amounts are computed by the run: docs/billing.md). */
 export interface DueLine {
   source: SourceColumn;
   /** The UniqueId of the record billed (contract, contract product, sale, booking). */
@@ -65,7 +65,7 @@ export interface DueContext {
   manager: EntityManager | undefined;
 }
 
-/** A kind of thing that becomes due (docs/api.md §9.2, 1. to 5.). */
+/** A kind of thing that becomes due (docs/billing.md, 1. to 5.). */
 export interface DueItemSource {
   /** For messages and docs. */
   name: string;

@@ -1,4 +1,4 @@
-// Exact money for billing (docs/api.md §9.1): amounts as bigint counts of 1/10,000 (the four decimal
+// Exact money for billing (docs/billing.md): amounts as bigint counts of 1/10,000 (the four decimal
 // places every money column stores), never floats; one rounding rule: to 2 decimal places, half away
 // from zero. Wire amounts (JSON numbers of at most 4 decimals) convert through their shortest text.
 

@@ -10,7 +10,7 @@ const terms = (start: string, billingDay: number, invoiceEvery = 1, cancellation
   ({ start: d(start), billingDay, invoiceEvery, cancellation: cancellation ? d(cancellation) : null });
 const price = (amount: number, period: BillingPeriod, proRating = true) => fromUnits(periodUnitPrice(toUnits(amount), period, proRating));
 
-describe('contract periods (docs/api.md §9.2)', () => {
+describe('contract periods (docs/billing.md)', () => {
   it('billing day defaults to the start day, 28 when later; the first billing day is on or after the start', () => {
     assert.equal(defaultBillingDay(d('2025-01-16')), 16);
     assert.equal(defaultBillingDay(d('2025-01-31')), 28);
@@ -77,7 +77,7 @@ describe('contract periods (docs/api.md §9.2)', () => {
   });
 });
 
-describe('recurring sales (docs/api.md §9.2, 4.)', () => {
+describe('recurring sales (docs/billing.md, 4.)', () => {
   const rule = (cycle: number, from: string, unit = 1, until: string | null = null) => ({ cycle, unit, from: d(from), until: until ? d(until) : null });
 
   it('monthly from 31 Jan keeps to month ends: 31 Jan, 28 Feb, 31 Mar; each runs to the day before the next', () => {

@@ -1,7 +1,7 @@
 import { ChronoUnit, LocalDate } from '@js-joda/core';
 import { prorate, roundToCents, type Units } from './money.js';
 
-// What is due, as pure functions of calendar dates (docs/api.md §9.2, docs/billing.md): contract
+// What is due, as pure functions of calendar dates (docs/billing.md): contract
 // periods, occurrences of recurring sales, pro-rating. Dates are js-joda LocalDates (calendar dates in
 // UTC); no clock is read here: "today" and `Until` are arguments.
 
@@ -83,13 +83,13 @@ export function contractPeriods(terms: ContractTerms, billedUntil: LocalDate | n
 
 /**
  * A period's unit price: `price` rounded to cents, or with pro-rating, for a period shorter than its
- * full period, `price × days ÷ full days` rounded (docs/api.md §9.2: before quantities multiply it).
+ * full period, `price × days ÷ full days` rounded (docs/billing.md: before quantities multiply it).
  */
 export function periodUnitPrice(price: Units, period: BillingPeriod, proRating: boolean): Units {
   return proRating && period.days !== period.fullDays ? prorate(price, period.days, period.fullDays) : roundToCents(price);
 }
 
-/** eRecurrentChargePattern (docs/api.md §7.1, §9.1). */
+/** eRecurrentChargePattern (docs/billing.md). */
 export const RepeatCycle = { PricePlan: 1, Day: 2, Week: 3, Month: 4, Year: 5, LastDayOfMonth: 6 } as const;
 
 /** A recurring sale's rule. */

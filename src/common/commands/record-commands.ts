@@ -9,7 +9,7 @@ import type { RecordDefinition, WireRecord } from '../record-definition.js';
 import { fitsMoney, MAX_ID } from '../validation/fields.js';
 import { parseDateTime } from '../wire-values.js';
 
-// The commands protocol of docs/api.md §9.4, written once for every record type (docs/billing.md,
+// The commands protocol of docs/billing.md, written once for every record type (docs/billing.md,
 // "How a record type declares a command"). A record type whose definition says `commands: true` gets
 // `GET /api/{path}/commands` and `POST /api/{path}/runcommand`; the commands themselves are registered
 // through DI by the modules that implement them (RecordCommands.register in onModuleInit).
@@ -75,7 +75,7 @@ export interface RecordCommand {
   run(context: CommandContext): Promise<unknown>;
 }
 
-/** A command as `GET /commands` lists it (docs/api.md §9.4). */
+/** A command as `GET /commands` lists it (docs/billing.md). */
 export interface CommandDescription {
   Key: string;
   Name: string;
@@ -96,7 +96,7 @@ export interface CommandTarget {
 
 const SUCCESS = 'The command was run correctly.';
 
-/** Refused runs answer HTTP 200 with this body (docs/api.md §9.4). */
+/** Refused runs answer HTTP 200 with this body (docs/billing.md). */
 const refused = (message: string): ActionConfirmation => failureConfirmation(400, message);
 
 /** The commands of every record type, registered by the modules that implement them. */

@@ -2,7 +2,7 @@ import { TableColumn, type MigrationInterface, type QueryRunner } from 'typeorm'
 import { column, createRecordTable } from '../migration-helpers.js';
 
 /**
- * Tax rates (docs/api.md §9.1) and the tariff's billing fields. Products' tax rate ids were columns
+ * Tax rates (docs/billing.md) and the tariff's billing fields. Products' tax rate ids were columns
  * already; values stored before stay as they are. A tariff's TaxRateId has no foreign key, like a
  * product's: deleting a rate in use is refused by TaxRatesService.
  */

@@ -14,7 +14,7 @@ const INVOICE_COLUMNS = [
 ];
 
 /**
- * Customer invoice lines (docs/api.md §9.1) and the invoice's settlement fields. Invoices made before
+ * Customer invoice lines (docs/billing.md) and the invoice's settlement fields. Invoices made before
  * are taken as settled by their Paid flag: a paid one was paid in full, an unpaid one is due in full.
  */
 export class InvoiceLines1765000100000 implements MigrationInterface {

@@ -21,7 +21,7 @@ const SALE_COLUMNS = [
 ];
 
 /**
- * Billing runs (docs/api.md §9): the contract's billing fields (BillingDay from its start day, 28 at
+ * Billing runs (docs/billing.md): the contract's billing fields (BillingDay from its start day, 28 at
  * most; RenewalDate = the next period to bill, indexed for the automatic run), recurring sales,
  * contract products, the record of each run, and the leases instances take to share automatic runs.
  */

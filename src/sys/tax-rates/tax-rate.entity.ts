@@ -3,7 +3,7 @@ import { IntColumn, LongTextColumn, MoneyColumn, TextColumn } from '../../common
 import { RecordEntity } from '../../common/record.entity.js';
 import { Business } from '../businesses/business.entity.js';
 
-/** A business's tax rate (docs/api.md §9.1): products and tariffs name it, billed lines capture its Rate. */
+/** A business's tax rate (docs/billing.md): products and tariffs name it, billed lines capture its Rate. */
 @Entity('taxrate')
 export class TaxRate extends RecordEntity {
   @IntColumn({ nullable: false, references: () => Business }) BusinessId: number;

@@ -6,7 +6,7 @@ import { recordDefinitions, type RecordDefinition, type WireRecord } from '../..
 import { RecordService, type SaveContext, type SaveDecision } from '../../common/record.service.js';
 import { TaxRate } from './tax-rate.entity.js';
 
-/** Tax rates (docs/api.md §9.1): the business stays; a rate in use is not deleted. */
+/** Tax rates (docs/billing.md): the business stays; a rate in use is not deleted. */
 @Injectable()
 export class TaxRatesService extends RecordService<TaxRate> {
   protected override async beforeSave({ values, existing }: SaveContext): Promise<SaveDecision> {

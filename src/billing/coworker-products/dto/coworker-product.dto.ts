@@ -24,7 +24,7 @@ export class CoworkerProductDto extends RecordDto {
   @Text({ long: true }) Notes?: string | null;
   /** A one-off sale a client marks invoiced is never billed by a run; runs set it. */
   @Bool() Invoiced?: boolean | null;
-  /** A recurring sale: billed once per occurrence (docs/api.md §9.2, 4.). */
+  /** A recurring sale: billed once per occurrence (docs/billing.md, 4.). */
   @Bool() RegularCharge?: boolean | null;
   /** eRecurrentChargePattern: 1 PricePlan, 2 Day, 3 Week, 4 Month, 5 Year, 6 LastDayOfMonth. */
   @Enum([1, 2, 3, 4, 5, 6]) RepeatCycle?: number | null;

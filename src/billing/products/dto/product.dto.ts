@@ -34,7 +34,7 @@ export class ProductDto extends RecordDto {
   @Bool() SyncToSquare?: boolean | null;
   /** Sync to the kiosk app. */
   @Bool() SyncToNexKiosk?: boolean | null;
-  /** Tax rates of the product's business (docs/api.md §9.1); a value stored before tax rates existed is kept. */
+  /** Tax rates of the product's business (docs/billing.md); a value stored before tax rates existed is kept. */
   @Reference(() => TaxRate, { sameBusiness: true, keepsStored: true }) TaxRateId?: number | null;
   @Reference(() => TaxRate, { sameBusiness: true, keepsStored: true }) ReducedTaxRateId?: number | null;
   @Reference(() => TaxRate, { sameBusiness: true, keepsStored: true }) ExemptTaxRateId?: number | null;

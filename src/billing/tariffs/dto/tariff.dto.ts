@@ -12,7 +12,7 @@ export class TariffDto extends RecordDto {
   @Text({ long: true }) Description?: string | null;
   @Bool() Visible?: boolean | null;
   @Bool() Archived?: boolean | null;
-  /** The tax rate of its contract periods: one of the tariff's business (docs/api.md §9.1). */
+  /** The tax rate of its contract periods: one of the tariff's business (docs/billing.md). */
   @Reference(() => TaxRate, { sameBusiness: true }) TaxRateId?: number | null;
   /** Months per billing period, 1 to 12; 1 unless given. */
   @Integer({ min: 1, max: 12 }) InvoiceEvery?: number | null;
