@@ -118,7 +118,7 @@ export class AppModule {
         { provide: APP_GUARD, useExisting: RateLimitGuard },
         { provide: APP_GUARD, useExisting: AuthenticationGuard },
         { provide: APP_GUARD, useExisting: RolesGuard },
-        // Write requests: the answer deadline, Idempotency-Key and ETags (README, "Safe writes").
+        // Write requests: the answer deadline, Idempotency-Key and ETags (docs/api.md §11.6).
         IdempotencyRepository,
         Idempotency,
         { provide: APP_INTERCEPTOR, useClass: WriteInterceptor },

@@ -12,6 +12,8 @@ import { parseJsonBody, refuseForeignCharset } from './common/body-limits.js';
 import { installFastRecordRoutes } from './common/fast-records.js';
 import { failureConfirmation } from './common/envelopes.js';
 import { deferredChildLogger, logAnswer } from './common/logging.js';
+import { Database } from './common/database.js';
+import { describeDocument } from './common/openapi.js';
 import { documentSafeWrites } from './common/openapi-safe-writes.js';
 import { answerClientError, RequestTimeoutError, sendError, UNAVAILABLE_MESSAGE } from './common/http-exception.filter.js';
 import type { AppConfig } from './config/configuration.js';
@@ -119,7 +121,7 @@ export async function setupApp(app: NestFastifyApplication): Promise<void> {
       done(error as Error, undefined);
     }
   });
-  // JSON bodies are bounded in depth and size before they are parsed (README "Request bodies").
+  // JSON bodies are bounded in depth and size before they are parsed (docs/api.md §11.2).
   const adapter = app.getHttpAdapter() as FastifyAdapter;
   adapter.useBodyParser('application/json', false, { bodyLimit: BODY_LIMIT }, (request: FastifyRequest, body: Buffer, done: (error: Error | null, body?: unknown) => void) => {
     done(null, parseJsonBody(body.toString('utf8'), request.headers['content-type']));
@@ -131,10 +133,13 @@ export async function setupApp(app: NestFastifyApplication): Promise<void> {
       .setTitle('Coworking API')
       .setDescription('Billing, content and the token service of a coworking platform.')
       .setVersion('1')
+      // package.json grants no licence ("private"): UNLICENSED in npm's sense, which its documentation explains.
+      .setLicense('UNLICENSED', 'https://docs.npmjs.com/cli/configuring-npm/package-json#license')
       .addBearerAuth()
       .addBasicAuth()
       .build(),
   );
+  describeDocument(document, app.get(Database));
   documentSafeWrites(document);
   SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs-json', swaggerOptions: { persistAuthorization: true } });
   await app.init();

@@ -6,7 +6,7 @@ import { create, createBusinesses, createCoworker, createTariff, currencyId } fr
 import { tableRows } from './support/record-checks.js';
 import { appPerSuite } from './support/test-app.js';
 
-// Records link only records of their own business (README "Adding a record type": `sameBusiness`), and a
+// Records link only records of their own business (docs/architecture.md §8: `sameBusiness`), and a
 // create racing the delete of a record it names is a 400, never a 500.
 
 describe('links across businesses', () => {

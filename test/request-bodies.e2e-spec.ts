@@ -6,7 +6,7 @@ import { createProduct } from './support/billing-fixtures.js';
 import { createBusinesses, createCoworker, currencyId } from './support/fixtures.js';
 import { appPerSuite } from './support/test-app.js';
 
-// Hostile request bodies and headers (README "Request bodies"): refused early, in the error envelope,
+// Hostile request bodies and headers (docs/api.md §11.2): refused early, in the error envelope,
 // without holding up anyone else.
 
 /** A JSON object text with `count` keys (about 850 KB for 100,000). */

@@ -8,7 +8,7 @@ import { createLogger, safeError } from '../src/common/logging.js';
 import { appPerSuite } from './support/test-app.js';
 
 // Every accepted value fits both databases and reads back as written; what does not fit is a 400
-// naming the field, and changes nothing (README "Values").
+// naming the field, and changes nothing (docs/api.md §11.2).
 
 describe('values that must fit both databases', () => {
   const t = appPerSuite();

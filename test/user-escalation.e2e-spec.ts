@@ -5,8 +5,8 @@ import { bearer, createUser, passwordToken } from './support/auth.js';
 import { createBusinesses, createCoworker } from './support/fixtures.js';
 import { appPerSuite, basicAuth } from './support/test-app.js';
 
-// Two-factor users and Basic; what a restricted administrator may do to users (README "Authentication
-// and roles"): nobody gives what they do not have, and only users wholly within its reach are touched.
+// Two-factor users and Basic; what a restricted administrator may do to users (docs/api.md §11.1
+// and §2.7): nobody gives what they do not have, and only users wholly within its reach are touched.
 
 const PASSWORD = 'correct horse battery';
 

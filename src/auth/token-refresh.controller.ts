@@ -1,6 +1,7 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Actor, AccessDeniedWhenUnresolved, Authenticated, CustomerOnly, RequirePermission } from '../common/access.js';
+import { ApiAnswer, ref } from '../common/openapi.js';
 import { failureConfirmation, successConfirmation, type ActionConfirmation } from '../common/envelopes.js';
 import { RecordNotFoundException, WireResponseException } from '../common/errors.js';
 import type { Principal } from '../common/principal.js';
@@ -33,6 +34,9 @@ export class TokenRefreshController {
   @CustomerOnly()
   @AccessDeniedWhenUnresolved()
   @ApiOperation({ summary: "A new access token for the calling customer's own login" })
+  @ApiBody({ type: TokenRefreshDto, required: false })
+  @ApiAnswer(200, 'Message "OK", Value the new access token.', ref('ActionConfirmation'))
+  @ApiAnswer(400, 'ValidityInMinutes out of range.', ref('ActionConfirmation'))
   async refreshOwn(@Actor() actor: Principal, @Body() body: unknown): Promise<ActionConfirmation> {
     return this.issue(actor.userId, actor, body);
   }
@@ -41,6 +45,10 @@ export class TokenRefreshController {
   @HttpCode(200)
   @RequirePermission('User', 'Edit')
   @ApiOperation({ summary: 'A new access token for another user (full administrator or User-Edit)' })
+  @ApiBody({ type: TokenRefreshDto, required: false })
+  @ApiAnswer(200, 'Message "OK", Value the new access token.', ref('ActionConfirmation'))
+  @ApiAnswer(400, 'ValidityInMinutes out of range.', ref('ActionConfirmation'))
+  @ApiAnswer(404, 'No such user.', ref('NotFound'))
   async refreshOther(@Param('id', RecordIdPipe) id: number, @Actor() actor: Principal, @Body() body: unknown): Promise<ActionConfirmation> {
     const target = await this.auth.userState(id, true);
     if (!target) throw new RecordNotFoundException();

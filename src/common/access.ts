@@ -1,5 +1,5 @@
 import { applyDecorators, createParamDecorator, SetMetadata, type ExecutionContext } from '@nestjs/common';
-import { ApiBasicAuth, ApiBearerAuth, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { ApiBasicAuth, ApiBearerAuth, ApiExtension, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { Principal, RecordAction } from './principal.js';
 
@@ -21,8 +21,11 @@ export function allows(principal: Principal, { entity, action }: Permission): bo
   return principal.roles.has(`${prefix}-${action.toLowerCase()}`) || (action === 'Edit' && principal.roles.has(`${prefix}-update`));
 }
 
+/** The OpenAPI extension that marks a public operation; the document shows it as `security: []` (src/common/openapi.ts). */
+export const PUBLIC_MARK = 'x-public';
+
 /** Opts a route out of authentication; everything else is denied by default. */
-export const Public = () => SetMetadata(IS_PUBLIC, true);
+export const Public = () => applyDecorators(SetMetadata(IS_PUBLIC, true), ApiExtension(PUBLIC_MARK, { public: true }));
 
 const documented = () =>
   applyDecorators(ApiBearerAuth(), ApiBasicAuth(), ApiUnauthorizedResponse({ description: 'Authorization has been denied for this request.' }));

@@ -51,7 +51,7 @@ function convert(kind: FormKind, value: string | string[]): unknown {
 }
 
 /**
- * A form-encoded record body as the same body in JSON (README "Form-encoded bodies"): each field the
+ * A form-encoded record body as the same body in JSON (docs/api.md §11.3): each field the
  * DTO declares converted by its rules — numbers, booleans `true`/`false` (any case), dates as text (the
  * date-time rule parses them as in JSON), id lists as repeated keys or one comma-separated value; an
  * empty value is null except for text. Fields the DTO does not declare are dropped.

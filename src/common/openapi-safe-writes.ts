@@ -26,7 +26,7 @@ function addResponse(operation: Operation, status: string, description: string, 
 }
 
 /**
- * Documents the safe-write headers (README, "Safe writes") on every operation they apply to:
+ * Documents the safe-write headers (docs/api.md §11.6) on every operation they apply to:
  * Idempotency-Key and Idempotent-Replayed on POSTs, If-Match and 412 on PUT and DELETE, ETag on
  * record reads and writes, If-None-Match and 304 on GET by id.
  */

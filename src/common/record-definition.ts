@@ -31,6 +31,8 @@ export interface JoinedField {
 /** A read-only field computed by the database (counts, lookups through two tables). */
 export interface SqlField {
   kind: WireKind;
+  /** Whether the SQL can give null (the OpenAPI document says so; default true). */
+  nullable?: boolean;
   sql: (q: SqlContext) => string;
 }
 
@@ -76,6 +78,8 @@ export interface RecordDefinition<E extends RecordEntity = RecordEntity> {
   lists?: Readonly<Record<string, JoinTableList>>;
   /** Read-only fields derived from the rest of the record. */
   computed?: Readonly<Record<string, (record: WireRecord) => unknown>>;
+  /** The wire type of computed fields, for the OpenAPI document (one not given is described as any value). */
+  computedTypes?: Readonly<Record<string, { kind: WireKind; nullable?: boolean; description?: string }>>;
   /** Columns that are never returned (secrets). */
   hidden?: readonly string[];
   /**

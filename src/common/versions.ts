@@ -4,7 +4,7 @@ import type { WireRecord } from './record-definition.js';
 import type { WriteScope } from './write-scope.js';
 
 /**
- * Record versions (README, "Safe writes"): every record has a Version column, 1 at creation and
+ * Record versions (docs/api.md §11.6): every record has a Version column, 1 at creation and
  * raised by every update, the side effects of domain rules included. It is never a field on the
  * wire; a read carries it under this symbol (which JSON leaves out) so the ETag costs no query.
  */

@@ -3,6 +3,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { SkipThrottle } from '@nestjs/throttler';
 import type { FastifyReply } from 'fastify';
 import { Public } from '../common/access.js';
+import { ApiAnswer, ref } from '../common/openapi.js';
 import { HealthRepository } from './health.repository.js';
 
 const PROBE_TIMEOUT_MS = 2000;
@@ -17,6 +18,9 @@ export class HealthController {
   @SkipThrottle()
   @Get()
   @ApiOperation({ summary: 'Liveness and database reachability' })
+  @ApiAnswer(200, 'Up, and the database answers.', { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['ok'] } } })
+  @ApiAnswer(431, 'Request headers larger than the server accepts (any route; the ActionConfirmation envelope).', ref('ActionConfirmation'))
+  @ApiAnswer(503, 'The database did not answer within two seconds, or the instance is stopping.', { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['unavailable'] } } })
   async health(@Res() reply: FastifyReply): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {

@@ -7,6 +7,7 @@ import { REGULAR_PAYMENT_PROVIDERS } from '../billing/coworker-invoice-payment-t
 import { PaymentProvider } from '../billing/coworker-ledger-entries/coworker-ledger-entry.entity.js';
 import { Authenticated } from '../common/access.js';
 import { RecordNotFoundException } from '../common/errors.js';
+import { ApiAnswer, objectSchema, ref } from '../common/openapi.js';
 import { WEBHOOK_ACTIONS } from '../sys/webhooks/webhook-actions.js';
 
 type EnumValues = ReadonlyArray<{ Id: number; Name: string }>;
@@ -37,7 +38,9 @@ export class EnumsController {
   @Get('enums')
   @Authenticated()
   @ApiOperation({ summary: 'The values of an enumeration: eWebhookAction, eSystemProductType, eAvailableAs, eRegularPaymentProvider, eExpirationType, eCoworkerType' })
-  @ApiQuery({ name: 'name', required: true })
+  @ApiQuery({ name: 'name', required: true, schema: { type: 'string', enum: Object.keys(ENUMS) }, description: 'Case-insensitive.' })
+  @ApiAnswer(200, 'The values and their names.', { type: 'array', items: objectSchema({ Id: { type: 'integer' }, Name: { type: 'string' } }) })
+  @ApiAnswer(404, 'No enumeration of that name.', ref('NotFound'))
   values(@Query('name') name: unknown): EnumValues {
     const values = typeof name === 'string' ? ENUMS[name.toLowerCase()] : undefined;
     if (!values) throw new RecordNotFoundException();

@@ -1,6 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Actor, RequirePermission } from '../../common/access.js';
+import { ApiAnswer, ref } from '../../common/openapi.js';
 import type { Principal } from '../../common/principal.js';
 import { CoworkerBookingCreditsService } from './coworker-booking-credits.service.js';
 
@@ -24,6 +25,9 @@ export class ApplicableCreditsController {
   @ApiQuery({ name: 'charge', required: false, type: Boolean })
   @ApiQuery({ name: 'page', required: false })
   @ApiQuery({ name: 'size', required: false })
+  @ApiAnswer(200, 'The applicable credits in the list envelope.', ref('CoworkerBookingCreditList'))
+  @ApiAnswer(400, 'A missing coworkerId, or not exactly one use parameter.', ref('ActionConfirmation'))
+  @ApiAnswer(404, 'No such customer.', ref('NotFound'))
   applicable(@Query() query: Record<string, unknown>, @Actor() actor?: Principal) {
     return this.credits.applicable(query, actor);
   }

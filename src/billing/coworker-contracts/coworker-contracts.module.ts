@@ -16,7 +16,7 @@ export const coworkerContracts = defineRecord({
   business: { via: () => Coworker, on: 'CoworkerId' },
   reads: {
     // Started and not cancelled as of the moment of the read; lists filter and sort on it.
-    Active: { kind: 'bool', sql: activeFieldSql },
+    Active: { kind: 'bool', nullable: false, sql: activeFieldSql },
     TariffName: { from: () => Tariff, on: 'TariffId', column: 'Name' },
     CoworkerFullName: { from: () => Coworker, on: 'CoworkerId', column: 'FullName' },
   },

@@ -13,7 +13,7 @@ import { CoworkerContractsRepository, type MainContract } from './coworker-contr
 import type { CoworkerContractDto } from './dto/coworker-contract.dto.js';
 
 /**
- * Customers' contracts (README "Contracts"). Every write, through this API or when a customer is
+ * Customers' contracts (docs/api.md §11.4). Every write, through this API or when a customer is
  * created or updated with a TariffId, goes through `applyRules` in its transaction:
  * - the tariff must be one of the customer's business (400 naming TariffId);
  * - CancellationDate may not lie before StartDate (400 naming CancellationDate);

@@ -32,12 +32,13 @@ export const products = defineRecord({
   reads: {
     BusinessName: { from: () => Business, on: 'BusinessId', column: 'Name' },
     CurrencyCode: { from: () => Currency, on: 'CurrencyId', column: 'Code' },
-    LowStock: { kind: 'bool', sql: lowStockSql },
+    LowStock: { kind: 'bool', nullable: false, sql: lowStockSql },
   },
   computed: {
     // This service keeps no image files: the image is the one at NewImageUrl, unless cleared.
     ImageFileName: (p) => (p.ClearImageFile ? null : imageFileName(p.NewImageUrl)),
   },
+  computedTypes: { ImageFileName: { kind: 'text', description: 'Read-only: the file name at the end of NewImageUrl, null when cleared.' } },
   toStringText: (p) => String(p.Name),
 });
 

@@ -56,8 +56,8 @@ const HISTORY_SCHEMA = { entityName: 'History', fields: [{ name: 'Id', kind: 'in
 
 /**
  * The change log: who changed which record when, in which request, and how. The record machinery
- * writes every create, update and delete here inside the write's own transaction (README "Change
- * history"), so an entry exists exactly when the change committed.
+ * writes every create, update and delete here inside the write's own transaction (docs/api.md §6
+ * and §11.6), so an entry exists exactly when the change committed.
  */
 @Injectable()
 export class ChangeLog {

@@ -24,7 +24,7 @@ const EXEMPT = /^\/api\/token\/?(\?|$)/i;
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /**
- * Idempotency-Key on POST (README, "Safe writes"). The first request with a key claims it with an
+ * Idempotency-Key on POST (docs/api.md §11.6). The first request with a key claims it with an
  * insert of a pending row, committed before any work, which the unique index on the key's scope
  * (user, method, path, key) protects: any other request with the key, on any instance, finds it.
  * The answer is written into the claim inside the write's own transaction (a step before COMMIT), so

@@ -17,11 +17,12 @@ export const calendarEvents = defineRecord({
   dto: CalendarEventDto,
   business: { column: 'BusinessId' },
   reads: {
-    AttendeeCount: { kind: 'int', sql: attendeeCountSql },
+    AttendeeCount: { kind: 'int', nullable: false, sql: attendeeCountSql },
   },
   computed: {
     SoldOut: (e) => isSoldOut({ Allocation: e.Allocation, AttendeeCount: e.AttendeeCount }),
   },
+  computedTypes: { SoldOut: { kind: 'bool', nullable: false, description: 'Read-only: Allocation is set and the attendees reach it.' } },
   toStringText: (e) => String(e.Name),
 });
 

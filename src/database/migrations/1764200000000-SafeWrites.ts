@@ -2,7 +2,7 @@ import { TableIndex, type MigrationInterface, type QueryRunner } from 'typeorm';
 import { column, createTable } from '../migration-helpers.js';
 
 /**
- * Safe writes behind a load balancer (README, "Safe writes"): a Version on every record table (the
+ * Safe writes behind a load balancer (docs/api.md §11.6): a Version on every record table (the
  * ETag; createRecordTable adds it to tables made later), and the Idempotency-Key table.
  */
 export class SafeWrites1764200000000 implements MigrationInterface {

@@ -6,7 +6,7 @@ const large = (runner: QueryRunner) => (runner.connection.options.type === 'bett
 
 /**
  * The change log (one row per create, update or delete of a record, written with the change), the
- * WebHook record type, and its deliveries (the outbox the delivery worker reads; README "Webhooks").
+ * WebHook record type, and its deliveries (the outbox the delivery worker reads; docs/api.md §11.7).
  */
 export class ChangeLogAndWebhooks1764300000000 implements MigrationInterface {
   async up(runner: QueryRunner): Promise<void> {

@@ -1,12 +1,14 @@
 import { Controller, Get, HttpCode, HttpStatus, Param, Post, Query, Req, UnauthorizedException } from '@nestjs/common';
-import { ApiBody, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { Actor, CustomerOnly, Public } from '../../common/access.js';
 import { failureConfirmation } from '../../common/envelopes.js';
 import { WireResponseException } from '../../common/errors.js';
+import { ApiAnswer, documentSchemas, listEnvelopeSchema, objectSchema, pickProperties, ref } from '../../common/openapi.js';
 import type { Principal } from '../../common/principal.js';
 import { RecordIdPipe } from '../../common/record-id.pipe.js';
 import { JoinWaitingListDto } from './dto/join-waiting-list.dto.js';
+import { PUBLIC_FIELDS } from './public-events.repository.js';
 import { PublicEventsService } from './public-events.service.js';
 
 const recordId = new RecordIdPipe();
@@ -22,6 +24,15 @@ function joinBody(request: FastifyRequest): unknown {
   return body;
 }
 
+documentSchemas((schemas) => ({
+  PublicCalendarEvent: pickProperties(schemas.CalendarEvent, PUBLIC_FIELDS, { SoldOut: { type: 'boolean' } }, 'What anyone may see of a published event.'),
+  PublicCalendarEventList: objectSchema({
+    PastEvents: { type: 'boolean' },
+    CalendarEvents: listEnvelopeSchema(ref('PublicCalendarEvent'), 'A page of published events.'),
+  }),
+  PublicCalendarEventAnswer: objectSchema({ Event: ref('PublicCalendarEvent'), AttendeeCount: { type: 'integer' } }),
+}));
+
 @ApiTags('Public events')
 @Controller('api/public/events')
 export class PublicEventsController {
@@ -35,6 +46,8 @@ export class PublicEventsController {
   @ApiQuery({ name: 'top', required: false, type: Number, description: 'Page size (default 25)' })
   @ApiQuery({ name: 'search', required: false, description: 'Case-insensitive match on the name' })
   @ApiQuery({ name: 'businessId', required: false, type: Number })
+  @ApiAnswer(200, 'A page of published events.', ref('PublicCalendarEventList'))
+  @ApiAnswer(400, 'A malformed parameter.', ref('ActionConfirmation'))
   list(@Query() query: Record<string, unknown>) {
     return this.events.list(query);
   }
@@ -42,7 +55,8 @@ export class PublicEventsController {
   @Get(':id')
   @Public()
   @ApiOperation({ summary: 'One published event with its attendee count; no authentication' })
-  @ApiNotFoundResponse({ description: 'Not found: unknown or unpublished' })
+  @ApiAnswer(200, 'The event and its attendee count.', ref('PublicCalendarEventAnswer'))
+  @ApiAnswer(404, 'Not found: unknown or unpublished.', ref('NotFound'))
   get(@Param('id', RecordIdPipe) id: number) {
     return this.events.get(id);
   }
@@ -57,6 +71,10 @@ export class PublicEventsController {
   @ApiOperation({ summary: 'Join the waiting list of a sold-out event (customer bearer token)' })
   @ApiBody({ type: JoinWaitingListDto, required: false })
   @ApiOkResponse({ description: 'On the waiting list (empty body)' })
+  @ApiAnswer(400, 'The event has no waiting list, is not sold out, or the customer is on it already.', ref('ActionConfirmation'))
+  @ApiAnswer(401, 'Not a customer\'s token.', ref('Unauthorized'))
+  @ApiAnswer(404, 'No such published event.', ref('NotFound'))
+  @ApiAnswer(415, 'A body that is not JSON.', ref('ActionConfirmation'))
   async joinWaitingList(@Param('id') id: string, @Req() request: FastifyRequest, @Actor() actor?: Principal): Promise<void> {
     const customer = actor?.coworkerId ? await this.events.customer(actor.coworkerId) : null;
     if (!customer) throw new UnauthorizedException();

@@ -9,7 +9,7 @@ import { Coworker } from '../../spaces/coworkers/coworker.entity.js';
 import type { PublicEventsQuery } from './public-events-query.js';
 
 /** What the public may see of an event (no audit fields, no external ids). */
-const PUBLIC_FIELDS = [
+export const PUBLIC_FIELDS = [
   'Id', 'UniqueId', 'BusinessId', 'Name', 'StartDate', 'EndDate', 'ShortDescription', 'LongDescription', 'Location',
   'Allocation', 'EnableWaitList', 'PublishDate', 'OnlyForMembers', 'OnlyForContacts',
 ] as const;

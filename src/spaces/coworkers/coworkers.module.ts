@@ -42,6 +42,13 @@ export const coworkers = defineRecord({
     CoworkerContractIds: (c) => ((c.CoworkerContractIds as number[]).length ? sortedIds(c.CoworkerContractIds) : null),
     ActiveContract: (c: WireRecord) => c.CoworkerContractIds !== null,
   },
+  computedTypes: {
+    Businesses: { kind: 'idList', nullable: false, description: 'Read-only: [BusinessId].' },
+    GuessedFirstName: { kind: 'text', nullable: false, description: 'Read-only: FullName before its last space.' },
+    GuessedLastName: { kind: 'text', nullable: false, description: 'Read-only: FullName after its last space.' },
+    CoworkerContractIds: { kind: 'idList', nullable: true, description: 'Read-only: the active contracts, null when there is none.' },
+    ActiveContract: { kind: 'bool', nullable: false, description: 'Read-only.' },
+  },
   toStringText: (c) => String(c.FullName),
 });
 

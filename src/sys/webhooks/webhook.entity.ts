@@ -5,7 +5,7 @@ import { Business } from '../businesses/business.entity.js';
 
 export const URL_MAX = 2048;
 
-/** A hook: where to POST the records of one action in one business (README "Webhooks"). */
+/** A hook: where to POST the records of one action in one business (docs/api.md §11.7). */
 @Entity('webhook')
 @Index(['BusinessId', 'Action'])
 export class WebHook extends RecordEntity {

@@ -24,7 +24,7 @@ export function isHookUrl(text: string): boolean {
 }
 
 /**
- * Hooks (README "Webhooks"): partial updates (absent fields keep their values), URL rules, secrets
+ * Hooks (docs/api.md §11.7): partial updates (absent fields keep their values), URL rules, secrets
  * generated when not given and never sent but by `secret()`, and re-activation clearing ErrorCount.
  */
 @Injectable()
