@@ -66,6 +66,8 @@ export class BillingRunsService extends RecordService<BillingRun> implements OnM
     const startedOn = new Date();
     const run: BusinessRun = { invoices: [], errors: [], customersBilled: 0 };
     for await (const customer of customers) {
+      // The request was answered 503 (its deadline passed): bill no more customers (a retry bills what is left).
+      if (actor?.write?.expired) break;
       try {
         const invoices = trigger === 'Preview' ? await this.runner.preview(customer, until) : await this.runner.bill(customer, until, actor);
         if (invoices.length) run.customersBilled++;
