@@ -1,10 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Inject, Optional, Param, Post, Put, Query, applyDecorators, type Type } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { EntityManager } from 'typeorm';
 import { Actor, Authenticated, RequirePermission } from './access.js';
 import { RecordCommands } from './commands/record-commands.js';
 import { failureConfirmation } from './envelopes.js';
+import { ApiAnswer, objectSchema, ref } from './openapi.js';
 import { WireResponseException } from './errors.js';
 import { JsonBody, recordBody, UpdateBody } from './json-body.js';
 import type { Principal } from './principal.js';
@@ -13,6 +14,16 @@ import { RecordBodyPipe, RecordUpdatePipe, type RecordUpdate } from './record-bo
 import { RecordIdPipe } from './record-id.pipe.js';
 import type { RecordDto } from './validation/record.dto.js';
 import { RecordService } from './record.service.js';
+
+/** `GET …/commands` (docs/billing.md). */
+const COMMAND_LIST = {
+  type: 'array',
+  items: objectSchema({
+    Key: { type: 'string' }, Name: { type: 'string' }, AppliesOnlyToOneEntity: { type: 'boolean' }, AppliesOnlyToMultipleEntities: { type: 'boolean' },
+    AppliesOnlyToTwoEntities: { type: 'boolean' }, DisplayInDropdown: { type: 'boolean' }, NeedsEntitiesToRun: { type: 'boolean' }, Order: { type: 'integer' },
+    RequiresParameters: { type: 'array', items: objectSchema({ Name: { type: 'string' }, Type: { type: 'string' } }) },
+  }),
+};
 
 /** 405 for an operation a read-only type does not offer. */
 const notAllowed = (method: string) =>
@@ -62,13 +73,15 @@ export function createRecordController(definition: RecordDefinition<any>): Type<
     // ---- the commands protocol (docs/billing.md), for types that declare `commands` ----
 
     @when(Boolean(definition.commands), Get('commands'), RequirePermission(name, 'List'),
-      ApiOperation({ summary: `The commands of ${name} records (with id: those the record's state allows now)` }), ApiQuery({ name: 'id', required: false }))
+      ApiOperation({ summary: `The commands of ${name} records (with id: those the record's state allows now)` }), ApiQuery({ name: 'id', required: false }),
+      ApiAnswer(200, 'The commands.', COMMAND_LIST))
     listCommands(@Query('id') id: unknown, @Actor() actor?: Principal) {
       return this.commands!.describe(this.commandTarget, id, actor);
     }
 
     @when(Boolean(definition.commands), Post('runcommand'), HttpCode(200), Authenticated(),
-      ApiOperation({ summary: `Run a command on ${name} records: {Key, Ids, Parameters} (the command's own permission)` }))
+      ApiOperation({ summary: `Run a command on ${name} records: {Key, Ids, Parameters} (the command's own permission)` }),
+      ApiAnswer(200, 'Run, or refused (WasSuccessful false, Status 400): always HTTP 200.', ref('ActionConfirmation')))
     runCommand(@Body() body: unknown, @Actor() actor?: Principal) {
       return this.commands!.run(this.commandTarget, body, actor);
     }
@@ -79,22 +92,22 @@ export function createRecordController(definition: RecordDefinition<any>): Type<
 
     // ---- operations a type without them refuses with 405 (`methodNotAllowed`) ----
 
-    @when(Boolean(definition.methodNotAllowed) && !has('create'), Post(), ApiOperation({ summary: `Not allowed: ${name} records are read-only`, deprecated: true }))
+    @when(Boolean(definition.methodNotAllowed) && !has('create'), Post(), ApiExcludeEndpoint())
     createNotAllowed() {
       throw notAllowed('POST');
     }
 
-    @when(Boolean(definition.methodNotAllowed) && !has('update'), Put(), ApiOperation({ summary: `Not allowed: ${name} records are read-only`, deprecated: true }))
+    @when(Boolean(definition.methodNotAllowed) && !has('update'), Put(), ApiExcludeEndpoint())
     updateNotAllowed() {
       throw notAllowed('PUT');
     }
 
-    @when(Boolean(definition.methodNotAllowed) && !has('update'), Put(':id'), ApiOperation({ summary: `Not allowed: ${name} records are read-only`, deprecated: true }))
+    @when(Boolean(definition.methodNotAllowed) && !has('update'), Put(':id'), ApiExcludeEndpoint())
     updateByIdNotAllowed() {
       throw notAllowed('PUT');
     }
 
-    @when(Boolean(definition.methodNotAllowed) && !has('delete'), Delete(':id'), ApiOperation({ summary: `Not allowed: ${name} records are read-only`, deprecated: true }))
+    @when(Boolean(definition.methodNotAllowed) && !has('delete'), Delete(':id'), ApiExcludeEndpoint())
     deleteNotAllowed() {
       throw notAllowed('DELETE');
     }

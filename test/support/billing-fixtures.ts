@@ -20,3 +20,16 @@ export async function createProduct(t: TestApp, businessId: number, overrides: R
 export async function createCoworkerInvoice(t: TestApp, businessId: number, coworkerId: number, overrides: Record<string, unknown> = {}): Promise<number> {
   return create(t, '/api/billing/coworkerinvoices', { BusinessId: businessId, CoworkerId: coworkerId, CurrencyId: await currencyId(t, 'GBP'), TotalAmount: 120, ...overrides });
 }
+
+/**
+ * A customer invoice made by a billing run (docs/billing.md), so that the records only a run writes
+ * (invoice lines, billing runs) exist for suites that walk every record type.
+ */
+export async function createBilledInvoice(t: TestApp): Promise<number> {
+  const business = await create(t, '/api/sys/businesses', { Name: 'Billed Works', CurrencyId: await currencyId(t, 'GBP'), CountryId: 1 });
+  const customer = await create(t, '/api/spaces/coworkers', { BusinessId: business, FullName: 'Billed Customer', Email: `billed.${Math.random().toString(36).slice(2)}@example.com` });
+  await create(t, '/api/billing/coworkerproducts', { CoworkerId: customer, ProductId: await createProduct(t, business), SaleDate: '2025-01-02' });
+  const res = await t.post('/api/spaces/coworkers/runcommand', { Key: 'COWORKER_BILL_RUN', Ids: [customer], Parameters: [{ Name: 'Until', Value: '2025-01-31' }] });
+  if (!res.body?.WasSuccessful || res.body.Value.length !== 1) throw new Error(`billing run: ${JSON.stringify(res.body)}`);
+  return res.body.Value[0].Id as number;
+}

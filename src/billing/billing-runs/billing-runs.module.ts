@@ -32,6 +32,15 @@ export const billingRuns = defineRecord({
   computed: {
     Errors: (r) => (typeof r.Errors === 'string' && r.Errors ? JSON.parse(r.Errors) : []),
   },
+  computedTypes: {
+    Errors: {
+      schema: {
+        type: 'array',
+        description: 'Read-only: the customers the run could not bill, and why.',
+        items: { type: 'object', properties: { CoworkerId: { type: 'integer', format: 'int32' }, Message: { type: 'string' } }, required: ['CoworkerId', 'Message'] },
+      },
+    },
+  },
   toStringText: (r) => `${String(r.Trigger)} run of ${String(r.StartedOn)}`,
 });
 

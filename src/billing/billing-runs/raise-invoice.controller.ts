@@ -2,6 +2,7 @@ import { Controller, HttpCode, Param, Post, UnauthorizedException } from '@nestj
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Actor, RequirePermission } from '../../common/access.js';
 import { successConfirmation } from '../../common/envelopes.js';
+import { ApiAnswer, ref } from '../../common/openapi.js';
 import { RecordNotFoundException, refusal } from '../../common/errors.js';
 import type { Principal } from '../../common/principal.js';
 import { RecordIdPipe } from '../../common/record-id.pipe.js';
@@ -18,6 +19,8 @@ export class RaiseInvoiceController {
   @HttpCode(200)
   @RequirePermission('CoworkerInvoice', 'Create')
   @ApiOperation({ summary: 'Bill one customer of the business now, everything due up to today' })
+  @ApiAnswer(200, 'Value: {Id} of the invoice made.', ref('ActionConfirmation'))
+  @ApiAnswer(400, 'Nothing to invoice, or the customer\'s items cannot be billed.', ref('ActionConfirmation'))
   async raise(@Param('businessId', RecordIdPipe) businessId: number, @Param('coworkerId', RecordIdPipe) coworkerId: number, @Actor() actor?: Principal) {
     if (actor && actor.businessIds !== null && !actor.businessIds.includes(businessId)) throw new UnauthorizedException();
     const customer = await this.runs.runner.customer(coworkerId);
