@@ -160,7 +160,7 @@ function recordSchema(definition: RecordDefinition<any>, plan: RecordPlan, diale
   }
   for (const name of Object.keys(definition.computed ?? {})) {
     const declared = definition.computedTypes?.[name];
-    if (declared && 'schema' in declared) properties[name] = declared.schema as Schema;
+    if (declared && 'schema' in declared) properties[name] = declared.schema;
     else if (declared) properties[name] = wireSchema(declared.kind, declared.nullable ?? true, declared.description ?? 'Read-only.');
     else if (!properties[name]) properties[name] = { description: 'Read-only, computed (any JSON value).' };
     // (a computed field replacing a read one, undeclared, keeps the read one's type)
