@@ -11,7 +11,7 @@ import {
   resultsDir, ROUNDS, selectCases, servingProcess, start, waitFor, type Case, type Measure,
 } from './harness.js';
 import { pdfBench, type PdfFigures } from './pdf.js';
-import { BENCH_EMAIL, BENCH_PASSWORD, BUSINESSES, PRODUCTS, seed } from './seed.js';
+import { BENCH_EMAIL, BENCH_PASSWORD, BUSINESSES, PRODUCTS, seed, seedBookings } from './seed.js';
 
 pinLoadGenerator();
 
@@ -79,6 +79,19 @@ try {
   const bearer = await bearerFor(ourBase, BENCH_EMAIL, BENCH_PASSWORD);
   const form = new URLSearchParams({ grant_type: 'password', username: BENCH_EMAIL, password: BENCH_PASSWORD }).toString();
 
+  // Bookings (docs/bookings.md): resources and customers with credit, so that every booking is priced and
+  // spends a credit. Each booking takes the next hour of the next resource, so none overlaps another.
+  const bookingSetup = await seedBookings(ourBase, bearer);
+  let booked = 0;
+  const bookingBody = () => {
+    const n = booked++;
+    const from = Date.UTC(2030, 0, 1) + Math.floor(n / bookingSetup.resources.length) * 3_600_000;
+    return JSON.stringify({
+      ResourceId: bookingSetup.resources[n % bookingSetup.resources.length], CoworkerId: bookingSetup.customers[n % bookingSetup.customers.length],
+      FromTime: new Date(from).toISOString(), ToTime: new Date(from + 3_600_000).toISOString(),
+    });
+  };
+
   const cases: Case[] = [
     { name: 'GET one product, bearer', target: 0.8, method: 'GET', path: () => `/api/billing/products/${randomProduct()}`, headers: bearer },
     { name: 'GET one product, basic', target: 0.8, method: 'GET', path: () => `/api/billing/products/${randomProduct()}`, headers: { authorization: BASIC } },
@@ -92,36 +105,45 @@ try {
     },
     { name: 'GET one product, README settings', target: 0.8, method: 'GET', path: () => `/api/billing/products/${randomProduct()}`, headers: bearer, readmeSettings: true },
     { name: 'POST create product, README settings', target: 0.8, method: 'POST', path: () => '/api/billing/products', headers: { ...bearer, 'content-type': 'application/json' }, body: productBody, readmeSettings: true },
+    // No bare baseline: its ratio is to the service's own product create, measured in the same rounds.
+    {
+      name: 'POST create booking, spends credit', target: null, method: 'POST', path: () => '/api/spaces/bookings',
+      headers: { ...bearer, 'content-type': 'application/json' }, body: bookingBody, baseline: 'POST create product',
+    },
     { name: 'POST /api/token (password)', target: null, method: 'POST', path: () => '/api/token', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: () => form },
   ];
 
   const selected = selectCases(cases);
-  const rows: Array<{ case: string; target: number | null; ours: Measure; bare: Measure; ratio: number; p99Ratio: number; rounds: Round[] }> = [];
+  const rows: Array<{ case: string; target: number | null; baseline: string; ours: Measure; bare: Measure; ratio: number; p99Ratio: number; rounds: Round[] }> = [];
   for (const c of selected) {
     const [serviceBase, servicePid] = c.readmeSettings ? [readmeBase, readmeServingPid] : [ourBase, servingPid];
     // A short warm-up of each, then the measured rounds, alternating which goes first.
     await load(serviceBase, c, 2);
     await load(bareBase, c, 2);
     const rounds: Round[] = [];
+    // Against another case of the service (bookings have no bare counterpart): both on the service.
+    const baseline = c.baseline ? cases.find((other) => other.name === c.baseline) : undefined;
+    const [bareBaseUrl, bareCase, barePid] = baseline ? [serviceBase, baseline, servicePid] : [bareBase, c, bare.pid];
+    if (baseline) await load(serviceBase, baseline, 2);
     for (let round = 0; round < ROUNDS; round++) {
       let oursMeasure: Measure;
       let bareMeasure: Measure;
       if (round % 2 === 0) {
         oursMeasure = await load(serviceBase, c, DURATION, servicePid, databasePid);
-        bareMeasure = await load(bareBase, c, DURATION, bare.pid, databasePid);
+        bareMeasure = await load(bareBaseUrl, bareCase, DURATION, barePid, databasePid);
       } else {
-        bareMeasure = await load(bareBase, c, DURATION, bare.pid, databasePid);
+        bareMeasure = await load(bareBaseUrl, bareCase, DURATION, barePid, databasePid);
         oursMeasure = await load(serviceBase, c, DURATION, servicePid, databasePid);
       }
       rounds.push({ ours: oursMeasure, bare: bareMeasure, ratio: oursMeasure.rps / bareMeasure.rps, p99Ratio: oursMeasure.p99 / Math.max(1, bareMeasure.p99) });
     }
     const oursMeasure = medianMeasure(rounds.map((r) => r.ours));
     const bareMeasure = medianMeasure(rounds.map((r) => r.bare));
-    const row = { case: c.name, target: c.target, ours: oursMeasure, bare: bareMeasure, ratio: median(rounds.map((r) => r.ratio)), p99Ratio: median(rounds.map((r) => r.p99Ratio)), rounds };
+    const row = { case: c.name, target: c.target, baseline: baseline?.name ?? 'bare', ours: oursMeasure, bare: bareMeasure, ratio: median(rounds.map((r) => r.ratio)), p99Ratio: median(rounds.map((r) => r.p99Ratio)), rounds };
     rows.push(row);
     console.log(
       `${c.name.padEnd(34)} ours ${oursMeasure.rps.toFixed(0).padStart(6)} req/s p50 ${String(oursMeasure.p50).padStart(3)} ms p99 ${String(oursMeasure.p99).padStart(4)} ms` +
-        ` | bare ${bareMeasure.rps.toFixed(0).padStart(6)} req/s p50 ${String(bareMeasure.p50).padStart(3)} ms p99 ${String(bareMeasure.p99).padStart(4)} ms` +
+        ` | ${baseline ? `"${baseline.name}"` : 'bare'} ${bareMeasure.rps.toFixed(0).padStart(6)} req/s p50 ${String(bareMeasure.p50).padStart(3)} ms p99 ${String(bareMeasure.p99).padStart(4)} ms` +
         ` | ratio ${row.ratio.toFixed(2)}${c.target ? ` (target ≥ ${c.target})` : ''} p99× ${row.p99Ratio.toFixed(1)} | rss ${oursMeasure.rssMb} MB` +
         ` | CPU µs/req ours ${oursMeasure.cpuUs} bare ${bareMeasure.cpuUs}${databasePid ? `, MariaDB's ${oursMeasure.dbCpuUs} / ${bareMeasure.dbCpuUs}` : ''}` +
         (oursMeasure.non2xx || oursMeasure.errors ? ` | ours non-2xx ${oursMeasure.non2xx}, errors ${oursMeasure.errors}` : ''),

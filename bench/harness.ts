@@ -114,6 +114,8 @@ export interface Case {
   /** Headers that differ from request to request (an Idempotency-Key), added to `headers`. */
   requestHeaders?: () => Record<string, string>;
   body?: () => string;
+  /** The name of another case whose load on the service is the baseline, instead of the bare server's. */
+  baseline?: string;
   /** Served by the instance started with the README's settings (LOG_LEVEL info: a line per request). */
   readmeSettings?: boolean;
 }

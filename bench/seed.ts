@@ -105,3 +105,31 @@ export async function seedRows(dataSource: DataSource, sizes: SeedSizes): Promis
     await dataSource.query(`INSERT INTO ${q('invoice_sequence')} (${q('Series')}, ${q('BusinessId')}, ${q('LastNumber')}) VALUES ${sequences.map(() => '(?, ?, ?)').join(', ')}`, sequences.flat());
   }
 }
+
+/** What the booking case books: resources of business 1, and its customers, each with credit that lasts. */
+export interface BookingSetup {
+  resources: number[];
+  customers: number[];
+}
+
+/**
+ * Made through the running service's API (as a client would): a resource type, 20 resources at 10 an
+ * hour, and 20 customers of business 1, each with a booking credit far larger than the bench spends.
+ */
+export async function seedBookings(base: string, auth: Record<string, string>): Promise<BookingSetup> {
+  const post = async (path: string, body: Record<string, unknown>): Promise<number> => {
+    const response = await fetch(`${base}${path}`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const answer = (await response.json()) as { Value?: { Id: number }; Message?: string };
+    if (!response.ok || !answer.Value) throw new Error(`seeding bookings: POST ${path} answered ${response.status} ${answer.Message ?? ''}`);
+    return answer.Value.Id;
+  };
+  const type = await post('/api/spaces/resourcetypes', { BusinessId: 1, Name: 'Bench rooms' });
+  const setup: BookingSetup = { resources: [], customers: [] };
+  for (let i = 0; i < 20; i++) {
+    setup.resources.push(await post('/api/spaces/resources', { BusinessId: 1, Name: `Bench room ${i}`, ResourceTypeId: type, HourlyPrice: 10 }));
+    const customer = await post('/api/spaces/coworkers', { BusinessId: 1, FullName: `Bench booker ${i}`, Email: `bench.booker.${i}@example.com` });
+    await post('/api/billing/coworkerbookingcredits', { CoworkerId: customer, CaneBeUsedForBookings: true, TotalCredit: 1_000_000_000 });
+    setup.customers.push(customer);
+  }
+  return setup;
+}

@@ -17,9 +17,16 @@ import { createValidationPipe } from './common/validation/validation.js';
 import type { AppConfig } from './config/configuration.js';
 import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
+import { ObservabilityModule } from './observability/observability.module.js';
 import { ChangeLogModule } from './common/change-log/change-log.module.js';
 import { RecordCommandsModule } from './common/commands/record-commands.js';
 import { PublicEventsModule } from './public/events/public-events.module.js';
+// Bookings first: their record types are defined (and walked by test/boundary-values) before product credits.
+import { BookingsModule } from './spaces/bookings/bookings.module.js';
+import { BookingProductsModule } from './spaces/booking-products/booking-products.module.js';
+import { ResourceTypesModule } from './spaces/resource-types/resource-types.module.js';
+import { ResourcesModule } from './spaces/resources/resources.module.js';
+import { CoworkerBookingCreditUseHistoriesModule } from './billing/coworker-booking-credit-use-histories/coworker-booking-credit-use-histories.module.js';
 import { CoworkerContractsModule } from './billing/coworker-contracts/coworker-contracts.module.js';
 import { CoworkerBookingCreditsModule } from './billing/coworker-booking-credits/coworker-booking-credits.module.js';
 import { CoworkerProductsModule } from './billing/coworker-products/coworker-products.module.js';
@@ -60,6 +67,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, ignoreEnvVars: true, skipProcessEnv: true, load: [() => config] }),
         DatabaseModule,
+        ObservabilityModule.register(config),
         ChangeLogModule,
         RecordCommandsModule,
         ThrottlerModule.forRootAsync({
@@ -108,6 +116,12 @@ export class AppModule {
         ContractProductsModule,
         BillingRunsModule,
         UtilsModule,
+        // Bookings paid with booking credits (docs/bookings.md).
+        ResourceTypesModule,
+        ResourcesModule,
+        BookingsModule,
+        BookingProductsModule,
+        CoworkerBookingCreditUseHistoriesModule,
       ],
       providers: [
         { provide: APP_PIPE, useFactory: createValidationPipe },

@@ -15,8 +15,10 @@ import { deferredChildLogger, logAnswer } from './common/logging.js';
 import { Database } from './common/database.js';
 import { describeDocument } from './common/openapi.js';
 import { documentSafeWrites } from './common/openapi-safe-writes.js';
+import { installSecurityHeaders } from './common/http-headers.js';
 import { answerClientError, RequestTimeoutError, sendError, UNAVAILABLE_MESSAGE } from './common/http-exception.filter.js';
 import type { AppConfig } from './config/configuration.js';
+import { Metrics } from './observability/metrics.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 const CLIENT_REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -77,6 +79,11 @@ function answerTimedOut(request: FastifyRequest, reply: FastifyReply, timeoutMs:
 /** What Nest's module system cannot declare: Fastify hooks, extra body parsers and the API documents. */
 export async function setupApp(app: NestFastifyApplication): Promise<void> {
   const fastify = app.getHttpAdapter().getInstance();
+  const config = app.get(ConfigService<AppConfig, true>);
+  // Helmet's headers and no-store on every answer, and CORS for CORS_ORIGINS (before any route is added).
+  await installSecurityHeaders(app, { CORS_ORIGINS: config.get('CORS_ORIGINS', { infer: true }) });
+  // Requests by route template, status and time, when metrics are on (docs/operations.md, "Metrics").
+  app.get(Metrics).instrument(fastify);
   // Once the server is closing (SIGTERM) it no longer listens; a request that still arrives on a
   // kept-alive connection is answered 503 (a load balancer retries it elsewhere), and every answer
   // closes its connection behind it, so idle connections do not hold the shutdown open.
@@ -90,7 +97,7 @@ export async function setupApp(app: NestFastifyApplication): Promise<void> {
   // request, cleared when the answer goes out; Fastify's handlerTimeout does the same but also makes
   // an AbortController per request and aborts it (building a DOMException) as each request closes,
   // which cost 3-5% of the CPU of a request. No handler here listens to request.signal.
-  const timeoutMs = app.get(ConfigService<AppConfig, true>).get('REQUEST_TIMEOUT_MS', { infer: true });
+  const timeoutMs = config.get('REQUEST_TIMEOUT_MS', { infer: true });
   fastify.decorateRequest('answerDeadline', null);
   fastify.decorateRequest('writeScope', null);
   fastify.addHook('onRequest', (request, reply, done) => {
@@ -141,6 +148,10 @@ export async function setupApp(app: NestFastifyApplication): Promise<void> {
   );
   describeDocument(document, app.get(Database));
   documentSafeWrites(document);
-  SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs-json', swaggerOptions: { persistAuthorization: true } });
+  SwaggerModule.setup('api/docs', app, document, {
+    jsonDocumentUrl: 'api/docs-json',
+    // The token given to "Authorize" stays in the page's memory, never in localStorage.
+    swaggerOptions: { persistAuthorization: false, validatorUrl: null },
+  });
   await app.init();
 }

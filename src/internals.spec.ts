@@ -40,6 +40,12 @@ describe('library internals the service relies on', () => {
     try {
       const pool = (dataSource.driver as unknown as { pool?: { getConnection?: unknown } }).pool;
       assert.equal(typeof pool?.getConnection, 'function', FAILS('TypeORM MysqlDriver', 'pool (a mysql2 pool)', 'src/common/database.ts pool'));
+      // The pool's connection counts, for the metrics (no public accessor in mysql2).
+      const counts = pool as unknown as { config?: { connectionLimit?: unknown }; _allConnections?: { length?: unknown }; _freeConnections?: { length?: unknown }; _connectionQueue?: { length?: unknown } };
+      for (const member of ['_allConnections', '_freeConnections', '_connectionQueue'] as const) {
+        assert.equal(typeof counts[member]?.length, 'number', FAILS('mysql2 Pool', `${member}.length`, 'src/common/database.ts poolUse'));
+      }
+      assert.equal(typeof counts.config?.connectionLimit, 'number', FAILS('mysql2 Pool', 'config.connectionLimit', 'src/common/database.ts poolUse'));
       const runner = dataSource.createQueryRunner();
       await runner.connect();
       try {
@@ -86,5 +92,11 @@ describe('library internals the service relies on', () => {
     const doc = new PDFDocument({ font: font as unknown as string });
     assert.doesNotThrow(() => doc.registerFont('parsed', font as unknown as Buffer).font('parsed').text('z'), FAILS('PDFKit', 'fonts given as parsed fontkit fonts', 'src/billing/invoice-pdf/invoice-pdf.ts'));
     doc.end();
+  });
+
+  it('Nest: ValidationPipe validates through its protected `validate(object, options)`; TypeORM DataSource builds metadata in `buildMetadatas()`', async () => {
+    const { ValidationPipe } = await import('@nestjs/common');
+    assert.equal(typeof (ValidationPipe.prototype as unknown as Record<string, unknown>).validate, 'function', FAILS('@nestjs/common ValidationPipe', 'validate()', 'src/common/validation/validation.ts PartialValidationPipe'));
+    assert.equal(typeof (DataSource.prototype as unknown as Record<string, unknown>).buildMetadatas, 'function', FAILS('TypeORM DataSource', 'buildMetadatas()', 'src/database/service-data-source.ts'));
   });
 });

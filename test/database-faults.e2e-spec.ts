@@ -77,6 +77,12 @@ describe('database faults (MariaDB behind a TCP proxy)', { skip: !onMySql && 'ru
     const health = await call('GET', '/health');
     unavailable(health, 'health');
     assert.deepEqual(health.body, { status: 'unavailable' });
+    // Readiness names the database; liveness (the process) is unaffected.
+    const ready = await call('GET', '/health/ready');
+    unavailable(ready, 'ready');
+    assert.equal(ready.body.details.database.status, 'down');
+    assert.equal(ready.body.details.shutdown.status, 'up');
+    assert.equal((await call('GET', '/health/live')).status, 200);
     await sleep(2100); // past the two-second cache of who the caller is
     unavailableEnvelope(await call('GET', '/api/sys/businesses'), 'list');
     unavailableEnvelope(await call('GET', `/api/sys/businesses/${createdId}`), 'get');

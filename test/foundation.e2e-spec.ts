@@ -253,7 +253,8 @@ describe('foundation: the shared record machinery over HTTP', () => {
       assert.match(res.body.Message, /^(Name|CurrencyId|CountryId): .+ is required\.$/);
       const update = await refuse(async () => {
         const id = (await t.rows('business'))[0].Id;
-        return t.put('/api/sys/businesses', { Id: id, City: 'Bath' });
+        // On update an absent required field keeps its value; an explicit null is refused (docs/api.md §1.2).
+        return t.put('/api/sys/businesses', { Id: id, City: 'Bath', Name: null, CurrencyId: null, CountryId: null });
       }, 400);
       assert.equal(update.body.Errors.length, 3);
     });

@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { DataSource } from 'typeorm';
 import { validateEnvironment } from '../src/config/configuration.js';
 import { buildDataSourceOptions } from '../src/database/data-source-options.js';
+import { ServiceDataSource } from '../src/database/service-data-source.js';
 import { basicAuth, freshMySqlDatabase, onMySql, TEST_JWT_SECRET } from './support/test-app.js';
 import { ROOT, startService } from './support/service.js';
 
@@ -30,7 +31,7 @@ describe('migrations', () => {
     return { status: result.status, output: `${result.stdout}\n${result.stderr}` };
   };
   const withDataSource = async <T>(work: (dataSource: DataSource) => Promise<T>): Promise<T> => {
-    const dataSource = await new DataSource(buildDataSourceOptions(validateEnvironment({ DATABASE_URL: database.url }))).initialize();
+    const dataSource = await new ServiceDataSource(buildDataSourceOptions(validateEnvironment({ DATABASE_URL: database.url }))).initialize();
     try {
       return await work(dataSource);
     } finally {

@@ -288,7 +288,8 @@ describe('sales (CoworkerProduct)', () => {
       assert.equal((await t.put(PATH, { Id: id, CoworkerId: member, ProductId: product, Quantity: null, Price: null, SaleDate: null, Notes: null })).status, 200);
       const read = (await t.get(`${PATH}/${id}`)).body;
       assert.deepEqual([read.Quantity, read.Price, read.SaleDate, read.Notes], [3, 12.5, '2025-05-05T05:05:05Z', null]);
-      assert.deepEqual(errorNames((await refused(t, TABLES, 400, () => t.put(PATH, { Id: id, Notes: 'x' }))).body), ['CoworkerId', 'ProductId']);
+      // Not a type of the source document: absent required fields keep their values, explicit nulls are refused (docs/api.md §1.2).
+      assert.deepEqual(errorNames((await refused(t, TABLES, 400, () => t.put(PATH, { Id: id, Notes: 'x', CoworkerId: null, ProductId: null }))).body), ['CoworkerId', 'ProductId']);
     });
   });
 

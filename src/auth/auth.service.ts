@@ -1,11 +1,11 @@
-import { hash, randomBytes } from 'node:crypto';
+import { createSecretKey, hash, randomBytes, type KeyObject } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { JwtService } from '@nestjs/jwt';
 import { verify as verifyTotp } from 'otplib';
 import type { EntityManager } from 'typeorm';
 import type { Principal } from '../common/principal.js';
-import type { AppConfig } from '../config/configuration.js';
+import { jwtKeyId, type AppConfig } from '../config/configuration.js';
 import { decoyHash, verifyPassword } from './passwords.js';
 import { UserLoginRepository, type LoginUser } from './user-login.repository.js';
 
@@ -54,6 +54,10 @@ export class AuthService {
   /** Salts the keys of remembered Basic credentials, so this instance's memory holds no password. */
   private readonly basicKeySalt = randomBytes(32).toString('base64');
   readonly accessTokenTtl: number;
+  /** The `kid` of the tokens this instance signs (a hash of JWT_SECRET). */
+  readonly keyId: string;
+  /** JWT_PREVIOUS_SECRETS by their key id: tokens they signed stay valid until they expire. */
+  private readonly previousKeys = new Map<string, KeyObject>();
 
   constructor(
     private readonly users: UserLoginRepository,
@@ -61,24 +65,50 @@ export class AuthService {
     config: ConfigService<AppConfig, true>,
   ) {
     this.accessTokenTtl = config.get('ACCESS_TOKEN_TTL_SECONDS', { infer: true });
+    this.keyId = jwtKeyId(config.get('JWT_SECRET', { infer: true }));
+    for (const secret of config.get('JWT_PREVIOUS_SECRETS', { infer: true })) this.previousKeys.set(jwtKeyId(secret), createSecretKey(Buffer.from(secret, 'utf8')));
   }
 
   // ---- access tokens ----
 
   signAccessToken(userId: number, stamp: number, ttlSeconds = this.accessTokenTtl): string {
     const claims: AccessTokenClaims = { sub: String(userId), ver: stamp };
-    return this.jwt.sign(claims, { expiresIn: ttlSeconds, algorithm: 'HS256' });
+    return this.jwt.sign(claims, { expiresIn: ttlSeconds, algorithm: 'HS256', keyid: this.keyId });
   }
 
-  /** The user id of a valid, unexpired HS256 token signed with our secret, or null. */
-  verifyAccessToken(token: string): AccessTokenClaims | null {
+  /**
+   * The keys a token may be checked with, in order: JWT_SECRET's (undefined: the JwtModule's), or the
+   * previous secret its `kid` names (docs/operations.md, "Secret rotation"). A token without a kid
+   * (signed before kids existed) may have been signed with any of them; a kid that names none (a
+   * removed secret) gets no key, so the token is refused.
+   */
+  private keysFor(token: string): Array<KeyObject | undefined> {
+    // Without previous secrets only JWT_SECRET can verify, whatever the kid says.
+    if (!this.previousKeys.size) return [undefined];
+    let kid: unknown;
     try {
-      const claims = this.jwt.verify<AccessTokenClaims & { exp?: number }>(token, { algorithms: ['HS256'] });
-      if (!/^\d+$/.test(String(claims.sub)) || typeof claims.ver !== 'number' || typeof claims.exp !== 'number') return null;
-      return claims;
+      kid = (JSON.parse(Buffer.from(token.slice(0, token.indexOf('.')), 'base64url').toString('utf8')) as { kid?: unknown }).kid;
     } catch {
-      return null;
+      return [];
     }
+    if (kid === this.keyId) return [undefined];
+    if (kid === undefined) return [undefined, ...this.previousKeys.values()];
+    const previous = typeof kid === 'string' ? this.previousKeys.get(kid) : undefined;
+    return previous ? [previous] : [];
+  }
+
+  /** The user id of a valid, unexpired HS256 token signed with our secret (or a previous one), or null. */
+  verifyAccessToken(token: string): AccessTokenClaims | null {
+    for (const key of this.keysFor(token)) {
+      try {
+        const claims = this.jwt.verify<AccessTokenClaims & { exp?: number }>(token, key ? { algorithms: ['HS256'], secret: key as unknown as string } : { algorithms: ['HS256'] });
+        if (!/^\d+$/.test(String(claims.sub)) || typeof claims.ver !== 'number' || typeof claims.exp !== 'number') return null;
+        return claims;
+      } catch {
+        /* the next key, if any */
+      }
+    }
+    return null;
   }
 
   /** The principal of a bearer token, or null when the token or its user is no longer good. */

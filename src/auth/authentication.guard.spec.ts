@@ -63,7 +63,8 @@ async function setUp(email = EMAIL) {
     recordFailedLogin: async (id: number) => void failedLogins.push(id),
     claimTotpStep: async () => true,
   } as unknown as UserLoginRepository;
-  const config = { get: () => 1800 } as unknown as ConfigService<AppConfig, true>;
+  const settings: Record<string, unknown> = { ACCESS_TOKEN_TTL_SECONDS: 1800, JWT_SECRET: 'unit-test-secret', JWT_PREVIOUS_SECRETS: [] };
+  const config = { get: (name: string) => settings[name] } as unknown as ConfigService<AppConfig, true>;
   const auth = new AuthService(users, new JwtService({ secret: 'unit-test-secret', signOptions: { algorithm: 'HS256' } }), config);
   const strategy = new BasicCredentialsStrategy(auth);
   const policies = new RoutePolicies(new Reflector());

@@ -43,7 +43,26 @@ type Nullable = { nullable?: boolean };
 
 export const TextColumn = (o: Nullable & { length?: number; index?: boolean } = {}) =>
   tagged('text', { type: 'varchar', length: o.length ?? SHORT_TEXT_MAX, nullable: o.nullable ?? true }, o);
-export const LongTextColumn = (o: Nullable = {}) => tagged('text', { type: 'text', nullable: o.nullable ?? true });
+const LONG_TEXT = Symbol('longText');
+
+/**
+ * Long text: up to 65,535 characters of any script (docs/api.md §1). TEXT on SQLite; on MySQL/MariaDB,
+ * whose TEXT holds 65,535 bytes, MEDIUMTEXT: declared 'text' here, as SQLite knows no other type, and
+ * made MEDIUMTEXT in the metadata of a MySQL data source (`ServiceDataSource`) and by the migrations'
+ * `column.longText`, so every table made later gets the right type by using these two helpers.
+ */
+export const LongTextColumn = (o: Nullable = {}): PropertyDecorator => (target, property) => {
+  Reflect.defineMetadata(LONG_TEXT, true, target, property);
+  tagged('text', { type: 'text', nullable: o.nullable ?? true })(target, property);
+};
+
+/** Whether an entity's column was declared with `LongTextColumn` (`prototype` of the declaring class). */
+export function isLongTextColumn(prototype: object, property: string): boolean {
+  return Reflect.getMetadata(LONG_TEXT, prototype, property) === true;
+}
+
+/** The type of a long-text column on MySQL/MariaDB: 65,535 characters of up to 4 bytes fit. */
+export const MYSQL_LONG_TEXT_TYPE = 'mediumtext';
 /** An integer; with `references` it is a foreign key to that entity's Id. */
 export const IntColumn = (o: Nullable & SchemaOptions & { default?: number } = {}) =>
   tagged('int', { type: 'int', nullable: o.nullable ?? true, default: o.default }, o);

@@ -86,6 +86,14 @@ export class Database implements OnApplicationShutdown {
     return (this.dataSource.driver as unknown as { pool?: MySqlPool }).pool;
   }
 
+  /** The MySQL pool's connections (open, in use) and the requests waiting for one; null on SQLite (metrics). */
+  poolUse(): { limit: number; open: number; idle: number; waiting: number } | null {
+    // mysql2's pool keeps these in fields without a public accessor.
+    const pool = this.pool as unknown as { config?: { connectionLimit?: number }; _allConnections?: { length: number }; _freeConnections?: { length: number }; _connectionQueue?: { length: number } } | undefined;
+    if (!pool?._allConnections) return null;
+    return { limit: pool.config?.connectionLimit ?? 0, open: pool._allConnections.length, idle: pool._freeConnections?.length ?? 0, waiting: pool._connectionQueue?.length ?? 0 };
+  }
+
   get manager(): EntityManager {
     return this.dataSource.manager;
   }

@@ -1,4 +1,5 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
+import { WRITE_ONLY_FIELDS } from './change-log/changes.js';
 import { failureConfirmation, validationFailure, type ActionConfirmation, type FieldError } from './envelopes.js';
 
 /**
@@ -11,10 +12,22 @@ export class WireResponseException extends HttpException {
   }
 }
 
+const writeOnly = new Set(WRITE_ONLY_FIELDS);
+
+/** A field error as it may be sent and stored: a write-only field's attempted value is never echoed (docs/api.md §1). */
+function withoutSecrets(error: FieldError): FieldError {
+  const field = error.PropertyName.slice(error.PropertyName.lastIndexOf('.') + 1);
+  return writeOnly.has(field) && error.AttemptedValue !== null ? { ...error, AttemptedValue: null } : error;
+}
+
 /** Validation failure: 400 with the ActionConfirmation envelope naming every offending field. */
 export class RecordValidationException extends WireResponseException {
-  constructor(readonly errors: FieldError[]) {
-    super(validationFailure(errors), HttpStatus.BAD_REQUEST);
+  readonly errors: FieldError[];
+
+  constructor(errors: FieldError[]) {
+    const sent = errors.map(withoutSecrets);
+    super(validationFailure(sent), HttpStatus.BAD_REQUEST);
+    this.errors = sent;
   }
 
   static field(property: string, message: string, attempted: unknown = null): RecordValidationException {

@@ -92,10 +92,13 @@ describe('parseListQuery', () => {
     assert.equal(q.filters[0].value, "x' OR '1'='1");
   });
 
-  it('reads batch ids with or without brackets and refuses malformed ones', () => {
+  it('reads batch ids in brackets, takes any other id value as the Id filter, and refuses malformed ones', () => {
     assert.deepEqual(parseListQuery({ id: '[1,2,3]' }, schema).ids, [1, 2, 3]);
     assert.deepEqual(parseListQuery({ ID: ' [ 4 , 5 ] ' }, schema).ids, [4, 5]);
-    assert.deepEqual(parseListQuery({ id: '7' }, schema).ids, [7]);
+    const filtered = parseListQuery({ Id: '7' }, schema);
+    assert.equal(filtered.ids, null);
+    assert.deepEqual(filtered.filters, [{ field: 'Id', kind: 'int', op: 'eq', value: 7 }]);
+    refusal({ id: 'abc' }, 'id');
     assert.deepEqual(parseListQuery({ id: '[]' }, schema).ids, []);
     refusal({ id: '[1,a]' }, 'id');
     refusal({ id: '[0]' }, 'id');

@@ -54,6 +54,9 @@ function wholeNumber(name: string, text: string): number {
   return Number(text);
 }
 
+/** Batch get is `id` with a bracketed list (`[1,2]`, brackets encoded or not); any other value is a filter. */
+const isBracketedList = (text: string) => /^\s*\[[^\]]*\]\s*$/.test(text);
+
 function parseIds(text: string): number[] {
   const inner = text.trim().replace(/^\[/, '').replace(/\]$/, '').trim();
   const parts = inner === '' ? [] : inner.split(',').map((p) => p.trim());
@@ -117,8 +120,12 @@ export function parseListQuery(query: Readonly<Record<string, unknown>>, schema:
       if (ASCENDING.has(dir)) result.direction = 1;
       else if (DESCENDING.has(dir)) result.direction = -1;
       else throw invalid('dir', 'dir must be 1, 0, asc, Ascending, -1, desc or Descending.', text);
-    } else if (name === 'id') result.ids = parseIds(text);
-    else {
+    } else if (name === 'id' && isBracketedList(text)) result.ids = parseIds(text);
+    else if (name === 'id') {
+      // Any other `id`/`Id` value is the equality filter on the record's Id, answered with the list envelope.
+      const field = fields.get('id') ?? { name: 'Id', kind: 'int' as const };
+      result.filters.push({ field: field.name, kind: field.kind, op: 'eq', value: parseValue(rawName, field, text, null) });
+    } else {
       const bound = name.startsWith('from_') ? 'from' : name.startsWith('to_') ? 'to' : null;
       const rest = bound ? name.slice(bound.length + 1) : name;
       if (!rest.startsWith(prefix)) continue; // not a filter of this record type (cache busters and the like)

@@ -4,28 +4,83 @@ import type { Database } from './database.js';
 import { recordDefinitions } from './record-definition.js';
 import { referencesOf } from './validation/fields.js';
 
+/** How one reference field is found to name a record: where it is stored. */
+interface NamingField {
+  /** The referring record type's name (`Product`). */
+  type: string;
+  /** The field (`Tariffs`). */
+  property: string;
+  /** SQL giving a row when some record's field names the `?` id(s), and its parameters for an id. */
+  sql: string;
+  parameters: (id: number) => unknown[];
+}
+
 /**
- * The record types that name a record in an id list kept as a JSON column (`ElegibleProducts`,
- * `ElegibleTariffs`), which no foreign key guards: deleting the record would leave ids that point at
- * nothing, and the records could no longer be PUT back as read. The lists are written as JSON text
- * without spaces (`[1,2,3]`), so four patterns find an id anywhere in one.
+ * Every field declared to name a record of `entity` (`@Reference`, `@IdList({ references })` in a
+ * DTO) that no foreign key keeps from pointing at a deleted record: id lists in join tables (whose
+ * foreign keys remove the pair with the listed record), id lists kept as JSON text, and ids in a column
+ * without a foreign key. Ids a foreign key guards are left to it (RESTRICT refuses the delete; CASCADE
+ * and SET NULL are the declared intent). Request-only fields (a customer's `AddedBusinesses`) are
+ * stored nowhere and name nothing.
  */
-export async function typesListing(db: Database, entity: AnyClass, id: number, manager: EntityManager): Promise<string[]> {
-  const names: string[] = [];
-  const patterns = [`[${id}]`, `[${id},%`, `%,${id},%`, `%,${id}]`];
+function namingFields(db: Database, entity: AnyClass): NamingField[] {
+  const fields: NamingField[] = [];
+  const q = (name: string) => db.id(name);
+  // JSON lists are written without spaces (`[1,2,3]`): four patterns find an id anywhere in one.
+  const patterns = (id: number) => [`[${id}]`, `[${id},%`, `%,${id},%`, `%,${id}]`];
   for (const definition of recordDefinitions()) {
-    const joinTables = new Set(Object.keys(definition.lists ?? {}));
     const metadata = db.dataSource.getMetadata(definition.entity);
-    // Request-only lists (a customer's AddedBusinesses) are stored nowhere.
-    const stored = (property: string) => Boolean(metadata.findColumnWithPropertyName(property));
-    const columns = [...new Set([definition.dto, definition.updateDto]
-      .flatMap((dto) => (dto ? referencesOf(dto) : []))
-      .filter((reference) => reference.list && !joinTables.has(reference.property) && stored(reference.property) && reference.target() === entity)
-      .map((reference) => reference.property))];
-    if (!columns.length) continue;
-    const condition = columns.map((column) => patterns.map(() => `${db.id(column)} LIKE ?`).join(' OR ')).join(' OR ');
-    const found = await db.query(`SELECT 1 AS x FROM ${db.tableOf(definition.entity)} WHERE ${condition} LIMIT 1`, columns.flatMap(() => patterns), manager);
-    if (found.length) names.push(definition.name);
+    const seen = new Set<string>();
+    for (const reference of [definition.dto, definition.updateDto].flatMap((dto) => (dto ? referencesOf(dto) : []))) {
+      if (reference.target() !== entity || seen.has(reference.property)) continue;
+      seen.add(reference.property);
+      const list = definition.lists?.[reference.property];
+      const base = { type: definition.name, property: reference.property };
+      if (list) {
+        fields.push({ ...base, sql: `SELECT 1 AS x FROM ${q(list.table)} WHERE ${q(list.column)} = ? LIMIT 1`, parameters: (id) => [id] });
+        continue;
+      }
+      const column = metadata.findColumnWithPropertyName(reference.property);
+      if (!column) continue;
+      const table = db.tableOf(definition.entity);
+      if (reference.list) {
+        fields.push({ ...base, sql: `SELECT 1 AS x FROM ${table} WHERE ${[0, 1, 2, 3].map(() => `${q(column.databaseName)} LIKE ?`).join(' OR ')} LIMIT 1`, parameters: patterns });
+      } else if (!metadata.foreignKeys.some((key) => key.columns.some((c) => c.propertyName === reference.property))) {
+        fields.push({ ...base, sql: `SELECT 1 AS x FROM ${table} WHERE ${q(column.databaseName)} = ? LIMIT 1`, parameters: (id) => [id] });
+      }
+    }
   }
-  return names;
+  return fields;
+}
+
+const fieldsByEntity = new WeakMap<Database, Map<AnyClass, NamingField[]>>();
+
+/**
+ * The fields of other records that name record `id` of `entity` where no foreign key would stop its
+ * delete (`Product.Tariffs`, `CoworkerBookingCredit.ElegibleProducts`), as `Type.Field`. Run inside the
+ * delete's transaction after the record's row is locked (`lockForDelete`): a write that adds such a
+ * reference locks the referenced rows first (`RecordRepository.existingIds`), so the two take turns and
+ * neither slips past the other (docs/api.md §1.2: nothing points at what is gone).
+ */
+export async function fieldsNaming(db: Database, entity: AnyClass, id: number, manager: EntityManager): Promise<string[]> {
+  let byEntity = fieldsByEntity.get(db);
+  if (!byEntity) fieldsByEntity.set(db, (byEntity = new Map()));
+  let fields = byEntity.get(entity);
+  if (!fields) byEntity.set(entity, (fields = namingFields(db, entity)));
+  const naming: string[] = [];
+  for (const field of fields) {
+    const found = await db.query(field.sql, field.parameters(id), manager);
+    if (found.length) naming.push(`${field.type}.${field.property}`);
+  }
+  return naming;
+}
+
+/**
+ * Locks the row a delete removes before the delete looks for records naming it (MySQL/MariaDB: a
+ * writer adding a reference holds the row in share mode, so one waits for the other; SQLite has one
+ * writer at a time).
+ */
+export async function lockForDelete(db: Database, entity: AnyClass, id: number, manager: EntityManager): Promise<void> {
+  if (!db.isMySql) return;
+  await db.query(`SELECT ${db.id('Id')} FROM ${db.tableOf(entity)} WHERE ${db.id('Id')} = ? FOR UPDATE`, [id], manager);
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { pino } from 'pino';
-import { deferredChildLogger } from './logging.js';
+import { deferredChildLogger, PinoNestLogger } from './logging.js';
 
 function capture(level: string) {
   const lines: Array<Record<string, unknown>> = [];
@@ -32,5 +32,20 @@ describe('the per-request child logger', () => {
     const quiet = deferredChildLogger(logger, { reqId: 'r-3' }, { level: 'error' });
     quiet.warn('not written');
     assert.equal(lines.length, 1);
+  });
+});
+
+describe("Nest's log lines", () => {
+  it("write the routes, controllers and modules mapped at start-up at debug, Nest's other lines at info", () => {
+    const { logger, lines } = capture('info');
+    const nest = new PinoNestLogger(logger);
+    nest.log('Mapped {/api/billing/products, GET} route', 'RouterExplorer');
+    nest.log('ProductsController {/api/billing/products}:', 'RoutesResolver');
+    nest.log('ProductsModule dependencies initialized', 'InstanceLoader');
+    nest.log('Nest application successfully started', 'NestApplication');
+    assert.deepEqual(lines.map((line) => line.msg), ['Nest application successfully started']);
+    logger.level = 'debug';
+    nest.log('Mapped {/api/billing/products, GET} route', 'RouterExplorer');
+    assert.deepEqual([lines[1].msg, lines[1].level, lines[1].context], ['Mapped {/api/billing/products, GET} route', 20, 'RouterExplorer']);
   });
 });

@@ -51,10 +51,19 @@ export function safeError(error: unknown, depth = 0): unknown {
   };
 }
 
+/**
+ * Nest's start-up lines of every module, controller and route ("Mapped {/api/…, GET} route"): a few
+ * hundred lines that say nothing an operator needs, so they are written at debug.
+ */
+const START_UP_DETAIL = new Set(['RouterExplorer', 'RoutesResolver', 'InstanceLoader']);
+
 /** Nest's own log lines (start-up, shutdown) through the same pino logger. */
 export class PinoNestLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
-  log(message: unknown, context?: string) { this.logger.info({ context }, String(message)); }
+  log(message: unknown, context?: string) {
+    if (context !== undefined && START_UP_DETAIL.has(context)) this.logger.debug({ context }, String(message));
+    else this.logger.info({ context }, String(message));
+  }
   error(message: unknown, trace?: string, context?: string) { this.logger.error({ context, trace }, String(message)); }
   warn(message: unknown, context?: string) { this.logger.warn({ context }, String(message)); }
   debug(message: unknown, context?: string) { this.logger.debug({ context }, String(message)); }

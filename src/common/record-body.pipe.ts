@@ -41,11 +41,12 @@ const pathIds = new RecordIdPipe();
  */
 @Injectable()
 export class RecordUpdatePipe<D extends RecordDto = RecordDto> implements PipeTransform<UpdateRequestBody, Promise<RecordUpdate<D>>> {
-  constructor(private readonly dto: new () => D) {}
+  /** `partial`: absent required fields keep their stored values (every type but those of `requiredOnUpdate`). */
+  constructor(private readonly dto: new () => D, private readonly partial = false) {}
 
   async transform({ body, pathId }: UpdateRequestBody): Promise<RecordUpdate<D>> {
     const id = updatedId(pathId === null ? null : pathIds.transform(pathId), body);
-    return { id, dto: await validateBody(this.dto, body) };
+    return { id, dto: await validateBody(this.dto, body, this.partial) };
   }
 }
 

@@ -71,6 +71,11 @@ export interface RecordDefinition<E extends RecordEntity = RecordEntity> {
   /** The update body, when it differs from the create body (fewer fields may be changed). */
   updateDto?: new () => RecordDto;
   operations?: readonly RecordOperation[];
+  /**
+   * Required fields stay required on update (the source document's types, docs/api.md §1.2). Without
+   * it an update is partial: an absent required field keeps its stored value; present, it is checked.
+   */
+  requiredOnUpdate?: boolean;
   business?: BusinessScope;
   /** Read-only fields, looked up in SQL. */
   reads?: Readonly<Record<string, JoinedField | SqlField>>;

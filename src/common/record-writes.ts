@@ -7,7 +7,7 @@ import { isForeignKeyViolation } from './database-errors.js';
 import { successConfirmation, type ActionConfirmation, type FieldError } from './envelopes.js';
 import { RecordValidationException, refusal } from './errors.js';
 import { replaceIdList } from './id-lists.js';
-import { typesListing } from './listed-references.js';
+import { fieldsNaming, lockForDelete } from './listed-references.js';
 import type { Principal } from './principal.js';
 import type { RecordDefinition, WireRecord } from './record-definition.js';
 import type { RecordPlan } from './record-plan.js';
@@ -46,6 +46,7 @@ export interface WriteRules {
   beforeSave(context: SaveContext): Promise<SaveDecision | void>;
   afterSave(id: number, saved: SaveContext, pending: unknown): Promise<void>;
   beforeDelete(record: WireRecord, manager: EntityManager, actor: Principal | undefined): Promise<void>;
+  afterDelete(record: WireRecord, manager: EntityManager, actor: Principal | undefined): Promise<void>;
   authorizeBusiness(values: Record<string, unknown>, actor: Principal | undefined, manager: EntityManager, dto: RecordDto): Promise<void>;
   businessOf(values: Record<string, unknown>, manager: EntityManager): Promise<number | null>;
   /** The stored record (404, or 401 outside the actor's businesses). */
@@ -72,31 +73,40 @@ export class RecordWriter {
     // instead of one per reference). With save hooks, which may read the referenced records, all are
     // checked inside the transaction, so the hooks find what the check found even when a delete races
     // the create. Should a foreign key refuse the write, the check, run in full, names the field.
-    const alone = this.isSingleInsert(dto) && !actor?.write?.needsTransaction;
-    if (alone) await this.checkReferences(dto, undefined, 'unenforced');
+    // A create that names records no foreign key guards checks them in its transaction, holding them
+    // until it commits, so a delete of one cannot slip in between (listed-references.ts).
+    const alone = this.isSingleInsert(dto) && !actor?.write?.needsTransaction && !this.namesUnguarded(dto);
     const stamp = { UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true };
     // The answer is made inside the transaction: an Idempotency-Key stores it with the write.
     const confirm = (id: number) => successConfirmation(`${this.definition.name} was successfully created.`, { Id: id }, actor?.email ?? null, now);
     if (actor?.write) actor.write.etag = etagOf(stamp.UniqueId, 1);
     const created = alone
       ? this.insertAlone(dto, actor, stamp).then(confirm)
-      : this.db.transaction(async (manager) => {
-        const context: SaveContext = { manager, actor, dto, values: this.columnValues(dto), existing: null };
-        await this.checkReferences(dto, manager);
-        await this.rules.authorizeBusiness(context.values, actor, manager, dto);
-        await this.checkSameBusiness(context, manager);
-        const decision = await this.rules.beforeSave(context);
-        const written = { ...(decision?.values ?? context.values), ...stamp };
-        const newId = await this.repository.insert(written, manager);
-        await this.writeLists(newId, dto, manager, true);
-        await this.rules.afterSave(newId, { ...context, values: written }, decision?.pending);
-        await this.rules.recordChange(manager, actor, 'Create', newId, null, dto, written);
-        return confirm(newId);
-      }, actor?.write);
+      : this.db.transaction(async (manager) => confirm(await this.createWithin(manager, dto, actor, stamp)), actor?.write);
     return created.catch(async (error: unknown) => {
       if (isForeignKeyViolation(error)) await this.checkReferences(dto);
       throw error;
     });
+  }
+
+  /**
+   * A create inside a transaction already open (`manager`): every check and hook of a create through
+   * the API, for a record a domain rule makes besides its own (a booking's product sale). Returns its Id.
+   */
+  async createWithin(manager: EntityManager, dto: RecordDto, actor: Principal | undefined, stamp?: Record<string, unknown>): Promise<number> {
+    const now = new Date();
+    stamp ??= { UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true };
+    const context: SaveContext = { manager, actor, dto, values: this.columnValues(dto), existing: null };
+    await this.checkReferences(dto, manager);
+    await this.rules.authorizeBusiness(context.values, actor, manager, dto);
+    await this.checkSameBusiness(context, manager);
+    const decision = await this.rules.beforeSave(context);
+    const written = { ...(decision?.values ?? context.values), ...stamp };
+    const newId = await this.repository.insert(written, manager);
+    await this.writeLists(newId, dto, manager, true);
+    await this.rules.afterSave(newId, { ...context, values: written }, decision?.pending);
+    await this.rules.recordChange(manager, actor, 'Create', newId, null, dto, written);
+    return newId;
   }
 
   async update(id: number, dto: RecordDto, actor?: Principal): Promise<ActionConfirmation> {
@@ -121,25 +131,39 @@ export class RecordWriter {
   }
 
   async delete(id: number, actor?: Principal): Promise<ActionConfirmation> {
-    const name = this.definition.name;
     return this.db.transaction(async (manager) => {
-      const existing = await this.rules.get(id, actor, manager);
-      const listing = await typesListing(this.db, this.definition.entity, id, manager);
-      if (listing.length) throw refusal(`${name} ${id} cannot be deleted because ${listing.join(' and ')} records list it.`);
-      const expected = expectedVersion(actor?.write, existing);
-      await this.rules.beforeDelete(existing, manager, actor);
-      try {
-        const deleted = await this.repository.delete(id, expected, manager);
-        if (expected !== null && deleted === 0) throw preconditionFailed(await this.repository.currentEtag(id, manager));
-      } catch (error) {
-        if (!isForeignKeyViolation(error)) throw error;
-        const referrers = await this.repository.referringTypes(id, manager);
-        const which = referrers.length ? `${referrers.join(' and ')} records refer` : 'other records refer';
-        throw refusal(`${name} ${id} cannot be deleted because ${which} to it.`);
-      }
-      await this.rules.recordChange(manager, actor, 'Delete', id, existing);
-      return successConfirmation(`${name} was successfully deleted.`, { Id: id }, actor?.email ?? null);
+      await this.deleteWithin(manager, id, actor);
+      return successConfirmation(`${this.definition.name} was successfully deleted.`, { Id: id }, actor?.email ?? null);
     }, actor?.write);
+  }
+
+  /**
+   * A delete inside a transaction already open (`manager`), with every check and hook of a delete
+   * through the API (`If-Match` only when `actor` carries the request's). A domain rule's own deletes
+   * (a cancelled booking's product sales) go through it.
+   */
+  async deleteWithin(manager: EntityManager, id: number, actor: Principal | undefined): Promise<void> {
+    const name = this.definition.name;
+    const existing = await this.rules.get(id, actor, manager);
+    await lockForDelete(this.db, this.definition.entity, id, manager);
+    const naming = await fieldsNaming(this.db, this.definition.entity, id, manager);
+    if (naming.length) {
+      const types = [...new Set(naming.map((field) => field.split('.')[0]))];
+      throw refusal(`${name} ${id} cannot be deleted because ${types.join(' and ')} records list it (${naming.join(', ')}).`);
+    }
+    const expected = expectedVersion(actor?.write, existing);
+    await this.rules.beforeDelete(existing, manager, actor);
+    try {
+      const deleted = await this.repository.delete(id, expected, manager);
+      if (expected !== null && deleted === 0) throw preconditionFailed(await this.repository.currentEtag(id, manager));
+    } catch (error) {
+      if (!isForeignKeyViolation(error)) throw error;
+      const referrers = await this.repository.referringTypes(id, manager);
+      const which = referrers.length ? `${referrers.join(' and ')} records refer` : 'other records refer';
+      throw refusal(`${name} ${id} cannot be deleted because ${which} to it.`);
+    }
+    await this.rules.afterDelete(existing, manager, actor);
+    await this.rules.recordChange(manager, actor, 'Delete', id, existing);
   }
 
   /** Updates a row's columns and raises its version; with an `expected` version (If-Match) only that one, else 412. */
@@ -181,11 +205,23 @@ export class RecordWriter {
       const ids = [...new Set(reference.list ? (value as number[]) : [value as number])];
       if (!ids.length) return null;
       const target = reference.target();
-      const found = await this.repository.existingIds(target, ids, manager);
-      const missing = ids.filter((id) => !found.has(id));
+      // Ids no foreign key guards are held until the write commits, so a delete of one waits (listed-references.ts).
+      const guarded = !reference.list && enforced.get(reference.property) === target;
+      const existing = await this.repository.existingIds(target, ids, manager, !guarded);
+      const missing = ids.filter((id) => !existing.has(id));
       return missing.length ? { PropertyName: reference.property, AttemptedValue: value, Message: `${target.name} ${missing.join(', ')} does not exist` } : null;
     });
     return (await Promise.all(checks)).filter((error): error is FieldError => error !== null);
+  }
+
+  /** Whether the body gives an id that no foreign key of the record's table guards (an id list, an unconstrained id). */
+  private namesUnguarded(dto: RecordDto): boolean {
+    const enforced = this.plan.enforcedReferences;
+    return referencesOf(dto.constructor as AnyClass).some((reference) => {
+      const value = (dto as unknown as Record<string, unknown>)[reference.property];
+      if (value === undefined || value === null) return false;
+      return reference.list ? (value as unknown[]).length > 0 : enforced.get(reference.property) !== reference.target();
+    });
   }
 
   /** A create that writes nothing but its row (and its change-log entry). */

@@ -63,7 +63,7 @@ export function createRecordController(definition: RecordDefinition<any>): Type<
   const readPermission = (action: 'List' | 'Read') =>
     (definition.readPermission ? RequirePermission(definition.readPermission.entity, definition.readPermission.action) : RequirePermission(name, action));
   const createPipe = definition.dto ? new RecordBodyPipe(definition.dto) : undefined;
-  const updatePipe = updateDto ? [new RecordUpdatePipe(updateDto)] : [];
+  const updatePipe = updateDto ? [new RecordUpdatePipe(updateDto, !definition.requiredOnUpdate)] : [];
 
   @ApiTags(name)
   @Controller(`api/${definition.path}`)

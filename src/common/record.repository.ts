@@ -150,10 +150,13 @@ export class RecordRepository {
 
   // ---- reference lookups ----
 
-  /** Which of `ids` exist as records of `target`. */
-  async existingIds(target: AnyClass, ids: readonly number[], manager?: EntityManager): Promise<Set<number>> {
+  /** Which of `ids` exist as records of `target`; with `hold`, inside `manager`'s transaction, the rows found stay locked in share mode. */
+  async existingIds(target: AnyClass, ids: readonly number[], manager?: EntityManager, hold = false): Promise<Set<number>> {
     const q = (name: string) => this.db.id(name);
-    const found = await this.db.query<{ Id: number }>(`SELECT ${q('Id')} AS ${q('Id')} FROM ${this.db.tableOf(target)} WHERE ${q('Id')} IN (${ids.map(() => '?').join(', ')})`, [...ids], manager);
+    // Inside a write's transaction on MySQL/MariaDB the rows found are held in share mode until it
+    // commits: a delete of one (which locks it first, listed-references.ts) waits, then sees the reference.
+    const lock = hold && manager && this.db.isMySql ? ' LOCK IN SHARE MODE' : '';
+    const found = await this.db.query<{ Id: number }>(`SELECT ${q('Id')} AS ${q('Id')} FROM ${this.db.tableOf(target)} WHERE ${q('Id')} IN (${ids.map(() => '?').join(', ')})${lock}`, [...ids], manager);
     return new Set(found.map((row) => Number(row.Id)));
   }
 

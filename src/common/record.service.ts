@@ -64,6 +64,9 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
   /** Before a delete: refuse it (throw) when it would orphan records the database cannot see. */
   protected async beforeDelete(_record: WireRecord, _manager: EntityManager, _actor?: Principal): Promise<void> {}
 
+  /** After a record's row is deleted, in the same transaction: what goes with it (a booking product's sale). */
+  protected async afterDelete(_record: WireRecord, _manager: EntityManager, _actor?: Principal): Promise<void> {}
+
   /**
    * Records a change of one of this type's records in the change log, inside the write's
    * transaction: the machinery does it for every create, update and delete, and domain rules do it
@@ -78,8 +81,13 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
     // A create knows what it wrote: the row is read back only if something needs it as GET shows it.
     const after = action === 'Delete' ? null : written ? this.machinery.wire.written(id, written, request) : await read();
     const businessId = await this.businessOf((after ?? before)!, manager);
+    // A record moved to another business: its entry names the business it left as well (history scope).
+    const scope = this.definition.business;
+    const link = scope && ('column' in scope ? scope.column : 'on' in scope && !('links' in scope) ? scope.on : null);
+    const moved = before && after && link && before[link] !== after[link] ? await this.businessOf(before, manager) : null;
+    const previousBusinessId = moved !== null && moved !== businessId ? moved : null;
     const record = action === 'Delete' ? async () => before! : written ? read : async () => after!;
-    await this.changeLog.write(manager, { definition: this.definition, action, recordId: id, before, after, businessId, actor, record }, request);
+    await this.changeLog.write(manager, { definition: this.definition, action, recordId: id, before, after, businessId, previousBusinessId, actor, record }, request);
   }
 
   /** The change log entries of a record, newest first (docs/api.md: the history of any record). */
@@ -151,6 +159,19 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
 
   delete(id: number, actor?: Principal): Promise<ActionConfirmation> {
     return this.machinery.writer.delete(id, actor);
+  }
+
+  /**
+   * A create inside a transaction already open, with every rule of a create through the API: for the
+   * records a domain rule makes besides its own (a booking product's sale). Returns the new Id.
+   */
+  createWithin(manager: EntityManager, dto: RecordDto, actor?: Principal): Promise<number> {
+    return this.machinery.writer.createWithin(manager, dto, actor);
+  }
+
+  /** A delete inside a transaction already open, with every rule of a delete through the API. */
+  deleteWithin(manager: EntityManager, id: number, actor?: Principal): Promise<void> {
+    return this.machinery.writer.deleteWithin(manager, id, actor);
   }
 
   /** A refused action: 400 ActionConfirmation whose Message says why. */
@@ -229,6 +250,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
       beforeSave: async (context) => this.beforeSave?.(context),
       afterSave: async (id, saved, pending) => this.afterSave?.(id, saved, pending),
       beforeDelete: (record, manager, actor) => this.beforeDelete(record, manager, actor),
+      afterDelete: (record, manager, actor) => this.afterDelete(record, manager, actor),
       authorizeBusiness: (values, actor, manager, dto) => this.authorizeBusiness(values, actor, manager, dto),
       businessOf: (values, manager) => this.businessOf(values, manager),
       get: (id, actor, manager) => this.get(id, actor, manager),

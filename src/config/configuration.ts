@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -44,8 +44,83 @@ export interface AppConfig {
   WEBHOOK_RETRY_DELAYS: number[];
   /** Consecutive failed attempts after which a hook is deactivated. */
   WEBHOOK_MAX_CONSECUTIVE_FAILURES: number;
+  /** Earlier JWT secrets, still accepted when verifying access tokens until those expire (docs/operations.md, "Secret rotation"). */
+  JWT_PREVIOUS_SECRETS: string[];
+  /** Browser origins allowed by CORS (none by default: a preflight from any origin gets no CORS headers). */
+  CORS_ORIGINS: string[];
+  /** Serve Prometheus metrics at /metrics on PORT (off by default). */
+  METRICS_ENABLED: boolean;
+  /** Serve them on this port of HOST instead (and not on PORT); setting it turns metrics on. */
+  METRICS_PORT: number | undefined;
+  /** Run pending migrations at start-up (default); false leaves them to `npm run migrate` (a job). */
+  MIGRATIONS_RUN: boolean;
   /** Seconds between an instance's looks for contract periods due (automatic billing runs); 0 turns them off. */
   BILLING_RUN_INTERVAL_SECONDS: number;
+}
+
+/**
+ * Secrets that may come from a file instead (Docker and Kubernetes secrets): `NAME_FILE` names it, its
+ * content (without the trailing newline) is the value. Setting both is an error.
+ */
+export const FILE_VARIABLES = ['JWT_SECRET', 'JWT_PREVIOUS_SECRETS', 'DATABASE_URL', 'REDIS_URL', 'BOOTSTRAP_ADMIN_PASSWORD'] as const;
+
+/**
+ * Every environment variable the service reads (the configuration module's, the `_FILE` variants and
+ * the process settings of src/runtime-settings.ts). Deployment files set only these (test/compose.spec.ts).
+ */
+export const ENVIRONMENT_VARIABLES: readonly string[] = [
+  'NODE_ENV', 'PORT', 'HOST', 'DATABASE_URL', 'JWT_SECRET', 'JWT_PREVIOUS_SECRETS', 'ACCESS_TOKEN_TTL_SECONDS', 'LOG_LEVEL',
+  'BOOTSTRAP_ADMIN_EMAIL', 'BOOTSTRAP_ADMIN_PASSWORD', 'RATE_LIMIT_PER_MINUTE', 'RATE_LIMIT_TOKEN_PER_MINUTE', 'REDIS_URL',
+  'REDIS_KEY_PREFIX', 'TRUST_PROXY', 'DATABASE_POOL_SIZE', 'REQUEST_TIMEOUT_MS', 'WEBHOOK_ALLOW_PRIVATE_TARGETS',
+  'WEBHOOK_RETRY_DELAYS', 'WEBHOOK_MAX_CONSECUTIVE_FAILURES', 'CORS_ORIGINS', 'METRICS_ENABLED', 'METRICS_PORT', 'MIGRATIONS_RUN', 'BILLING_RUN_INTERVAL_SECONDS',
+  ...FILE_VARIABLES.map((name) => `${name}_FILE`),
+  'NODE_OPTIONS', 'MALLOC_ARENA_MAX',
+];
+
+/** The environment with each `NAME_FILE` read into NAME (the values read shadow the given environment's). */
+export function readSecretFiles(env: Record<string, unknown>): Record<string, unknown> {
+  const resolved = Object.create(env) as Record<string, unknown>;
+  for (const name of FILE_VARIABLES) {
+    const path = String(env[`${name}_FILE`] ?? '').trim();
+    if (!path) continue;
+    if (String(env[name] ?? '') !== '') throw new ConfigurationError(`${name} and ${name}_FILE are both set: set only one of them`);
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (error) {
+      throw new ConfigurationError(`${name}_FILE: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+    resolved[name] = text.replace(/(\r?\n)+$/, '');
+  }
+  return resolved;
+}
+
+/** The `kid` of tokens signed with a secret: a hash of it (never the secret), so verifiers pick the key. */
+export function jwtKeyId(secret: string): string {
+  return hash('sha256', `coworking-api jwt kid\u0000${secret}`, 'base64url').slice(0, 16);
+}
+
+function previousSecrets(raw: unknown, current: string): string[] {
+  const secrets = String(raw ?? '').split(',').map((part) => part.trim()).filter(Boolean);
+  if (secrets.some((secret) => secret.length < 32)) throw new ConfigurationError('JWT_PREVIOUS_SECRETS: each secret must be at least 32 characters');
+  return [...new Set(secrets)].filter((secret) => secret !== current);
+}
+
+/** CORS_ORIGINS: origins as browsers send them (scheme://host[:port]), comma-separated. */
+export function parseCorsOrigins(raw: unknown): string[] {
+  const origins = String(raw ?? '').split(',').map((part) => part.trim()).filter(Boolean);
+  for (const origin of origins) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      /* refused below */
+    }
+    if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin) {
+      throw new ConfigurationError(`CORS_ORIGINS must be origins such as https://app.example.com separated by commas (scheme, host and port only), got "${origin}"`);
+    }
+  }
+  return origins;
 }
 
 export class ConfigurationError extends Error {}
@@ -161,7 +236,8 @@ function listenAddress(raw: unknown): string {
 }
 
 /** Validates the environment; a bad value throws a ConfigurationError that names the variable. */
-export function validateEnvironment(env: Record<string, unknown>): AppConfig {
+export function validateEnvironment(given: Record<string, unknown>): AppConfig {
+  const env = readSecretFiles(given);
   const NODE_ENV = oneOf(env, 'NODE_ENV', NODE_ENVS, 'development');
   const DATABASE_URL = String(env.DATABASE_URL ?? '').trim() || 'sqlite:data/coworking.sqlite';
   const database = parseDatabaseUrl(DATABASE_URL);
@@ -181,7 +257,7 @@ export function validateEnvironment(env: Record<string, unknown>): AppConfig {
   if (redis && !/^rediss?:\/\//.test(redis)) throw new ConfigurationError('REDIS_URL must start with redis:// or rediss://');
   const redisPrefix = String(env.REDIS_KEY_PREFIX ?? '').trim() || 'coworking:';
   if (!/^[\w:.-]{1,64}$/.test(redisPrefix)) throw new ConfigurationError('REDIS_KEY_PREFIX must be 1 to 64 letters, digits, or _ : . -');
-  return {
+  const config: AppConfig = {
     NODE_ENV,
     PORT: integer(env, 'PORT', 3000, 0, 65535),
     HOST: listenAddress(env.HOST),
@@ -202,6 +278,13 @@ export function validateEnvironment(env: Record<string, unknown>): AppConfig {
     WEBHOOK_ALLOW_PRIVATE_TARGETS: flag(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
     WEBHOOK_RETRY_DELAYS: parseRetryDelays(env.WEBHOOK_RETRY_DELAYS),
     WEBHOOK_MAX_CONSECUTIVE_FAILURES: integer(env, 'WEBHOOK_MAX_CONSECUTIVE_FAILURES', 10, 1, 1000),
+    JWT_PREVIOUS_SECRETS: previousSecrets(env.JWT_PREVIOUS_SECRETS, JWT_SECRET),
+    CORS_ORIGINS: parseCorsOrigins(env.CORS_ORIGINS),
+    METRICS_ENABLED: flag(env, 'METRICS_ENABLED', false) || (env.METRICS_PORT !== undefined && env.METRICS_PORT !== ''),
+    METRICS_PORT: env.METRICS_PORT === undefined || env.METRICS_PORT === '' ? undefined : integer(env, 'METRICS_PORT', 0, 1, 65535),
+    MIGRATIONS_RUN: flag(env, 'MIGRATIONS_RUN', true),
     BILLING_RUN_INTERVAL_SECONDS: integer(env, 'BILLING_RUN_INTERVAL_SECONDS', 3600, 0, 31_536_000),
   };
+  if (config.METRICS_PORT !== undefined && config.METRICS_PORT === config.PORT) throw new ConfigurationError('METRICS_PORT must differ from PORT');
+  return config;
 }

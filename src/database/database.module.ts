@@ -1,12 +1,16 @@
 import { Global, Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import type { DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/configuration.js';
 import { Database } from '../common/database.js';
 import { buildDataSourceOptions } from './data-source-options.js';
+import { ServiceDataSource } from './service-data-source.js';
 import { MigrationLockTimeoutError } from './migration-lock.js';
-import { MigrationFailedError, runMigrations } from './migration-runner.js';
+import { MigrationFailedError, runMigrations, waitForCurrentSchema } from './migration-runner.js';
+
+/** The data source's options, and whether start-up applies the migrations itself (MIGRATIONS_RUN). */
+type StartOptions = DataSourceOptions & { migrationsAtStart?: boolean };
 
 @Global()
 @Module({
@@ -25,11 +29,15 @@ import { MigrationFailedError, runMigrations } from './migration-runner.js';
         retryAttempts: Number.MAX_SAFE_INTEGER,
         retryDelay: 3000,
         toRetry: (error: unknown) => !(error instanceof MigrationFailedError || error instanceof MigrationLockTimeoutError),
+        migrationsAtStart: config.get('MIGRATIONS_RUN', { infer: true }),
       }),
-      dataSourceFactory: async (options) => {
-        const dataSource = await new DataSource(options!).initialize();
+      dataSourceFactory: async (given) => {
+        const { migrationsAtStart, ...options } = given as StartOptions;
+        const dataSource = await new ServiceDataSource(options).initialize();
         try {
-          await runMigrations(dataSource);
+          // Without MIGRATIONS_RUN the service starts once a migration job has brought the schema up to date.
+          if (migrationsAtStart === false) await waitForCurrentSchema(dataSource);
+          else await runMigrations(dataSource);
         } catch (error) {
           // The next attempt (a database that went away) makes a data source of its own.
           await dataSource.destroy().catch(() => undefined);

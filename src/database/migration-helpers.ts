@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { MYSQL_LONG_TEXT_TYPE } from '../common/columns.js';
 import { Table, TableForeignKey, TableIndex, type QueryRunner, type TableColumnOptions, type TableOptions } from 'typeorm';
 
 // Schema pieces for migrations, written with TypeORM's schema API so one migration file runs on
@@ -9,7 +10,11 @@ type Opt = { nullable?: boolean };
 export const column = {
   text: (name: string, o: Opt & { length?: number } = {}): TableColumnOptions =>
     ({ name, type: 'varchar', length: String(o.length ?? 255), isNullable: o.nullable ?? true }),
-  longText: (name: string, o: Opt = {}): TableColumnOptions => ({ name, type: 'text', isNullable: o.nullable ?? true }),
+  /**
+   * Long text (65,535 characters of any script): MEDIUMTEXT, as MySQL/MariaDB need; `createTable` makes it
+   * TEXT on SQLite (a column added with `runner.addColumn` keeps the name there, with TEXT affinity).
+   */
+  longText: (name: string, o: Opt = {}): TableColumnOptions => ({ name, type: MYSQL_LONG_TEXT_TYPE, isNullable: o.nullable ?? true }),
   int: (name: string, o: Opt & { default?: number } = {}): TableColumnOptions =>
     ({ name, type: 'int', isNullable: o.nullable ?? true, default: o.default }),
   money: (name: string, o: Opt & { default?: number } = {}): TableColumnOptions =>
@@ -50,7 +55,9 @@ const isMySqlRunner = (runner: QueryRunner) => ['mysql', 'mariadb'].includes(run
  * character set; it writes `ENGINE=<engine>` as the last table option, so the others follow the engine.
  */
 export async function createTable(runner: QueryRunner, options: TableOptions): Promise<void> {
-  await runner.createTable(new Table({ ...options, engine: isMySqlRunner(runner) ? MYSQL_ENGINE : undefined }));
+  const mySql = isMySqlRunner(runner);
+  const columns = mySql ? options.columns : options.columns?.map((c) => (c.type === MYSQL_LONG_TEXT_TYPE ? { ...c, type: 'text' } : c));
+  await runner.createTable(new Table({ ...options, columns, engine: mySql ? MYSQL_ENGINE : undefined }));
 }
 
 export interface ForeignKey {

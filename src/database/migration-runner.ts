@@ -61,6 +61,40 @@ export async function runMigrations(dataSource: DataSource): Promise<void> {
   }
 }
 
+/** The migration's name as TypeORM records it in its table. */
+const migrationName = (migration: { name?: string; constructor: { name: string } }) => migration.name ?? migration.constructor.name;
+
+/**
+ * The migrations this build knows that the database has not applied, oldest first (none: the schema
+ * is current). Reads only: the migrations table may not exist yet (then all are pending).
+ */
+export async function pendingMigrations(dataSource: DataSource): Promise<string[]> {
+  const table = dataSource.driver.escape(dataSource.options.migrationsTableName ?? 'migrations');
+  let applied: Set<string>;
+  try {
+    const rows = await dataSource.query<Array<{ name: string }>>(`SELECT ${dataSource.driver.escape('name')} AS name FROM ${table}`);
+    applied = new Set(rows.map((row) => row.name));
+  } catch (error) {
+    if (isDatabaseUnavailable(error)) throw error;
+    applied = new Set();
+  }
+  return dataSource.migrations.map(migrationName).filter((name) => !applied.has(name));
+}
+
+/**
+ * MIGRATIONS_RUN=false: start-up waits, without listening, until the migrations have been applied by
+ * `npm run migrate` (a job), checking every three seconds and saying what it waits for every thirty.
+ */
+export async function waitForCurrentSchema(dataSource: DataSource, pauseMs = 3000): Promise<void> {
+  const logger = new Logger('Migrations');
+  for (let round = 0; ; round++) {
+    const pending = await pendingMigrations(dataSource);
+    if (!pending.length) return;
+    if (round % 10 === 0) logger.warn(`Waiting for ${pending.length} migrations to be applied (MIGRATIONS_RUN=false: run "npm run migrate"); the first is ${pending[0]}`);
+    await new Promise((resolve) => setTimeout(resolve, pauseMs));
+  }
+}
+
 /**
  * TypeORM's table of applied migrations, created as it would create it but with the service's table
  * options (utf8mb4 whatever the database's default is).

@@ -1,17 +1,37 @@
-import { Controller, Get, HttpStatus, Res } from '@nestjs/common';
+import { Controller, Get, HttpStatus, Res, ServiceUnavailableException } from '@nestjs/common';
+import { HealthCheckService, HealthIndicatorService, type HealthIndicatorFunction } from '@nestjs/terminus';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { SkipThrottle } from '@nestjs/throttler';
 import type { FastifyReply } from 'fastify';
 import { Public } from '../common/access.js';
 import { ApiAnswer, ref } from '../common/openapi.js';
 import { HealthRepository } from './health.repository.js';
+import { Readiness } from './readiness.js';
 
 const PROBE_TIMEOUT_MS = 2000;
+
+/** @nestjs/terminus's answer: the overall status and each check's (docs/operations.md, "Health checks"). */
+const CHECKS = {
+  type: 'object',
+  required: ['status', 'info', 'error', 'details'],
+  properties: {
+    status: { type: 'string', enum: ['ok', 'error'] },
+    info: { type: 'object', additionalProperties: { type: 'object', properties: { status: { type: 'string' } } } },
+    error: { type: 'object', additionalProperties: { type: 'object', properties: { status: { type: 'string' } } } },
+    details: { type: 'object', additionalProperties: { type: 'object', properties: { status: { type: 'string' } } } },
+  },
+};
+const HEADERS_TOO_LARGE = 'Request headers larger than the server accepts (any route; the ActionConfirmation envelope).';
 
 @ApiTags('Health')
 @Controller('health')
 export class HealthController {
-  constructor(private readonly database: HealthRepository) {}
+  constructor(
+    private readonly database: HealthRepository,
+    private readonly checks: HealthCheckService,
+    private readonly indicators: HealthIndicatorService,
+    private readonly readiness: Readiness,
+  ) {}
 
   /** 200 when the database answers within two seconds, 503 otherwise (for load balancers). */
   @Public()
@@ -33,6 +53,51 @@ export class HealthController {
       await reply.status(HttpStatus.SERVICE_UNAVAILABLE).send({ status: 'unavailable' });
     } finally {
       clearTimeout(timer);
+    }
+  }
+
+  /** 200 while the process runs and answers (a liveness probe: restart it when this fails). Checks nothing else. */
+  @Public()
+  @SkipThrottle()
+  @Get('live')
+  @ApiOperation({ summary: 'Liveness: the process answers' })
+  @ApiAnswer(200, 'The process answers.', CHECKS)
+  @ApiAnswer(431, HEADERS_TOO_LARGE, ref('ActionConfirmation'))
+  @ApiAnswer(503, 'The instance has stopped serving (it is closing).', CHECKS)
+  async live(@Res() reply: FastifyReply): Promise<void> {
+    await this.answer(reply, []);
+  }
+
+  /**
+   * 200 when this instance should get traffic: the database answers within two seconds, the instance
+   * is not shutting down, and the schema has every migration it knows; 503 naming what is not.
+   */
+  @Public()
+  @SkipThrottle()
+  @Get('ready')
+  @ApiOperation({ summary: 'Readiness: database reachable, not shutting down, migrations applied' })
+  @ApiAnswer(200, 'Ready: every check is up.', CHECKS)
+  @ApiAnswer(431, HEADERS_TOO_LARGE, ref('ActionConfirmation'))
+  @ApiAnswer(503, 'Not ready: the checks that are down are named under error.', CHECKS)
+  async ready(@Res() reply: FastifyReply): Promise<void> {
+    await this.answer(reply, [
+      () => this.indicators.check('database').attempt(() => this.database.ping()).withTimeout(PROBE_TIMEOUT_MS),
+      () => (this.readiness.shuttingDown ? this.indicators.check('shutdown').down('shutting down') : this.indicators.check('shutdown').up()),
+      () => this.indicators.check('migrations').attempt(async () => {
+        const pending = await this.readiness.pendingMigrations();
+        if (pending.length) throw new Error(`${pending.length} migrations pending, the first ${pending[0]}`);
+        return {};
+      }).withTimeout(PROBE_TIMEOUT_MS),
+    ]);
+  }
+
+  /** Terminus's answer as it is (503 with every check's status), not the API's error envelope. */
+  private async answer(reply: FastifyReply, checks: HealthIndicatorFunction[]): Promise<void> {
+    try {
+      await reply.status(HttpStatus.OK).send(await this.checks.check(checks));
+    } catch (error) {
+      if (!(error instanceof ServiceUnavailableException)) throw error;
+      await reply.status(HttpStatus.SERVICE_UNAVAILABLE).send(error.getResponse());
     }
   }
 }

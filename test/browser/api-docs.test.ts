@@ -22,6 +22,7 @@ describe('API documentation at /api/docs in Chromium', { skip: !existsSync(CHROM
   let profile: string;
   let page: Page;
   let product: number;
+  const blocked: string[] = [];
 
   before(async () => {
     t = await startApp();
@@ -37,6 +38,10 @@ describe('API documentation at /api/docs in Chromium', { skip: !existsSync(CHROM
       ],
     });
     page = browser.pages()[0] ?? (await browser.newPage());
+    // What the page's Content-Security-Policy blocks is reported on the console.
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) blocked.push(message.text());
+    });
   });
   after(async () => {
     await browser?.close();
@@ -103,5 +108,15 @@ describe('API documentation at /api/docs in Chromium', { skip: !existsSync(CHROM
     assert.equal(envelope.Records[0].Id, product);
     assert.equal(envelope.Records[0].Name, 'Shown in the browser');
     if (process.env.SCREENSHOT) await page.screenshot({ path: process.env.SCREENSHOT, fullPage: false });
+  });
+
+  it('keeps the token in the page only: nothing in localStorage or sessionStorage (persistAuthorization: false)', async () => {
+    const stored = await page.evaluate<string>('JSON.stringify([Object.entries(localStorage), Object.entries(sessionStorage)])');
+    assert.doesNotMatch(stored, /eyJ/, 'no JWT stored');
+    assert.doesNotMatch(stored, /authorized/i);
+  });
+
+  it("the page's Content-Security-Policy blocked nothing it needs", () => {
+    assert.deepEqual(blocked, []);
   });
 });

@@ -96,6 +96,19 @@ describe('safe writes across two instances behind nginx', () => {
     assert.equal(invoices.body.TotalItems, 1);
   });
 
+  it('parallel bookings of one slot through both instances: exactly one made (three with allocation 3)', async () => {
+    const business = await createOk('/api/sys/businesses', { Name: 'Bookings', CurrencyId: gbp, CountryId: gb });
+    const type = await createOk('/api/spaces/resourcetypes', { BusinessId: business, Name: 'Rooms' });
+    const booker = await createOk('/api/spaces/coworkers', { BusinessId: business, FullName: 'Booker', Email: 'booker@example.com' });
+    for (const allocation of [1, 3]) {
+      const room = await createOk('/api/spaces/resources', { BusinessId: business, Name: `Room ${allocation}`, ResourceTypeId: type, Allocation: allocation });
+      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => call(i % 2 ? a.url : b.url, 'POST', '/api/spaces/bookings', { ResourceId: room, CoworkerId: booker, FromTime: '2031-05-05T09:00', ToTime: '2031-05-05T10:00' })));
+      assert.deepEqual(answers.filter((answer) => answer.status >= 500).map((f) => `${f.status} ${f.text}`), []);
+      assert.equal(answers.filter((answer) => answer.status === 200).length, allocation, answers.map((answer) => answer.status).join());
+      assert.equal((await call(b.url, 'GET', `/api/spaces/bookings?Booking_Resource=${room}`)).body.TotalItems, allocation);
+    }
+  });
+
   it('a bounded burst of parallel writes of every kind on both instances: no 5xx, invariants intact', async () => {
     const business = await createOk('/api/sys/businesses', { Name: 'Stress', CurrencyId: gbp, CountryId: gb });
     const second = await createOk('/api/sys/businesses', { Name: 'Stress 2', CurrencyId: gbp, CountryId: gb });

@@ -155,6 +155,28 @@ describe('three instances on a three-node MariaDB Galera cluster', () => {
     });
   });
 
+  it('30 parallel bookings of one slot through three nodes: exactly one made (three with allocation 3); credits never below zero', async (context) => {
+    await measured(context, async () => {
+      const type = await created(a(), '/api/spaces/resourcetypes', { BusinessId: business, Name: 'Galera rooms' });
+      const booker = await created(a(), '/api/spaces/coworkers', { BusinessId: business, FullName: 'Galera Booker', Email: 'galera.booker@example.com' });
+      const credit = await created(a(), '/api/billing/coworkerbookingcredits', { CoworkerId: booker, CaneBeUsedForBookings: true, TotalCredit: 25 });
+      for (const allocation of [1, 3]) {
+        const room = await created(a(), '/api/spaces/resources', { BusinessId: business, Name: `Galera room ${allocation}`, ResourceTypeId: type, Allocation: allocation, HourlyPrice: 4 });
+        const results = await across(30, (instance) => call(instance, 'POST', '/api/spaces/bookings', { json: { ResourceId: room, CoworkerId: booker, FromTime: '2031-05-05T09:00', ToTime: '2031-05-05T10:00' } }));
+        assert.deepEqual(serverErrors(results), []);
+        const statuses = results.map((r) => r.status);
+        assert.equal(statuses.filter((s) => s === 200).length, allocation, statuses.join());
+        assert.equal(statuses.filter((s) => s === 400).length, 30 - allocation, statuses.join());
+        for (const instance of instances) {
+          const bookings = (await call(instance, 'GET', `/api/spaces/bookings?Booking_Resource=${room}`)).body;
+          assert.equal(bookings.TotalItems, allocation, `bookings read on ${instance.name}`);
+        }
+      }
+      const left = (await call(instances[2], 'GET', `/api/billing/coworkerbookingcredits/${credit}`)).body.RemainingCredit;
+      assert.equal(left, 25 - 4 * 4, 'four bookings of 4 paid from the credit');
+    });
+  });
+
   it('30 customer invoices issued in parallel through three nodes get the numbers 1..30', async (context) => {
     await measured(context, async () => {
       const shop = await created(a(), '/api/sys/businesses', { Name: 'Galera Invoices', CurrencyId: gbp, CountryId: uk });

@@ -1,5 +1,7 @@
 // npm test: unit tests, then every HTTP suite on in-memory SQLite and again on MariaDB when it is
 // reachable (in CI it must be). Prints one closing line with the totals of all runs.
+// `--unit` runs the unit tests only (npm run test:unit); `--only NAME…` only the files whose name
+// contains one of the NAMEs, unit or HTTP (npm run test:one -- products).
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -48,13 +50,27 @@ async function mariaDbReachable(): Promise<boolean> {
   }
 }
 
-const e2e = filesEndingWith('test', '.e2e-spec.js');
+const args = process.argv.slice(2);
+const unitOnly = args.includes('--unit');
+const names = args.includes('--only') ? args.filter((arg) => !arg.startsWith('--')) : [];
+if (args.includes('--only') && !names.length) {
+  console.error('--only needs a name: npm run test:one -- products');
+  process.exit(2);
+}
+const chosen = (files: string[]) => (names.length ? files.filter((file) => names.some((name) => file.split('/').at(-1)!.includes(name))) : files);
+const e2e = unitOnly ? [] : chosen(filesEndingWith('test', '.e2e-spec.js'));
 const codes: number[] = [];
 // Unit tests: beside their code in src/, and test/*.spec.js that need no server (the Dockerfile lint).
-const unit = [...filesEndingWith('src', '.spec.js'), ...filesEndingWith('test', '.spec.js').filter((file) => !file.endsWith('.e2e-spec.js'))];
-codes.push(await run('unit tests', unit));
-codes.push(await run('HTTP suites on SQLite (in memory)', e2e, { TEST_DATABASE: 'sqlite' }));
-if (await mariaDbReachable()) {
+const unit = chosen([...filesEndingWith('src', '.spec.js'), ...filesEndingWith('test', '.spec.js').filter((file) => !file.endsWith('.e2e-spec.js'))]);
+if (!unit.length && !e2e.length) {
+  console.error(`No test file's name contains ${names.join(' or ')}`);
+  process.exit(2);
+}
+if (unit.length) codes.push(await run('unit tests', unit));
+if (e2e.length) codes.push(await run('HTTP suites on SQLite (in memory)', e2e, { TEST_DATABASE: 'sqlite' }));
+if (!e2e.length) {
+  // Nothing to run on MariaDB.
+} else if (await mariaDbReachable()) {
   codes.push(await run(`HTTP suites on MariaDB (${new URL(MYSQL_SERVER_URL).host}, a fresh database per suite)`, e2e, { TEST_DATABASE: 'mysql' }));
 } else if (process.env.CI) {
   console.error(`MariaDB is not reachable at ${new URL(MYSQL_SERVER_URL).host}; CI needs it.`);

@@ -1,51 +1,16 @@
 import assert from 'node:assert/strict';
-import { getMetadataStorage } from 'class-validator';
 import type { AnyClass } from '../../src/common/columns.js';
 import { ALL_OPERATIONS, recordDefinitions, type RecordDefinition, type RecordOperation } from '../../src/common/record-definition.js';
 import { referencesOf } from '../../src/common/validation/fields.js';
+import { fieldsOf, pathOf, validValue } from './record-walker.js';
 import type { TestApp } from './test-app.js';
 
 // Valid records of any record type, made from its DTO's rules alone (the records its references name
-// are made first), so that suites walking every type need no per-type fixture.
+// are made first), so that suites walking every type need no per-type fixture. The field rules and
+// valid values are record-walker.ts's.
 
-/** A field's rules as its DTO declares them. */
-export interface FieldRules {
-  name: string;
-  required: boolean;
-  rules: Map<string, unknown[]>;
-}
+export { fieldsOf, pathOf, validValue, type FieldRules } from './record-walker.js';
 
-export function fieldsOf(dto: AnyClass): FieldRules[] {
-  const byName = new Map<string, FieldRules>();
-  for (const meta of getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false)) {
-    const field = byName.get(meta.propertyName) ?? { name: meta.propertyName, required: false, rules: new Map() };
-    byName.set(meta.propertyName, field);
-    const rule = meta.type === 'customValidation' ? String(meta.name) : meta.type;
-    if (rule === 'isDefined') field.required = true;
-    field.rules.set(rule, (meta.constraints as unknown[] | undefined) ?? []);
-  }
-  return [...byName.values()];
-}
-
-/** A valid value for a field, from its rules (the id made for it when it is a reference). */
-export function validValue(field: FieldRules, ids: Map<AnyClass, number>, reference: AnyClass | undefined): unknown {
-  const r = field.rules;
-  if (reference) return ids.get(reference);
-  if (r.has('isEmail')) return `walker.${Math.random().toString(36).slice(2)}@example.com`;
-  if (r.has('minLength')) return 'a long enough password';
-  // An address checked by the service rather than a rule (a webhook's URL): one that is never reached.
-  if (/url$/i.test(field.name)) return 'https://192.0.2.1/walker';
-  if (r.has('isString')) return `Walker ${field.name}`;
-  if (r.has('isIn')) return (r.get('isIn')![0] as number[]).find((v) => v > 0) ?? (r.get('isIn')![0] as number[])[0];
-  if (r.has('isInt')) return Math.max(1, r.has('min') ? Number(r.get('min')![0]) : 1);
-  if (r.has('money') || r.has('isNumber')) return 10;
-  if (r.has('isDate')) return '2030-01-01T00:00:00Z';
-  if (r.has('isBoolean')) return false;
-  if (r.has('isArray')) return [];
-  return 'x';
-}
-
-export const pathOf = (definition: RecordDefinition<any>) => `/api/${definition.path}`;
 export const offers = (definition: RecordDefinition<any>, operation: RecordOperation) => (definition.operations ?? ALL_OPERATIONS).includes(operation);
 
 /** Makes records of any type through the API, remembering one id per entity. */

@@ -8,6 +8,8 @@ import { CoworkerInvoicePaymentTokenDto } from './dto/coworker-invoice-payment-t
 export const coworkerInvoicePaymentTokens = defineRecord({
   name: 'CoworkerInvoicePaymentToken',
   path: 'billing/coworkerinvoicepaymenttokens',
+  // A type of the source document: required fields stay required on update (docs/api.md §1.2).
+  requiredOnUpdate: true,
   entity: CoworkerInvoicePaymentToken,
   dto: CoworkerInvoicePaymentTokenDto,
   business: { via: () => CoworkerInvoice, on: 'CoworkerInvoiceId' },

@@ -37,7 +37,8 @@ export class CoworkerInvoicesService extends RecordService<CoworkerInvoice> {
   protected override async beforeSave({ manager, values: given, existing }: SaveContext): Promise<SaveDecision> {
     refuseBusinessChange(existing, given);
     const values = { ...given };
-    if (repointed(existing, given, 'CoworkerId')) Object.assign(values, await this.billTo(manager, given));
+    // A partial update names only what it changes: the business is the stored one when absent (docs/api.md §1.2).
+    if (repointed(existing, given, 'CoworkerId')) Object.assign(values, await this.billTo(manager, { BusinessId: existing?.BusinessId, ...given }));
     if (repointed(existing, given, 'CurrencyId')) values.CurrencyCode = await this.issuance.lookup(Currency, given.CurrencyId, 'Code', manager);
     if (existing === null) {
       values.InvoiceNumber = await this.issuance.nextNumber('CoworkerInvoice', given.BusinessId as number, manager);

@@ -9,6 +9,8 @@ import { InvoicesService } from './invoices.service.js';
 export const invoices = defineRecord({
   name: 'Invoice',
   path: 'billing/invoices',
+  // A type of the source document: required fields stay required on update (docs/api.md §1.2).
+  requiredOnUpdate: true,
   entity: Invoice,
   dto: InvoiceDto,
   updateDto: InvoiceUpdateDto,

@@ -9,6 +9,8 @@ import { productBusinessCurrencyCodeSql } from './product-booking-credits.reposi
 export const productBookingCredits = defineRecord({
   name: 'ProductBookingCredit',
   path: 'billing/productbookingcredits',
+  // A type of the source document: required fields stay required on update (docs/api.md §1.2).
+  requiredOnUpdate: true,
   entity: ProductBookingCredit,
   dto: ProductBookingCreditDto,
   business: { via: () => Product, on: 'ProductId' },

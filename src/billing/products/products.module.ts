@@ -23,6 +23,8 @@ export function imageFileName(url: unknown): string | null {
 export const products = defineRecord({
   name: 'Product',
   path: 'billing/products',
+  // A type of the source document: required fields stay required on update (docs/api.md §1.2).
+  requiredOnUpdate: true,
   entity: Product,
   dto: ProductDto,
   business: { column: 'BusinessId' },

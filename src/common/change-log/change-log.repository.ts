@@ -17,6 +17,8 @@ export interface ChangeLogRow {
   by: string | null;
   requestId: string | null;
   businessId: number | null;
+  /** On an update that moved the record to another business, the business it left (else null). */
+  previousBusinessId: number | null;
   /** The field changes, as JSON text. */
   changes: string;
 }
@@ -28,7 +30,7 @@ export interface EntryFilter {
   businessIds?: readonly number[];
 }
 
-const COLUMNS = ['Entity', 'RecordId', 'Action', 'On', 'By', 'RequestId', 'BusinessId', 'Changes'];
+const COLUMNS = ['Entity', 'RecordId', 'Action', 'On', 'By', 'RequestId', 'BusinessId', 'PreviousBusinessId', 'Changes'];
 
 /** The SQL of the change log (table change_log). */
 @Injectable()
@@ -45,8 +47,8 @@ export class ChangeLogRepository {
    */
   async insert(row: ChangeLogRow, probes: readonly (ChangeProbe | null)[], manager: EntityManager): Promise<(number | null)[]> {
     const q = this.q;
-    let sql = `INSERT INTO ${q('change_log')} (${COLUMNS.map(q).join(', ')}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`;
-    const parameters = [row.entity, row.recordId, row.action, this.db.dateParam(row.on), row.by, row.requestId, row.businessId, row.changes];
+    let sql = `INSERT INTO ${q('change_log')} (${COLUMNS.map(q).join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`;
+    const parameters = [row.entity, row.recordId, row.action, this.db.dateParam(row.on), row.by, row.requestId, row.businessId, row.previousBusinessId, row.changes];
     const asked = probes.flatMap((probe, i) => (probe ? [{ probe, alias: `p${i}`, i }] : []));
     const counts: (number | null)[] = probes.map(() => null);
     if (asked.length && (await this.db.supportsReturning(manager))) {

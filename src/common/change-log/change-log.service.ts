@@ -23,6 +23,8 @@ export interface RecordChange {
   record: () => Promise<WireRecord>;
   /** The record's business at the time of the change (null for records of no single business). */
   businessId: number | null;
+  /** On an update that moved the record to another business, the business it left. */
+  previousBusinessId?: number | null;
   actor: Principal | undefined;
   on: Date;
   changes: FieldChange[];
@@ -55,6 +57,18 @@ export interface HistoryEntry {
 const HISTORY_SCHEMA = { entityName: 'History', fields: [{ name: 'Id', kind: 'int' as const }] };
 
 /**
+ * An entry's changes as a reader may see them. The entry of a move between businesses belongs to the
+ * business the record moved to, but its `From` values are the fields of the business it left: a
+ * restricted administrator not of that business sees them as null (docs/api.md §6).
+ */
+function visibleChanges(row: Record<string, unknown>, businessIds: readonly number[] | null): FieldChange[] {
+  const changes = row.Changes ? (JSON.parse(String(row.Changes)) as FieldChange[]) : [];
+  const left = row.PreviousBusinessId === null || row.PreviousBusinessId === undefined ? null : Number(row.PreviousBusinessId);
+  if (businessIds === null || left === null || businessIds.includes(left)) return changes;
+  return changes.map((change) => ({ ...change, From: null }));
+}
+
+/**
  * The change log: who changed which record when, in which request, and how. The record machinery
  * writes every create, update and delete here inside the write's own transaction (docs/api.md §6
  * and §11.6), so an entry exists exactly when the change committed.
@@ -80,6 +94,7 @@ export class ChangeLog {
       by: change.actor?.email ?? null,
       requestId: change.actor?.requestId ?? null,
       businessId: change.businessId,
+      previousBusinessId: change.previousBusinessId ?? null,
       changes: JSON.stringify(change.changes),
     };
     const counts = await this.entries.insert(row, this.listeners.map((listener) => listener.probe(change)), manager);
@@ -122,7 +137,7 @@ export class ChangeLog {
       On: toWire('datetime', row.On) as string,
       By: (row.By as string | null) ?? null,
       RequestId: (row.RequestId as string | null) ?? null,
-      Changes: row.Changes ? (JSON.parse(String(row.Changes)) as FieldChange[]) : [],
+      Changes: visibleChanges(row, restricted ? actor.businessIds! : null),
     }));
     return listEnvelope(entries, { ...page, direction: -1 }, total);
   }

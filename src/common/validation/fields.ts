@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import {
-  ArrayMaxSize, IsArray, IsBoolean, IsDate, IsDefined, IsEmail, IsIn, IsInt, IsNotEmpty, IsNumber, IsOptional, IsString, Max, MaxLength, Min, ValidateBy,
+  ArrayMaxSize, IsArray, IsBoolean, IsDate, IsDefined, IsEmail, IsIn, IsInt, IsNotEmpty, IsNumber, IsOptional, IsString, Max, Min, ValidateBy,
 } from 'class-validator';
 import { LONG_TEXT_MAX, SHORT_TEXT_MAX, type AnyClass } from '../columns.js';
 import { parseDateTime } from '../wire-values.js';
@@ -78,9 +78,38 @@ function api(options: FieldOptions, schema: Record<string, unknown>) {
 }
 
 /**
- * A string of at most 255 characters, or long text: at most 65,535 characters and 65,535 bytes of
- * UTF-8, which is what a MySQL TEXT column holds (a long text in a script of multi-byte characters is
- * refused with a 400 rather than failing in the database).
+ * The number of Unicode characters (code points) in a string: a character outside the Basic
+ * Multilingual Plane (an emoji), two UTF-16 units, counts as one, as SQLite's length() and MySQL's
+ * CHAR_LENGTH() on utf8mb4 count it. Lengths are in characters, never in UTF-8 bytes (docs/api.md §1).
+ */
+export function characterCount(text: string): number {
+  let count = text.length;
+  for (let i = 0; i < text.length - 1; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        count--;
+        i++;
+      }
+    }
+  }
+  return count;
+}
+
+/** At most `max` characters (class-validator's MaxLength skips U+FE0E/U+FE0F, so it is not used). */
+function MaxCharacters(max: number) {
+  return ValidateBy({
+    name: 'maxLength',
+    constraints: [max],
+    validator: { validate: (value: unknown) => typeof value !== 'string' || characterCount(value) <= max, defaultMessage: () => `$property must be at most ${max} characters long.` },
+  });
+}
+
+/**
+ * A string of at most 255 characters, or long text of at most 65,535 characters, whatever their size
+ * in UTF-8: long text is MEDIUMTEXT on MySQL/MariaDB (`LongTextColumn`), which holds 65,535 characters
+ * of four bytes each.
  */
 export function Text(options: FieldOptions & { long?: boolean; max?: number } = {}) {
   const max = options.max ?? (options.long ? LONG_TEXT_MAX : SHORT_TEXT_MAX);
@@ -89,11 +118,7 @@ export function Text(options: FieldOptions & { long?: boolean; max?: number } = 
     presence(options),
     IsString({ message: '$property must be a string.' }),
     ...(options.required ? [IsNotEmpty({ message: '$property must not be empty.' })] : []),
-    MaxLength(max, { message: `$property must be at most ${max} characters long.` }),
-    ...(options.long ? [ValidateBy({
-      name: 'utf8Bytes',
-      validator: { validate: (value: unknown) => typeof value !== 'string' || Buffer.byteLength(value) <= LONG_TEXT_MAX, defaultMessage: () => `$property must be at most ${LONG_TEXT_MAX} bytes long in UTF-8.` },
-    })] : []),
+    MaxCharacters(max),
   );
 }
 

@@ -1,5 +1,5 @@
-import { getMetadataStorage } from 'class-validator';
-import { ValidationPipe, type ValidationError, type ValidationPipeOptions } from '@nestjs/common';
+import { getMetadataStorage, type ValidatorOptions } from 'class-validator';
+import { ValidationPipe, type ArgumentMetadata, type ValidationError, type ValidationPipeOptions } from '@nestjs/common';
 import type { FieldError } from '../envelopes.js';
 import { RecordValidationException } from '../errors.js';
 import { cacheValidationMetadata } from './metadata-cache.js';
@@ -32,9 +32,35 @@ export const validationOptions: ValidationPipeOptions = {
   exceptionFactory: (errors) => new RecordValidationException(toFieldErrors(errors)),
 };
 
-export const createValidationPipe = () => new ValidationPipe(validationOptions);
+/**
+ * The global pipe. Route parameters pass it untouched: with `transform` Nest would turn `"1.0"`,
+ * `"0x3"` or `"1e3"` into numbers before the route's own pipe sees them, so `DELETE /…/1.0` acted on
+ * record 1. Every id in a path is parsed from its raw text by `parseRecordId` (record-id.pipe.ts).
+ */
+class ServiceValidationPipe extends ValidationPipe {
+  override transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    return metadata.type === 'param' ? Promise.resolve(value) : super.transform(value, metadata);
+  }
+}
+
+export const createValidationPipe = (): ValidationPipe => new ServiceValidationPipe(validationOptions);
 
 const bodyPipe = createValidationPipe();
+
+/**
+ * A partial update's pipe (docs/api.md §1.2): a field absent from the body is not checked, a required
+ * one included (it keeps its stored value); a field present is checked as on create, so an explicit
+ * null of a required field is still refused.
+ */
+class PartialValidationPipe extends ValidationPipe {
+  protected override async validate(object: object, options?: ValidatorOptions): Promise<ValidationError[]> {
+    // A body field absent is undefined on the DTO; JSON and forms cannot give undefined otherwise.
+    const errors = await super.validate(object, options);
+    return errors.filter((error) => error.value !== undefined);
+  }
+}
+
+const partialBodyPipe = new PartialValidationPipe(validationOptions);
 
 const declaredFields = new WeakMap<object, readonly string[]>();
 
@@ -53,11 +79,11 @@ export function declaredFieldsOf(dto: new () => unknown): readonly string[] {
  * Only the declared fields are handed on: unknown keys are dropped here, at the cost of the DTO's own
  * field count, before class-transformer (whose cost grows with the square of a body's key count) sees them.
  */
-export async function validateBody<T>(dto: new () => T, body: unknown): Promise<T> {
+export async function validateBody<T>(dto: new () => T, body: unknown, partial = false): Promise<T> {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw RecordValidationException.field('Body', 'The request body must be a JSON object.', null);
   }
   const known: Record<string, unknown> = {};
   for (const field of declaredFieldsOf(dto)) if (Object.hasOwn(body, field)) known[field] = (body as Record<string, unknown>)[field];
-  return (await bodyPipe.transform(known, { type: 'body', metatype: dto })) as T;
+  return (await (partial ? partialBodyPipe : bodyPipe).transform(known, { type: 'body', metatype: dto })) as T;
 }

@@ -7,9 +7,12 @@ import type { CalendarEventDto } from './dto/calendar-event.dto.js';
 
 @Injectable()
 export class CalendarEventsService extends RecordService<CalendarEvent> {
-  /** An event cannot end before it starts (both dates are required, so both are in the body). */
+  /** An event cannot end before it starts (a date absent from a partial update is the stored one). */
   protected override async beforeSave(context: SaveContext): Promise<void> {
-    const { StartDate, EndDate } = context.dto as CalendarEventDto;
+    const dto = context.dto as CalendarEventDto;
+    const stored = (name: 'StartDate' | 'EndDate') => new Date(String(context.existing?.[name]));
+    const StartDate = dto.StartDate ?? stored('StartDate');
+    const EndDate = dto.EndDate ?? stored('EndDate');
     if (EndDate.getTime() < StartDate.getTime()) {
       throw RecordValidationException.field('EndDate', 'EndDate must not be before StartDate.', formatDateTime(EndDate));
     }

@@ -11,8 +11,10 @@ export class EventAttendeesService extends RecordService<EventAttendee> {
 
   /** A new attendee, or one moved to another event, takes a place: refused when none is left. */
   protected override async beforeSave(context: SaveContext): Promise<void> {
-    const eventId = (context.dto as EventAttendeeDto).CalendarEventId;
-    if (context.existing && Number(context.existing.CalendarEventId) === eventId) return;
+    const given = (context.dto as EventAttendeeDto).CalendarEventId;
+    // Absent on a partial update: the attendee stays at its event (docs/api.md §1.2).
+    if (context.existing && (given === undefined || Number(context.existing.CalendarEventId) === given)) return;
+    const eventId = given;
     await this.takePlace(eventId, context.manager);
   }
 

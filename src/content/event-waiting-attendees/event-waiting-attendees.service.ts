@@ -33,7 +33,10 @@ export class EventWaitingAttendeesService extends RecordService<EventWaitingAtte
 
   /** The entry belongs to the event's business, which decides who sees it. */
   protected override async beforeSave(context: SaveContext): Promise<void> {
-    const { BusinessId, CalendarEventId } = context.dto as EventWaitingAttendeeDto;
+    // A partial update names only what it changes: the rest is the stored entry's (docs/api.md §1.2).
+    const merged = { ...context.existing, ...context.values } as Record<string, unknown>;
+    const BusinessId = Number(merged.BusinessId);
+    const CalendarEventId = Number(merged.CalendarEventId);
     const eventBusiness = await this.entriesRepository.businessOfEvent(CalendarEventId, context.manager);
     if (eventBusiness !== null && eventBusiness !== BusinessId) {
       throw RecordValidationException.field('BusinessId', `BusinessId must be ${eventBusiness}, the business of CalendarEvent ${CalendarEventId}.`, BusinessId);

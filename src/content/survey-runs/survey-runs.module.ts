@@ -9,6 +9,8 @@ import { SurveyRun } from './survey-run.entity.js';
 export const surveyRuns = defineRecord({
   name: 'SurveyRun',
   path: 'content/surveyruns',
+  // A type of the source document: required fields stay required on update (docs/api.md §1.2).
+  requiredOnUpdate: true,
   entity: SurveyRun,
   dto: SurveyRunDto,
   business: { via: () => Survey, on: 'SurveyId' },

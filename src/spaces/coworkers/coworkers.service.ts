@@ -34,7 +34,10 @@ export class CoworkersService extends RecordService<Coworker> {
       await this.coworkersRepository.leaveTeamsOutside(id, Number(context.values.BusinessId), context.manager);
     }
     if (!dto.CreateUser || !dto.Password || (await this.loginOf(id, context))) return;
-    await this.users.createCustomerLogin(context.manager, { id, email: dto.Email, fullName: dto.FullName, password: dto.Password }, context.actor);
+    // Absent from a partial update, the email and name are the stored ones (docs/api.md §1.2).
+    const email = dto.Email ?? String(context.existing?.Email);
+    const fullName = dto.FullName ?? String(context.existing?.FullName);
+    await this.users.createCustomerLogin(context.manager, { id, email, fullName, password: dto.Password }, context.actor);
   }
 
   /**

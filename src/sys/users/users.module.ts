@@ -9,6 +9,8 @@ import { UsersService } from './users.service.js';
 export const users = defineRecord({
   name: 'User',
   path: 'sys/users',
+  // Email and FullName are required on update too (docs/api.md §2.1).
+  requiredOnUpdate: true,
   entity: User,
   dto: UserDto,
   business: { links: 'user_business', on: 'UserId', column: 'BusinessId' },

@@ -47,4 +47,5 @@ export const ACTIONS_BY_ENTITY: Readonly<Record<string, Partial<Record<ChangeAct
   Business: { Update: webhookAction('BusinessUpdate') },
   CoworkerContract: { Create: webhookAction('CoworkerContractCreate'), Update: webhookAction('CoworkerContractUpdate'), Delete: webhookAction('CoworkerContractDelete') },
   Team: { Create: webhookAction('TeamCreated'), Update: webhookAction('TeamUpdated'), Delete: webhookAction('TeamDeleted') },
+  Booking: { Create: webhookAction('BookingCreate'), Update: webhookAction('BookingUpdate'), Delete: webhookAction('BookingDelete') },
 };

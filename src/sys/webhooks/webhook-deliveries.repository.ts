@@ -50,27 +50,55 @@ export class WebhookDeliveriesRepository {
 
   private q = (name: string) => this.db.id(name);
 
+  /** The outbox's backlog for the metrics: deliveries pending (and the oldest one's age) and failed. */
+  async backlog(now = new Date()): Promise<{ pending: number; oldestPendingSeconds: number; failed: number }> {
+    const q = this.q;
+    const rows = await this.db.query<{ Status: string; Count: number | string; Oldest: string | null }>(
+      `SELECT ${q('Status')} AS ${q('Status')}, COUNT(*) AS ${q('Count')}, MIN(${q('CreatedOn')}) AS ${q('Oldest')} FROM ${q('webhook_delivery')} ` +
+        `WHERE ${q('Status')} IN ('Pending', 'Failed') GROUP BY ${q('Status')}`,
+    );
+    const pending = rows.find((row) => row.Status === 'Pending');
+    const failed = rows.find((row) => row.Status === 'Failed');
+    const oldest = pending?.Oldest ? Date.parse(`${String(pending.Oldest).replace(' ', 'T')}Z`) : NaN;
+    return {
+      pending: Number(pending?.Count ?? 0),
+      oldestPendingSeconds: Number.isNaN(oldest) ? 0 : Math.max(0, (now.getTime() - oldest) / 1000),
+      failed: Number(failed?.Count ?? 0),
+    };
+  }
+
   /** Inserts deliveries, due now, inside `manager`'s transaction (or on their own). */
   async insert(deliveries: NewDelivery[], manager?: EntityManager): Promise<void> {
     if (!deliveries.length) return;
     const now = this.db.dateParam(new Date());
-    const rows = deliveries.map((d) => [d.webHookId, randomUUID(), d.action, d.entity, d.recordId, JSON.stringify([d.record]), 'Pending', 0, now, now]);
+    // Each delivery is kept with the business its hook had when it was made: the hook's log and its
+    // redeliveries show only the deliveries of the hook's current business (a hook moved to another
+    // business does not hand it the bodies made for the first).
+    const rows = deliveries.map((d) => [d.webHookId, randomUUID(), d.action, d.entity, d.recordId, JSON.stringify([d.record]), 'Pending', 0, now, now, d.webHookId]);
+    const business = `(SELECT h.${this.q('BusinessId')} FROM ${this.q('webhook')} h WHERE h.${this.q('Id')} = ?)`;
     await this.db.query(
-      `INSERT INTO ${this.q('webhook_delivery')} (${COLUMNS.map(this.q).join(', ')}) VALUES ${rows.map(() => `(${COLUMNS.map(() => '?').join(', ')})`).join(', ')}`,
+      `INSERT INTO ${this.q('webhook_delivery')} (${[...COLUMNS, 'BusinessId'].map(this.q).join(', ')}) VALUES ${rows.map(() => `(${COLUMNS.map(() => '?').join(', ')}, ${business})`).join(', ')}`,
       rows.flat(),
       manager,
     );
   }
 
-  /** A hook's deliveries, newest first, in the list envelope. */
+  /** The condition that a delivery was made for the current business of the hook bound as its parameter. */
+  private ofCurrentBusiness(): string {
+    const q = this.q;
+    return `${q('BusinessId')} = (SELECT h.${q('BusinessId')} FROM ${q('webhook')} h WHERE h.${q('Id')} = ?)`;
+  }
+
+  /** A hook's deliveries made for its current business, newest first, in the list envelope. */
   async list(webHookId: number, query: Record<string, unknown>): Promise<ListEnvelope<Record<string, unknown>>> {
     const page = parseListQuery(query, LIST_SCHEMA);
     const q = this.q;
     const table = q('webhook_delivery');
-    const [count] = await this.db.query<{ n: unknown }>(`SELECT COUNT(*) AS n FROM ${table} WHERE ${q('WebHookId')} = ?`, [webHookId]);
+    const ofHook = `${q('WebHookId')} = ? AND ${this.ofCurrentBusiness()}`;
+    const [count] = await this.db.query<{ n: unknown }>(`SELECT COUNT(*) AS n FROM ${table} WHERE ${ofHook}`, [webHookId, webHookId]);
     const rows = await this.db.query(
-      `SELECT * FROM ${table} WHERE ${q('WebHookId')} = ? ORDER BY ${q('Id')} DESC LIMIT ? OFFSET ?`,
-      [webHookId, page.size, (page.page - 1) * page.size],
+      `SELECT * FROM ${table} WHERE ${ofHook} ORDER BY ${q('Id')} DESC LIMIT ? OFFSET ?`,
+      [webHookId, webHookId, page.size, (page.page - 1) * page.size],
     );
     const date = (value: unknown) => toWire('datetime', value);
     const records = rows.map((row) => ({
@@ -94,7 +122,11 @@ export class WebhookDeliveriesRepository {
   async redeliver(webHookId: number, deliveryId: number): Promise<boolean> {
     const q = this.q;
     return this.db.transaction(async (manager) => {
-      const [found] = await this.db.query(`SELECT ${q('Id')} FROM ${q('webhook_delivery')} WHERE ${q('Id')} = ? AND ${q('WebHookId')} = ?`, [deliveryId, webHookId], manager);
+      const [found] = await this.db.query(
+        `SELECT ${q('Id')} FROM ${q('webhook_delivery')} WHERE ${q('Id')} = ? AND ${q('WebHookId')} = ? AND ${this.ofCurrentBusiness()}`,
+        [deliveryId, webHookId, webHookId],
+        manager,
+      );
       if (!found) return false;
       await this.db.query(
         // Any lease is dropped too: an attempt still in flight no longer writes its result over this one.
@@ -199,6 +231,21 @@ export class WebhookDeliveriesRepository {
         manager,
       );
     });
+  }
+
+  /**
+   * A hook moved to business `businessId`: its pending deliveries made for another business are never
+   * sent (they would carry that business's records to the new owner's receiver). They end as Failed,
+   * saying why, and their leases are dropped, so an attempt in flight writes nothing back.
+   */
+  async dropForOtherBusinesses(webHookId: number, businessId: number, manager: EntityManager): Promise<void> {
+    const q = this.q;
+    await this.db.query(
+      `UPDATE ${q('webhook_delivery')} SET ${q('Status')} = 'Failed', ${q('NextAttemptOn')} = NULL, ${q('LeaseOwner')} = NULL, ${q('LeaseUntil')} = NULL, ` +
+      `${q('LastError')} = 'Not sent: the hook moved to another business.' WHERE ${q('WebHookId')} = ? AND ${q('Status')} = 'Pending' AND ${q('BusinessId')} <> ?`,
+      [webHookId, businessId],
+      manager,
+    );
   }
 
   /** Gives back the leases `owner` still holds (at shutdown), so other instances take them at once. */

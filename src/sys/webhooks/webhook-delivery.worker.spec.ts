@@ -4,8 +4,12 @@ import type { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../../config/configuration.js';
 import type { ClaimedDelivery, WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
 import { WebhookDeliveryWorker } from './webhook-delivery.worker.js';
+import type { Database } from '../../common/database.js';
+import { Metrics } from '../../observability/metrics.js';
 
 const CONFIG = { get: (key: string) => ({ WEBHOOK_ALLOW_PRIVATE_TARGETS: true, WEBHOOK_RETRY_DELAYS: [1], WEBHOOK_MAX_CONSECUTIVE_FAILURES: 5 })[key] } as unknown as ConfigService<AppConfig, true>;
+/** Metrics off (METRICS_ENABLED unset): counted, never served. */
+const METRICS = new Metrics(CONFIG, null as unknown as Database);
 const DELIVERY: ClaimedDelivery = { id: 1, webHookId: 7, eventId: 'evt-1', body: '[]', attempts: 0, url: 'http://receiver.test/', secret: 'whsec_x' };
 
 function deferred<T = void>() {
@@ -26,7 +30,7 @@ describe('webhook delivery worker, at shutdown', () => {
       release: async () => { events.push('released'); },
       prune: async () => undefined,
     } as unknown as WebhookDeliveriesRepository;
-    const worker = new WebhookDeliveryWorker(repository, CONFIG);
+    const worker = new WebhookDeliveryWorker(repository, CONFIG, METRICS);
     Object.assign(worker, {
       sender: {
         send: async () => { events.push('sent'); return { ok: true, statusCode: 200, error: null }; },
@@ -49,7 +53,7 @@ describe('webhook delivery worker, at shutdown', () => {
       claim: async () => { claims++; return []; },
       release: async () => undefined,
     } as unknown as WebhookDeliveriesRepository;
-    const worker = new WebhookDeliveryWorker(repository, CONFIG);
+    const worker = new WebhookDeliveryWorker(repository, CONFIG, METRICS);
     await worker.beforeApplicationShutdown();
     await (worker as unknown as { poll(): Promise<void> }).poll();
     assert.equal(claims, 0);

@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../../config/configuration.js';
+import { Metrics } from '../../observability/metrics.js';
 import { signedHeaders } from './signatures.js';
 import { WebhookDeliveriesRepository, type ClaimedDelivery } from './webhook-deliveries.repository.js';
 import { ATTEMPT_TIMEOUT_MS, WebhookSender } from './webhook-sender.js';
@@ -43,7 +44,12 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
   private stopping = false;
   private lastPrune = 0;
 
-  constructor(private readonly deliveries: WebhookDeliveriesRepository, config: ConfigService<AppConfig, true>) {
+  constructor(
+    private readonly deliveries: WebhookDeliveriesRepository,
+    config: ConfigService<AppConfig, true>,
+    private readonly metrics: Metrics,
+  ) {
+    metrics.watchWebhookOutbox(() => deliveries.backlog());
     this.sender = new WebhookSender(config.get('WEBHOOK_ALLOW_PRIVATE_TARGETS', { infer: true }));
     this.retryDelays = config.get('WEBHOOK_RETRY_DELAYS', { infer: true });
     this.maxFailures = config.get('WEBHOOK_MAX_CONSECUTIVE_FAILURES', { infer: true });
@@ -110,6 +116,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
 
   private async attempt(delivery: ClaimedDelivery): Promise<void> {
     const outcome = await this.sender.send(delivery.url, delivery.body, signedHeaders(delivery.secret, delivery.eventId, delivery.body));
+    this.metrics.webhookAttempts.inc({ outcome: outcome.ok ? 'succeeded' : 'failed' });
     try {
       await this.deliveries.finish(this.owner, delivery, { ...outcome, gone: outcome.statusCode === 410 }, this.retryDelays, this.maxFailures);
     } catch (error) {

@@ -16,16 +16,37 @@ export interface AttemptOutcome {
 }
 
 /**
+ * The IPv4 address an IPv6 one carries, for the forms that hand traffic to that IPv4 address: IPv4-
+ * compatible `::a.b.c.d`, mapped `::ffff:a.b.c.d`, translated `::ffff:0:a.b.c.d` (RFC 6145), NAT64
+ * `64:ff9b::a.b.c.d` (RFC 6052) and 6to4 `2002:AABB:CCDD::/48` (RFC 3056). Null for any other address.
+ */
+function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4 | null {
+  const p = address.parts;
+  const v4 = (high: number, low: number) => new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
+  const zero = (from: number, to: number) => p.slice(from, to).every((part) => part === 0);
+  if (zero(0, 5) && (p[5] === 0 || p[5] === 0xffff)) return v4(p[6], p[7]);
+  if (zero(0, 4) && p[4] === 0xffff && p[5] === 0) return v4(p[6], p[7]);
+  if (p[0] === 0x64 && p[1] === 0xff9b && zero(2, 6)) return v4(p[6], p[7]);
+  if (p[0] === 0x2002) return v4(p[1], p[2]);
+  return null;
+}
+
+/**
  * Whether an address is a public unicast one. Loopback, private, link-local, unique-local, multicast,
- * unspecified, carrier-grade NAT, documentation and other reserved ranges are not (an IPv4 address
- * mapped into IPv6 is judged as IPv4).
+ * unspecified, carrier-grade NAT, documentation and other reserved ranges are not. An IPv6 address that
+ * embeds an IPv4 one (`::127.0.0.1`, `::ffff:10.0.0.1`, NAT64, 6to4) is judged as that IPv4 address
+ * (docs/api.md §7.4); NAT64's local-use prefix 64:ff9b:1::/48 (RFC 8215) and Teredo are never public.
  */
 export function isPublicAddress(address: string): boolean {
   const text = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
   if (!ipaddr.isValid(text)) return false;
-  let parsed = ipaddr.parse(text);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  return parsed.range() === 'unicast';
+  const parsed = ipaddr.parse(text);
+  if (parsed.kind() === 'ipv4') return parsed.range() === 'unicast';
+  const v6 = parsed as ipaddr.IPv6;
+  const v4 = embeddedIPv4(v6);
+  if (v4) return v4.range() === 'unicast';
+  if (v6.parts[0] === 0x64 && v6.parts[1] === 0xff9b && v6.parts[2] === 1) return false;
+  return v6.range() === 'unicast';
 }
 
 class PrivateTargetError extends Error {

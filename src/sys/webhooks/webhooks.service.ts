@@ -51,6 +51,12 @@ export class WebHooksService extends RecordService<WebHook> {
     return { values };
   }
 
+  /** A hook moved to another business sends nothing it had pending for the first (docs/api.md §7.4). */
+  protected override async afterSave(id: number, { values, existing, manager }: SaveContext): Promise<void> {
+    if (!existing || values.BusinessId === undefined || Number(values.BusinessId) === Number(existing.BusinessId)) return;
+    await this.deliveries.dropForOtherBusinesses(id, Number(values.BusinessId), manager);
+  }
+
   /** The hook's signing secret (404 or 401 as for reading the hook). */
   async secret(id: number, actor?: Principal): Promise<{ Secret: string }> {
     await this.get(id, actor);

@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { unitsText } from '../due-items/money.js';
+import type { Principal } from '../../common/principal.js';
+import { RecordService } from '../../common/record.service.js';
+import { CoworkerBookingCreditsService } from '../coworker-booking-credits/coworker-booking-credits.service.js';
+import type { CoworkerBookingCreditUseHistory } from './coworker-booking-credit-use-history.entity.js';
+import { CreditSpendingRepository, type CreditQuestion } from './credit-spending.repository.js';
+import { planSpend, spendingOrder, type Spend } from './spend-rules.js';
+
+/**
+ * Booking credits spent and given back (docs/bookings.md "Credits"), inside the booking's transaction.
+ * Each credit changed is an update of that credit (its version moves, its history records it); each
+ * spend is a use-history record, marked Returned when given back. So Σ CreditUsed of a credit's
+ * unreturned records = TotalCredit − RemainingCredit.
+ */
+@Injectable()
+export class CoworkerBookingCreditUseHistoriesService extends RecordService<CoworkerBookingCreditUseHistory> {
+  @Inject(CreditSpendingRepository) private readonly spending: CreditSpendingRepository;
+  @Inject(CoworkerBookingCreditsService) private readonly credits: CoworkerBookingCreditsService;
+
+  /** The spends that would pay up to `amount` now (nothing written): `available` and a create's first plan. */
+  async creditPlan(question: CreditQuestion, amount: bigint, manager?: EntityManager): Promise<Spend[]> {
+    if (amount <= 0n) return [];
+    return planSpend(await this.spending.applicable(question, manager), amount);
+  }
+
+  /**
+   * Takes up to `amount` from the customer's applicable credits, earliest expiry first: what
+   * `creditPlan` plans when nothing else runs. Each spend is a conditional UPDATE; when another booking
+   * took from a credit meanwhile (the UPDATE did not take), what is left of it is read again and spent
+   * instead, and the next credits pay the rest. Returns the spends made; `recordUses` writes their
+   * use-history records once the booking has its Id.
+   */
+  async take(manager: EntityManager, actor: Principal | undefined, question: CreditQuestion, amount: bigint): Promise<Spend[]> {
+    const made: Spend[] = [];
+    let left = amount;
+    for (const credit of spendingOrder(await this.spending.applicable(question, manager))) {
+      if (left <= 0n) break;
+      let units = credit.remaining < left ? credit.remaining : left;
+      while (units > 0n) {
+        const before = await this.credits.get(credit.Id, undefined, manager);
+        if (await this.spending.take(credit.Id, units, manager)) {
+          await this.credits.recordChange(manager, actor, 'Update', credit.Id, before);
+          made.push({ Id: credit.Id, units });
+          left -= units;
+          break;
+        }
+        const remaining = await this.spending.remaining(credit.Id, manager);
+        units = remaining < left ? remaining : left;
+      }
+    }
+    return made;
+  }
+
+  /** The use-history records of a booking's spends. */
+  async recordUses(manager: EntityManager, actor: Principal | undefined, bookingId: number, coworkerId: number, spends: readonly Spend[]): Promise<void> {
+    for (const spend of spends) {
+      const now = new Date();
+      const written = {
+        UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true,
+        CoworkerBookingCreditId: spend.Id, BookingId: bookingId, CreditUsed: unitsText(spend.units), Returned: false, CoworkerId: coworkerId,
+      };
+      const id = await this.insertRow(written, manager);
+      await this.recordChange(manager, actor, 'Create', id, null, undefined, written);
+    }
+  }
+
+  /** Gives back every unreturned spend of a booking: RemainingCredit back, the record Returned. */
+  async giveBack(manager: EntityManager, actor: Principal | undefined, bookingId: number): Promise<void> {
+    for (const use of await this.spending.unreturned(bookingId, manager)) {
+      const credit = await this.credits.get(use.CoworkerBookingCreditId, undefined, manager);
+      await this.spending.giveBack(use.CoworkerBookingCreditId, use.units, manager);
+      await this.credits.recordChange(manager, actor, 'Update', use.CoworkerBookingCreditId, credit);
+      const before = await this.get(use.Id, undefined, manager);
+      await this.updateRow(use.Id, { Returned: true, UpdatedOn: new Date(), UpdatedBy: actor?.email ?? null, IsNew: false }, manager);
+      await this.recordChange(manager, actor, 'Update', use.Id, before);
+    }
+  }
+}

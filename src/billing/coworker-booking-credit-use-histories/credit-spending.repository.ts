@@ -1,0 +1,124 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { Database } from '../../common/database.js';
+import { toUnits, unitsText } from '../due-items/money.js';
+import { parseDbDateTime, toWire } from '../../common/wire-values.js';
+import { CoworkerBookingCredit } from '../coworker-booking-credits/coworker-booking-credit.entity.js';
+import { creditApplies, type Eligibility } from '../coworker-booking-credits/credit-rules.js';
+import type { SpendableCredit } from './spend-rules.js';
+import { CoworkerBookingCreditUseHistory } from './coworker-booking-credit-use-history.entity.js';
+
+/** What a booking's credits are looked up by (docs/bookings.md "Credits"). */
+export interface CreditQuestion {
+  coworkerId: number;
+  /** The resource's business: only its credits pay. */
+  businessId: number;
+  resourceTypeId: number;
+  /** The booking's FromTime: credits valid then. */
+  at: Date;
+}
+
+/** An unreturned use of a credit by a booking. */
+export interface CreditUse {
+  Id: number;
+  CoworkerBookingCreditId: number;
+  units: bigint;
+}
+
+/**
+ * The SQL of spending booking credits and giving them back, inside the booking's transaction. A spend
+ * is one conditional UPDATE that takes the amount only while that much is left, so RemainingCredit
+ * never drops below zero whatever runs at once (the affected-row count says whether it took).
+ */
+@Injectable()
+export class CreditSpendingRepository {
+  constructor(private readonly db: Database) {}
+
+  /** The customer's credits of the business that can pay for a booking of the resource type at `at`, with a balance. */
+  async applicable(question: CreditQuestion, manager?: EntityManager): Promise<SpendableCredit[]> {
+    const { db } = this;
+    const q = (name: string) => db.id(name);
+    const at = db.dateParam(question.at);
+    const rows = await db.query(
+      `SELECT ${q('Id')} AS id, ${q('RemainingCredit')} AS remaining, ${q('ExpireDate')} AS expires, ${q('ElegibleResourceTypes')} AS types ` +
+      `FROM ${db.tableOf(CoworkerBookingCredit)} WHERE ${q('CoworkerId')} = ? AND ${q('BusinessId')} = ? AND ${q('CaneBeUsedForBookings')} = 1 ` +
+      `AND ${q('RemainingCredit')} > 0 AND (${q('ValidFrom')} IS NULL OR ${q('ValidFrom')} <= ?) AND (${q('ExpireDate')} IS NULL OR ${q('ExpireDate')} > ?)`,
+      [question.coworkerId, question.businessId, at, at],
+      manager,
+    );
+    return rows.filter((row) => creditApplies(this.bookingEligibility(row.types), { resourceTypeId: question.resourceTypeId })).map((row) => ({
+      Id: Number(row.id),
+      remaining: toUnits(row.remaining),
+      expires: parseDbDateTime(row.expires),
+    }));
+  }
+
+  /** What is left of a credit now (0 when it is gone). */
+  async remaining(creditId: number, manager: EntityManager): Promise<bigint> {
+    const { db } = this;
+    const [row] = await db.query(`SELECT ${db.id('RemainingCredit')} AS r FROM ${db.tableOf(CoworkerBookingCredit)} WHERE ${db.id('Id')} = ?`, [creditId], manager);
+    return row ? toUnits(row.r) : 0n;
+  }
+
+  /** Takes `units` from the credit only while at least that much is left; whether it took. */
+  async take(creditId: number, units: bigint, manager: EntityManager): Promise<boolean> {
+    const { db } = this;
+    const remaining = db.id('RemainingCredit');
+    const amount = this.amountSql();
+    const result = await db.query(
+      `UPDATE ${db.tableOf(CoworkerBookingCredit)} SET ${remaining} = ${this.exact(`${remaining} - ${amount}`)}, ${db.id('Version')} = ${db.id('Version')} + 1 ` +
+      `WHERE ${db.id('Id')} = ? AND ${remaining} >= ${amount}`,
+      [this.amount(units), creditId, this.amount(units)],
+      manager,
+    );
+    return affectedRows(result) === 1;
+  }
+
+  /** Gives `units` back to the credit (when it still exists). */
+  async giveBack(creditId: number, units: bigint, manager: EntityManager): Promise<void> {
+    const { db } = this;
+    const remaining = db.id('RemainingCredit');
+    await db.query(
+      `UPDATE ${db.tableOf(CoworkerBookingCredit)} SET ${remaining} = ${this.exact(`${remaining} + ${this.amountSql()}`)}, ${db.id('Version')} = ${db.id('Version')} + 1 WHERE ${db.id('Id')} = ?`,
+      [this.amount(units), creditId],
+      manager,
+    );
+  }
+
+  /** The unreturned uses of credits by a booking, in the order they were made. */
+  async unreturned(bookingId: number, manager: EntityManager): Promise<CreditUse[]> {
+    const { db } = this;
+    const rows = await db.query(
+      `SELECT ${db.id('Id')} AS id, ${db.id('CoworkerBookingCreditId')} AS credit, ${db.id('CreditUsed')} AS used FROM ${db.tableOf(CoworkerBookingCreditUseHistory)} ` +
+      `WHERE ${db.id('BookingId')} = ? AND ${db.id('Returned')} = 0 ORDER BY ${db.id('Id')}`,
+      [bookingId],
+      manager,
+    );
+    return rows.map((row) => ({ Id: Number(row.id), CoworkerBookingCreditId: Number(row.credit), units: toUnits(row.used) }));
+  }
+
+  /** A bound amount: exact decimal text on MySQL, the number SQLite stores for it on SQLite. */
+  private amount(units: bigint): string | number {
+    return this.db.isMySql ? unitsText(units) : Number(unitsText(units));
+  }
+
+  private amountSql(): string {
+    return this.db.isMySql ? 'CAST(? AS DECIMAL(18,4))' : '?';
+  }
+
+  /** MySQL's DECIMAL arithmetic is exact; SQLite's REAL result is rounded to the four places it stores. */
+  private exact(expression: string): string {
+    return this.db.isMySql ? expression : `ROUND(${expression}, 4)`;
+  }
+
+  private bookingEligibility(types: unknown): Eligibility {
+    return {
+      ElegibleResourceTypes: toWire('idList', types) as number[],
+      ElegibleProducts: [], ElegiblePasses: [], EventCategories: [],
+      CaneBeUsedForBookings: true, CaneBeUsedForEvents: false, IsUniversalCredit: false, AppliesToCharges: false,
+    };
+  }
+}
+
+/** Rows a write statement changed, as either driver reports it. */
+const affectedRows = (result: unknown): number => Number((result as { affectedRows?: number; changes?: number }).affectedRows ?? (result as { changes?: number }).changes ?? 0);

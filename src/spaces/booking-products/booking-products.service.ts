@@ -1,0 +1,71 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { CoworkerProductDto } from '../../billing/coworker-products/dto/coworker-product.dto.js';
+import { CoworkerProductsService } from '../../billing/coworker-products/coworker-products.service.js';
+import { RecordValidationException } from '../../common/errors.js';
+import type { FieldError } from '../../common/envelopes.js';
+import type { Principal } from '../../common/principal.js';
+import type { WireRecord } from '../../common/record-definition.js';
+import { RecordService, type SaveContext, type SaveDecision } from '../../common/record.service.js';
+import { Booking } from '../bookings/booking.entity.js';
+import type { BookingProduct } from './booking-product.entity.js';
+
+const AS_SOLD = ['BookingId', 'ProductId', 'Quantity'] as const;
+
+/** The actor of a write a domain rule makes besides the request's own: no If-Match or ETag of the request applies to it. */
+export const besides = (actor: Principal | undefined): Principal | undefined => actor && { ...actor, write: undefined };
+
+/**
+ * Products sold with a booking (docs/bookings.md). Creating one makes the sale of docs/api.md §3.1
+ * (a CoworkerProduct of the booking's customer at the product's price: stock, credit release) through
+ * the sales rules, in the same transaction; deleting it deletes that sale, refused once the sale is
+ * invoiced (or its credits used). What was sold cannot change.
+ */
+@Injectable()
+export class BookingProductsService extends RecordService<BookingProduct> {
+  @Inject(CoworkerProductsService) private readonly sales: CoworkerProductsService;
+
+  protected override async beforeSave(context: SaveContext): Promise<SaveDecision> {
+    if (context.existing) return { values: this.keepAsSold(context.values, context.existing) };
+    const { manager, actor } = context;
+    const values = { ...context.values };
+    const { db } = this;
+    const bookingId = Number(values.BookingId);
+    const [booking] = await db.query(`SELECT ${db.id('CoworkerId')} AS c FROM ${db.tableOf(Booking)} WHERE ${db.id('Id')} = ?`, [bookingId], manager);
+    if (!booking) throw RecordValidationException.field('BookingId', `Booking ${bookingId} does not exist`, bookingId);
+    values.Quantity ??= 1;
+    const sale = Object.assign(new CoworkerProductDto(), { CoworkerId: Number(booking.c), ProductId: Number(values.ProductId), Quantity: values.Quantity });
+    values.CoworkerProductId = await this.sales.createWithin(manager, sale, besides(actor));
+    return { values };
+  }
+
+  /** An invoiced sale stays: credit its invoice instead. */
+  protected override async beforeDelete(record: WireRecord, manager: EntityManager): Promise<void> {
+    const sale = await this.sales.get(Number(record.CoworkerProductId), undefined, manager);
+    if (sale.Invoiced === true) {
+      throw this.refusal(`BookingProduct ${record.Id} cannot be deleted: its sale (CoworkerProduct ${sale.Id}) has been invoiced. Credit the invoice instead.`);
+    }
+  }
+
+  /** The sale goes with it, by the sales rules (refused when its booking credits were used). */
+  protected override async afterDelete(record: WireRecord, manager: EntityManager, actor?: Principal): Promise<void> {
+    await this.sales.deleteWithin(manager, Number(record.CoworkerProductId), besides(actor));
+  }
+
+  private keepAsSold(given: Readonly<Record<string, unknown>>, existing: WireRecord): Record<string, unknown> {
+    const values = { ...given };
+    const errors: FieldError[] = [];
+    for (const field of AS_SOLD) {
+      const value = values[field];
+      if (value === undefined || value === null) {
+        delete values[field];
+        continue;
+      }
+      if (Number(value) !== Number(existing[field])) {
+        errors.push({ PropertyName: field, AttemptedValue: value, Message: `${field} of a booking product cannot be changed (it is ${existing[field]}): its sale was made for it. Delete it and add another.` });
+      }
+    }
+    if (errors.length) throw new RecordValidationException(errors);
+    return values;
+  }
+}

@@ -1,0 +1,40 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { RecordCommands } from '../../common/commands/record-commands.js';
+import { refusal } from '../../common/errors.js';
+import { BookingCancellationReason } from './booking.entity.js';
+import { BookingsService } from './bookings.service.js';
+
+const REASONS = new Set<number>(Object.values(BookingCancellationReason));
+
+/**
+ * `POST /api/spaces/bookings/runcommand` `CANCEL_BOOKING` (docs/bookings.md): removes each booking as a
+ * DELETE does (its credits come back, its products' sales go), all ids in one transaction. The reason
+ * is checked against eBookingCancellationReason; this service applies no cancellation fees, so
+ * `Cancel without applying cancellation fee rules` changes nothing. An invoiced booking is refused.
+ */
+@Injectable()
+export class BookingCommands implements OnModuleInit {
+  constructor(private readonly commands: RecordCommands, private readonly bookings: BookingsService) {}
+
+  onModuleInit(): void {
+    this.commands.register('Booking', {
+      key: 'CANCEL_BOOKING',
+      name: 'Cancel booking',
+      permission: { entity: 'Booking', action: 'Delete' },
+      displayInDropdown: true,
+      parameters: [
+        { Name: 'Cancellation Reason', Type: 'Integer' },
+        { Name: 'Cancel without applying cancellation fee rules', Type: 'Boolean' },
+      ],
+      refuses: (booking) => (booking.Invoiced === true ? `Booking ${booking.Id} has been invoiced and cannot be cancelled. Credit its invoice instead.` : null),
+      run: async ({ records, parameters, manager, actor }) => {
+        const reason = parameters['Cancellation Reason'] ?? BookingCancellationReason.Unknown;
+        if (typeof reason !== 'number' || !REASONS.has(reason)) {
+          throw refusal(`Cancellation Reason must be one of ${[...REASONS].join(', ')} (eBookingCancellationReason).`);
+        }
+        for (const booking of records) await this.bookings.deleteWithin(manager!, Number(booking.Id), actor);
+        return null;
+      },
+    });
+  }
+}

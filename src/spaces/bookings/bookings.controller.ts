@@ -1,0 +1,24 @@
+import { Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Actor, RequirePermission } from '../../common/access.js';
+import { JsonBody } from '../../common/json-body.js';
+import type { Principal } from '../../common/principal.js';
+import { RecordBodyPipe } from '../../common/record-body.pipe.js';
+import { BookingsService } from './bookings.service.js';
+import { BookingDto } from './dto/booking.dto.js';
+
+/** `POST /api/spaces/bookings/available` (docs/bookings.md), beside the record routes. */
+@ApiTags('Booking')
+@Controller('api/spaces/bookings')
+export class BookingAvailabilityController {
+  constructor(private readonly bookings: BookingsService) {}
+
+  @Post('available')
+  @HttpCode(200)
+  @RequirePermission('Booking', 'Create')
+  @ApiOperation({ summary: 'Whether a booking could be made now and what it would cost (Price, CreditUsed, ChargeAmount), by the rules of a create; writes nothing' })
+  @ApiBody({ type: BookingDto })
+  available(@JsonBody(BookingDto, new RecordBodyPipe(BookingDto)) dto: BookingDto, @Actor() actor?: Principal) {
+    return this.bookings.available(dto, actor);
+  }
+}

@@ -1,0 +1,98 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { Database } from '../../common/database.js';
+import { toUnits } from '../../billing/due-items/money.js';
+import { parseDbDateTime, toWire } from '../../common/wire-values.js';
+import { Coworker } from '../coworkers/coworker.entity.js';
+import { Resource } from '../resources/resource.entity.js';
+import { BookingProduct } from '../booking-products/booking-product.entity.js';
+import type { BookedResource } from './booking-rules.js';
+import { Booking } from './booking.entity.js';
+
+/** Rows a write statement changed, as either driver reports it. */
+const affectedRows = (result: unknown): number => Number((result as { affectedRows?: number; changes?: number }).affectedRows ?? (result as { changes?: number }).changes ?? 0);
+
+/**
+ * The SQL of bookings beyond the machinery's own (docs/bookings.md), inside the booking's transaction
+ * when given one. Hand-built on the driver: every booking write runs it.
+ */
+@Injectable()
+export class BookingsRepository {
+  constructor(private readonly db: Database) {}
+
+  /**
+   * Serialises the bookings of a resource: an UPDATE of its row, which waits for any other booking
+   * write of the resource to commit (MySQL row lock; Galera certification orders it across nodes;
+   * SQLite has one writer). False when there is no such resource.
+   */
+  async lockResource(resourceId: number, manager: EntityManager): Promise<boolean> {
+    const { db } = this;
+    const sequence = db.id('BookingSequence');
+    const result = await db.query(`UPDATE ${db.tableOf(Resource)} SET ${sequence} = ${sequence} + 1 WHERE ${db.id('Id')} = ?`, [resourceId], manager);
+    return affectedRows(result) === 1;
+  }
+
+  /**
+   * Holds a booking's row for the rest of the transaction while it is not invoiced: a write that
+   * changes nothing but waits for an invoice run's claim of the row to commit, then sees it. False
+   * when the booking is invoiced (or gone), so a move or delete never overtakes the billing of it.
+   */
+  async holdUninvoiced(bookingId: number, manager: EntityManager): Promise<boolean> {
+    const { db } = this;
+    const invoiced = db.id('Invoiced');
+    const result = await db.query(`UPDATE ${db.tableOf(Booking)} SET ${invoiced} = 0 WHERE ${db.id('Id')} = ? AND ${invoiced} = 0`, [bookingId], manager);
+    return affectedRows(result) === 1;
+  }
+
+  async resource(resourceId: number, manager?: EntityManager): Promise<BookedResource | null> {
+    const { db } = this;
+    const names = ['Name', 'BusinessId', 'ResourceTypeId', 'Archived', 'OnlyForMembers', 'Allocation', 'HourlyPrice', 'MinBookingMinutes', 'MaxBookingMinutes'];
+    const [row] = await db.query(`SELECT ${names.map((name) => db.id(name)).join(', ')} FROM ${db.tableOf(Resource)} WHERE ${db.id('Id')} = ?`, [resourceId], manager);
+    if (!row) return null;
+    const optional = (value: unknown) => (value === null || value === undefined ? null : Number(value));
+    return {
+      Id: resourceId,
+      Name: String(row.Name),
+      BusinessId: Number(row.BusinessId),
+      ResourceTypeId: Number(row.ResourceTypeId),
+      Archived: toWire('bool', row.Archived) as boolean,
+      OnlyForMembers: toWire('bool', row.OnlyForMembers) as boolean,
+      Allocation: Number(row.Allocation),
+      HourlyPrice: toUnits(row.HourlyPrice),
+      MinBookingMinutes: optional(row.MinBookingMinutes),
+      MaxBookingMinutes: optional(row.MaxBookingMinutes),
+    };
+  }
+
+  async customer(coworkerId: number, manager?: EntityManager): Promise<{ Id: number; BusinessId: number; FullName: string } | null> {
+    const { db } = this;
+    const [row] = await db.query(`SELECT ${db.id('BusinessId')} AS b, ${db.id('FullName')} AS n FROM ${db.tableOf(Coworker)} WHERE ${db.id('Id')} = ?`, [coworkerId], manager);
+    return row ? { Id: coworkerId, BusinessId: Number(row.b), FullName: String(row.n) } : null;
+  }
+
+  /** The resource's other bookings that overlap [from, to): [start, end) in milliseconds. */
+  async overlapping(resourceId: number, from: Date, to: Date, exceptId: number, manager?: EntityManager): Promise<Array<[number, number]>> {
+    const { db } = this;
+    const rows = await db.query(
+      `SELECT ${db.id('FromTime')} AS f, ${db.id('ToTime')} AS t FROM ${db.tableOf(Booking)} ` +
+      `WHERE ${db.id('ResourceId')} = ? AND ${db.id('FromTime')} < ? AND ${db.id('ToTime')} > ? AND ${db.id('Id')} <> ?`,
+      [resourceId, db.dateParam(to), db.dateParam(from), exceptId],
+      manager,
+    );
+    return rows.map((row) => [parseDbDateTime(row.f)!, parseDbDateTime(row.t)!]);
+  }
+
+  /** The business of a resource; null when there is none. */
+  async resourceBusiness(resourceId: unknown, manager?: EntityManager): Promise<number | null> {
+    const { db } = this;
+    const [row] = await db.query(`SELECT ${db.id('BusinessId')} AS b FROM ${db.tableOf(Resource)} WHERE ${db.id('Id')} = ?`, [resourceId], manager);
+    return row ? Number(row.b) : null;
+  }
+
+  /** The ids of a booking's products, in order. */
+  async productIds(bookingId: number, manager: EntityManager): Promise<number[]> {
+    const { db } = this;
+    const rows = await db.query(`SELECT ${db.id('Id')} AS id FROM ${db.tableOf(BookingProduct)} WHERE ${db.id('BookingId')} = ? ORDER BY ${db.id('Id')}`, [bookingId], manager);
+    return rows.map((row) => Number(row.id));
+  }
+}

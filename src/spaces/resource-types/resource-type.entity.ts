@@ -1,0 +1,11 @@
+import { Entity } from 'typeorm';
+import { IntColumn, TextColumn } from '../../common/columns.js';
+import { RecordEntity } from '../../common/record.entity.js';
+import { Business } from '../../sys/businesses/business.entity.js';
+
+/** A kind of bookable resource (meeting room, desk); booking credits may name the types they pay for (docs/bookings.md). */
+@Entity('resourcetype')
+export class ResourceType extends RecordEntity {
+  @IntColumn({ nullable: false, references: () => Business }) BusinessId: number;
+  @TextColumn({ nullable: false, index: true }) Name: string;
+}
