@@ -10,6 +10,7 @@ import {
   bearerFor, CONNECTIONS, databaseServerPid, dist, DURATION, freePort, hasTaskset, JWT_SECRET, load, median, medianMeasure, pinLoadGenerator, prepareDatabase, residentMemoryMb,
   resultsDir, ROUNDS, selectCases, servingProcess, start, waitFor, type Case, type Measure,
 } from './harness.js';
+import { pdfBench, type PdfFigures } from './pdf.js';
 import { BENCH_EMAIL, BENCH_PASSWORD, BUSINESSES, PRODUCTS, seed, seedBookings } from './seed.js';
 
 pinLoadGenerator();
@@ -148,11 +149,21 @@ try {
         (oursMeasure.non2xx || oursMeasure.errors ? ` | ours non-2xx ${oursMeasure.non2xx}, errors ${oursMeasure.errors}` : ''),
     );
   }
+  // The invoice PDF (bench/pdf.ts): PDFs per second, and GET by id's p99 while PDFs are being made.
+  let pdf: PdfFigures | null = null;
+  if (selectCases([{ name: 'PDFs of a 20-line invoice' }]).length) {
+    pdf = await pdfBench(ourBase, bearer, cases[0], servingPid);
+    console.log(
+      `PDFs of a 20-line invoice: ${pdf.pdfsPerSecond.toFixed(1)} PDFs/s (print + download, median ${pdf.printMedianMs.toFixed(0)} ms)` +
+        ` | GET one product p99 ${pdf.getAlone.p99} ms alone, ${pdf.getWhilePrinting.p99} ms while PDFs are made (${pdf.pdfsPerSecondUnderGets.toFixed(1)} PDFs/s meanwhile)` +
+        ` | GET req/s ${pdf.getAlone.rps.toFixed(0)} alone, ${pdf.getWhilePrinting.rps.toFixed(0)} while printing`,
+    );
+  }
   // The entry point that relaunched itself with the runtime settings only waits; its memory is apart.
   const launcherRssMb = servingPid === ours.pid ? null : Math.round(residentMemoryMb(ours.pid!));
   if (launcherRssMb !== null) console.log(`rss is the serving process's; the entry point that started it with the runtime settings holds ${launcherRssMb} MB more`);
   const file = join(resultsDir, `${target.type}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  writeFileSync(file, JSON.stringify({ database: target.type, durationSeconds: DURATION, rounds: ROUNDS, connections: CONNECTIONS, pinned: hasTaskset, serviceEnvironment: serviceOptions, launcherRssMb, rows }, null, 2));
+  writeFileSync(file, JSON.stringify({ database: target.type, durationSeconds: DURATION, rounds: ROUNDS, connections: CONNECTIONS, pinned: hasTaskset, serviceEnvironment: serviceOptions, launcherRssMb, rows, pdf }, null, 2));
   console.log(`written ${file}`);
 } finally {
   for (const child of children) child.kill('SIGTERM');

@@ -32,6 +32,8 @@ import { CoworkerBookingCreditsModule } from './billing/coworker-booking-credits
 import { CoworkerProductsModule } from './billing/coworker-products/coworker-products.module.js';
 import { CoworkerInvoicePaymentTokensModule } from './billing/coworker-invoice-payment-tokens/coworker-invoice-payment-tokens.module.js';
 import { CoworkerInvoicesModule } from './billing/coworker-invoices/coworker-invoices.module.js';
+import { CoworkerLedgerEntriesModule } from './billing/coworker-ledger-entries/coworker-ledger-entries.module.js';
+import { DownloadsModule } from './downloads/downloads.module.js';
 import { InvoicesModule } from './billing/invoices/invoices.module.js';
 import { ProductBookingCreditsModule } from './billing/product-booking-credits/product-booking-credits.module.js';
 import { ProductsModule } from './billing/products/products.module.js';
@@ -105,6 +107,8 @@ export class AppModule {
         CoworkerBookingCreditsModule,
         InvoicesModule,
         CoworkerInvoicesModule,
+        CoworkerLedgerEntriesModule,
+        DownloadsModule,
         CoworkerInvoicePaymentTokensModule,
         WebHooksModule,
         TaxRatesModule,

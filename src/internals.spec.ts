@@ -80,6 +80,20 @@ describe('library internals the service relies on', () => {
     assert.equal(context.switchToHttp().getRequest(), 1, FAILS('@nestjs/core', 'helpers/execution-context-host (args as [request, reply])', 'src/common/fast-records.ts'));
   });
 
+  it('fontkit: a font keeps its glyphs in `_glyphs`, made with the characters first asked for; PDFKit takes a parsed font', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { createRequire } = await import('node:module');
+    const fontkit = await import('fontkit');
+    const PDFDocument = (await import('pdfkit')).default;
+    const file = createRequire(import.meta.url).resolve('@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf');
+    const font = fontkit.create(readFileSync(file)) as unknown as { _glyphs?: unknown; layout(text: string): unknown };
+    font.layout('z');
+    assert.equal(typeof font._glyphs, 'object', FAILS('fontkit TTFFont', '_glyphs (the glyph cache)', 'src/billing/invoice-pdf/invoice-pdf.ts forDocument'));
+    const doc = new PDFDocument({ font: font as unknown as string });
+    assert.doesNotThrow(() => doc.registerFont('parsed', font as unknown as Buffer).font('parsed').text('z'), FAILS('PDFKit', 'fonts given as parsed fontkit fonts', 'src/billing/invoice-pdf/invoice-pdf.ts'));
+    doc.end();
+  });
+
   it('Nest: ValidationPipe validates through its protected `validate(object, options)`; TypeORM DataSource builds metadata in `buildMetadatas()`', async () => {
     const { ValidationPipe } = await import('@nestjs/common');
     assert.equal(typeof (ValidationPipe.prototype as unknown as Record<string, unknown>).validate, 'function', FAILS('@nestjs/common ValidationPipe', 'validate()', 'src/common/validation/validation.ts PartialValidationPipe'));

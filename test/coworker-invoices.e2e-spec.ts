@@ -43,15 +43,14 @@ describe('customer invoices', () => {
     TotalAmount: 300.5,
     TaxAmount: 50.0833,
     DiscountAmount: 20,
-    Paid: true,
-    PaidOn: '2025-03-02T10:30:00Z',
-    Void: true,
     SystemId: 'inv-ext-3',
     ...overrides,
   });
 
   it('creates with every field, reads each back equal, with number, customer name, currency code and bill-to details captured', async () => {
-    const read = await createAndReadBack(t, PATH, 'CoworkerInvoice', everyField(), { InvoiceNumber: '42', BillToName: 'Forged', CurrencyCode: 'XXX' });
+    // Paid, PaidOn and Void are read-only (docs/api.md §10.1): ignored on create.
+    const read = await createAndReadBack(t, PATH, 'CoworkerInvoice', everyField(), { InvoiceNumber: '42', BillToName: 'Forged', CurrencyCode: 'XXX', Paid: true, PaidOn: '2025-03-02T10:30:00Z', Void: true });
+    assertFields(read, { Paid: false, PaidOn: null, Void: false, PaidAmount: 0, DueAmount: 300.5 });
     assertFields(read, {
       InvoiceNumber: '1', CoworkerFullName: 'Ada Lovelace', CurrencyCode: 'GBP', BillToName: 'AE Ltd (accounts)', BillToAddress: '12 St James Sq', BillToCity: 'London',
       BillToPostCode: 'SW1Y 4JH', BillToTaxIDNumber: 'GB999', BillToPhone: '+44 7700 900000', BillToFax: null, BillToCountryId: uk, BillToCountryName: 'United Kingdom',
@@ -88,7 +87,8 @@ describe('customer invoices', () => {
       assert.deepEqual(errorNames(res.body), ['CoworkerId', 'CurrencyId']);
       assert.equal(res.body.Message, 'CoworkerId: Coworker 92001 does not exist');
       const types = await refused(t, TABLES, 400, () => t.post(PATH, minimal({ Void: 'no', PaidOn: '2025-02-30', DiscountAmount: 1.23456 })));
-      assert.deepEqual(errorNames(types.body), ['DiscountAmount', 'PaidOn', 'Void']);
+      // Void and PaidOn are read-only since docs/api.md §10.1: ignored, whatever they hold.
+      assert.deepEqual(errorNames(types.body), ['DiscountAmount']);
     });
 
     it('the customer must be a customer of the invoice\'s business', async () => {
@@ -165,7 +165,8 @@ describe('customer invoices', () => {
         // Updating the invoice itself (same customer, same currency) does not refresh the snapshot either.
         assert.equal((await local.put(`${PATH}/${id}`, { ...issued, TotalAmount: 100 })).status, 200);
         const updated = (await local.get(`${PATH}/${id}`)).body;
-        assert.deepEqual({ ...withoutUpdateStamp(updated), TotalAmount: 99 }, withoutUpdateStamp(issued));
+        // What is due follows the new total (docs/api.md §10.1).
+        assert.deepEqual({ ...withoutUpdateStamp(updated), TotalAmount: 99, DueAmount: 99 }, withoutUpdateStamp(issued));
         // The next invoice captures today's details.
         const next = (await local.get(`${PATH}/${await createCoworkerInvoice(local, shop, coworker)}`)).body;
         assert.equal(next.BillToName, 'New Co');
@@ -217,7 +218,9 @@ describe('customer invoices', () => {
   describe('lists', () => {
     it('filters by customer, by captured fields and by number', async () => {
       const buyer = await createCoworker(t, business, { FullName: 'Filter Person', City: 'Oxford' });
-      const a = await createCoworkerInvoice(t, business, buyer, { Paid: true });
+      const a = await createCoworkerInvoice(t, business, buyer);
+      // Paid by a payment (docs/api.md §10.1).
+      await create(t, '/api/billing/coworkerledgerentries', { BusinessId: business, CoworkerId: buyer, CoworkerInvoiceId: a, Credit: 120 });
       const b = await createCoworkerInvoice(t, business, buyer);
       const ids = async (query: string) => (await t.get(`${PATH}?${query}`)).body.Records.map((r: any) => r.Id);
       assert.deepEqual(await ids(`CoworkerInvoice_Coworker=${buyer}`), [a, b]);

@@ -154,14 +154,16 @@ describe('webhooks', () => {
       await deleted(coworkerDelete, `/api/spaces/coworkers/${await createCoworker(t, business, { FullName: 'Leaving Customer' })}`);
 
       // Customer invoices: first, issued, updated, paid, deleted
-      const [first, invoiceUpdate, paid, invoiceDelete] = await onEach([15, 'CoworkerInvoiceCreateFirst'], [18, 'CoworkerInvoiceUpdate'], [21, 'CoworkerInvoicePaid'], [17, 'CoworkerInvoiceDelete']);
+      const [first, paid, invoiceDelete] = await onEach([15, 'CoworkerInvoiceCreateFirst'], [21, 'CoworkerInvoicePaid'], [17, 'CoworkerInvoiceDelete']);
       const invoice = await create(t, '/api/billing/coworkerinvoices', { BusinessId: business, CoworkerId: coworker, CurrencyId: currency, TotalAmount: 100 });
       await record(first, `/api/billing/coworkerinvoices/${invoice}`);
-      const issued = await on(16, 'CoworkerInvoiceCreate');
+      // Paid by a payment (docs/api.md §10.1): the invoice as it reads once paid.
+      await create(t, '/api/billing/coworkerledgerentries', { BusinessId: business, CoworkerId: coworker, CoworkerInvoiceId: invoice, Credit: 100, TransactionDate: '2025-01-02T03:04:05Z' });
+      await record(paid, `/api/billing/coworkerinvoices/${invoice}`);
+      const [issued, invoiceUpdate] = await onEach([16, 'CoworkerInvoiceCreate'], [18, 'CoworkerInvoiceUpdate']);
       const second = `/api/billing/coworkerinvoices/${await create(t, '/api/billing/coworkerinvoices', { BusinessId: business, CoworkerId: coworker, CurrencyId: currency, TotalAmount: 50 })}`;
       await record(issued, second);
-      await updated(invoiceUpdate, second, { Paid: true, PaidOn: '2025-01-02T03:04:05Z' });
-      await record(paid, second);
+      await updated(invoiceUpdate, second, { Description: 'Paid in kind' });
       await deleted(invoiceDelete, second);
 
       // Events and attendees

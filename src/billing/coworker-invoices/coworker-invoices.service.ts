@@ -3,6 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { RecordValidationException } from '../../common/errors.js';
 import type { Principal } from '../../common/principal.js';
+import { formatDateTime } from '../../common/wire-values.js';
 import { RecordService, type SaveContext, type SaveDecision } from '../../common/record.service.js';
 import { fromUnits, toUnits } from '../due-items/money.js';
 import { Business } from '../../sys/businesses/business.entity.js';
@@ -12,6 +13,9 @@ import { refuseBusinessChange, repointed } from '../invoice-issuance.js';
 import { InvoiceIssuanceRepository } from '../invoice-issuance.repository.js';
 import type { CoworkerInvoice } from './coworker-invoice.entity.js';
 import { CoworkerInvoicesRepository } from './coworker-invoices.repository.js';
+import { settle, settledFields } from '../settlement/settled.js';
+import { sum, toAmount, units } from '../settlement/money.js';
+import { SettlementRepository } from '../settlement/settlement.repository.js';
 
 /**
  * Issuance of customer invoices (docs/api.md §3.1). On create: the next number of the business's
@@ -27,6 +31,7 @@ import { CoworkerInvoicesRepository } from './coworker-invoices.repository.js';
 export class CoworkerInvoicesService extends RecordService<CoworkerInvoice> {
   @Inject(InvoiceIssuanceRepository) private readonly issuance: InvoiceIssuanceRepository;
   @Inject(CoworkerInvoicesRepository) private readonly invoicesRepository: CoworkerInvoicesRepository;
+  @Inject(SettlementRepository) private readonly settlementRepository: SettlementRepository;
 
   /** The values to write: the body's, with the snapshots and the number the rules above add. */
   protected override async beforeSave({ manager, values: given, existing }: SaveContext): Promise<SaveDecision> {
@@ -41,7 +46,41 @@ export class CoworkerInvoicesService extends RecordService<CoworkerInvoice> {
     }
     // A new invoice is due in full; the settlement of payments keeps DueAmount from then on.
     if (existing === null) values.DueAmount = fromUnits(toUnits(values.TotalAmount ?? 0));
+    // An invoice with lines (a run's, a credit note) has their totals: read-only (docs/api.md §9.1, §10.1).
+    if (existing !== null && (values.TotalAmount !== undefined || values.TaxAmount !== undefined) && (await this.settlementRepository.hasLines(Number(existing.Id), manager))) {
+      delete values.TotalAmount;
+      delete values.TaxAmount;
+    }
+    // Only a new total moves what is due: a record PUT back as read (its total unchanged) keeps its settlement.
+    if (existing !== null && values.TotalAmount !== undefined && units(values.TotalAmount as number | null) !== units(existing.TotalAmount as number | null)) Object.assign(values, await this.settledWithTotal(Number(existing.Id), values.TotalAmount as number | null, manager));
     return { values };
+  }
+
+  /**
+   * The settled fields of an invoice whose TotalAmount an update changes (an invoice made by POST has no
+   * lines): what is due follows, under the invoice's lock; a total below what was paid and credited is refused.
+   */
+  private async settledWithTotal(id: number, total: number | null, manager: EntityManager): Promise<Record<string, unknown>> {
+    const invoice = await this.settlementRepository.lockInvoice(id, manager);
+    if (!invoice) return {};
+    const changed = { ...invoice, TotalAmount: units(total) };
+    const credited = invoice.CreditNote ? 0n : -sum(await this.settlementRepository.creditNoteTotals(invoice.UniqueId, manager));
+    const settled = settle(changed, await this.settlementRepository.entriesOf(id, manager), credited);
+    if (settled.due < 0n && !invoice.CreditNote) {
+      throw RecordValidationException.field('TotalAmount', `TotalAmount cannot be below what was paid and credited on invoice ${invoice.InvoiceNumber} (${toAmount(settled.paid + credited)}).`, total);
+    }
+    return settledFields(settled);
+  }
+
+  /**
+   * Writes an invoice's settled fields (docs/api.md §10.1, InvoiceSettlement) when any of them changed,
+   * raising its version, with its change-log entry (and so its webhooks), in the caller's transaction.
+   */
+  async applySettlement(id: number, fields: Readonly<Record<string, unknown>>, manager: EntityManager, actor: Principal | undefined): Promise<void> {
+    const before = await this.get(id, undefined, manager);
+    if (Object.entries(fields).every(([field, value]) => sameWireValue(before[field], value))) return;
+    await this.updateRow(id, { ...fields, UpdatedOn: new Date(), UpdatedBy: actor?.email ?? null, IsNew: false }, manager);
+    await this.recordChange(manager, actor, 'Update', id, before);
   }
 
   /**
@@ -83,4 +122,11 @@ export class CoworkerInvoicesService extends RecordService<CoworkerInvoice> {
       BillToCountryName: await this.issuance.lookup(Country, customer.CountryId, 'Name', manager),
     };
   }
+}
+
+/** Whether a stored wire value equals a value about to be written (decimal text, Date, flag). */
+function sameWireValue(stored: unknown, value: unknown): boolean {
+  if (value instanceof Date) return stored === formatDateTime(value);
+  if (typeof value === 'string' && typeof stored === 'number') return Number(value) === stored;
+  return (stored ?? null) === (value ?? null);
 }

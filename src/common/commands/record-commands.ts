@@ -22,6 +22,19 @@ export interface CommandParameter {
   Type: CommandParameterType;
   /** A run without it is refused. */
   required?: boolean;
+  /**
+   * A family of parameters, one per record: `Name` followed by a record's id (`Amount1234`), given as
+   * `parameters[Name]`, a map from id to value (docs/api.md §10.2).
+   */
+  perId?: boolean;
+}
+
+/**
+ * What `run` returns when the answer carries more than a `Value`: a `RedirectURL` (a download made by
+ * the command, docs/api.md §10.2).
+ */
+export class CommandResult {
+  constructor(readonly value: unknown, readonly redirectUrl: string | null = null) {}
 }
 
 /** What a command's `run` is given. */
@@ -143,7 +156,8 @@ export class RecordCommands {
         records.push(record);
       }
       const value = await command.run({ ids, records, parameters, actor, manager });
-      return successConfirmation(SUCCESS, value ?? null, actor.email);
+      if (!(value instanceof CommandResult)) return successConfirmation(SUCCESS, value ?? null, actor.email);
+      return { ...successConfirmation(SUCCESS, value.value ?? null, actor.email), RedirectURL: value.redirectUrl };
     };
     try {
       if (command.transaction === 'own') return await work(undefined);
@@ -236,13 +250,21 @@ function readParameters(command: RecordCommand, value: unknown): Record<string, 
     const entry = item as Record<string, unknown>;
     const name = field(entry, 'Name');
     if (typeof name !== 'string') return 'Parameters: each parameter needs a Name.';
-    const parameter = declared.find((candidate) => candidate.Name.toLowerCase() === name.toLowerCase());
+    const lower = name.toLowerCase();
+    let recordId: number | null = null;
+    const parameter = declared.find((candidate) => {
+      const prefix = candidate.Name.toLowerCase();
+      if (!candidate.perId) return prefix === lower;
+      recordId = lower.startsWith(prefix) ? parseId(lower.slice(prefix.length)) : null;
+      return recordId !== null;
+    });
     if (!parameter) continue; // not one of the command's: ignored, as unknown body fields are
     const raw = field(entry, 'Value');
     if (raw === undefined || raw === null || raw === '') continue;
     const converted = convert(parameter.Type, raw);
-    if (converted === undefined) return `${parameter.Name}: ${JSON.stringify(raw)} is not a valid ${parameter.Type}.`;
-    result[parameter.Name] = converted;
+    if (converted === undefined) return `${name}: ${JSON.stringify(raw)} is not a valid ${parameter.Type}.`;
+    if (parameter.perId) ((result[parameter.Name] ??= new Map<number, unknown>()) as Map<number, unknown>).set(recordId!, converted);
+    else result[parameter.Name] = converted;
   }
   for (const parameter of declared) {
     if (parameter.required && result[parameter.Name] === undefined) return `${parameter.Name}: the parameter is required.`;

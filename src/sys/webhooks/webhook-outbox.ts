@@ -9,6 +9,9 @@ import { WebhooksRepository } from './webhooks.repository.js';
 
 const INVOICE_CREATE_FIRST = webhookAction('CoworkerInvoiceCreateFirst');
 const INVOICE_PAID = webhookAction('CoworkerInvoicePaid');
+const INVOICE_RECEIVED_PAYMENT = webhookAction('CoworkerInvoiceReceivedPayment');
+const INVOICE_REFUND = webhookAction('CoworkerInvoiceRefund');
+const INVOICE_CREDIT_NOTE = webhookAction('CoworkerInvoiceCreditNote');
 const CONTRACT_CANCEL = webhookAction('CoworkerContractCancel');
 
 /**
@@ -100,6 +103,10 @@ export function firedActions(change: RecordChange): number[] {
     case 'CoworkerInvoice':
       if (action === 'Create') actions.push(INVOICE_CREATE_FIRST);
       if (after?.Paid === true && before?.Paid !== true) actions.push(INVOICE_PAID);
+      // Settlement (docs/api.md §10): a payment raises PaidAmount, a refund RefundedAmount; a credit note is an invoice.
+      if (action === 'Create' && after?.CreditNote === true) actions.push(INVOICE_CREDIT_NOTE);
+      if (action === 'Update' && Number(after!.PaidAmount) > Number(before!.PaidAmount)) actions.push(INVOICE_RECEIVED_PAYMENT);
+      if (action === 'Update' && Number(after!.RefundedAmount) > Number(before!.RefundedAmount)) actions.push(INVOICE_REFUND);
       break;
     case 'CoworkerContract':
       if (after && after.CancellationDate && !before?.CancellationDate && action === 'Update') actions.push(CONTRACT_CANCEL);

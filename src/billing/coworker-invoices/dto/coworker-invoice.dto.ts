@@ -1,4 +1,4 @@
-import { Bool, DateTime, Money, Reference, Text } from '../../../common/validation/fields.js';
+import { DateTime, Money, Reference, Text } from '../../../common/validation/fields.js';
 import { RecordDto } from '../../../common/validation/record.dto.js';
 import { Coworker } from '../../../spaces/coworkers/coworker.entity.js';
 import { Business } from '../../../sys/businesses/business.entity.js';
@@ -18,7 +18,6 @@ export class CoworkerInvoiceDto extends RecordDto {
   @Money() TotalAmount?: number | null;
   @Money() TaxAmount?: number | null;
   @Money() DiscountAmount?: number | null;
-  @Bool() Paid?: boolean | null;
-  @DateTime() PaidOn?: Date | null;
-  @Bool() Void?: boolean | null;
+  // Paid, PaidOn, Void and the other settled fields are read-only (docs/api.md §10.1): payments are
+  // ledger entries, and void is a command; a body's values for them are ignored.
 }

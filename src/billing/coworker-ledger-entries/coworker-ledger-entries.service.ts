@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { RecordValidationException } from '../../common/errors.js';
+import type { Principal } from '../../common/principal.js';
+import type { WireRecord } from '../../common/record-definition.js';
+import { RecordService, type SaveContext, type SaveDecision } from '../../common/record.service.js';
+import { wholeSecond } from '../coworker-booking-credits/coworker-booking-credits.service.js';
+import { InvoiceSettlement } from '../settlement/invoice-settlement.js';
+import { units } from '../settlement/money.js';
+import type { CoworkerLedgerEntry } from './coworker-ledger-entry.entity.js';
+
+/** The invoices a saved entry's afterSave settles again: the one it is against, and the one it left. */
+type Affected = number[];
+
+const MANUAL = 11;
+
+/**
+ * Ledger entries (docs/api.md §10.1). Exactly one of Debit and Credit is above 0. An entry against an
+ * invoice (CoworkerInvoiceId, an invoice of the entry's customer) is a payment of it (Credit) or a
+ * refund (Debit): in the entry's own transaction the invoice is locked, the entry checked against its
+ * limits with the entry's own earlier amounts left out, and the invoice's settled fields written again
+ * (InvoiceSettlement). Changing or deleting an entry settles the invoices it was and is against again.
+ */
+@Injectable()
+export class CoworkerLedgerEntriesService extends RecordService<CoworkerLedgerEntry> {
+  @Inject(InvoiceSettlement) readonly settlement: InvoiceSettlement;
+
+  protected override async beforeSave({ manager, values: given, existing, dto }: SaveContext): Promise<SaveDecision<Affected>> {
+    const values: Record<string, unknown> = { ...given };
+    const request = dto as unknown as Record<string, unknown>;
+    const stored = (field: string) => (existing ? existing[field] : undefined);
+    // An update keeps its business and customer when the body leaves them out or clears them.
+    if (existing) for (const field of ['BusinessId', 'CoworkerId']) if (values[field] === null) delete values[field];
+    const current = (field: string) => (values[field] !== undefined ? values[field] : stored(field));
+    // Debit and Credit: absent keeps (update) or is 0 (create); null is 0.
+    for (const field of ['Debit', 'Credit']) if (current(field) === undefined || current(field) === null) values[field] = 0;
+    if (request.PaymentGatewayName === null || (!existing && values.PaymentGatewayName === undefined)) values.PaymentGatewayName = MANUAL;
+    if (request.TransactionDate === null || (!existing && values.TransactionDate === undefined)) values.TransactionDate = wholeSecond(new Date());
+    else if (values.TransactionDate instanceof Date) values.TransactionDate = wholeSecond(values.TransactionDate);
+
+    const debit = units(current('Debit') as number);
+    const credit = units(current('Credit') as number);
+    if ((debit > 0n) === (credit > 0n)) {
+      throw RecordValidationException.field('Credit', 'Exactly one of Debit and Credit must be above 0.', current('Credit'));
+    }
+
+    const invoiceId = current('CoworkerInvoiceId') as number | null | undefined;
+    const earlier = existing?.CoworkerInvoiceId as number | null | undefined;
+    const affected = [...new Set([earlier, invoiceId].filter((id): id is number => typeof id === 'number'))].sort((a, b) => a - b);
+    // Locked in Id order, so two entries moving between the same invoices cannot deadlock.
+    for (const id of affected) {
+      if (id === invoiceId) {
+        const settled = await this.settlement.checkEntry({ id: existing ? Number(existing.Id) : undefined, invoiceId: id, debit, credit }, manager);
+        if (settled.invoice.CoworkerId !== Number(current('CoworkerId'))) {
+          throw RecordValidationException.field('CoworkerInvoiceId', `CoworkerInvoice ${id} is not an invoice of Coworker ${current('CoworkerId')}.`, id);
+        }
+      } else {
+        await this.settlement.checkWithout(id, Number(existing!.Id), manager, 'CoworkerInvoiceId');
+      }
+    }
+    return { values, pending: affected };
+  }
+
+  protected override async afterSave(_id: number, saved: SaveContext, affected?: Affected): Promise<void> {
+    for (const invoiceId of affected ?? []) await this.settlement.recompute(invoiceId, saved.manager, saved.actor);
+  }
+
+  protected override async beforeDelete(entry: WireRecord, manager: EntityManager, actor?: Principal): Promise<void> {
+    const invoiceId = entry.CoworkerInvoiceId as number | null;
+    if (invoiceId === null) return;
+    const id = Number(entry.Id);
+    await this.settlement.checkWithout(invoiceId, id, manager, 'Credit');
+    await this.settlement.recompute(invoiceId, manager, actor, id);
+  }
+
+  /**
+   * Writes an entry for a command (a payment or refund of an invoice already locked and checked), with
+   * its change-log entry, in the command's transaction; the invoice is settled again by the caller.
+   */
+  async writeEntry(values: Record<string, unknown>, manager: EntityManager, actor: Principal | undefined): Promise<number> {
+    const now = new Date();
+    const written = { ...values, UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true };
+    const id = await this.insertRow(written, manager);
+    await this.recordChange(manager, actor, 'Create', id, null, undefined, written);
+    return id;
+  }
+}

@@ -1,0 +1,103 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { formatAmount, formatDate, renderInvoicePdf, type PdfDocumentInput, type PdfLine } from './invoice-pdf.js';
+
+/** The text pdftotext (poppler-utils) finds in a PDF, its layout kept. */
+export function pdfText(pdf: Buffer): string {
+  const dir = mkdtempSync(join(tmpdir(), 'invoice-pdf-'));
+  const file = join(dir, 'invoice.pdf');
+  writeFileSync(file, pdf);
+  return execFileSync('pdftotext', ['-layout', '-enc', 'UTF-8', file, '-'], { encoding: 'utf8' });
+}
+
+/** pdfinfo's fields of a PDF. */
+function pdfInfo(pdf: Buffer): Record<string, string> {
+  const dir = mkdtempSync(join(tmpdir(), 'invoice-pdf-'));
+  const file = join(dir, 'invoice.pdf');
+  writeFileSync(file, pdf);
+  const info: Record<string, string> = {};
+  for (const line of execFileSync('pdfinfo', [file], { encoding: 'utf8' }).split('\n')) {
+    const at = line.indexOf(':');
+    if (at > 0) info[line.slice(0, at).trim()] = line.slice(at + 1).trim();
+  }
+  return info;
+}
+
+export function sampleInvoice(lineCount = 3): PdfDocumentInput {
+  const lines: PdfLine[] = Array.from({ length: lineCount }, (_, i) => ({
+    Description: i === 0 ? 'Hot desk membership — Ζεύς Μάρτιος' : `Meeting room booking #${i + 1}`,
+    PeriodFrom: '2025-03-01T00:00:00Z',
+    PeriodTo: '2025-03-31T00:00:00Z',
+    Quantity: i + 1,
+    UnitPrice: 100.5,
+    TaxRate: 20,
+    SubTotal: 100.5 * (i + 1),
+    TaxAmount: 20.1 * (i + 1),
+    TotalAmount: 120.6 * (i + 1),
+  }));
+  const total = lines.reduce((sum, line) => sum + Math.round(line.TotalAmount! * 100), 0) / 100;
+  const tax = lines.reduce((sum, line) => sum + Math.round(line.TaxAmount! * 100), 0) / 100;
+  return {
+    invoice: {
+      InvoiceNumber: '1042', CreatedOn: '2025-04-01T09:00:00Z', DueDate: '2025-04-15T00:00:00Z', InvoiceFromDate: '2025-03-01T00:00:00Z', InvoiceToDate: '2025-03-31T00:00:00Z',
+      CurrencyCode: 'EUR', BillToName: 'Zoë Šťastná Ανδρέας Дмитрий', BillToAddress: 'Ulica Łódzka 5', BillToCity: 'Kraków', BillToPostCode: '30-001',
+      BillToCountryName: 'Poland', BillToTaxIDNumber: 'PL123', TotalAmount: total, TaxAmount: tax, PaidAmount: 100, DueAmount: Math.round((total - 100) * 100) / 100,
+      Void: false, CreditNote: false,
+    },
+    lines,
+    business: { Name: 'Café Coworking Łódź', Address: '1 Main St', City: 'Łódź', PostCode: '90-001', Email: 'billing@cafe.example' },
+  };
+}
+
+describe('invoice PDF', () => {
+  it('formats amounts with two decimals (four when they have them) and dates as day, month, year', () => {
+    assert.equal(formatAmount(1234.5), '1,234.50');
+    assert.equal(formatAmount(-0.1234), '-0.1234');
+    assert.equal(formatAmount(null), '0.00');
+    assert.equal(formatDate('2025-03-31T00:00:00Z'), '31 Mar 2025');
+  });
+
+  it('is an A4 PDF whose text holds the business, number, bill-to (accents, Greek, Cyrillic), every line and the totals', async () => {
+    const input = sampleInvoice(3);
+    const pdf = await renderInvoicePdf(input);
+    assert.equal(pdf.subarray(0, 5).toString(), '%PDF-');
+    const info = pdfInfo(pdf);
+    assert.match(info['Page size'], /595\.2\d? x 841\.8\d? pts \(A4\)/);
+    const text = pdfText(pdf);
+    for (const expected of ['Café Coworking Łódź', 'INVOICE', '1042', 'Zoë Šťastná Ανδρέας Дмитрий', 'Kraków', '1 Apr 2025', '15 Apr 2025', 'Ζεύς Μάρτιος', 'Meeting room booking #2', 'Meeting room booking #3', '723.60 EUR', '100.00 EUR', '623.60 EUR', '120.60 EUR']) {
+      assert.ok(text.includes(expected), `${expected} in:\n${text}`);
+    }
+    assert.doesNotMatch(text, /VOID|CREDIT NOTE/);
+    // Fonts are embedded as subsets (a subset's name has a six-letter tag).
+    const dir = mkdtempSync(join(tmpdir(), 'invoice-pdf-'));
+    writeFileSync(join(dir, 'f.pdf'), pdf);
+    const fonts = execFileSync('pdffonts', [join(dir, 'f.pdf')], { encoding: 'utf8' });
+    assert.match(fonts, /[A-Z]{6}\+NotoSans/);
+    assert.doesNotMatch(fonts.split('\n').slice(2).join('\n'), / no /);
+  });
+
+  it('says CREDIT NOTE or VOID when it is one', async () => {
+    const credit = sampleInvoice(1);
+    credit.invoice = { ...credit.invoice, CreditNote: true, InvoiceNumber: '1043', OriginalInvoiceNumber: '1042', TotalAmount: -50, TaxAmount: -8.33, PaidAmount: 0, DueAmount: 0 };
+    credit.lines = [{ Description: 'Credit of invoice 1042', Quantity: 1, UnitPrice: -41.67, TaxRate: 20, SubTotal: -41.67, TaxAmount: -8.33, TotalAmount: -50 }];
+    const creditText = pdfText(await renderInvoicePdf(credit));
+    assert.match(creditText, /CREDIT NOTE/);
+    assert.match(creditText, /-50\.00 EUR/);
+    const voided = sampleInvoice(1);
+    voided.invoice = { ...voided.invoice, Void: true, DueAmount: 0 };
+    assert.match(pdfText(await renderInvoicePdf(voided)), /VOID/);
+  });
+
+  it('puts a long invoice on several pages, each numbered, with every line', async () => {
+    const pdf = await renderInvoicePdf(sampleInvoice(60));
+    const pages = Number(pdfInfo(pdf).Pages);
+    assert.ok(pages >= 2, `${pages} pages`);
+    const text = pdfText(pdf);
+    assert.ok(text.includes(`Page ${pages} of ${pages}`));
+    for (let i = 2; i <= 60; i++) assert.ok(text.includes(`Meeting room booking #${i}`), `line ${i}`);
+  });
+});

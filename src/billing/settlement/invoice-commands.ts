@@ -1,0 +1,242 @@
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { CommandResult, RecordCommands, type CommandContext } from '../../common/commands/record-commands.js';
+import { refusal } from '../../common/errors.js';
+import type { Principal } from '../../common/principal.js';
+import type { WireRecord } from '../../common/record-definition.js';
+import { CoworkerInvoicesService } from '../coworker-invoices/coworker-invoices.service.js';
+import { CoworkerLedgerEntriesService } from '../coworker-ledger-entries/coworker-ledger-entries.service.js';
+import { PaymentProvider } from '../coworker-ledger-entries/coworker-ledger-entry.entity.js';
+import { InvoicePrints } from './invoice-prints.js';
+import { InvoiceRelease } from './invoice-release.js';
+import { InvoiceSettlement, settledFields, type Settled } from './invoice-settlement.js';
+import { proportionCents, toAmount, toDecimalText, units, type Units } from './money.js';
+import { SettlementRepository } from './settlement.repository.js';
+
+const INVOICE = 'CoworkerInvoice';
+const EDIT = { entity: INVOICE, action: 'Edit' } as const;
+const PROVIDERS = new Set(Object.values(PaymentProvider));
+const MANUAL = PaymentProvider.Manual;
+const CREDIT = PaymentProvider.Credit;
+
+const wholeSecond = (date: Date) => new Date(Math.floor(date.getTime() / 1000) * 1000);
+const amountOf = (record: WireRecord, field: string) => units(record[field] as number | null);
+const number = (record: object) => `Invoice ${String((record as { InvoiceNumber?: unknown }).InvoiceNumber)}`;
+
+/** What the invoice's credit notes credit, from its wire fields: Total − Paid − Due (0 for void invoices). */
+const creditedOf = (record: WireRecord) => (record.Void === true ? 0n : amountOf(record, 'TotalAmount') - amountOf(record, 'PaidAmount') - amountOf(record, 'DueAmount'));
+
+// Why an invoice's state refuses each command (docs/api.md §10.2), from the record as GET shows it; every
+// command checks again on the locked invoice (a refusal may only show up there, under concurrency).
+const notPayable = (record: WireRecord): string | null => {
+  if (record.CreditNote === true) return `${number(record)} is a credit note: it cannot be paid.`;
+  if (record.Void === true) return `${number(record)} is void: it cannot be paid.`;
+  return amountOf(record, 'DueAmount') > 0n ? null : `${number(record)} has nothing due.`;
+};
+const notVoidable = (record: WireRecord): string | null => {
+  if (record.CreditNote === true) return `${number(record)} is a credit note: it cannot be voided.`;
+  if (record.Void === true) return `${number(record)} is already void.`;
+  if (amountOf(record, 'PaidAmount') > 0n) return `${number(record)} has payments: it cannot be voided.`;
+  return creditedOf(record) > 0n ? `${number(record)} has credit notes: it cannot be voided.` : null;
+};
+const notCreditable = (record: WireRecord): string | null => {
+  if (record.CreditNote === true) return `${number(record)} is a credit note: it cannot be credited.`;
+  if (record.Void === true) return `${number(record)} is void: it cannot be credited.`;
+  return amountOf(record, 'DueAmount') > 0n ? null : `${number(record)} has nothing due to credit.`;
+};
+const notRefundable = (record: WireRecord): string | null =>
+  amountOf(record, 'PaidAmount') - amountOf(record, 'RefundedAmount') > 0n ? null : `${number(record)} has no payment left to refund.`;
+const notDeletable = (record: WireRecord): string | null => {
+  if (record.CreditNote === true) return `${number(record)} is a credit note: it cannot be deleted.`;
+  if (record.Void === true) return `${number(record)} is void: it cannot be deleted.`;
+  if (amountOf(record, 'PaidAmount') > 0n) return `${number(record)} has payments: it cannot be deleted.`;
+  return creditedOf(record) > 0n ? `${number(record)} has credit notes: it cannot be deleted.` : null;
+};
+
+/**
+ * The commands of customer invoices (docs/api.md §10.2, docs/settlement.md), on the commands protocol
+ * (docs/billing.md). Each runs for all its ids in one transaction, all or nothing; each invoice is
+ * locked (in Id order) and its state checked again under the lock before anything is written, so
+ * commands and payments racing on one invoice end as some serial order of them would.
+ */
+@Injectable()
+export class InvoiceCommands implements OnModuleInit {
+  @Inject(RecordCommands) private readonly commands: RecordCommands;
+  @Inject(InvoiceSettlement) private readonly settlement: InvoiceSettlement;
+  @Inject(SettlementRepository) private readonly repository: SettlementRepository;
+  @Inject(CoworkerInvoicesService) private readonly invoices: CoworkerInvoicesService;
+  @Inject(CoworkerLedgerEntriesService) private readonly entries: CoworkerLedgerEntriesService;
+  @Inject(InvoicePrints) private readonly prints: InvoicePrints;
+  @Inject(InvoiceRelease) private readonly release: InvoiceRelease;
+
+  onModuleInit(): void {
+    this.commands.register(INVOICE, {
+      key: 'PAY_COWORKER_INVOICE_MANUAL', name: 'Mark as paid', permission: EDIT, order: 1,
+      parameters: [{ Name: 'Payment Method', Type: 'Integer' }, { Name: 'TransactionDate', Type: 'DateTime' }],
+      refuses: notPayable,
+      run: (context) => this.pay(context),
+    });
+    this.commands.register(INVOICE, {
+      key: 'VOID_INVOICE', name: 'Void invoice', permission: EDIT, order: 2,
+      refuses: notVoidable,
+      run: (context) => this.void(context),
+    });
+    this.commands.register(INVOICE, {
+      key: 'COWORKER_INVOICE_CANCEL', name: 'Issue credit note', permission: EDIT, order: 3,
+      parameters: [{ Name: 'Amount', Type: 'Decimal', perId: true }, { Name: 'Preview', Type: 'Boolean' }, { Name: 'DoNotApplyCreditAutomatically', Type: 'Boolean' }],
+      refuses: notCreditable,
+      run: (context) => this.credit(context),
+    });
+    this.commands.register(INVOICE, {
+      key: 'COWORKER_INVOICE_REFUND', name: 'Refund', permission: EDIT, order: 4,
+      parameters: [{ Name: 'Amount', Type: 'Decimal', perId: true }, { Name: 'ePaymentProvider0', Type: 'Integer' }],
+      refuses: notRefundable,
+      run: (context) => this.refund(context),
+    });
+    this.commands.register(INVOICE, {
+      key: 'COWORKER_INVOICE_DELETE', name: 'Delete invoice', permission: EDIT, order: 5,
+      refuses: notDeletable,
+      run: (context) => this.delete(context),
+    });
+    this.commands.register(INVOICE, {
+      key: 'COWORKER_INVOICE_PRINT', name: 'Print', permission: EDIT, order: 6,
+      // The PDFs are made outside any transaction: nothing waits for them but this request.
+      transaction: 'own',
+      run: async ({ ids, actor }) => new CommandResult(null, await this.prints.print(ids, actor)),
+    });
+  }
+
+  /** The invoices of the run locked in Id order (no two runs lock the same two in opposite orders), each re-checked. */
+  private async locked(context: CommandContext, refuses: (record: WireRecord) => string | null): Promise<Settled[]> {
+    const manager = context.manager!;
+    const all: Settled[] = [];
+    for (const id of [...context.ids].sort((a, b) => a - b)) {
+      const settled = await this.settlement.lock(id, manager);
+      if (!settled) throw refusal(`CoworkerInvoice ${id} does not exist or is not yours to change.`);
+      const why = refuses(stateOf(settled));
+      if (why) throw refusal(why);
+      all.push(settled);
+    }
+    return all;
+  }
+
+  private async pay(context: CommandContext): Promise<null> {
+    const method = (context.parameters['Payment Method'] as number | undefined) ?? MANUAL;
+    if (!PROVIDERS.has(method)) throw refusal(`Payment Method: ${method} is not an ePaymentProvider.`);
+    const on = wholeSecond((context.parameters.TransactionDate as Date | undefined) ?? new Date());
+    for (const settled of await this.locked(context, notPayable)) {
+      const { invoice } = settled;
+      await this.entries.writeEntry({
+        BusinessId: invoice.BusinessId, CoworkerId: invoice.CoworkerId, CoworkerInvoiceId: invoice.Id, Description: `Payment of invoice ${invoice.InvoiceNumber}`,
+        Code: 'PAYM', Debit: 0, Credit: toDecimalText(settled.due), PaymentGatewayName: method, TransactionDate: on,
+      }, context.manager!, context.actor);
+      await this.settlement.recompute(invoice.Id, context.manager!, context.actor);
+    }
+    return null;
+  }
+
+  private async void(context: CommandContext): Promise<null> {
+    for (const settled of await this.locked(context, notVoidable)) {
+      const voided = { ...settled, invoice: { ...settled.invoice, Void: true }, due: 0n };
+      await this.invoices.applySettlement(settled.invoice.Id, { Void: true, ...settledFields(voided) }, context.manager!, context.actor);
+    }
+    return null;
+  }
+
+  private async credit(context: CommandContext): Promise<unknown> {
+    const amounts = (context.parameters.Amount as Map<number, number> | undefined) ?? new Map<number, number>();
+    const preview = context.parameters.Preview === true;
+    const notes: Array<Record<string, unknown>> = [];
+    for (const settled of await this.locked(context, notCreditable)) {
+      const { invoice } = settled;
+      const given = amounts.get(invoice.Id);
+      const amount = given === undefined ? settled.due : units(given);
+      if (amount <= 0n) throw refusal(`Amount${invoice.Id}: the amount to credit must be above 0.`);
+      if (amount > settled.due) throw refusal(`Amount${invoice.Id}: ${toAmount(amount)} is over what is due on ${number(invoice)} (${toAmount(settled.due)}).`);
+      const tax = proportionCents(amount, invoice.TaxAmount, invoice.TotalAmount);
+      if (preview) {
+        notes.push({ CoworkerInvoiceId: invoice.Id, CoworkerId: invoice.CoworkerId, CurrencyId: invoice.CurrencyId, TotalAmount: toAmount(-amount), TaxAmount: toAmount(-tax), CreditNote: true, OriginalInvoiceGuid: invoice.UniqueId });
+        continue;
+      }
+      notes.push({ Id: await this.issueCreditNote(settled, amount, tax, context.manager!, context.actor) });
+      await this.settlement.recompute(invoice.Id, context.manager!, context.actor);
+    }
+    return notes;
+  }
+
+  /**
+   * A credit note of `amount` (tax `tax` of it) against the locked invoice: numbered in the business's
+   * series, for the original's customer, currency and bill-to, with one line carrying both amounts.
+   */
+  private async issueCreditNote(settled: Settled, amount: Units, tax: Units, manager: EntityManager, actor: Principal | undefined): Promise<number> {
+    const { invoice } = settled;
+    const original = await this.invoices.get(invoice.Id, undefined, manager);
+    const billTo = Object.fromEntries(Object.entries(original).filter(([field]) => field.startsWith('BillTo') || field === 'CoworkerFullName'));
+    const net = amount - tax;
+    const description = `Credit note for invoice ${invoice.InvoiceNumber}`;
+    const { id, written } = await this.invoices.issue(manager, actor, {
+      CoworkerId: invoice.CoworkerId, BusinessId: invoice.BusinessId, CurrencyId: invoice.CurrencyId, Description: description,
+      TotalAmount: toDecimalText(-amount), TaxAmount: toDecimalText(-tax), CreditNote: true, OriginalInvoiceGuid: invoice.UniqueId,
+      InvoiceFromDate: original.InvoiceFromDate ? new Date(String(original.InvoiceFromDate)) : null,
+      InvoiceToDate: original.InvoiceToDate ? new Date(String(original.InvoiceToDate)) : null,
+    });
+    // The original's bill-to as it was billed (issue() captured the customer's details of today), nothing due.
+    const settledNote = { ...billTo, PaidAmount: toDecimalText(0n), DueAmount: toDecimalText(0n), Paid: false, PaidOn: null };
+    await this.repository.overwriteInvoice(id, settledNote, manager);
+    const rate = await this.repository.singleTaxRate(invoice.Id, manager);
+    await this.repository.insertLine({
+      CoworkerInvoiceId: id, Description: `Credit of invoice ${invoice.InvoiceNumber}`, Quantity: 1, UnitPrice: toDecimalText(-net), SubTotal: toDecimalText(-net),
+      TaxRateId: rate?.id ?? null, TaxRate: rate ? rate.rate : net === 0n ? '0' : (Number(tax * 1_000_000n / net) / 10_000).toFixed(4),
+      TaxAmount: toDecimalText(-tax), TotalAmount: toDecimalText(-amount), PeriodFrom: null, PeriodTo: null, Position: 1,
+    }, manager, actor?.email ?? null);
+    await this.invoices.recordIssued(manager, actor, id, { ...written, ...settledNote });
+    return id;
+  }
+
+  private async refund(context: CommandContext): Promise<null> {
+    const amounts = (context.parameters.Amount as Map<number, number> | undefined) ?? new Map<number, number>();
+    const method = (context.parameters.ePaymentProvider0 as number | undefined) ?? CREDIT;
+    if (!PROVIDERS.has(method)) throw refusal(`ePaymentProvider0: ${method} is not an ePaymentProvider.`);
+    const on = wholeSecond(new Date());
+    for (const settled of await this.locked(context, notRefundable)) {
+      const { invoice } = settled;
+      const refundable = settled.paid - settled.refunded;
+      const given = amounts.get(invoice.Id);
+      const amount = given === undefined ? refundable : units(given);
+      if (amount <= 0n) throw refusal(`Amount${invoice.Id}: the amount to refund must be above 0.`);
+      if (amount > refundable) throw refusal(`Amount${invoice.Id}: ${toAmount(amount)} is over what was paid and not refunded on ${number(invoice)} (${toAmount(refundable)}).`);
+      await this.entries.writeEntry({
+        BusinessId: invoice.BusinessId, CoworkerId: invoice.CoworkerId, CoworkerInvoiceId: invoice.Id, Description: `Refund of invoice ${invoice.InvoiceNumber}`,
+        Code: 'REFUND', Debit: toDecimalText(amount), Credit: 0, PaymentGatewayName: method, TransactionDate: on,
+      }, context.manager!, context.actor);
+      await this.settlement.recompute(invoice.Id, context.manager!, context.actor);
+    }
+    return null;
+  }
+
+  private async delete(context: CommandContext): Promise<null> {
+    for (const settled of await this.locked(context, notDeletable)) {
+      if ((await this.repository.entriesOf(settled.invoice.Id, context.manager!)).length) throw refusal(`${number(settled.invoice)} has ledger entries: it cannot be deleted.`);
+      const id = settled.invoice.Id;
+      const before = await this.invoices.get(id, undefined, context.manager);
+      await this.release.release(id, settled.invoice.InvoiceNumber, context.manager!, context.actor);
+      await this.repository.deleteInvoice(id, context.manager!);
+      await this.invoices.recordChange(context.manager!, context.actor, 'Delete', id, before);
+    }
+    return null;
+  }
+}
+
+/** The locked invoice's state in the wire fields the refusals read. */
+function stateOf(settled: Settled): WireRecord {
+  const { invoice } = settled;
+  return {
+    InvoiceNumber: invoice.InvoiceNumber,
+    Void: invoice.Void,
+    CreditNote: invoice.CreditNote,
+    TotalAmount: toAmount(invoice.TotalAmount),
+    PaidAmount: toAmount(invoice.CreditNote ? 0n : settled.paid),
+    DueAmount: toAmount(settled.due),
+    RefundedAmount: toAmount(settled.refunded),
+  };
+}

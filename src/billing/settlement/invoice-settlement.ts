@@ -1,0 +1,90 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { RecordValidationException } from '../../common/errors.js';
+import type { Principal } from '../../common/principal.js';
+import { CoworkerInvoicesService } from '../coworker-invoices/coworker-invoices.service.js';
+import { sum, toAmount, type Units } from './money.js';
+import { settle, settledFields, type Settled } from './settled.js';
+import { SettlementRepository } from './settlement.repository.js';
+
+export { settle, settledFields, type Settled } from './settled.js';
+
+/** A ledger entry as it will be once written, against the invoice whose limits it must respect. */
+export interface EntryAgainstInvoice {
+  /** The entry's Id when it exists already (its own earlier amounts do not count). */
+  id?: number;
+  invoiceId: number;
+  debit: Units;
+  credit: Units;
+}
+
+/**
+ * The settled fields of customer invoices, derived inside the transaction of whatever changes them:
+ * a ledger entry written, changed or deleted, a credit note, a refund, a void (docs/api.md §10.1).
+ * Every path locks the invoice's row first (SettlementRepository.lockInvoice), checks the contract's
+ * limits on what is stored now, and writes the derived fields before it commits; so parallel payments
+ * of one invoice take turns and each lands or is refused, on any number of instances.
+ */
+@Injectable()
+export class InvoiceSettlement {
+  @Inject(SettlementRepository) private readonly repository: SettlementRepository;
+  @Inject(CoworkerInvoicesService) private readonly invoices: CoworkerInvoicesService;
+
+  /** Locks the invoice and reads its settlement; null when it does not exist. `except`: an entry to leave out. */
+  async lock(invoiceId: number, manager: EntityManager, except?: number): Promise<Settled | null> {
+    const invoice = await this.repository.lockInvoice(invoiceId, manager);
+    if (!invoice) return null;
+    const entries = await this.repository.entriesOf(invoiceId, manager, except);
+    const credited = invoice.CreditNote ? 0n : -sum(await this.repository.creditNoteTotals(invoice.UniqueId, manager));
+    return settle(invoice, entries, credited);
+  }
+
+  /**
+   * Checks a ledger entry against its invoice's limits, the invoice locked (400 naming the field):
+   * a payment (Credit) of at most DueAmount, never of a void invoice or a credit note; a refund (Debit)
+   * of at most what was paid and not yet refunded.
+   */
+  async checkEntry(entry: EntryAgainstInvoice, manager: EntityManager): Promise<Settled> {
+    const settled = await this.lock(entry.invoiceId, manager, entry.id);
+    if (!settled) throw RecordValidationException.field('CoworkerInvoiceId', `CoworkerInvoice ${entry.invoiceId} does not exist`, entry.invoiceId);
+    const { invoice } = settled;
+    const number = `Invoice ${invoice.InvoiceNumber}`;
+    if (entry.credit > 0n) {
+      if (invoice.CreditNote) throw RecordValidationException.field('Credit', `${number} is a credit note: it cannot be paid.`, toAmount(entry.credit));
+      if (invoice.Void) throw RecordValidationException.field('Credit', `${number} is void: it cannot be paid.`, toAmount(entry.credit));
+      if (entry.credit > settled.due) {
+        throw RecordValidationException.field('Credit', `A payment of ${toAmount(entry.credit)} is over what is due on ${number} (${toAmount(settled.due)}).`, toAmount(entry.credit));
+      }
+    }
+    if (entry.debit > 0n) {
+      const refundable = settled.paid - settled.refunded;
+      if (entry.debit > refundable) {
+        throw RecordValidationException.field('Debit', `A refund of ${toAmount(entry.debit)} is over what was paid and not refunded on ${number} (${toAmount(refundable)}).`, toAmount(entry.debit));
+      }
+    }
+    return settled;
+  }
+
+  /**
+   * Checks that an invoice stays within its limits without the entry `except` (being changed away or
+   * deleted): refunds never above payments.
+   */
+  async checkWithout(invoiceId: number, except: number, manager: EntityManager, field: string): Promise<void> {
+    const settled = await this.lock(invoiceId, manager, except);
+    if (settled && settled.refunded > settled.paid) {
+      throw RecordValidationException.field(field, `Invoice ${settled.invoice.InvoiceNumber} has refunds of ${toAmount(settled.refunded)}: its payments cannot go below that.`, null);
+    }
+  }
+
+  /**
+   * Writes the invoice's settled fields as its stored entries and credit notes make them (the invoice
+   * locked), with a change-log entry (and its webhooks) when they changed. `except`: an entry being
+   * deleted in this transaction.
+   */
+  async recompute(invoiceId: number, manager: EntityManager, actor: Principal | undefined, except?: number): Promise<Settled | null> {
+    const settled = await this.lock(invoiceId, manager, except);
+    if (!settled) return null;
+    await this.invoices.applySettlement(invoiceId, settledFields(settled), manager, actor);
+    return settled;
+  }
+}

@@ -1,0 +1,188 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { Database } from '../../common/database.js';
+import { toWire } from '../../common/wire-values.js';
+import { Business } from '../../sys/businesses/business.entity.js';
+import { Country } from '../../sys/countries/country.entity.js';
+import { CoworkerInvoiceLine } from '../coworker-invoice-lines/coworker-invoice-line.entity.js';
+import { CoworkerInvoice } from '../coworker-invoices/coworker-invoice.entity.js';
+import { CoworkerLedgerEntry } from '../coworker-ledger-entries/coworker-ledger-entry.entity.js';
+import { units, type Units } from './money.js';
+
+/** An invoice as settlement reads it, under its row lock. */
+export interface LockedInvoice {
+  Id: number;
+  UniqueId: string;
+  BusinessId: number;
+  CoworkerId: number;
+  CurrencyId: number;
+  InvoiceNumber: string;
+  TotalAmount: Units;
+  TaxAmount: Units;
+  Void: boolean;
+  CreditNote: boolean;
+}
+
+/** A ledger entry against an invoice, as its sums need it. */
+export interface InvoiceEntry {
+  Id: number;
+  Debit: Units;
+  Credit: Units;
+  /** Milliseconds since the epoch. */
+  TransactionDate: number;
+}
+
+/**
+ * The SQL of settlement (docs/settlement.md), inside the writing transaction. An invoice's settled
+ * fields are derived from its entries and credit notes while its row is locked: MySQL's
+ * `SELECT … FOR UPDATE` makes every writer of one invoice take turns on any instance; SQLite has one
+ * writer at a time. Amounts are read as units (money.ts), never added in SQL.
+ */
+@Injectable()
+export class SettlementRepository {
+  constructor(private readonly db: Database) {}
+
+  /** The invoice, its row locked until the transaction ends; null when there is none. */
+  async lockInvoice(id: number, manager: EntityManager): Promise<LockedInvoice | null> {
+    const { db } = this;
+    const q = (name: string) => db.id(name);
+    const columns = ['Id', 'UniqueId', 'BusinessId', 'CoworkerId', 'CurrencyId', 'InvoiceNumber', 'TotalAmount', 'TaxAmount', 'Void', 'CreditNote'].map(q).join(', ');
+    const [row] = await db.query(`SELECT ${columns} FROM ${db.tableOf(CoworkerInvoice)} WHERE ${q('Id')} = ?${db.isMySql ? ' FOR UPDATE' : ''}`, [id], manager);
+    if (!row) return null;
+    return {
+      Id: Number(row.Id),
+      UniqueId: String(row.UniqueId),
+      BusinessId: Number(row.BusinessId),
+      CoworkerId: Number(row.CoworkerId),
+      CurrencyId: Number(row.CurrencyId),
+      InvoiceNumber: String(row.InvoiceNumber),
+      TotalAmount: units(row.TotalAmount as number | string | null),
+      TaxAmount: units(row.TaxAmount as number | string | null),
+      Void: toWire('bool', row.Void) as boolean,
+      CreditNote: toWire('bool', row.CreditNote) as boolean,
+    };
+  }
+
+  /** The ledger entries against an invoice, but the one `except` (an entry being changed or deleted). */
+  async entriesOf(invoiceId: number, manager: EntityManager, except?: number): Promise<InvoiceEntry[]> {
+    const { db } = this;
+    const q = (name: string) => db.id(name);
+    const rows = await db.query(
+      `SELECT ${q('Id')}, ${q('Debit')}, ${q('Credit')}, ${q('TransactionDate')} FROM ${db.tableOf(CoworkerLedgerEntry)} WHERE ${q('CoworkerInvoiceId')} = ?`,
+      [invoiceId], manager,
+    );
+    return rows.filter((row) => Number(row.Id) !== except).map((row) => ({
+      Id: Number(row.Id),
+      Debit: units(row.Debit as number | string),
+      Credit: units(row.Credit as number | string),
+      TransactionDate: Date.parse(toWire('datetime', row.TransactionDate) as string),
+    }));
+  }
+
+  /** The totals (negative) of the credit notes of the invoice whose UniqueId is `uniqueId`. */
+  async creditNoteTotals(uniqueId: string, manager: EntityManager): Promise<Units[]> {
+    const { db } = this;
+    const q = (name: string) => db.id(name);
+    const rows = await db.query(
+      `SELECT ${q('TotalAmount')} AS t FROM ${db.tableOf(CoworkerInvoice)} WHERE ${q('OriginalInvoiceGuid')} = ? AND ${q('CreditNote')} = ?`,
+      [uniqueId, 1], manager,
+    );
+    return rows.map((row) => units(row.t as number | string | null));
+  }
+
+  /** Writes columns of an invoice just issued in this transaction (no version raise: its Create entry follows). */
+  async overwriteInvoice(id: number, values: Readonly<Record<string, unknown>>, manager: EntityManager): Promise<void> {
+    const { db } = this;
+    const names = Object.keys(values);
+    const parameters = names.map((name) => {
+      const value = values[name];
+      if (value instanceof Date) return db.dateParam(value);
+      if (typeof value === 'boolean') return value ? 1 : 0;
+      return value ?? null;
+    });
+    await db.query(`UPDATE ${db.tableOf(CoworkerInvoice)} SET ${names.map((name) => `${db.id(name)} = ?`).join(', ')} WHERE ${db.id('Id')} = ?`, [...parameters, id], manager);
+  }
+
+  /** The tax rate (percent, as stored) and its id when every line of the invoice has the same one; else null. */
+  async singleTaxRate(invoiceId: number, manager: EntityManager): Promise<{ id: number | null; rate: string } | null> {
+    const { db } = this;
+    const q = (name: string) => db.id(name);
+    const rows = await db.query(
+      `SELECT DISTINCT ${q('TaxRateId')} AS id, ${q('TaxRate')} AS rate FROM ${db.tableOf(CoworkerInvoiceLine)} WHERE ${q('CoworkerInvoiceId')} = ?`, [invoiceId], manager,
+    );
+    if (rows.length !== 1) return null;
+    return { id: rows[0].id === null ? null : Number(rows[0].id), rate: String(rows[0].rate) };
+  }
+
+  /** Inserts an invoice line (a credit note's) with its common fields; answers its Id. */
+  async insertLine(values: Readonly<Record<string, unknown>>, manager: EntityManager, by: string | null): Promise<number> {
+    const { db } = this;
+    const now = new Date();
+    const row: Record<string, unknown> = { UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: by, IsNew: true, ...values };
+    const names = Object.keys(row);
+    const parameters = names.map((name) => {
+      const value = row[name];
+      if (value instanceof Date) return db.dateParam(value);
+      if (typeof value === 'boolean') return value ? 1 : 0;
+      return value ?? null;
+    });
+    await db.query(`INSERT INTO ${db.tableOf(CoworkerInvoiceLine)} (${names.map((name) => db.id(name)).join(', ')}) VALUES (${names.map(() => '?').join(', ')})`, parameters, manager);
+    const [created] = await db.query(`SELECT ${db.id('Id')} AS id FROM ${db.tableOf(CoworkerInvoiceLine)} WHERE ${db.id('UniqueId')} = ?`, [row.UniqueId], manager);
+    return Number(created.id);
+  }
+
+  /** Deletes an invoice's lines and then the invoice (COWORKER_INVOICE_DELETE). */
+  async deleteInvoice(id: number, manager: EntityManager): Promise<void> {
+    const { db } = this;
+    await db.query(`DELETE FROM ${db.tableOf(CoworkerInvoiceLine)} WHERE ${db.id('CoworkerInvoiceId')} = ?`, [id], manager);
+    await db.query(`DELETE FROM ${db.tableOf(CoworkerInvoice)} WHERE ${db.id('Id')} = ?`, [id], manager);
+  }
+
+  /** The lines of an invoice in their order, as the PDF shows them. */
+  async linesOf(invoiceId: number): Promise<Array<Record<string, unknown>>> {
+    const { db } = this;
+    const q = (name: string) => db.id(name);
+    const fields = ['Description', 'PeriodFrom', 'PeriodTo', 'Quantity', 'UnitPrice', 'TaxRate', 'SubTotal', 'TaxAmount', 'TotalAmount'];
+    const rows = await db.query(
+      `SELECT ${fields.map(q).join(', ')} FROM ${db.tableOf(CoworkerInvoiceLine)} WHERE ${q('CoworkerInvoiceId')} = ? ORDER BY ${q('Position')}, ${q('Id')}`, [invoiceId],
+    );
+    return rows.map((row) => ({
+      Description: row.Description ?? null,
+      PeriodFrom: toWire('datetime', row.PeriodFrom),
+      PeriodTo: toWire('datetime', row.PeriodTo),
+      Quantity: toWire('int', row.Quantity),
+      UnitPrice: toWire('money', row.UnitPrice),
+      TaxRate: toWire('money', row.TaxRate),
+      SubTotal: toWire('money', row.SubTotal),
+      TaxAmount: toWire('money', row.TaxAmount),
+      TotalAmount: toWire('money', row.TotalAmount),
+    }));
+  }
+
+  /** A business as its invoices' heading shows it. */
+  async businessForPdf(businessId: number): Promise<Record<string, unknown> | null> {
+    const { db } = this;
+    const q = (name: string) => db.id(name);
+    const [row] = await db.query(
+      `SELECT b.${q('Name')} AS Name, b.${q('Address')} AS Address, b.${q('City')} AS City, b.${q('PostCode')} AS PostCode, b.${q('Email')} AS Email, ` +
+      `b.${q('WebAddress')} AS WebAddress, c.${q('Name')} AS CountryName FROM ${db.tableOf(Business)} b LEFT JOIN ${db.tableOf(Country)} c ON c.${q('Id')} = b.${q('CountryId')} ` +
+      `WHERE b.${q('Id')} = ?`, [businessId],
+    );
+    return row ?? null;
+  }
+
+  /** The number of the invoice whose UniqueId is `uniqueId` (a credit note's original). */
+  async invoiceNumberOf(uniqueId: string): Promise<string | null> {
+    const { db } = this;
+    const [row] = await db.query(`SELECT ${db.id('InvoiceNumber')} AS n FROM ${db.tableOf(CoworkerInvoice)} WHERE ${db.id('UniqueId')} = ?`, [uniqueId]);
+    return row ? String(row.n) : null;
+  }
+
+  /** Whether the invoice has lines (then its totals are theirs). */
+  async hasLines(invoiceId: number, manager: EntityManager): Promise<boolean> {
+    const { db } = this;
+    const rows = await db.query(`SELECT 1 AS x FROM ${db.tableOf(CoworkerInvoiceLine)} WHERE ${db.id('CoworkerInvoiceId')} = ? LIMIT 1`, [invoiceId], manager);
+    return rows.length > 0;
+  }
+}

@@ -1,0 +1,45 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { Database } from '../common/database.js';
+
+/** A file waiting for its download. */
+export interface DownloadFile {
+  FileName: string;
+  ContentType: string;
+  Content: Buffer;
+}
+
+/**
+ * The download_file table (migration Settlement): files made for a download link, by the SHA-256 of
+ * the link's token, until they expire. In the database, so any instance serves a link another made.
+ */
+@Injectable()
+export class DownloadFilesRepository {
+  constructor(private readonly db: Database) {}
+
+  /** Stores a file under a token's hash, and drops the files whose time is up. */
+  async insert(tokenHash: string, file: DownloadFile, expiresOn: Date, manager?: EntityManager): Promise<void> {
+    const { db } = this;
+    const q = (name: string) => db.id(name);
+    const now = new Date();
+    await db.query(`DELETE FROM ${q('download_file')} WHERE ${q('ExpiresOn')} < ?`, [db.dateParam(now)], manager);
+    await db.query(
+      `INSERT INTO ${q('download_file')} (${['TokenHash', 'FileName', 'ContentType', 'Content', 'CreatedOn', 'ExpiresOn'].map(q).join(', ')}) VALUES (?, ?, ?, ?, ?, ?)`,
+      [tokenHash, file.FileName, file.ContentType, file.Content, db.dateParam(now), db.dateParam(expiresOn)],
+      manager,
+    );
+  }
+
+  /** The file stored under a token's hash, while it has not expired. */
+  async find(tokenHash: string, now: Date): Promise<DownloadFile | null> {
+    const { db } = this;
+    const q = (name: string) => db.id(name);
+    const [row] = await db.query(
+      `SELECT ${q('FileName')}, ${q('ContentType')}, ${q('Content')} FROM ${q('download_file')} WHERE ${q('TokenHash')} = ? AND ${q('ExpiresOn')} > ?`,
+      [tokenHash, db.dateParam(now)],
+    );
+    if (!row) return null;
+    const content = row.Content as Buffer | Uint8Array;
+    return { FileName: String(row.FileName), ContentType: String(row.ContentType), Content: Buffer.isBuffer(content) ? content : Buffer.from(content) };
+  }
+}
