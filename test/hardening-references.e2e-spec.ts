@@ -47,6 +47,8 @@ describe('a record named by another cannot be deleted', () => {
         const read = (await t.get(`${pathOf(definition)}/${referring}`)).body;
         assert.deepEqual(read[reference.property], value, `${definition.name}.${reference.property} stored`);
         const res = await t.delete(`${pathOf(target)}/${named}`);
+        // A domain rule may take the referring record along (a booking's products): then nothing points at what is gone either.
+        if (res.status === 200 && (await t.get(`${pathOf(definition)}/${referring}`)).status === 404) continue;
         assert.equal(res.status, 400, `${target.name} named by ${definition.name}.${reference.property}: ${res.text.slice(0, 300)}`);
         assert.equal(res.body.WasSuccessful, false);
         assert.match(res.body.Message, /cannot be deleted/);

@@ -99,6 +99,7 @@ export class RecordWalker {
     const definition = recordDefinitions().find((d) => d.entity === entity)!;
     if (!definition.dto || !operationsOf(definition).includes('create') || making.has(definition)) {
       const first = (await this.t.get(`${pathOf(definition)}?size=1`)).body.Records[0];
+      if (!first) return 0; // a read-only type with no record yet: nothing to act on
       this.ids.set(entity, first.Id);
       return first.Id;
     }
