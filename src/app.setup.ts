@@ -14,6 +14,7 @@ import { failureConfirmation } from './common/envelopes.js';
 import { deferredChildLogger, logAnswer } from './common/logging.js';
 import { Database } from './common/database.js';
 import { describeDocument } from './common/openapi.js';
+import { requestDeadline } from './common/request-deadline.js';
 import { documentSafeWrites } from './common/openapi-safe-writes.js';
 import { installSecurityHeaders } from './common/http-headers.js';
 import { answerClientError, RequestTimeoutError, sendError, UNAVAILABLE_MESSAGE } from './common/http-exception.filter.js';
@@ -98,13 +99,15 @@ export async function setupApp(app: NestFastifyApplication): Promise<void> {
   // an AbortController per request and aborts it (building a DOMException) as each request closes,
   // which cost 3-5% of the CPU of a request. No handler here listens to request.signal.
   const timeoutMs = config.get('REQUEST_TIMEOUT_MS', { infer: true });
+  app.get(Database).readTimeoutMs = timeoutMs;
   fastify.decorateRequest('answerDeadline', null);
   fastify.decorateRequest('writeScope', null);
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('X-Request-Id', request.id);
     if (!closing) {
       request.answerDeadline = setTimeout(answerTimedOut, timeoutMs, request, reply, timeoutMs);
-      return done();
+      // The request's work runs knowing its deadline (reads are bounded by it: request-deadline.ts).
+      return requestDeadline.run(Date.now() + timeoutMs, done);
     }
     const body = request.url.startsWith('/health') ? { status: 'unavailable' } : failureConfirmation(503, UNAVAILABLE_MESSAGE);
     void reply.status(503).header('Connection', 'close').header('Retry-After', '5').send(body);

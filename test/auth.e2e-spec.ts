@@ -385,8 +385,11 @@ describe('authentication and authorisation (docs/api.md §2)', () => {
     });
 
     it('rate limits per client address with 429 and Retry-After (token endpoint and the rest counted apart)', async () => {
-      const limited = await startApp({ RATE_LIMIT_TOKEN_PER_MINUTE: '3', RATE_LIMIT_PER_MINUTE: '5' });
+      const limited = await startApp({ RATE_LIMIT_TOKEN_PER_MINUTE: '4', RATE_LIMIT_PER_MINUTE: '5' });
       try {
+        // The administrator's Basic credentials are checked (one login attempt of the address) and remembered
+        // first: once the address is over its /api/token limit, Basic credentials are no longer checked.
+        assert.equal((await limited.get('/api/sys/countries?size=1')).status, 200);
         const statuses = [];
         for (let i = 0; i < 4; i++) statuses.push((await requestToken(limited, { grant_type: 'password', username: ADMIN_EMAIL, password: 'x' })).status);
         assert.deepEqual(statuses, [400, 400, 400, 429]);
@@ -394,8 +397,8 @@ describe('authentication and authorisation (docs/api.md §2)', () => {
         assert.equal(over.status, 429);
         assert.ok(Number(over.headers.get('retry-after')) > 0);
         const api = [];
-        for (let i = 0; i < 6; i++) api.push((await limited.get(i % 2 ? '/api/sys/countries?size=1' : '/api/sys/currencies?size=1')).status);
-        assert.deepEqual(api, [200, 200, 200, 200, 200, 429]);
+        for (let i = 0; i < 5; i++) api.push((await limited.get(i % 2 ? '/api/sys/countries?size=1' : '/api/sys/currencies?size=1')).status);
+        assert.deepEqual(api, [200, 200, 200, 200, 429]);
         assert.equal((await limited.get('/health')).status, 200);
       } finally {
         await limited.close();

@@ -18,8 +18,9 @@ describe('ids on the wire: ?Id= is a filter; malformed path ids are 404 on every
     const walked: string[] = [];
     for (const definition of recordDefinitions()) {
       if (!operationsOf(definition).includes('list')) continue;
-      const id = await walker.someRecord(definition);
-      if (!id) continue; // a read-only type with no record to find
+      const found = await walker.someRecord(definition);
+      if (found === undefined) continue;
+      const id: number = found;
       const path = pathOf(definition);
       for (const name of ['Id', 'id', 'ID']) {
         const res = await t.get(`${path}?${name}=${id}&page=1&size=1000`);
@@ -50,8 +51,9 @@ describe('ids on the wire: ?Id= is a filter; malformed path ids are 404 on every
     for (const definition of recordDefinitions()) {
       const path = pathOf(definition);
       const operations = operationsOf(definition);
-      const id = await walker.someRecord(definition);
-      if (!id) continue;
+      const found = await walker.someRecord(definition);
+      if (found === undefined) continue;
+      const id: number = found;
       const stored = (await t.get(`${path}/${id}`)).body;
       const malformed = [`${id}.0`, `0x${id.toString(16)}`, `${id}e0`, `0${id}`, `+${id}`, `${id}%20`, '1.0', '0x3', 'abc', '1e3', '-1', '0', '2147483648', '99999999999'];
       const routes: Array<[string, (bad: string) => string, unknown?]> = [];

@@ -212,13 +212,14 @@ describe('a write past the answer deadline', () => {
   it('a create waiting on a lock past the deadline gets 503, and nothing is written after the lock goes', async () => {
     const body = (name: string, extra: Record<string, unknown> = {}) => ({ BusinessId: business, Name: name, SystemProductType: 3, Description: 'x', DisplayOrder: 0, Price: 1, CurrencyId: gbp, AvailableAs: 3, ...extra });
     const before = await tableRows(t, 'product');
+    const countryId = (await t.get(`/api/sys/businesses/${business}`)).body.CountryId;
     const answers: HttpResponse[] = await holdingBusiness(async () => {
       const started = Date.now();
       const results = await Promise.all([
         t.post(PRODUCTS, body('Lone insert')),
         t.post(PRODUCTS, body('With a list', { Tariffs: [tariff] })),
         t.request('POST', PRODUCTS, { body: body('With a key'), headers: { 'Idempotency-Key': 'deadline-key' } }),
-        t.put('/api/sys/businesses', { Id: business, Name: 'Renamed', CurrencyId: gbp, CountryId: (await t.get(`/api/sys/businesses/${business}`)).body.CountryId }),
+        t.put('/api/sys/businesses', { Id: business, Name: 'Renamed', CurrencyId: gbp, CountryId: countryId }),
       ]);
       assert.ok(Date.now() - started < TIMEOUT * 3, 'answered soon after the deadline');
       await sleep(300);

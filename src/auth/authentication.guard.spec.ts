@@ -13,6 +13,7 @@ import { AuthService } from './auth.service.js';
 import { AuthenticationGuard } from './authentication.guard.js';
 import { BasicPassportGuard } from './passport.guards.js';
 import { hashPassword } from './passwords.js';
+import type { RateLimitGuard } from './rate-limit.guard.js';
 import { RolesGuard } from './roles.guard.js';
 import { RoutePolicies } from './route-policy.js';
 import { BasicCredentialsStrategy } from './strategies.js';
@@ -68,7 +69,7 @@ async function setUp(email = EMAIL) {
   const auth = new AuthService(users, new JwtService({ secret: 'unit-test-secret', signOptions: { algorithm: 'HS256' } }), config);
   const strategy = new BasicCredentialsStrategy(auth);
   const policies = new RoutePolicies(new Reflector());
-  const guard = new AuthenticationGuard(policies, auth, new BasicPassportGuard(strategy));
+  const guard = new AuthenticationGuard(policies, auth, new BasicPassportGuard(strategy), { get: () => ({ countPasswordCheck: async () => undefined }) as unknown as RateLimitGuard } as never);
   return { auth, strategy, guard, roles: new RolesGuard(policies), failedLogins };
 }
 

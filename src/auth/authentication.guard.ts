@@ -1,9 +1,12 @@
+import { ModuleRef } from '@nestjs/core';
 import { Injectable, UnauthorizedException, type CanActivate, type ExecutionContext } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../common/principal.js';
 import { accessDenied } from './access-denied.js';
 import { AuthService } from './auth.service.js';
 import { BasicPassportGuard } from './passport.guards.js';
+import { passwordRequest, passwordRequestOf } from './passwords.js';
+import { RateLimitGuard } from './rate-limit.guard.js';
 import { RoutePolicies, type RoutePolicy } from './route-policy.js';
 
 /**
@@ -27,7 +30,15 @@ export class AuthenticationGuard implements CanActivate {
     private readonly policies: RoutePolicies,
     private readonly auth: AuthService,
     private readonly basic: BasicPassportGuard,
+    private readonly modules: ModuleRef,
   ) {}
+
+  /** The rate limit (AppModule's guard, found when first needed). */
+  private get rateLimit(): RateLimitGuard {
+    return (this.limiter ??= this.modules.get<RateLimitGuard>(RateLimitGuard, { strict: false }));
+  }
+
+  private limiter: RateLimitGuard | undefined;
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const policy = this.policies.of(context);
@@ -63,7 +74,14 @@ export class AuthenticationGuard implements CanActivate {
     if (remembered) return remembered;
     let check = this.basicChecks.get(key);
     if (!check) {
-      check = this.verifyBasic(context, key).finally(() => this.basicChecks.delete(key));
+      const http = context.switchToHttp();
+      const request = http.getRequest<FastifyRequest>();
+      const reply = http.getResponse<FastifyReply>();
+      await this.rateLimit.countPasswordCheck(request, reply);
+      // Joined while the limit was counted: the same credential is checked once.
+      const joined = this.basicChecks.get(key);
+      if (joined) return joined;
+      check = passwordRequest.run(passwordRequestOf(request, reply), () => this.verifyBasic(context, key)).finally(() => this.basicChecks.delete(key));
       this.basicChecks.set(key, check);
     }
     return check;

@@ -11,6 +11,16 @@ export const TokenRateLimit = () => SetMetadata(TOKEN_RATE_LIMIT, true);
 
 export const isTokenRoute = (context: ExecutionContext): boolean => Reflect.getMetadata(TOKEN_RATE_LIMIT, context.getHandler()) === true;
 
+/** A route of the token endpoint's limit, for login attempts made elsewhere (Basic credentials). */
+class TokenAttempts {
+  @TokenRateLimit()
+  attempt(): void {}
+}
+const TOKEN_ATTEMPT = {
+  getHandler: () => Object.getOwnPropertyDescriptor(TokenAttempts.prototype, 'attempt')?.value as () => void,
+  getClass: () => TokenAttempts,
+} as unknown as ExecutionContext;
+
 interface RoutePolicy {
   skip: boolean;
   limit: number;
@@ -42,14 +52,27 @@ export class RateLimitGuard implements CanActivate {
     const policy = this.policyOf(context);
     if (policy.skip) return true;
     const http = context.switchToHttp();
-    const request = http.getRequest<FastifyRequest>();
-    const reply = http.getResponse<FastifyReply>();
+    return this.count(policy, http.getRequest<FastifyRequest>(), http.getResponse<FastifyReply>());
+  }
+
+  /**
+   * A Basic credential that must be checked (not one verified within the last minute) counts as a
+   * login attempt against the /api/token limit of its address (docs/api.md §2.2), counted before the
+   * check: passwords are guessed no faster through Basic than through the token endpoint, and a
+   * flood of them is refused with 429 without costing a password hash each.
+   */
+  async countPasswordCheck(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    await this.count(this.policyOf(TOKEN_ATTEMPT), request, reply, false);
+  }
+
+  private async count(policy: RoutePolicy, request: FastifyRequest, reply: FastifyReply, headers = true): Promise<boolean> {
     const ttl = this.throttler.ttl as number;
     const { totalHits, timeToExpire, isBlocked, timeToBlockExpire } = await this.storage.increment(policy.key(request.ip), ttl, policy.limit, ttl, this.throttler.name ?? 'default');
     if (isBlocked) {
       void reply.header('Retry-After', timeToBlockExpire);
       throw new ThrottlerException();
     }
+    if (!headers) return true;
     void reply.header('X-RateLimit-Limit', policy.limit);
     void reply.header('X-RateLimit-Remaining', Math.max(0, policy.limit - totalHits));
     void reply.header('X-RateLimit-Reset', timeToExpire);

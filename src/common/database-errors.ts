@@ -16,6 +16,8 @@ const UNAVAILABLE_CODES = new Set([
   'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE',
   'PROTOCOL_CONNECTION_LOST', 'PROTOCOL_SEQUENCE_TIMEOUT', 'PROTOCOL_ENQUEUE_AFTER_FATAL_ERROR', 'PROTOCOL_ENQUEUE_AFTER_QUIT',
   'ER_CON_COUNT_ERROR', 'ER_TOO_MANY_USER_CONNECTIONS', 'ER_SERVER_SHUTDOWN', 'ER_QUERY_INTERRUPTED', 'ER_CONNECTION_KILLED',
+  // MariaDB stopped a read at its max_statement_time: the request's deadline (database.ts).
+  'ER_STATEMENT_TIMEOUT',
   'SQLITE_BUSY', 'SQLITE_LOCKED',
   // A Galera node that is joining, left the cluster's majority, or is not synced refuses queries with
   // errno 1047, "WSREP has not yet prepared node for application use".
@@ -34,6 +36,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
     const candidate = e as DriverError & { fatal?: boolean; name?: string; driverError?: unknown; cause?: unknown };
     if (candidate.code && UNAVAILABLE_CODES.has(candidate.code)) return true;
+    // 1969: MariaDB stopped a read at its max_statement_time (mysql2 knows no code for it).
+    if (candidate.errno === 1969) return true;
     // mysql2 marks errors that broke the connection itself as fatal.
     if (candidate.fatal === true) return true;
     if (candidate.name && UNAVAILABLE_ERRORS.has(candidate.name)) return true;

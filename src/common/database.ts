@@ -1,7 +1,10 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout } from 'node:timers/promises';
-import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { DataSource, type EntityManager, type QueryRunner } from 'typeorm';
 import { isTransientConflict } from './database-errors.js';
+import { RequestTimeoutError } from './http-exception.filter.js';
+import { requestDeadline } from './request-deadline.js';
 import { controlTransaction, executeOn, StatementKiller, transactionConnection, WRITE_ISOLATION, type MySqlConnection, type MySqlPool } from './mysql-connections.js';
 import type { AnyClass } from './columns.js';
 import type { SqlContext } from './record-definition.js';
@@ -37,7 +40,7 @@ const conflictPause = (attempt: number) => Math.floor(Math.random() * Math.min(2
  * savepoints of each other, so there write transactions take turns; MySQL runs them in parallel.
  */
 @Injectable()
-export class Database implements OnApplicationShutdown {
+export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
   readonly isMySql: boolean;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly statements = new Map<string, SqliteStatement>();
@@ -46,6 +49,16 @@ export class Database implements OnApplicationShutdown {
   private readonly isolated = new WeakSet<object>();
   /** A connection of its own for KILL QUERY, so that interrupting never waits for a pooled one. */
   private killer: StatementKiller | null = null;
+  /**
+   * SQLite: the transaction open on the one connection, and the async context its work runs in. A read
+   * from any other context waits for it to end, so that no request reads another's uncommitted write
+   * (docs/architecture.md, "SQLite transactions").
+   */
+  private open: { token: object; ended: Promise<void> } | null = null;
+  /** REQUEST_TIMEOUT_MS: a read outside a transaction with no request deadline known is bounded by it (MariaDB). */
+  readTimeoutMs = 0;
+  private mariaDb: boolean | undefined;
+  private readonly transactionContext = new AsyncLocalStorage<object>();
 
   constructor(readonly dataSource: DataSource) {
     this.isMySql = isMySqlFamily(dataSource);
@@ -69,12 +82,18 @@ export class Database implements OnApplicationShutdown {
     if (!this.isMySql) return Promise.resolve(true);
     return (this.returning ??= this.query<{ v: string }>('SELECT VERSION() AS v', [], manager).then(([row]) => {
       const mariaDb = /^(\d+)\.(\d+).*MariaDB/i.exec(String(row?.v ?? ''));
+      this.mariaDb = /MariaDB/i.test(String(row?.v ?? ''));
       return mariaDb !== null && (Number(mariaDb[1]) > 10 || (Number(mariaDb[1]) === 10 && Number(mariaDb[2]) >= 5));
     }).catch((error: unknown) => {
       // Asked again next time: the database may be back.
       this.returning = undefined;
       throw error;
     }));
+  }
+
+  /** MariaDB or MySQL: asked once at start (reads are bounded on MariaDB: `boundedRead`). */
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.isMySql) await this.supportsReturning().catch(() => undefined);
   }
 
   onApplicationShutdown(): void {
@@ -127,7 +146,10 @@ export class Database implements OnApplicationShutdown {
   private sqlite<T>(sql: string, parameters: unknown[], manager?: EntityManager, scope?: WriteScope): Promise<T[]> {
     const bound = sqliteParameters(parameters);
     const statement = this.statement(sql);
-    if (statement.reader) return Promise.resolve(statement.all(...bound) as T[]);
+    if (statement.reader) {
+      if (this.open && this.transactionContext.getStore() !== this.open.token) return this.afterOpenTransaction(() => statement.all(...bound) as T[]);
+      return Promise.resolve(statement.all(...bound) as T[]);
+    }
     if (manager) return Promise.resolve(statement.run(...bound) as never);
     const run = this.queue.then(() => {
       // Its turn may come after the request's deadline: then it must not write.
@@ -150,7 +172,16 @@ export class Database implements OnApplicationShutdown {
       if (manager) return (await manager.query<Array<Record<string, unknown>>>(sql, parameters)).map((row) => Object.values(row));
       return this.execute<unknown[]>(sql, parameters, true);
     }
-    return this.statement(sql, true).all(...sqliteParameters(parameters)) as unknown[][];
+    const statement = this.statement(sql, true);
+    const bound = sqliteParameters(parameters);
+    if (this.open && this.transactionContext.getStore() !== this.open.token) return this.afterOpenTransaction(() => statement.all(...bound) as unknown[][]);
+    return statement.all(...bound) as unknown[][];
+  }
+
+  /** A SQLite read from outside the open transaction, run once no transaction is open (it reads only committed rows). */
+  private async afterOpenTransaction<T>(read: () => T): Promise<T> {
+    while (this.open && this.transactionContext.getStore() !== this.open.token) await this.open.ended;
+    return read();
   }
 
   /**
@@ -160,11 +191,36 @@ export class Database implements OnApplicationShutdown {
    */
   private execute<T>(sql: string, parameters: unknown[], rowsAsArray: boolean): Promise<T[]> {
     const pool = this.pool!;
-    const once = () => new Promise<T[]>((resolve, reject) => pool.execute({ sql, rowsAsArray }, parameters, (error, rows) => (error ? reject(error) : resolve(rows as T[]))));
+    const bounded = this.mariaDb === true && this.readTimeoutMs > 0 && /^\s*SELECT\b/i.test(sql);
+    const once = bounded
+      ? this.boundedRead<T>(pool, sql, parameters, rowsAsArray, requestDeadline.getStore() ?? Date.now() + this.readTimeoutMs)
+      : () => new Promise<T[]>((resolve, reject) => pool.execute({ sql, rowsAsArray }, parameters, (error, rows) => (error ? reject(error) : resolve(rows as T[]))));
     return once().catch((error: unknown) => {
       if (isTransientConflict(error)) return this.retryConflicts(once, undefined, 2);
       throw error;
     });
+  }
+
+  /**
+   * A SELECT outside a transaction, on MariaDB, stopped by the database at the request's deadline
+   * (`SET STATEMENT max_statement_time=… FOR`, whole seconds rounded up so that few texts are prepared,
+   * counted from when it gets its connection, not from when it began waiting for one): a query still
+   * running when its 503 is sent does not go on in the database (docs/api.md §1). One whose deadline
+   * passed while it waited for a connection is not sent at all.
+   */
+  private boundedRead<T>(pool: MySqlPool, sql: string, parameters: unknown[], rowsAsArray: boolean, deadline: number): () => Promise<T[]> {
+    return () => new Promise<T[]>((resolve, reject) => pool.getConnection((failed, connection) => {
+      if (failed) return reject(failed);
+      const left = deadline - Date.now();
+      if (left <= 0) {
+        connection.release();
+        return reject(new RequestTimeoutError());
+      }
+      connection.execute({ sql: `SET STATEMENT max_statement_time=${Math.ceil(left / 1000)} FOR ${sql}`, rowsAsArray }, parameters, (error, rows) => {
+        connection.release();
+        return error ? reject(error) : resolve(rows as T[]);
+      });
+    }));
   }
 
   /**
@@ -253,11 +309,14 @@ export class Database implements OnApplicationShutdown {
   private async sqliteTransaction<T>(work: (manager: EntityManager) => Promise<T>, scope: WriteScope | undefined): Promise<T> {
     const end = scope?.begin(() => undefined);
     const runner = (this.sqliteRunner ??= this.dataSource.createQueryRunner() as SqliteRunner);
+    const token = {};
+    let ended!: () => void;
     try {
       this.statement('BEGIN').run();
       runner.isTransactionActive = true;
+      this.open = { token, ended: new Promise<void>((resolve) => (ended = resolve)) };
       try {
-        const result = await this.finish(work, runner.manager, scope);
+        const result = await this.transactionContext.run(token, () => this.finish(work, runner.manager, scope));
         scope?.enterCommit();
         this.statement('COMMIT').run();
         runner.isTransactionActive = false;
@@ -269,6 +328,10 @@ export class Database implements OnApplicationShutdown {
         throw error;
       }
     } finally {
+      if (this.open?.token === token) {
+        this.open = null;
+        ended();
+      }
       end?.();
     }
   }

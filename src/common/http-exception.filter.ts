@@ -40,8 +40,19 @@ export class RequestTimeoutError extends Error {
   }
 }
 
+/**
+ * Work refused because a bounded capacity is full (password checks), or dropped because its request
+ * was abandoned: 503 with Retry-After, and no error logged for it (it is overload, not a fault).
+ */
+export class ServiceBusyError extends Error {
+  constructor(reason: string) {
+    super(`The service is busy: ${reason}.`);
+  }
+}
+
 export const UNAVAILABLE_MESSAGE = 'The service is temporarily unavailable; try again later.';
 const UNAVAILABLE: ErrorResponse = { status: 503, body: failureConfirmation(503, UNAVAILABLE_MESSAGE), headers: { 'Retry-After': '5' } };
+const BUSY: ErrorResponse = { status: 503, body: failureConfirmation(503, UNAVAILABLE_MESSAGE), headers: { 'Retry-After': '1' } };
 
 /**
  * Turns any error into the contract's body (house style 4). Used by the global filter and by Fastify's
@@ -66,6 +77,7 @@ export function toErrorResponse(error: unknown): ErrorResponse {
   }
   // The database is down or unreachable, or the request ran out of time: 503, the client may retry.
   if (error instanceof RequestTimeoutError || isDatabaseUnavailable(error)) return UNAVAILABLE;
+  if (error instanceof ServiceBusyError) return BUSY;
   const code = (error as { code?: string } | null)?.code;
   const known = code ? FASTIFY_ERRORS[code] : undefined;
   if (known) return { status: known.status, body: failureConfirmation(known.status, known.message) };
@@ -82,7 +94,7 @@ export function toErrorResponse(error: unknown): ErrorResponse {
 /** Sends an error response, logging unexpected failures with the request id (never on the wire). */
 export function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply): void {
   const { status, body, headers, text } = toErrorResponse(error);
-  if (status >= 500) request.log.error({ err: error }, status === 503 ? 'request failed: service unavailable' : 'request failed');
+  if (status >= 500 && !(error instanceof ServiceBusyError)) request.log.error({ err: error }, status === 503 ? 'request failed: service unavailable' : 'request failed');
   // The request already had its answer (it timed out, and its work failed later): nothing more to send.
   if (reply.sent) return;
   if (headers) void reply.headers(headers);

@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { QueryFailedError } from 'typeorm';
+import { isDatabaseUnavailable } from './database-errors.js';
 
 // The mysql2 connections the database layer uses besides TypeORM's (docs/architecture.md, "The
 // database"): a transaction's own connection for its statements, and one apart for KILL QUERY.
@@ -11,6 +12,7 @@ export interface MySqlConnection {
   query(sql: string, callback: MySqlCallback): void;
   release(): void;
   end(callback?: () => void): void;
+  destroy(): void;
   on(event: 'error', listener: (error: Error) => void): void;
 }
 export interface MySqlPool {
@@ -35,25 +37,55 @@ const POOL_ONLY_OPTIONS = ['connectionLimit', 'queueLimit', 'maxIdle', 'idleTime
  * A connection of its own for KILL QUERY, opened on first use with the pool's settings, so that
  * interrupting a statement never waits for a pooled connection. Opened again after it fails.
  */
+/** How long a KILL QUERY may go unanswered before its connection is taken for dead. */
+const KILL_ANSWER_MS = 1000;
+
 export class StatementKiller {
   private connection: MySqlConnection | null = null;
 
   constructor(private readonly driver: unknown) {}
 
-  kill(threadId: number): void {
-    if (!this.connection) {
-      type Driver = { mysql: { createConnection(config: unknown): MySqlConnection }; options: unknown; createConnectionOptions(options: unknown, credentials: unknown): object };
-      const driver = this.driver as Driver;
-      const options: Record<string, unknown> = { ...driver.createConnectionOptions(driver.options, driver.options) };
-      for (const poolOnly of POOL_ONLY_OPTIONS) delete options[poolOnly];
-      const connection = driver.mysql.createConnection(options);
-      connection.on('error', () => {
-        if (this.connection === connection) this.connection = null;
-      });
-      this.connection = connection;
-    }
+  /**
+   * Sends KILL QUERY for the thread. The connection kept for it may have died unseen (a database that
+   * went away and came back, a network that dropped it silently): a KILL that fails for the connection
+   * or gets no answer within a second drops it and is sent once more on a fresh one, so a deadline
+   * still stops its statement after database outages.
+   */
+  kill(threadId: number, retry = true): void {
+    const connection = this.connection ?? this.connect();
+    let answered = false;
+    const again = () => {
+      this.drop(connection);
+      if (retry) this.kill(threadId, false);
+    };
+    const silence = setTimeout(() => {
+      if (!answered) again();
+    }, KILL_ANSWER_MS).unref();
     // The thread id is the driver's integer, not client input.
-    this.connection.query(`KILL QUERY ${Math.trunc(Number(threadId))}`, () => undefined);
+    connection.query(`KILL QUERY ${Math.trunc(Number(threadId))}`, (error: unknown) => {
+      answered = true;
+      clearTimeout(silence);
+      // An unknown thread (its statement ended already) is no failure of the connection.
+      if (error && isDatabaseUnavailable(error)) again();
+    });
+  }
+
+  private connect(): MySqlConnection {
+    type Driver = { mysql: { createConnection(config: unknown): MySqlConnection }; options: unknown; createConnectionOptions(options: unknown, credentials: unknown): object };
+    const driver = this.driver as Driver;
+    const options: Record<string, unknown> = { ...driver.createConnectionOptions(driver.options, driver.options) };
+    for (const poolOnly of POOL_ONLY_OPTIONS) delete options[poolOnly];
+    const connection = driver.mysql.createConnection(options);
+    connection.on('error', () => {
+      if (this.connection === connection) this.connection = null;
+    });
+    this.connection = connection;
+    return connection;
+  }
+
+  private drop(connection: MySqlConnection): void {
+    if (this.connection === connection) this.connection = null;
+    connection.destroy();
   }
 
   close(): void {

@@ -43,6 +43,8 @@ export interface SaveDecision<P = unknown> {
 export interface WriteRules {
   /** Whether the type has save hooks (then every create runs them in a transaction). */
   readonly hasSaveHooks: boolean;
+  /** Slow work that needs no database (a password hash), done before the transaction begins. */
+  prepare(dto: RecordDto): Promise<void>;
   beforeSave(context: SaveContext): Promise<SaveDecision | void>;
   afterSave(id: number, saved: SaveContext, pending: unknown): Promise<void>;
   beforeDelete(record: WireRecord, manager: EntityManager, actor: Principal | undefined): Promise<void>;
@@ -68,6 +70,7 @@ export class RecordWriter {
   ) {}
 
   async create(dto: RecordDto, actor?: Principal): Promise<ActionConfirmation> {
+    await this.rules.prepare(dto);
     const now = new Date();
     // A lone INSERT checks only the references its foreign keys do not enforce, before it (one statement
     // instead of one per reference). With save hooks, which may read the referenced records, all are
@@ -110,6 +113,7 @@ export class RecordWriter {
   }
 
   async update(id: number, dto: RecordDto, actor?: Principal): Promise<ActionConfirmation> {
+    await this.rules.prepare(dto);
     const now = new Date();
     return this.db.transaction(async (manager) => {
       const existing = await this.rules.get(id, actor, manager);

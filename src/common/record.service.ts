@@ -58,6 +58,13 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
    */
   protected beforeSave?(context: SaveContext): Promise<SaveDecision | void>;
 
+  /**
+   * Before the transaction of a create or update begins: slow work that needs no database (a password
+   * hash), so that no transaction waits on it while it holds the database (SQLite's one writer, rows
+   * locked on MySQL). What it finds is kept for the hooks (see passwords.ts, `prehash`).
+   */
+  protected prepareSave?(dto: RecordDto): Promise<void>;
+
   /** After a create or update is written, with the record's id and the values written: join tables, releases. */
   protected afterSave?(id: number, saved: SaveContext, pending?: unknown): Promise<void>;
 
@@ -247,6 +254,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
     const repository = new RecordRepository(this.db, plan, this.definition);
     const rules: WriteRules = {
       hasSaveHooks: typeof this.beforeSave === 'function' || typeof this.afterSave === 'function',
+      prepare: async (dto) => this.prepareSave?.(dto),
       beforeSave: async (context) => this.beforeSave?.(context),
       afterSave: async (id, saved, pending) => this.afterSave?.(id, saved, pending),
       beforeDelete: (record, manager, actor) => this.beforeDelete(record, manager, actor),

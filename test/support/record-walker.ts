@@ -99,7 +99,7 @@ export class RecordWalker {
     const definition = recordDefinitions().find((d) => d.entity === entity)!;
     if (!definition.dto || !operationsOf(definition).includes('create') || making.has(definition)) {
       const first = (await this.t.get(`${pathOf(definition)}?size=1`)).body.Records[0];
-      if (!first) return 0; // a read-only type with no record yet: nothing to act on
+      assert.ok(first, `${definition.name}: no record to name (a read-only type whose records only a domain rule makes)`);
       this.ids.set(entity, first.Id);
       return first.Id;
     }
@@ -127,9 +127,14 @@ export class RecordWalker {
     }
   }
 
-  /** A record of the type to act on: a new one when the type offers create, else one listed. */
-  async someRecord(definition: RecordDefinition<any>): Promise<number> {
+  /**
+   * A record of the type to act on: a new one when the type offers create, else one listed; undefined
+   * for a read-only type none of whose records exist yet (invoice lines, billing runs, credit use
+   * history: only a domain rule makes them).
+   */
+  async someRecord(definition: RecordDefinition<any>): Promise<number | undefined> {
     if (definition.dto && operationsOf(definition).includes('create')) return (await this.create(definition)).id;
-    return this.recordOf(definition.entity);
+    const first = (await this.t.get(`${pathOf(definition)}?size=1`)).body.Records?.[0];
+    return first?.Id;
   }
 }

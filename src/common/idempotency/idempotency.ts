@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isUniqueViolation } from '../database-errors.js';
 import { failureConfirmation } from '../envelopes.js';
 import { RecordValidationException, WireResponseException } from '../errors.js';
 import { PreparedAnswer, toErrorResponse } from '../http-exception.filter.js';
+import type { AppConfig } from '../../config/configuration.js';
 import type { Principal } from '../principal.js';
 import { parseDbDateTime } from '../wire-values.js';
 import type { WriteScope } from '../write-scope.js';
@@ -13,8 +15,16 @@ import { IdempotencyRepository } from './idempotency.repository.js';
 
 /** How long an answer is kept for replay. */
 export const IDEMPOTENCY_KEY_TTL_MS = 24 * 3_600_000;
-/** A claim still pending after this long belongs to a request that died: its write never committed. */
-const ABANDONED_CLAIM_MS = 5 * 60_000;
+/**
+ * A claim still pending this long after it was made belongs to a request that is over: no request's
+ * work commits after its deadline (REQUEST_TIMEOUT_MS; its last-resort 503 comes one more period
+ * later), so its write never committed and the key may be taken over.
+ */
+const abandonedAfterMs = (requestTimeoutMs: number) => 2 * requestTimeoutMs + 5_000;
+/** A 4xx answer longer than this is stored as its status and Message only (docs/api.md §5.2). */
+const MAX_STORED_REFUSAL_BYTES = 8 * 1024;
+/** How often claims that could not be released (the database was away) are released again. */
+const RELEASE_RETRY_MS = 1_000;
 /** Expired keys are deleted at most this often by each instance. */
 const CLEANUP_EVERY_MS = 60_000;
 const KEY = /^[\x20-\x7e]{1,255}$/;
@@ -35,8 +45,14 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 @Injectable()
 export class Idempotency {
   private lastCleanup = 0;
+  private readonly abandonedClaimMs: number;
+  /** Claims of failed requests not yet given back because the database failed too: released once it answers. */
+  private readonly unreleased = new Set<number>();
+  private releasing: NodeJS.Timeout | null = null;
 
-  constructor(private readonly keys: IdempotencyRepository) {}
+  constructor(private readonly keys: IdempotencyRepository, config: ConfigService<AppConfig, true>) {
+    this.abandonedClaimMs = abandonedAfterMs(config.get('REQUEST_TIMEOUT_MS', { infer: true }));
+  }
 
   async run(request: FastifyRequest & { user?: Principal }, reply: FastifyReply, scope: WriteScope, handle: () => Promise<unknown>): Promise<unknown> {
     const header = request.headers['idempotency-key'];
@@ -62,7 +78,7 @@ export class Idempotency {
       if (scope.commits > 0 && stored !== null) throw error;
       const { status, body } = toErrorResponse(error);
       if (status >= 500 || status === 429) await this.release(id);
-      else await this.keys.complete(id, status, JSON.stringify(body), null);
+      else await this.keys.complete(id, status, storedRefusal(status, body), null).catch(() => this.release(id));
       throw error;
     }
     // A POST that wrote nothing (or answers other than its write's result) is completed now.
@@ -84,7 +100,7 @@ export class Idempotency {
       const row = await this.keys.find(scopeHash);
       if (!row) continue; // removed meanwhile (a failed first request): claim it again
       const expired = dbTime(row.ExpiresOn) <= now.getTime();
-      const abandoned = row.Status === null && dbTime(row.CreatedOn) <= now.getTime() - ABANDONED_CLAIM_MS;
+      const abandoned = row.Status === null && dbTime(row.CreatedOn) <= now.getTime() - this.abandonedClaimMs;
       if (expired || abandoned) {
         await this.keys.delete(row.Id);
         continue;
@@ -103,7 +119,21 @@ export class Idempotency {
 
   /** Gives the key back: the request failed in a way a retry may not repeat. */
   private async release(id: number): Promise<void> {
-    await this.keys.delete(id).catch(() => undefined);
+    await this.keys.delete(id).catch(() => this.releaseLater(id));
+  }
+
+  /** The database failed with the request: the claim is released again every second until it answers. */
+  private releaseLater(id: number): void {
+    if (this.unreleased.size < 10_000) this.unreleased.add(id);
+    this.releasing ??= setInterval(() => {
+      for (const claim of this.unreleased) {
+        this.keys.delete(claim).then(() => this.unreleased.delete(claim), () => undefined);
+      }
+      if (!this.unreleased.size && this.releasing) {
+        clearInterval(this.releasing);
+        this.releasing = null;
+      }
+    }, RELEASE_RETRY_MS).unref();
   }
 
   /** Deletes expired keys now and then, in the background (never in a request's way). */
@@ -113,6 +143,17 @@ export class Idempotency {
     this.lastCleanup = now;
     this.keys.deleteExpired(new Date(now)).catch(() => undefined);
   }
+}
+
+/**
+ * What a 4xx answer is stored as: its body, or, when that is long (a 400 that echoes a long value), only
+ * its status and Message, so it always fits the column on both databases and a key keeps little.
+ */
+function storedRefusal(status: number, body: unknown): string {
+  const text = JSON.stringify(body);
+  if (Buffer.byteLength(text) <= MAX_STORED_REFUSAL_BYTES) return text;
+  const message = (body as { Message?: unknown } | null)?.Message;
+  return JSON.stringify(failureConfirmation(status, typeof message === 'string' ? message.slice(0, 1000) : 'The request was refused.'));
 }
 
 /** The body text an answer goes out with (Fastify serialises objects with JSON.stringify). */

@@ -1,6 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CoworkerContractsService } from '../../billing/coworker-contracts/coworker-contracts.service.js';
+import { prehashPassword } from '../../auth/passwords.js';
 import { RecordValidationException } from '../../common/errors.js';
+import type { RecordDto } from '../../common/validation/record.dto.js';
 import { RecordService, type SaveContext } from '../../common/record.service.js';
 import { UsersService } from '../../sys/users/users.service.js';
 import type { Coworker } from './coworker.entity.js';
@@ -16,6 +18,12 @@ export class CoworkersService extends RecordService<Coworker> {
   @Inject(UsersService) private readonly users: UsersService;
   @Inject(CoworkerContractsService) private readonly contracts: CoworkerContractsService;
   @Inject(CoworkersRepository) private readonly coworkersRepository: CoworkersRepository;
+
+  /** The login's password hash is made before the transaction (UsersService.createCustomerLogin uses it). */
+  protected override async prepareSave(dto: RecordDto): Promise<void> {
+    const { CreateUser, Password } = dto as CoworkerDto;
+    if (CreateUser && Password) await prehashPassword(dto, Password);
+  }
 
   protected override async beforeSave(context: SaveContext): Promise<void> {
     const dto = context.dto as CoworkerDto;
@@ -37,7 +45,7 @@ export class CoworkersService extends RecordService<Coworker> {
     // Absent from a partial update, the email and name are the stored ones (docs/api.md §1.2).
     const email = dto.Email ?? String(context.existing?.Email);
     const fullName = dto.FullName ?? String(context.existing?.FullName);
-    await this.users.createCustomerLogin(context.manager, { id, email, fullName, password: dto.Password }, context.actor);
+    await this.users.createCustomerLogin(context.manager, { id, email, fullName, password: dto.Password, body: dto }, context.actor);
   }
 
   /**

@@ -3,7 +3,7 @@ import { Inject, Injectable, Logger, UnauthorizedException, type OnApplicationBo
 import { ConfigService } from '@nestjs/config';
 import type { EntityManager } from 'typeorm';
 import { AuthService } from '../../auth/auth.service.js';
-import { hashPassword } from '../../auth/passwords.js';
+import { passwordHashFor, prehashPassword } from '../../auth/passwords.js';
 import { RefreshTokensService } from '../../auth/refresh-tokens.service.js';
 import { Database } from '../../common/database.js';
 import { isUniqueViolation } from '../../common/database-errors.js';
@@ -15,6 +15,7 @@ import type { RecordDefinition, WireRecord } from '../../common/record-definitio
 import type { AppConfig } from '../../config/configuration.js';
 import { UserDto } from './dto/user.dto.js';
 import { validateBody } from '../../common/validation/validation.js';
+import type { RecordDto } from '../../common/validation/record.dto.js';
 import { mayManage, withinBusinesses, type UserPowers } from '../../auth/user-authority.js';
 import type { User } from './user.entity.js';
 import { UsersRepository } from './users.repository.js';
@@ -63,14 +64,20 @@ export class UsersService extends RecordService<User> implements OnApplicationBo
   }
 
   /** Creates the login of a customer (Coworker CreateUser + Password), inside the coworker's transaction. */
-  async createCustomerLogin(manager: EntityManager, coworker: { id: number; email: string; fullName: string; password: string }, actor?: Principal): Promise<void> {
+  async createCustomerLogin(manager: EntityManager, coworker: { id: number; email: string; fullName: string; password: string; body: object }, actor?: Principal): Promise<void> {
     await this.assertEmailFree(coworker.email, null, manager);
     const now = new Date();
     const id = await this.insertRow({
       UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, IsNew: true, Email: coworker.email.trim(), EmailKey: emailKey(coworker.email),
-      FullName: coworker.fullName, PasswordHash: await hashPassword(coworker.password), Active: true, CoworkerId: coworker.id,
+      FullName: coworker.fullName, PasswordHash: await passwordHashFor(coworker.body, coworker.password), Active: true, CoworkerId: coworker.id,
     }, manager);
     await this.recordChange(manager, actor, 'Create', id, null, { Password: coworker.password });
+  }
+
+  /** The password's hash is made before the write's transaction begins. */
+  protected override async prepareSave(dto: RecordDto): Promise<void> {
+    const password = (dto as UserDto).Password;
+    if (password) await prehashPassword(dto, password);
   }
 
   /** The values to write: the body's, with the email key, the password hash and a new stamp when access ends. */
@@ -85,7 +92,7 @@ export class UsersService extends RecordService<User> implements OnApplicationBo
     values.EmailKey = emailKey(dto.Email);
     await this.assertEmailFree(dto.Email, existing ? Number(existing.Id) : null, context.manager);
     if (!existing && !dto.Password) throw RecordValidationException.field('Password', 'Password is required.', dto.Password ?? null);
-    if (dto.Password) values.PasswordHash = await hashPassword(dto.Password);
+    if (dto.Password) values.PasswordHash = await passwordHashFor(dto, dto.Password);
     // Absent or null keeps the stored secret (docs/api.md §2.1).
     if (dto.TwoFactorSecret === null || dto.TwoFactorSecret === undefined) delete values.TwoFactorSecret;
     if (dto.TwoFactorEnabled && !dto.TwoFactorSecret && !(existing && (await this.usersRepository.hasTwoFactorSecret(Number(existing.Id), context.manager)))) {
