@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { ConfigService } from '@nestjs/config';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { Logger } from 'pino';
 import { AuthenticationGuard } from './auth/authentication.guard.js';
@@ -37,7 +37,7 @@ export function createFastifyAdapter(config: Pick<AppConfig, 'REQUEST_TIMEOUT_MS
     childLoggerFactory: deferredChildLogger,
     // Fastify's own request logging writes two lines per request, each with a child logger's bindings;
     // setupApp writes one line per answer instead (docs/architecture.md §1, "Request log").
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
     // A client's X-Request-Id is kept when it is a plain token (it reaches the logs), else one is made.
     requestIdHeader: false,
