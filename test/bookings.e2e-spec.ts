@@ -425,6 +425,24 @@ describe('bookings paid with booking credits', () => {
       assert.match((await refused(t, TABLES, 400, () => t.delete(`${BOOKINGS}/${charged}`))).body.Message, /invoiced/);
     });
 
+    it('deleting the invoice that billed a booking gives its charge back: the next run bills it again on a new invoice', async () => {
+      const at = nextDay();
+      const who = await createCoworker(t, business, { FullName: 'Re-billed booker' });
+      const room = await resource({ Name: 'Re-billed room', HourlyPrice: 8 });
+      const booking = await create(t, BOOKINGS, { CoworkerId: who, ResourceId: room, FromTime: at(9), ToTime: at(10) });
+      const until = at(12).slice(0, 10);
+      const bill = () => t.post('/api/spaces/coworkers/runcommand', { Key: 'COWORKER_BILL_RUN', Ids: [who], Parameters: [{ Name: 'Until', Value: until }] });
+      const first = (await bill()).body.Value[0];
+      assertFields(await read(BOOKINGS, booking), { Invoiced: true, CoworkerInvoiceId: first.Id });
+      const deleted = await t.post('/api/billing/coworkerinvoices/runcommand', { Key: 'COWORKER_INVOICE_DELETE', Ids: [first.Id] });
+      assert.equal(deleted.body.WasSuccessful, true, JSON.stringify(deleted.body));
+      assertFields(await read(BOOKINGS, booking), { Invoiced: false, CoworkerInvoiceId: null, ChargeAmount: 8 });
+      const second = (await bill()).body.Value[0];
+      assert.ok(second && second.Id !== first.Id && second.InvoiceNumber !== first.InvoiceNumber, JSON.stringify(second));
+      assert.equal(second.TotalAmount, first.TotalAmount);
+      assertFields(await read(BOOKINGS, booking), { Invoiced: true, CoworkerInvoiceId: second.Id });
+    });
+
     it('a run racing moves: each booking is billed once, as it stands when billed, and never moved after', async () => {
       const at = nextDay();
       const who = await createCoworker(t, business, { FullName: 'Racing booker' });

@@ -9,6 +9,7 @@ import { InvoiceCommands } from '../settlement/invoice-commands.js';
 import { InvoicePrints } from '../settlement/invoice-prints.js';
 import { InvoiceSettlement } from '../settlement/invoice-settlement.js';
 import { InvoiceRelease } from '../settlement/invoice-release.js';
+import { BillingRunsModule } from '../billing-runs/billing-runs.module.js';
 import { ContractProductsModule } from '../contract-products/contract-products.module.js';
 import { CoworkerContractsModule } from '../coworker-contracts/coworker-contracts.module.js';
 import { CoworkerProductsModule } from '../coworker-products/coworker-products.module.js';
@@ -47,6 +48,6 @@ export const coworkerLedgerEntries = defineRecord({
 @Module(recordModule(coworkerLedgerEntries, {
   service: CoworkerLedgerEntriesService,
   providers: [InvoiceSettlement, SettlementRepository, InvoiceCommands, InvoicePrints, InvoicePdfRenderer, InvoiceRelease],
-  imports: [CoworkerInvoicesModule, DownloadsModule, CoworkerContractsModule, ContractProductsModule, CoworkerProductsModule],
+  imports: [CoworkerInvoicesModule, DownloadsModule, CoworkerContractsModule, ContractProductsModule, CoworkerProductsModule, BillingRunsModule],
 }))
 export class CoworkerLedgerEntriesModule {}

@@ -72,6 +72,20 @@ export interface DueItemSource {
   /** Lower first on the invoice (contract periods 10, contract products 20, sales 30, recurring 40). */
   order: number;
   collect(context: DueContext): Promise<DueItem[]>;
+  /**
+   * Gives back what a deleted invoice billed through this source (COWORKER_INVOICE_DELETE, docs/api.md
+   * §10.2), in the delete's transaction, so the next run bills it again. The sources billing itself
+   * defines are given back by the settlement's InvoiceRelease; a source a module adds (bookings)
+   * gives back its own.
+   */
+  release?(context: ReleaseContext): Promise<void>;
+}
+
+/** A deleted invoice whose billed items a source gives back. */
+export interface ReleaseContext {
+  invoiceId: number;
+  manager: EntityManager;
+  actor: Principal | undefined;
 }
 
 /** The registered sources, in invoice order; modules add theirs in onModuleInit. */

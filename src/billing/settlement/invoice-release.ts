@@ -13,6 +13,7 @@ import { CoworkerInvoiceLine } from '../coworker-invoice-lines/coworker-invoice-
 import { CoworkerInvoice } from '../coworker-invoices/coworker-invoice.entity.js';
 import { CoworkerProduct } from '../coworker-products/coworker-product.entity.js';
 import { CoworkerProductsService } from '../coworker-products/coworker-products.service.js';
+import { DueItemSources } from '../due-items/due-items.js';
 
 /** A source of billed lines, by the line's field that names it. */
 interface Source {
@@ -35,6 +36,7 @@ export class InvoiceRelease {
   @Inject(CoworkerContractsService) private readonly contracts: CoworkerContractsService;
   @Inject(ContractProductsService) private readonly contractProducts: ContractProductsService;
   @Inject(CoworkerProductsService) private readonly sales: CoworkerProductsService;
+  @Inject(DueItemSources) private readonly dueSources: DueItemSources;
 
   async release(invoiceId: number, invoiceNumber: string, manager: EntityManager, actor: Principal | undefined): Promise<void> {
     const sources: Source[] = [
@@ -45,6 +47,8 @@ export class InvoiceRelease {
     for (const source of sources) {
       for (const billed of await this.billedBy(invoiceId, source, manager)) await this.releaseOne(invoiceId, invoiceNumber, source, billed, manager, actor);
     }
+    // Sources other modules add (booking charges) give back their own items.
+    for (const source of this.dueSources.all) await source.release?.({ invoiceId, manager, actor });
   }
 
   /** The sources the invoice's lines bill through `source.field`, each with the first period it billed. */

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { dbDate } from '../../billing/billing-runs/built-in-sources.js';
-import { DueItemSources, type ClaimContext, type DueContext, type DueItem } from '../../billing/due-items/due-items.js';
+import { DueItemSources, type ClaimContext, type DueContext, type DueItem, type ReleaseContext } from '../../billing/due-items/due-items.js';
 import { roundToCents, toUnits } from '../../billing/due-items/money.js';
 import { atMidnight } from '../../billing/due-items/periods.js';
 import { Database } from '../../common/database.js';
@@ -27,7 +27,7 @@ export class BookingCharges implements OnModuleInit {
   constructor(private readonly sources: DueItemSources, private readonly db: Database) {}
 
   onModuleInit(): void {
-    this.sources.register({ name: 'Booking charges', order: 50, collect: (context) => this.due(context) });
+    this.sources.register({ name: 'Booking charges', order: 50, collect: (context) => this.due(context), release: (context) => this.release(context) });
   }
 
   private async due({ customer, until, manager }: DueContext): Promise<DueItem[]> {
@@ -74,5 +74,21 @@ export class BookingCharges implements OnModuleInit {
     const changed = Number(result.affectedRows ?? result.changes ?? 0) === 1;
     if (changed) await this.bookings.recordChange(manager, actor, 'Update', id, before);
     return changed;
+  }
+
+  /** A deleted invoice's bookings are not invoiced any more: the next run bills their charges again. */
+  private async release({ invoiceId, manager, actor }: ReleaseContext): Promise<void> {
+    const { db } = this;
+    const q = (name: string) => db.id(name);
+    const billed = await db.query(`SELECT ${q('Id')} AS id FROM ${db.tableOf(Booking)} WHERE ${q('CoworkerInvoiceId')} = ? AND ${q('Invoiced')} = 1 ORDER BY ${q('Id')}`, [invoiceId], manager);
+    for (const { id } of billed) {
+      const before = await this.bookings.get(Number(id), undefined, manager);
+      await db.query(
+        `UPDATE ${db.tableOf(Booking)} SET ${q('Invoiced')} = 0, ${q('CoworkerInvoiceId')} = NULL, ${q('Version')} = ${q('Version')} + 1, ${q('UpdatedOn')} = ?, ${q('UpdatedBy')} = ?, ${q('IsNew')} = 0 WHERE ${q('Id')} = ?`,
+        [db.dateParam(new Date()), actor?.email ?? null, Number(id)],
+        manager,
+      );
+      await this.bookings.recordChange(manager, actor, 'Update', Number(id), before);
+    }
   }
 }
