@@ -62,7 +62,7 @@ describe('the README\'s five-minute tour', () => {
 
   it('works pasted block by block, and does what it says', async () => {
     const blocks = tourBlocks();
-    assert.equal(blocks.length, 8, 'sign-in, business, products, list, ETag and PUT, delete, customer, waiting list');
+    assert.equal(blocks.length, 9, 'sign-in, business, products, list, ETag and PUT, delete, customer, waiting list, billing run');
     // After each block, a marker and the checks of what it set; `set -e` stops at the first failure.
     const checks = [
       '[ ${#ACCESS_TOKEN} -gt 20 ]',
@@ -73,6 +73,7 @@ describe('the README\'s five-minute tour', () => {
       '',
       '[ ${#CUSTOMER_TOKEN} -gt 20 ]',
       '[[ "$EVENT" =~ ^[0-9]+$ ]]',
+      '[[ "$ADA" =~ ^[0-9]+$ && "$TARIFF" =~ ^[0-9]+$ && "$INVOICE" =~ ^[0-9]+$ ]]',
     ];
     const script = ['set -euo pipefail', ...blocks.flatMap((block, i) => [block, checks[i], `echo "@@ block ${i + 1} done"`, 'echo "@@ PRODUCT=${PRODUCT:-} EVENT=${EVENT:-}"'])].join('\n');
     const run = await bash(script, { BASE: service.url }, folder);
@@ -88,6 +89,12 @@ describe('the README\'s five-minute tour', () => {
     assert.match(steps[7], /"SoldOut": true/);
     assert.match(steps[7], /^200$/m);
     assert.match(steps[7], /"FullName": "Ada Lovelace"/);
+    assert.match(steps[8], /"CoworkerContract was successfully created."/);
+    const [lines, invoice] = [...steps[8].matchAll(/^[[{][\s\S]*?^[\]}]$/gm)].map((m) => JSON.parse(m[0]));
+    assert.deepEqual(lines.map((line: { TotalAmount: number }) => line.TotalAmount), [154.84, 300], 'a pro-rated January (300 × 16 ÷ 31) and a whole February');
+    assert.match(lines[0].Description, /Resident desk/);
+    assert.deepEqual([invoice.TotalAmount, invoice.DueAmount], [454.84, 454.84]);
+    assert.ok(invoice.InvoiceNumber, 'the invoice has its number');
 
     // What the tour left, as the API reads it.
     const [, product, event] = /@@ PRODUCT=(\d+) EVENT=(\d+)\s*$/.exec(run.stdout)!;
