@@ -9,7 +9,7 @@ import addFormatsModule from 'ajv-formats';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { recordDefinitions, type RecordDefinition } from '../src/common/record-definition.js';
-import { createBilledInvoice } from './support/billing-fixtures.js';
+import { createBilledInvoice, createCreditSpendingBooking } from './support/billing-fixtures.js';
 import { ROOT } from './support/service.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, appPerSuite, type HttpResponse } from './support/test-app.js';
 import { fieldsOf, offers, pathOf, RecordMaker } from './support/valid-records.js';
@@ -133,8 +133,9 @@ describe('the OpenAPI document', () => {
       seen.push({ path, method, status: res.status, body: res.text === '' ? undefined : res.body, constant });
     };
     const maker = new RecordMaker(t);
-    // Invoice lines and billing runs are written by billing runs only: one makes them.
+    // Invoice lines and billing runs are written by billing runs only, credit use history by bookings only.
     await createBilledInvoice(t);
+    await createCreditSpendingBooking(t);
     const ids = new Map<RecordDefinition<any>, number>();
     for (const definition of described) {
       const base = pathOf(definition);

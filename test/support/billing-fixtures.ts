@@ -33,3 +33,17 @@ export async function createBilledInvoice(t: TestApp): Promise<number> {
   if (!res.body?.WasSuccessful || res.body.Value.length !== 1) throw new Error(`billing run: ${JSON.stringify(res.body)}`);
   return res.body.Value[0].Id as number;
 }
+
+/**
+ * A booking paid with a booking credit (docs/bookings.md), so that a credit use history record, which
+ * only a booking's spend writes, exists for suites that walk every record type.
+ */
+export async function createCreditSpendingBooking(t: TestApp): Promise<number> {
+  const business = await create(t, '/api/sys/businesses', { Name: 'Booked Works', CurrencyId: await currencyId(t, 'GBP'), CountryId: 1 });
+  const customer = await create(t, '/api/spaces/coworkers', { BusinessId: business, FullName: 'Booking Customer', Email: `booker.${Math.random().toString(36).slice(2)}@example.com` });
+  const type = await create(t, '/api/spaces/resourcetypes', { BusinessId: business, Name: 'Meeting rooms' });
+  const room = await create(t, '/api/spaces/resources', { BusinessId: business, Name: 'Room 1', ResourceTypeId: type, HourlyPrice: 10 });
+  await create(t, '/api/billing/coworkerbookingcredits', { CoworkerId: customer, BusinessId: business, TotalCredit: 5, RemainingCredit: 5, CaneBeUsedForBookings: true });
+  return create(t, '/api/spaces/bookings', { ResourceId: room, CoworkerId: customer, FromTime: '2031-03-03T09:00:00Z', ToTime: '2031-03-03T10:00:00Z' });
+}
+

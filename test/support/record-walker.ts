@@ -66,7 +66,7 @@ export class RecordWalker {
   /** The body of the last record `create` made. */
   lastBody: Record<string, unknown> = {};
 
-  constructor(private readonly t: TestApp) {}
+  constructor(protected readonly t: TestApp) {}
 
   /** A valid body for a new record of the type with `extra` fields (the fields a domain rule asks for added). */
   async validBody(definition: RecordDefinition<any>, extra: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
@@ -113,11 +113,15 @@ export class RecordWalker {
    * A new record of the type from its minimal body; fields a domain rule asks for besides the
    * required ones (a password on create) are added from the 400's field names.
    */
-  async create(definition: RecordDefinition<any>, making = new Set<RecordDefinition<any>>(), extra: Record<string, unknown> = {}): Promise<{ id: number; body: Record<string, unknown> }> {
+  async create(
+    definition: RecordDefinition<any>, making = new Set<RecordDefinition<any>>(), extra: Record<string, unknown> = {},
+    seen?: (answer: { status: number; body: unknown }) => void,
+  ): Promise<{ id: number; body: Record<string, unknown> }> {
     const body = { ...(await this.baseBody(definition, making)), ...extra };
     const fields = new Map(fieldsOf(definition.dto!).map((field) => [field.name, field]));
     for (let attempt = 0; ; attempt++) {
       const res = await this.t.post(pathOf(definition), body);
+      seen?.(res);
       if (res.status === 200) this.lastBody = body;
       if (res.status === 200) return { id: res.body.Value.Id, body };
       const named = ((res.body?.Errors ?? []) as Array<{ PropertyName: string }>).map((e) => e.PropertyName).filter((name) => fields.has(name) && !(name in body));

@@ -2,6 +2,7 @@ import { Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Actor, RequirePermission } from '../../common/access.js';
 import { JsonBody } from '../../common/json-body.js';
+import { ApiAnswer, objectSchema, ref } from '../../common/openapi.js';
 import type { Principal } from '../../common/principal.js';
 import { RecordBodyPipe } from '../../common/record-body.pipe.js';
 import { BookingsService } from './bookings.service.js';
@@ -18,6 +19,14 @@ export class BookingAvailabilityController {
   @RequirePermission('Booking', 'Create')
   @ApiOperation({ summary: 'Whether a booking could be made now and what it would cost (Price, CreditUsed, ChargeAmount), by the rules of a create; writes nothing' })
   @ApiBody({ type: BookingDto })
+  @ApiAnswer(200, 'Whether the booking could be made, why not, and its price and credit use.', objectSchema({
+    Available: { type: 'boolean' },
+    Message: { type: 'string', nullable: true },
+    Price: { type: 'number' },
+    CreditUsed: { type: 'number' },
+    ChargeAmount: { type: 'number' },
+  }))
+  @ApiAnswer(400, 'The body is not a valid booking.', ref('ActionConfirmation'))
   available(@JsonBody(BookingDto, new RecordBodyPipe(BookingDto)) dto: BookingDto, @Actor() actor?: Principal) {
     return this.bookings.available(dto, actor);
   }
