@@ -7,7 +7,7 @@ import { Logger } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import { isDatabaseUnavailable } from './common/database-errors.js';
 import { createLogger, PinoNestLogger } from './common/logging.js';
-import { ConfigurationError, validateEnvironment, type AppConfig } from './config/configuration.js';
+import { environmentOrExit, type AppConfig } from './config/configuration.js';
 import { buildDataSourceOptions } from './database/data-source-options.js';
 import { pendingMigrations, runMigrations } from './database/migration-runner.js';
 import { ServiceDataSource } from './database/service-data-source.js';
@@ -39,14 +39,7 @@ export async function migrate(config: AppConfig, log = createLogger(config)): Pr
 }
 
 if (process.argv[1] && import.meta.filename === process.argv[1]) {
-  let config: AppConfig;
-  try {
-    config = validateEnvironment(process.env);
-  } catch (error) {
-    if (!(error instanceof ConfigurationError)) throw error;
-    console.error(`Configuration error: ${error.message}`);
-    process.exit(1);
-  }
+  const config = environmentOrExit();
   const log = createLogger(config);
   try {
     await migrate(config, log);

@@ -6,17 +6,10 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module.js';
 import { createFastifyAdapter, setupApp } from './app.setup.js';
 import { asyncStdout, createLogger, PinoNestLogger } from './common/logging.js';
-import { ConfigurationError, validateEnvironment, type AppConfig } from './config/configuration.js';
+import { environmentOrExit } from './config/configuration.js';
 
 export async function bootstrap(): Promise<void> {
-  let config: AppConfig;
-  try {
-    config = validateEnvironment(process.env);
-  } catch (error) {
-    if (!(error instanceof ConfigurationError)) throw error;
-    console.error(`Configuration error: ${error.message}`);
-    process.exit(1);
-  }
+  const config = environmentOrExit();
   const logger = createLogger(config, asyncStdout());
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config), createFastifyAdapter(config, logger), {
     logger: new PinoNestLogger(logger),

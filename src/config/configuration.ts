@@ -288,3 +288,14 @@ export function validateEnvironment(given: Record<string, unknown>): AppConfig {
   if (config.METRICS_PORT !== undefined && config.METRICS_PORT === config.PORT) throw new ConfigurationError('METRICS_PORT must differ from PORT');
   return config;
 }
+
+/** The process's configuration, or, for a bad variable, its message on standard error and exit code 1. */
+export function environmentOrExit(): AppConfig {
+  try {
+    return validateEnvironment(process.env);
+  } catch (error) {
+    if (!(error instanceof ConfigurationError)) throw error;
+    console.error(`Configuration error: ${error.message}`);
+    process.exit(1);
+  }
+}
