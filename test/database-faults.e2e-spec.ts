@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { httpRequest, type HttpAnswer } from './support/http.js';
 import { freePort, sleep, startService, waitForHealth, type Service } from './support/service.js';
-import { TcpProxy } from './support/tcp-proxy.js';
-import { basicAuth, freshMySqlDatabase, MYSQL_SERVER_URL, onMySql, TEST_JWT_SECRET } from './support/test-app.js';
+import { proxiedMySqlDatabase, type TcpProxy } from './support/tcp-proxy.js';
+import { basicAuth, freshMySqlDatabase, onMySql, TEST_JWT_SECRET } from './support/test-app.js';
 
 // The database goes away under a running service (a TCP proxy between them is stopped) and comes back.
 // MariaDB only: SQLite has no server to lose.
@@ -39,15 +39,10 @@ describe('database faults (MariaDB behind a TCP proxy)', { skip: !onMySql && 'ru
   };
 
   before(async () => {
-    database = await freshMySqlDatabase();
-    const server = new URL(MYSQL_SERVER_URL);
-    proxy = new TcpProxy(await freePort(), { host: server.hostname, port: Number(server.port || 3306) });
-    await proxy.start();
-    const url = new URL(database.url);
-    url.hostname = '127.0.0.1';
-    url.port = String(proxy.port);
+    let url: string;
+    ({ database, proxy, url } = await proxiedMySqlDatabase());
     env = {
-      DATABASE_URL: url.toString(),
+      DATABASE_URL: url,
       JWT_SECRET: TEST_JWT_SECRET,
       BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
       BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,

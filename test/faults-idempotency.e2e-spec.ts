@@ -3,9 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import mysql from 'mysql2/promise';
 import { createBusiness, currencyId } from './support/fixtures.js';
-import { freePort } from './support/service.js';
-import { TcpProxy } from './support/tcp-proxy.js';
-import { appPerSuite, freshMySqlDatabase, MYSQL_SERVER_URL, onMySql, startApp, type TestApp } from './support/test-app.js';
+import { proxiedMySqlDatabase, type TcpProxy } from './support/tcp-proxy.js';
+import { appPerSuite, freshMySqlDatabase, onMySql, startApp, type TestApp } from './support/test-app.js';
 
 // docs/api.md §5.2: an Idempotency-Key never outlives its request's failure, and a stored answer never
 // needs more room than both databases give it.
@@ -52,14 +51,9 @@ describe('a keyed request cut off by a database failure (MariaDB behind a TCP pr
   let proxy: TcpProxy;
   let t: TestApp;
   before(async () => {
-    database = await freshMySqlDatabase();
-    const server = new URL(MYSQL_SERVER_URL);
-    proxy = new TcpProxy(await freePort(), { host: server.hostname, port: Number(server.port || 3306) });
-    await proxy.start();
-    const url = new URL(database.url);
-    url.hostname = '127.0.0.1';
-    url.port = String(proxy.port);
-    t = await startApp({ DATABASE_URL: url.toString(), REQUEST_TIMEOUT_MS: '4000' });
+    let url: string;
+    ({ database, proxy, url } = await proxiedMySqlDatabase());
+    t = await startApp({ DATABASE_URL: url, REQUEST_TIMEOUT_MS: '4000' });
   });
   after(async () => {
     await t?.close();

@@ -2,6 +2,8 @@
 // without touching the shared MariaDB server.
 import { once } from 'node:events';
 import { connect, createServer, type Server, type Socket } from 'node:net';
+import { freePort } from './service.js';
+import { freshMySqlDatabase, MYSQL_SERVER_URL } from './test-app.js';
 
 export type ProxyMode = 'forward' | 'blackhole';
 
@@ -48,4 +50,19 @@ export class TcpProxy {
     socket.on('close', () => this.sockets.delete(socket));
     socket.on('error', () => undefined);
   }
+}
+
+/**
+ * A fresh database on the MariaDB test server, reached through a TcpProxy of its own, so a test can
+ * cut the service off from its database: the database, the started proxy and the URL that goes through it.
+ */
+export async function proxiedMySqlDatabase(): Promise<{ database: Awaited<ReturnType<typeof freshMySqlDatabase>>; proxy: TcpProxy; url: string }> {
+  const database = await freshMySqlDatabase();
+  const server = new URL(MYSQL_SERVER_URL);
+  const proxy = new TcpProxy(await freePort(), { host: server.hostname, port: Number(server.port || 3306) });
+  await proxy.start();
+  const url = new URL(database.url);
+  url.hostname = '127.0.0.1';
+  url.port = String(proxy.port);
+  return { database, proxy, url: url.toString() };
 }
