@@ -177,6 +177,51 @@ describe('three instances on a three-node MariaDB Galera cluster', () => {
     });
   });
 
+  it('10 parallel quarter payments of one invoice through three nodes: exactly 4 land, the invoice paid (docs/settlement.md)', async (context) => {
+    await measured(context, async () => {
+      const payer = await created(a(), '/api/spaces/coworkers', { BusinessId: business, FullName: 'Galera Payer', Email: 'galera.payer@example.com' });
+      for (let round = 0; round < 3; round++) {
+        const invoice = await created(a(), '/api/billing/coworkerinvoices', { BusinessId: business, CoworkerId: payer, CurrencyId: gbp, TotalAmount: 100, TaxAmount: 0 });
+        const results = await across(10, (instance) => call(instance, 'POST', '/api/billing/coworkerledgerentries', { json: { BusinessId: business, CoworkerId: payer, CoworkerInvoiceId: invoice, Credit: 25, Code: 'PAYM' } }));
+        assert.deepEqual(serverErrors(results), []);
+        const statuses = results.map((r) => r.status);
+        assert.deepEqual([...statuses].sort(), [200, 200, 200, 200, 400, 400, 400, 400, 400, 400], results.map((r) => `${r.status} ${JSON.stringify(r.body)}`).join('\n'));
+        for (const refused of results.filter((r) => r.status === 400)) assert.equal(refused.body.Errors[0].PropertyName, 'Credit', JSON.stringify(refused.body));
+        const landed = results.filter((r) => r.status === 200).map((r) => r.body.Value.Id as number).sort((x, y) => x - y);
+        for (const instance of instances) {
+          const entries = (await call(instance, 'GET', `/api/billing/coworkerledgerentries?CoworkerLedgerEntry_CoworkerInvoice=${invoice}&size=100`)).body.Records as Array<{ Id: number; TransactionDate: string }>;
+          assert.deepEqual(entries.map((entry) => entry.Id).sort((x, y) => x - y), landed, `the acknowledged payments, read on ${instance.name}`);
+          const { PaidAmount, DueAmount, Paid, PaidOn } = (await call(instance, 'GET', `/api/billing/coworkerinvoices/${invoice}`)).body;
+          assert.deepEqual({ PaidAmount, DueAmount, Paid, PaidOn }, { PaidAmount: 100, DueAmount: 0, Paid: true, PaidOn: entries.map((entry) => entry.TransactionDate).sort().at(-1) }, `invoice read on ${instance.name}`);
+        }
+      }
+      // The running Balance of every entry is the sum up to it.
+      const all = (await call(instances[1], 'GET', `/api/billing/coworkerledgerentries?CoworkerLedgerEntry_Coworker=${payer}&size=1000`)).body.Records as Array<{ Id: number; TransactionDate: string; Debit: number; Credit: number; Balance: number }>;
+      all.sort((x, y) => x.TransactionDate.localeCompare(y.TransactionDate) || x.Id - y.Id);
+      let balance = 0;
+      for (const entry of all) assert.equal(entry.Balance, (balance += entry.Debit - entry.Credit), `Balance of entry ${entry.Id}`);
+      assert.deepEqual([all.length, balance], [12, -300]);
+    });
+  });
+
+  it('VOID_INVOICE and PAY_COWORKER_INVOICE_MANUAL racing through two nodes: one wins, the state that of one serial order', async (context) => {
+    await measured(context, async () => {
+      const payer = await created(a(), '/api/spaces/coworkers', { BusinessId: business, FullName: 'Galera Voider', Email: 'galera.voider@example.com' });
+      const command = (instance: Instance, Key: string, id: number) => call(instance, 'POST', '/api/billing/coworkerinvoices/runcommand', { json: { Key, Ids: [id] } });
+      for (let round = 0; round < 6; round++) {
+        const invoice = await created(a(), '/api/billing/coworkerinvoices', { BusinessId: business, CoworkerId: payer, CurrencyId: gbp, TotalAmount: 40, TaxAmount: 0 });
+        const [voiding, paying] = await Promise.all([command(instances[round % 3], 'VOID_INVOICE', invoice), command(instances[(round + 1) % 3], 'PAY_COWORKER_INVOICE_MANUAL', invoice)]);
+        assert.deepEqual(serverErrors([voiding, paying]), []);
+        assert.equal([voiding.body.WasSuccessful, paying.body.WasSuccessful].filter(Boolean).length, 1, `${JSON.stringify(voiding.body)} ${JSON.stringify(paying.body)}`);
+        const entries = (await call(instances[2], 'GET', `/api/billing/coworkerledgerentries?CoworkerLedgerEntry_CoworkerInvoice=${invoice}`)).body.Records as Array<{ TransactionDate: string }>;
+        const { Void, PaidAmount, DueAmount, Paid, PaidOn } = (await call(instances[(round + 2) % 3], 'GET', `/api/billing/coworkerinvoices/${invoice}`)).body;
+        assert.deepEqual({ Void, PaidAmount, DueAmount, Paid, PaidOn, entries: entries.length }, voiding.body.WasSuccessful
+          ? { Void: true, PaidAmount: 0, DueAmount: 0, Paid: false, PaidOn: null, entries: 0 }
+          : { Void: false, PaidAmount: 40, DueAmount: 0, Paid: true, PaidOn: entries[0]?.TransactionDate, entries: 1 });
+      }
+    });
+  });
+
   // Seen failing in 1 of 3 runs on 2026-11-25 after the billing, settlement and hardening merges: one issuance
   // answered 500 (a duplicate InvoiceNumber on INSERT where a certification conflict was expected). Reported by
   // the test run as TODO, not hidden, until the cause is found (docs/billing.md, "Known problems").
