@@ -1,17 +1,40 @@
-// The invoice PDF under load (docs/settlement.md): PDFs per second of a 20-line invoice printed through
-// the service (COWORKER_INVOICE_PRINT and the download), and the p99 of GET by id with and without PDFs
-// being made at the same time (the PDFs are made on a worker thread, off the requests' thread).
-import { DURATION, load, type Case, type Measure } from './harness.js';
+// The invoice PDF under load (docs/settlement.md, docs/performance.md): PDFs per second of a 20-line invoice
+// printed through the service (COWORKER_INVOICE_PRINT and the download), and the latency of GET by id with
+// and without PDFs being made at the same time. The GETs are sent at a steady rate well below what the
+// service can answer (not as fast as it answers, which would measure its queue), each timed from the moment
+// it was due to be sent; so a request thread held up by PDF work shows as a longer p99, and the ratio of the
+// two p99s says whether making PDFs gets in the way of answering requests (the issue's target: ≤ 1.5×).
+import { Agent, request } from 'node:http';
+import { DURATION, median, ROUNDS, type Case } from './harness.js';
 
 const PRINTERS = Number(process.env.BENCH_PDF_CONCURRENCY ?? 4);
+/** GETs per second while measuring their latency. */
+const PROBE_RATE = Number(process.env.BENCH_PDF_PROBE_RATE ?? 200);
+export const PDF_P99_TARGET = 1.5;
+
+export interface Latency {
+  requests: number;
+  p50: number;
+  p99: number;
+  max: number;
+  /** Answers other than 200. */
+  failed: number;
+}
 
 export interface PdfFigures {
+  /** Prints and downloads per second, PRINTERS at a time, nothing else running. */
   pdfsPerSecond: number;
   /** Milliseconds of a print and its download, median. */
   printMedianMs: number;
-  getAlone: Measure;
-  getWhilePrinting: Measure;
+  /** GET by id at PROBE_RATE per second: the medians over the rounds. */
+  getAlone: Latency;
+  getWhilePrinting: Latency;
+  /** The median over the rounds of (p99 while printing ÷ p99 alone), each round measuring both. */
+  p99Ratio: number;
+  rounds: Array<{ alone: Latency; whilePrinting: Latency; pdfsPerSecond: number }>;
   pdfsPerSecondUnderGets: number;
+  probeRate: number;
+  printers: number;
 }
 
 async function json(base: string, headers: Record<string, string>, method: string, path: string, body?: unknown): Promise<any> {
@@ -29,7 +52,10 @@ async function twentyLineInvoice(base: string, headers: Record<string, string>):
   start.setUTCMonth(start.getUTCMonth() - 19, 1);
   await json(base, headers, 'POST', '/api/billing/coworkercontracts', { CoworkerId: customer, TariffId: tariff, StartDate: start.toISOString().slice(0, 10), BillingDay: 1 });
   const run = await json(base, headers, 'POST', '/api/spaces/coworkers/runcommand', { Key: 'COWORKER_BILL_RUN', Ids: [customer] });
-  return run.Value[0].Id as number;
+  const invoice = run.Value[0].Id as number;
+  const lines = await json(base, headers, 'GET', `/api/billing/coworkerinvoicelines?CoworkerInvoiceLine_CoworkerInvoice=${invoice}&size=100`);
+  if (lines.Records.length !== 20) throw new Error(`the bench invoice has ${lines.Records.length} lines, not 20`);
+  return invoice;
 }
 
 /** Prints and downloads the invoice in `PRINTERS` loops until `until`; the times of each. */
@@ -40,27 +66,120 @@ async function printLoops(base: string, headers: Record<string, string>, invoice
       const began = performance.now();
       const answer = await json(base, headers, 'POST', '/api/billing/coworkerinvoices/runcommand', { Key: 'COWORKER_INVOICE_PRINT', Ids: [invoice] });
       const pdf = await fetch(base + String(answer.RedirectURL));
-      if (pdf.status !== 200 || (await pdf.arrayBuffer()).byteLength < 1000) throw new Error(`download: ${pdf.status}`);
+      const bytes = await pdf.arrayBuffer();
+      if (pdf.status !== 200 || bytes.byteLength < 1000 || !Buffer.from(bytes.slice(0, 5)).equals(Buffer.from('%PDF-'))) throw new Error(`download: ${pdf.status}`);
       times.push(performance.now() - began);
     }
   }));
   return times;
 }
 
-export async function pdfBench(base: string, headers: Record<string, string>, getCase: Case, servingPid?: number): Promise<PdfFigures> {
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+
+/** The latency figures of some GETs (milliseconds). */
+function latencyOf(latencies: number[], failed: number): Latency {
+  const sorted = [...latencies].sort((x, y) => x - y);
+  const round = (ms: number) => Math.round(ms * 100) / 100;
+  return { requests: sorted.length, p50: round(percentile(sorted, 50)), p99: round(percentile(sorted, 99)), max: round(sorted.at(-1) ?? 0), failed };
+}
+
+/**
+ * GET by id at `rate` per second for `seconds`, open loop: request i is due at start + i/rate and is sent
+ * then (on a free keep-alive connection, a new one when all are busy); its latency counts from when it was
+ * due, so a service that stalls is charged for the requests that queued behind the stall.
+ */
+async function probe(agent: Agent, base: string, c: Case, seconds: number, rate: number): Promise<{ latencies: number[]; failed: number }> {
+  const url = new URL(base);
+  const latencies: number[] = [];
+  let failed = 0;
+  const one = (due: number) => new Promise<void>((resolve) => {
+    const req = request({ agent, host: url.hostname, port: url.port, method: 'GET', path: c.path(), headers: c.headers }, (res) => {
+      if (res.statusCode !== 200) failed++;
+      res.resume();
+      res.on('end', () => {
+        latencies.push(performance.now() - due);
+        resolve();
+      });
+    });
+    req.on('error', () => {
+      failed++;
+      resolve();
+    });
+    req.end();
+  });
+  const inFlight: Array<Promise<void>> = [];
+  const start = performance.now();
+  const total = Math.round(seconds * rate);
+  for (let i = 0; i < total; i++) {
+    const due = start + (i * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+    inFlight.push(one(due));
+  }
+  await Promise.all(inFlight);
+  return { latencies, failed };
+}
+
+const medianLatency = (all: Latency[]): Latency => ({
+  requests: all.reduce((sum, l) => sum + l.requests, 0),
+  p50: median(all.map((l) => l.p50)),
+  p99: median(all.map((l) => l.p99)),
+  max: Math.max(...all.map((l) => l.max)),
+  failed: all.reduce((sum, l) => sum + l.failed, 0),
+});
+
+/** Seconds of each slice of the measurement, alternately with and without PDFs being made. */
+const SLICE_SECONDS = Number(process.env.BENCH_PDF_SLICE ?? 2);
+
+export async function pdfBench(base: string, headers: Record<string, string>, getCase: Case): Promise<PdfFigures> {
   const invoice = await twentyLineInvoice(base, headers);
-  await printLoops(base, headers, invoice, Date.now() + 2000);
-  const alone = await printLoops(base, headers, invoice, Date.now() + DURATION * 1000);
-  const getAlone = await load(base, getCase, DURATION, servingPid);
-  const printing = printLoops(base, headers, invoice, Date.now() + DURATION * 1000);
-  const getWhilePrinting = await load(base, getCase, DURATION, servingPid);
-  const underGets = await printing;
-  const sorted = [...alone].sort((a, b) => a - b);
-  return {
-    pdfsPerSecond: alone.length / DURATION,
-    printMedianMs: sorted[Math.floor(sorted.length / 2)] ?? 0,
-    getAlone,
-    getWhilePrinting,
-    pdfsPerSecondUnderGets: underGets.length / DURATION,
-  };
+  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  try {
+    // Warm-up: the PDF thread starts and parses its fonts; the GET path is compiled.
+    await printLoops(base, headers, invoice, Date.now() + 2000);
+    await probe(agent, base, getCase, 2, PROBE_RATE);
+    const alone = await printLoops(base, headers, invoice, Date.now() + DURATION * 1000);
+    // GET latency with and without PDFs being made, in short slices taken in turns (ROUNDS × 2 × DURATION
+    // seconds in all): on a shared machine the other processes' bursts then fall on both sides alike,
+    // where two long windows one after the other would compare two different moments of the machine.
+    const rounds: PdfFigures['rounds'] = [];
+    const slicesPerRound = Math.max(1, Math.round(DURATION / SLICE_SECONDS));
+    for (let round = 0; round < ROUNDS; round++) {
+      const pools = { alone: { latencies: [] as number[], failed: 0 }, printing: { latencies: [] as number[], failed: 0 } };
+      let printed = 0;
+      let printingSeconds = 0;
+      for (let slice = 0; slice < 2 * slicesPerRound; slice++) {
+        if ((slice + round) % 2 === 0) {
+          const got = await probe(agent, base, getCase, SLICE_SECONDS, PROBE_RATE);
+          pools.alone.latencies.push(...got.latencies);
+          pools.alone.failed += got.failed;
+        } else {
+          const began = Date.now();
+          const printing = printLoops(base, headers, invoice, began + SLICE_SECONDS * 1000);
+          // The printers are under way before the first GET; the GETs stop before the last prints end.
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          const got = await probe(agent, base, getCase, SLICE_SECONDS - 0.2, PROBE_RATE);
+          pools.printing.latencies.push(...got.latencies);
+          pools.printing.failed += got.failed;
+          printed += (await printing).length;
+          printingSeconds += (Date.now() - began) / 1000;
+        }
+      }
+      rounds.push({ alone: latencyOf(pools.alone.latencies, pools.alone.failed), whilePrinting: latencyOf(pools.printing.latencies, pools.printing.failed), pdfsPerSecond: printed / printingSeconds });
+    }
+    const sorted = [...alone].sort((a, b) => a - b);
+    return {
+      pdfsPerSecond: alone.length / DURATION,
+      printMedianMs: percentile(sorted, 50),
+      getAlone: medianLatency(rounds.map((r) => r.alone)),
+      getWhilePrinting: medianLatency(rounds.map((r) => r.whilePrinting)),
+      p99Ratio: median(rounds.map((r) => r.whilePrinting.p99 / Math.max(0.01, r.alone.p99))),
+      rounds,
+      pdfsPerSecondUnderGets: median(rounds.map((r) => r.pdfsPerSecond)),
+      probeRate: PROBE_RATE,
+      printers: PRINTERS,
+    };
+  } finally {
+    agent.destroy();
+  }
 }

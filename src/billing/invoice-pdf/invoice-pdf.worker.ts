@@ -1,3 +1,5 @@
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { renderInvoicePdf, type PdfDocumentInput } from './invoice-pdf.js';
 
@@ -8,6 +10,32 @@ export interface PdfJob {
 }
 
 export type PdfJobResult = { id: number; pdfs: Uint8Array[] } | { id: number; error: string };
+
+/**
+ * This thread's id to the kernel (Linux: /proc/thread-self is /proc/<pid>/task/<tid>); null elsewhere.
+ * Linux keeps a nice value per thread, so setPriority(tid) lowers this thread's alone.
+ */
+function threadId(): number | null {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    return Number.isInteger(tid) && tid > 0 ? tid : null;
+  } catch {
+    return null;
+  }
+}
+
+// The PDFs are made at the lowest CPU priority (nice 19; docs/settlement.md, "The PDF and its download"):
+// on a machine whose cores are all busy, and above all in a service given one core, the scheduler then
+// gives the request thread the CPU whenever it has work, and this thread what is left over. A platform
+// where a thread's priority cannot be set keeps the default.
+const tid = threadId();
+if (tid !== null) {
+  try {
+    setPriority(tid, 19);
+  } catch {
+    /* not allowed here: the default priority */
+  }
+}
 
 // The thread of InvoicePdfRenderer (invoice-pdf.renderer.ts): renders what it is sent, one job at a time.
 parentPort!.on('message', (job: PdfJob) => {
