@@ -4,8 +4,9 @@ import type { PdfDocumentInput } from './invoice-pdf.js';
 import type { PdfJob, PdfJobResult } from './invoice-pdf.worker.js';
 
 /**
- * Renders invoice PDFs on a worker thread of its own (docs/api.md §10.3: building one does not hold up
- * other requests): the fonts are parsed there once, and the request's thread only waits for the bytes.
+ * Renders invoice PDFs (and zips several) on a worker thread of its own (docs/api.md §10.3: building one
+ * does not hold up other requests): the fonts are parsed there once, and the request's thread only waits
+ * for the bytes.
  * The thread starts on first use, and is restarted after a failure.
  */
 @Injectable()
@@ -17,11 +18,22 @@ export class InvoicePdfRenderer implements OnApplicationShutdown {
   /** The PDF of each document, in order. */
   render(documents: PdfDocumentInput[]): Promise<Buffer[]> {
     if (!documents.length) return Promise.resolve([]);
+    return this.send(documents);
+  }
+
+  /** One zip of the documents' PDFs, the i-th named `names[i]` (distinct names). */
+  async zip(documents: PdfDocumentInput[], names: string[]): Promise<Buffer> {
+    if (names.length !== documents.length || new Set(names).size !== names.length) throw new Error('a zip needs one distinct name per document');
+    const [zip] = await this.send(documents, names);
+    return zip;
+  }
+
+  private send(documents: PdfDocumentInput[], zipNames?: string[]): Promise<Buffer[]> {
     const worker = this.thread();
     const id = this.nextId++;
     return new Promise<Buffer[]>((resolve, reject) => {
       this.waiting.set(id, { worker, resolve, reject });
-      worker.postMessage({ id, documents } satisfies PdfJob);
+      worker.postMessage({ id, documents, ...(zipNames ? { zipNames } : {}) } satisfies PdfJob);
     });
   }
 

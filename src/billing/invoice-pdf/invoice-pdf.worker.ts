@@ -1,12 +1,18 @@
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
+import { zipSync } from 'fflate';
 import { renderInvoicePdf, type PdfDocumentInput } from './invoice-pdf.js';
 
-/** A job for the PDF thread: the documents to render, in order. */
+/**
+ * A job for the PDF thread: the documents to render, in order; with `zipNames` (one file name each), one
+ * zip holding them under those names instead (made here too: its CRC pass over every byte would otherwise
+ * hold up the request thread for a long batch).
+ */
 export interface PdfJob {
   id: number;
   documents: PdfDocumentInput[];
+  zipNames?: string[];
 }
 
 export type PdfJobResult = { id: number; pdfs: Uint8Array[] } | { id: number; error: string };
@@ -43,6 +49,12 @@ parentPort!.on('message', (job: PdfJob) => {
     try {
       const pdfs: Uint8Array[] = [];
       for (const document of job.documents) pdfs.push(await renderInvoicePdf(document));
+      if (job.zipNames) {
+        // PDFs are compressed already: stored as they are.
+        const entries = Object.fromEntries(job.zipNames.map((name, i) => [name, [pdfs[i], { level: 0 }] as [Uint8Array, { level: 0 }]]));
+        parentPort!.postMessage({ id: job.id, pdfs: [zipSync(entries)] } satisfies PdfJobResult);
+        return;
+      }
       // Copied, not transferred: a small Buffer may share its memory with others.
       parentPort!.postMessage({ id: job.id, pdfs } satisfies PdfJobResult);
     } catch (error) {

@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { zipSync } from 'fflate';
 import type { Principal } from '../../common/principal.js';
 import { Downloads } from '../../downloads/downloads.js';
 import { CoworkerInvoicesService } from '../coworker-invoices/coworker-invoices.service.js';
@@ -25,16 +24,18 @@ export class InvoicePrints {
   async print(ids: readonly number[], actor: Principal | undefined): Promise<string> {
     const documents: PdfDocumentInput[] = [];
     for (const id of ids) documents.push(await this.document(id, actor));
-    const pdfs = await this.renderer.render(documents);
-    if (pdfs.length === 1) return this.downloads.offer({ FileName: fileName(documents[0].invoice), ContentType: 'application/pdf', Content: pdfs[0] });
-    const entries: Record<string, [Uint8Array, { level: 0 }]> = {};
-    documents.forEach((document, i) => {
+    if (documents.length === 1) {
+      const [pdf] = await this.renderer.render(documents);
+      return this.downloads.offer({ FileName: fileName(documents[0].invoice), ContentType: 'application/pdf', Content: pdf });
+    }
+    const names: string[] = [];
+    for (const document of documents) {
       let name = fileName(document.invoice);
-      while (entries[name]) name = name.replace(/\.pdf$/, '-1.pdf');
-      // PDFs are compressed already: stored as they are.
-      entries[name] = [pdfs[i], { level: 0 }];
-    });
-    return this.downloads.offer({ FileName: 'Invoices.zip', ContentType: 'application/zip', Content: Buffer.from(zipSync(entries)) });
+      while (names.includes(name)) name = name.replace(/\.pdf$/, '-1.pdf');
+      names.push(name);
+    }
+    // Made on the PDF thread, like the PDFs in it.
+    return this.downloads.offer({ FileName: 'Invoices.zip', ContentType: 'application/zip', Content: await this.renderer.zip(documents, names) });
   }
 
   /** What the PDF of one invoice shows: the invoice as GET shows it, its lines, its business. */
