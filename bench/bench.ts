@@ -152,10 +152,11 @@ try {
   // The invoice PDF (bench/pdf.ts): PDFs per second, and GET by id's p99 while PDFs are being made.
   let pdf: PdfFigures | null = null;
   if (selectCases([{ name: 'PDFs of a 20-line invoice' }]).length) {
-    pdf = await pdfBench(ourBase, bearer, cases[0]);
+    pdf = await pdfBench(ourBase, bearer, cases[0], servingPid);
     const within = pdf.p99Ratio <= PDF_P99_TARGET;
     console.log(
-      `PDFs of a 20-line invoice: ${pdf.pdfsPerSecond.toFixed(1)} PDFs/s (print + download, ${pdf.printers} at a time, median ${pdf.printMedianMs.toFixed(0)} ms each)`,
+      `PDFs of a 20-line invoice: ${pdf.pdfsPerSecond.toFixed(1)} PDFs/s (print + download, ${pdf.printers} at a time, median ${pdf.printMedianMs.toFixed(0)} ms each)` +
+        (pdf.requestThreadCpuMsPerPdf === undefined ? '' : ` | CPU per PDF: ${pdf.requestThreadCpuMsPerPdf.toFixed(1)} ms on the request thread, ${pdf.otherThreadsCpuMsPerPdf!.toFixed(1)} ms on the others (the PDF thread)`),
     );
     for (const [i, round] of pdf.rounds.entries()) {
       console.log(`  round ${i + 1}: GET one product p99 ${round.alone.p99} ms alone, ${round.whilePrinting.p99} ms while ${round.pdfsPerSecond.toFixed(1)} PDFs/s are made (p50 ${round.alone.p50} / ${round.whilePrinting.p50} ms)`);

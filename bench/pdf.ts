@@ -5,7 +5,10 @@
 // it was due to be sent; so a request thread held up by PDF work shows as a longer p99, and the ratio of the
 // two p99s says whether making PDFs gets in the way of answering requests (the issue's target: ≤ 1.5×).
 import { Agent, request } from 'node:http';
-import { DURATION, median, ROUNDS, type Case } from './harness.js';
+import { readFileSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import { cpuMicros, DURATION, median, ROUNDS, type Case } from './harness.js';
+import type { PrintersJob } from './pdf-printers.js';
 
 const PRINTERS = Number(process.env.BENCH_PDF_CONCURRENCY ?? 4);
 /** GETs per second while measuring their latency. */
@@ -35,6 +38,19 @@ export interface PdfFigures {
   pdfsPerSecondUnderGets: number;
   probeRate: number;
   printers: number;
+  /** CPU milliseconds per PDF (print + download) of the service's request thread, and of its other threads (the PDF thread's mostly). */
+  requestThreadCpuMsPerPdf?: number;
+  otherThreadsCpuMsPerPdf?: number;
+}
+
+/** User + system CPU time of a process's main thread (the request thread) so far, in µs. */
+function mainThreadCpuMicros(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return 0;
+  }
 }
 
 async function json(base: string, headers: Record<string, string>, method: string, path: string, body?: unknown): Promise<any> {
@@ -58,20 +74,13 @@ async function twentyLineInvoice(base: string, headers: Record<string, string>):
   return invoice;
 }
 
-/** Prints and downloads the invoice in `PRINTERS` loops until `until`; the times of each. */
-async function printLoops(base: string, headers: Record<string, string>, invoice: number, until: number): Promise<number[]> {
-  const times: number[] = [];
-  await Promise.all(Array.from({ length: PRINTERS }, async () => {
-    while (Date.now() < until) {
-      const began = performance.now();
-      const answer = await json(base, headers, 'POST', '/api/billing/coworkerinvoices/runcommand', { Key: 'COWORKER_INVOICE_PRINT', Ids: [invoice] });
-      const pdf = await fetch(base + String(answer.RedirectURL));
-      const bytes = await pdf.arrayBuffer();
-      if (pdf.status !== 200 || bytes.byteLength < 1000 || !Buffer.from(bytes.slice(0, 5)).equals(Buffer.from('%PDF-'))) throw new Error(`download: ${pdf.status}`);
-      times.push(performance.now() - began);
-    }
-  }));
-  return times;
+/** Prints and downloads the invoice in `PRINTERS` loops until `until`, on a thread of their own (bench/pdf-printers.ts); the times of each. */
+function printLoops(base: string, headers: Record<string, string>, invoice: number, until: number): Promise<number[]> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./pdf-printers.js', import.meta.url), { workerData: { base, headers, invoice, printers: PRINTERS, until } satisfies PrintersJob });
+    worker.once('message', (result: { times?: number[]; error?: string }) => (result.times ? resolve(result.times) : reject(new Error(result.error))));
+    worker.once('error', reject);
+  });
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
@@ -131,14 +140,16 @@ const medianLatency = (all: Latency[]): Latency => ({
 /** Seconds of each slice of the measurement, alternately with and without PDFs being made. */
 const SLICE_SECONDS = Number(process.env.BENCH_PDF_SLICE ?? 2);
 
-export async function pdfBench(base: string, headers: Record<string, string>, getCase: Case): Promise<PdfFigures> {
+export async function pdfBench(base: string, headers: Record<string, string>, getCase: Case, servingPid?: number): Promise<PdfFigures> {
   const invoice = await twentyLineInvoice(base, headers);
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   try {
     // Warm-up: the PDF thread starts and parses its fonts; the GET path is compiled.
     await printLoops(base, headers, invoice, Date.now() + 2000);
     await probe(agent, base, getCase, 2, PROBE_RATE);
+    const cpuBefore = servingPid ? [mainThreadCpuMicros(servingPid), cpuMicros(servingPid)] : undefined;
     const alone = await printLoops(base, headers, invoice, Date.now() + DURATION * 1000);
+    const cpu = servingPid && cpuBefore ? [mainThreadCpuMicros(servingPid) - cpuBefore[0], cpuMicros(servingPid) - cpuBefore[1]] : undefined;
     // GET latency with and without PDFs being made, in short slices taken in turns (ROUNDS × 2 × DURATION
     // seconds in all): on a shared machine the other processes' bursts then fall on both sides alike,
     // where two long windows one after the other would compare two different moments of the machine.
@@ -178,6 +189,7 @@ export async function pdfBench(base: string, headers: Record<string, string>, ge
       pdfsPerSecondUnderGets: median(rounds.map((r) => r.pdfsPerSecond)),
       probeRate: PROBE_RATE,
       printers: PRINTERS,
+      ...(cpu && alone.length ? { requestThreadCpuMsPerPdf: cpu[0] / 1000 / alone.length, otherThreadsCpuMsPerPdf: (cpu[1] - cpu[0]) / 1000 / alone.length } : {}),
     };
   } finally {
     agent.destroy();

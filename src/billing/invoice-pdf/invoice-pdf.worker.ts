@@ -30,9 +30,11 @@ function threadId(): number | null {
   }
 }
 
-// The PDFs are made at the lowest CPU priority (nice 19; docs/settlement.md, "The PDF and its download"):
-// on a machine whose cores are all busy, and above all in a service given one core, the scheduler then
-// gives the request thread the CPU whenever it has work, and this thread what is left over. A platform
+// The PDFs are made at the lowest nice value (19; docs/settlement.md, "The PDF and its download"): on a
+// machine whose cores are all busy, and above all in a service given one core, the scheduler then gives
+// the request thread the CPU first, and this thread what is left over (bench: the GETs' median latency
+// while PDFs are made went from ~10 ms to ~6 ms). Not SCHED_IDLE: tried, a thread that may then wait
+// indefinitely behind the machine's other work held up the request thread (a longer p99). A platform
 // where a thread's priority cannot be set keeps the default.
 const tid = threadId();
 if (tid !== null) {

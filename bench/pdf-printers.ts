@@ -1,0 +1,39 @@
+// The printers of the PDF bench (bench/pdf.ts), on a thread of their own: their requests, answers and
+// downloads are handled apart from the event loop that times the GETs, so the GETs' latency is the service's.
+import { parentPort, workerData } from 'node:worker_threads';
+
+export interface PrintersJob {
+  base: string;
+  headers: Record<string, string>;
+  invoice: number;
+  printers: number;
+  /** Date.now() at which the printers stop (each ends the print it is making). */
+  until: number;
+}
+
+async function json(base: string, headers: Record<string, string>, path: string, body: unknown): Promise<any> {
+  const res = await fetch(base + path, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const parsed = (await res.json()) as any;
+  if (res.status !== 200 || parsed.WasSuccessful === false) throw new Error(`POST ${path}: ${res.status} ${JSON.stringify(parsed)}`);
+  return parsed;
+}
+
+/** Prints and downloads the invoice in `printers` loops until `until`; the milliseconds of each. */
+export async function printLoops({ base, headers, invoice, printers, until }: PrintersJob): Promise<number[]> {
+  const times: number[] = [];
+  await Promise.all(Array.from({ length: printers }, async () => {
+    while (Date.now() < until) {
+      const began = performance.now();
+      const answer = await json(base, headers, '/api/billing/coworkerinvoices/runcommand', { Key: 'COWORKER_INVOICE_PRINT', Ids: [invoice] });
+      const pdf = await fetch(base + String(answer.RedirectURL));
+      const bytes = await pdf.arrayBuffer();
+      if (pdf.status !== 200 || bytes.byteLength < 1000 || !Buffer.from(bytes.slice(0, 5)).equals(Buffer.from('%PDF-'))) throw new Error(`download: ${pdf.status}`);
+      times.push(performance.now() - began);
+    }
+  }));
+  return times;
+}
+
+if (parentPort && workerData) {
+  printLoops(workerData as PrintersJob).then((times) => parentPort!.postMessage({ times }), (error: unknown) => parentPort!.postMessage({ error: String(error) }));
+}
