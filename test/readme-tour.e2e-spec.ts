@@ -62,7 +62,7 @@ describe('the README\'s five-minute tour', () => {
 
   it('works pasted block by block, and does what it says', async () => {
     const blocks = tourBlocks();
-    assert.equal(blocks.length, 9, 'sign-in, business, products, list, ETag and PUT, delete, customer, waiting list, billing run');
+    assert.equal(blocks.length, 10, 'sign-in, business, products, list, ETag and PUT, delete, customer, waiting list, billing run, settlement');
     // After each block, a marker and the checks of what it set; `set -e` stops at the first failure.
     const checks = [
       '[ ${#ACCESS_TOKEN} -gt 20 ]',
@@ -74,6 +74,7 @@ describe('the README\'s five-minute tour', () => {
       '[ ${#CUSTOMER_TOKEN} -gt 20 ]',
       '[[ "$EVENT" =~ ^[0-9]+$ ]]',
       '[[ "$ADA" =~ ^[0-9]+$ && "$TARIFF" =~ ^[0-9]+$ && "$INVOICE" =~ ^[0-9]+$ ]]',
+      '[[ "$NOTE" =~ ^[0-9]+$ && -s invoice.pdf ]]',
     ];
     const script = ['set -euo pipefail', ...blocks.flatMap((block, i) => [block, checks[i], `echo "@@ block ${i + 1} done"`, 'echo "@@ PRODUCT=${PRODUCT:-} EVENT=${EVENT:-}"'])].join('\n');
     const run = await bash(script, { BASE: service.url }, folder);
@@ -95,6 +96,11 @@ describe('the README\'s five-minute tour', () => {
     assert.match(lines[0].Description, /Resident desk/);
     assert.deepEqual([invoice.TotalAmount, invoice.DueAmount], [454.84, 454.84]);
     assert.ok(invoice.InvoiceNumber, 'the invoice has its number');
+    // Settled in part: 200 paid, 54.84 credited, 200 due; the PDF downloaded.
+    assert.match(steps[9], /"CoworkerLedgerEntry was successfully created."/);
+    const settled = JSON.parse(steps[9].match(/^\{[\s\S]*?^\}$/m)![0]);
+    assert.deepEqual(settled, { PaidAmount: 200, DueAmount: 200, Paid: false });
+    assert.match(steps[9], /^%PDF-1\.\d$/m);
 
     // What the tour left, as the API reads it.
     const [, product, event] = /@@ PRODUCT=(\d+) EVENT=(\d+)\s*$/.exec(run.stdout)!;
@@ -107,6 +113,8 @@ describe('the README\'s five-minute tour', () => {
     assert.deepEqual(products.Records.map((p: { Name: string; Price: number }) => [p.Name, p.Price]), [['Week pass', 100]]);
     const waiting = (await read(`/api/content/eventwaitingattendees?EventWaitingAttendee_CalendarEventId=${event}`)).body;
     assert.deepEqual(waiting.Records.map((w: { Email: string }) => w.Email), ['ada@example.com']);
+    const pdf = readFileSync(join(folder, 'invoice.pdf'));
+    assert.ok(pdf.length > 1000 && pdf.subarray(0, 5).toString() === '%PDF-', 'invoice.pdf is a PDF');
     const history = (await read(`/api/billing/products/${product}/history`)).body;
     assert.deepEqual(history.Records.map((h: { Action: string }) => h.Action), ['Delete', 'Update', 'Create']);
     const priceChange = history.Records[1].Changes.find((c: { Field: string }) => c.Field === 'Price');
