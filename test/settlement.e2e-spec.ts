@@ -310,6 +310,21 @@ describe('settlement', () => {
       assert.deepEqual(await snapshot(), kept);
     });
 
+    it('COWORKER_INVOICE_REFUND refuses an amount of 0 and an unknown ePaymentProvider0; every command refuses an id that does not exist, writing nothing', async () => {
+      const id = await invoice(30);
+      ok(await run('PAY_COWORKER_INVOICE_MANUAL', [id]));
+      await refusedCommand('COWORKER_INVOICE_REFUND', [id], [{ Name: `Amount${id}`, Value: 0 }], /above 0/);
+      await refusedCommand('COWORKER_INVOICE_REFUND', [id], [{ Name: 'ePaymentProvider0', Value: 10 }], /ePaymentProvider0/);
+      const missing = id + 100_000;
+      const downloads = await tableRows(t, 'download_file');
+      for (const key of ['PAY_COWORKER_INVOICE_MANUAL', 'VOID_INVOICE', 'COWORKER_INVOICE_CANCEL', 'COWORKER_INVOICE_REFUND', 'COWORKER_INVOICE_DELETE', 'COWORKER_INVOICE_PRINT']) {
+        await refusedCommand(key, [missing], [], /does not exist/);
+      }
+      // One unknown id after a known one refuses both: no PDF is made for the known one.
+      await refusedCommand('COWORKER_INVOICE_PRINT', [id, missing], [], /does not exist/);
+      assert.equal((await tableRows(t, 'download_file')).length, downloads.length, 'no PDF stored');
+    });
+
     it('COWORKER_INVOICE_DELETE: deletes an invoice with nothing paid or credited, whose number is never used again; refused otherwise', async () => {
       const id = await invoice(50);
       const { InvoiceNumber } = await read(id);
