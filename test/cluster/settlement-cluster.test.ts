@@ -3,6 +3,7 @@
 // it above what the contract allows, and a void racing a payment on the two instances ends as one of them.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { httpRequest, type HttpAnswer } from '../support/http.js';
 import { startNginx, type Nginx } from '../support/nginx.js';
 import { startService, type Service } from '../support/service.js';
 import { basicAuth, freshMySqlDatabase, TEST_JWT_SECRET } from '../support/test-app.js';
@@ -12,28 +13,14 @@ const admin = basicAuth(ADMIN.email, ADMIN.password);
 const INVOICES = '/api/billing/coworkerinvoices';
 const ENTRIES = '/api/billing/coworkerledgerentries';
 
-interface Res {
-  status: number;
-  body: any;
+interface Res extends HttpAnswer {
   text: string;
   upstream: string | null;
 }
 
 async function call(base: string, method: string, path: string, json?: unknown): Promise<Res> {
-  const res = await fetch(base + path, {
-    method,
-    headers: { authorization: admin, 'x-forwarded-for': '10.27.0.1', ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: json === undefined ? undefined : JSON.stringify(json),
-    signal: AbortSignal.timeout(20_000),
-  });
-  const text = await res.text();
-  let body: unknown = text;
-  try {
-    body = text ? JSON.parse(text) : undefined;
-  } catch {
-    /* not JSON */
-  }
-  return { status: res.status, body, text, upstream: res.headers.get('x-upstream') };
+  const res = await httpRequest(base + path, { method, json, headers: { authorization: admin, 'x-forwarded-for': '10.27.0.1' }, timeoutMs: 20_000 });
+  return { ...res, text: typeof res.body === 'string' ? res.body : JSON.stringify(res.body), upstream: res.headers.get('x-upstream') };
 }
 
 const serverErrors = (answers: Res[]) => answers.filter((answer) => answer.status >= 500).map((answer) => `${answer.status} ${answer.text}`);
