@@ -69,6 +69,7 @@ describe('a refresh-token replay stops the access tokens of its family', () => {
     assert.equal(await status(second, otherRotated.body.access_token), 200);
     // A new login with the replayed family's client starts a new family, which works.
     const again = await passwordToken(first, email, PASSWORD, { client_id: 'phone' });
+    assert.equal(await status(first, login.access_token), 401, 'a new login does not bring the revoked family back');
     assert.equal(await status(first, again.access_token), 200);
     assert.equal(await status(second, again.access_token), 200);
     assert.equal((await refresh(again.refresh_token, 'phone')).status, 200);
@@ -88,5 +89,17 @@ describe('a refresh-token replay stops the access tokens of its family', () => {
     assert.equal((await refresh(login.refresh_token, 'kiosk')).status, 200);
     assert.equal((await refresh(login.refresh_token, 'kiosk')).status, 400);
     await eventually(async () => (await ownProfile(first)) === 401 && (await ownProfile(second)) === 401, 5000);
+  });
+
+  it('so does a token an administrator minted for itself with a token of the family', async () => {
+    const email = 'replayed.admin@example.com';
+    const id = await createUser(first, { Email: email, FullName: 'Replayed Admin', IsAdmin: true, Password: PASSWORD });
+    const login = await passwordToken(first, email, PASSWORD, { client_id: 'console' });
+    const minted = await first.post(`/api/sys/users/${id}/token/refresh`, { ValidityInMinutes: 10_080 }, { auth: bearer(login.access_token) });
+    assert.equal(minted.status, 200, JSON.stringify(minted.body));
+    assert.equal(await status(second, minted.body.Value), 200);
+    assert.equal((await refresh(login.refresh_token, 'console')).status, 200);
+    assert.equal((await refresh(login.refresh_token, 'console')).status, 400);
+    await eventually(async () => (await status(first, minted.body.Value)) === 401 && (await status(second, minted.body.Value)) === 401, 5000);
   });
 });

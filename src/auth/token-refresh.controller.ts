@@ -41,10 +41,7 @@ export class TokenRefreshController {
   @ApiAnswer(200, 'Message "OK", Value the new access token.', ref('ActionConfirmation'))
   @ApiAnswer(400, 'ValidityInMinutes out of range.', ref('ActionConfirmation'))
   async refreshOwn(@Actor() actor: Principal, @Body() body: unknown, @Req() request: FastifyRequest): Promise<ActionConfirmation> {
-    const header = request.headers.authorization ?? '';
-    const space = header.indexOf(' ');
-    const family = space > 0 && header.slice(0, space).toLowerCase() === 'bearer' ? this.auth.verifyAccessToken(header.slice(space + 1).trim())?.fam : undefined;
-    return this.issue(actor.userId, actor, body, family);
+    return this.issue(actor.userId, actor, body, this.bearerFamily(request));
   }
 
   @Post(':id/token/refresh')
@@ -55,12 +52,20 @@ export class TokenRefreshController {
   @ApiAnswer(200, 'Message "OK", Value the new access token.', ref('ActionConfirmation'))
   @ApiAnswer(400, 'ValidityInMinutes out of range.', ref('ActionConfirmation'))
   @ApiAnswer(404, 'No such user.', ref('NotFound'))
-  async refreshOther(@Param('id', RecordIdPipe) id: number, @Actor() actor: Principal, @Body() body: unknown): Promise<ActionConfirmation> {
+  async refreshOther(@Param('id', RecordIdPipe) id: number, @Actor() actor: Principal, @Body() body: unknown, @Req() request: FastifyRequest): Promise<ActionConfirmation> {
     const target = await this.auth.userState(id, true);
     if (!target) throw new RecordNotFoundException();
     // Nobody mints a token with more power than its own (only users it may manage).
     if (!mayManage(actor, { isAdmin: target.principal.isAdmin, roles: target.principal.roles, businessIds: target.principal.businessIds })) throw accessDenied();
-    return this.issue(id, actor, body);
+    // A token an administrator mints for itself stays in the family of the token it was minted with.
+    return this.issue(id, actor, body, id === actor.userId ? this.bearerFamily(request) : undefined);
+  }
+
+  /** The refresh-token family of the request's bearer token, if it has one (docs/api.md §2.3). */
+  private bearerFamily(request: FastifyRequest): string | undefined {
+    const header = request.headers.authorization ?? '';
+    const space = header.indexOf(' ');
+    return space > 0 && header.slice(0, space).toLowerCase() === 'bearer' ? this.auth.verifyAccessToken(header.slice(space + 1).trim())?.fam : undefined;
   }
 
   private async issue(userId: number, actor: Principal, body: unknown, family?: string): Promise<ActionConfirmation> {
