@@ -7,6 +7,7 @@ import type { EntityManager } from 'typeorm';
 import type { Principal } from '../common/principal.js';
 import { jwtKeyId, type AppConfig } from '../config/configuration.js';
 import { decoyHash, verifyPassword } from './passwords.js';
+import { FAMILY_REVOCATION_KEPT_MS } from './refresh-tokens.service.js';
 import { UserLoginRepository, type LoginUser } from './user-login.repository.js';
 
 export type { LoginUser } from './user-login.repository.js';
@@ -25,6 +26,8 @@ interface UserState {
   twoFactor: boolean;
   stamp: number;
   lockedUntil: number | null;
+  /** Refresh-token families revoked by a replay: access tokens that carry one are refused. */
+  revokedFamilies: ReadonlySet<string>;
   expires: number;
 }
 
@@ -40,12 +43,15 @@ export type LoginFailure = 'bad_credentials' | 'locked' | 'inactive' | 'two_fact
 export interface AccessTokenClaims {
   sub: string;
   ver: number;
+  /** The refresh-token family the token was minted from (docs/api.md §2.3); absent on other tokens. */
+  fam?: string;
 }
 
 /**
  * Who a request is: bearer tokens and Basic credentials checked against the user's current state,
  * which is re-read from the database at most every two seconds, so deactivation, a new password or
- * new roles stop existing tokens on every instance within that time (docs/api.md §2.2).
+ * new roles stop existing tokens on every instance within that time (docs/api.md §2.2), and so does
+ * the revocation of a refresh-token family after a replay (§2.3) for the access tokens minted from it.
  */
 @Injectable()
 export class AuthService {
@@ -71,8 +77,8 @@ export class AuthService {
 
   // ---- access tokens ----
 
-  signAccessToken(userId: number, stamp: number, ttlSeconds = this.accessTokenTtl): string {
-    const claims: AccessTokenClaims = { sub: String(userId), ver: stamp };
+  signAccessToken(userId: number, stamp: number, ttlSeconds = this.accessTokenTtl, family?: string): string {
+    const claims: AccessTokenClaims = { sub: String(userId), ver: stamp, ...(family ? { fam: family } : {}) };
     return this.jwt.sign(claims, { expiresIn: ttlSeconds, algorithm: 'HS256', keyid: this.keyId });
   }
 
@@ -103,6 +109,7 @@ export class AuthService {
       try {
         const claims = this.jwt.verify<AccessTokenClaims & { exp?: number }>(token, key ? { algorithms: ['HS256'], secret: key as unknown as string } : { algorithms: ['HS256'] });
         if (!/^\d+$/.test(String(claims.sub)) || typeof claims.ver !== 'number' || typeof claims.exp !== 'number') return null;
+        if (claims.fam !== undefined && (typeof claims.fam !== 'string' || !/^[A-Za-z0-9_-]{1,32}$/.test(claims.fam))) return null;
         return claims;
       } catch {
         /* the next key, if any */
@@ -117,6 +124,7 @@ export class AuthService {
     if (!claims) return null;
     const state = await this.userState(Number(claims.sub));
     if (!state || !state.active || state.stamp !== claims.ver) return null;
+    if (claims.fam !== undefined && state.revokedFamilies.has(claims.fam)) return null;
     return state.principal;
   }
 
@@ -218,7 +226,7 @@ export class AuthService {
     const now = Date.now();
     const cached = this.states.get(userId);
     if (!fresh && cached && cached.expires > now) return cached;
-    const access = await this.users.findAccess(userId, manager);
+    const access = await this.users.findAccess(userId, new Date(now - FAMILY_REVOCATION_KEPT_MS), manager);
     if (!access) {
       this.states.delete(userId);
       return null;
@@ -236,6 +244,7 @@ export class AuthService {
       twoFactor: access.twoFactor,
       stamp: access.stamp,
       lockedUntil: access.lockedUntil,
+      revokedFamilies: new Set(access.revokedFamilies),
       expires: now + PRINCIPAL_CACHE_MS,
     };
     if (this.states.size > 50_000) this.states.clear();

@@ -54,7 +54,7 @@ async function setUp(email = EMAIL) {
     TwoFactorSecret: null, SecurityStamp: 3, LockedUntil: null, LastTotpStep: null,
   };
   const access: UserAccess = {
-    email, active: true, isAdmin: false, roles: ['Product-Read'], twoFactor: false, stamp: 3, lockedUntil: null, coworkerId: null, businessIds: [1],
+    email, active: true, isAdmin: false, roles: ['Product-Read'], twoFactor: false, stamp: 3, lockedUntil: null, coworkerId: null, businessIds: [1], revokedFamilies: [],
   };
   const failedLogins: number[] = [];
   const users = {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Database } from '../common/database.js';
+import { isUniqueViolation } from '../common/database-errors.js';
 import { parseDbDateTime } from '../common/wire-values.js';
 
 /** A stored refresh token, found by its hash, with the email of its user (the default client id). */
@@ -11,6 +12,8 @@ export interface StoredRefreshToken {
   email: string;
   expiresOn: number | null;
   spent: boolean;
+  /** The family it belongs to (null: issued before families existed). */
+  familyId: string | null;
 }
 
 /**
@@ -23,10 +26,10 @@ export class RefreshTokenRepository {
 
   private readonly q = (name: string) => this.db.id(name);
 
-  async insert(token: { userId: number; clientId: string; tokenHash: string; createdOn: Date; expiresOn: Date }, manager?: EntityManager): Promise<void> {
+  async insert(token: { userId: number; clientId: string; tokenHash: string; createdOn: Date; expiresOn: Date; familyId: string }, manager?: EntityManager): Promise<void> {
     await this.db.query(
-      `INSERT INTO ${this.q('refresh_token')} (${['UserId', 'ClientId', 'TokenHash', 'CreatedOn', 'ExpiresOn'].map(this.q).join(', ')}) VALUES (?, ?, ?, ?, ?)`,
-      [token.userId, token.clientId, token.tokenHash, this.db.dateParam(token.createdOn), this.db.dateParam(token.expiresOn)],
+      `INSERT INTO ${this.q('refresh_token')} (${['UserId', 'ClientId', 'TokenHash', 'CreatedOn', 'ExpiresOn', 'FamilyId'].map(this.q).join(', ')}) VALUES (?, ?, ?, ?, ?, ?)`,
+      [token.userId, token.clientId, token.tokenHash, this.db.dateParam(token.createdOn), this.db.dateParam(token.expiresOn), token.familyId],
       manager,
     );
   }
@@ -35,7 +38,7 @@ export class RefreshTokenRepository {
     const q = this.q;
     const [row] = await this.db.query(
       `SELECT t.${q('Id')} AS id, t.${q('UserId')} AS userId, t.${q('ClientId')} AS clientId, t.${q('ExpiresOn')} AS expiresOn, ` +
-        `t.${q('UsedOn')} AS usedOn, t.${q('RevokedOn')} AS revokedOn, u.${q('Email')} AS email ` +
+        `t.${q('UsedOn')} AS usedOn, t.${q('RevokedOn')} AS revokedOn, t.${q('FamilyId')} AS familyId, u.${q('Email')} AS email ` +
         `FROM ${q('refresh_token')} t JOIN ${q('user')} u ON u.${q('Id')} = t.${q('UserId')} WHERE t.${q('TokenHash')} = ?`,
       [tokenHash],
     );
@@ -47,6 +50,7 @@ export class RefreshTokenRepository {
       email: String(row.email),
       expiresOn: parseDbDateTime(row.expiresOn),
       spent: row.usedOn !== null || row.revokedOn !== null,
+      familyId: row.familyId === null ? null : String(row.familyId),
     };
   }
 
@@ -60,6 +64,24 @@ export class RefreshTokenRepository {
       .where(`${q('Id')} = :id AND ${q('UsedOn')} IS NULL AND ${q('RevokedOn')} IS NULL`, { id })
       .execute();
     return claimed.affected === 1;
+  }
+
+  /**
+   * Marks a family revoked: the access tokens minted from it stop (docs/api.md §2.3). Revocations older
+   * than `forgetBefore` (no token they stop is still unexpired) are removed on the way.
+   */
+  async revokeFamily(familyId: string, userId: number, forgetBefore: Date): Promise<void> {
+    const q = this.q;
+    await this.db.query(`DELETE FROM ${q('revoked_token_family')} WHERE ${q('UserId')} = ? AND ${q('RevokedOn')} < ?`, [userId, this.db.dateParam(forgetBefore)]);
+    try {
+      await this.db.query(
+        `INSERT INTO ${q('revoked_token_family')} (${q('FamilyId')}, ${q('UserId')}, ${q('RevokedOn')}) VALUES (?, ?, ?)`,
+        [familyId, userId, this.db.dateParam(new Date())],
+      );
+    } catch (error) {
+      // A parallel replay revoked it first.
+      if (!isUniqueViolation(error)) throw error;
+    }
   }
 
   /** Revokes every live token of (user, client), or of the user when no client is named. */

@@ -1,5 +1,6 @@
-import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
 import { Actor, AccessDeniedWhenUnresolved, Authenticated, CustomerOnly, RequirePermission } from '../common/access.js';
 import { ApiAnswer, ref } from '../common/openapi.js';
 import { failureConfirmation, successConfirmation, type ActionConfirmation } from '../common/envelopes.js';
@@ -27,6 +28,8 @@ export class TokenRefreshController {
   /**
    * The customer's operation: an administrator's token gets 401 here, as on the platform. Administrators
    * mint tokens with the `{id}` variant, which checks what they may do to the user (themselves included).
+   * A token minted with a token of a refresh-token family belongs to that family: a replay that revokes
+   * the family stops it too (docs/api.md §2.3).
    */
   @Post('token/refresh')
   @HttpCode(200)
@@ -37,8 +40,8 @@ export class TokenRefreshController {
   @ApiBody({ type: TokenRefreshDto, required: false })
   @ApiAnswer(200, 'Message "OK", Value the new access token.', ref('ActionConfirmation'))
   @ApiAnswer(400, 'ValidityInMinutes out of range.', ref('ActionConfirmation'))
-  async refreshOwn(@Actor() actor: Principal, @Body() body: unknown): Promise<ActionConfirmation> {
-    return this.issue(actor.userId, actor, body);
+  async refreshOwn(@Actor() actor: Principal, @Body() body: unknown, @Req() request: FastifyRequest): Promise<ActionConfirmation> {
+    return this.issue(actor.userId, actor, body, this.bearerFamily(request));
   }
 
   @Post(':id/token/refresh')
@@ -49,20 +52,28 @@ export class TokenRefreshController {
   @ApiAnswer(200, 'Message "OK", Value the new access token.', ref('ActionConfirmation'))
   @ApiAnswer(400, 'ValidityInMinutes out of range.', ref('ActionConfirmation'))
   @ApiAnswer(404, 'No such user.', ref('NotFound'))
-  async refreshOther(@Param('id', RecordIdPipe) id: number, @Actor() actor: Principal, @Body() body: unknown): Promise<ActionConfirmation> {
+  async refreshOther(@Param('id', RecordIdPipe) id: number, @Actor() actor: Principal, @Body() body: unknown, @Req() request: FastifyRequest): Promise<ActionConfirmation> {
     const target = await this.auth.userState(id, true);
     if (!target) throw new RecordNotFoundException();
     // Nobody mints a token with more power than its own (only users it may manage).
     if (!mayManage(actor, { isAdmin: target.principal.isAdmin, roles: target.principal.roles, businessIds: target.principal.businessIds })) throw accessDenied();
-    return this.issue(id, actor, body);
+    // A token an administrator mints for itself stays in the family of the token it was minted with.
+    return this.issue(id, actor, body, id === actor.userId ? this.bearerFamily(request) : undefined);
   }
 
-  private async issue(userId: number, actor: Principal, body: unknown): Promise<ActionConfirmation> {
+  /** The refresh-token family of the request's bearer token, if it has one (docs/api.md §2.3). */
+  private bearerFamily(request: FastifyRequest): string | undefined {
+    const header = request.headers.authorization ?? '';
+    const space = header.indexOf(' ');
+    return space > 0 && header.slice(0, space).toLowerCase() === 'bearer' ? this.auth.verifyAccessToken(header.slice(space + 1).trim())?.fam : undefined;
+  }
+
+  private async issue(userId: number, actor: Principal, body: unknown, family?: string): Promise<ActionConfirmation> {
     const { ValidityInMinutes } = await validateBody(TokenRefreshDto, body ?? {});
     const state = await this.auth.userState(userId, true);
     if (!state) throw accessDenied();
     try {
-      const token = this.auth.signAccessToken(userId, state.stamp, (ValidityInMinutes ?? 30) * 60);
+      const token = this.auth.signAccessToken(userId, state.stamp, (ValidityInMinutes ?? 30) * 60, family);
       return { ...successConfirmation('OK', token, actor.email), Message: 'OK' };
     } catch {
       throw new WireResponseException(failureConfirmation(500, 'The token could not be issued.'), 500);

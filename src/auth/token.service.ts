@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { AuthService } from './auth.service.js';
 import { OAuthError } from './oauth-error.js';
-import { RefreshTokensService } from './refresh-tokens.service.js';
+import { newTokenFamily, RefreshTokensService } from './refresh-tokens.service.js';
 import { formField, tokenForm } from './token-form.js';
 import type { LoginUser } from './user-login.repository.js';
 
@@ -29,7 +29,7 @@ export class TokenService {
     switch (formField(form, 'grant_type')) {
       case 'password':
         if (!login) throw new Error('A password grant reached TokenService without PasswordGrantGuard.');
-        return this.respond(login.Id, login.SecurityStamp, clientId ?? login.Email);
+        return this.respond(login.Id, login.SecurityStamp, clientId ?? login.Email, newTokenFamily());
       case 'refresh_token':
         return this.grantRefresh(formField(form, 'refresh_token'), clientId);
       default:
@@ -52,15 +52,16 @@ export class TokenService {
     const state = await this.auth.userState(outcome.userId, true);
     if (!state || !state.active) throw new OAuthError('invalid_grant', 'The account is not active.');
     if (state.lockedUntil && state.lockedUntil > Date.now()) throw new OAuthError('invalid_grant', 'The account is locked after too many failed logins; try again later.');
-    return this.respond(outcome.userId, state.stamp, outcome.clientId);
+    return this.respond(outcome.userId, state.stamp, outcome.clientId, outcome.familyId);
   }
 
-  private async respond(userId: number, stamp: number, clientId: string): Promise<TokenResponse> {
+  /** The tokens of a login or refresh: both of `familyId` (a replay of its refresh tokens stops the access token too). */
+  private async respond(userId: number, stamp: number, clientId: string, familyId: string): Promise<TokenResponse> {
     return {
-      access_token: this.auth.signAccessToken(userId, stamp),
+      access_token: this.auth.signAccessToken(userId, stamp, this.auth.accessTokenTtl, familyId),
       token_type: 'bearer',
       expires_in: this.auth.accessTokenTtl,
-      refresh_token: await this.refreshTokens.issue(userId, clientId),
+      refresh_token: await this.refreshTokens.issue(userId, clientId, familyId),
     };
   }
 }

@@ -29,6 +29,8 @@ export interface UserAccess {
   coworkerId: number | null;
   /** The businesses linked to the user (user_business). */
   businessIds: number[];
+  /** The user's refresh-token families revoked since the time asked for (revoked_token_family). */
+  revokedFamilies: string[];
 }
 
 /**
@@ -62,14 +64,15 @@ export class UserLoginRepository {
     };
   }
 
-  async findAccess(userId: number, manager?: EntityManager): Promise<UserAccess | null> {
+  async findAccess(userId: number, revokedSince: Date, manager?: EntityManager): Promise<UserAccess | null> {
     const q = this.q;
     const [row] = await this.db.query(
       `SELECT u.${q('Email')} AS email, u.${q('Active')} AS active, u.${q('IsAdmin')} AS isAdmin, u.${q('Roles')} AS roles, u.${q('TwoFactorEnabled')} AS twoFactor, ` +
         `u.${q('SecurityStamp')} AS stamp, u.${q('LockedUntil')} AS lockedUntil, u.${q('CoworkerId')} AS coworkerId, ` +
-        `(SELECT GROUP_CONCAT(b.${q('BusinessId')}) FROM ${q('user_business')} b WHERE b.${q('UserId')} = u.${q('Id')}) AS businesses ` +
+        `(SELECT GROUP_CONCAT(b.${q('BusinessId')}) FROM ${q('user_business')} b WHERE b.${q('UserId')} = u.${q('Id')}) AS businesses, ` +
+        `(SELECT GROUP_CONCAT(f.${q('FamilyId')}) FROM ${q('revoked_token_family')} f WHERE f.${q('UserId')} = u.${q('Id')} AND f.${q('RevokedOn')} >= ?) AS revokedFamilies ` +
         `FROM ${q('user')} u WHERE u.${q('Id')} = ?`,
-      [userId],
+      [this.db.dateParam(revokedSince), userId],
       manager,
     );
     if (!row) return null;
@@ -83,6 +86,7 @@ export class UserLoginRepository {
       lockedUntil: parseDbDateTime(row.lockedUntil),
       coworkerId: row.coworkerId === null ? null : Number(row.coworkerId),
       businessIds: row.businesses ? String(row.businesses).split(',').map(Number) : [],
+      revokedFamilies: row.revokedFamilies ? String(row.revokedFamilies).split(',') : [],
     };
   }
 

@@ -23,6 +23,8 @@ export const IDEMPOTENCY_KEY_TTL_MS = 24 * 3_600_000;
 const abandonedAfterMs = (requestTimeoutMs: number) => 2 * requestTimeoutMs + 5_000;
 /** A 4xx answer longer than this is stored as its status and Message only (docs/api.md §5.2). */
 const MAX_STORED_REFUSAL_BYTES = 8 * 1024;
+/** The room the stored answers of one user's keys may take (docs/api.md §5.2). */
+export const MAX_STORED_BYTES_PER_USER = 1024 * 1024;
 /** How often claims that could not be released (the database was away) are released again. */
 const RELEASE_RETRY_MS = 1_000;
 /** Expired keys are deleted at most this often by each instance. */
@@ -41,6 +43,9 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
  * the write and its answer commit together or not at all; a POST that writes nothing stores it after.
  * A retry with the same body gets that answer again; with another body 422; while pending 409.
  * 5xx and 429 answers are not kept: the claim is removed, so a retry is processed afresh.
+ * A user's stored answers take at most MAX_STORED_BYTES_PER_USER: past it, the user's oldest stored
+ * refusals (4xx) give their room up (a retry of such a key is processed afresh; it wrote nothing). Stored
+ * successes are never given up, since they are what keeps a retry from writing twice.
  */
 @Injectable()
 export class Idempotency {
@@ -63,7 +68,8 @@ export class Idempotency {
     const path = request.url.split('?')[0].replace(/\/+$/, '');
     const scopeHash = sha256(`${request.user?.userId ?? 0}\n${request.method}\n${path}\n${header}`);
     const requestHash = sha256(canonicalJson(request.body));
-    const id = await this.claim(scopeHash, requestHash);
+    const userId = request.user?.userId ?? 0;
+    const id = await this.claim(scopeHash, requestHash, userId);
     let stored: string | null = null;
     // Inside the write's transaction, just before COMMIT: the answer it will get.
     scope.beforeCommit.push(async (manager, result) => {
@@ -78,22 +84,44 @@ export class Idempotency {
       if (scope.commits > 0 && stored !== null) throw error;
       const { status, body } = toErrorResponse(error);
       if (status >= 500 || status === 429) await this.release(id);
-      else await this.keys.complete(id, status, storedRefusal(status, body), null).catch(() => this.release(id));
+      else await this.keys.complete(id, status, storedRefusal(status, body), null).then(() => this.keepWithinSpace(userId), () => this.release(id));
       throw error;
     }
     // A POST that wrote nothing (or answers other than its write's result) is completed now.
     const text = answerText(result);
     if (stored !== text) await this.keys.complete(id, reply.statusCode, text, scope.etag ?? null);
+    await this.keepWithinSpace(userId);
     return result;
   }
 
+  /**
+   * Gives up the user's oldest stored refusals until its stored answers fit MAX_STORED_BYTES_PER_USER
+   * (the newest answers are the ones a retry asks for). Best effort: a failure leaves the room taken
+   * until the keys expire, and never fails the request.
+   */
+  private async keepWithinSpace(userId: number): Promise<void> {
+    try {
+      let excess = (await this.keys.storedBytes(userId)) - MAX_STORED_BYTES_PER_USER;
+      if (excess <= 0) return;
+      const drop: number[] = [];
+      for (const refusal of await this.keys.oldestRefusals(userId, 1000)) {
+        if (excess <= 0) break;
+        drop.push(refusal.id);
+        excess -= refusal.bytes;
+      }
+      await this.keys.deleteRefusals(drop);
+    } catch {
+      /* the database is away: the next keyed request of the user tries again */
+    }
+  }
+
   /** Claims the key, or answers from it: the stored answer, 422 for another body, 409 while pending. */
-  private async claim(scopeHash: string, requestHash: string): Promise<number> {
+  private async claim(scopeHash: string, requestHash: string, userId: number): Promise<number> {
     this.cleanUp();
     for (let attempt = 0; ; attempt++) {
       const now = new Date();
       try {
-        return await this.keys.insert(scopeHash, requestHash, now, new Date(now.getTime() + IDEMPOTENCY_KEY_TTL_MS));
+        return await this.keys.insert(scopeHash, requestHash, userId, now, new Date(now.getTime() + IDEMPOTENCY_KEY_TTL_MS));
       } catch (error) {
         if (!isUniqueViolation(error) || attempt > 2) throw error;
       }

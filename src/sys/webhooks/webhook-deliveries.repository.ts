@@ -21,11 +21,21 @@ export interface NewDelivery {
 export interface ClaimedDelivery {
   id: number;
   webHookId: number;
+  /** The hook's business when it was claimed: its attempts in flight count against that business. */
+  businessId: number;
   eventId: string;
   body: string;
   attempts: number;
   url: string;
   secret: string;
+}
+
+/** How many more attempts an instance may start, per hook and per business, and whom it served last. */
+export interface ClaimRoom {
+  hook(webHookId: number): number;
+  business(businessId: number): number;
+  /** When the instance last started an attempt for the hook (0: never). */
+  lastStarted(webHookId: number): number;
 }
 
 /** The result of an attempt, to be written back. */
@@ -142,42 +152,71 @@ export class WebhookDeliveriesRepository {
    * Claims up to `limit` due deliveries of active hooks for `owner` until `leaseUntil`: on MySQL with
    * SELECT … FOR UPDATE SKIP LOCKED, so instances claiming at once take different rows; on SQLite the
    * one process is the only writer. A lease that ran out (its instance died) is claimed again.
-   * `room` says how many more attempts this instance may start for a hook.
+   * `room` says how many more attempts this instance may start per hook and per business: a hook or
+   * business at its bound is left out of the search, so its backlog never stands in front of another
+   * business's deliveries (docs/api.md §7.4). Among the rest, the hooks this instance served longest
+   * ago go first, one delivery each in turn, each hook's deliveries oldest first.
    */
-  async claim(owner: string, limit: number, leaseUntil: Date, room: (webHookId: number) => number): Promise<ClaimedDelivery[]> {
+  async claim(owner: string, limit: number, leaseUntil: Date, room: ClaimRoom): Promise<ClaimedDelivery[]> {
     const q = this.q;
-    const hooks = await this.db.query<{ Id: unknown }>(`SELECT ${q('Id')} AS ${q('Id')} FROM ${q('webhook')} WHERE ${q('Active')} = 1`);
-    const hookIds = hooks.map((hook) => Number(hook.Id)).filter((id) => room(id) > 0);
-    if (!hookIds.length) return [];
+    const hooks = await this.db.query<{ Id: unknown; BusinessId: unknown }>(
+      `SELECT ${q('Id')} AS ${q('Id')}, ${q('BusinessId')} AS ${q('BusinessId')} FROM ${q('webhook')} WHERE ${q('Active')} = 1`,
+    );
+    const businessOf = new Map(hooks.map((hook) => [Number(hook.Id), Number(hook.BusinessId)]));
+    if (!businessOf.size) return [];
     const now = this.db.dateParam(new Date());
+    const batch = limit * 4;
     return this.db.transaction(async (manager) => {
-      const due = await this.db.query<{ Id: unknown; WebHookId: unknown }>(
-        `SELECT ${q('Id')} AS ${q('Id')}, ${q('WebHookId')} AS ${q('WebHookId')} FROM ${q('webhook_delivery')} WHERE ${q('Status')} = 'Pending' AND ${q('NextAttemptOn')} <= ? ` +
-        `AND (${q('LeaseUntil')} IS NULL OR ${q('LeaseUntil')} < ?) AND ${q('WebHookId')} IN (${hookIds.map(() => '?').join(', ')}) ` +
-        `ORDER BY ${q('NextAttemptOn')}, ${q('Id')} LIMIT ?${this.db.isMySql ? ' FOR UPDATE SKIP LOCKED' : ''}`,
-        [now, now, ...hookIds, limit * 4],
-        manager,
-      );
-      // Hooks are read again inside the transaction: one deactivated since the read above (a 410
-      // just now) keeps its deliveries waiting.
-      const dueHooks = [...new Set(due.map((row) => Number(row.WebHookId)))];
-      const stillActive = dueHooks.length
-        ? new Set((await this.db.query<{ Id: unknown }>(
-          `SELECT ${q('Id')} AS ${q('Id')} FROM ${q('webhook')} WHERE ${q('Active')} = 1 AND ${q('Id')} IN (${dueHooks.map(() => '?').join(', ')})`,
-          dueHooks,
-          manager,
-        )).map((row) => Number(row.Id)))
-        : new Set<number>();
-      // Each hook gets only the room it has left, so one slow receiver cannot take every slot.
       const taken = new Map<number, number>();
+      const takenByBusiness = new Map<number, number>();
+      const hookRoom = (hook: number) => room.hook(hook) - (taken.get(hook) ?? 0);
+      const businessRoom = (business: number) => room.business(business) - (takenByBusiness.get(business) ?? 0);
       const ids: number[] = [];
-      for (const row of due) {
-        const hook = Number(row.WebHookId);
-        if (!stillActive.has(hook)) continue;
-        const count = taken.get(hook) ?? 0;
-        if (ids.length >= limit || count >= room(hook)) continue;
-        taken.set(hook, count + 1);
-        ids.push(Number(row.Id));
+      // Each search after the first leaves out at least one more hook or business (filled by the one
+      // before), so a few searches at most find every business that has room.
+      for (let search = 0; ids.length < limit && search <= limit; search++) {
+        const eligible = [...businessOf].filter(([hook, business]) => hookRoom(hook) > 0 && businessRoom(business) > 0).map(([hook]) => hook);
+        if (!eligible.length) break;
+        const due = await this.db.query<{ Id: unknown; WebHookId: unknown }>(
+          `SELECT ${q('Id')} AS ${q('Id')}, ${q('WebHookId')} AS ${q('WebHookId')} FROM ${q('webhook_delivery')} WHERE ${q('Status')} = 'Pending' AND ${q('NextAttemptOn')} <= ? ` +
+          `AND (${q('LeaseUntil')} IS NULL OR ${q('LeaseUntil')} < ?) AND ${q('WebHookId')} IN (${eligible.map(() => '?').join(', ')}) ` +
+          (ids.length ? `AND ${q('Id')} NOT IN (${ids.map(() => '?').join(', ')}) ` : '') +
+          `ORDER BY ${q('NextAttemptOn')}, ${q('Id')} LIMIT ?${this.db.isMySql ? ' FOR UPDATE SKIP LOCKED' : ''}`,
+          [now, now, ...eligible, ...ids, batch],
+          manager,
+        );
+        // Hooks are read again inside the transaction: one deactivated since the read above (a 410
+        // just now) keeps its deliveries waiting.
+        const dueHooks = [...new Set(due.map((row) => Number(row.WebHookId)))];
+        const stillActive = dueHooks.length
+          ? new Set((await this.db.query<{ Id: unknown }>(
+            `SELECT ${q('Id')} AS ${q('Id')} FROM ${q('webhook')} WHERE ${q('Active')} = 1 AND ${q('Id')} IN (${dueHooks.map(() => '?').join(', ')})`,
+            dueHooks,
+            manager,
+          )).map((row) => Number(row.Id)))
+          : new Set<number>();
+        for (const hook of dueHooks) if (!stillActive.has(hook)) businessOf.delete(hook);
+        const queues = new Map<number, number[]>();
+        for (const row of due) {
+          const hook = Number(row.WebHookId);
+          if (stillActive.has(hook)) queues.set(hook, [...(queues.get(hook) ?? []), Number(row.Id)]);
+        }
+        // Hooks served longest ago first (a Map keeps the due order among equals), one delivery per turn.
+        const order = [...queues.keys()].sort((x, y) => room.lastStarted(x) - room.lastStarted(y));
+        for (let progress = true; progress && ids.length < limit;) {
+          progress = false;
+          for (const hook of order) {
+            const business = businessOf.get(hook)!;
+            const next = queues.get(hook)!;
+            if (ids.length >= limit || !next.length || hookRoom(hook) <= 0 || businessRoom(business) <= 0) continue;
+            ids.push(next.shift()!);
+            taken.set(hook, (taken.get(hook) ?? 0) + 1);
+            takenByBusiness.set(business, (takenByBusiness.get(business) ?? 0) + 1);
+            progress = true;
+          }
+        }
+        // Fewer than a batch: every due delivery of the hooks with room was seen.
+        if (due.length < batch) break;
       }
       if (!ids.length) return [];
       const idList = ids.map(() => '?').join(', ');
@@ -193,7 +232,7 @@ export class WebhookDeliveriesRepository {
         manager,
       );
       return rows.map((row) => ({
-        id: Number(row.id), webHookId: Number(row.hook), eventId: String(row.event), body: String(row.body),
+        id: Number(row.id), webHookId: Number(row.hook), businessId: businessOf.get(Number(row.hook)) ?? 0, eventId: String(row.event), body: String(row.body),
         attempts: Number(row.attempts), url: String(row.url), secret: String(row.secret),
       }));
     });

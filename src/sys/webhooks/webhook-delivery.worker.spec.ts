@@ -10,7 +10,7 @@ import { Metrics } from '../../observability/metrics.js';
 const CONFIG = { get: (key: string) => ({ WEBHOOK_ALLOW_PRIVATE_TARGETS: true, WEBHOOK_RETRY_DELAYS: [1], WEBHOOK_MAX_CONSECUTIVE_FAILURES: 5 })[key] } as unknown as ConfigService<AppConfig, true>;
 /** Metrics off (METRICS_ENABLED unset): counted, never served. */
 const METRICS = new Metrics(CONFIG, null as unknown as Database);
-const DELIVERY: ClaimedDelivery = { id: 1, webHookId: 7, eventId: 'evt-1', body: '[]', attempts: 0, url: 'http://receiver.test/', secret: 'whsec_x' };
+const DELIVERY: ClaimedDelivery = { id: 1, webHookId: 7, businessId: 3, eventId: 'evt-1', body: '[]', attempts: 0, url: 'http://receiver.test/', secret: 'whsec_x' };
 
 function deferred<T = void>() {
   let resolve!: (value: T) => void;

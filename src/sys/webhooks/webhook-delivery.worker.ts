@@ -11,9 +11,14 @@ import { ATTEMPT_TIMEOUT_MS, WebhookSender } from './webhook-sender.js';
 
 /** How often an instance looks for due deliveries (the first attempt starts within a few seconds of the commit). */
 const POLL_MS = 500;
-/** Attempts one instance makes at a time, and at most this many of them to one hook. */
-const CONCURRENCY = 8;
+/**
+ * Attempts one instance makes at a time, at most PER_HOOK of them to one hook and PER_BUSINESS for one
+ * business: a business whose receivers hang holds at most PER_BUSINESS slots (for up to an attempt's 10
+ * seconds each), and the others stay free for the other businesses (docs/api.md §7.4).
+ */
+const CONCURRENCY = 16;
 const PER_HOOK = 2;
+const PER_BUSINESS = 4;
 /** How long a claim holds a delivery: longer than an attempt, so only a dead instance's claims run out. */
 const LEASE_MS = 3 * ATTEMPT_TIMEOUT_MS;
 /** At shutdown, attempts in flight get this long to finish (within the process's 30-second stop). */
@@ -33,6 +38,9 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
   private readonly owner = `${hostname().slice(0, 40)}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly inFlightByHook = new Map<number, number>();
+  private readonly inFlightByBusiness = new Map<number, number>();
+  /** When this instance last started an attempt for each hook: the hooks served longest ago are claimed for first. */
+  private readonly lastStarted = new Map<number, number>();
   private readonly sender: WebhookSender;
   private readonly retryDelays: readonly number[];
   private readonly maxFailures: number;
@@ -87,7 +95,11 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
     try {
       const free = CONCURRENCY - this.inFlight.size;
       if (free <= 0) return;
-      const room = (hook: number) => PER_HOOK - (this.inFlightByHook.get(hook) ?? 0);
+      const room = {
+        hook: (hook: number) => PER_HOOK - (this.inFlightByHook.get(hook) ?? 0),
+        business: (business: number) => PER_BUSINESS - (this.inFlightByBusiness.get(business) ?? 0),
+        lastStarted: (hook: number) => this.lastStarted.get(hook) ?? 0,
+      };
       const claimed = await this.deliveries.claim(this.owner, free, new Date(Date.now() + LEASE_MS), room);
       for (const delivery of claimed) this.start(delivery);
       if (Date.now() - this.lastPrune > PRUNE_EVERY_MS) {
@@ -101,13 +113,15 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
   }
 
   private start(delivery: ClaimedDelivery): void {
-    const hook = delivery.webHookId;
-    this.inFlightByHook.set(hook, (this.inFlightByHook.get(hook) ?? 0) + 1);
+    const { webHookId: hook, businessId: business } = delivery;
+    count(this.inFlightByHook, hook, 1);
+    count(this.inFlightByBusiness, business, 1);
+    if (this.lastStarted.size > 10_000) this.lastStarted.clear();
+    this.lastStarted.set(hook, Date.now());
     const attempt: Promise<void> = this.attempt(delivery).finally(() => {
       this.inFlight.delete(attempt);
-      const left = (this.inFlightByHook.get(hook) ?? 1) - 1;
-      if (left > 0) this.inFlightByHook.set(hook, left);
-      else this.inFlightByHook.delete(hook);
+      count(this.inFlightByHook, hook, -1);
+      count(this.inFlightByBusiness, business, -1);
       // A slot is free: more may be due now (a busy hook's next deliveries, most likely).
       void this.poll();
     });
@@ -124,4 +138,11 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
       this.logger.warn(`Could not record webhook delivery ${delivery.id}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
+}
+
+/** Adds `by` to a key's count, dropping the key at zero. */
+function count(counts: Map<number, number>, key: number, by: number): void {
+  const value = (counts.get(key) ?? 0) + by;
+  if (value > 0) counts.set(key, value);
+  else counts.delete(key);
 }
