@@ -203,7 +203,7 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
 
   /**
    * A SELECT outside a transaction, on MariaDB, stopped by the database at the request's deadline
-   * (`SET STATEMENT max_statement_time=… FOR`, whole seconds rounded up so that few texts are prepared,
+   * (`SET STATEMENT max_statement_time=… FOR`, tenths of a second rounded up so that few texts are prepared,
    * counted from when it gets its connection, not from when it began waiting for one): a query still
    * running when its 503 is sent does not go on in the database (docs/api.md §1). One whose deadline
    * passed while it waited for a connection is not sent at all.
@@ -216,7 +216,7 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
         connection.release();
         return reject(new RequestTimeoutError());
       }
-      connection.execute({ sql: `SET STATEMENT max_statement_time=${Math.ceil(left / 1000)} FOR ${sql}`, rowsAsArray }, parameters, (error, rows) => {
+      connection.execute({ sql: `SET STATEMENT max_statement_time=${(Math.ceil(left / 100) / 10).toFixed(1)} FOR ${sql}`, rowsAsArray }, parameters, (error, rows) => {
         connection.release();
         return error ? reject(error) : resolve(rows as T[]);
       });

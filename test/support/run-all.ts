@@ -17,7 +17,11 @@ const filesEndingWith = (dir: string, suffix: string) =>
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 
-function run(label: string, files: string[], env: Record<string, string> = {}): Promise<number> {
+/**
+ * Runs test files in one `node --test` process. With a `tag`, each line it prints is prefixed with it,
+ * so that two runs side by side (SQLite and MariaDB) stay readable.
+ */
+function run(label: string, files: string[], env: Record<string, string> = {}, tag?: string): Promise<number> {
   console.log(`\n=== ${label}: ${files.length} files`);
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--test', '--test-concurrency=1', '--test-reporter=spec', ...files], {
@@ -25,9 +29,14 @@ function run(label: string, files: string[], env: Record<string, string> = {}): 
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let output = '';
+    let partial = '';
     child.stdout.on('data', (chunk: Buffer) => {
-      process.stdout.write(chunk);
-      output += chunk.toString();
+      const text = chunk.toString();
+      output += text;
+      if (!tag) return void process.stdout.write(chunk);
+      const lines = (partial + text).split('\n');
+      partial = lines.pop()!;
+      process.stdout.write(lines.map((line) => `${tag} ${line}\n`).join(''));
     });
     child.on('close', (code) => {
       const count = (name: string) => Number(new RegExp(`^ℹ ${name} (\\d+)`, 'm').exec(output)?.[1] ?? 0);
@@ -67,16 +76,28 @@ if (!unit.length && !e2e.length) {
   process.exit(2);
 }
 if (unit.length) codes.push(await run('unit tests', unit));
-if (e2e.length) codes.push(await run('HTTP suites on SQLite (in memory)', e2e, { TEST_DATABASE: 'sqlite' }));
-if (!e2e.length) {
-  // Nothing to run on MariaDB.
-} else if (await mariaDbReachable()) {
-  codes.push(await run(`HTTP suites on MariaDB (${new URL(MYSQL_SERVER_URL).host}, a fresh database per suite)`, e2e, { TEST_DATABASE: 'mysql' }));
-} else if (process.env.CI) {
-  console.error(`MariaDB is not reachable at ${new URL(MYSQL_SERVER_URL).host}; CI needs it.`);
-  codes.push(1);
-} else {
-  console.log(`\nMariaDB is not reachable at ${new URL(MYSQL_SERVER_URL).host}: the MariaDB run is skipped.`);
+// The HTTP suites run on SQLite and on MariaDB side by side (each suite has a database of its own and
+// listens on a free port), which takes about two thirds of the time of one after the other;
+// TEST_SERIAL=1 runs them one after the other, with unprefixed output.
+const serial = process.env.TEST_SERIAL === '1';
+const runs: Array<Promise<number>> = [];
+const start = (label: string, env: Record<string, string>, tag: string) => {
+  const running = run(label, e2e, env, serial ? undefined : tag);
+  runs.push(running);
+  return running;
+};
+if (e2e.length) {
+  const sqlite = start('HTTP suites on SQLite (in memory)', { TEST_DATABASE: 'sqlite' }, '[sqlite]');
+  if (serial) await sqlite;
+  if (await mariaDbReachable()) {
+    void start(`HTTP suites on MariaDB (${new URL(MYSQL_SERVER_URL).host}, a fresh database per suite)`, { TEST_DATABASE: 'mysql' }, '[mariadb]');
+  } else if (process.env.CI) {
+    console.error(`MariaDB is not reachable at ${new URL(MYSQL_SERVER_URL).host}; CI needs it.`);
+    codes.push(1);
+  } else {
+    console.log(`\nMariaDB is not reachable at ${new URL(MYSQL_SERVER_URL).host}: the MariaDB run is skipped.`);
+  }
 }
+codes.push(...(await Promise.all(runs)));
 console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(codes.some((code) => code !== 0) || totals.failed > 0 ? 1 : 0);
