@@ -69,10 +69,27 @@ export function isDeadlock(error: unknown): boolean {
 }
 
 /**
- * A lock conflict that running the transaction again resolves: a deadlock InnoDB broke by rolling
- * it back, or a lock wait that timed out (the transaction is then rolled back whole, here).
+ * The unique keys of numbers a transaction takes from a counter row it writes (invoice numbers,
+ * InvoiceIssuanceRepository.nextNumber). On one server the counter's row lock makes a duplicate
+ * impossible. On a Galera node a transaction can read the counter before the node has applied
+ * another node's commit that took the same number; when the node applies that commit during the
+ * transaction, the INSERT of the number can be refused as a duplicate entry rather than the
+ * transaction being aborted as a conflict. It is a conflict all the same (docs/billing.md).
+ */
+const COUNTER_KEYS = /\bUQ_(coworkerinvoice|invoice)_BusinessId_InvoiceNumber\b/;
+
+/** A duplicate entry on a counter-allocated number (COUNTER_KEYS): the transaction is to run again. */
+export function isCounterCollision(error: unknown): boolean {
+  const e = driverError(error);
+  return e?.errno === 1062 && COUNTER_KEYS.test(e.message ?? '');
+}
+
+/**
+ * A conflict that running the transaction again resolves: a deadlock InnoDB broke by rolling it back
+ * (on Galera also a lost certification), a lock wait that timed out (the transaction is then rolled
+ * back whole, here), or a counter-allocated number taken meanwhile on another Galera node.
  */
 export function isTransientConflict(error: unknown): boolean {
   const errno = driverError(error)?.errno;
-  return errno === 1213 || errno === 1205;
+  return errno === 1213 || errno === 1205 || isCounterCollision(error);
 }

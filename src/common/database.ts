@@ -96,6 +96,17 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
     if (this.isMySql) await this.supportsReturning().catch(() => undefined);
   }
 
+  private galera: Promise<boolean> | undefined;
+
+  /** Whether the MySQL server is a node of a Galera cluster (`wsrep_on`); asked once (again after a failure). */
+  private isGalera(): Promise<boolean> {
+    if (!this.isMySql) return Promise.resolve(false);
+    return (this.galera ??= this.query<{ Value: string }>("SHOW VARIABLES LIKE 'wsrep_on'").then(([row]) => String(row?.Value ?? '').toUpperCase() === 'ON').catch((error: unknown) => {
+      this.galera = undefined;
+      throw error;
+    }));
+  }
+
   onApplicationShutdown(): void {
     this.killer?.close();
     this.killer = null;
@@ -290,10 +301,21 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
    * nothing but database work, which the abort rolled back.
    */
   transaction<T>(work: (manager: EntityManager) => Promise<T>, scope?: WriteScope): Promise<T> {
-    if (this.isMySql) return this.retryConflicts(() => this.mySqlTransaction(work, scope), scope);
+    if (this.isMySql) return this.retryConflicts(() => this.mySqlTransaction(work, scope, false), scope);
     const run = this.queue.then(() => this.sqliteTransaction(work, scope));
     this.queue = run.catch(() => undefined);
     return run;
+  }
+
+  /**
+   * A write transaction whose reads see every write the database committed before it began, on any
+   * node: on a Galera node each attempt first waits until the node has applied what the cluster
+   * committed (docs/billing.md, "Exactly once"), which a read inside a transaction never waits for.
+   * On one server (and SQLite) the same as `transaction`.
+   */
+  causalTransaction<T>(work: (manager: EntityManager) => Promise<T>, scope?: WriteScope): Promise<T> {
+    if (this.isMySql) return this.retryConflicts(() => this.mySqlTransaction(work, scope, true), scope);
+    return this.transaction(work, scope);
   }
 
   /** SQLite's one query runner, with its entity manager: what a transaction's work is given. */
@@ -364,8 +386,9 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
   }
 
   /** One MySQL transaction on a connection of its own, which the request's deadline may interrupt. */
-  private async mySqlTransaction<T>(work: (manager: EntityManager) => Promise<T>, scope: WriteScope | undefined): Promise<T> {
+  private async mySqlTransaction<T>(work: (manager: EntityManager) => Promise<T>, scope: WriteScope | undefined, causal: boolean): Promise<T> {
     scope?.check();
+    const galera = causal && (await this.isGalera());
     const runner: QueryRunner = this.dataSource.createQueryRunner('master');
     let end: (() => void) | undefined;
     try {
@@ -375,6 +398,9 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
         await runner.query(WRITE_ISOLATION);
         this.isolated.add(connection);
       }
+      // The node catches up with the cluster (a causality wait, skipped inside a transaction), so
+      // that the transaction's reads see what other nodes committed before it.
+      if (galera) await executeOn(connection, 'SET STATEMENT wsrep_sync_wait=1 FOR SELECT 1', [], false);
       await controlTransaction(runner, connection, 'START TRANSACTION');
       try {
         const result = await this.finish(work, runner.manager, scope);

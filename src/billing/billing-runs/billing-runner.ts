@@ -98,7 +98,7 @@ export class BillingRunner {
   async bill(customer: BilledCustomer, until: LocalDate, actor: Principal | undefined): Promise<BilledInvoice[]> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.db.transaction((manager) => this.billIn(manager, customer, until, actor));
+        return await this.db.causalTransaction((manager) => this.billIn(manager, customer, until, actor));
       } catch (error) {
         const lost = error instanceof ClaimLost || isUniqueViolation(error);
         if (!lost) throw error;
@@ -108,8 +108,8 @@ export class BillingRunner {
   }
 
   private async billIn(manager: EntityManager, customer: BilledCustomer, until: LocalDate, actor: Principal | undefined): Promise<BilledInvoice[]> {
-    // Runs for one customer take turns on its row (MySQL): the second finds what the first left.
-    await this.lockCustomer(customer.id, manager);
+    // Runs for one customer take turns on its row, on any node: the second reads what the first left.
+    if (!(await this.takeTurn(customer.id, manager))) throw new BillingError(`Coworker ${customer.id} does not exist.`);
     const planned = await this.plan(customer, until, manager);
     const made: BilledInvoice[] = [];
     const today = atMidnight(todayUtc());
@@ -227,10 +227,19 @@ export class BillingRunner {
     };
   }
 
-  private async lockCustomer(id: number, manager: EntityManager): Promise<void> {
+  /**
+   * The customer's billing turn (docs/billing.md, "Exactly once"): a write of its row (BillingSequence + 1)
+   * before anything is read. Every transaction billing the customer makes it, so they conflict: on one
+   * server the second waits for the first to commit; on Galera, where a lock (SELECT … FOR UPDATE) holds
+   * only on its own node, the write is replicated and certified, so a transaction that overlaps one
+   * committed on another node is aborted (a deadlock, run again) and never commits on what it read.
+   * False when the customer does not exist.
+   */
+  private async takeTurn(id: number, manager: EntityManager): Promise<boolean> {
     const { db } = this;
-    if (!db.isMySql) return;
-    await db.query(`SELECT ${db.id('Id')} FROM ${db.tableOf(Coworker)} WHERE ${db.id('Id')} = ? FOR UPDATE`, [id], manager);
+    const sequence = db.id('BillingSequence');
+    const result = await db.query(`UPDATE ${db.tableOf(Coworker)} SET ${sequence} = ${sequence} + 1 WHERE ${db.id('Id')} = ?`, [id], manager) as unknown as { affectedRows?: number; changes?: number };
+    return Number(result.affectedRows ?? result.changes ?? 0) === 1;
   }
 }
 

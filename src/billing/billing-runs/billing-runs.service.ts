@@ -14,7 +14,10 @@ export type RunTrigger = 'Manual' | 'Automatic';
 
 /** The outcome of billing some customers of one business. */
 export interface BusinessRun {
+  /** The invoices made (or previewed), with their lines: for a run that answers with them, not an automatic one. */
   invoices: BilledInvoice[];
+  /** The ids of the invoices made, as the BillingRun records them. */
+  invoiceIds: number[];
   errors: Array<{ CoworkerId: number; Message: string }>;
   customersBilled: number;
 }
@@ -60,18 +63,20 @@ export class BillingRunsService extends RecordService<BillingRun> implements OnM
   /**
    * Bills (or previews) customers of one business up to `until`, one after the other, each all or
    * nothing; a customer that cannot be billed is an entry in Errors. A run that is not a preview is
-   * recorded as a BillingRun of that business.
+   * recorded as a BillingRun of that business. An automatic run answers no one: it keeps only the ids
+   * of the invoices it made, so that it holds no more than a page of customers at a time.
    */
   async runBusiness(businessId: number, customers: Iterable<BilledCustomer> | AsyncIterable<BilledCustomer>, until: LocalDate, trigger: RunTrigger | 'Preview', actor: Principal | undefined): Promise<BusinessRun> {
     const startedOn = new Date();
-    const run: BusinessRun = { invoices: [], errors: [], customersBilled: 0 };
+    const run: BusinessRun = { invoices: [], invoiceIds: [], errors: [], customersBilled: 0 };
     for await (const customer of customers) {
       // The request was answered 503 (its deadline passed): bill no more customers (a retry bills what is left).
       if (actor?.write?.expired) break;
       try {
         const invoices = trigger === 'Preview' ? await this.runner.preview(customer, until) : await this.runner.bill(customer, until, actor);
         if (invoices.length) run.customersBilled++;
-        run.invoices.push(...invoices);
+        for (const invoice of invoices) if (invoice.Id !== undefined) run.invoiceIds.push(invoice.Id);
+        if (trigger !== 'Automatic') run.invoices.push(...invoices);
       } catch (error) {
         if (!(error instanceof BillingError)) throw error;
         run.errors.push({ CoworkerId: customer.id, Message: error.message });
@@ -87,7 +92,7 @@ export class BillingRunsService extends RecordService<BillingRun> implements OnM
     const written = {
       UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true,
       BusinessId: businessId, Trigger: trigger, StartedOn: startedOn, FinishedOn: now, Until: atMidnight(until),
-      CustomersBilled: run.customersBilled, InvoiceIds: run.invoices.map((invoice) => invoice.Id!), ErrorList: JSON.stringify(run.errors),
+      CustomersBilled: run.customersBilled, InvoiceIds: run.invoiceIds, ErrorList: JSON.stringify(run.errors),
     };
     await this.db.transaction(async (manager) => {
       const id = await this.insertRow(written, manager);

@@ -30,4 +30,9 @@ export class Coworker extends RecordEntity {
   @TextColumn({ index: true }) KeyFobNumber: string | null;
   @TextColumn({ index: true }) AccessCardId: string | null;
   @TextColumn() AccessPincode: string | null;
+  /**
+   * Bumped first by every transaction that bills the customer (never on the wire): billing runs for
+   * one customer write this row in common, so they take turns, across Galera nodes too (docs/billing.md).
+   */
+  @IntColumn({ nullable: false, default: 0 }) BillingSequence: number;
 }

@@ -25,6 +25,7 @@ export const coworkers = defineRecord({
   business: { column: 'BusinessId' },
   // COWORKER_BILL_RUN (docs/billing.md) is registered by the billing run.
   commands: true,
+  hidden: ['BillingSequence'],
   reads: {
     // The tariff of the customer's main active contract (the primary one, else the first started).
     TariffId: { kind: 'int', sql: coworkerReadSql.TariffId },
