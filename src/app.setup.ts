@@ -7,6 +7,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { Logger } from 'pino';
 import { AuthenticationGuard } from './auth/authentication.guard.js';
 import { RateLimitGuard } from './auth/rate-limit.guard.js';
+import { RATE_LIMIT_STORAGE, type RedisThrottlerStorage } from './auth/redis-throttler.storage.js';
 import { RolesGuard } from './auth/roles.guard.js';
 import { parseJsonBody, refuseForeignCharset } from './common/body-limits.js';
 import { installFastRecordRoutes } from './common/fast-records.js';
@@ -85,6 +86,8 @@ export async function setupApp(app: NestFastifyApplication): Promise<void> {
   await installSecurityHeaders(app, { CORS_ORIGINS: config.get('CORS_ORIGINS', { infer: true }) });
   // Requests by route template, status and time, when metrics are on (docs/operations.md, "Metrics").
   app.get(Metrics).instrument(fastify);
+  const redisStorage = app.get<typeof RATE_LIMIT_STORAGE, RedisThrottlerStorage | null>(RATE_LIMIT_STORAGE, { strict: false });
+  if (redisStorage) app.get(Metrics).watchRateLimitStorage(() => redisStorage.usingRedis);
   // Once the server is closing (SIGTERM) it no longer listens; a request that still arrives on a
   // kept-alive connection is answered 503 (a load balancer retries it elsewhere), and every answer
   // closes its connection behind it, so idle connections do not hold the shutdown open.
