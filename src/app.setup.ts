@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { StreamableFile } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -28,9 +29,24 @@ const CLIENT_REQUEST_ID = /^[\w.:-]{1,128}$/;
 /** Trust the nearest `hops` proxies (as proxy-addr counts them). */
 const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
 
+/**
+ * Nest's Fastify adapter, except that a handler's result is dropped when the request was answered
+ * already: its deadline's 503 went out while the handler still ran (setupApp). Fastify would log
+ * "Reply was already sent" for each such result, which under overload is one warning per late handler.
+ */
+class AnsweredOnceAdapter extends FastifyAdapter {
+  override reply(...[response, body, statusCode]: Parameters<FastifyAdapter['reply']>): ReturnType<FastifyAdapter['reply']> {
+    if ('sent' in response && response.sent) {
+      if (body instanceof StreamableFile) body.getStream().destroy();
+      return response;
+    }
+    return super.reply(response, body, statusCode);
+  }
+}
+
 /** Fastify as the service runs it, in production and in tests alike. */
 export function createFastifyAdapter(config: Pick<AppConfig, 'REQUEST_TIMEOUT_MS' | 'TRUST_PROXY'>, logger: Logger): FastifyAdapter {
-  return new FastifyAdapter({
+  return new AnsweredOnceAdapter({
     loggerInstance: logger,
     // No Nest middleware here, so no @fastify/middie: it ran on every request (about a twentieth of
     // a read's CPU) to find none. A module that needs middleware has to register middie first.
