@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { StreamableFile } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -7,6 +8,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { Logger } from 'pino';
 import { AuthenticationGuard } from './auth/authentication.guard.js';
 import { RateLimitGuard } from './auth/rate-limit.guard.js';
+import { RATE_LIMIT_STORAGE, type RedisThrottlerStorage } from './auth/redis-throttler.storage.js';
 import { RolesGuard } from './auth/roles.guard.js';
 import { parseJsonBody, refuseForeignCharset } from './common/body-limits.js';
 import { installFastRecordRoutes } from './common/fast-records.js';
@@ -27,9 +29,24 @@ const CLIENT_REQUEST_ID = /^[\w.:-]{1,128}$/;
 /** Trust the nearest `hops` proxies (as proxy-addr counts them). */
 const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
 
+/**
+ * Nest's Fastify adapter, except that a handler's result is dropped when the request was answered
+ * already: its deadline's 503 went out while the handler still ran (setupApp). Fastify would log
+ * "Reply was already sent" for each such result, which under overload is one warning per late handler.
+ */
+class AnsweredOnceAdapter extends FastifyAdapter {
+  override reply(...[response, body, statusCode]: Parameters<FastifyAdapter['reply']>): ReturnType<FastifyAdapter['reply']> {
+    if ('sent' in response && response.sent) {
+      if (body instanceof StreamableFile) body.getStream().destroy();
+      return response;
+    }
+    return super.reply(response, body, statusCode);
+  }
+}
+
 /** Fastify as the service runs it, in production and in tests alike. */
 export function createFastifyAdapter(config: Pick<AppConfig, 'REQUEST_TIMEOUT_MS' | 'TRUST_PROXY'>, logger: Logger): FastifyAdapter {
-  return new FastifyAdapter({
+  return new AnsweredOnceAdapter({
     loggerInstance: logger,
     // No Nest middleware here, so no @fastify/middie: it ran on every request (about a twentieth of
     // a read's CPU) to find none. A module that needs middleware has to register middie first.
@@ -85,6 +102,8 @@ export async function setupApp(app: NestFastifyApplication): Promise<void> {
   await installSecurityHeaders(app, { CORS_ORIGINS: config.get('CORS_ORIGINS', { infer: true }) });
   // Requests by route template, status and time, when metrics are on (docs/operations.md, "Metrics").
   app.get(Metrics).instrument(fastify);
+  const redisStorage = app.get<typeof RATE_LIMIT_STORAGE, RedisThrottlerStorage | null>(RATE_LIMIT_STORAGE, { strict: false });
+  if (redisStorage) app.get(Metrics).watchRateLimitStorage(() => redisStorage.usingRedis);
   // Once the server is closing (SIGTERM) it no longer listens; a request that still arrives on a
   // kept-alive connection is answered 503 (a load balancer retries it elsewhere), and every answer
   // closes its connection behind it, so idle connections do not hold the shutdown open.

@@ -3,7 +3,9 @@ import { Logger, Module, type OnApplicationShutdown, type OnModuleInit } from '@
 import { ConfigService } from '@nestjs/config';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import { Redis } from 'ioredis';
+import CircuitBreaker from 'opossum';
 import type { AppConfig } from '../config/configuration.js';
+import { FixedWindowStorage } from './fixed-window-storage.js';
 
 interface ThrottlerStorageRecord {
   totalHits: number;
@@ -43,30 +45,79 @@ return {hits, windowLeft, 0, 0}
 const WARN_EVERY_MS = 10_000;
 
 /**
+ * The circuit breaker's settings (docs/operations.md, "Redis"). A hit Redis has not answered within
+ * `timeoutMs` is counted in this process instead; after `openAfter` failures in a row (or half the hits of
+ * the last second) the breaker opens and every hit is counted in this process at once, without asking
+ * Redis; every `retryAfterMs` one hit tries Redis again, and its answer closes the breaker.
+ */
+export interface RedisBreakerSettings {
+  timeoutMs: number;
+  openAfter: number;
+  retryAfterMs: number;
+}
+
+export const REDIS_BREAKER: RedisBreakerSettings = { timeoutMs: 50, openAfter: 3, retryAfterMs: 1000 };
+
+type HitArguments = [key: string, ttl: number, limit: number, blockDuration: number, throttlerName: string];
+
+/**
  * @nestjs/throttler's storage in Redis, so every instance behind the load balancer counts the same
  * hits (used when REDIS_URL is set; without it the throttler keeps its in-memory default).
  *
- * Keys live under REDIS_KEY_PREFIX + `throttle:` and expire with their window. When Redis cannot be
- * reached the limiter fails open: the request is let through and a warning is logged (at most every
- * ten seconds) — an unreachable Redis must not take the API down; the client reconnects by itself.
+ * Keys live under REDIS_KEY_PREFIX + `throttle:` and expire with their window. Redis is called through
+ * a circuit breaker (opossum): when it is unreachable or stalled (a stopped process, a full network
+ * buffer) hits are counted in this process (FixedWindowStorage), so the limits still hold per
+ * instance and no request waits more than `timeoutMs` on the limiter; Redis is used again as soon as
+ * it answers. Redis is never a reason for the API to fail.
  */
 export class RedisThrottlerStorage implements ThrottlerStorage, OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('RateLimit');
   private lastWarning = 0;
+  private failuresInARow = 0;
   readonly redis: Redis;
+  /** Where hits are counted while the breaker is open (or Redis did not answer a hit in time). */
+  private readonly local = new FixedWindowStorage();
+  private readonly breaker: CircuitBreaker<HitArguments, ThrottlerStorageRecord>;
 
-  constructor(url: string, keyPrefix: string) {
+  constructor(url: string, keyPrefix: string, settings: RedisBreakerSettings = REDIS_BREAKER) {
     this.redis = new Redis(url, {
       keyPrefix: `${keyPrefix}throttle:`,
       // Fail fast instead of queueing while disconnected: a request never waits on the rate limiter.
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
       connectTimeout: 2000,
+      // The breaker stops waiting after settings.timeoutMs; this frees the command itself later.
       commandTimeout: 1000,
       retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
     });
     this.redis.on('error', (error: Error) => this.warn('Redis is unreachable', error));
     this.redis.defineCommand('throttleHit', { numberOfKeys: 2, lua: INCREMENT });
+    this.breaker = new CircuitBreaker((...hit: HitArguments) => this.redisIncrement(...hit), {
+      timeout: settings.timeoutMs,
+      resetTimeout: settings.retryAfterMs,
+      // Also open when half the hits of the last second failed (at least openAfter of them).
+      rollingCountTimeout: 1000,
+      rollingCountBuckets: 10,
+      errorThresholdPercentage: 50,
+      volumeThreshold: settings.openAfter,
+    });
+    this.breaker.fallback((key: string, ttl: number, limit: number, blockDuration: number) => this.local.increment(key, ttl, limit, blockDuration));
+    // opossum weighs failures against the successes of its window; a stall shows as failures in a row.
+    this.breaker.on('success', () => (this.failuresInARow = 0));
+    this.breaker.on('failure', (error: unknown) => {
+      this.warn('Redis did not answer a rate-limit hit; counted in this process', error);
+      if (++this.failuresInARow >= settings.openAfter && this.breaker.closed) this.breaker.open();
+    });
+    this.breaker.on('open', () => this.logger.warn(`Redis is not answering: rate limits are counted in this process; trying Redis again every ${settings.retryAfterMs} ms`));
+    this.breaker.on('close', () => {
+      this.failuresInARow = 0;
+      this.logger.log('Redis answers again: rate limits are counted in Redis');
+    });
+  }
+
+  /** Whether hits are counted in Redis now (false: in this process, the breaker is open). */
+  get usingRedis(): boolean {
+    return this.breaker.closed;
   }
 
   /** Start-up waits up to two seconds for Redis, so the first requests are counted; then goes on without. */
@@ -80,21 +131,20 @@ export class RedisThrottlerStorage implements ThrottlerStorage, OnModuleInit, On
     return once(this.redis, 'ready', { signal: timeout }).then(() => true, () => false);
   }
 
-  async increment(key: string, ttl: number, limit: number, blockDuration: number, throttlerName: string): Promise<ThrottlerStorageRecord> {
+  increment(key: string, ttl: number, limit: number, blockDuration: number, throttlerName: string): Promise<ThrottlerStorageRecord> {
+    return this.breaker.fire(key, ttl, limit, blockDuration, throttlerName);
+  }
+
+  private async redisIncrement(key: string, ttl: number, limit: number, blockDuration: number, throttlerName: string): Promise<ThrottlerStorageRecord> {
     const base = `${throttlerName}:${key}`;
-    try {
-      const redis = this.redis as Redis & { throttleHit(...args: Array<string | number>): Promise<number[]> };
-      const [totalHits, windowLeft, blocked, blockLeft] = await redis.throttleHit(`${base}:hits`, `${base}:block`, ttl, limit, blockDuration);
-      return {
-        totalHits: Number(totalHits),
-        timeToExpire: Math.ceil(Number(windowLeft) / 1000),
-        isBlocked: Number(blocked) === 1,
-        timeToBlockExpire: Math.ceil(Number(blockLeft) / 1000),
-      };
-    } catch (error) {
-      this.warn('rate limit not applied: Redis is unreachable (failing open)', error);
-      return { totalHits: 0, timeToExpire: Math.ceil(ttl / 1000), isBlocked: false, timeToBlockExpire: 0 };
-    }
+    const redis = this.redis as Redis & { throttleHit(...args: Array<string | number>): Promise<number[]> };
+    const [totalHits, windowLeft, blocked, blockLeft] = await redis.throttleHit(`${base}:hits`, `${base}:block`, ttl, limit, blockDuration);
+    return {
+      totalHits: Number(totalHits),
+      timeToExpire: Math.ceil(Number(windowLeft) / 1000),
+      isBlocked: Number(blocked) === 1,
+      timeToBlockExpire: Math.ceil(Number(blockLeft) / 1000),
+    };
   }
 
   private warn(message: string, error: unknown): void {
@@ -105,6 +155,7 @@ export class RedisThrottlerStorage implements ThrottlerStorage, OnModuleInit, On
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.breaker.shutdown();
     try {
       await this.redis.quit();
     } catch {

@@ -5,6 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from './database-errors.js';
 import { failureConfirmation } from './envelopes.js';
 import { RecordNotFoundException, WireResponseException } from './errors.js';
+import { countUnavailable, databaseReason } from './unavailable-log.js';
 
 export const UNAUTHORIZED_BODY = { Message: 'Authorization has been denied for this request.' };
 export const WWW_AUTHENTICATE = 'Bearer realm="api", Basic realm="api", charset="UTF-8"';
@@ -94,7 +95,14 @@ export function toErrorResponse(error: unknown): ErrorResponse {
 /** Sends an error response, logging unexpected failures with the request id (never on the wire). */
 export function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply): void {
   const { status, body, headers, text } = toErrorResponse(error);
-  if (status >= 500 && !(error instanceof ServiceBusyError)) request.log.error({ err: error }, status === 503 ? 'request failed: service unavailable' : 'request failed');
+  // A 503 (overload, a deadline, the database away) is counted into one line per second, once per
+  // answer (not again when the work of a request already answered fails later); any other 5xx is a
+  // fault of the service, logged with its request.
+  if (status === 503 && !(error instanceof PreparedAnswer)) {
+    if (reply.sent) return;
+    const reason = error instanceof RequestTimeoutError ? 'deadline' : error instanceof ServiceBusyError || error instanceof HttpException ? 'busy' : databaseReason(error);
+    countUnavailable(request.server, request.server.log, reason, error);
+  } else if (status >= 500) request.log.error({ err: error }, 'request failed');
   // The request already had its answer (it timed out, and its work failed later): nothing more to send.
   if (reply.sent) return;
   if (headers) void reply.headers(headers);

@@ -23,6 +23,11 @@ const CHECKS = {
 };
 const HEADERS_TOO_LARGE = 'Request headers larger than the server accepts (any route; the ActionConfirmation envelope).';
 
+/** Sends unless the request's deadline answered it already (REQUEST_TIMEOUT_MS: app.setup.ts). */
+async function answerOnce(reply: FastifyReply, status: number, body: unknown): Promise<void> {
+  if (!reply.sent) await reply.status(status).send(body);
+}
+
 @ApiTags('Health')
 @Controller('health')
 export class HealthController {
@@ -48,9 +53,9 @@ export class HealthController {
     });
     try {
       await Promise.race([this.database.ping(), timeout]);
-      await reply.status(HttpStatus.OK).send({ status: 'ok' });
+      await answerOnce(reply, HttpStatus.OK, { status: 'ok' });
     } catch {
-      await reply.status(HttpStatus.SERVICE_UNAVAILABLE).send({ status: 'unavailable' });
+      await answerOnce(reply, HttpStatus.SERVICE_UNAVAILABLE, { status: 'unavailable' });
     } finally {
       clearTimeout(timer);
     }
@@ -94,10 +99,10 @@ export class HealthController {
   /** Terminus's answer as it is (503 with every check's status), not the API's error envelope. */
   private async answer(reply: FastifyReply, checks: HealthIndicatorFunction[]): Promise<void> {
     try {
-      await reply.status(HttpStatus.OK).send(await this.checks.check(checks));
+      await answerOnce(reply, HttpStatus.OK, await this.checks.check(checks));
     } catch (error) {
       if (!(error instanceof ServiceUnavailableException)) throw error;
-      await reply.status(HttpStatus.SERVICE_UNAVAILABLE).send(error.getResponse());
+      await answerOnce(reply, HttpStatus.SERVICE_UNAVAILABLE, error.getResponse());
     }
   }
 }

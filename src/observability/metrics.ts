@@ -30,6 +30,7 @@ export class Metrics implements OnApplicationBootstrap, BeforeApplicationShutdow
   private readonly host: string;
   private server: Server | undefined;
   private webhookOutbox: (() => Promise<WebhookOutboxState>) | undefined;
+  private rateLimitInRedis: (() => boolean) | undefined;
 
   readonly httpRequests = new Counter({
     name: 'http_requests_total',
@@ -77,6 +78,16 @@ export class Metrics implements OnApplicationBootstrap, BeforeApplicationShutdow
     if (!this.enabled) return;
     collectDefaultMetrics({ register: this.registry });
     if (database.poolUse()) this.watchPool(database);
+    const inRedis = () => this.rateLimitInRedis?.();
+    new Gauge({
+      name: 'coworking_rate_limit_redis',
+      help: 'Where rate-limit hits are counted: 1 in Redis, 0 in this process (REDIS_URL set and its circuit breaker open); absent without REDIS_URL.',
+      registers: [this.registry],
+      collect() {
+        const value = inRedis();
+        if (value !== undefined) this.set(value ? 1 : 0);
+      },
+    });
     // The outbox is read once per scrape, for its four gauges together.
     let reading: Promise<WebhookOutboxState | null> | undefined;
     const readOutbox = () =>
@@ -141,6 +152,11 @@ export class Metrics implements OnApplicationBootstrap, BeforeApplicationShutdow
   /** The webhooks module tells how to read the outbox's backlog. */
   watchWebhookOutbox(read: () => Promise<WebhookOutboxState>): void {
     this.webhookOutbox = read;
+  }
+
+  /** The rate limiter's Redis storage tells whether it counts in Redis (docs/operations.md, "Redis"). */
+  watchRateLimitStorage(inRedis: () => boolean): void {
+    this.rateLimitInRedis = inRedis;
   }
 
   /** Counts every answer by its route template (Fastify's onResponse hook); only when metrics are on. */

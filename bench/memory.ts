@@ -1,0 +1,62 @@
+// npm run bench:memory: the resident memory of the service started as the README starts it (the entry
+// point with its runtime settings, SQLite) under 50 connections mixing reads by id, lists and creates
+// (docs/operations.md, "Memory and GC": under 250 MB). Prints the idle and the highest resident memory
+// of the serving process, sampled every 250 ms. SECONDS sets the load's length (30).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { freePort, residentMemoryMb, servingProcess } from './harness.js';
+
+const root = join(import.meta.dirname, '..', '..');
+const dir = mkdtempSync(join(tmpdir(), 'cw-memory-'));
+const port = await freePort();
+const admin = { email: 'admin@example.com', password: 'a long secret' };
+const child = spawn(process.execPath, ['dist/src/main.js'], {
+  cwd: root,
+  // The README's start, on a database of its own; the rate limit lifted so the load is served, not refused.
+  env: { PATH: process.env.PATH ?? '', PORT: String(port), DATABASE_URL: `sqlite:${join(dir, 'coworking.sqlite')}`, BOOTSTRAP_ADMIN_EMAIL: admin.email, BOOTSTRAP_ADMIN_PASSWORD: admin.password, RATE_LIMIT_PER_MINUTE: '10000000', LOG_LEVEL: 'warn' },
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+const url = `http://127.0.0.1:${port}`;
+try {
+  for (let waited = 0; ; waited += 200) {
+    if ((await fetch(`${url}/health`).catch(() => null))?.ok) break;
+    if (waited > 120_000 || child.exitCode !== null) throw new Error('the service did not start');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const token = ((await (await fetch(`${url}/api/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'password', username: admin.email, password: admin.password }) })).json()) as { access_token: string }).access_token;
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const create = async (path: string, body: unknown) => ((await (await fetch(url + path, { method: 'POST', headers, body: JSON.stringify(body) })).json()) as { Value: { Id: number } }).Value.Id;
+  const business = await create('/api/sys/businesses', { Name: 'Memory', CurrencyId: 1, CountryId: 1 });
+  const ids: number[] = [];
+  for (let i = 0; i < 200; i++) ids.push(await create('/api/spaces/coworkers', { BusinessId: business, FullName: `Seed ${i}`, Email: `seed${i}@example.com` }));
+
+  const pid = servingProcess(child.pid!);
+  const idle = residentMemoryMb(pid);
+  let peak = idle;
+  const sampler = setInterval(() => (peak = Math.max(peak, residentMemoryMb(pid))), 250);
+  let n = 0;
+  const result = await autocannon({
+    url,
+    connections: 50,
+    duration: Number(process.env.SECONDS ?? 30),
+    headers,
+    requests: [{
+      setupRequest: (request) => {
+        const kind = n++ % 3;
+        if (kind === 0) return { ...request, method: 'GET', path: `/api/spaces/coworkers/${ids[n % ids.length]}` };
+        if (kind === 1) return { ...request, method: 'GET', path: `/api/spaces/coworkers?Coworker_Business=${business}&size=100` };
+        return { ...request, method: 'POST', path: '/api/spaces/coworkers', body: JSON.stringify({ BusinessId: business, FullName: `Load ${n}`, Email: `load${n}@example.com` }) };
+      },
+    }],
+  });
+  clearInterval(sampler);
+  console.log(`50 connections, ${result.duration} s: ${Math.round(result.requests.average)} requests/s, ${result.non2xx} non-2xx, ${result.errors + result.timeouts} errors, p99 ${result.latency.p99} ms`);
+  console.log(`resident memory of the serving process: idle ${Math.round(idle)} MB, highest ${Math.round(peak)} MB, after ${Math.round(residentMemoryMb(pid))} MB`);
+} finally {
+  child.kill('SIGTERM');
+  await new Promise((resolve) => child.once('exit', resolve));
+  rmSync(dir, { recursive: true, force: true });
+}
