@@ -19,7 +19,7 @@ const WRITES = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
  * Runs a write request's work in its WriteScope, carried to the record machinery in its request context:
  * the answer deadline rolls the work back, a POST's Idempotency-Key is claimed and answered here, and
  * the ETag of the written record goes out with the answer. Used by the interceptor below and by the
- * fast record routes (fast-records.ts), so both run writes the same way.
+ * record router (record-router.ts), so both run writes the same way.
  */
 export async function runWrite(idempotency: Idempotency, request: FastifyRequest & { user?: Principal }, reply: FastifyReply, work: () => Promise<unknown>): Promise<unknown> {
   const scope = new WriteScope();

@@ -89,7 +89,7 @@ export interface CommandDescription {
   RequiresParameters: Array<{ Name: string; Type: string }>;
 }
 
-/** What the generated record controller hands over: the type and how to read one of its records. */
+/** What the record router (record-router.ts) hands over: the type and how to read one of its records. */
 export interface CommandTarget {
   definition: RecordDefinition<any>;
   get(id: number, actor: Principal | undefined, manager?: EntityManager): Promise<WireRecord>;
