@@ -205,9 +205,9 @@ export class RecordRouter {}
  * route), the router's class, and the request and reply.
  */
 class RouteContext implements ExecutionContext, HttpArgumentsHost {
-  constructor(private readonly handler: () => void, private readonly request: FastifyRequest, private readonly reply: FastifyReply) {}
+  constructor(private readonly handler: () => void, private readonly request: unknown, private readonly reply: unknown, private readonly controller: Type<unknown>) {}
   getClass<T = unknown>(): Type<T> {
-    return RecordRouter as Type<T>;
+    return this.controller as Type<T>;
   }
   getHandler(): () => void {
     return this.handler;
@@ -241,6 +241,10 @@ class RouteContext implements ExecutionContext, HttpArgumentsHost {
   }
 }
 
+/** The execution context of a handler (its class: the router's by default) for the guards; also what their unit tests give them. */
+export const routeContext = (handler: () => void, request: unknown, reply: unknown, controller: Type<unknown> = RecordRouter): ExecutionContext =>
+  new RouteContext(handler, request, reply, controller);
+
 /** What `handle()` needs from the application, resolved on the first request. */
 export interface RouterServices {
   /** The global guards, in the order app.module.ts registers them as APP_GUARD. */
@@ -263,7 +267,7 @@ export function handle(route: RecordRoute, services: RouterServices) {
   const write = route.method !== 'GET';
   return async function recordRoute(request: FastifyRequest & { user?: Principal }, reply: FastifyReply): Promise<FastifyReply> {
     try {
-      const context = new RouteContext(handler, request, reply);
+      const context = routeContext(handler, request, reply);
       for (const guard of services.guards()) {
         const allowed = guard.canActivate(context);
         if (!(isObservable(allowed) ? await lastValueFrom(allowed) : await allowed)) throw new UnauthorizedException();
