@@ -72,8 +72,6 @@ export interface RecordRoute<Input = any> {
   definition: RecordDefinition<any>;
 }
 
-const COMMAND_ANSWER_KEYS = ['id'] as const;
-
 /** 405 for an operation a read-only type does not offer. */
 const notAllowed = (method: string) =>
   new WireResponseException(failureConfirmation(HttpStatus.METHOD_NOT_ALLOWED, `The requested resource does not support http method '${method}'.`), HttpStatus.METHOD_NOT_ALLOWED, { Allow: 'GET' });
@@ -115,7 +113,7 @@ export function recordRoutes(definition: RecordDefinition<any>): RecordRoute[] {
       operation: 'commands', method: 'GET', path: `${base}/commands`, permission: { entity: name, action: 'List' },
       parse: (request) => queryOf(request).id,
       run: ({ commands, service }, id, actor) => commands.describe(commandTarget(definition, service), id, actor),
-      document: { key: 'listCommands', summary: `The commands of ${name} records (with id: those the record's state allows now)`, query: COMMAND_ANSWER_KEYS, ok: 'The commands.' },
+      document: { key: 'listCommands', summary: `The commands of ${name} records (with id: those the record's state allows now)`, query: ['id'], ok: 'The commands.' },
     }));
     routes.push(route({
       operation: 'runcommand', method: 'POST', path: `${base}/runcommand`, permission: null,
@@ -274,9 +272,15 @@ export function handle(route: RecordRoute, services: RouterServices) {
       }
       const actor = actorOf(request);
       const on = (target ??= services.target(route.definition));
-      // Writes parse their body inside the write scope, as a Nest interceptor wrapped the pipes.
-      const work = async () => route.run(on, await route.parse(request), actor);
-      const result = write ? await runWrite(services.idempotency(), request, reply, work) : await work();
+      let result: unknown;
+      if (write) {
+        // Writes parse their body inside the write scope, as a Nest interceptor wrapped the pipes.
+        result = await runWrite(services.idempotency(), request, reply, async () => route.run(on, await route.parse(request), actor));
+      } else {
+        // Reads parse synchronously (path id, query): no extra turn before the service.
+        const input = route.parse(request);
+        result = await route.run(on, input instanceof Promise ? await input : input, actor);
+      }
       if (reply.sent) return reply;
       if (route.etag) {
         // The ETag comes from the version the read already selected; a matching If-None-Match is 304.
