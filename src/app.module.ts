@@ -1,6 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ConfigModule, ConfigService } from '@nestjs/config';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { IdempotencyRepository } from './common/idempotency/idempotency.repository.js';
 import { Idempotency } from './common/idempotency/idempotency.js';
 import { WriteInterceptor } from './common/write.interceptor.js';
@@ -13,7 +13,6 @@ import { isTokenRoute, RateLimitGuard } from './auth/rate-limit.guard.js';
 import { RATE_LIMIT_STORAGE, RateLimitStorageModule, type RedisThrottlerStorage } from './auth/redis-throttler.storage.js';
 import { UsersModule } from './sys/users/users.module.js';
 import { HttpExceptionFilter } from './common/http-exception.filter.js';
-import { createValidationPipe } from './common/validation/validation.js';
 import type { AppConfig } from './config/configuration.js';
 import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
@@ -56,8 +55,17 @@ import { BillingRunsModule } from './billing/billing-runs/billing-runs.module.js
 import { UtilsModule } from './utils/enums.controller.js';
 
 /**
- * The application: feature modules plus the global pipe, filter and guard as APP_* providers, so a
- * test that imports it gets exactly what production gets. Built from an already validated config.
+ * The guards every request passes, in this order: the rate limit first, so refused logins are limited
+ * too; then who the caller is (AuthenticationGuard), then what it may do (RolesGuard). Registered as
+ * APP_GUARD for the Nest routes; the record router (common/record-router.ts) runs the same list.
+ */
+export const REQUEST_GUARDS = [RateLimitGuard, AuthenticationGuard, RolesGuard] as const;
+
+/**
+ * The application: feature modules plus the global filter, guards and write interceptor as APP_*
+ * providers, so a test that imports it gets exactly what production gets. Built from an already
+ * validated config. Record routes are served by the record router (app.setup.ts); hand-written
+ * routes declare their own pipes (no route takes a DTO without one).
  */
 @Module({})
 export class AppModule {
@@ -124,14 +132,9 @@ export class AppModule {
         CoworkerBookingCreditUseHistoriesModule,
       ],
       providers: [
-        { provide: APP_PIPE, useFactory: createValidationPipe },
         { provide: APP_FILTER, useClass: HttpExceptionFilter },
-        // Guards run in this order: the rate limit first, so refused logins are limited too; then who
-        // the caller is (AuthenticationGuard), then what it may do (RolesGuard).
         RateLimitGuard,
-        { provide: APP_GUARD, useExisting: RateLimitGuard },
-        { provide: APP_GUARD, useExisting: AuthenticationGuard },
-        { provide: APP_GUARD, useExisting: RolesGuard },
+        ...REQUEST_GUARDS.map((guard) => ({ provide: APP_GUARD, useExisting: guard })),
         // Write requests: the answer deadline, Idempotency-Key and ETags (docs/api.md §11.6).
         IdempotencyRepository,
         Idempotency,

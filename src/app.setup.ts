@@ -6,16 +6,14 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { Logger } from 'pino';
-import { AuthenticationGuard } from './auth/authentication.guard.js';
-import { RateLimitGuard } from './auth/rate-limit.guard.js';
 import { RATE_LIMIT_STORAGE, type RedisThrottlerStorage } from './auth/redis-throttler.storage.js';
-import { RolesGuard } from './auth/roles.guard.js';
+import { REQUEST_GUARDS } from './app.module.js';
 import { parseJsonBody, refuseForeignCharset } from './common/body-limits.js';
-import { installFastRecordRoutes } from './common/fast-records.js';
+import { installRecordRouter } from './common/record-router.js';
 import { failureConfirmation } from './common/envelopes.js';
 import { deferredChildLogger, logAnswer } from './common/logging.js';
 import { Database } from './common/database.js';
-import { describeDocument } from './common/openapi.js';
+import { describeDocument, documentRecordRoutes, recordBasePaths, recordBodies } from './common/openapi.js';
 import { requestDeadline } from './common/request-deadline.js';
 import { documentSafeWrites } from './common/openapi-safe-writes.js';
 import { installSecurityHeaders } from './common/http-headers.js';
@@ -137,10 +135,8 @@ export async function setupApp(app: NestFastifyApplication): Promise<void> {
     done(null, payload);
   });
   fastify.addHook('onResponse', logAnswer(fastify.log as Logger));
-  // Before Nest registers its routes: record reads and creates go straight to the same guards and controllers.
-  installFastRecordRoutes(app, (context) => [context.get(RateLimitGuard), context.get(AuthenticationGuard), context.get(RolesGuard)]);
   // Other content types reach the routes as text, so the token endpoint can answer its own error
-  // and record routes refuse them with 415 (JsonBody) instead of Fastify answering first.
+  // and record routes refuse them with 415 (recordBody) instead of Fastify answering first.
   // A body in another charset than UTF-8 would be read garbled: 415, whatever its type.
   fastify.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (request, body, done) => {
     try {
@@ -156,6 +152,9 @@ export async function setupApp(app: NestFastifyApplication): Promise<void> {
     done(null, parseJsonBody(body.toString('utf8'), request.headers['content-type']));
   });
 
+  // Every record route, served by the one record router with the guards of app.module.ts.
+  const recordRoutes = installRecordRouter(app, REQUEST_GUARDS);
+
   const document = SwaggerModule.createDocument(
     app,
     new DocumentBuilder()
@@ -167,9 +166,12 @@ export async function setupApp(app: NestFastifyApplication): Promise<void> {
       .addBearerAuth()
       .addBasicAuth()
       .build(),
+    // The record types' bodies, which their routes' operations refer to (documentRecordRoutes).
+    { extraModels: recordBodies(recordRoutes) },
   );
+  documentRecordRoutes(document, recordRoutes);
   describeDocument(document, app.get(Database));
-  documentSafeWrites(document);
+  documentSafeWrites(document, recordBasePaths(recordRoutes));
   SwaggerModule.setup('api/docs', app, document, {
     jsonDocumentUrl: 'api/docs-json',
     // The token given to "Authorize" stays in the page's memory, never in localStorage.

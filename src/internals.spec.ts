@@ -74,10 +74,14 @@ describe('library internals the service relies on', () => {
     }
   });
 
-  it("Nest: `ExecutionContextHost` at '@nestjs/core/helpers/execution-context-host.js'", async () => {
-    const { ExecutionContextHost } = await import('@nestjs/core/helpers/execution-context-host.js');
-    const context = new ExecutionContextHost([1, 2, 3]);
-    assert.equal(context.switchToHttp().getRequest(), 1, FAILS('@nestjs/core', 'helpers/execution-context-host (args as [request, reply])', 'src/common/fast-records.ts'));
+  it("Nest: a module of `ModulesContainer` keeps its providers in `providers`, a Map of wrappers holding `instance`", async () => {
+    const { Test } = await import('@nestjs/testing');
+    const { ModulesContainer } = await import('@nestjs/core');
+    const token = Symbol('pinned');
+    const moduleRef = await Test.createTestingModule({ providers: [{ provide: token, useValue: 'value' }] }).compile();
+    const found = [...moduleRef.get(ModulesContainer).values()].map((module) => module.providers.get(token)?.instance).find(Boolean);
+    assert.equal(found, 'value', FAILS('@nestjs/core Module', 'providers (Map of InstanceWrapper with instance)', 'src/common/record-router.ts recordTypesOf'));
+    await moduleRef.close();
   });
 
   it('fontkit: a font keeps its glyphs in `_glyphs`, made with the characters first asked for; PDFKit takes a parsed font', async () => {

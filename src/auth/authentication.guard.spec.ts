@@ -3,11 +3,11 @@ import { before, describe, it, mock } from 'node:test';
 import { UnauthorizedException, type ExecutionContext } from '@nestjs/common';
 import type { ConfigService } from '@nestjs/config';
 import { Reflector } from '@nestjs/core';
-import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host.js';
 import { JwtService } from '@nestjs/jwt';
 import passport from 'passport';
 import { CustomerOnly, Public, RequirePermission } from '../common/access.js';
 import type { Principal } from '../common/principal.js';
+import { routeContext } from '../common/record-router.js';
 import type { AppConfig } from '../config/configuration.js';
 import { AuthService } from './auth.service.js';
 import { AuthenticationGuard } from './authentication.guard.js';
@@ -42,8 +42,7 @@ type Request = { headers: Record<string, string>; user?: Principal };
 
 function contextFor(handler: keyof Routes, authorization?: string): { context: ExecutionContext; request: Request } {
   const request: Request = { headers: authorization === undefined ? {} : { authorization } };
-  const context = new ExecutionContextHost([request, {}], Routes, Object.getOwnPropertyDescriptor(Routes.prototype, handler)?.value as () => void);
-  context.setType('http');
+  const context = routeContext(Object.getOwnPropertyDescriptor(Routes.prototype, handler)?.value as () => void, request, {}, Routes);
   return { context, request };
 }
 

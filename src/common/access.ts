@@ -42,11 +42,8 @@ export const CustomerOnly = () => applyDecorators(SetMetadata(CUSTOMER_ONLY, tru
 /** A valid token whose user no longer exists gets the AccessDenied ActionConfirmation (docs/api.md §2.4). */
 export const AccessDeniedWhenUnresolved = () => SetMetadata(ACCESS_DENIED_WHEN_UNRESOLVED, true);
 
-/**
- * The authenticated principal of the request (undefined on public routes), with the request's id,
- * so that the writes it makes are recorded with it.
- */
-export const actorOf = (request: FastifyRequest & { user?: Principal }): Principal | undefined => request.user && { ...request.user, requestId: request.id };
+/** The authenticated principal of the request (undefined on public routes). */
+export const actorOf = (request: FastifyRequest & { user?: Principal }): Principal | undefined => request.user;
 
 /** The route parameter of the request's principal (actorOf). */
 export const Actor = createParamDecorator((_: unknown, context: ExecutionContext): Principal | undefined =>

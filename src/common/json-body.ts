@@ -4,7 +4,6 @@ import type { AnyClass } from './columns.js';
 import { failureConfirmation } from './envelopes.js';
 import { WireResponseException } from './errors.js';
 import { formToRecordBody } from './form-body.js';
-import type { UpdateRequestBody } from './record-body.pipe.js';
 
 const FORM = /^application\/x-www-form-urlencoded\b/;
 
@@ -21,15 +20,10 @@ export function recordBody(dto: AnyClass | undefined, request: FastifyRequest): 
 }
 
 /**
- * A record body: JSON, or form-encoded fields converted to what the same JSON body would hold (by
- * the DTO given as the decorator's argument). Anything else is 415 and nothing is written. A pipe
- * (record-body.pipe.ts) then makes it the DTO.
+ * A record body on a hand-written route (the record router calls `recordBody` itself): JSON, or
+ * form-encoded fields converted to what the same JSON body would hold (by the DTO given as the
+ * decorator's argument). Anything else is 415 and nothing is written. A pipe (record-body.pipe.ts)
+ * then makes it the DTO.
  */
 export const JsonBody = createParamDecorator((dto: AnyClass | undefined, context: ExecutionContext): unknown =>
   recordBody(dto, context.switchToHttp().getRequest<FastifyRequest>()));
-
-/** An update's record body with the path's id, if the route has one (for RecordUpdatePipe). */
-export const UpdateBody = createParamDecorator((dto: AnyClass | undefined, context: ExecutionContext): UpdateRequestBody => {
-  const request = context.switchToHttp().getRequest<FastifyRequest>();
-  return { body: recordBody(dto, request), pathId: (request.params as { id?: string } | undefined)?.id ?? null };
-});

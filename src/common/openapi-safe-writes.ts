@@ -1,5 +1,4 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { recordControllers } from './record.controller.js';
 
 type Operation = {
   parameters?: Array<Record<string, unknown>>;
@@ -30,9 +29,9 @@ function addResponse(operation: Operation, status: string, description: string, 
  * Idempotency-Key and Idempotent-Replayed on POSTs, If-Match and 412 on PUT and DELETE, ETag on
  * record reads and writes, If-None-Match and 304 on GET by id.
  */
-export function documentSafeWrites(document: OpenAPIObject): void {
+export function documentSafeWrites(document: OpenAPIObject, recordPaths: ReadonlySet<string>): void {
   for (const [path, item] of Object.entries(document.paths)) {
-    const record = recordControllers.has(path.replace(/\/\{id\}$/, ''));
+    const record = recordPaths.has(path.replace(/\/\{id\}$/, ''));
     const operations = item as Record<string, Operation>;
     const post = operations.post;
     if (post && !NOT_IDEMPOTENT.has(path)) {

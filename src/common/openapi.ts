@@ -4,6 +4,7 @@ import type { WireKind } from './columns.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './list-query.js';
 import { ALL_OPERATIONS, recordDefinitions, type RecordDefinition, type RecordOperation } from './record-definition.js';
 import { compileRecordPlan, type RecordPlan, type SqlDialect } from './record-plan.js';
+import type { RecordRoute } from './record-router.js';
 
 // The OpenAPI document describes every answer from the declarations that produce it (docs/api.md §10):
 // a record type's wire record from its entity columns and its definition's reads, lists and computed
@@ -130,6 +131,56 @@ export const ApiAnswer = (status: number, description: string, schema?: Schema) 
 export function pickProperties(schema: Schema | undefined, names: readonly string[], more: Record<string, Schema> = {}, description?: string): Schema {
   const properties = (schema?.properties ?? {}) as Record<string, Schema>;
   return objectSchema({ ...Object.fromEntries(names.map((name) => [name, properties[name] ?? {}])), ...more }, description);
+}
+
+// ---- record routes (record-router.ts) ----
+
+/** `GET …/commands` (docs/billing.md). */
+const COMMAND_LIST = {
+  type: 'array',
+  items: objectSchema({
+    Key: { type: 'string' }, Name: { type: 'string' }, AppliesOnlyToOneEntity: { type: 'boolean' }, AppliesOnlyToMultipleEntities: { type: 'boolean' },
+    AppliesOnlyToTwoEntities: { type: 'boolean' }, DisplayInDropdown: { type: 'boolean' }, NeedsEntitiesToRun: { type: 'boolean' }, Order: { type: 'integer' },
+    RequiresParameters: { type: 'array', items: objectSchema({ Name: { type: 'string' }, Type: { type: 'string' } }) },
+  }),
+};
+
+const UNAUTHORIZED = { description: 'Authorization has been denied for this request.' };
+
+/** The bodies the record routes take, for the document's schemas. */
+export const recordBodies = (routes: readonly RecordRoute[]): Array<new () => unknown> =>
+  [...new Set(routes.flatMap((route) => (route.document?.body ? [route.document.body] : [])))];
+
+/** The collection paths of the record types (`/api/billing/products`). */
+export const recordBasePaths = (routes: readonly RecordRoute[]): ReadonlySet<string> =>
+  new Set(routes.map((route) => `/api/${route.definition.path}`));
+
+/**
+ * The operations of the record routes, from the router's table: operation id, parameters, body,
+ * security, summary and tag. `describeDocument` then adds what follows from the definitions (list
+ * parameters, answers, schemas), as for every operation.
+ */
+export function documentRecordRoutes(document: OpenAPIObject, routes: readonly RecordRoute[]): void {
+  for (const route of routes) {
+    const about = route.document;
+    if (!about) continue; // the 405 answers of operations a type does not offer
+    const path = route.path.replace(/:(\w+)/g, '{$1}');
+    const parameters: Array<Record<string, unknown>> = route.path.endsWith('/:id') ? [{ name: 'id', required: true, in: 'path', schema: { type: 'number' } }] : [];
+    for (const name of about.query ?? []) parameters.push({ name, required: false, in: 'query', schema: {} });
+    const responses: Operation['responses'] = { 200: { description: about.ok ?? '' }, 401: UNAUTHORIZED };
+    if (route.operation === 'commands') responses[200].content = json(COMMAND_LIST);
+    if (route.operation === 'runcommand') responses[200].content = json(ref('ActionConfirmation'));
+    const operation: Operation = {
+      operationId: `${route.definition.name}RecordController_${about.key}`,
+      parameters,
+      ...(about.body ? { requestBody: { required: true, content: json(ref(about.body.name)) } } : {}),
+      responses,
+      security: [{ bearer: [] }, { basic: [] }],
+      summary: about.summary,
+      tags: [route.definition.name],
+    };
+    ((document.paths[path] ??= {}) as Record<string, Operation>)[route.method.toLowerCase()] = operation;
+  }
 }
 
 // ---- record types ----

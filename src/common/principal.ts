@@ -1,5 +1,3 @@
-import type { WriteScope } from './write-scope.js';
-
 /** Who is acting: set on the request by the authentication guard. */
 export interface Principal {
   userId: number;
@@ -12,10 +10,6 @@ export interface Principal {
   businessIds: readonly number[] | null;
   /** Set when the user is a customer. */
   coworkerId: number | null;
-  /** The write request this principal acts in (deadline, idempotency, If-Match); see write-scope.ts. */
-  write?: WriteScope;
-  /** The request's id (X-Request-Id), which the change log records with each write it makes. */
-  requestId?: string;
 }
 
 /** The five actions a role grants on a record type (`Product-Create`). */

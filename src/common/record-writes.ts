@@ -12,10 +12,12 @@ import type { Principal } from './principal.js';
 import type { RecordDefinition, WireRecord } from './record-definition.js';
 import type { RecordPlan } from './record-plan.js';
 import type { RecordRepository } from './record.repository.js';
+import { currentWrite } from './request-context.js';
 import { crossBusinessReferences } from './same-business.js';
 import { referencesOf } from './validation/fields.js';
 import type { RecordDto } from './validation/record.dto.js';
 import { etagOf, expectedVersion, preconditionFailed } from './versions.js';
+import type { WriteScope } from './write-scope.js';
 
 /**
  * What a save hook is given (docs/architecture.md §2.5): the validated body, the stored record (null on
@@ -78,14 +80,15 @@ export class RecordWriter {
     // the create. Should a foreign key refuse the write, the check, run in full, names the field.
     // A create that names records no foreign key guards checks them in its transaction, holding them
     // until it commits, so a delete of one cannot slip in between (listed-references.ts).
-    const alone = this.isSingleInsert(dto) && !actor?.write?.needsTransaction && !this.namesUnguarded(dto);
+    const alone = this.isSingleInsert(dto) && !currentWrite()?.needsTransaction && !this.namesUnguarded(dto);
     const stamp = { UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true };
     // The answer is made inside the transaction: an Idempotency-Key stores it with the write.
     const confirm = (id: number) => successConfirmation(`${this.definition.name} was successfully created.`, { Id: id }, actor?.email ?? null, now);
-    if (actor?.write) actor.write.etag = etagOf(stamp.UniqueId, 1);
+    const write = currentWrite();
+    if (write) write.etag = etagOf(stamp.UniqueId, 1);
     const created = alone
       ? this.insertAlone(dto, actor, stamp).then(confirm)
-      : this.db.transaction(async (manager) => confirm(await this.createWithin(manager, dto, actor, stamp)), actor?.write);
+      : this.db.transaction(async (manager) => confirm(await this.createWithin(manager, dto, actor, stamp)), write);
     return created.catch(async (error: unknown) => {
       if (isForeignKeyViolation(error)) await this.checkReferences(dto);
       throw error;
@@ -117,7 +120,7 @@ export class RecordWriter {
     const now = new Date();
     return this.db.transaction(async (manager) => {
       const existing = await this.rules.get(id, actor, manager);
-      const expected = expectedVersion(actor?.write, existing);
+      const expected = expectedVersion(currentWrite(), existing);
       const values = this.columnValues(dto);
       const context: SaveContext = { manager, actor, dto, values, existing };
       await this.checkReferences(dto, manager, 'all', existing);
@@ -129,24 +132,26 @@ export class RecordWriter {
       await this.writeLists(id, dto, manager, false);
       await this.rules.afterSave(id, { ...context, values: written }, decision?.pending);
       await this.rules.recordChange(manager, actor, 'Update', id, existing, dto);
-      if (actor?.write) actor.write.etag = await this.repository.currentEtag(id, manager);
+      const write = currentWrite();
+      if (write) write.etag = await this.repository.currentEtag(id, manager);
       return successConfirmation(`${this.definition.name} was successfully updated.`, { Id: id }, actor?.email ?? null, now);
-    }, actor?.write);
+    }, currentWrite());
   }
 
   async delete(id: number, actor?: Principal): Promise<ActionConfirmation> {
+    const write = currentWrite();
     return this.db.transaction(async (manager) => {
-      await this.deleteWithin(manager, id, actor);
+      await this.deleteWithin(manager, id, actor, write);
       return successConfirmation(`${this.definition.name} was successfully deleted.`, { Id: id }, actor?.email ?? null);
-    }, actor?.write);
+    }, write);
   }
 
   /**
    * A delete inside a transaction already open (`manager`), with every check and hook of a delete
-   * through the API (`If-Match` only when `actor` carries the request's). A domain rule's own deletes
+   * through the API (`If-Match` only of the request's own delete, which hands its `write` scope). A domain rule's own deletes
    * (a cancelled booking's product sales) go through it.
    */
-  async deleteWithin(manager: EntityManager, id: number, actor: Principal | undefined): Promise<void> {
+  async deleteWithin(manager: EntityManager, id: number, actor: Principal | undefined, write?: WriteScope): Promise<void> {
     const name = this.definition.name;
     const existing = await this.rules.get(id, actor, manager);
     await lockForDelete(this.db, this.definition.entity, id, manager);
@@ -155,7 +160,7 @@ export class RecordWriter {
       const types = [...new Set(naming.map((field) => field.split('.')[0]))];
       throw refusal(`${name} ${id} cannot be deleted because ${types.join(' and ')} records list it (${naming.join(', ')}).`);
     }
-    const expected = expectedVersion(actor?.write, existing);
+    const expected = expectedVersion(write, existing);
     await this.rules.beforeDelete(existing, manager, actor);
     try {
       const deleted = await this.repository.delete(id, expected, manager);
@@ -238,7 +243,7 @@ export class RecordWriter {
       const id = await this.repository.insert(written, manager);
       await this.rules.recordChange(manager, actor, 'Create', id, null, dto, written);
       return id;
-    }, actor?.write);
+    }, currentWrite());
   }
 
   /** Whether a create writes nothing but its own row: the type has no save hooks and the body gives no id lists. */

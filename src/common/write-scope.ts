@@ -4,8 +4,8 @@ import { RequestTimeoutError } from './http-exception.filter.js';
 /**
  * What one write request asks of the database work it starts: that none of it commits once the
  * answer deadline (REQUEST_TIMEOUT_MS) has passed, and, for an Idempotency-Key or an If-Match, extra
- * steps inside the same transaction. Made per request by the write interceptor and carried to the
- * record machinery on the request's principal (`actor.write`), so reads pay nothing for it.
+ * steps inside the same transaction. Made per write request by `runWrite` and carried to the
+ * record machinery in the request's context (request-context.ts), so reads pay nothing for it.
  *
  * The deadline and the work meet here: when the deadline passes while no database work runs, the
  * request is answered 503 at once and any work started later is refused. While work runs it is
@@ -67,6 +67,3 @@ export class WriteScope {
     return true;
   }
 }
-
-/** The write scope a principal carries for the request it acts in, if any. */
-export const scopeOf = (actor: { write?: WriteScope } | undefined | null): WriteScope | undefined => actor?.write;

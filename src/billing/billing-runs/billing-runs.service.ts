@@ -5,6 +5,7 @@ import { RecordCommands } from '../../common/commands/record-commands.js';
 import type { Principal } from '../../common/principal.js';
 import type { WireRecord } from '../../common/record-definition.js';
 import { RecordService } from '../../common/record.service.js';
+import { currentWrite } from '../../common/request-context.js';
 import type { BilledCustomer } from '../due-items/due-items.js';
 import { atMidnight } from '../due-items/periods.js';
 import type { BillingRun } from './billing-run.entity.js';
@@ -71,7 +72,7 @@ export class BillingRunsService extends RecordService<BillingRun> implements OnM
     const run: BusinessRun = { invoices: [], invoiceIds: [], errors: [], customersBilled: 0 };
     for await (const customer of customers) {
       // The request was answered 503 (its deadline passed): bill no more customers (a retry bills what is left).
-      if (actor?.write?.expired) break;
+      if (currentWrite()?.expired) break;
       try {
         const invoices = trigger === 'Preview' ? await this.runner.preview(customer, until) : await this.runner.bill(customer, until, actor);
         if (invoices.length) run.customersBilled++;

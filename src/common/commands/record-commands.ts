@@ -6,6 +6,7 @@ import { failureConfirmation, successConfirmation, type ActionConfirmation } fro
 import { RecordNotFoundException, WireResponseException } from '../errors.js';
 import type { Principal } from '../principal.js';
 import type { RecordDefinition, WireRecord } from '../record-definition.js';
+import { currentWrite } from '../request-context.js';
 import { fitsMoney, MAX_ID } from '../validation/fields.js';
 import { parseDateTime } from '../wire-values.js';
 
@@ -88,7 +89,7 @@ export interface CommandDescription {
   RequiresParameters: Array<{ Name: string; Type: string }>;
 }
 
-/** What the generated record controller hands over: the type and how to read one of its records. */
+/** What the record router (record-router.ts) hands over: the type and how to read one of its records. */
 export interface CommandTarget {
   definition: RecordDefinition<any>;
   get(id: number, actor: Principal | undefined, manager?: EntityManager): Promise<WireRecord>;
@@ -161,7 +162,7 @@ export class RecordCommands {
     };
     try {
       if (command.transaction === 'own') return await work(undefined);
-      return await this.db.transaction((manager) => work(manager), actor.write);
+      return await this.db.transaction((manager) => work(manager), currentWrite());
     } catch (error) {
       // A refusal rolled everything back; it is answered as the platform answers it, with HTTP 200.
       if (error instanceof WireResponseException && error.getStatus() >= 400 && error.getStatus() < 500 && ![401, 409, 412, 422].includes(error.getStatus())) {

@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { listEnvelope, type ListEnvelope } from '../../common/envelopes.js';
 import { RecordNotFoundException } from '../../common/errors.js';
 import type { Principal } from '../../common/principal.js';
-import type { WriteScope } from '../../common/write-scope.js';
 import type { WireRecord } from '../../common/record-definition.js';
 import { validateBody } from '../../common/validation/validation.js';
 import { isSoldOut } from '../../content/calendar-events/calendar-events.module.js';
@@ -67,13 +66,13 @@ export class PublicEventsService {
    * is not sold out, or the customer is already on it. The body's FullName and Email default to the
    * customer's. Concurrent joins leave one entry: the unique index decides, not a read before the write.
    */
-  async joinWaitingList(eventId: number, customer: Customer, body: unknown, scope?: WriteScope, requestId?: string): Promise<void> {
+  async joinWaitingList(eventId: number, customer: Customer, body: unknown): Promise<void> {
     const { Event: event } = await this.get(eventId);
     const dto = await validateBody(JoinWaitingListDto, body);
     if (!event.EnableWaitList) throw this.waitingList.refusal('This event has no waiting list.');
     if (!event.SoldOut) throw this.waitingList.refusal('This event is not sold out: there are places left, so there is no need to wait.');
     // The customer acts for itself: the business scoping of administrators does not apply.
-    const writer: Principal = { userId: 0, email: customer.email, isAdmin: false, roles: new Set(), businessIds: null, coworkerId: customer.coworkerId, write: scope, requestId };
+    const writer: Principal = { userId: 0, email: customer.email, isAdmin: false, roles: new Set(), businessIds: null, coworkerId: customer.coworkerId };
     try {
       await this.waitingList.create(await validateBody(EventWaitingAttendeeDto, {
         BusinessId: event.BusinessId,

@@ -12,8 +12,12 @@ import type { BookingProduct } from './booking-product.entity.js';
 
 const AS_SOLD = ['BookingId', 'ProductId', 'Quantity'] as const;
 
-/** The actor of a write a domain rule makes besides the request's own: no If-Match or ETag of the request applies to it. */
-export const besides = (actor: Principal | undefined): Principal | undefined => actor && { ...actor, write: undefined };
+/**
+ * The actor of a write a domain rule makes besides the request's own. No If-Match or ETag of the request
+ * applies to it: `createWithin`/`deleteWithin` never take them (only the request's own create, update
+ * or delete reads its write scope, request-context.ts).
+ */
+export const besides = (actor: Principal | undefined): Principal | undefined => actor;
 
 /**
  * Products sold with a booking (docs/bookings.md). Creating one makes the sale of docs/api.md §3.1
