@@ -67,11 +67,37 @@ describe('library internals the service relies on', () => {
     assert.equal(typeof strategy._challenge, 'function', FAILS('passport-http BasicStrategy', '_challenge()', user));
   });
 
-  it("class-validator: the metadata storage's `getTargetValidationMetadatas`, `groupByPropertyName` and `addValidationMetadata`", () => {
-    const storage = getMetadataStorage() as unknown as Record<string, unknown>;
-    for (const member of ['getTargetValidationMetadatas', 'groupByPropertyName', 'addValidationMetadata']) {
-      assert.equal(typeof storage[member], 'function', FAILS('class-validator MetadataStorage', `${member}()`, 'src/common/validation/metadata-cache.ts'));
+  it('class-validator and class-transformer: the rule and transform metadata the compiled validation reads', async () => {
+    const user = 'src/common/validation/compiled.ts';
+    const { IsInt, IsOptional, Min, ValidationTypes } = await import('class-validator');
+    const { Expose, Transform, TransformationType } = await import('class-transformer');
+    const { createRequire } = await import('node:module');
+    class Probe {
+      @IsOptional() @IsInt() @Min(3, { each: true }) @Expose() @Transform(({ value }) => value) Count?: number;
     }
+    const storage = getMetadataStorage();
+    const rules = storage.getTargetValidationMetadatas(Probe, '', false, false);
+    const min = rules.find((rule) => rule.name === 'min');
+    assert.ok(min, FAILS('class-validator MetadataStorage', 'getTargetValidationMetadatas() → metadata with `name` (the rule name, e.g. "min")', user));
+    assert.deepEqual(min.constraints, [3], FAILS('class-validator ValidationMetadata', '`constraints` (the decorator arguments)', user));
+    assert.equal(min.each, true, FAILS('class-validator ValidationMetadata', '`each`', user));
+    assert.equal(min.type, ValidationTypes.CUSTOM_VALIDATION, FAILS('class-validator ValidationMetadata', "`type` 'customValidation' for a built-in rule", user));
+    const [constraint] = storage.getTargetValidatorConstraints(min.constraintCls);
+    assert.equal(constraint?.instance.validate(3, { constraints: [3], value: 3, targetName: 'Probe', object: {}, property: 'Count' }), true, FAILS('class-validator ConstraintMetadata', '`instance.validate(value, args)` of `constraintCls`', user));
+    const optional = rules.find((rule) => rule.type === ValidationTypes.CONDITIONAL_VALIDATION);
+    assert.equal(typeof optional?.constraints[0], 'function', FAILS('class-validator ValidationMetadata', "IsOptional's condition as `constraints[0](object, value)`", user));
+    const require = createRequire(import.meta.url);
+    const { defaultMetadataStorage } = require('class-transformer/cjs/storage.js') as { defaultMetadataStorage: Record<string, (...args: unknown[]) => unknown> };
+    const transforms = defaultMetadataStorage.findTransformMetadatas(Probe, 'Count', TransformationType.PLAIN_TO_CLASS) as { transformFn?: unknown }[];
+    assert.equal(typeof transforms?.[0]?.transformFn, 'function', FAILS('class-transformer', "'cjs/storage.js' defaultMetadataStorage.findTransformMetadatas() → `transformFn`", user));
+    assert.deepEqual(defaultMetadataStorage.getExposedProperties(Probe, TransformationType.PLAIN_TO_CLASS), ['Count'], FAILS('class-transformer', 'defaultMetadataStorage.getExposedProperties()', user));
+    for (const member of ['getStrategy', 'getExcludedMetadatas', 'getExposedMetadatas', 'findTypeMetadata']) {
+      assert.equal(typeof defaultMetadataStorage[member], 'function', FAILS('class-transformer defaultMetadataStorage', `${member}()`, user));
+    }
+    const { defaultOptions } = require('class-transformer/cjs/constants/default-options.constant.js') as { defaultOptions?: unknown };
+    assert.equal(typeof defaultOptions, 'object', FAILS('class-transformer', "'cjs/constants/default-options.constant.js' defaultOptions", user));
+    // The differential test (compiled.spec.ts) lists the DTO classes from the storage's private map.
+    assert.ok((storage as unknown as { validationMetadatas?: unknown }).validationMetadatas instanceof Map, FAILS('class-validator MetadataStorage', 'validationMetadatas (a Map by class)', 'src/common/validation/compiled.spec.ts'));
   });
 
   it("Nest: a module of `ModulesContainer` keeps its providers in `providers`, a Map of wrappers holding `instance`", async () => {
