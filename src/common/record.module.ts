@@ -1,32 +1,71 @@
-import type { ModuleMetadata, Provider, Type } from '@nestjs/common';
+import { Inject, type ModuleMetadata, type Provider, type Type } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { createRecordController } from './record.controller.js';
 import type { RecordDefinition } from './record-definition.js';
-import { RECORD_DEFINITION, RecordService } from './record.service.js';
+import type { RecordEvents } from './record-events.js';
+import type { RecordRules } from './record-rules.js';
+import { RecordTypes } from './record-types.js';
+import { RECORD_DEFINITION, RECORD_RULES, RecordService } from './record.service.js';
 
-export interface RecordModuleOptions {
-  /** A subclass of RecordService carrying the type's domain rules. */
-  service?: Type<RecordService<any>>;
+/** The token of a record type's RecordService, for other modules (`@InjectRecords(definition)`). */
+export function recordsToken(definition: Pick<RecordDefinition<any>, 'name'>): string {
+  return `RecordService:${definition.name}`;
+}
+
+/** Injects the RecordService of a record type (its module must be imported). */
+export const InjectRecords = (definition: Pick<RecordDefinition<any>, 'name'>): PropertyDecorator & ParameterDecorator => Inject(recordsToken(definition));
+
+export interface RecordTypeOptions {
+  definition: RecordDefinition<any>;
+  /** The type's domain rules (`<type>.rules.ts`): an injectable implementing RecordRules. */
+  rules?: Type<RecordRules<any, any>>;
+  /** The webhook actions its changes fire (`<type>.events.ts`): an injectable implementing RecordEvents. */
+  events?: Type<RecordEvents>;
   controllers?: Type<unknown>[];
   providers?: Provider[];
   imports?: ModuleMetadata['imports'];
-  /** Providers other modules may use besides the service. */
+  /** Providers other modules may use besides the type's RecordService and rules. */
   exports?: ModuleMetadata['exports'];
 }
 
+const REGISTERED = Symbol('RecordTypeRegistered');
+
 /**
- * The module metadata of a record type: its generated controller and its service, which other
- * modules can import by class. A record module is `@Module(recordModule(definition))`.
+ * The module of one record type, made from its definition, rules and events (docs/architecture.md §2.5):
+ * its generated controller, one RecordService for the type (by class inside the module, by
+ * `recordsToken(definition)` for others), its rules and events, and its entry in the `RecordTypes`
+ * registry. A record module is `@Module(RecordModule.forType({ definition, rules, events }))`.
  */
-export function recordModule(definition: RecordDefinition<any>, options: RecordModuleOptions = {}): ModuleMetadata {
-  const service = options.service ?? RecordService;
-  const serviceProviders: Provider[] = service === RecordService
-    ? [RecordService]
-    : [service, { provide: RecordService, useExisting: service }];
-  return {
-    imports: [TypeOrmModule.forFeature([definition.entity]), ...(options.imports ?? [])],
-    controllers: [createRecordController(definition), ...(options.controllers ?? [])],
-    providers: [{ provide: RECORD_DEFINITION, useValue: definition }, ...serviceProviders, ...(options.providers ?? [])],
-    exports: [service, ...(options.exports ?? [])],
-  };
+export const RecordModule = {
+  forType(options: RecordTypeOptions): ModuleMetadata {
+    const { definition, rules, events } = options;
+    const token = recordsToken(definition);
+    const providers: Provider[] = [
+      { provide: RECORD_DEFINITION, useValue: definition },
+      RecordService,
+      { provide: token, useExisting: RecordService },
+      {
+        provide: REGISTERED,
+        useFactory: (types: RecordTypes, records: RecordService<any>, fired?: RecordEvents) => types.register({ definition, records, events: fired ?? null }),
+        inject: [RecordTypes, RecordService, ...(events ? [events] : [])],
+      },
+    ];
+    if (rules) providers.push(rules, { provide: RECORD_RULES, useExisting: rules });
+    if (events) providers.push(events);
+    return {
+      imports: [TypeOrmModule.forFeature([definition.entity]), ...(options.imports ?? [])],
+      controllers: [createRecordController(definition), ...(options.controllers ?? [])],
+      providers: [...providers, ...(options.providers ?? [])],
+      exports: [token, ...(rules ? [rules] : []), ...(options.exports ?? [])],
+    };
+  },
+};
+
+/** Transitional: the module metadata of a type whose rules are still a subclass of RecordService. */
+export function recordModule(definition: RecordDefinition<any>, options: Omit<RecordTypeOptions, 'definition' | 'rules'> & { service?: Type<RecordService<any>> } = {}): ModuleMetadata {
+  const { service, ...rest } = options;
+  const metadata = RecordModule.forType({ definition, ...rest });
+  if (!service) return metadata;
+  const providers = (metadata.providers ?? []).filter((provider) => provider !== RecordService);
+  return { ...metadata, providers: [service, { provide: RecordService, useExisting: service }, ...providers], exports: [service, ...(metadata.exports ?? [])] };
 }

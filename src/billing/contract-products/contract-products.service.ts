@@ -54,7 +54,7 @@ export class ContractProductsService extends RecordService<ContractProduct> {
   }
 
   /** Its business: the business of its contract's customer (also before the customer is copied to it). */
-  protected override async businessOf(values: Record<string, unknown>, manager: EntityManager): Promise<number | null> {
+  override async businessOf(values: Record<string, unknown>, manager: EntityManager): Promise<number | null> {
     const contractId = values.CoworkerContractId;
     if (contractId === undefined || contractId === null) return null;
     return (await this.contractOf(Number(contractId), manager))?.businessId ?? null;

@@ -114,7 +114,7 @@ export class CoworkerBookingCreditsService extends RecordService<CoworkerBooking
   }
 
   /** A credit without a BusinessId belongs to its customer's business (restricted administrators included). */
-  protected override async businessOf(values: Record<string, unknown>, manager: EntityManager): Promise<number | null> {
+  override async businessOf(values: Record<string, unknown>, manager: EntityManager): Promise<number | null> {
     if (values.BusinessId === undefined || values.BusinessId === null) return this.creditsRepository.customerBusiness(values.CoworkerId, manager);
     return super.businessOf(values, manager);
   }

@@ -136,7 +136,7 @@ export class BookingsService extends RecordService<Booking> {
   }
 
   /** A booking's business is its resource's (restricted administrators included). */
-  protected override async businessOf(values: Record<string, unknown>, manager: EntityManager): Promise<number | null> {
+  override async businessOf(values: Record<string, unknown>, manager: EntityManager): Promise<number | null> {
     if (values.ResourceId !== undefined && values.ResourceId !== null) return this.bookings.resourceBusiness(values.ResourceId, manager);
     return super.businessOf(values, manager);
   }

@@ -4,7 +4,7 @@ import { prehashPassword } from '../../auth/passwords.js';
 import { RecordValidationException } from '../../common/errors.js';
 import type { RecordDto } from '../../common/validation/record.dto.js';
 import { RecordService, type SaveContext } from '../../common/record.service.js';
-import { UsersService } from '../../sys/users/users.service.js';
+import { UsersRules } from '../../sys/users/users.rules.js';
 import type { Coworker } from './coworker.entity.js';
 import { CoworkersRepository } from './coworkers.repository.js';
 import type { CoworkerDto } from './dto/coworker.dto.js';
@@ -15,11 +15,11 @@ import type { CoworkerDto } from './dto/coworker.dto.js';
  */
 @Injectable()
 export class CoworkersService extends RecordService<Coworker> {
-  @Inject(UsersService) private readonly users: UsersService;
+  @Inject(UsersRules) private readonly users: UsersRules;
   @Inject(CoworkerContractsService) private readonly contracts: CoworkerContractsService;
   @Inject(CoworkersRepository) private readonly coworkersRepository: CoworkersRepository;
 
-  /** The login's password hash is made before the transaction (UsersService.createCustomerLogin uses it). */
+  /** The login's password hash is made before the transaction (UsersRules.createCustomerLogin uses it). */
   protected override async prepareSave(dto: RecordDto): Promise<void> {
     const { CreateUser, Password } = dto as CoworkerDto;
     if (CreateUser && Password) await prehashPassword(dto, Password);
