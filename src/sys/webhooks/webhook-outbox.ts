@@ -2,7 +2,9 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { ChangeLog, type RecordChange } from '../../common/change-log/change-log.service.js';
 import type { WireRecord } from '../../common/record-definition.js';
-import { CalendarEventsService } from '../../content/calendar-events/calendar-events.service.js';
+import { calendarEvents } from '../../content/calendar-events/calendar-events.definition.js';
+import { InjectRecords } from '../../common/record.module.js';
+import type { RecordService } from '../../common/record.service.js';
 import { ACTIONS_BY_ENTITY, CALENDAR_EVENT_SPOT_AVAILABLE, webhookAction } from './webhook-actions.js';
 import { WebhookDeliveriesRepository, type NewDelivery } from './webhook-deliveries.repository.js';
 import { WebhooksRepository } from './webhooks.repository.js';
@@ -25,7 +27,7 @@ export class WebhookOutbox implements OnModuleInit {
     private readonly changeLog: ChangeLog,
     private readonly hooks: WebhooksRepository,
     private readonly deliveries: WebhookDeliveriesRepository,
-    private readonly calendarEvents: CalendarEventsService,
+    @InjectRecords(calendarEvents) private readonly calendarEvents: RecordService,
   ) {}
 
   onModuleInit(): void {
