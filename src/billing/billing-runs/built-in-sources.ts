@@ -5,11 +5,12 @@ import { Database } from '../../common/database.js';
 import type { Principal } from '../../common/principal.js';
 import type { RecordService } from '../../common/record.service.js';
 import { ContractProduct } from '../contract-products/contract-product.entity.js';
-import { ContractProductsService } from '../contract-products/contract-products.service.js';
+import { contractProducts } from '../contract-products/contract-products.definition.js';
+import { InjectRecords } from '../../common/record.module.js';
 import { CoworkerContract } from '../coworker-contracts/coworker-contract.entity.js';
 import { CoworkerContractsService } from '../coworker-contracts/coworker-contracts.service.js';
 import { CoworkerProduct } from '../coworker-products/coworker-product.entity.js';
-import { CoworkerProductsService } from '../coworker-products/coworker-products.service.js';
+import { coworkerProducts } from '../coworker-products/coworker-products.definition.js';
 import { DueItemSources, type ClaimContext, type DueContext, type DueItem, type DueLine } from '../due-items/due-items.js';
 import { toUnits, roundToCents } from '../due-items/money.js';
 import { atMidnight, contractPeriods, occurrences, periodUnitPrice, pricePlanOccurrences, RepeatCycle, type BillingPeriod, type ContractTerms, type Occurrence } from '../due-items/periods.js';
@@ -36,8 +37,8 @@ export class BuiltInDueSources implements OnModuleInit {
     private readonly db: Database,
     private readonly sources: DueItemSources,
     private readonly contracts: CoworkerContractsService,
-    private readonly contractProducts: ContractProductsService,
-    private readonly sales: CoworkerProductsService,
+    @InjectRecords(contractProducts) private readonly contractProducts: RecordService,
+    @InjectRecords(coworkerProducts) private readonly sales: RecordService,
   ) {}
 
   onModuleInit(): void {

@@ -10,7 +10,9 @@ import type { Principal } from '../../common/principal.js';
 import type { WireRecord } from '../../common/record-definition.js';
 import { RecordService, type SaveContext, type SaveDecision } from '../../common/record.service.js';
 import { MONEY_LIMIT } from '../../common/validation/fields.js';
-import { BookingProductsService, besides } from '../booking-products/booking-products.service.js';
+import { bookingProducts } from '../booking-products/booking-products.definition.js';
+import { besides } from '../booking-products/booking-products.rules.js';
+import { InjectRecords } from '../../common/record.module.js';
 import { bookingPrice, bookingRefusal, minutesBetween, timesRefusal, type BookingFacts, type BookingRefusal } from './booking-rules.js';
 import type { Booking } from './booking.entity.js';
 import { BookingsRepository } from './bookings.repository.js';
@@ -67,7 +69,7 @@ export class BookingsService extends RecordService<Booking> {
   @Inject(BookingsRepository) private readonly bookings: BookingsRepository;
   @Inject(CoworkerBookingCreditUseHistoriesService) private readonly uses: CoworkerBookingCreditUseHistoriesService;
   @Inject(CoworkerContractsService) private readonly contracts: CoworkerContractsService;
-  @Inject(BookingProductsService) private readonly products: BookingProductsService;
+  @InjectRecords(bookingProducts) private readonly products: RecordService;
 
   protected override async beforeSave(context: SaveContext<BookingDto>): Promise<SaveDecision<{ spends: Spend[]; coworkerId: number }>> {
     const { manager, actor, existing } = context;
