@@ -7,6 +7,7 @@ import { billedDeleteRefusal, hasBilledLines, refuseBilledChanges } from '../due
 import { CoworkerProduct } from './coworker-product.entity.js';
 import type { WireRecord } from '../../common/record-definition.js';
 import { CoworkerBookingCreditsService, wholeSecond, type ReleasingSale } from '../coworker-booking-credits/coworker-booking-credits.service.js';
+import { coworkerBookingCredits } from '../coworker-booking-credits/coworker-booking-credits.definition.js';
 import { CoworkerContractsService } from '../coworker-contracts/coworker-contracts.service.js';
 import { ProductsService } from '../products/products.service.js';
 import { products as productType } from '../products/products.definition.js';
@@ -48,6 +49,7 @@ export class CoworkerProductsRules implements RecordRules<CoworkerProductDto> {
   @Inject(ProductsService) private readonly stock: ProductsService;
   @InjectRecords(productType) private readonly products: RecordService;
   @Inject(CoworkerBookingCreditsService) private readonly credits: CoworkerBookingCreditsService;
+  @InjectRecords(coworkerBookingCredits) private readonly creditRecords: RecordService;
   @Inject(CoworkerContractsService) private readonly contracts: CoworkerContractsService;
   @Inject(CoworkerProductsRepository) private readonly salesRepository: CoworkerProductsRepository;
 
@@ -158,7 +160,7 @@ export class CoworkerProductsRules implements RecordRules<CoworkerProductDto> {
         'Deleting a sale removes its unused credits and does not return its quantity to stock.',
       );
     }
-    for (const credit of unused) await this.credits.recordChange(manager, actor, 'Delete', Number(credit.Id), credit);
+    for (const credit of unused) await this.creditRecords.recordChange(manager, actor, 'Delete', Number(credit.Id), credit);
   }
 
   /** An update may not change what the sale took stock and released credits for: the values it may write. */

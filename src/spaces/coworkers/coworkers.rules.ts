@@ -2,7 +2,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CoworkerContractsService } from '../../billing/coworker-contracts/coworker-contracts.service.js';
 import { prehashPassword } from '../../auth/passwords.js';
 import { RecordValidationException } from '../../common/errors.js';
-import type { RecordDto } from '../../common/validation/record.dto.js';
 import { UsersRules } from '../../sys/users/users.rules.js';
 import { CoworkersRepository } from './coworkers.repository.js';
 import type { CoworkerDto } from './dto/coworker.dto.js';
@@ -19,8 +18,8 @@ export class CoworkersRules implements RecordRules<CoworkerDto> {
   @Inject(CoworkersRepository) private readonly coworkersRepository: CoworkersRepository;
 
   /** The login's password hash is made before the transaction (UsersRules.createCustomerLogin uses it). */
-  async prepareSave(dto: RecordDto): Promise<void> {
-    const { CreateUser, Password } = dto as CoworkerDto;
+  async prepareSave(dto: CoworkerDto): Promise<void> {
+    const { CreateUser, Password } = dto;
     if (CreateUser && Password) await prehashPassword(dto, Password);
   }
 
