@@ -8,7 +8,7 @@ import { CoworkerProduct } from './coworker-product.entity.js';
 import type { WireRecord } from '../../common/record-definition.js';
 import { CoworkerBookingCreditsService, wholeSecond, type ReleasingSale } from '../coworker-booking-credits/coworker-booking-credits.service.js';
 import { coworkerBookingCredits } from '../coworker-booking-credits/coworker-booking-credits.definition.js';
-import { CoworkerContractsService } from '../coworker-contracts/coworker-contracts.service.js';
+import { CoworkerContractsRules } from '../coworker-contracts/coworker-contracts.rules.js';
 import { ProductsService } from '../products/products.service.js';
 import { products as productType } from '../products/products.definition.js';
 import { InjectRecords } from '../../common/record.module.js';
@@ -50,7 +50,7 @@ export class CoworkerProductsRules implements RecordRules<CoworkerProductDto> {
   @InjectRecords(productType) private readonly products: RecordService;
   @Inject(CoworkerBookingCreditsService) private readonly credits: CoworkerBookingCreditsService;
   @InjectRecords(coworkerBookingCredits) private readonly creditRecords: RecordService;
-  @Inject(CoworkerContractsService) private readonly contracts: CoworkerContractsService;
+  @Inject(CoworkerContractsRules) private readonly contracts: CoworkerContractsRules;
   @Inject(CoworkerProductsRepository) private readonly salesRepository: CoworkerProductsRepository;
 
   /**

@@ -9,7 +9,7 @@ import { ContractProduct } from '../contract-products/contract-product.entity.js
 import { contractProducts } from '../contract-products/contract-products.definition.js';
 import { InjectRecords } from '../../common/record.module.js';
 import { CoworkerContract } from '../coworker-contracts/coworker-contract.entity.js';
-import { CoworkerContractsService } from '../coworker-contracts/coworker-contracts.service.js';
+import { coworkerContracts } from '../coworker-contracts/coworker-contracts.definition.js';
 import { CoworkerInvoiceLine } from '../coworker-invoice-lines/coworker-invoice-line.entity.js';
 import { CoworkerInvoice } from '../coworker-invoices/coworker-invoice.entity.js';
 import { CoworkerProduct } from '../coworker-products/coworker-product.entity.js';
@@ -34,7 +34,7 @@ interface Source {
 @Injectable()
 export class InvoiceRelease {
   @Inject(Database) private readonly db: Database;
-  @Inject(CoworkerContractsService) private readonly contracts: CoworkerContractsService;
+  @InjectRecords(coworkerContracts) private readonly contracts: RecordService;
   @InjectRecords(contractProducts) private readonly contractProducts: RecordService;
   @InjectRecords(coworkerProducts) private readonly sales: RecordService;
   @Inject(DueItemSources) private readonly dueSources: DueItemSources;

@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { CoworkerBookingCreditUseHistoriesService } from '../../billing/coworker-booking-credit-use-histories/coworker-booking-credit-use-histories.service.js';
 import type { CreditQuestion } from '../../billing/coworker-booking-credit-use-histories/credit-spending.repository.js';
 import { spent, type Spend } from '../../billing/coworker-booking-credit-use-histories/spend-rules.js';
-import { CoworkerContractsService } from '../../billing/coworker-contracts/coworker-contracts.service.js';
+import { CoworkerContractsRules } from '../../billing/coworker-contracts/coworker-contracts.rules.js';
 import { RecordValidationException } from '../../common/errors.js';
 import { fromUnits, toUnits, unitsText } from '../../billing/due-items/money.js';
 import type { Principal } from '../../common/principal.js';
@@ -68,7 +68,7 @@ const refused = (refusal: BookingRefusal) => RecordValidationException.field(ref
 export class BookingsService extends RecordService<Booking> {
   @Inject(BookingsRepository) private readonly bookings: BookingsRepository;
   @Inject(CoworkerBookingCreditUseHistoriesService) private readonly uses: CoworkerBookingCreditUseHistoriesService;
-  @Inject(CoworkerContractsService) private readonly contracts: CoworkerContractsService;
+  @Inject(CoworkerContractsRules) private readonly contracts: CoworkerContractsRules;
   @InjectRecords(bookingProducts) private readonly products: RecordService;
 
   protected override async beforeSave(context: SaveContext<BookingDto>): Promise<SaveDecision<{ spends: Spend[]; coworkerId: number }>> {

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CoworkerContractsService } from '../../billing/coworker-contracts/coworker-contracts.service.js';
+import { CoworkerContractsRules } from '../../billing/coworker-contracts/coworker-contracts.rules.js';
 import { prehashPassword } from '../../auth/passwords.js';
 import { RecordValidationException } from '../../common/errors.js';
 import { UsersRules } from '../../sys/users/users.rules.js';
@@ -14,7 +14,7 @@ import type { RecordRules, SaveContext } from '../../common/record-rules.js';
 @Injectable()
 export class CoworkersRules implements RecordRules<CoworkerDto> {
   @Inject(UsersRules) private readonly users: UsersRules;
-  @Inject(CoworkerContractsService) private readonly contracts: CoworkerContractsService;
+  @Inject(CoworkerContractsRules) private readonly contracts: CoworkerContractsRules;
   @Inject(CoworkersRepository) private readonly coworkersRepository: CoworkersRepository;
 
   /** The login's password hash is made before the transaction (UsersRules.createCustomerLogin uses it). */
