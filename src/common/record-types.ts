@@ -43,10 +43,10 @@ export class RecordTypes {
   }
 
   /** The RecordService of a type (for rules that write records of their own type besides the request's). */
-  records<T extends RecordService<any> = RecordService<any>>(definition: RecordDefinition<any>): T {
+  records(definition: RecordDefinition<any>): RecordService<any> {
     const type = this.byName.get(definition.name);
     if (!type) throw new Error(`Record type ${definition.name} is not registered`);
-    return type.records as T;
+    return type.records;
   }
 }
 
