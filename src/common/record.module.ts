@@ -60,12 +60,3 @@ export const RecordModule = {
     };
   },
 };
-
-/** Transitional: the module metadata of a type whose rules are still a subclass of RecordService. */
-export function recordModule(definition: RecordDefinition<any>, options: Omit<RecordTypeOptions, 'definition' | 'rules'> & { service?: Type<RecordService<any>> } = {}): ModuleMetadata {
-  const { service, ...rest } = options;
-  const metadata = RecordModule.forType({ definition, ...rest });
-  if (!service) return metadata;
-  const providers = (metadata.providers ?? []).filter((provider) => provider !== RecordService);
-  return { ...metadata, providers: [service, { provide: RecordService, useExisting: service }, ...providers], exports: [service, ...(metadata.exports ?? [])] };
-}

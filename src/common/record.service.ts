@@ -11,20 +11,16 @@ import type { RecordDefinition, WireRecord } from './record-definition.js';
 import { compileRecordPlan, type RecordPlan } from './record-plan.js';
 import { RecordRepository, type SqlCondition } from './record.repository.js';
 import { RecordWireMapper } from './record-wire.js';
-import { RecordWriter, type SaveContext, type SaveDecision, type WriteRules } from './record-writes.js';
+import { RecordWriter, type WriteRules } from './record-writes.js';
 import type { RecordEntity } from './record.entity.js';
 import type { RecordRules } from './record-rules.js';
 import type { RecordDto } from './validation/record.dto.js';
 import type { WriteScope } from './write-scope.js';
 
-export type { SaveContext, SaveDecision } from './record-writes.js';
 
 export const RECORD_DEFINITION = Symbol('RecordDefinition');
 /** The token of a record type's rules inside its module (record.module.ts). */
 export const RECORD_RULES = Symbol('RecordRules');
-
-/** A type without rules of its own. */
-const NO_RULES: RecordRules<any> = {};
 
 /** The pieces of the machinery for one record type, built on first use (docs/architecture.md). */
 interface Machinery {
@@ -49,16 +45,11 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
   constructor(
     @Inject(RECORD_DEFINITION) readonly definition: RecordDefinition<E>,
     readonly db: Database,
-    @Optional() @Inject(RECORD_RULES) private readonly rules: RecordRules<any> = NO_RULES,
+    @Optional() @Inject(RECORD_RULES) private readonly rules: RecordRules<any> = {},
   ) {
+    // Final: a type's rules are given, not written as a subclass (record-rules.ts).
+    if (new.target !== RecordService) throw new Error('RecordService is not subclassed: give the record type its rules (RecordModule.forType)');
   }
-
-  // Transitional: the hooks of the services not yet written as rules.
-  protected beforeSave?(context: SaveContext): Promise<SaveDecision | void>;
-  protected prepareSave?(dto: RecordDto): Promise<void>;
-  protected afterSave?(id: number, saved: SaveContext, pending?: unknown): Promise<void>;
-  protected async beforeDelete(_record: WireRecord, _manager: EntityManager, _actor?: Principal): Promise<void> {}
-  protected async afterDelete(_record: WireRecord, _manager: EntityManager, _actor?: Principal): Promise<void> {}
 
   /**
    * Records a change of one of this type's records in the change log, inside the write's
@@ -111,7 +102,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
    * and the count reads only the record's own table unless a filter needs a joined one. (A
    * COUNT(*) OVER () window would make the database build every matching row, joins and all.)
    */
-  protected async page(query: ListQuery, actor?: Principal): Promise<ListEnvelope<WireRecord>> {
+  private async page(query: ListQuery, actor?: Principal): Promise<ListEnvelope<WireRecord>> {
     const { repository, wire } = this.machinery;
     const { rows, total } = await repository.page(query, this.scopeCondition(actor));
     return listEnvelope(rows.map((row) => wire.toWire(row)), query, total);
@@ -132,7 +123,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
     return listEnvelope(kept.slice(start, start + parsed.size), parsed, kept.length);
   }
 
-  protected async batch(ids: number[], actor?: Principal): Promise<WireRecord[]> {
+  private async batch(ids: number[], actor?: Principal): Promise<WireRecord[]> {
     if (!ids.length) return [];
     const { repository, wire } = this.machinery;
     const rows = await repository.batch(ids, this.scopeCondition(actor));
@@ -233,18 +224,13 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
   }
 
   /** The condition that keeps a restricted administrator to its businesses; null when unrestricted. */
-  protected scopeCondition(actor: Principal | undefined): SqlCondition | null {
+  private scopeCondition(actor: Principal | undefined): SqlCondition | null {
     if (!actor || actor.businessIds === null) return null;
     return this.machinery.repository.scopeCondition(actor.businessIds);
   }
 
-  /** Converts a row to its wire record: the fields, the computed ones, then the common extras. */
-  protected toWire(row: readonly unknown[]): WireRecord {
-    return this.machinery.wire.toWire(row);
-  }
-
   /** The read plan, built once from the entity's metadata and the definition. */
-  protected get plan(): RecordPlan {
+  private get plan(): RecordPlan {
     return this.machinery.plan;
   }
 
@@ -256,19 +242,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
     const plan = compileRecordPlan(this.definition, this.db);
     const repository = new RecordRepository(this.db, plan, this.definition);
     const own = this.rules;
-    const old = own === NO_RULES ? this : null;
-    const rules: WriteRules = old ? {
-      hasSaveHooks: typeof old.beforeSave === 'function' || typeof old.afterSave === 'function',
-      prepare: async (dto) => old.prepareSave?.(dto),
-      beforeSave: async (context) => old.beforeSave?.(context),
-      afterSave: async (id, saved, pending) => old.afterSave?.(id, saved, pending),
-      beforeDelete: (record, manager, actor) => old.beforeDelete(record, manager, actor),
-      afterDelete: (record, manager, actor) => old.afterDelete(record, manager, actor),
-      authorizeBusiness: (values, actor, manager, dto) => this.authorizeBusiness(values, actor, manager, dto),
-      businessOf: (values, manager) => this.businessOf(values, manager),
-      get: (id, actor, manager) => this.get(id, actor, manager),
-      recordChange: (...change) => this.recordChange(...change),
-    } : {
+    const rules: WriteRules = {
       hasSaveHooks: typeof own.beforeSave === 'function' || typeof own.afterSave === 'function',
       prepare: async (dto) => own.prepareSave?.(dto),
       beforeSave: async (context) => own.beforeSave?.(context),
