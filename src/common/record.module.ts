@@ -19,8 +19,11 @@ export interface RecordTypeOptions {
   definition: RecordDefinition<any>;
   /** The type's domain rules (`<type>.rules.ts`): an injectable implementing RecordRules. */
   rules?: Type<RecordRules<any, any>>;
-  /** The webhook actions its changes fire (`<type>.events.ts`): an injectable implementing RecordEvents. */
-  events?: Type<RecordEvents>;
+  /**
+   * The webhook actions its changes fire (`<type>.events.ts`): RecordEvents as data, or an injectable
+   * implementing it when deciding needs the database.
+   */
+  events?: Type<RecordEvents> | RecordEvents;
   controllers?: Type<unknown>[];
   providers?: Provider[];
   imports?: ModuleMetadata['imports'];
@@ -40,18 +43,19 @@ export const RecordModule = {
   forType(options: RecordTypeOptions): ModuleMetadata {
     const { definition, rules, events } = options;
     const token = recordsToken(definition);
+    const eventsClass = typeof events === 'function' ? events : undefined;
     const providers: Provider[] = [
       { provide: RECORD_DEFINITION, useValue: definition },
       RecordService,
       { provide: token, useExisting: RecordService },
       {
         provide: REGISTERED,
-        useFactory: (types: RecordTypes, records: RecordService<any>, fired?: RecordEvents) => types.register({ definition, records, events: fired ?? null }),
-        inject: [RecordTypes, RecordService, ...(events ? [events] : [])],
+        useFactory: (types: RecordTypes, records: RecordService<any>, made?: RecordEvents) => types.register({ definition, records, events: made ?? (events as RecordEvents | undefined) ?? null }),
+        inject: [RecordTypes, RecordService, ...(eventsClass ? [eventsClass] : [])],
       },
     ];
     if (rules) providers.push(rules, { provide: RECORD_RULES, useExisting: rules });
-    if (events) providers.push(events);
+    if (eventsClass) providers.push(eventsClass);
     return {
       imports: [TypeOrmModule.forFeature([definition.entity]), ...(options.imports ?? [])],
       controllers: [createRecordController(definition), ...(options.controllers ?? [])],

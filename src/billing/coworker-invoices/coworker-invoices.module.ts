@@ -6,9 +6,11 @@ import { coworkerInvoices } from './coworker-invoices.definition.js';
 import { CoworkerInvoicesRepository } from './coworker-invoices.repository.js';
 import { CoworkerInvoicesRules } from './coworker-invoices.rules.js';
 import { CoworkerInvoicesService } from './coworker-invoices.service.js';
+import { CoworkerInvoiceEvents } from './coworker-invoices.events.js';
 
 @Module(RecordModule.forType({
   definition: coworkerInvoices,
+  events: CoworkerInvoiceEvents,
   rules: CoworkerInvoicesRules,
   providers: [InvoiceIssuanceRepository, CoworkerInvoicesRepository, SettlementRepository, CoworkerInvoicesService],
   exports: [CoworkerInvoicesService],

@@ -6,6 +6,7 @@ import { ProductsModule } from '../products/products.module.js';
 import { coworkerProducts } from './coworker-products.definition.js';
 import { CoworkerProductsRepository } from './coworker-products.repository.js';
 import { CoworkerProductsRules } from './coworker-products.rules.js';
+import { coworkerProductEvents } from './coworker-products.events.js';
 
-@Module(RecordModule.forType({ definition: coworkerProducts, rules: CoworkerProductsRules, providers: [CoworkerProductsRepository], imports: [ProductsModule, CoworkerBookingCreditsModule, CoworkerContractsModule] }))
+@Module(RecordModule.forType({ definition: coworkerProducts, events: coworkerProductEvents, rules: CoworkerProductsRules, providers: [CoworkerProductsRepository], imports: [ProductsModule, CoworkerBookingCreditsModule, CoworkerContractsModule] }))
 export class CoworkerProductsModule {}

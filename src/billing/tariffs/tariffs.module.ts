@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { RecordModule } from '../../common/record.module.js';
 import { tariffs } from './tariffs.definition.js';
+import { tariffEvents } from './tariffs.events.js';
 
-@Module(RecordModule.forType({ definition: tariffs }))
+@Module(RecordModule.forType({ definition: tariffs, events: tariffEvents }))
 export class TariffsModule {}

@@ -10,9 +10,11 @@ import { BookingAvailabilityController } from './bookings.controller.js';
 import { bookings } from './bookings.definition.js';
 import { BookingsRepository } from './bookings.repository.js';
 import { BookingsRules } from './bookings.rules.js';
+import { bookingEvents } from './bookings.events.js';
 
 @Module(RecordModule.forType({
   definition: bookings,
+  events: bookingEvents,
   rules: BookingsRules,
   controllers: [BookingAvailabilityController],
   providers: [BookingsRepository, BookingCommands, BookingCharges],

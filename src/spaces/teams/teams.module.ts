@@ -3,6 +3,7 @@ import { RecordModule } from '../../common/record.module.js';
 import { teams } from './teams.definition.js';
 import { TeamsRepository } from './teams.repository.js';
 import { TeamsRules } from './teams.rules.js';
+import { teamEvents } from './teams.events.js';
 
-@Module(RecordModule.forType({ definition: teams, rules: TeamsRules, providers: [TeamsRepository] }))
+@Module(RecordModule.forType({ definition: teams, events: teamEvents, rules: TeamsRules, providers: [TeamsRepository] }))
 export class TeamsModule {}

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { RecordModule } from '../../common/record.module.js';
 import { businesses } from './businesses.definition.js';
+import { businessEvents } from './businesses.events.js';
 
-@Module(RecordModule.forType({ definition: businesses }))
+@Module(RecordModule.forType({ definition: businesses, events: businessEvents }))
 export class BusinessesModule {}

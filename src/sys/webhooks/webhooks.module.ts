@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { RecordModule } from '../../common/record.module.js';
-import { CalendarEventsModule } from '../../content/calendar-events/calendar-events.module.js';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
 import { WebhookDeliveryWorker } from './webhook-delivery.worker.js';
 import { WebhookOutbox } from './webhook-outbox.js';
@@ -13,7 +12,6 @@ import { WebHooksRules } from './webhooks.rules.js';
 @Module(RecordModule.forType({
   definition: webHooks,
   rules: WebHooksRules,
-  imports: [CalendarEventsModule],
   controllers: [WebHooksController],
   providers: [WebHooksService, WebhooksRepository, WebhookDeliveriesRepository, WebhookOutbox, WebhookDeliveryWorker],
 }))
