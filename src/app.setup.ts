@@ -14,6 +14,7 @@ import { failureConfirmation } from './common/envelopes.js';
 import { deferredChildLogger, logAnswer } from './common/logging.js';
 import { Database } from './common/database.js';
 import { describeDocument } from './common/openapi.js';
+import { RecordTypes } from './common/record-types.js';
 import { requestDeadline } from './common/request-deadline.js';
 import { documentSafeWrites } from './common/openapi-safe-writes.js';
 import { installSecurityHeaders } from './common/http-headers.js';
@@ -149,7 +150,7 @@ export async function setupApp(app: NestFastifyApplication): Promise<void> {
       .addBasicAuth()
       .build(),
   );
-  describeDocument(document, app.get(Database));
+  describeDocument(document, app.get(Database), app.get(RecordTypes).definitions());
   documentSafeWrites(document);
   SwaggerModule.setup('api/docs', app, document, {
     jsonDocumentUrl: 'api/docs-json',

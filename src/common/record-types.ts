@@ -19,16 +19,21 @@ export interface RegisteredType {
 @Injectable()
 export class RecordTypes {
   private readonly byName = new Map<string, RegisteredType>();
+  private listed: readonly RecordDefinition<any>[] | null = null;
 
   register(type: RegisteredType): void {
     const { name } = type.definition;
     if (this.byName.has(name)) throw new Error(`Record type ${name} is registered twice`);
     this.byName.set(name, type);
+    this.listed = null;
   }
 
-  /** Every registered definition, in the order the modules were made. */
-  definitions(): RecordDefinition<any>[] {
-    return [...this.byName.values()].map((type) => type.definition);
+  /**
+   * Every registered definition, by name: an order that does not depend on the order Nest makes the
+   * modules in (messages naming several types name them in it). One array until another type registers.
+   */
+  definitions(): readonly RecordDefinition<any>[] {
+    return (this.listed ??= Object.freeze([...this.byName.values()].map((type) => type.definition).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))));
   }
 
   /** The type named `name` (a definition's `name`); undefined when no module registered it. */

@@ -14,6 +14,7 @@ import { RecordWireMapper } from './record-wire.js';
 import { RecordWriter, type WriteRules } from './record-writes.js';
 import type { RecordEntity } from './record.entity.js';
 import type { RecordRules } from './record-rules.js';
+import { RecordTypes } from './record-types.js';
 import type { RecordDto } from './validation/record.dto.js';
 import type { WriteScope } from './write-scope.js';
 
@@ -41,6 +42,7 @@ interface Machinery {
 export class RecordService<E extends RecordEntity = RecordEntity> {
   private built: Machinery | undefined;
   @Inject(ChangeLog) private readonly changeLog: ChangeLog;
+  @Inject(RecordTypes) private readonly types: RecordTypes;
 
   constructor(
     @Inject(RECORD_DEFINITION) readonly definition: RecordDefinition<E>,
@@ -240,7 +242,8 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
 
   private build(): Machinery {
     const plan = compileRecordPlan(this.definition, this.db);
-    const repository = new RecordRepository(this.db, plan, this.definition);
+    const types = () => this.types.definitions();
+    const repository = new RecordRepository(this.db, plan, this.definition, types);
     const own = this.rules;
     const rules: WriteRules = {
       hasSaveHooks: typeof own.beforeSave === 'function' || typeof own.afterSave === 'function',
@@ -253,6 +256,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
       businessOf: (values, manager) => this.businessOf(values, manager),
       get: (id, actor, manager) => this.get(id, actor, manager),
       recordChange: (...change) => this.recordChange(...change),
+      types,
     };
     return { plan, repository, wire: new RecordWireMapper(plan, this.definition), writer: new RecordWriter(this.definition, this.db, plan, repository, rules) };
   }

@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { referencesOf } from '../../common/validation/fields.js';
 import { RecordValidationException } from '../../common/errors.js';
-import { recordDefinitions, type RecordDefinition, type WireRecord } from '../../common/record-definition.js';
+import type { RecordDefinition, WireRecord } from '../../common/record-definition.js';
+import { RecordTypes } from '../../common/record-types.js';
 import { TaxRate } from './tax-rate.entity.js';
 import type { DeleteContext, RecordRules, SaveContext, SaveDecision } from '../../common/record-rules.js';
 import { refusal } from '../../common/errors.js';
@@ -12,6 +13,7 @@ import type { TaxRateDto } from './dto/tax-rate.dto.js';
 @Injectable()
 export class TaxRatesRules implements RecordRules<TaxRateDto> {
   @Inject(Database) private readonly db: Database;
+  @Inject(RecordTypes) private readonly types: RecordTypes;
 
   async beforeSave({ values, existing }: SaveContext<TaxRateDto>): Promise<SaveDecision> {
     if (existing && values.BusinessId !== undefined && Number(values.BusinessId) !== Number(existing.BusinessId)) {
@@ -23,7 +25,7 @@ export class TaxRatesRules implements RecordRules<TaxRateDto> {
   async beforeDelete(record: WireRecord, { manager }: DeleteContext): Promise<void> {
     const { db } = this;
     const users: string[] = [];
-    for (const definition of recordDefinitions()) {
+    for (const definition of this.types.definitions()) {
       const metadata = db.dataSource.getMetadata(definition.entity);
       const columns = namingColumns(definition, (property) => Boolean(metadata.findColumnWithPropertyName(property)));
       if (!columns.length) continue;
