@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { FieldError } from '../../common/envelopes.js';
-import { RecordValidationException } from '../../common/errors.js';
+import { RecordValidationException, refusal } from '../../common/errors.js';
 import type { WireRecord } from '../../common/record-definition.js';
 import { parseDbDateTime, toWire } from '../../common/wire-values.js';
 import type { LocalDate } from '@js-joda/core';
@@ -12,7 +12,6 @@ import { utcDate } from '../due-items/periods.js';
 import { Product } from '../products/product.entity.js';
 import { ContractProduct } from './contract-product.entity.js';
 import type { DeleteContext, RecordRules, SaveContext, SaveDecision } from '../../common/record-rules.js';
-import { refusal } from '../../common/errors.js';
 import { Database } from '../../common/database.js';
 import type { ContractProductDto } from './dto/contract-product.dto.js';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { FieldError } from '../../common/envelopes.js';
-import { RecordValidationException } from '../../common/errors.js';
+import { RecordValidationException, refusal } from '../../common/errors.js';
 import { billedDeleteRefusal, hasBilledLines, refuseBilledChanges } from '../due-items/billed-items.js';
 import { atMidnight, defaultBillingDay, utcDate } from '../due-items/periods.js';
 import type { Principal } from '../../common/principal.js';
@@ -10,7 +10,6 @@ import type { WireRecord } from '../../common/record-definition.js';
 import { CoworkerContractsRepository, type MainContract } from './coworker-contracts.repository.js';
 import type { CoworkerContractDto } from './dto/coworker-contract.dto.js';
 import type { DeleteContext, RecordRules, SaveContext, SaveDecision } from '../../common/record-rules.js';
-import { refusal } from '../../common/errors.js';
 import { RecordTypes } from '../../common/record-types.js';
 import type { RecordService } from '../../common/record.service.js';
 import { coworkerContracts } from './coworker-contracts.definition.js';
@@ -31,13 +30,12 @@ import { Database } from '../../common/database.js';
 export class CoworkerContractsRules implements RecordRules<CoworkerContractDto> {
   @Inject(Database) private readonly db: Database;
   @Inject(RecordTypes) private readonly types: RecordTypes;
+  @Inject(CoworkerContractsRepository) private readonly contractsRepository: CoworkerContractsRepository;
 
   /** This type's RecordService, for the records the rules write besides a request's own. */
   private get records(): RecordService {
     return this.types.records(coworkerContracts);
   }
-
-  @Inject(CoworkerContractsRepository) private readonly contractsRepository: CoworkerContractsRepository;
 
   /** The values to write: the body's under the contract rules (a cleared Price is the tariff's again). */
   async beforeSave(context: SaveContext<CoworkerContractDto>): Promise<SaveDecision> {

@@ -28,13 +28,12 @@ const MANUAL = 11;
 @Injectable()
 export class CoworkerLedgerEntriesRules implements RecordRules<CoworkerLedgerEntryDto> {
   @Inject(RecordTypes) private readonly types: RecordTypes;
+  @Inject(InvoiceSettlement) readonly settlement: InvoiceSettlement;
 
   /** This type's RecordService, for the records the rules write besides a request's own. */
   private get records(): RecordService {
     return this.types.records(coworkerLedgerEntries);
   }
-
-  @Inject(InvoiceSettlement) readonly settlement: InvoiceSettlement;
 
   async beforeSave({ manager, values: given, existing, dto }: SaveContext<CoworkerLedgerEntryDto>): Promise<SaveDecision<Affected>> {
     const values: Record<string, unknown> = { ...given };

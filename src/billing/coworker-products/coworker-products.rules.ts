@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { RecordValidationException } from '../../common/errors.js';
+import { RecordValidationException, refusal } from '../../common/errors.js';
 import type { FieldError } from '../../common/envelopes.js';
 import { parseDbDateTime } from '../../common/wire-values.js';
 import { billedDeleteRefusal, hasBilledLines, refuseBilledChanges } from '../due-items/billed-items.js';
@@ -16,7 +16,6 @@ import type { RecordService } from '../../common/record.service.js';
 import { CoworkerProductsRepository } from './coworker-products.repository.js';
 import { MAX_ID } from '../../common/validation/fields.js';
 import type { DeleteContext, RecordRules, SaveContext, SaveDecision } from '../../common/record-rules.js';
-import { refusal } from '../../common/errors.js';
 import { Database } from '../../common/database.js';
 import type { CoworkerProductDto } from './dto/coworker-product.dto.js';
 
@@ -45,7 +44,6 @@ const AS_SOLD = ['CoworkerId', 'ProductId', 'Quantity'] as const;
 @Injectable()
 export class CoworkerProductsRules implements RecordRules<CoworkerProductDto> {
   @Inject(Database) private readonly db: Database;
-
   @Inject(ProductsService) private readonly stock: ProductsService;
   @InjectRecords(productType) private readonly products: RecordService;
   @Inject(CoworkerBookingCreditsService) private readonly credits: CoworkerBookingCreditsService;
@@ -59,7 +57,7 @@ export class CoworkerProductsRules implements RecordRules<CoworkerProductDto> {
    */
   async beforeSave(context: SaveContext<CoworkerProductDto>): Promise<SaveDecision<PendingRelease>> {
     if (context.existing) {
-      const values = this.keepAsSold(context.values, context.existing, context.dto as unknown as Record<string, unknown>);
+      const values = this.keepAsSold(context.values, context.existing, context.dto);
       this.repeatDefaults(values, context.existing);
       await this.keepBilled(values, context.existing, context.manager);
       return { values };
@@ -164,7 +162,7 @@ export class CoworkerProductsRules implements RecordRules<CoworkerProductDto> {
   }
 
   /** An update may not change what the sale took stock and released credits for: the values it may write. */
-  private keepAsSold(given: Readonly<Record<string, unknown>>, existing: WireRecord, dto: Record<string, unknown>): Record<string, unknown> {
+  private keepAsSold(given: Readonly<Record<string, unknown>>, existing: WireRecord, dto: CoworkerProductDto): Record<string, unknown> {
     const values = { ...given };
     const errors: FieldError[] = [];
     for (const field of AS_SOLD) {

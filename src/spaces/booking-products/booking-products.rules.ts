@@ -3,13 +3,12 @@ import { CoworkerProductDto } from '../../billing/coworker-products/dto/coworker
 import { coworkerProducts } from '../../billing/coworker-products/coworker-products.definition.js';
 import { InjectRecords } from '../../common/record.module.js';
 import type { RecordService } from '../../common/record.service.js';
-import { RecordValidationException } from '../../common/errors.js';
+import { RecordValidationException, refusal } from '../../common/errors.js';
 import type { FieldError } from '../../common/envelopes.js';
 import type { Principal } from '../../common/principal.js';
 import type { WireRecord } from '../../common/record-definition.js';
 import { Booking } from '../bookings/booking.entity.js';
 import type { DeleteContext, RecordRules, SaveContext, SaveDecision } from '../../common/record-rules.js';
-import { refusal } from '../../common/errors.js';
 import { Database } from '../../common/database.js';
 import type { BookingProductDto } from './dto/booking-product.dto.js';
 
@@ -27,7 +26,6 @@ export const besides = (actor: Principal | undefined): Principal | undefined => 
 @Injectable()
 export class BookingProductsRules implements RecordRules<BookingProductDto> {
   @Inject(Database) private readonly db: Database;
-
   @InjectRecords(coworkerProducts) private readonly sales: RecordService;
 
   async beforeSave(context: SaveContext<BookingProductDto>): Promise<SaveDecision> {

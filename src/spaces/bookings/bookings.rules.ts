@@ -70,16 +70,15 @@ const refused = (refusal: BookingRefusal) => RecordValidationException.field(ref
 @Injectable()
 export class BookingsRules implements RecordRules<BookingDto> {
   @Inject(RecordTypes) private readonly types: RecordTypes;
+  @Inject(BookingsRepository) private readonly bookings: BookingsRepository;
+  @Inject(CoworkerBookingCreditUseHistoriesService) private readonly uses: CoworkerBookingCreditUseHistoriesService;
+  @Inject(CoworkerContractsRules) private readonly contracts: CoworkerContractsRules;
+  @InjectRecords(bookingProducts) private readonly products: RecordService;
 
   /** This type's RecordService, for the records the rules write besides a request's own. */
   private get records(): RecordService {
     return this.types.records(bookings);
   }
-
-  @Inject(BookingsRepository) private readonly bookings: BookingsRepository;
-  @Inject(CoworkerBookingCreditUseHistoriesService) private readonly uses: CoworkerBookingCreditUseHistoriesService;
-  @Inject(CoworkerContractsRules) private readonly contracts: CoworkerContractsRules;
-  @InjectRecords(bookingProducts) private readonly products: RecordService;
 
   async beforeSave(context: SaveContext<BookingDto>): Promise<SaveDecision<{ spends: Spend[]; coworkerId: number }>> {
     const { manager, actor, existing } = context;

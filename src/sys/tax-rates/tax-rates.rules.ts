@@ -1,11 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { referencesOf } from '../../common/validation/fields.js';
-import { RecordValidationException } from '../../common/errors.js';
+import { RecordValidationException, refusal } from '../../common/errors.js';
 import type { RecordDefinition, WireRecord } from '../../common/record-definition.js';
 import { RecordTypes } from '../../common/record-types.js';
 import { TaxRate } from './tax-rate.entity.js';
 import type { DeleteContext, RecordRules, SaveContext, SaveDecision } from '../../common/record-rules.js';
-import { refusal } from '../../common/errors.js';
 import { Database } from '../../common/database.js';
 import type { TaxRateDto } from './dto/tax-rate.dto.js';
 
