@@ -9,7 +9,7 @@ import jwt from 'jsonwebtoken';
 import mysql from 'mysql2/promise';
 import { verifyPassword } from '../src/auth/passwords.js';
 import { compileRecordPlan } from '../src/common/record-plan.js';
-import { recordDefinitions } from '../src/common/record-definition.js';
+import { products } from '../src/billing/products/products.definition.js';
 import { RecordRepository } from '../src/common/record.repository.js';
 import { parseListQuery } from '../src/common/list-query.js';
 import { parseDatabaseUrl } from '../src/config/configuration.js';
@@ -113,7 +113,7 @@ const reads = await (async () => {
     };
   }
   const db = await offlineDatabase(target.type === 'sqlite' ? 'sqlite' : 'mysql');
-  const product = recordDefinitions().find((definition) => definition.name === 'Product')!;
+  const product = products;
   const plan = compileRecordPlan(product, db);
   const repository = new RecordRepository(db, plan, product);
   const sample = repository.pageStatements(parseListQuery({ Product_Business: '7', size: '25', page: '3' }, plan.listSchema), null);

@@ -19,6 +19,7 @@ import { HealthModule } from './health/health.module.js';
 import { ObservabilityModule } from './observability/observability.module.js';
 import { ChangeLogModule } from './common/change-log/change-log.module.js';
 import { RecordCommandsModule } from './common/commands/record-commands.js';
+import { RecordTypesModule } from './common/record-types.js';
 import { PublicEventsModule } from './public/events/public-events.module.js';
 // Bookings first: their record types are defined (and walked by test/boundary-values) before product credits.
 import { BookingsModule } from './spaces/bookings/bookings.module.js';
@@ -77,6 +78,7 @@ export class AppModule {
         DatabaseModule,
         ObservabilityModule.register(config),
         ChangeLogModule,
+        RecordTypesModule,
         RecordCommandsModule,
         ThrottlerModule.forRootAsync({
           imports: [RateLimitStorageModule],

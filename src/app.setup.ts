@@ -14,6 +14,7 @@ import { failureConfirmation } from './common/envelopes.js';
 import { deferredChildLogger, logAnswer } from './common/logging.js';
 import { Database } from './common/database.js';
 import { describeDocument, documentRecordRoutes, recordBasePaths, recordBodies } from './common/openapi.js';
+import { RecordTypes } from './common/record-types.js';
 import { requestDeadline } from './common/request-deadline.js';
 import { documentSafeWrites } from './common/openapi-safe-writes.js';
 import { installSecurityHeaders } from './common/http-headers.js';
@@ -170,7 +171,7 @@ export async function setupApp(app: NestFastifyApplication): Promise<void> {
     { extraModels: recordBodies(recordRoutes) },
   );
   documentRecordRoutes(document, recordRoutes);
-  describeDocument(document, app.get(Database));
+  describeDocument(document, app.get(Database), app.get(RecordTypes).definitions());
   documentSafeWrites(document, recordBasePaths(recordRoutes));
   SwaggerModule.setup('api/docs', app, document, {
     jsonDocumentUrl: 'api/docs-json',

@@ -100,16 +100,6 @@ describe('library internals the service relies on', () => {
     assert.ok((storage as unknown as { validationMetadatas?: unknown }).validationMetadatas instanceof Map, FAILS('class-validator MetadataStorage', 'validationMetadatas (a Map by class)', 'src/common/validation/compiled.spec.ts'));
   });
 
-  it("Nest: a module of `ModulesContainer` keeps its providers in `providers`, a Map of wrappers holding `instance`", async () => {
-    const { Test } = await import('@nestjs/testing');
-    const { ModulesContainer } = await import('@nestjs/core');
-    const token = Symbol('pinned');
-    const moduleRef = await Test.createTestingModule({ providers: [{ provide: token, useValue: 'value' }] }).compile();
-    const found = [...moduleRef.get(ModulesContainer).values()].map((module) => module.providers.get(token)?.instance).find(Boolean);
-    assert.equal(found, 'value', FAILS('@nestjs/core Module', 'providers (Map of InstanceWrapper with instance)', 'src/common/record-router.ts recordTypesOf'));
-    await moduleRef.close();
-  });
-
   it('fontkit: a font keeps its glyphs in `_glyphs`, made with the characters first asked for; PDFKit takes a parsed font', async () => {
     const { readFileSync } = await import('node:fs');
     const { createRequire } = await import('node:module');

@@ -1,8 +1,10 @@
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { DataSource, getMetadataArgsStorage, type DataSourceOptions } from 'typeorm';
 import './app.module.js';
 import { Database } from './common/database.js';
-import { recordDefinitions } from './common/record-definition.js';
+import type { RecordDefinition } from './common/record-definition.js';
 import { recordSql } from './common/record-sql.js';
 import { SchemaNamingStrategy } from './database/naming-strategy.js';
 
@@ -19,9 +21,27 @@ export async function generateSqlSnapshots(): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   for (const dialect of Object.keys(DIALECTS) as Array<keyof typeof DIALECTS>) {
     const db = await offlineDatabase(dialect);
-    for (const definition of recordDefinitions()) files.set(join(SQL_SNAPSHOT_DIR, dialect, `${definition.name}.sql`), recordSql(definition, db));
+    for (const definition of await definitionFiles()) files.set(join(SQL_SNAPSHOT_DIR, dialect, `${definition.name}.sql`), recordSql(definition, db));
   }
   return files;
+}
+
+/**
+ * Every record type's definition, read from the `<type>.definition.ts` files (compiled) below this
+ * folder: the snapshots start no application, so they do not ask the RecordTypes registry.
+ */
+export async function definitionFiles(): Promise<RecordDefinition<any>[]> {
+  const found: RecordDefinition<any>[] = [];
+  for (const file of readdirSync(import.meta.dirname, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.definition.js')).sort()) {
+    const exported: Record<string, unknown> = await import(pathToFileURL(join(import.meta.dirname, file)).href);
+    for (const value of Object.values(exported)) if (isDefinition(value)) found.push(value);
+  }
+  return found;
+}
+
+function isDefinition(value: unknown): value is RecordDefinition<any> {
+  const candidate = value as Partial<RecordDefinition<any>> | null;
+  return typeof candidate === 'object' && candidate !== null && typeof candidate.name === 'string' && typeof candidate.path === 'string' && typeof candidate.entity === 'function' && typeof candidate.toStringText === 'function';
 }
 
 /**

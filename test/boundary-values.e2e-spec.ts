@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { recordDefinitions, type RecordDefinition } from '../src/common/record-definition.js';
+import type { RecordDefinition } from '../src/common/record-definition.js';
 import { appPerSuite } from './support/test-app.js';
 import { fieldsOf, pathOf, RecordMaker, type FieldRules } from './support/valid-records.js';
+import { RecordTypes } from '../src/common/record-types.js';
 
 // Every record type's writable fields, taken from its DTO's rules, sent with boundary values (the
 // least and the most a rule allows and just past each, nulls, wrong types) on create and on update:
@@ -60,7 +61,7 @@ describe('boundary values on every writable field of every record type', () => {
 
   it('answers every create and update with a 2xx or a 4xx', async () => {
     const walked: string[] = [];
-    for (const definition of recordDefinitions()) {
+    for (const definition of t.app.get(RecordTypes).definitions()) {
       if (!definition.dto) continue;
       const path = pathOf(definition);
       const canCreate = operations(definition).includes('create');

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { recordDefinitions } from '../src/common/record-definition.js';
+
 import { operationsOf, pathOf, RecordWalker } from './support/record-walker.js';
 import { appPerSuite } from './support/test-app.js';
+import { RecordTypes } from '../src/common/record-types.js';
 
 // docs/api.md §1.2–§1.3, on every registered record type (a type added later is walked too):
 // - `id` with a bracketed list is batch get; any other `id`/`Id` value is the equality filter on Id,
@@ -16,7 +17,7 @@ describe('ids on the wire: ?Id= is a filter; malformed path ids are 404 on every
   it('answers ?Id=7 and ?id=7 with the list envelope filtered on Id, and ?id=[7] with the array, on every type', async () => {
     const walker = new RecordWalker(t);
     const walked: string[] = [];
-    for (const definition of recordDefinitions()) {
+    for (const definition of t.app.get(RecordTypes).definitions()) {
       if (!operationsOf(definition).includes('list')) continue;
       const found = await walker.someRecord(definition);
       if (found === undefined) continue;
@@ -48,7 +49,7 @@ describe('ids on the wire: ?Id= is a filter; malformed path ids are 404 on every
   it('answers a malformed path id with 404 "Not found" on get, history, update, delete and every /{id}/… route, acting on nothing', async () => {
     const walker = new RecordWalker(t);
     const walked: string[] = [];
-    for (const definition of recordDefinitions()) {
+    for (const definition of t.app.get(RecordTypes).definitions()) {
       const path = pathOf(definition);
       const operations = operationsOf(definition);
       const found = await walker.someRecord(definition);

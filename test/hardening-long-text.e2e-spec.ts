@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { recordDefinitions } from '../src/common/record-definition.js';
+
 import { fieldsOf, operationsOf, pathOf, RecordWalker } from './support/record-walker.js';
 import { isLongTextColumn } from '../src/common/columns.js';
 import { appPerSuite, onMySql, type HttpResponse } from './support/test-app.js';
+import { RecordTypes } from '../src/common/record-types.js';
 
 // docs/api.md §1: lengths are in Unicode characters, whatever their size in UTF-8. Every long-text field
 // of every record type (those declared later included) holds 65,535 characters of any script — 2-byte
@@ -19,7 +20,7 @@ describe('long text is counted in characters, on both databases', () => {
   it('stores 65,535 characters of any script in every long-text field, and refuses 65,536 naming the field', async () => {
     const walker = new RecordWalker(t);
     const walked: string[] = [];
-    for (const definition of recordDefinitions()) {
+    for (const definition of t.app.get(RecordTypes).definitions()) {
       if (!definition.dto || !operationsOf(definition).includes('create')) continue;
       const path = pathOf(definition);
       const longFields = fieldsOf(definition.dto).filter((f) => Number(f.rules.get('maxLength')?.[0]) === LONG);
@@ -59,7 +60,7 @@ describe('long text is counted in characters, on both databases', () => {
   it('holds 255 "中" or emoji in a 255-character name and refuses 256', async () => {
     const walker = new RecordWalker(t);
     const walked: string[] = [];
-    for (const definition of recordDefinitions()) {
+    for (const definition of t.app.get(RecordTypes).definitions()) {
       if (!definition.dto || !operationsOf(definition).includes('create')) continue;
       const field = fieldsOf(definition.dto).find((f) => f.required && f.rules.has('isString') && !f.rules.has('isEmail') && !f.rules.has('minLength')
         && Number(f.rules.get('maxLength')?.[0]) === 255 && !/url$/i.test(f.name));

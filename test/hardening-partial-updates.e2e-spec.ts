@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { recordDefinitions, type WireRecord } from '../src/common/record-definition.js';
+import type { WireRecord } from '../src/common/record-definition.js';
 import { createBusiness, createCoworker } from './support/fixtures.js';
 import { fieldsOf, operationsOf, pathOf, RecordWalker } from './support/record-walker.js';
 import { appPerSuite } from './support/test-app.js';
+import { RecordTypes } from '../src/common/record-types.js';
 
 // docs/api.md §1.2: on the source document's record types (requiredOnUpdate) required fields stay
 // required on update; on every other type an absent required field keeps its stored value, a present
@@ -23,7 +24,7 @@ describe('partial updates of the platform\'s other record types', () => {
     const walker = new RecordWalker(t);
     const partial: string[] = [];
     const strict: string[] = [];
-    for (const definition of recordDefinitions()) {
+    for (const definition of t.app.get(RecordTypes).definitions()) {
       if (!definition.dto || !operationsOf(definition).includes('update')) continue;
       const path = pathOf(definition);
       const found = await walker.someRecord(definition);

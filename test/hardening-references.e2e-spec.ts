@@ -1,19 +1,19 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { AnyClass } from '../src/common/columns.js';
-import { recordDefinitions, type RecordDefinition } from '../src/common/record-definition.js';
+import type { RecordDefinition } from '../src/common/record-definition.js';
 import { referencesOf } from '../src/common/validation/fields.js';
 import { createProduct } from './support/billing-fixtures.js';
 import { createBusiness, createCoworker, createTariff } from './support/fixtures.js';
 import { operationsOf, pathOf, RecordWalker } from './support/record-walker.js';
 import { appPerSuite, type TestApp } from './support/test-app.js';
+import { RecordTypes } from '../src/common/record-types.js';
 
 // docs/api.md §1.2: nothing points at what is gone. Every id and id list that names another record
 // (declared with `@Reference` / `@IdList({ references })`, those added later included) blocks the delete
 // of the named record with a 400 and a Message, nothing removed; and a delete racing a write that adds
 // such a reference never leaves one dangling (run in parallel, repeatedly, on SQLite and MariaDB).
 
-const definitionOf = (entity: AnyClass) => recordDefinitions().find((d) => d.entity === entity);
 
 /** Whether deleting the named record is meant to take the referring one along or clear it (a declared foreign-key action). */
 function cascades(t: TestApp, definition: RecordDefinition<any>, property: string): boolean {
@@ -27,11 +27,12 @@ const ownedBy = (owner: RecordDefinition<any>, owned: RecordDefinition<any>) => 
 
 describe('a record named by another cannot be deleted', () => {
   const t = appPerSuite();
+  const definitionOf = (entity: AnyClass) => t.app.get(RecordTypes).ofEntity(entity)?.definition;
 
   it('refuses the delete of a record named by each referencing field of each record type, nothing removed', async () => {
     const walker = new RecordWalker(t);
     const checked: string[] = [];
-    for (const definition of recordDefinitions()) {
+    for (const definition of t.app.get(RecordTypes).definitions()) {
       if (!definition.dto || !operationsOf(definition).includes('create')) continue;
       const metadata = t.db.dataSource.getMetadata(definition.entity);
       for (const reference of referencesOf(definition.dto)) {

@@ -8,11 +8,12 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
-import { recordDefinitions, type RecordDefinition } from '../src/common/record-definition.js';
+import type { RecordDefinition } from '../src/common/record-definition.js';
 import { createBilledInvoice, createCreditSpendingBooking } from './support/billing-fixtures.js';
 import { ROOT } from './support/service.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, appPerSuite, type HttpResponse } from './support/test-app.js';
 import { fieldsOf, offers, pathOf, RecordMaker } from './support/valid-records.js';
+import { RecordTypes } from '../src/common/record-types.js';
 
 // The OpenAPI document at /api/docs-json describes every answer the service gives (docs/api.md §10):
 // Redocly's recommended rules find nothing in it, real answers of every operation of every record type
@@ -82,7 +83,7 @@ describe('the OpenAPI document', () => {
     assert.equal(res.status, 200);
     document = res.body;
     folder = mkdtempSync(join(tmpdir(), 'openapi-client-'));
-    described.push(...recordDefinitions().filter((d) => document.paths[pathOf(d)] || document.paths[`${pathOf(d)}/{id}`]));
+    described.push(...t.app.get(RecordTypes).definitions().filter((d) => document.paths[pathOf(d)] || document.paths[`${pathOf(d)}/{id}`]));
   });
   after(() => rmSync(folder, { recursive: true, force: true }));
 

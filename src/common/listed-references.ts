@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { AnyClass } from './columns.js';
 import type { Database } from './database.js';
-import { recordDefinitions } from './record-definition.js';
+import type { RecordDefinition } from './record-definition.js';
 import { referencesOf } from './validation/fields.js';
 
 /** How one reference field is found to name a record: where it is stored. */
@@ -23,12 +23,12 @@ interface NamingField {
  * and SET NULL are the declared intent). Request-only fields (a customer's `AddedBusinesses`) are
  * stored nowhere and name nothing.
  */
-function namingFields(db: Database, entity: AnyClass): NamingField[] {
+function namingFields(db: Database, types: readonly RecordDefinition<any>[], entity: AnyClass): NamingField[] {
   const fields: NamingField[] = [];
   const q = (name: string) => db.id(name);
   // JSON lists are written without spaces (`[1,2,3]`): four patterns find an id anywhere in one.
   const patterns = (id: number) => [`[${id}]`, `[${id},%`, `%,${id},%`, `%,${id}]`];
-  for (const definition of recordDefinitions()) {
+  for (const definition of types) {
     const metadata = db.dataSource.getMetadata(definition.entity);
     const seen = new Set<string>();
     for (const reference of [definition.dto, definition.updateDto].flatMap((dto) => (dto ? referencesOf(dto) : []))) {
@@ -53,7 +53,8 @@ function namingFields(db: Database, entity: AnyClass): NamingField[] {
   return fields;
 }
 
-const fieldsByEntity = new WeakMap<Database, Map<AnyClass, NamingField[]>>();
+/** By the application's list of record types (RecordTypes.definitions(), one array per application). */
+const fieldsByEntity = new WeakMap<readonly RecordDefinition<any>[], Map<AnyClass, NamingField[]>>();
 
 /**
  * The fields of other records that name record `id` of `entity` where no foreign key would stop its
@@ -62,11 +63,11 @@ const fieldsByEntity = new WeakMap<Database, Map<AnyClass, NamingField[]>>();
  * reference locks the referenced rows first (`RecordRepository.existingIds`), so the two take turns and
  * neither slips past the other (docs/api.md §1.2: nothing points at what is gone).
  */
-export async function fieldsNaming(db: Database, entity: AnyClass, id: number, manager: EntityManager): Promise<string[]> {
-  let byEntity = fieldsByEntity.get(db);
-  if (!byEntity) fieldsByEntity.set(db, (byEntity = new Map()));
+export async function fieldsNaming(db: Database, types: readonly RecordDefinition<any>[], entity: AnyClass, id: number, manager: EntityManager): Promise<string[]> {
+  let byEntity = fieldsByEntity.get(types);
+  if (!byEntity) fieldsByEntity.set(types, (byEntity = new Map()));
   let fields = byEntity.get(entity);
-  if (!fields) byEntity.set(entity, (fields = namingFields(db, entity)));
+  if (!fields) byEntity.set(entity, (fields = namingFields(db, types, entity)));
   const naming: string[] = [];
   for (const field of fields) {
     const found = await db.query(field.sql, field.parameters(id), manager);

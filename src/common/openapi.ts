@@ -2,7 +2,7 @@ import { ApiResponse, type OpenAPIObject } from '@nestjs/swagger';
 import { PUBLIC_MARK } from './access.js';
 import type { WireKind } from './columns.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './list-query.js';
-import { ALL_OPERATIONS, recordDefinitions, type RecordDefinition, type RecordOperation } from './record-definition.js';
+import { ALL_OPERATIONS, type RecordDefinition, type RecordOperation } from './record-definition.js';
 import { compileRecordPlan, type RecordPlan, type SqlDialect } from './record-plan.js';
 import type { RecordRoute } from './record-router.js';
 
@@ -345,11 +345,11 @@ function describeRecordOperations(paths: OpenAPIObject['paths'], { definition, p
  * envelopes, list parameters and answers, the shared envelopes, security on every operation (`[]` on
  * public ones), the 401 body, and the servers.
  */
-export function describeDocument(document: OpenAPIObject, dialect: SqlDialect): void {
+export function describeDocument(document: OpenAPIObject, dialect: SqlDialect, types: readonly RecordDefinition<any>[]): void {
   document.components ??= {};
   const schemas = (document.components.schemas ??= {}) as Record<string, Schema>;
   Object.assign(schemas, SHARED_SCHEMAS);
-  for (const definition of recordDefinitions()) {
+  for (const definition of types) {
     if (!document.paths[`/api/${definition.path}`] && !document.paths[`/api/${definition.path}/{id}`]) continue; // module not loaded
     const plan = compileRecordPlan(definition, dialect);
     const bodies = [definition.dto, definition.updateDto].flatMap((dto) => (dto && schemas[dto.name] ? [schemas[dto.name]] : []));

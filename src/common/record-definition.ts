@@ -100,14 +100,10 @@ export interface RecordDefinition<E extends RecordEntity = RecordEntity> {
   toStringText: (record: WireRecord) => string;
 }
 
-const definitions: RecordDefinition<any>[] = [];
-
+/**
+ * A record type's definition, typed by its entity (`<type>.definition.ts`). It registers nothing: the
+ * type's module does (`RecordModule.forType`, the `RecordTypes` registry).
+ */
 export function defineRecord<E extends RecordEntity>(definition: RecordDefinition<E>): RecordDefinition<E> {
-  definitions.push(definition);
   return definition;
-}
-
-/** Every record type defined so far: lets a refused delete name the records that refer to it. */
-export function recordDefinitions(): readonly RecordDefinition<any>[] {
-  return definitions;
 }

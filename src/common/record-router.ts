@@ -1,5 +1,4 @@
 import { HttpStatus, SetMetadata, UnauthorizedException, type CanActivate, type ExecutionContext, type Type } from '@nestjs/common';
-import { ModulesContainer } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isObservable, lastValueFrom } from 'rxjs';
@@ -14,7 +13,8 @@ import type { Principal } from './principal.js';
 import { RecordBodyPipe, RecordUpdatePipe } from './record-body.pipe.js';
 import { ALL_OPERATIONS, type RecordDefinition, type RecordOperation, type WireRecord } from './record-definition.js';
 import { parseRecordId } from './record-id.pipe.js';
-import { RECORD_DEFINITION, RecordService } from './record.service.js';
+import type { RecordService } from './record.service.js';
+import { RecordTypes } from './record-types.js';
 import type { RecordDto } from './validation/record.dto.js';
 import { ifNoneMatchMatches, recordEtag } from './versions.js';
 import { runWrite } from './write.interceptor.js';
@@ -178,18 +178,10 @@ const commandTarget = (definition: RecordDefinition<any>, service: RecordService
   get: (id: number, actor: Principal | undefined, manager?: Parameters<RecordService['get']>[2]) => service.get(id, actor, manager),
 });
 
-/**
- * The record types of the application: every module that provides a record definition, with the
- * RecordService of that module (DI, not a module-level list), in the order the modules were imported.
- */
+/** The record types of the application, each with its RecordService: the registry every record module registers into. */
 export function recordTypesOf(app: Pick<NestFastifyApplication, 'get'>): RecordType[] {
-  const types: RecordType[] = [];
-  for (const module of app.get(ModulesContainer).values()) {
-    const definition = module.providers.get(RECORD_DEFINITION)?.instance as RecordDefinition<any> | undefined;
-    const service = module.providers.get(RecordService)?.instance as RecordService | undefined;
-    if (definition && service) types.push({ definition, service });
-  }
-  return types;
+  const types = app.get(RecordTypes, { strict: false });
+  return types.definitions().map((definition) => ({ definition, service: types.records(definition) }));
 }
 
 type HttpArgumentsHost = ReturnType<ExecutionContext['switchToHttp']>;

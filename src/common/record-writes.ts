@@ -56,6 +56,8 @@ export interface WriteRules {
   /** The stored record (404, or 401 outside the actor's businesses). */
   get(id: number, actor: Principal | undefined, manager: EntityManager): Promise<WireRecord>;
   recordChange(manager: EntityManager, actor: Principal | undefined, action: ChangeAction, id: number, before: WireRecord | null, request?: object, written?: Record<string, unknown>): Promise<void>;
+  /** Every record type of the application (the RecordTypes registry): who may name a record. */
+  types(): readonly RecordDefinition<any>[];
 }
 
 /**
@@ -155,7 +157,7 @@ export class RecordWriter {
     const name = this.definition.name;
     const existing = await this.rules.get(id, actor, manager);
     await lockForDelete(this.db, this.definition.entity, id, manager);
-    const naming = await fieldsNaming(this.db, this.definition.entity, id, manager);
+    const naming = await fieldsNaming(this.db, this.rules.types(), this.definition.entity, id, manager);
     if (naming.length) {
       const types = [...new Set(naming.map((field) => field.split('.')[0]))];
       throw refusal(`${name} ${id} cannot be deleted because ${types.join(' and ')} records list it (${naming.join(', ')}).`);
@@ -257,7 +259,7 @@ export class RecordWriter {
 
   /** References declared `sameBusiness` name records of this record's business (400 naming each field). */
   private async checkSameBusiness(record: Pick<SaveContext, 'dto' | 'values' | 'existing'>, manager?: EntityManager): Promise<void> {
-    const errors = await crossBusinessReferences(this.db, this.definition, record.dto, record, (values) => this.rules.businessOf(values, manager ?? this.db.manager), manager);
+    const errors = await crossBusinessReferences(this.db, this.rules.types(), this.definition, record.dto, record, (values) => this.rules.businessOf(values, manager ?? this.db.manager), manager);
     if (errors.length) throw new RecordValidationException(errors);
   }
 

@@ -3,7 +3,7 @@ import type { AnyClass } from './columns.js';
 import type { Database } from './database.js';
 import type { Filter, ListQuery } from './list-query.js';
 import { countSql, pageSql, type ListConditions } from './page-query.js';
-import { recordDefinitions, type BusinessScope, type RecordDefinition } from './record-definition.js';
+import type { BusinessScope, RecordDefinition } from './record-definition.js';
 import type { RecordPlan } from './record-plan.js';
 import { referencesOf } from './validation/fields.js';
 import { etagOf } from './versions.js';
@@ -35,7 +35,13 @@ const affectedRows = (result: unknown): number => Number((result as { affectedRo
  * list, create), and the builder's per-query work costs more than the whole raw query (`npm run bench`).
  */
 export class RecordRepository {
-  constructor(readonly db: Database, readonly plan: RecordPlan, private readonly definition: RecordDefinition<any>) {}
+  constructor(
+    readonly db: Database,
+    readonly plan: RecordPlan,
+    private readonly definition: RecordDefinition<any>,
+    /** Every record type of the application (RecordTypes), for the types that refer to a record. */
+    private readonly types: () => readonly RecordDefinition<any>[] = () => [],
+  ) {}
 
   // ---- statements ----
 
@@ -169,7 +175,7 @@ export class RecordRepository {
   /** The record types with a record whose reference field points at this record (for a refused delete). */
   async referringTypes(id: number, manager: EntityManager): Promise<string[]> {
     const names: string[] = [];
-    for (const other of recordDefinitions()) {
+    for (const other of this.types()) {
       const references = [other.dto, other.updateDto].flatMap((dto) => (dto ? referencesOf(dto) : []));
       const stored = this.db.dataSource.getMetadata(other.entity);
       // A request field that is not a column of its own (Coworker.TariffId starts a contract) refers to nothing.

@@ -1,4 +1,4 @@
-import { Inject, Injectable, UnauthorizedException } from '@nestjs/common';
+import { Inject, Injectable, Optional, UnauthorizedException } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { ChangeLog } from './change-log/change-log.service.js';
 import type { ChangeAction } from './change-log/changes.js';
@@ -11,14 +11,17 @@ import type { RecordDefinition, WireRecord } from './record-definition.js';
 import { compileRecordPlan, type RecordPlan } from './record-plan.js';
 import { RecordRepository, type SqlCondition } from './record.repository.js';
 import { RecordWireMapper } from './record-wire.js';
-import { RecordWriter, type SaveContext, type SaveDecision, type WriteRules } from './record-writes.js';
+import { RecordWriter, type WriteRules } from './record-writes.js';
 import type { RecordEntity } from './record.entity.js';
+import type { RecordRules } from './record-rules.js';
+import { RecordTypes } from './record-types.js';
 import type { RecordDto } from './validation/record.dto.js';
 import type { WriteScope } from './write-scope.js';
 
-export type { SaveContext, SaveDecision } from './record-writes.js';
 
 export const RECORD_DEFINITION = Symbol('RecordDefinition');
+/** The token of a record type's rules inside its module (record.module.ts). */
+export const RECORD_RULES = Symbol('RecordRules');
 
 /** The pieces of the machinery for one record type, built on first use (docs/architecture.md). */
 interface Machinery {
@@ -30,49 +33,25 @@ interface Machinery {
 
 /**
  * List, get, batch get, create, update and delete for any record type, driven by its definition
- * (docs/api.md §1.2). Record modules subclass it only to add domain rules through the hooks. The work
- * is done by the plan (record-plan.ts), the repository (record.repository.ts), the write flow
+ * (docs/api.md §1.2) and its rules (record-rules.ts). It is never subclassed: a type's domain rules are
+ * an injectable of its own, given to `RecordModule.forType`, which makes one RecordService per type.
+ * The work is done by the plan (record-plan.ts), the repository (record.repository.ts), the write flow
  * (record-writes.ts) and the wire mapping (record-wire.ts); this class ties them to the type.
  */
 @Injectable()
 export class RecordService<E extends RecordEntity = RecordEntity> {
   private built: Machinery | undefined;
-  /**
-   * Collaborators are injected by property, here and in every record service, so that no subclass
-   * needs a constructor that only hands the definition and the database on.
-   */
-  @Inject(ChangeLog) protected readonly changeLog: ChangeLog;
+  @Inject(ChangeLog) private readonly changeLog: ChangeLog;
+  @Inject(RecordTypes) private readonly types: RecordTypes;
 
   constructor(
     @Inject(RECORD_DEFINITION) readonly definition: RecordDefinition<E>,
     readonly db: Database,
-  ) {}
-
-  // ---- hooks for domain rules (all run inside the write transaction) ----
-  // The save hooks are optional: a type that implements neither is one whose create, without id
-  // lists, is a single INSERT (references its foreign keys enforce are left to them).
-
-  /**
-   * Before a create or update is written: domain checks (throw to refuse), and the values to write when
-   * they differ from the body's (defaults, snapshots), returned with what `afterSave` will need.
-   */
-  protected beforeSave?(context: SaveContext): Promise<SaveDecision | void>;
-
-  /**
-   * Before the transaction of a create or update begins: slow work that needs no database (a password
-   * hash), so that no transaction waits on it while it holds the database (SQLite's one writer, rows
-   * locked on MySQL). What it finds is kept for the hooks (see passwords.ts, `prehash`).
-   */
-  protected prepareSave?(dto: RecordDto): Promise<void>;
-
-  /** After a create or update is written, with the record's id and the values written: join tables, releases. */
-  protected afterSave?(id: number, saved: SaveContext, pending?: unknown): Promise<void>;
-
-  /** Before a delete: refuse it (throw) when it would orphan records the database cannot see. */
-  protected async beforeDelete(_record: WireRecord, _manager: EntityManager, _actor?: Principal): Promise<void> {}
-
-  /** After a record's row is deleted, in the same transaction: what goes with it (a booking product's sale). */
-  protected async afterDelete(_record: WireRecord, _manager: EntityManager, _actor?: Principal): Promise<void> {}
+    @Optional() @Inject(RECORD_RULES) private readonly rules: RecordRules<any> = {},
+  ) {
+    // Final: a type's rules are given, not written as a subclass (record-rules.ts).
+    if (new.target !== RecordService) throw new Error('RecordService is not subclassed: give the record type its rules (RecordModule.forType)');
+  }
 
   /**
    * Records a change of one of this type's records in the change log, inside the write's
@@ -125,7 +104,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
    * and the count reads only the record's own table unless a filter needs a joined one. (A
    * COUNT(*) OVER () window would make the database build every matching row, joins and all.)
    */
-  protected async page(query: ListQuery, actor?: Principal): Promise<ListEnvelope<WireRecord>> {
+  private async page(query: ListQuery, actor?: Principal): Promise<ListEnvelope<WireRecord>> {
     const { repository, wire } = this.machinery;
     const { rows, total } = await repository.page(query, this.scopeCondition(actor));
     return listEnvelope(rows.map((row) => wire.toWire(row)), query, total);
@@ -137,7 +116,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
    * (SQL on the alias `r`, with bound parameters) select is read, `keep` decides, then the kept ones
    * are paged. For lists whose rows are few once `condition` applies (a customer's credits).
    */
-  protected async listNarrowed(query: Record<string, unknown>, actor: Principal | undefined, condition: SqlCondition, keep: (record: WireRecord) => boolean): Promise<ListEnvelope<WireRecord>> {
+  async listNarrowed(query: Record<string, unknown>, actor: Principal | undefined, condition: SqlCondition, keep: (record: WireRecord) => boolean): Promise<ListEnvelope<WireRecord>> {
     const { repository, wire } = this.machinery;
     const parsed = parseListQuery(query, this.plan.listSchema);
     const rows = await repository.narrowed(parsed, this.scopeCondition(actor), condition);
@@ -146,7 +125,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
     return listEnvelope(kept.slice(start, start + parsed.size), parsed, kept.length);
   }
 
-  protected async batch(ids: number[], actor?: Principal): Promise<WireRecord[]> {
+  private async batch(ids: number[], actor?: Principal): Promise<WireRecord[]> {
     if (!ids.length) return [];
     const { repository, wire } = this.machinery;
     const rows = await repository.batch(ids, this.scopeCondition(actor));
@@ -156,16 +135,24 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
   // ---- writes (bodies arrive validated: record-body.pipe.ts) ----
 
   create(dto: RecordDto, actor?: Principal): Promise<ActionConfirmation> {
-    return this.machinery.writer.create(dto, actor);
+    const created = this.machinery.writer.create(dto, actor);
+    return this.rules.mapError ? created.catch((error: unknown) => this.mapped(error, 'Create', dto)) : created;
   }
 
   /** Update of the record `id` (the path's, or the body's: record-body.pipe.ts resolves which). */
   update(id: number, dto: RecordDto, actor?: Principal): Promise<ActionConfirmation> {
-    return this.machinery.writer.update(id, dto, actor);
+    const updated = this.machinery.writer.update(id, dto, actor);
+    return this.rules.mapError ? updated.catch((error: unknown) => this.mapped(error, 'Update', dto)) : updated;
   }
 
   delete(id: number, actor?: Principal): Promise<ActionConfirmation> {
-    return this.machinery.writer.delete(id, actor);
+    const deleted = this.machinery.writer.delete(id, actor);
+    return this.rules.mapError ? deleted.catch((error: unknown) => this.mapped(error, 'Delete')) : deleted;
+  }
+
+  /** The type's `mapError` rule: the error to answer instead of the write's. */
+  private mapped(error: unknown, operation: ChangeAction, dto?: RecordDto): never {
+    throw this.rules.mapError!(error, operation, dto);
   }
 
   /**
@@ -189,7 +176,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
   // ---- pieces for domain rules ----
 
   /** Inserts a row of column values and returns its new Id (inside `manager`'s transaction, if given). */
-  protected insertRow(values: Record<string, unknown>, manager?: EntityManager, scope?: WriteScope): Promise<number> {
+  insertRow(values: Record<string, unknown>, manager?: EntityManager, scope?: WriteScope): Promise<number> {
     return this.machinery.repository.insert(values, manager, scope);
   }
 
@@ -197,30 +184,39 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
    * Updates a row's columns and raises its version; a function value is SQL (`SecurityStamp + 1`).
    * With an `expected` version (If-Match) only that version is updated, else 412.
    */
-  protected updateRow(id: number, values: Record<string, unknown>, manager: EntityManager, expected: number | null = null): Promise<void> {
+  updateRow(id: number, values: Record<string, unknown>, manager: EntityManager, expected: number | null = null): Promise<void> {
     return this.machinery.writer.updateRow(id, values, manager, expected);
   }
 
   /** The writable column values a validated body sets: absent keeps, null clears (docs/api.md §1.2). */
-  protected columnValues(dto: RecordDto): Record<string, unknown> {
+  columnValues(dto: RecordDto): Record<string, unknown> {
     return this.machinery.writer.columnValues(dto);
   }
 
   /** Ids that must point at existing records: 400 naming each field that points at nothing. */
-  protected checkReferences(dto: RecordDto, manager?: EntityManager, which: 'all' | 'unenforced' = 'all'): Promise<void> {
+  checkReferences(dto: RecordDto, manager?: EntityManager, which: 'all' | 'unenforced' = 'all'): Promise<void> {
     return this.machinery.writer.checkReferences(dto, manager, which);
   }
 
-  /** A restricted administrator may only write into its own businesses (401 otherwise). */
-  protected async authorizeBusiness(values: Record<string, unknown>, actor: Principal | undefined, manager: EntityManager, _dto: RecordDto): Promise<void> {
+  /**
+   * Whether the actor may write a record with these values: the type's `authorize` rule, else a
+   * restricted administrator may only write into its own businesses (401 otherwise).
+   */
+  async authorizeBusiness(values: Record<string, unknown>, actor: Principal | undefined, manager: EntityManager, dto: RecordDto): Promise<void> {
+    if (this.rules.authorize) return this.rules.authorize(values, { manager, actor, dto });
     if (!actor || actor.businessIds === null) return;
     const business = await this.businessOf(values, manager);
     // A new business (scope on its own Id) cannot be made by a restricted administrator.
     if (business === null || !actor.businessIds.includes(business)) throw new UnauthorizedException();
   }
 
-  /** The business a record with these values belongs to, by the definition's scope. */
-  protected async businessOf(values: Record<string, unknown>, manager: EntityManager): Promise<number | null> {
+  /** The business a record with these values belongs to: the type's `businessOf` rule, else the definition's scope. */
+  businessOf(values: Record<string, unknown>, manager: EntityManager): Promise<number | null> {
+    const byScope = () => this.businessByScope(values, manager);
+    return this.rules.businessOf ? this.rules.businessOf(values, manager, byScope) : byScope();
+  }
+
+  private async businessByScope(values: Record<string, unknown>, manager: EntityManager): Promise<number | null> {
     const scope = this.definition.business;
     if (!scope || 'links' in scope) return null;
     if (!('via' in scope)) return (values[scope.column] as number | undefined) ?? null;
@@ -230,18 +226,13 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
   }
 
   /** The condition that keeps a restricted administrator to its businesses; null when unrestricted. */
-  protected scopeCondition(actor: Principal | undefined): SqlCondition | null {
+  private scopeCondition(actor: Principal | undefined): SqlCondition | null {
     if (!actor || actor.businessIds === null) return null;
     return this.machinery.repository.scopeCondition(actor.businessIds);
   }
 
-  /** Converts a row to its wire record: the fields, the computed ones, then the common extras. */
-  protected toWire(row: readonly unknown[]): WireRecord {
-    return this.machinery.wire.toWire(row);
-  }
-
   /** The read plan, built once from the entity's metadata and the definition. */
-  protected get plan(): RecordPlan {
+  private get plan(): RecordPlan {
     return this.machinery.plan;
   }
 
@@ -251,18 +242,21 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
 
   private build(): Machinery {
     const plan = compileRecordPlan(this.definition, this.db);
-    const repository = new RecordRepository(this.db, plan, this.definition);
+    const types = () => this.types.definitions();
+    const repository = new RecordRepository(this.db, plan, this.definition, types);
+    const own = this.rules;
     const rules: WriteRules = {
-      hasSaveHooks: typeof this.beforeSave === 'function' || typeof this.afterSave === 'function',
-      prepare: async (dto) => this.prepareSave?.(dto),
-      beforeSave: async (context) => this.beforeSave?.(context),
-      afterSave: async (id, saved, pending) => this.afterSave?.(id, saved, pending),
-      beforeDelete: (record, manager, actor) => this.beforeDelete(record, manager, actor),
-      afterDelete: (record, manager, actor) => this.afterDelete(record, manager, actor),
+      hasSaveHooks: typeof own.beforeSave === 'function' || typeof own.afterSave === 'function',
+      prepare: async (dto) => own.prepareSave?.(dto),
+      beforeSave: async (context) => own.beforeSave?.(context),
+      afterSave: async (id, saved, pending) => own.afterSave?.(id, saved, pending),
+      beforeDelete: async (record, manager, actor) => own.beforeDelete?.(record, { manager, actor }),
+      afterDelete: async (record, manager, actor) => own.afterDelete?.(record, { manager, actor }),
       authorizeBusiness: (values, actor, manager, dto) => this.authorizeBusiness(values, actor, manager, dto),
       businessOf: (values, manager) => this.businessOf(values, manager),
       get: (id, actor, manager) => this.get(id, actor, manager),
       recordChange: (...change) => this.recordChange(...change),
+      types,
     };
     return { plan, repository, wire: new RecordWireMapper(plan, this.definition), writer: new RecordWriter(this.definition, this.db, plan, repository, rules) };
   }

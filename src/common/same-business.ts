@@ -2,13 +2,13 @@ import type { EntityManager } from 'typeorm';
 import type { AnyClass } from './columns.js';
 import type { Database } from './database.js';
 import type { FieldError } from './envelopes.js';
-import { recordDefinitions, type RecordDefinition, type WireRecord } from './record-definition.js';
+import type { RecordDefinition, WireRecord } from './record-definition.js';
 import { referencesOf } from './validation/fields.js';
 import type { RecordDto } from './validation/record.dto.js';
 
 /** The business of each of the ids of a record type, by its definition's scope (none: not scoped by one). */
-async function businessesOf(db: Database, target: AnyClass, ids: number[], manager: EntityManager | undefined): Promise<Map<number, number> | null> {
-  const scope = recordDefinitions().find((definition) => definition.entity === target)?.business;
+async function businessesOf(db: Database, types: readonly RecordDefinition<any>[], target: AnyClass, ids: number[], manager: EntityManager | undefined): Promise<Map<number, number> | null> {
+  const scope = types.find((definition) => definition.entity === target)?.business;
   if (!scope || 'links' in scope) return null;
   const q = (name: string) => db.id(name);
   const marks = ids.map(() => '?').join(', ');
@@ -34,6 +34,7 @@ function scopeField(definition: RecordDefinition<any>): string | null {
  */
 export async function crossBusinessReferences(
   db: Database,
+  types: readonly RecordDefinition<any>[],
   definition: RecordDefinition<any>,
   dto: RecordDto,
   record: { values: Record<string, unknown>; existing: WireRecord | null },
@@ -59,7 +60,7 @@ export async function crossBusinessReferences(
     const ids = [...new Set(reference.list ? (value as number[]) : [value as number])];
     if (!ids.length) continue;
     const target = reference.target();
-    const owners = await businessesOf(db, target, ids, manager);
+    const owners = await businessesOf(db, types, target, ids, manager);
     if (!owners) continue;
     // Ids that exist nowhere are the reference check's to name.
     const foreign = ids.filter((id) => owners.has(id) && owners.get(id) !== business);

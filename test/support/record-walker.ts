@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { getMetadataStorage } from 'class-validator';
 import type { AnyClass } from '../../src/common/columns.js';
-import { ALL_OPERATIONS, recordDefinitions, type RecordDefinition, type RecordOperation } from '../../src/common/record-definition.js';
+import { ALL_OPERATIONS, type RecordDefinition, type RecordOperation } from '../../src/common/record-definition.js';
 import { referencesOf } from '../../src/common/validation/fields.js';
 import type { TestApp } from './test-app.js';
+import { RecordTypes } from '../../src/common/record-types.js';
 
 // Makes a valid record of any registered record type from its DTO's rules (required fields, references
 // made first), so a suite can walk every record type, those added later included, without naming them.
@@ -96,7 +97,7 @@ export class RecordWalker {
   async recordOf(entity: AnyClass, making = new Set<RecordDefinition<any>>()): Promise<number> {
     const known = this.ids.get(entity);
     if (known) return known;
-    const definition = recordDefinitions().find((d) => d.entity === entity)!;
+    const definition = this.t.app.get(RecordTypes).definitions().find((d) => d.entity === entity)!;
     if (!definition.dto || !operationsOf(definition).includes('create') || making.has(definition)) {
       const first = (await this.t.get(`${pathOf(definition)}?size=1`)).body.Records[0];
       assert.ok(first, `${definition.name}: no record to name (a read-only type whose records only a domain rule makes)`);

@@ -1,58 +1,23 @@
 import { Module } from '@nestjs/common';
-import { defineRecord } from '../../common/record-definition.js';
-import { recordModule } from '../../common/record.module.js';
-import { Business } from '../../sys/businesses/business.entity.js';
+import { RecordModule } from '../../common/record.module.js';
 import { ContractProductsModule } from '../contract-products/contract-products.module.js';
 import { CoworkerContractsModule } from '../coworker-contracts/coworker-contracts.module.js';
 import { CoworkerInvoiceLinesModule } from '../coworker-invoice-lines/coworker-invoice-lines.module.js';
 import { CoworkerInvoicesModule } from '../coworker-invoices/coworker-invoices.module.js';
 import { CoworkerProductsModule } from '../coworker-products/coworker-products.module.js';
 import { DueItemSources } from '../due-items/due-items.js';
-import { BillingRun } from './billing-run.entity.js';
 import { BillingRunWorker } from './billing-run.worker.js';
 import { BillingRunner } from './billing-runner.js';
+import { billingRuns } from './billing-runs.definition.js';
 import { BillingRunsService } from './billing-runs.service.js';
 import { BuiltInDueSources } from './built-in-sources.js';
 import { RaiseInvoiceController } from './raise-invoice.controller.js';
 
-/** Billing runs (docs/billing.md): read with CoworkerInvoice-Read. */
-export const billingRuns = defineRecord({
-  name: 'BillingRun',
-  path: 'billing/billingruns',
-  entity: BillingRun,
-  operations: ['list', 'get'],
-  methodNotAllowed: true,
-  readPermission: { entity: 'CoworkerInvoice', action: 'Read' },
-  business: { column: 'BusinessId' },
-  hidden: ['ErrorList'],
-  reads: {
-    Errors: { kind: 'text', sql: (q) => `${q.alias}.${q.id('ErrorList')}` },
-    BusinessName: { from: () => Business, on: 'BusinessId', column: 'Name' },
-  },
-  computed: {
-    Errors: (r) => (typeof r.Errors === 'string' && r.Errors ? JSON.parse(r.Errors) : []),
-  },
-  computedTypes: {
-    Errors: {
-      schema: {
-        type: 'array',
-        description: 'Read-only: the customers the run could not bill, and why.',
-        items: { type: 'object', properties: { CoworkerId: { type: 'integer', format: 'int32' }, Message: { type: 'string' } }, required: ['CoworkerId', 'Message'] },
-      },
-    },
-  },
-  toStringText: (r) => `${String(r.Trigger)} run of ${String(r.StartedOn)}`,
-});
-
-/**
- * Billing: the runs, their item sources (DueItemSources, exported for modules that add a source), the
- * COWORKER_BILL_RUN command, the raise route and the automatic run.
- */
-@Module(recordModule(billingRuns, {
-  service: BillingRunsService,
+@Module(RecordModule.forType({
+  definition: billingRuns,
   imports: [CoworkerContractsModule, ContractProductsModule, CoworkerProductsModule, CoworkerInvoicesModule, CoworkerInvoiceLinesModule],
-  providers: [DueItemSources, BuiltInDueSources, BillingRunner, BillingRunWorker],
+  providers: [BillingRunsService, DueItemSources, BuiltInDueSources, BillingRunner, BillingRunWorker],
   controllers: [RaiseInvoiceController],
-  exports: [DueItemSources],
+  exports: [BillingRunsService, DueItemSources],
 }))
 export class BillingRunsModule {}

@@ -4,12 +4,14 @@ import { LocalDate } from '@js-joda/core';
 import { RecordCommands } from '../../common/commands/record-commands.js';
 import type { Principal } from '../../common/principal.js';
 import type { WireRecord } from '../../common/record-definition.js';
-import { RecordService } from '../../common/record.service.js';
+import { Database } from '../../common/database.js';
+import { InjectRecords } from '../../common/record.module.js';
+import type { RecordService } from '../../common/record.service.js';
 import { currentWrite } from '../../common/request-context.js';
 import type { BilledCustomer } from '../due-items/due-items.js';
 import { atMidnight } from '../due-items/periods.js';
-import type { BillingRun } from './billing-run.entity.js';
 import { BillingError, BillingRunner, todayUtc, type BilledInvoice } from './billing-runner.js';
+import { billingRuns } from './billing-runs.definition.js';
 
 export type RunTrigger = 'Manual' | 'Automatic';
 
@@ -28,7 +30,9 @@ export interface BusinessRun {
  * run all bill through `runBusiness`, which records the run of each business (not a preview).
  */
 @Injectable()
-export class BillingRunsService extends RecordService<BillingRun> implements OnModuleInit {
+export class BillingRunsService implements OnModuleInit {
+  @Inject(Database) private readonly db: Database;
+  @InjectRecords(billingRuns) private readonly records: RecordService;
   @Inject(RecordCommands) private readonly commands: RecordCommands;
   @Inject(BillingRunner) readonly runner: BillingRunner;
 
@@ -96,8 +100,8 @@ export class BillingRunsService extends RecordService<BillingRun> implements OnM
       CustomersBilled: run.customersBilled, InvoiceIds: run.invoiceIds, ErrorList: JSON.stringify(run.errors),
     };
     await this.db.transaction(async (manager) => {
-      const id = await this.insertRow(written, manager);
-      await this.recordChange(manager, actor, 'Create', id, null, undefined, written);
+      const id = await this.records.insertRow(written, manager);
+      await this.records.recordChange(manager, actor, 'Create', id, null, undefined, written);
     });
   }
 }

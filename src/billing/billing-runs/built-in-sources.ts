@@ -5,11 +5,13 @@ import { Database } from '../../common/database.js';
 import type { Principal } from '../../common/principal.js';
 import type { RecordService } from '../../common/record.service.js';
 import { ContractProduct } from '../contract-products/contract-product.entity.js';
-import { ContractProductsService } from '../contract-products/contract-products.service.js';
+import { contractProducts } from '../contract-products/contract-products.definition.js';
+import { InjectRecords } from '../../common/record.module.js';
 import { CoworkerContract } from '../coworker-contracts/coworker-contract.entity.js';
-import { CoworkerContractsService } from '../coworker-contracts/coworker-contracts.service.js';
+import { CoworkerContractsRules } from '../coworker-contracts/coworker-contracts.rules.js';
+import { coworkerContracts } from '../coworker-contracts/coworker-contracts.definition.js';
 import { CoworkerProduct } from '../coworker-products/coworker-product.entity.js';
-import { CoworkerProductsService } from '../coworker-products/coworker-products.service.js';
+import { coworkerProducts } from '../coworker-products/coworker-products.definition.js';
 import { DueItemSources, type ClaimContext, type DueContext, type DueItem, type DueLine } from '../due-items/due-items.js';
 import { toUnits, roundToCents } from '../due-items/money.js';
 import { atMidnight, contractPeriods, occurrences, periodUnitPrice, pricePlanOccurrences, RepeatCycle, type BillingPeriod, type ContractTerms, type Occurrence } from '../due-items/periods.js';
@@ -35,9 +37,10 @@ export class BuiltInDueSources implements OnModuleInit {
   constructor(
     private readonly db: Database,
     private readonly sources: DueItemSources,
-    private readonly contracts: CoworkerContractsService,
-    private readonly contractProducts: ContractProductsService,
-    private readonly sales: CoworkerProductsService,
+    private readonly contracts: CoworkerContractsRules,
+    @InjectRecords(coworkerContracts) private readonly contractRecords: RecordService,
+    @InjectRecords(contractProducts) private readonly contractProducts: RecordService,
+    @InjectRecords(coworkerProducts) private readonly sales: RecordService,
   ) {}
 
   onModuleInit(): void {
@@ -85,7 +88,7 @@ export class BuiltInDueSources implements OnModuleInit {
       }));
       const next = periods[periods.length - 1].to.plusDays(1);
       const renewal = terms.cancellation && !terms.cancellation.isAfter(next) ? null : next;
-      items.push({ lines, claim: (claim) => this.claimPeriod(claim, this.contracts, CoworkerContract, Number(row.Id), read, next, { RenewalDate: renewal ? db.dateParam(atMidnight(renewal)) : null }) });
+      items.push({ lines, claim: (claim) => this.claimPeriod(claim, this.contractRecords, CoworkerContract, Number(row.Id), read, next, { RenewalDate: renewal ? db.dateParam(atMidnight(renewal)) : null }) });
     }
     return items;
   }

@@ -1,25 +1,7 @@
 import { Module } from '@nestjs/common';
-import { defineRecord } from '../../common/record-definition.js';
-import { recordModule } from '../../common/record.module.js';
-import { Coworker } from '../../spaces/coworkers/coworker.entity.js';
-import { Product } from '../products/product.entity.js';
-import { ContractProduct } from './contract-product.entity.js';
-import { ContractProductsService } from './contract-products.service.js';
-import { ContractProductDto } from './dto/contract-product.dto.js';
+import { RecordModule } from '../../common/record.module.js';
+import { contractProducts } from './contract-products.definition.js';
+import { ContractProductsRules } from './contract-products.rules.js';
 
-export const contractProducts = defineRecord({
-  name: 'ContractProduct',
-  path: 'billing/contractproducts',
-  entity: ContractProduct,
-  dto: ContractProductDto,
-  business: { via: () => Coworker, on: 'CoworkerId' },
-  hidden: ['InvoicedPeriod'],
-  reads: {
-    ProductName: { from: () => Product, on: 'ProductId', column: 'Name' },
-    CoworkerFullName: { from: () => Coworker, on: 'CoworkerId', column: 'FullName' },
-  },
-  toStringText: (p) => `${p.Quantity} x ${p.ProductName} - ${p.CoworkerFullName}`,
-});
-
-@Module(recordModule(contractProducts, { service: ContractProductsService }))
+@Module(RecordModule.forType({ definition: contractProducts, rules: ContractProductsRules }))
 export class ContractProductsModule {}

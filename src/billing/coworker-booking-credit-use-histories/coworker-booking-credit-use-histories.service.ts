@@ -3,9 +3,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { unitsText } from '../due-items/money.js';
 import type { Principal } from '../../common/principal.js';
-import { RecordService } from '../../common/record.service.js';
-import { CoworkerBookingCreditsService } from '../coworker-booking-credits/coworker-booking-credits.service.js';
-import type { CoworkerBookingCreditUseHistory } from './coworker-booking-credit-use-history.entity.js';
+import { InjectRecords } from '../../common/record.module.js';
+import type { RecordService } from '../../common/record.service.js';
+import { coworkerBookingCredits } from '../coworker-booking-credits/coworker-booking-credits.definition.js';
+import { coworkerBookingCreditUseHistories } from './coworker-booking-credit-use-histories.definition.js';
 import { CreditSpendingRepository, type CreditQuestion } from './credit-spending.repository.js';
 import { planSpend, spendingOrder, type Spend } from './spend-rules.js';
 
@@ -16,9 +17,10 @@ import { planSpend, spendingOrder, type Spend } from './spend-rules.js';
  * unreturned records = TotalCredit − RemainingCredit.
  */
 @Injectable()
-export class CoworkerBookingCreditUseHistoriesService extends RecordService<CoworkerBookingCreditUseHistory> {
+export class CoworkerBookingCreditUseHistoriesService {
+  @InjectRecords(coworkerBookingCreditUseHistories) private readonly records: RecordService;
   @Inject(CreditSpendingRepository) private readonly spending: CreditSpendingRepository;
-  @Inject(CoworkerBookingCreditsService) private readonly credits: CoworkerBookingCreditsService;
+  @InjectRecords(coworkerBookingCredits) private readonly credits: RecordService;
 
   /** The spends that would pay up to `amount` now (nothing written): `available` and a create's first plan. */
   async creditPlan(question: CreditQuestion, amount: bigint, manager?: EntityManager): Promise<Spend[]> {
@@ -62,8 +64,8 @@ export class CoworkerBookingCreditUseHistoriesService extends RecordService<Cowo
         UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true,
         CoworkerBookingCreditId: spend.Id, BookingId: bookingId, CreditUsed: unitsText(spend.units), Returned: false, CoworkerId: coworkerId,
       };
-      const id = await this.insertRow(written, manager);
-      await this.recordChange(manager, actor, 'Create', id, null, undefined, written);
+      const id = await this.records.insertRow(written, manager);
+      await this.records.recordChange(manager, actor, 'Create', id, null, undefined, written);
     }
   }
 
@@ -73,9 +75,9 @@ export class CoworkerBookingCreditUseHistoriesService extends RecordService<Cowo
       const credit = await this.credits.get(use.CoworkerBookingCreditId, undefined, manager);
       await this.spending.giveBack(use.CoworkerBookingCreditId, use.units, manager);
       await this.credits.recordChange(manager, actor, 'Update', use.CoworkerBookingCreditId, credit);
-      const before = await this.get(use.Id, undefined, manager);
-      await this.updateRow(use.Id, { Returned: true, UpdatedOn: new Date(), UpdatedBy: actor?.email ?? null, IsNew: false }, manager);
-      await this.recordChange(manager, actor, 'Update', use.Id, before);
+      const before = await this.records.get(use.Id, undefined, manager);
+      await this.records.updateRow(use.Id, { Returned: true, UpdatedOn: new Date(), UpdatedBy: actor?.email ?? null, IsNew: false }, manager);
+      await this.records.recordChange(manager, actor, 'Update', use.Id, before);
     }
   }
 }

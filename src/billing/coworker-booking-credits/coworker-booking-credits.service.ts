@@ -5,11 +5,12 @@ import type { ListEnvelope } from '../../common/envelopes.js';
 import { RecordNotFoundException, RecordValidationException } from '../../common/errors.js';
 import type { Principal } from '../../common/principal.js';
 import type { WireRecord } from '../../common/record-definition.js';
-import { RecordService, type SaveContext, type SaveDecision } from '../../common/record.service.js';
+import { InjectRecords } from '../../common/record.module.js';
+import type { RecordService } from '../../common/record.service.js';
 import { LAST_YEAR, MONEY_LIMIT } from '../../common/validation/fields.js';
 import { formatDateTime } from '../../common/wire-values.js';
 import { parseApplicableQuery } from './applicable-query.js';
-import type { CoworkerBookingCredit } from './coworker-booking-credit.entity.js';
+import { coworkerBookingCredits } from './coworker-booking-credits.definition.js';
 import { CoworkerBookingCreditsRepository } from './coworker-booking-credits.repository.js';
 import { creditApplies, expiryDate, nextRenewal, releasedAmount, type Eligibility, type PlanTerm } from './credit-rules.js';
 
@@ -32,11 +33,12 @@ export interface ReleasingSale {
 export const wholeSecond = (date: Date) => new Date(Math.floor(date.getTime() / 1000) * 1000);
 
 /**
- * Customers' booking credits: release on a sale (docs/api.md §3.1), the applicable-credits query, and
- * the rules of a credit written by hand (its business is its customer's; amounts are never empty).
+ * Customers' booking credits: release on a sale (docs/api.md §3.1) and the applicable-credits query.
+ * The rules of a credit written by hand are CoworkerBookingCreditsRules.
  */
 @Injectable()
-export class CoworkerBookingCreditsService extends RecordService<CoworkerBookingCredit> {
+export class CoworkerBookingCreditsService {
+  @InjectRecords(coworkerBookingCredits) private readonly records: RecordService;
   @Inject(CoworkerBookingCreditsRepository) private readonly creditsRepository: CoworkerBookingCreditsRepository;
 
   /**
@@ -82,14 +84,14 @@ export class CoworkerBookingCreditsService extends RecordService<CoworkerBooking
       };
     });
     await this.creditsRepository.insertReleased(rows, manager);
-    for (const id of await this.creditsRepository.idsOfSale(sale.UniqueId, false, manager)) await this.recordChange(manager, actor, 'Create', id, null);
+    for (const id of await this.creditsRepository.idsOfSale(sale.UniqueId, false, manager)) await this.records.recordChange(manager, actor, 'Create', id, null);
     return rows.length;
   }
 
   /** The credits a sale released (only those still unused with `unused`), as GET shows them. */
   async ofSale(manager: EntityManager, saleUniqueId: string, unused = false): Promise<WireRecord[]> {
     const ids = await this.creditsRepository.idsOfSale(saleUniqueId, unused, manager);
-    return Promise.all(ids.map((id) => this.get(id, undefined, manager)));
+    return Promise.all(ids.map((id) => this.records.get(id, undefined, manager)));
   }
 
   /**
@@ -110,34 +112,6 @@ export class CoworkerBookingCreditsService extends RecordService<CoworkerBooking
     const business = await this.creditsRepository.customerBusiness(coworkerId);
     if (business === null) throw new RecordNotFoundException();
     if (actor && actor.businessIds !== null && !actor.businessIds.includes(business)) throw new UnauthorizedException();
-    return this.listNarrowed(query, actor, this.creditsRepository.applicableCondition(coworkerId, new Date()), (credit) => creditApplies(credit as unknown as Eligibility, use));
-  }
-
-  /** A credit without a BusinessId belongs to its customer's business (restricted administrators included). */
-  protected override async businessOf(values: Record<string, unknown>, manager: EntityManager): Promise<number | null> {
-    if (values.BusinessId === undefined || values.BusinessId === null) return this.creditsRepository.customerBusiness(values.CoworkerId, manager);
-    return super.businessOf(values, manager);
-  }
-
-  /** The credit's business from its customer, its amounts and whole-second dates: the values to write. */
-  protected override async beforeSave({ manager, values: given, existing }: SaveContext): Promise<SaveDecision> {
-    const values = { ...given };
-    const coworkerId = values.CoworkerId ?? existing?.CoworkerId;
-    const business = await this.creditsRepository.customerBusiness(coworkerId, manager);
-    if (values.BusinessId === null || (values.BusinessId === undefined && existing === null)) values.BusinessId = business;
-    const businessId = values.BusinessId ?? existing?.BusinessId;
-    if (Number(businessId) !== business) {
-      throw RecordValidationException.field('BusinessId', `Coworker ${coworkerId} is not a customer of Business ${businessId}.`, businessId);
-    }
-    if (existing === null) {
-      values.TotalCredit ??= 0;
-      values.RemainingCredit ??= values.TotalCredit;
-    } else {
-      // Cleared amounts are zero: the columns always hold a number.
-      if (values.TotalCredit === null) values.TotalCredit = 0;
-      if (values.RemainingCredit === null) values.RemainingCredit = 0;
-    }
-    for (const field of ['ValidFrom', 'ExpireDate']) if (values[field] instanceof Date) values[field] = wholeSecond(values[field]);
-    return { values };
+    return this.records.listNarrowed(query, actor, this.creditsRepository.applicableCondition(coworkerId, new Date()), (credit) => creditApplies(credit as unknown as Eligibility, use));
   }
 }

@@ -1,27 +1,9 @@
 import { Module } from '@nestjs/common';
-import { defineRecord } from '../../common/record-definition.js';
-import { recordModule } from '../../common/record.module.js';
-import { Coworker } from '../../spaces/coworkers/coworker.entity.js';
-import { Tariff } from '../tariffs/tariff.entity.js';
-import { CoworkerContract } from './coworker-contract.entity.js';
-import { activeFieldSql, CoworkerContractsRepository } from './coworker-contracts.repository.js';
-import { CoworkerContractsService } from './coworker-contracts.service.js';
-import { CoworkerContractDto } from './dto/coworker-contract.dto.js';
+import { RecordModule } from '../../common/record.module.js';
+import { coworkerContracts } from './coworker-contracts.definition.js';
+import { CoworkerContractsRepository } from './coworker-contracts.repository.js';
+import { CoworkerContractsRules } from './coworker-contracts.rules.js';
+import { coworkerContractEvents } from './coworker-contracts.events.js';
 
-export const coworkerContracts = defineRecord({
-  name: 'CoworkerContract',
-  path: 'billing/coworkercontracts',
-  entity: CoworkerContract,
-  dto: CoworkerContractDto,
-  business: { via: () => Coworker, on: 'CoworkerId' },
-  reads: {
-    // Started and not cancelled as of the moment of the read; lists filter and sort on it.
-    Active: { kind: 'bool', nullable: false, sql: activeFieldSql },
-    TariffName: { from: () => Tariff, on: 'TariffId', column: 'Name' },
-    CoworkerFullName: { from: () => Coworker, on: 'CoworkerId', column: 'FullName' },
-  },
-  toStringText: (c) => `${c.CoworkerFullName} - ${c.TariffName}`,
-});
-
-@Module(recordModule(coworkerContracts, { service: CoworkerContractsService, providers: [CoworkerContractsRepository] }))
+@Module(RecordModule.forType({ definition: coworkerContracts, events: coworkerContractEvents, rules: CoworkerContractsRules, providers: [CoworkerContractsRepository] }))
 export class CoworkerContractsModule {}

@@ -1,24 +1,6 @@
 import { Module } from '@nestjs/common';
-import { defineRecord } from '../../common/record-definition.js';
-import { recordModule } from '../../common/record.module.js';
-import { CoworkerInvoice } from '../coworker-invoices/coworker-invoice.entity.js';
-import { CoworkerInvoicePaymentToken } from './coworker-invoice-payment-token.entity.js';
-import { CoworkerInvoicePaymentTokenDto } from './dto/coworker-invoice-payment-token.dto.js';
+import { RecordModule } from '../../common/record.module.js';
+import { coworkerInvoicePaymentTokens } from './coworker-invoice-payment-tokens.definition.js';
 
-export const coworkerInvoicePaymentTokens = defineRecord({
-  name: 'CoworkerInvoicePaymentToken',
-  path: 'billing/coworkerinvoicepaymenttokens',
-  // A type of the source document: required fields stay required on update (docs/api.md §1.2).
-  requiredOnUpdate: true,
-  entity: CoworkerInvoicePaymentToken,
-  dto: CoworkerInvoicePaymentTokenDto,
-  business: { via: () => CoworkerInvoice, on: 'CoworkerInvoiceId' },
-  reads: {
-    /** The number of the invoice the token pays. */
-    InvoiceNumber: { from: () => CoworkerInvoice, on: 'CoworkerInvoiceId', column: 'InvoiceNumber' },
-  },
-  toStringText: (t) => `Invoice ${t.InvoiceNumber} payment token`,
-});
-
-@Module(recordModule(coworkerInvoicePaymentTokens))
+@Module(RecordModule.forType({ definition: coworkerInvoicePaymentTokens }))
 export class CoworkerInvoicePaymentTokensModule {}

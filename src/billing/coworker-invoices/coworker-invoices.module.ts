@@ -1,23 +1,18 @@
 import { Module } from '@nestjs/common';
-import { defineRecord } from '../../common/record-definition.js';
-import { recordModule } from '../../common/record.module.js';
-import { CoworkerInvoice } from './coworker-invoice.entity.js';
+import { RecordModule } from '../../common/record.module.js';
 import { InvoiceIssuanceRepository } from '../invoice-issuance.repository.js';
-import { CoworkerInvoicesRepository } from './coworker-invoices.repository.js';
-import { CoworkerInvoicesService } from './coworker-invoices.service.js';
-import { CoworkerInvoiceDto } from './dto/coworker-invoice.dto.js';
 import { SettlementRepository } from '../settlement/settlement.repository.js';
+import { coworkerInvoices } from './coworker-invoices.definition.js';
+import { CoworkerInvoicesRepository } from './coworker-invoices.repository.js';
+import { CoworkerInvoicesRules } from './coworker-invoices.rules.js';
+import { CoworkerInvoicesService } from './coworker-invoices.service.js';
+import { CoworkerInvoiceEvents } from './coworker-invoices.events.js';
 
-export const coworkerInvoices = defineRecord({
-  name: 'CoworkerInvoice',
-  path: 'billing/coworkerinvoices',
-  entity: CoworkerInvoice,
-  dto: CoworkerInvoiceDto,
-  business: { column: 'BusinessId' },
-  // Settlement's commands (docs/api.md §10.2): src/billing/settlement/invoice-commands.ts.
-  commands: true,
-  toStringText: (i) => `${i.InvoiceNumber} - ${i.BillToName}`,
-});
-
-@Module(recordModule(coworkerInvoices, { service: CoworkerInvoicesService, providers: [InvoiceIssuanceRepository, CoworkerInvoicesRepository, SettlementRepository] }))
+@Module(RecordModule.forType({
+  definition: coworkerInvoices,
+  events: CoworkerInvoiceEvents,
+  rules: CoworkerInvoicesRules,
+  providers: [InvoiceIssuanceRepository, CoworkerInvoicesRepository, SettlementRepository, CoworkerInvoicesService],
+  exports: [CoworkerInvoicesService],
+}))
 export class CoworkerInvoicesModule {}

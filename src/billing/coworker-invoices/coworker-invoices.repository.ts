@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { Database } from '../../common/database.js';
+import { CoworkerInvoice } from './coworker-invoice.entity.js';
 import { Coworker } from '../../spaces/coworkers/coworker.entity.js';
 
 /** The details of a customer an invoice is billed to. */
@@ -9,6 +11,15 @@ export type BilledCustomer = Pick<Coworker,
 /** The reads of customer invoices beyond the machinery's own and the issuance's (TypeORM's find). */
 @Injectable()
 export class CoworkerInvoicesRepository {
+  constructor(private readonly db: Database) {}
+
+  /** How many customer invoices the customer has (a first invoice fires its own webhook action). */
+  async invoiceCount(coworkerId: unknown, manager: EntityManager): Promise<number> {
+    const { db } = this;
+    const [count] = await db.query(`SELECT COUNT(*) AS n FROM ${db.tableOf(CoworkerInvoice)} WHERE ${db.id('CoworkerId')} = ?`, [coworkerId], manager);
+    return Number(count.n);
+  }
+
   /** The bill-to details of a customer, read inside the invoice's transaction; null when it is gone. */
   async billedCustomer(coworkerId: number, manager: EntityManager): Promise<BilledCustomer | null> {
     const customer = await manager.findOne(Coworker, {

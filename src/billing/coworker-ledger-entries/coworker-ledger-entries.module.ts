@@ -1,52 +1,23 @@
 import { Module } from '@nestjs/common';
-import { defineRecord, type SqlContext } from '../../common/record-definition.js';
-import { recordModule } from '../../common/record.module.js';
-import { CoworkerInvoice } from '../coworker-invoices/coworker-invoice.entity.js';
-import { CoworkerInvoicesModule } from '../coworker-invoices/coworker-invoices.module.js';
+import { RecordModule } from '../../common/record.module.js';
 import { DownloadsModule } from '../../downloads/downloads.module.js';
-import { InvoicePdfRenderer } from '../invoice-pdf/invoice-pdf.renderer.js';
-import { InvoiceCommands } from '../settlement/invoice-commands.js';
-import { InvoicePrints } from '../settlement/invoice-prints.js';
-import { InvoiceSettlement } from '../settlement/invoice-settlement.js';
-import { InvoiceRelease } from '../settlement/invoice-release.js';
 import { BillingRunsModule } from '../billing-runs/billing-runs.module.js';
 import { ContractProductsModule } from '../contract-products/contract-products.module.js';
 import { CoworkerContractsModule } from '../coworker-contracts/coworker-contracts.module.js';
+import { CoworkerInvoicesModule } from '../coworker-invoices/coworker-invoices.module.js';
 import { CoworkerProductsModule } from '../coworker-products/coworker-products.module.js';
+import { InvoicePdfRenderer } from '../invoice-pdf/invoice-pdf.renderer.js';
+import { InvoiceCommands } from '../settlement/invoice-commands.js';
+import { InvoicePrints } from '../settlement/invoice-prints.js';
+import { InvoiceRelease } from '../settlement/invoice-release.js';
+import { InvoiceSettlement } from '../settlement/invoice-settlement.js';
 import { SettlementRepository } from '../settlement/settlement.repository.js';
-import { CoworkerLedgerEntry } from './coworker-ledger-entry.entity.js';
-import { CoworkerLedgerEntriesService } from './coworker-ledger-entries.service.js';
-import { CoworkerLedgerEntryDto, CoworkerLedgerEntryUpdateDto } from './dto/coworker-ledger-entry.dto.js';
+import { coworkerLedgerEntries } from './coworker-ledger-entries.definition.js';
+import { CoworkerLedgerEntriesRules } from './coworker-ledger-entries.rules.js';
 
-/**
- * SQL: the customer's balance up to and including this entry, Σ Debit − Σ Credit of its entries in
- * (TransactionDate, Id) order (docs/api.md §10.1). Rounded to the columns' four places: SQLite adds
- * decimals as floating point, MySQL exactly.
- */
-export const balanceSql = (q: SqlContext): string => {
-  const e = (name: string) => `b.${q.id(name)}`;
-  const r = (name: string) => `${q.alias}.${q.id(name)}`;
-  return `(SELECT ROUND(COALESCE(SUM(${e('Debit')} - ${e('Credit')}), 0), 4) FROM ${q.table(CoworkerLedgerEntry)} b ` +
-    `WHERE ${e('CoworkerId')} = ${r('CoworkerId')} AND (${e('TransactionDate')} < ${r('TransactionDate')} ` +
-    `OR (${e('TransactionDate')} = ${r('TransactionDate')} AND ${e('Id')} <= ${r('Id')})))`;
-};
-
-export const coworkerLedgerEntries = defineRecord({
-  name: 'CoworkerLedgerEntry',
-  path: 'billing/coworkerledgerentries',
-  entity: CoworkerLedgerEntry,
-  dto: CoworkerLedgerEntryDto,
-  updateDto: CoworkerLedgerEntryUpdateDto,
-  business: { column: 'BusinessId' },
-  reads: {
-    Balance: { kind: 'money', sql: balanceSql },
-    CoworkerInvoiceNumber: { from: () => CoworkerInvoice, on: 'CoworkerInvoiceId', column: 'InvoiceNumber' },
-  },
-  toStringText: (e) => `${e.TransactionDate?.toString().slice(0, 10)} ${e.Description ?? e.Code ?? ''} ${Number(e.Credit) > 0 ? `-${e.Credit}` : e.Debit}`.replace(/\s+/g, ' ').trim(),
-});
-
-@Module(recordModule(coworkerLedgerEntries, {
-  service: CoworkerLedgerEntriesService,
+@Module(RecordModule.forType({
+  definition: coworkerLedgerEntries,
+  rules: CoworkerLedgerEntriesRules,
   providers: [InvoiceSettlement, SettlementRepository, InvoiceCommands, InvoicePrints, InvoicePdfRenderer, InvoiceRelease],
   imports: [CoworkerInvoicesModule, DownloadsModule, CoworkerContractsModule, ContractProductsModule, CoworkerProductsModule, BillingRunsModule],
 }))

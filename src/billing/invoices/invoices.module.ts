@@ -1,24 +1,8 @@
 import { Module } from '@nestjs/common';
-import { defineRecord } from '../../common/record-definition.js';
-import { recordModule } from '../../common/record.module.js';
-import { InvoiceDto, InvoiceUpdateDto } from './dto/invoice.dto.js';
-import { Invoice } from './invoice.entity.js';
+import { RecordModule } from '../../common/record.module.js';
 import { InvoiceIssuanceRepository } from '../invoice-issuance.repository.js';
-import { InvoicesService } from './invoices.service.js';
+import { invoices } from './invoices.definition.js';
+import { InvoicesRules } from './invoices.rules.js';
 
-export const invoices = defineRecord({
-  name: 'Invoice',
-  path: 'billing/invoices',
-  // A type of the source document: required fields stay required on update (docs/api.md §1.2).
-  requiredOnUpdate: true,
-  entity: Invoice,
-  dto: InvoiceDto,
-  updateDto: InvoiceUpdateDto,
-  // Issued invoices are kept: there is no delete (docs/api.md §3).
-  operations: ['list', 'get', 'create', 'update'],
-  business: { column: 'BusinessId' },
-  toStringText: (i) => String(i.InvoiceNumber),
-});
-
-@Module(recordModule(invoices, { service: InvoicesService, providers: [InvoiceIssuanceRepository] }))
+@Module(RecordModule.forType({ definition: invoices, rules: InvoicesRules, providers: [InvoiceIssuanceRepository] }))
 export class InvoicesModule {}

@@ -1,15 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { RecordService } from '../../common/record.service.js';
-import type { Product } from './product.entity.js';
 import { ProductsRepository } from './products.repository.js';
 
 /**
- * Product rules: sales take stock atomically. (The stock counter is never null: clearing it gives the
+ * Product stock: sales take it atomically. (The stock counter is never null: clearing it gives the
  * column's default, 0, as for any column that cannot be null.)
  */
 @Injectable()
-export class ProductsService extends RecordService<Product> {
+export class ProductsService {
   @Inject(ProductsRepository) private readonly productsRepository: ProductsRepository;
 
   /**

@@ -5,7 +5,10 @@ import { refusal } from '../../common/errors.js';
 import type { Principal } from '../../common/principal.js';
 import type { WireRecord } from '../../common/record-definition.js';
 import { CoworkerInvoicesService } from '../coworker-invoices/coworker-invoices.service.js';
-import { CoworkerLedgerEntriesService } from '../coworker-ledger-entries/coworker-ledger-entries.service.js';
+import { coworkerInvoices } from '../coworker-invoices/coworker-invoices.definition.js';
+import { InjectRecords } from '../../common/record.module.js';
+import type { RecordService } from '../../common/record.service.js';
+import { CoworkerLedgerEntriesRules } from '../coworker-ledger-entries/coworker-ledger-entries.rules.js';
 import { PaymentProvider } from '../coworker-ledger-entries/coworker-ledger-entry.entity.js';
 import { InvoicePrints } from './invoice-prints.js';
 import { InvoiceRelease } from './invoice-release.js';
@@ -65,7 +68,8 @@ export class InvoiceCommands implements OnModuleInit {
   @Inject(InvoiceSettlement) private readonly settlement: InvoiceSettlement;
   @Inject(SettlementRepository) private readonly repository: SettlementRepository;
   @Inject(CoworkerInvoicesService) private readonly invoices: CoworkerInvoicesService;
-  @Inject(CoworkerLedgerEntriesService) private readonly entries: CoworkerLedgerEntriesService;
+  @InjectRecords(coworkerInvoices) private readonly invoiceRecords: RecordService;
+  @Inject(CoworkerLedgerEntriesRules) private readonly entries: CoworkerLedgerEntriesRules;
   @Inject(InvoicePrints) private readonly prints: InvoicePrints;
   @Inject(InvoiceRelease) private readonly release: InvoiceRelease;
 
@@ -170,7 +174,7 @@ export class InvoiceCommands implements OnModuleInit {
    */
   private async issueCreditNote(settled: Settled, amount: Units, tax: Units, manager: EntityManager, actor: Principal | undefined): Promise<number> {
     const { invoice } = settled;
-    const original = await this.invoices.get(invoice.Id, undefined, manager);
+    const original = await this.invoiceRecords.get(invoice.Id, undefined, manager);
     const billTo = Object.fromEntries(Object.entries(original).filter(([field]) => field.startsWith('BillTo') || field === 'CoworkerFullName'));
     const net = amount - tax;
     const description = `Credit note for invoice ${invoice.InvoiceNumber}`;
@@ -218,10 +222,10 @@ export class InvoiceCommands implements OnModuleInit {
     for (const settled of await this.locked(context, notDeletable)) {
       if ((await this.repository.entriesOf(settled.invoice.Id, context.manager!)).length) throw refusal(`${number(settled.invoice)} has ledger entries: it cannot be deleted.`);
       const id = settled.invoice.Id;
-      const before = await this.invoices.get(id, undefined, context.manager);
+      const before = await this.invoiceRecords.get(id, undefined, context.manager);
       await this.release.release(id, settled.invoice.InvoiceNumber, context.manager!, context.actor);
       await this.repository.deleteInvoice(id, context.manager!);
-      await this.invoices.recordChange(context.manager!, context.actor, 'Delete', id, before);
+      await this.invoiceRecords.recordChange(context.manager!, context.actor, 'Delete', id, before);
     }
     return null;
   }

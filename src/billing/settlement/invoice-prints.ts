@@ -1,7 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Principal } from '../../common/principal.js';
 import { Downloads } from '../../downloads/downloads.js';
-import { CoworkerInvoicesService } from '../coworker-invoices/coworker-invoices.service.js';
+import { coworkerInvoices } from '../coworker-invoices/coworker-invoices.definition.js';
+import { InjectRecords } from '../../common/record.module.js';
+import type { RecordService } from '../../common/record.service.js';
 import type { PdfBusiness, PdfDocumentInput, PdfInvoice, PdfLine } from '../invoice-pdf/invoice-pdf.js';
 import { InvoicePdfRenderer } from '../invoice-pdf/invoice-pdf.renderer.js';
 import { SettlementRepository } from './settlement.repository.js';
@@ -16,7 +18,7 @@ const fileName = (invoice: PdfInvoice) => `${invoice.CreditNote ? 'CreditNote' :
 @Injectable()
 export class InvoicePrints {
   @Inject(SettlementRepository) private readonly repository: SettlementRepository;
-  @Inject(CoworkerInvoicesService) private readonly invoices: CoworkerInvoicesService;
+  @InjectRecords(coworkerInvoices) private readonly invoiceRecords: RecordService;
   @Inject(InvoicePdfRenderer) private readonly renderer: InvoicePdfRenderer;
   @Inject(Downloads) private readonly downloads: Downloads;
 
@@ -40,7 +42,7 @@ export class InvoicePrints {
 
   /** What the PDF of one invoice shows: the invoice as GET shows it, its lines, its business. */
   private async document(id: number, actor: Principal | undefined): Promise<PdfDocumentInput> {
-    const invoice = (await this.invoices.get(id, actor)) as unknown as PdfInvoice & { BusinessId: number; BusinessName?: string | null; OriginalInvoiceGuid?: string | null };
+    const invoice = (await this.invoiceRecords.get(id, actor)) as unknown as PdfInvoice & { BusinessId: number; BusinessName?: string | null; OriginalInvoiceGuid?: string | null };
     const business = ((await this.repository.businessForPdf(invoice.BusinessId)) ?? { Name: '' }) as unknown as PdfBusiness;
     if (invoice.BusinessName) business.Name = invoice.BusinessName;
     const lines = (await this.repository.linesOf(id)) as PdfLine[];

@@ -6,13 +6,14 @@ import type { Principal } from '../../common/principal.js';
 import type { RecordService } from '../../common/record.service.js';
 import { toWire } from '../../common/wire-values.js';
 import { ContractProduct } from '../contract-products/contract-product.entity.js';
-import { ContractProductsService } from '../contract-products/contract-products.service.js';
+import { contractProducts } from '../contract-products/contract-products.definition.js';
+import { InjectRecords } from '../../common/record.module.js';
 import { CoworkerContract } from '../coworker-contracts/coworker-contract.entity.js';
-import { CoworkerContractsService } from '../coworker-contracts/coworker-contracts.service.js';
+import { coworkerContracts } from '../coworker-contracts/coworker-contracts.definition.js';
 import { CoworkerInvoiceLine } from '../coworker-invoice-lines/coworker-invoice-line.entity.js';
 import { CoworkerInvoice } from '../coworker-invoices/coworker-invoice.entity.js';
 import { CoworkerProduct } from '../coworker-products/coworker-product.entity.js';
-import { CoworkerProductsService } from '../coworker-products/coworker-products.service.js';
+import { coworkerProducts } from '../coworker-products/coworker-products.definition.js';
 import { DueItemSources } from '../due-items/due-items.js';
 
 /** A source of billed lines, by the line's field that names it. */
@@ -33,9 +34,9 @@ interface Source {
 @Injectable()
 export class InvoiceRelease {
   @Inject(Database) private readonly db: Database;
-  @Inject(CoworkerContractsService) private readonly contracts: CoworkerContractsService;
-  @Inject(ContractProductsService) private readonly contractProducts: ContractProductsService;
-  @Inject(CoworkerProductsService) private readonly sales: CoworkerProductsService;
+  @InjectRecords(coworkerContracts) private readonly contracts: RecordService;
+  @InjectRecords(contractProducts) private readonly contractProducts: RecordService;
+  @InjectRecords(coworkerProducts) private readonly sales: RecordService;
   @Inject(DueItemSources) private readonly dueSources: DueItemSources;
 
   async release(invoiceId: number, invoiceNumber: string, manager: EntityManager, actor: Principal | undefined): Promise<void> {

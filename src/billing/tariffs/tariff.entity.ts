@@ -14,7 +14,7 @@ export class Tariff extends RecordEntity {
   @LongTextColumn() Description: string | null;
   @BoolColumn() Visible: boolean;
   @BoolColumn() Archived: boolean;
-  /** No foreign key: TaxRatesService refuses to delete a rate in use (docs/billing.md). */
+  /** No foreign key: TaxRatesRules (tax-rates.rules.ts) refuses to delete a rate in use (docs/billing.md). */
   @IntColumn() TaxRateId: number | null;
   @IntColumn({ nullable: false, default: 1 }) InvoiceEvery: number;
 }

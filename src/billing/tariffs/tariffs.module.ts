@@ -1,23 +1,7 @@
 import { Module } from '@nestjs/common';
-import { defineRecord } from '../../common/record-definition.js';
-import { recordModule } from '../../common/record.module.js';
-import { Business } from '../../sys/businesses/business.entity.js';
-import { Currency } from '../../sys/currencies/currency.entity.js';
-import { TariffDto } from './dto/tariff.dto.js';
-import { Tariff } from './tariff.entity.js';
+import { RecordModule } from '../../common/record.module.js';
+import { tariffs } from './tariffs.definition.js';
+import { tariffEvents } from './tariffs.events.js';
 
-export const tariffs = defineRecord({
-  name: 'Tariff',
-  path: 'billing/tariffs',
-  entity: Tariff,
-  dto: TariffDto,
-  business: { column: 'BusinessId' },
-  reads: {
-    BusinessName: { from: () => Business, on: 'BusinessId', column: 'Name' },
-    CurrencyCode: { from: () => Currency, on: 'CurrencyId', column: 'Code' },
-  },
-  toStringText: (t) => String(t.Name),
-});
-
-@Module(recordModule(tariffs))
+@Module(RecordModule.forType({ definition: tariffs, events: tariffEvents }))
 export class TariffsModule {}

@@ -1,30 +1,15 @@
 import { Module } from '@nestjs/common';
-import { defineRecord } from '../../common/record-definition.js';
-import { recordModule } from '../../common/record.module.js';
-import { CalendarEvent } from './calendar-event.entity.js';
-import { attendeeCountSql } from './calendar-events.repository.js';
-import { CalendarEventsService } from './calendar-events.service.js';
-import { CalendarEventDto } from './dto/calendar-event.dto.js';
+import { RecordModule } from '../../common/record.module.js';
+import { calendarEvents } from './calendar-events.definition.js';
+import { CalendarEventsRules } from './calendar-events.rules.js';
+import { CalendarEventEvents, FreedPlaces } from './calendar-events.events.js';
+import { CalendarEventsRepository } from './calendar-events.repository.js';
 
-/** Contract §3.1: sold out when Allocation is set and the attendees reach it. */
-export const isSoldOut = (event: { Allocation: unknown; AttendeeCount: unknown }): boolean =>
-  event.Allocation !== null && event.Allocation !== undefined && Number(event.AttendeeCount) >= Number(event.Allocation);
-
-export const calendarEvents = defineRecord({
-  name: 'CalendarEvent',
-  path: 'content/calendarevents',
-  entity: CalendarEvent,
-  dto: CalendarEventDto,
-  business: { column: 'BusinessId' },
-  reads: {
-    AttendeeCount: { kind: 'int', nullable: false, sql: attendeeCountSql },
-  },
-  computed: {
-    SoldOut: (e) => isSoldOut({ Allocation: e.Allocation, AttendeeCount: e.AttendeeCount }),
-  },
-  computedTypes: { SoldOut: { kind: 'bool', nullable: false, description: 'Read-only: Allocation is set and the attendees reach it.' } },
-  toStringText: (e) => String(e.Name),
-});
-
-@Module(recordModule(calendarEvents, { service: CalendarEventsService }))
+@Module(RecordModule.forType({
+  definition: calendarEvents,
+  rules: CalendarEventsRules,
+  events: CalendarEventEvents,
+  providers: [CalendarEventsRepository, FreedPlaces],
+  exports: [FreedPlaces],
+}))
 export class CalendarEventsModule {}

@@ -1,20 +1,16 @@
 import { Module } from '@nestjs/common';
-import { defineRecord } from '../../common/record-definition.js';
-import { recordModule } from '../../common/record.module.js';
-import { CalendarEvent } from '../calendar-events/calendar-event.entity.js';
-import { EventAttendeeDto } from './dto/event-attendee.dto.js';
-import { EventAttendee } from './event-attendee.entity.js';
+import { RecordModule } from '../../common/record.module.js';
+import { CalendarEventsModule } from '../calendar-events/calendar-events.module.js';
+import { eventAttendees } from './event-attendees.definition.js';
 import { EventAttendeesRepository } from './event-attendees.repository.js';
-import { EventAttendeesService } from './event-attendees.service.js';
+import { EventAttendeesRules } from './event-attendees.rules.js';
+import { EventAttendeeEvents } from './event-attendees.events.js';
 
-export const eventAttendees = defineRecord({
-  name: 'EventAttendee',
-  path: 'content/eventattendees',
-  entity: EventAttendee,
-  dto: EventAttendeeDto,
-  business: { via: () => CalendarEvent, on: 'CalendarEventId' },
-  toStringText: (a) => String(a.FullName),
-});
-
-@Module(recordModule(eventAttendees, { service: EventAttendeesService, providers: [EventAttendeesRepository] }))
+@Module(RecordModule.forType({
+  definition: eventAttendees,
+  rules: EventAttendeesRules,
+  events: EventAttendeeEvents,
+  providers: [EventAttendeesRepository],
+  imports: [CalendarEventsModule],
+}))
 export class EventAttendeesModule {}

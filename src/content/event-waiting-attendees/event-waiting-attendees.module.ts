@@ -1,25 +1,8 @@
 import { Module } from '@nestjs/common';
-import { defineRecord } from '../../common/record-definition.js';
-import { recordModule } from '../../common/record.module.js';
-import { Coworker } from '../../spaces/coworkers/coworker.entity.js';
-import { CalendarEvent } from '../calendar-events/calendar-event.entity.js';
-import { EventWaitingAttendeeDto } from './dto/event-waiting-attendee.dto.js';
-import { EventWaitingAttendee } from './event-waiting-attendee.entity.js';
+import { RecordModule } from '../../common/record.module.js';
+import { eventWaitingAttendees } from './event-waiting-attendees.definition.js';
 import { EventWaitingAttendeesRepository } from './event-waiting-attendees.repository.js';
-import { EventWaitingAttendeesService } from './event-waiting-attendees.service.js';
+import { EventWaitingAttendeesRules } from './event-waiting-attendees.rules.js';
 
-export const eventWaitingAttendees = defineRecord({
-  name: 'EventWaitingAttendee',
-  path: 'content/eventwaitingattendees',
-  entity: EventWaitingAttendee,
-  dto: EventWaitingAttendeeDto,
-  business: { column: 'BusinessId' },
-  reads: {
-    CalendarEventName: { from: () => CalendarEvent, on: 'CalendarEventId', column: 'Name' },
-    CoworkerFullName: { from: () => Coworker, on: 'CoworkerId', column: 'FullName' },
-  },
-  toStringText: (w) => String(w.FullName),
-});
-
-@Module(recordModule(eventWaitingAttendees, { service: EventWaitingAttendeesService, providers: [EventWaitingAttendeesRepository] }))
+@Module(RecordModule.forType({ definition: eventWaitingAttendees, rules: EventWaitingAttendeesRules, providers: [EventWaitingAttendeesRepository] }))
 export class EventWaitingAttendeesModule {}

@@ -1,17 +1,6 @@
 import { Module } from '@nestjs/common';
-import { defineRecord } from '../../common/record-definition.js';
-import { recordModule } from '../../common/record.module.js';
-import { SurveyDto } from './dto/survey.dto.js';
-import { Survey } from './survey.entity.js';
+import { RecordModule } from '../../common/record.module.js';
+import { surveys } from './surveys.definition.js';
 
-export const surveys = defineRecord({
-  name: 'Survey',
-  path: 'content/surveys',
-  entity: Survey,
-  dto: SurveyDto,
-  business: { column: 'BusinessId' },
-  toStringText: (s) => String(s.Name),
-});
-
-@Module(recordModule(surveys))
+@Module(RecordModule.forType({ definition: surveys }))
 export class SurveysModule {}

@@ -4,8 +4,11 @@ import { RecordNotFoundException } from '../../common/errors.js';
 import type { Principal } from '../../common/principal.js';
 import type { WireRecord } from '../../common/record-definition.js';
 import { validateBody } from '../../common/validation/validation.js';
-import { isSoldOut } from '../../content/calendar-events/calendar-events.module.js';
-import { AlreadyOnWaitingListException, EventWaitingAttendeesService } from '../../content/event-waiting-attendees/event-waiting-attendees.service.js';
+import { isSoldOut } from '../../content/calendar-events/calendar-events.definition.js';
+import { eventWaitingAttendees } from '../../content/event-waiting-attendees/event-waiting-attendees.definition.js';
+import { AlreadyOnWaitingListException } from '../../content/event-waiting-attendees/event-waiting-attendees.rules.js';
+import { InjectRecords } from '../../common/record.module.js';
+import type { RecordService } from '../../common/record.service.js';
 import { JoinWaitingListDto } from './dto/join-waiting-list.dto.js';
 import { EventWaitingAttendeeDto } from '../../content/event-waiting-attendees/dto/event-waiting-attendee.dto.js';
 import { parsePublicEventsQuery } from './public-events-query.js';
@@ -36,7 +39,7 @@ export interface PublicEvent {
 export class PublicEventsService {
   constructor(
     private readonly events: PublicEventsRepository,
-    private readonly waitingList: EventWaitingAttendeesService,
+    @InjectRecords(eventWaitingAttendees) private readonly waitingList: RecordService,
   ) {}
 
   /** Published events that end in the future, or have ended with `pastEvents=true`; by StartDate. */

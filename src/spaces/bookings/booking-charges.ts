@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { dbDate } from '../../billing/billing-runs/built-in-sources.js';
 import { DueItemSources, type ClaimContext, type DueContext, type DueItem, type ReleaseContext } from '../../billing/due-items/due-items.js';
 import { roundToCents, toUnits } from '../../billing/due-items/money.js';
@@ -7,7 +7,9 @@ import { Database } from '../../common/database.js';
 import { parseDbDateTime } from '../../common/wire-values.js';
 import { Resource } from '../resources/resource.entity.js';
 import { Booking } from './booking.entity.js';
-import { BookingsService } from './bookings.service.js';
+import { InjectRecords } from '../../common/record.module.js';
+import type { RecordService } from '../../common/record.service.js';
+import { bookings } from './bookings.definition.js';
 
 /** "09:00" of a stored date-time. */
 const timeOf = (raw: unknown) => String(raw).slice(11, 16);
@@ -22,7 +24,7 @@ const timeOf = (raw: unknown) => String(raw).slice(11, 16);
  */
 @Injectable()
 export class BookingCharges implements OnModuleInit {
-  @Inject(BookingsService) private readonly bookings: BookingsService;
+  @InjectRecords(bookings) private readonly bookings: RecordService;
 
   constructor(private readonly sources: DueItemSources, private readonly db: Database) {}
 

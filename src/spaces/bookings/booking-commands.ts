@@ -2,7 +2,9 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { RecordCommands } from '../../common/commands/record-commands.js';
 import { refusal } from '../../common/errors.js';
 import { BookingCancellationReason } from './booking.entity.js';
-import { BookingsService } from './bookings.service.js';
+import { InjectRecords } from '../../common/record.module.js';
+import type { RecordService } from '../../common/record.service.js';
+import { bookings } from './bookings.definition.js';
 
 const REASONS = new Set<number>(Object.values(BookingCancellationReason));
 
@@ -14,7 +16,7 @@ const REASONS = new Set<number>(Object.values(BookingCancellationReason));
  */
 @Injectable()
 export class BookingCommands implements OnModuleInit {
-  constructor(private readonly commands: RecordCommands, private readonly bookings: BookingsService) {}
+  constructor(private readonly commands: RecordCommands, @InjectRecords(bookings) private readonly bookings: RecordService) {}
 
   onModuleInit(): void {
     this.commands.register('Booking', {

@@ -5,14 +5,14 @@ import { JsonBody } from '../../common/json-body.js';
 import { ApiAnswer, objectSchema, ref } from '../../common/openapi.js';
 import type { Principal } from '../../common/principal.js';
 import { RecordBodyPipe } from '../../common/record-body.pipe.js';
-import { BookingsService } from './bookings.service.js';
+import { BookingsRules } from './bookings.rules.js';
 import { BookingDto } from './dto/booking.dto.js';
 
 /** `POST /api/spaces/bookings/available` (docs/bookings.md), beside the record routes. */
 @ApiTags('Booking')
 @Controller('api/spaces/bookings')
 export class BookingAvailabilityController {
-  constructor(private readonly bookings: BookingsService) {}
+  constructor(private readonly bookings: BookingsRules) {}
 
   @Post('available')
   @HttpCode(200)

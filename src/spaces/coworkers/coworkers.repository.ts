@@ -6,7 +6,7 @@ import { Database } from '../../common/database.js';
 import type { SqlContext } from '../../common/record-definition.js';
 import { User } from '../../sys/users/user.entity.js';
 import { Team } from '../teams/team.entity.js';
-import { TEAM_MEMBERS } from '../teams/teams.module.js';
+import { TEAM_MEMBERS } from '../teams/teams.definition.js';
 
 /** SQL: the ids of the join-table or contract rows a customer has, as a JSON array (NULL or [] when none). */
 function idsOf(q: SqlContext, table: string, idColumn: string, where: string): string {

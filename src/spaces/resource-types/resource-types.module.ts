@@ -1,21 +1,6 @@
 import { Module } from '@nestjs/common';
-import { defineRecord } from '../../common/record-definition.js';
-import { recordModule } from '../../common/record.module.js';
-import { Business } from '../../sys/businesses/business.entity.js';
-import { ResourceTypeDto } from './dto/resource-type.dto.js';
-import { ResourceType } from './resource-type.entity.js';
+import { RecordModule } from '../../common/record.module.js';
+import { resourceTypes } from './resource-types.definition.js';
 
-export const resourceTypes = defineRecord({
-  name: 'ResourceType',
-  path: 'spaces/resourcetypes',
-  entity: ResourceType,
-  dto: ResourceTypeDto,
-  business: { column: 'BusinessId' },
-  reads: {
-    BusinessName: { from: () => Business, on: 'BusinessId', column: 'Name' },
-  },
-  toStringText: (t) => String(t.Name),
-});
-
-@Module(recordModule(resourceTypes))
+@Module(RecordModule.forType({ definition: resourceTypes }))
 export class ResourceTypesModule {}

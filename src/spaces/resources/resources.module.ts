@@ -1,25 +1,7 @@
 import { Module } from '@nestjs/common';
-import { defineRecord } from '../../common/record-definition.js';
-import { recordModule } from '../../common/record.module.js';
-import { Currency } from '../../sys/currencies/currency.entity.js';
-import { ResourceType } from '../resource-types/resource-type.entity.js';
-import { ResourceDto } from './dto/resource.dto.js';
-import { Resource } from './resource.entity.js';
-import { ResourcesService } from './resources.service.js';
+import { RecordModule } from '../../common/record.module.js';
+import { resources } from './resources.definition.js';
+import { ResourcesRules } from './resources.rules.js';
 
-export const resources = defineRecord({
-  name: 'Resource',
-  path: 'spaces/resources',
-  entity: Resource,
-  dto: ResourceDto,
-  business: { column: 'BusinessId' },
-  reads: {
-    ResourceTypeName: { from: () => ResourceType, on: 'ResourceTypeId', column: 'Name' },
-    CurrencyCode: { from: () => Currency, on: 'CurrencyId', column: 'Code' },
-  },
-  hidden: ['BookingSequence'],
-  toStringText: (r) => String(r.Name),
-});
-
-@Module(recordModule(resources, { service: ResourcesService }))
+@Module(RecordModule.forType({ definition: resources, rules: ResourcesRules }))
 export class ResourcesModule {}

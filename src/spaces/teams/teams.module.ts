@@ -1,29 +1,9 @@
 import { Module } from '@nestjs/common';
-import { defineRecord } from '../../common/record-definition.js';
-import { recordModule } from '../../common/record.module.js';
-import { Business } from '../../sys/businesses/business.entity.js';
-import { TeamDto } from './dto/team.dto.js';
-import { Team } from './team.entity.js';
+import { RecordModule } from '../../common/record.module.js';
+import { teams } from './teams.definition.js';
 import { TeamsRepository } from './teams.repository.js';
-import { TeamsService } from './teams.service.js';
+import { TeamsRules } from './teams.rules.js';
+import { teamEvents } from './teams.events.js';
 
-/** The join table of teams and their members (also read by Coworker.Teams). */
-export const TEAM_MEMBERS = { table: 'team_member', on: 'TeamId', column: 'CoworkerId' } as const;
-
-export const teams = defineRecord({
-  name: 'Team',
-  path: 'spaces/teams',
-  entity: Team,
-  dto: TeamDto,
-  business: { column: 'BusinessId' },
-  reads: {
-    BusinessName: { from: () => Business, on: 'BusinessId', column: 'Name' },
-  },
-  lists: {
-    TeamMembers: TEAM_MEMBERS,
-  },
-  toStringText: (t) => String(t.Name),
-});
-
-@Module(recordModule(teams, { service: TeamsService, providers: [TeamsRepository] }))
+@Module(RecordModule.forType({ definition: teams, events: teamEvents, rules: TeamsRules, providers: [TeamsRepository] }))
 export class TeamsModule {}

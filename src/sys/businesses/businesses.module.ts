@@ -1,23 +1,7 @@
 import { Module } from '@nestjs/common';
-import { defineRecord } from '../../common/record-definition.js';
-import { recordModule } from '../../common/record.module.js';
-import { Country } from '../countries/country.entity.js';
-import { Currency } from '../currencies/currency.entity.js';
-import { Business } from './business.entity.js';
-import { BusinessDto } from './dto/business.dto.js';
+import { RecordModule } from '../../common/record.module.js';
+import { businesses } from './businesses.definition.js';
+import { businessEvents } from './businesses.events.js';
 
-export const businesses = defineRecord({
-  name: 'Business',
-  path: 'sys/businesses',
-  entity: Business,
-  dto: BusinessDto,
-  business: { column: 'Id' },
-  reads: {
-    CurrencyCode: { from: () => Currency, on: 'CurrencyId', column: 'Code' },
-    CountryName: { from: () => Country, on: 'CountryId', column: 'Name' },
-  },
-  toStringText: (b) => String(b.Name),
-});
-
-@Module(recordModule(businesses))
+@Module(RecordModule.forType({ definition: businesses, events: businessEvents }))
 export class BusinessesModule {}

@@ -1,15 +1,6 @@
 import { Module } from '@nestjs/common';
-import { defineRecord } from '../../common/record-definition.js';
-import { recordModule } from '../../common/record.module.js';
-import { Country } from './country.entity.js';
+import { RecordModule } from '../../common/record.module.js';
+import { countries } from './countries.definition.js';
 
-export const countries = defineRecord({
-  name: 'Country',
-  path: 'sys/countries',
-  entity: Country,
-  operations: ['list', 'get'],
-  toStringText: (c) => String(c.Name),
-});
-
-@Module(recordModule(countries))
+@Module(RecordModule.forType({ definition: countries }))
 export class CountriesModule {}

@@ -1,15 +1,6 @@
 import { Module } from '@nestjs/common';
-import { defineRecord } from '../../common/record-definition.js';
-import { recordModule } from '../../common/record.module.js';
-import { Currency } from './currency.entity.js';
+import { RecordModule } from '../../common/record.module.js';
+import { currencies } from './currencies.definition.js';
 
-export const currencies = defineRecord({
-  name: 'Currency',
-  path: 'sys/currencies',
-  entity: Currency,
-  operations: ['list', 'get'],
-  toStringText: (c) => `${c.Code} - ${c.Name}`,
-});
-
-@Module(recordModule(currencies))
+@Module(RecordModule.forType({ definition: currencies }))
 export class CurrenciesModule {}

@@ -1,22 +1,7 @@
 import { Module } from '@nestjs/common';
-import { defineRecord } from '../../common/record-definition.js';
-import { recordModule } from '../../common/record.module.js';
-import { Business } from '../businesses/business.entity.js';
-import { TaxRateDto } from './dto/tax-rate.dto.js';
-import { TaxRate } from './tax-rate.entity.js';
-import { TaxRatesService } from './tax-rates.service.js';
+import { RecordModule } from '../../common/record.module.js';
+import { taxRates } from './tax-rates.definition.js';
+import { TaxRatesRules } from './tax-rates.rules.js';
 
-export const taxRates = defineRecord({
-  name: 'TaxRate',
-  path: 'sys/taxrates',
-  entity: TaxRate,
-  dto: TaxRateDto,
-  business: { column: 'BusinessId' },
-  reads: {
-    BusinessName: { from: () => Business, on: 'BusinessId', column: 'Name' },
-  },
-  toStringText: (t) => `${t.Name} (${t.Rate}%)`,
-});
-
-@Module(recordModule(taxRates, { service: TaxRatesService }))
+@Module(RecordModule.forType({ definition: taxRates, rules: TaxRatesRules }))
 export class TaxRatesModule {}

@@ -1,26 +1,8 @@
 import { Module } from '@nestjs/common';
-import { defineRecord } from '../../common/record-definition.js';
-import { recordModule } from '../../common/record.module.js';
-import { UserDto } from './dto/user.dto.js';
-import { User } from './user.entity.js';
+import { RecordModule } from '../../common/record.module.js';
+import { users } from './users.definition.js';
 import { UsersRepository } from './users.repository.js';
-import { UsersService } from './users.service.js';
+import { UsersRules } from './users.rules.js';
 
-export const users = defineRecord({
-  name: 'User',
-  path: 'sys/users',
-  // Email and FullName are required on update too (docs/api.md §2.1).
-  requiredOnUpdate: true,
-  entity: User,
-  dto: UserDto,
-  business: { links: 'user_business', on: 'UserId', column: 'BusinessId' },
-  hidden: ['EmailKey', 'PasswordHash', 'TwoFactorSecret', 'SecurityStamp', 'FailedLoginCount', 'LockedUntil', 'LastTotpStep'],
-  lists: {
-    /** The businesses a restricted administrator may act on. */
-    Businesses: { table: 'user_business', on: 'UserId', column: 'BusinessId' },
-  },
-  toStringText: (u) => `${u.FullName} <${u.Email}>`,
-});
-
-@Module(recordModule(users, { service: UsersService, providers: [UsersRepository] }))
+@Module(RecordModule.forType({ definition: users, rules: UsersRules, providers: [UsersRepository] }))
 export class UsersModule {}

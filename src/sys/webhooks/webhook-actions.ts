@@ -1,5 +1,3 @@
-import type { ChangeAction } from '../../common/change-log/changes.js';
-
 /** The platform's eWebhookAction numbering (1 to 90) with its own names and spellings, plus this service's own. */
 export const WEBHOOK_ACTION_NAMES: readonly string[] = [
   'None', 'CoworkerUpdate', 'CoworkerCreate', 'BlogPostCreate', 'BlogPostUpdate', 'BookingCreate', 'BookingUpdate', 'BookingDelete',
@@ -33,19 +31,4 @@ export const webhookAction = (name: string): number => {
   const found = WEBHOOK_ACTIONS.find((action) => action.Name === name);
   if (!found) throw new Error(`Unknown webhook action ${name}`);
   return found.Id;
-};
-
-/** The actions a create, update or delete of a record type fires, by entity name. */
-export const ACTIONS_BY_ENTITY: Readonly<Record<string, Partial<Record<ChangeAction, number>>>> = {
-  Coworker: { Create: webhookAction('CoworkerCreate'), Update: webhookAction('CoworkerUpdate'), Delete: webhookAction('CoworkerDelete') },
-  CoworkerInvoice: { Create: webhookAction('CoworkerInvoiceCreate'), Update: webhookAction('CoworkerInvoiceUpdate'), Delete: webhookAction('CoworkerInvoiceDelete') },
-  CalendarEvent: { Create: webhookAction('CalendarEventCreate'), Update: webhookAction('CalendarEventUpdate'), Delete: webhookAction('CalendarEventDelete') },
-  EventAttendee: { Create: webhookAction('CalendarEventAttendeeCreate'), Update: webhookAction('CalendarEventAttendeeUpdate'), Delete: webhookAction('CalendarEventAttendeeDelete') },
-  CoworkerProduct: { Create: webhookAction('CoworkerProductCreate'), Update: webhookAction('CoworkerProductUpdate'), Delete: webhookAction('CoworkerProductDelete') },
-  Tariff: { Create: webhookAction('TariffCreate'), Update: webhookAction('TariffUpdate'), Delete: webhookAction('TariffDelete') },
-  Product: { Create: webhookAction('ProductCreate'), Update: webhookAction('ProductUpdate'), Delete: webhookAction('ProductDelete') },
-  Business: { Update: webhookAction('BusinessUpdate') },
-  CoworkerContract: { Create: webhookAction('CoworkerContractCreate'), Update: webhookAction('CoworkerContractUpdate'), Delete: webhookAction('CoworkerContractDelete') },
-  Team: { Create: webhookAction('TeamCreated'), Update: webhookAction('TeamUpdated'), Delete: webhookAction('TeamDeleted') },
-  Booking: { Create: webhookAction('BookingCreate'), Update: webhookAction('BookingUpdate'), Delete: webhookAction('BookingDelete') },
 };

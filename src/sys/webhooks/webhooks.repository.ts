@@ -2,8 +2,6 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { ChangeProbe } from '../../common/change-log/change-log.repository.js';
 import { Database } from '../../common/database.js';
-import { CoworkerInvoice } from '../../billing/coworker-invoices/coworker-invoice.entity.js';
-import { EventWaitingAttendee } from '../../content/event-waiting-attendees/event-waiting-attendee.entity.js';
 
 /** An active hook a change fires: its id and action. */
 export interface FiredHook {
@@ -13,7 +11,7 @@ export interface FiredHook {
 
 /**
  * The SQL of the hooks (table webhook) beyond the record machinery's own: the active hooks a change
- * fires, the facts the outbox checks before writing a delivery, and the signing secret.
+ * fires and the signing secret.
  */
 @Injectable()
 export class WebhooksRepository {
@@ -35,18 +33,6 @@ export class WebhooksRepository {
     const select = this.activeHooksSelect(`${q('Id')} AS ${q('Id')}, ${q('Action')} AS ${q('Action')}`, businessId, actions);
     const rows = await this.db.query<{ Id: unknown; Action: unknown }>(select.sql, select.parameters, manager);
     return rows.map((row) => ({ id: Number(row.Id), action: Number(row.Action) }));
-  }
-
-  /** Whether anyone is on the event's waiting list. */
-  async hasWaitingAttendee(calendarEventId: unknown, manager: EntityManager): Promise<boolean> {
-    const [waiting] = await this.db.query(`SELECT 1 AS x FROM ${this.db.tableOf(EventWaitingAttendee)} WHERE ${this.q('CalendarEventId')} = ? LIMIT 1`, [calendarEventId], manager);
-    return Boolean(waiting);
-  }
-
-  /** How many customer invoices the customer has. */
-  async invoiceCount(coworkerId: unknown, manager: EntityManager): Promise<number> {
-    const [count] = await this.db.query(`SELECT COUNT(*) AS n FROM ${this.db.tableOf(CoworkerInvoice)} WHERE ${this.q('CoworkerId')} = ?`, [coworkerId], manager);
-    return Number(count.n);
   }
 
   /** The hook's signing secret; null when there is no such hook. */

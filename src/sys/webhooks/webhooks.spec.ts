@@ -5,7 +5,7 @@ import { Webhook } from 'standardwebhooks';
 import { parseRetryDelays } from '../../config/configuration.js';
 import { generateSecret, platformSignature, signedHeaders } from './signatures.js';
 import { isPublicAddress } from './webhook-sender.js';
-import { isHookUrl } from './webhooks.service.js';
+import { isHookUrl } from './webhooks.rules.js';
 
 describe('webhook signatures', () => {
   it('generates whsec_ secrets of 32 random bytes', () => {

@@ -1,18 +1,23 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { RecordValidationException } from '../../common/errors.js';
+import { RecordValidationException, refusal } from '../../common/errors.js';
 import type { FieldError } from '../../common/envelopes.js';
 import { parseDbDateTime } from '../../common/wire-values.js';
 import { billedDeleteRefusal, hasBilledLines, refuseBilledChanges } from '../due-items/billed-items.js';
 import { CoworkerProduct } from './coworker-product.entity.js';
-import type { Principal } from '../../common/principal.js';
 import type { WireRecord } from '../../common/record-definition.js';
-import { RecordService, type SaveContext, type SaveDecision } from '../../common/record.service.js';
 import { CoworkerBookingCreditsService, wholeSecond, type ReleasingSale } from '../coworker-booking-credits/coworker-booking-credits.service.js';
-import { CoworkerContractsService } from '../coworker-contracts/coworker-contracts.service.js';
+import { coworkerBookingCredits } from '../coworker-booking-credits/coworker-booking-credits.definition.js';
+import { CoworkerContractsRules } from '../coworker-contracts/coworker-contracts.rules.js';
 import { ProductsService } from '../products/products.service.js';
+import { products as productType } from '../products/products.definition.js';
+import { InjectRecords } from '../../common/record.module.js';
+import type { RecordService } from '../../common/record.service.js';
 import { CoworkerProductsRepository } from './coworker-products.repository.js';
 import { MAX_ID } from '../../common/validation/fields.js';
+import type { DeleteContext, RecordRules, SaveContext, SaveDecision } from '../../common/record-rules.js';
+import { Database } from '../../common/database.js';
+import type { CoworkerProductDto } from './dto/coworker-product.dto.js';
 
 /** What a new sale's afterSave needs to release its credits, found by its beforeSave (all but the UniqueId). */
 type PendingRelease = Omit<ReleasingSale, 'UniqueId'>;
@@ -37,19 +42,22 @@ const AS_SOLD = ['CoworkerId', 'ProductId', 'Quantity'] as const;
  *   deleted sale does not mean the goods came back; an administrator corrects CurrentStock.
  */
 @Injectable()
-export class CoworkerProductsService extends RecordService<CoworkerProduct> {
-  @Inject(ProductsService) private readonly products: ProductsService;
+export class CoworkerProductsRules implements RecordRules<CoworkerProductDto> {
+  @Inject(Database) private readonly db: Database;
+  @Inject(ProductsService) private readonly stock: ProductsService;
+  @InjectRecords(productType) private readonly products: RecordService;
   @Inject(CoworkerBookingCreditsService) private readonly credits: CoworkerBookingCreditsService;
-  @Inject(CoworkerContractsService) private readonly contracts: CoworkerContractsService;
+  @InjectRecords(coworkerBookingCredits) private readonly creditRecords: RecordService;
+  @Inject(CoworkerContractsRules) private readonly contracts: CoworkerContractsRules;
   @Inject(CoworkerProductsRepository) private readonly salesRepository: CoworkerProductsRepository;
 
   /**
    * A new sale: the values to write (quantity, price and date as sold) and, pending for afterSave, the
    * sale whose booking credits it releases. An update: the values it may change.
    */
-  protected override async beforeSave(context: SaveContext): Promise<SaveDecision<PendingRelease>> {
+  async beforeSave(context: SaveContext<CoworkerProductDto>): Promise<SaveDecision<PendingRelease>> {
     if (context.existing) {
-      const values = this.keepAsSold(context.values, context.existing, context.dto as unknown as Record<string, unknown>);
+      const values = this.keepAsSold(context.values, context.existing, context.dto);
       this.repeatDefaults(values, context.existing);
       await this.keepBilled(values, context.existing, context.manager);
       return { values };
@@ -69,15 +77,15 @@ export class CoworkerProductsService extends RecordService<CoworkerProduct> {
     // A member has a contract active now; its main one decides when PricePlan credits expire.
     const plan = await this.contracts.mainActive(Number(values.CoworkerId), new Date(), manager);
     const member = plan !== null;
-    if (product.Archived) throw this.refusal(`Product "${name}" is archived and cannot be sold.`);
-    if (product.OnlyForMembers && !member) throw this.refusal(`Product "${name}" is only for members: ${customer.FullName} has no active contract.`);
-    if (product.OnlyForContacts && member) throw this.refusal(`Product "${name}" is only for contacts: ${customer.FullName} has an active contract.`);
+    if (product.Archived) throw refusal(`Product "${name}" is archived and cannot be sold.`);
+    if (product.OnlyForMembers && !member) throw refusal(`Product "${name}" is only for members: ${customer.FullName} has no active contract.`);
+    if (product.OnlyForContacts && member) throw refusal(`Product "${name}" is only for contacts: ${customer.FullName} has an active contract.`);
 
     const quantity = (values.Quantity as number | null | undefined) ?? 1;
     const stocked = product.TrackStock ? await this.products.get(productId, undefined, manager) : null;
-    if (!(await this.products.takeStock(manager, productId, quantity))) {
+    if (!(await this.stock.takeStock(manager, productId, quantity))) {
       if (product.AllowNegativeStock) throw RecordValidationException.field('Quantity', `A sale of ${quantity} would take the stock of "${name}" below ${-MAX_ID}.`, quantity);
-      throw this.refusal(`Not enough stock of "${name}" for a sale of ${quantity}: the product does not allow negative stock.`);
+      throw refusal(`Not enough stock of "${name}" for a sale of ${quantity}: the product does not allow negative stock.`);
     }
     // The stock change is a change of the product: it goes in its history (and to its hooks).
     if (stocked) await this.products.recordChange(manager, context.actor, 'Update', productId, stocked);
@@ -133,28 +141,28 @@ export class CoworkerProductsService extends RecordService<CoworkerProduct> {
   }
 
   /** A new sale releases its booking credits, named by the sale's UniqueId as written. */
-  protected override async afterSave(_id: number, saved: SaveContext, sale?: PendingRelease): Promise<void> {
+  async afterSave(_id: number, saved: SaveContext<CoworkerProductDto>, sale?: PendingRelease): Promise<void> {
     if (!sale) return;
     await this.credits.release(saved.manager, { ...sale, UniqueId: String(saved.values.UniqueId) }, saved.actor);
   }
 
-  protected override async beforeDelete(sale: WireRecord, manager: EntityManager, actor?: Principal): Promise<void> {
-    if (await hasBilledLines(this.db, 'CoworkerProductUniqueId', String(sale.UniqueId), manager)) throw this.refusal(billedDeleteRefusal('CoworkerProduct', sale.Id));
+  async beforeDelete(sale: WireRecord, { manager, actor }: DeleteContext): Promise<void> {
+    if (await hasBilledLines(this.db, 'CoworkerProductUniqueId', String(sale.UniqueId), manager)) throw refusal(billedDeleteRefusal('CoworkerProduct', sale.Id));
     const unused = await this.credits.ofSale(manager, String(sale.UniqueId), true);
     // One conditional DELETE takes the unused credits; any credit left was used (even by a
     // transaction that committed meanwhile), and the refusal rolls the DELETE back.
     const used = await this.credits.removeUnusedOfSale(manager, String(sale.UniqueId));
     if (used > 0) {
-      throw this.refusal(
+      throw refusal(
         `CoworkerProduct ${sale.Id} cannot be deleted: ${used} of the booking credits it released ${used === 1 ? 'has' : 'have'} been used. ` +
         'Deleting a sale removes its unused credits and does not return its quantity to stock.',
       );
     }
-    for (const credit of unused) await this.credits.recordChange(manager, actor, 'Delete', Number(credit.Id), credit);
+    for (const credit of unused) await this.creditRecords.recordChange(manager, actor, 'Delete', Number(credit.Id), credit);
   }
 
   /** An update may not change what the sale took stock and released credits for: the values it may write. */
-  private keepAsSold(given: Readonly<Record<string, unknown>>, existing: WireRecord, dto: Record<string, unknown>): Record<string, unknown> {
+  private keepAsSold(given: Readonly<Record<string, unknown>>, existing: WireRecord, dto: CoworkerProductDto): Record<string, unknown> {
     const values = { ...given };
     const errors: FieldError[] = [];
     for (const field of AS_SOLD) {

@@ -1,40 +1,38 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CoworkerContractsService } from '../../billing/coworker-contracts/coworker-contracts.service.js';
+import { CoworkerContractsRules } from '../../billing/coworker-contracts/coworker-contracts.rules.js';
 import { prehashPassword } from '../../auth/passwords.js';
 import { RecordValidationException } from '../../common/errors.js';
-import type { RecordDto } from '../../common/validation/record.dto.js';
-import { RecordService, type SaveContext } from '../../common/record.service.js';
-import { UsersService } from '../../sys/users/users.service.js';
-import type { Coworker } from './coworker.entity.js';
+import { UsersRules } from '../../sys/users/users.rules.js';
 import { CoworkersRepository } from './coworkers.repository.js';
 import type { CoworkerDto } from './dto/coworker.dto.js';
+import type { RecordRules, SaveContext } from '../../common/record-rules.js';
 
 /**
  * Customers; `CreateUser` + `Password` also create the customer's login, and `TariffId` starts or
  * changes its main contract (see CoworkerDto.TariffId), in the same transaction.
  */
 @Injectable()
-export class CoworkersService extends RecordService<Coworker> {
-  @Inject(UsersService) private readonly users: UsersService;
-  @Inject(CoworkerContractsService) private readonly contracts: CoworkerContractsService;
+export class CoworkersRules implements RecordRules<CoworkerDto> {
+  @Inject(UsersRules) private readonly users: UsersRules;
+  @Inject(CoworkerContractsRules) private readonly contracts: CoworkerContractsRules;
   @Inject(CoworkersRepository) private readonly coworkersRepository: CoworkersRepository;
 
-  /** The login's password hash is made before the transaction (UsersService.createCustomerLogin uses it). */
-  protected override async prepareSave(dto: RecordDto): Promise<void> {
-    const { CreateUser, Password } = dto as CoworkerDto;
+  /** The login's password hash is made before the transaction (UsersRules.createCustomerLogin uses it). */
+  async prepareSave(dto: CoworkerDto): Promise<void> {
+    const { CreateUser, Password } = dto;
     if (CreateUser && Password) await prehashPassword(dto, Password);
   }
 
-  protected override async beforeSave(context: SaveContext): Promise<void> {
-    const dto = context.dto as CoworkerDto;
+  async beforeSave(context: SaveContext<CoworkerDto>): Promise<void> {
+    const dto = context.dto;
     await this.refuseMoveWithContracts(context);
     if (dto.CreateUser && !dto.Password && !(context.existing && (await this.loginOf(Number(context.existing.Id), context)))) {
       throw RecordValidationException.field('Password', 'Password is required to create the customer login.', dto.Password ?? null);
     }
   }
 
-  protected override async afterSave(id: number, context: SaveContext): Promise<void> {
-    const dto = context.dto as CoworkerDto;
+  async afterSave(id: number, context: SaveContext<CoworkerDto>): Promise<void> {
+    const dto = context.dto;
     await this.followTariff(id, dto.TariffId, context);
     const previousBusiness = context.existing?.BusinessId;
     if (previousBusiness !== undefined && context.values.BusinessId !== undefined && Number(previousBusiness) !== Number(context.values.BusinessId)) {
@@ -54,7 +52,7 @@ export class CoworkersService extends RecordService<Coworker> {
    * now, a new main one from now), null ends every active contract now, and the same tariff (a record
    * PUT back as read) changes nothing.
    */
-  private async followTariff(id: number, tariffId: number | null | undefined, context: SaveContext): Promise<void> {
+  private async followTariff(id: number, tariffId: number | null | undefined, context: SaveContext<CoworkerDto>): Promise<void> {
     if (tariffId === undefined) return;
     // To the whole second, as datetime columns keep it: the new contract is active at once.
     const now = new Date(Math.floor(Date.now() / 1000) * 1000);
@@ -72,7 +70,7 @@ export class CoworkersService extends RecordService<Coworker> {
    * A customer's contracts are on tariffs of its business: it may move to another business only once
    * none of them runs on (is not cancelled as of now), or they would bill it from the wrong one.
    */
-  private async refuseMoveWithContracts(context: SaveContext): Promise<void> {
+  private async refuseMoveWithContracts(context: SaveContext<CoworkerDto>): Promise<void> {
     const target = context.values.BusinessId;
     if (!context.existing || target === undefined || Number(target) === Number(context.existing.BusinessId)) return;
     const running = await this.contracts.countRunningOutside(Number(context.existing.Id), Number(target), new Date(), context.manager);
@@ -81,7 +79,7 @@ export class CoworkersService extends RecordService<Coworker> {
     }
   }
 
-  private loginOf(coworkerId: number, context: SaveContext): Promise<boolean> {
+  private loginOf(coworkerId: number, context: SaveContext<CoworkerDto>): Promise<boolean> {
     return this.users.hasLogin(coworkerId, context.manager);
   }
 }

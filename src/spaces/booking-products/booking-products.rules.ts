@@ -1,14 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { CoworkerProductDto } from '../../billing/coworker-products/dto/coworker-product.dto.js';
-import { CoworkerProductsService } from '../../billing/coworker-products/coworker-products.service.js';
-import { RecordValidationException } from '../../common/errors.js';
+import { coworkerProducts } from '../../billing/coworker-products/coworker-products.definition.js';
+import { InjectRecords } from '../../common/record.module.js';
+import type { RecordService } from '../../common/record.service.js';
+import { RecordValidationException, refusal } from '../../common/errors.js';
 import type { FieldError } from '../../common/envelopes.js';
 import type { Principal } from '../../common/principal.js';
 import type { WireRecord } from '../../common/record-definition.js';
-import { RecordService, type SaveContext, type SaveDecision } from '../../common/record.service.js';
 import { Booking } from '../bookings/booking.entity.js';
-import type { BookingProduct } from './booking-product.entity.js';
+import type { DeleteContext, RecordRules, SaveContext, SaveDecision } from '../../common/record-rules.js';
+import { Database } from '../../common/database.js';
+import type { BookingProductDto } from './dto/booking-product.dto.js';
 
 const AS_SOLD = ['BookingId', 'ProductId', 'Quantity'] as const;
 
@@ -26,10 +28,11 @@ export const besides = (actor: Principal | undefined): Principal | undefined => 
  * invoiced (or its credits used). What was sold cannot change.
  */
 @Injectable()
-export class BookingProductsService extends RecordService<BookingProduct> {
-  @Inject(CoworkerProductsService) private readonly sales: CoworkerProductsService;
+export class BookingProductsRules implements RecordRules<BookingProductDto> {
+  @Inject(Database) private readonly db: Database;
+  @InjectRecords(coworkerProducts) private readonly sales: RecordService;
 
-  protected override async beforeSave(context: SaveContext): Promise<SaveDecision> {
+  async beforeSave(context: SaveContext<BookingProductDto>): Promise<SaveDecision> {
     if (context.existing) return { values: this.keepAsSold(context.values, context.existing) };
     const { manager, actor } = context;
     const values = { ...context.values };
@@ -44,15 +47,15 @@ export class BookingProductsService extends RecordService<BookingProduct> {
   }
 
   /** An invoiced sale stays: credit its invoice instead. */
-  protected override async beforeDelete(record: WireRecord, manager: EntityManager): Promise<void> {
+  async beforeDelete(record: WireRecord, { manager }: DeleteContext): Promise<void> {
     const sale = await this.sales.get(Number(record.CoworkerProductId), undefined, manager);
     if (sale.Invoiced === true) {
-      throw this.refusal(`BookingProduct ${record.Id} cannot be deleted: its sale (CoworkerProduct ${sale.Id}) has been invoiced. Credit the invoice instead.`);
+      throw refusal(`BookingProduct ${record.Id} cannot be deleted: its sale (CoworkerProduct ${sale.Id}) has been invoiced. Credit the invoice instead.`);
     }
   }
 
   /** The sale goes with it, by the sales rules (refused when its booking credits were used). */
-  protected override async afterDelete(record: WireRecord, manager: EntityManager, actor?: Principal): Promise<void> {
+  async afterDelete(record: WireRecord, { manager, actor }: DeleteContext): Promise<void> {
     await this.sales.deleteWithin(manager, Number(record.CoworkerProductId), besides(actor));
   }
 

@@ -1,15 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { RecordValidationException } from '../../common/errors.js';
-import { RecordService, type SaveContext } from '../../common/record.service.js';
 import { formatDateTime } from '../../common/wire-values.js';
-import type { CalendarEvent } from './calendar-event.entity.js';
 import type { CalendarEventDto } from './dto/calendar-event.dto.js';
+import type { RecordRules, SaveContext } from '../../common/record-rules.js';
 
 @Injectable()
-export class CalendarEventsService extends RecordService<CalendarEvent> {
+export class CalendarEventsRules implements RecordRules<CalendarEventDto> {
   /** An event cannot end before it starts (a date absent from a partial update is the stored one). */
-  protected override async beforeSave(context: SaveContext): Promise<void> {
-    const dto = context.dto as CalendarEventDto;
+  async beforeSave(context: SaveContext<CalendarEventDto>): Promise<void> {
+    const dto = context.dto;
     const stored = (name: 'StartDate' | 'EndDate') => new Date(String(context.existing?.[name]));
     const StartDate = dto.StartDate ?? stored('StartDate');
     const EndDate = dto.EndDate ?? stored('EndDate');

@@ -2,15 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { FieldError } from '../../common/envelopes.js';
-import { RecordValidationException } from '../../common/errors.js';
+import { RecordValidationException, refusal } from '../../common/errors.js';
 import { billedDeleteRefusal, hasBilledLines, refuseBilledChanges } from '../due-items/billed-items.js';
 import { atMidnight, defaultBillingDay, utcDate } from '../due-items/periods.js';
 import type { Principal } from '../../common/principal.js';
 import type { WireRecord } from '../../common/record-definition.js';
-import { RecordService, type SaveContext, type SaveDecision } from '../../common/record.service.js';
-import type { CoworkerContract } from './coworker-contract.entity.js';
 import { CoworkerContractsRepository, type MainContract } from './coworker-contracts.repository.js';
 import type { CoworkerContractDto } from './dto/coworker-contract.dto.js';
+import type { DeleteContext, RecordRules, SaveContext, SaveDecision } from '../../common/record-rules.js';
+import { RecordTypes } from '../../common/record-types.js';
+import type { RecordService } from '../../common/record.service.js';
+import { coworkerContracts } from './coworker-contracts.definition.js';
+import { Database } from '../../common/database.js';
 
 /**
  * Customers' contracts (docs/api.md §11.4). Every write, through this API or when a customer is
@@ -24,11 +27,18 @@ import type { CoworkerContractDto } from './dto/coworker-contract.dto.js';
  *   always leave exactly one main contract.
  */
 @Injectable()
-export class CoworkerContractsService extends RecordService<CoworkerContract> {
+export class CoworkerContractsRules implements RecordRules<CoworkerContractDto> {
+  @Inject(Database) private readonly db: Database;
+  @Inject(RecordTypes) private readonly types: RecordTypes;
   @Inject(CoworkerContractsRepository) private readonly contractsRepository: CoworkerContractsRepository;
 
+  /** This type's RecordService, for the records the rules write besides a request's own. */
+  private get records(): RecordService {
+    return this.types.records(coworkerContracts);
+  }
+
   /** The values to write: the body's under the contract rules (a cleared Price is the tariff's again). */
-  protected override async beforeSave(context: SaveContext<CoworkerContractDto>): Promise<SaveDecision> {
+  async beforeSave(context: SaveContext<CoworkerContractDto>): Promise<SaveDecision> {
     const { dto } = context;
     const existing = context.existing;
     const { Price: _cleared, ...withoutPrice } = context.values;
@@ -44,8 +54,8 @@ export class CoworkerContractsService extends RecordService<CoworkerContract> {
     const values = await this.applyRules(manager, actor, contract, null, false);
     const now = new Date();
     const written = { ...values, UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true };
-    const id = await this.insertRow(written, manager);
-    await this.recordChange(manager, actor, 'Create', id, null, undefined, written);
+    const id = await this.records.insertRow(written, manager);
+    await this.records.recordChange(manager, actor, 'Create', id, null, undefined, written);
     return id;
   }
 
@@ -70,12 +80,12 @@ export class CoworkerContractsService extends RecordService<CoworkerContract> {
    */
   private async changeOthers(manager: EntityManager, actor: Principal | undefined, ids: readonly number[], values: Record<string, unknown>): Promise<void> {
     for (const id of ids) {
-      const before = await this.get(id, undefined, manager);
+      const before = await this.records.get(id, undefined, manager);
       const changes = { ...values };
       // A cancellation may leave no period to bill: the next one (RenewalDate) goes with it.
       if (changes.CancellationDate instanceof Date && before.RenewalDate && !utcDate(changes.CancellationDate).isAfter(utcDate(String(before.RenewalDate)))) changes.RenewalDate = null;
-      await this.updateRow(id, { ...changes, UpdatedOn: new Date(), UpdatedBy: actor?.email ?? null, IsNew: false }, manager);
-      await this.recordChange(manager, actor, 'Update', id, before);
+      await this.records.updateRow(id, { ...changes, UpdatedOn: new Date(), UpdatedBy: actor?.email ?? null, IsNew: false }, manager);
+      await this.records.recordChange(manager, actor, 'Update', id, before);
     }
   }
 
@@ -99,8 +109,8 @@ export class CoworkerContractsService extends RecordService<CoworkerContract> {
     values.RenewalDate = cancellation && !utcDate(cancellation).isAfter(utcDate(renewal)) ? null : renewal;
   }
 
-  protected override async beforeDelete(contract: WireRecord, manager: EntityManager): Promise<void> {
-    if (await hasBilledLines(this.db, 'CoworkerContractUniqueId', String(contract.UniqueId), manager)) throw this.refusal(billedDeleteRefusal('CoworkerContract', contract.Id));
+  async beforeDelete(contract: WireRecord, { manager }: DeleteContext): Promise<void> {
+    if (await hasBilledLines(this.db, 'CoworkerContractUniqueId', String(contract.UniqueId), manager)) throw refusal(billedDeleteRefusal('CoworkerContract', contract.Id));
   }
 
   /** Checks a contract's values against the rules and returns them with the defaults the rules give. */

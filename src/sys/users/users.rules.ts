@@ -1,23 +1,24 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable, Logger, UnauthorizedException, type OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, Logger, UnauthorizedException, type OnApplicationBootstrap } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { EntityManager } from 'typeorm';
 import { AuthService } from '../../auth/auth.service.js';
 import { passwordHashFor, prehashPassword } from '../../auth/passwords.js';
 import { RefreshTokensService } from '../../auth/refresh-tokens.service.js';
-import { Database } from '../../common/database.js';
 import { isUniqueViolation } from '../../common/database-errors.js';
 import { RecordValidationException } from '../../common/errors.js';
 import { emailKey } from '../../common/validation/fields.js';
 import type { Principal } from '../../common/principal.js';
-import { RECORD_DEFINITION, RecordService, type SaveContext, type SaveDecision } from '../../common/record.service.js';
-import type { RecordDefinition, WireRecord } from '../../common/record-definition.js';
+import type { WireRecord } from '../../common/record-definition.js';
+import type { DeleteContext, RecordRules, SaveContext, SaveDecision } from '../../common/record-rules.js';
+import { RecordTypes } from '../../common/record-types.js';
+import type { RecordService } from '../../common/record.service.js';
+import type { ChangeAction } from '../../common/change-log/changes.js';
 import type { AppConfig } from '../../config/configuration.js';
 import { UserDto } from './dto/user.dto.js';
 import { validateBody } from '../../common/validation/validation.js';
-import type { RecordDto } from '../../common/validation/record.dto.js';
 import { mayManage, withinBusinesses, type UserPowers } from '../../auth/user-authority.js';
-import type { User } from './user.entity.js';
+import { users } from './users.definition.js';
 import { UsersRepository } from './users.repository.js';
 
 const sameSet = (a: readonly unknown[] | null | undefined, b: readonly unknown[] | null | undefined) => {
@@ -34,18 +35,20 @@ const storedPowers = (user: WireRecord): UserPowers => ({
 
 /** Users: hashed passwords, unique emails, and access that ends when it should (docs/api.md §2.1, §2.2). */
 @Injectable()
-export class UsersService extends RecordService<User> implements OnApplicationBootstrap {
-  private readonly logger = new Logger(UsersService.name);
+export class UsersRules implements RecordRules<UserDto>, OnApplicationBootstrap {
+  private readonly logger = new Logger(UsersRules.name);
 
   constructor(
-    @Inject(RECORD_DEFINITION) definition: RecordDefinition<User>,
-    db: Database,
+    private readonly types: RecordTypes,
     private readonly auth: AuthService,
     private readonly refreshTokens: RefreshTokensService,
     private readonly config: ConfigService<AppConfig, true>,
     private readonly usersRepository: UsersRepository,
-  ) {
-    super(definition, db);
+  ) {}
+
+  /** The users' RecordService, for the logins written besides a request's own. */
+  private get records(): RecordService {
+    return this.types.records(users);
   }
 
   /** The bootstrap administrator (docs/api.md §2.6): created once, when no user has that email. */
@@ -55,7 +58,7 @@ export class UsersService extends RecordService<User> implements OnApplicationBo
     if (!email || !password) return;
     if (await this.usersRepository.emailTaken(email, null)) return;
     try {
-      await this.create(await validateBody(UserDto, { Email: email, FullName: 'Administrator', Password: password, IsAdmin: true, Active: true }));
+      await this.records.create(await validateBody(UserDto, { Email: email, FullName: 'Administrator', Password: password, IsAdmin: true, Active: true }));
       this.logger.log(`Bootstrap administrator ${email} created`);
     } catch (error) {
       // Another instance created it at the same moment.
@@ -67,23 +70,21 @@ export class UsersService extends RecordService<User> implements OnApplicationBo
   async createCustomerLogin(manager: EntityManager, coworker: { id: number; email: string; fullName: string; password: string; body: object }, actor?: Principal): Promise<void> {
     await this.assertEmailFree(coworker.email, null, manager);
     const now = new Date();
-    const id = await this.insertRow({
+    const id = await this.records.insertRow({
       UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, IsNew: true, Email: coworker.email.trim(), EmailKey: emailKey(coworker.email),
       FullName: coworker.fullName, PasswordHash: await passwordHashFor(coworker.body, coworker.password), Active: true, CoworkerId: coworker.id,
     }, manager);
-    await this.recordChange(manager, actor, 'Create', id, null, { Password: coworker.password });
+    await this.records.recordChange(manager, actor, 'Create', id, null, { Password: coworker.password });
   }
 
   /** The password's hash is made before the write's transaction begins. */
-  protected override async prepareSave(dto: RecordDto): Promise<void> {
-    const password = (dto as UserDto).Password;
-    if (password) await prehashPassword(dto, password);
+  async prepareSave(dto: UserDto): Promise<void> {
+    if (dto.Password) await prehashPassword(dto, dto.Password);
   }
 
   /** The values to write: the body's, with the email key, the password hash and a new stamp when access ends. */
-  protected override async beforeSave(context: SaveContext): Promise<SaveDecision> {
-    const dto = context.dto as UserDto;
-    const { existing } = context;
+  async beforeSave(context: SaveContext<UserDto>): Promise<SaveDecision> {
+    const { dto, existing } = context;
     const values = { ...context.values };
     this.assertGrantable(dto, existing, context.actor);
     if (dto.CoworkerId !== undefined && dto.CoworkerId !== null && (!existing || dto.CoworkerId !== existing.CoworkerId)) {
@@ -102,18 +103,26 @@ export class UsersService extends RecordService<User> implements OnApplicationBo
     return { values };
   }
 
-  protected override async afterSave(id: number, saved: SaveContext): Promise<void> {
+  async afterSave(id: number, saved: SaveContext<UserDto>): Promise<void> {
     // Businesses are written by the machinery (a `lists` join table); here only what access depends on.
     if (saved.values.SecurityStamp) await this.refreshTokens.revokeAll(id, undefined, saved.manager);
     this.auth.forget(id);
   }
 
-  protected override async beforeDelete(record: WireRecord): Promise<void> {
+  /** A restricted administrator deletes only users it may manage. */
+  async beforeDelete(record: WireRecord, { actor }: DeleteContext): Promise<void> {
+    if (actor && actor.businessIds !== null && !mayManage(actor, storedPowers(record))) throw new UnauthorizedException();
     this.auth.forget(Number(record.Id));
   }
 
   /** A user's businesses are checked with its roles, against the stored user too (assertGrantable). */
-  protected override async authorizeBusiness(): Promise<void> {}
+  async authorize(): Promise<void> {}
+
+  /** A unique-index race on the email of a create is the same 400 as the check before it. */
+  mapError(error: unknown, operation: ChangeAction, dto?: UserDto): unknown {
+    if (operation === 'Create' && isUniqueViolation(error)) return RecordValidationException.field('Email', 'A user with this email already exists.', dto?.Email ?? null);
+    return error;
+  }
 
   /**
    * Nobody gives what they do not have: a restricted administrator touches only users it may manage
@@ -135,7 +144,7 @@ export class UsersService extends RecordService<User> implements OnApplicationBo
    * A login may name only a customer of one of the actor's businesses, and a customer has one login.
    * The customer's row is locked first, so two logins for it made at once take turns.
    */
-  private async assertCustomerFree(coworkerId: number, exceptUserId: number | null, { manager, actor }: SaveContext): Promise<void> {
+  private async assertCustomerFree(coworkerId: number, exceptUserId: number | null, { manager, actor }: SaveContext<UserDto>): Promise<void> {
     const business = await this.usersRepository.lockCustomerBusiness(coworkerId, manager);
     if (business === null) throw RecordValidationException.field('CoworkerId', `Coworker ${coworkerId} does not exist`, coworkerId);
     if (actor && !withinBusinesses(actor, [business])) throw new UnauthorizedException();
@@ -147,12 +156,6 @@ export class UsersService extends RecordService<User> implements OnApplicationBo
   /** Whether the customer has a login, read inside `manager`'s transaction. */
   hasLogin(coworkerId: number, manager: EntityManager): Promise<boolean> {
     return this.usersRepository.customerHasLogin(coworkerId, manager);
-  }
-
-  /** A restricted administrator deletes only users it may manage. */
-  override async delete(id: number, actor?: Principal) {
-    if (actor && actor.businessIds !== null && !mayManage(actor, storedPowers(await this.get(id, actor)))) throw new UnauthorizedException();
-    return super.delete(id, actor);
   }
 
   /** Deactivation, a new password, or new roles, businesses or admin rights end existing access. */
@@ -167,15 +170,5 @@ export class UsersService extends RecordService<User> implements OnApplicationBo
 
   private async assertEmailFree(email: string, exceptId: number | null, manager: EntityManager): Promise<void> {
     if (await this.usersRepository.emailTaken(email, exceptId, manager)) throw RecordValidationException.field('Email', 'A user with this email already exists.', email);
-  }
-
-  /** A unique-index race on the email is the same 400 as the check before it. */
-  override async create(dto: UserDto, actor?: Principal) {
-    try {
-      return await super.create(dto, actor);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw RecordValidationException.field('Email', 'A user with this email already exists.', dto.Email ?? null);
-      throw error;
-    }
   }
 }

@@ -1,25 +1,30 @@
-import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import { Inject, Injectable } from '@nestjs/common';
 import { referencesOf } from '../../common/validation/fields.js';
-import { RecordValidationException } from '../../common/errors.js';
-import { recordDefinitions, type RecordDefinition, type WireRecord } from '../../common/record-definition.js';
-import { RecordService, type SaveContext, type SaveDecision } from '../../common/record.service.js';
+import { RecordValidationException, refusal } from '../../common/errors.js';
+import type { RecordDefinition, WireRecord } from '../../common/record-definition.js';
+import { RecordTypes } from '../../common/record-types.js';
 import { TaxRate } from './tax-rate.entity.js';
+import type { DeleteContext, RecordRules, SaveContext, SaveDecision } from '../../common/record-rules.js';
+import { Database } from '../../common/database.js';
+import type { TaxRateDto } from './dto/tax-rate.dto.js';
 
 /** Tax rates (docs/billing.md): the business stays; a rate in use is not deleted. */
 @Injectable()
-export class TaxRatesService extends RecordService<TaxRate> {
-  protected override async beforeSave({ values, existing }: SaveContext): Promise<SaveDecision> {
+export class TaxRatesRules implements RecordRules<TaxRateDto> {
+  @Inject(Database) private readonly db: Database;
+  @Inject(RecordTypes) private readonly types: RecordTypes;
+
+  async beforeSave({ values, existing }: SaveContext<TaxRateDto>): Promise<SaveDecision> {
     if (existing && values.BusinessId !== undefined && Number(values.BusinessId) !== Number(existing.BusinessId)) {
       throw RecordValidationException.field('BusinessId', `The business of a tax rate cannot change (it belongs to Business ${existing.BusinessId}).`, values.BusinessId);
     }
     return { values: { ...values } };
   }
 
-  protected override async beforeDelete(record: WireRecord, manager: EntityManager): Promise<void> {
+  async beforeDelete(record: WireRecord, { manager }: DeleteContext): Promise<void> {
     const { db } = this;
     const users: string[] = [];
-    for (const definition of recordDefinitions()) {
+    for (const definition of this.types.definitions()) {
       const metadata = db.dataSource.getMetadata(definition.entity);
       const columns = namingColumns(definition, (property) => Boolean(metadata.findColumnWithPropertyName(property)));
       if (!columns.length) continue;
@@ -27,7 +32,7 @@ export class TaxRatesService extends RecordService<TaxRate> {
       const [found] = await db.query(`SELECT 1 AS x FROM ${db.tableOf(definition.entity)} WHERE ${condition} LIMIT 1`, columns.map(() => record.Id), manager);
       if (found) users.push(definition.name);
     }
-    if (users.length) throw this.refusal(`TaxRate ${record.Id} cannot be deleted because ${users.join(' and ')} records name it.`);
+    if (users.length) throw refusal(`TaxRate ${record.Id} cannot be deleted because ${users.join(' and ')} records name it.`);
   }
 }
 

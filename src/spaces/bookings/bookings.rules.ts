@@ -3,18 +3,23 @@ import type { EntityManager } from 'typeorm';
 import { CoworkerBookingCreditUseHistoriesService } from '../../billing/coworker-booking-credit-use-histories/coworker-booking-credit-use-histories.service.js';
 import type { CreditQuestion } from '../../billing/coworker-booking-credit-use-histories/credit-spending.repository.js';
 import { spent, type Spend } from '../../billing/coworker-booking-credit-use-histories/spend-rules.js';
-import { CoworkerContractsService } from '../../billing/coworker-contracts/coworker-contracts.service.js';
+import { CoworkerContractsRules } from '../../billing/coworker-contracts/coworker-contracts.rules.js';
 import { RecordValidationException } from '../../common/errors.js';
 import { fromUnits, toUnits, unitsText } from '../../billing/due-items/money.js';
 import type { Principal } from '../../common/principal.js';
 import type { WireRecord } from '../../common/record-definition.js';
-import { RecordService, type SaveContext, type SaveDecision } from '../../common/record.service.js';
 import { MONEY_LIMIT } from '../../common/validation/fields.js';
-import { BookingProductsService, besides } from '../booking-products/booking-products.service.js';
+import { bookingProducts } from '../booking-products/booking-products.definition.js';
+import { besides } from '../booking-products/booking-products.rules.js';
+import { InjectRecords } from '../../common/record.module.js';
 import { bookingPrice, bookingRefusal, minutesBetween, timesRefusal, type BookingFacts, type BookingRefusal } from './booking-rules.js';
-import type { Booking } from './booking.entity.js';
 import { BookingsRepository } from './bookings.repository.js';
 import type { BookingDto } from './dto/booking.dto.js';
+import type { DeleteContext, RecordRules, SaveContext, SaveDecision } from '../../common/record-rules.js';
+import { refusal as refusalOf } from '../../common/errors.js';
+import { RecordTypes } from '../../common/record-types.js';
+import type { RecordService } from '../../common/record.service.js';
+import { bookings } from './bookings.definition.js';
 
 /** A booking as it will stand after the write: the body's values over the stored ones. */
 interface BookingTarget {
@@ -63,13 +68,19 @@ const refused = (refusal: BookingRefusal) => RecordValidationException.field(ref
  * - `available` decides with the same reads and rules and writes nothing.
  */
 @Injectable()
-export class BookingsService extends RecordService<Booking> {
+export class BookingsRules implements RecordRules<BookingDto> {
+  @Inject(RecordTypes) private readonly types: RecordTypes;
   @Inject(BookingsRepository) private readonly bookings: BookingsRepository;
   @Inject(CoworkerBookingCreditUseHistoriesService) private readonly uses: CoworkerBookingCreditUseHistoriesService;
-  @Inject(CoworkerContractsService) private readonly contracts: CoworkerContractsService;
-  @Inject(BookingProductsService) private readonly products: BookingProductsService;
+  @Inject(CoworkerContractsRules) private readonly contracts: CoworkerContractsRules;
+  @InjectRecords(bookingProducts) private readonly products: RecordService;
 
-  protected override async beforeSave(context: SaveContext<BookingDto>): Promise<SaveDecision<{ spends: Spend[]; coworkerId: number }>> {
+  /** This type's RecordService, for the records the rules write besides a request's own. */
+  private get records(): RecordService {
+    return this.types.records(bookings);
+  }
+
+  async beforeSave(context: SaveContext<BookingDto>): Promise<SaveDecision<{ spends: Spend[]; coworkerId: number }>> {
     const { manager, actor, existing } = context;
     const values = { ...context.values };
     // A required field sent as null on update keeps its stored value, as one left out does.
@@ -78,7 +89,7 @@ export class BookingsService extends RecordService<Booking> {
     if (existing) {
       if (!PRICED.some((field) => this.changes(field, target, existing))) return { values };
       if (existing.Invoiced === true || !(await this.bookings.holdUninvoiced(Number(existing.Id), manager))) {
-        throw this.refusal(`Booking ${existing.Id} has been invoiced and cannot be moved or re-priced. Credit its invoice instead.`);
+        throw refusalOf(`Booking ${existing.Id} has been invoiced and cannot be moved or re-priced. Credit its invoice instead.`);
       }
     }
     // The write that serialises the resource's bookings comes before anything is read.
@@ -98,13 +109,13 @@ export class BookingsService extends RecordService<Booking> {
   }
 
   /** The use-history records of the credits spent, now that the booking has its Id. */
-  protected override async afterSave(id: number, saved: SaveContext, pending?: { spends: Spend[]; coworkerId: number }): Promise<void> {
+  async afterSave(id: number, saved: SaveContext<BookingDto>, pending?: { spends: Spend[]; coworkerId: number }): Promise<void> {
     if (pending?.spends.length) await this.uses.recordUses(saved.manager, saved.actor, id, pending.coworkerId, pending.spends);
   }
 
-  protected override async beforeDelete(booking: WireRecord, manager: EntityManager, actor?: Principal): Promise<void> {
+  async beforeDelete(booking: WireRecord, { manager, actor }: DeleteContext): Promise<void> {
     if (booking.Invoiced === true || !(await this.bookings.holdUninvoiced(Number(booking.Id), manager))) {
-      throw this.refusal(`Booking ${booking.Id} has been invoiced and cannot be deleted. Credit its invoice instead.`);
+      throw refusalOf(`Booking ${booking.Id} has been invoiced and cannot be deleted. Credit its invoice instead.`);
     }
     for (const productId of await this.bookings.productIds(Number(booking.Id), manager)) await this.products.deleteWithin(manager, productId, besides(actor));
     await this.uses.giveBack(manager, actor, Number(booking.Id));
@@ -116,9 +127,9 @@ export class BookingsService extends RecordService<Booking> {
    * the 400 a create gives; a booking the rules refuse is `Available: false` with their Message.
    */
   async available(dto: BookingDto, actor?: Principal): Promise<Availability> {
-    await this.checkReferences(dto);
-    const values = this.columnValues(dto);
-    await this.authorizeBusiness(values, actor, this.db.manager, dto);
+    await this.records.checkReferences(dto);
+    const values = this.records.columnValues(dto);
+    await this.records.authorizeBusiness(values, actor, this.records.db.manager, dto);
     const target = this.target(values, null);
     const facts = await this.facts(target, 0);
     const refusal = bookingRefusal(facts);
@@ -136,9 +147,9 @@ export class BookingsService extends RecordService<Booking> {
   }
 
   /** A booking's business is its resource's (restricted administrators included). */
-  protected override async businessOf(values: Record<string, unknown>, manager: EntityManager): Promise<number | null> {
+  async businessOf(values: Readonly<Record<string, unknown>>, manager: EntityManager, byScope: () => Promise<number | null>): Promise<number | null> {
     if (values.ResourceId !== undefined && values.ResourceId !== null) return this.bookings.resourceBusiness(values.ResourceId, manager);
-    return super.businessOf(values, manager);
+    return byScope();
   }
 
   /** The reads the rules decide on (inside the write's transaction, after the resource's lock, for a write). */

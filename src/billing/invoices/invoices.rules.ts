@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { RecordService, type SaveContext, type SaveDecision } from '../../common/record.service.js';
 import { Country } from '../../sys/countries/country.entity.js';
 import { Currency } from '../../sys/currencies/currency.entity.js';
 import { refuseBusinessChange, repointed } from '../invoice-issuance.js';
 import { InvoiceIssuanceRepository } from '../invoice-issuance.repository.js';
-import type { Invoice } from './invoice.entity.js';
+import type { RecordRules, SaveContext, SaveDecision } from '../../common/record-rules.js';
+import type { InvoiceDto } from './dto/invoice.dto.js';
 
 /**
  * Issuance of the platform's invoices (docs/api.md §3.1). On create: the next number of the business's
@@ -14,11 +14,11 @@ import type { Invoice } from './invoice.entity.js';
  * currency cannot be changed, and the business neither (the number belongs to its series).
  */
 @Injectable()
-export class InvoicesService extends RecordService<Invoice> {
+export class InvoicesRules implements RecordRules<InvoiceDto> {
   @Inject(InvoiceIssuanceRepository) private readonly issuance: InvoiceIssuanceRepository;
 
   /** The values to write: the body's, with the snapshots and the number the rules above add. */
-  protected override async beforeSave({ manager, values: given, existing }: SaveContext): Promise<SaveDecision> {
+  async beforeSave({ manager, values: given, existing }: SaveContext<InvoiceDto>): Promise<SaveDecision> {
     refuseBusinessChange(existing, given);
     const values = { ...given };
     if (repointed(existing, given, 'BillToCountryId')) {

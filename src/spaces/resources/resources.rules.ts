@@ -1,17 +1,20 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { RecordValidationException } from '../../common/errors.js';
-import { RecordService, type SaveContext, type SaveDecision } from '../../common/record.service.js';
 import { Business } from '../../sys/businesses/business.entity.js';
 import { Booking } from '../bookings/booking.entity.js';
-import type { Resource } from './resource.entity.js';
+import type { RecordRules, SaveContext, SaveDecision } from '../../common/record-rules.js';
+import { Database } from '../../common/database.js';
+import type { ResourceDto } from './dto/resource.dto.js';
 
 /**
  * Resource rules (docs/bookings.md): the currency is the business's unless given; MinBookingMinutes
  * may not exceed MaxBookingMinutes; a resource with bookings stays in its business.
  */
 @Injectable()
-export class ResourcesService extends RecordService<Resource> {
-  protected override async beforeSave({ manager, values: given, existing }: SaveContext): Promise<SaveDecision> {
+export class ResourcesRules implements RecordRules<ResourceDto> {
+  @Inject(Database) private readonly db: Database;
+
+  async beforeSave({ manager, values: given, existing }: SaveContext<ResourceDto>): Promise<SaveDecision> {
     const values = { ...given };
     const { db } = this;
     const businessId = values.BusinessId ?? existing?.BusinessId;

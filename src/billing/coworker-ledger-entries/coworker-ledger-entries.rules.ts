@@ -4,11 +4,14 @@ import type { EntityManager } from 'typeorm';
 import { RecordValidationException } from '../../common/errors.js';
 import type { Principal } from '../../common/principal.js';
 import type { WireRecord } from '../../common/record-definition.js';
-import { RecordService, type SaveContext, type SaveDecision } from '../../common/record.service.js';
 import { wholeSecond } from '../coworker-booking-credits/coworker-booking-credits.service.js';
 import { InvoiceSettlement } from '../settlement/invoice-settlement.js';
 import { units } from '../settlement/money.js';
-import type { CoworkerLedgerEntry } from './coworker-ledger-entry.entity.js';
+import type { DeleteContext, RecordRules, SaveContext, SaveDecision } from '../../common/record-rules.js';
+import { RecordTypes } from '../../common/record-types.js';
+import type { RecordService } from '../../common/record.service.js';
+import { coworkerLedgerEntries } from './coworker-ledger-entries.definition.js';
+import type { CoworkerLedgerEntryDto } from './dto/coworker-ledger-entry.dto.js';
 
 /** The invoices a saved entry's afterSave settles again: the one it is against, and the one it left. */
 type Affected = number[];
@@ -23,20 +26,25 @@ const MANUAL = 11;
  * (InvoiceSettlement). Changing or deleting an entry settles the invoices it was and is against again.
  */
 @Injectable()
-export class CoworkerLedgerEntriesService extends RecordService<CoworkerLedgerEntry> {
+export class CoworkerLedgerEntriesRules implements RecordRules<CoworkerLedgerEntryDto> {
+  @Inject(RecordTypes) private readonly types: RecordTypes;
   @Inject(InvoiceSettlement) readonly settlement: InvoiceSettlement;
 
-  protected override async beforeSave({ manager, values: given, existing, dto }: SaveContext): Promise<SaveDecision<Affected>> {
+  /** This type's RecordService, for the records the rules write besides a request's own. */
+  private get records(): RecordService {
+    return this.types.records(coworkerLedgerEntries);
+  }
+
+  async beforeSave({ manager, values: given, existing, dto }: SaveContext<CoworkerLedgerEntryDto>): Promise<SaveDecision<Affected>> {
     const values: Record<string, unknown> = { ...given };
-    const request = dto as unknown as Record<string, unknown>;
     const stored = (field: string) => (existing ? existing[field] : undefined);
     // An update keeps its business and customer when the body leaves them out or clears them.
     if (existing) for (const field of ['BusinessId', 'CoworkerId']) if (values[field] === null) delete values[field];
     const current = (field: string) => (values[field] !== undefined ? values[field] : stored(field));
     // Debit and Credit: absent keeps (update) or is 0 (create); null is 0.
     for (const field of ['Debit', 'Credit']) if (current(field) === undefined || current(field) === null) values[field] = 0;
-    if (request.PaymentGatewayName === null || (!existing && values.PaymentGatewayName === undefined)) values.PaymentGatewayName = MANUAL;
-    if (request.TransactionDate === null || (!existing && values.TransactionDate === undefined)) values.TransactionDate = wholeSecond(new Date());
+    if (dto.PaymentGatewayName === null || (!existing && values.PaymentGatewayName === undefined)) values.PaymentGatewayName = MANUAL;
+    if (dto.TransactionDate === null || (!existing && values.TransactionDate === undefined)) values.TransactionDate = wholeSecond(new Date());
     else if (values.TransactionDate instanceof Date) values.TransactionDate = wholeSecond(values.TransactionDate);
 
     const debit = units(current('Debit') as number);
@@ -62,11 +70,11 @@ export class CoworkerLedgerEntriesService extends RecordService<CoworkerLedgerEn
     return { values, pending: affected };
   }
 
-  protected override async afterSave(_id: number, saved: SaveContext, affected?: Affected): Promise<void> {
+  async afterSave(_id: number, saved: SaveContext<CoworkerLedgerEntryDto>, affected?: Affected): Promise<void> {
     for (const invoiceId of affected ?? []) await this.settlement.recompute(invoiceId, saved.manager, saved.actor);
   }
 
-  protected override async beforeDelete(entry: WireRecord, manager: EntityManager, actor?: Principal): Promise<void> {
+  async beforeDelete(entry: WireRecord, { manager, actor }: DeleteContext): Promise<void> {
     const invoiceId = entry.CoworkerInvoiceId as number | null;
     if (invoiceId === null) return;
     const id = Number(entry.Id);
@@ -81,8 +89,8 @@ export class CoworkerLedgerEntriesService extends RecordService<CoworkerLedgerEn
   async writeEntry(values: Record<string, unknown>, manager: EntityManager, actor: Principal | undefined): Promise<number> {
     const now = new Date();
     const written = { ...values, UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true };
-    const id = await this.insertRow(written, manager);
-    await this.recordChange(manager, actor, 'Create', id, null, undefined, written);
+    const id = await this.records.insertRow(written, manager);
+    await this.records.recordChange(manager, actor, 'Create', id, null, undefined, written);
     return id;
   }
 }

@@ -1,17 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { RecordService, type SaveContext } from '../../common/record.service.js';
 import type { EventAttendeeDto } from './dto/event-attendee.dto.js';
-import type { EventAttendee } from './event-attendee.entity.js';
 import { EventAttendeesRepository } from './event-attendees.repository.js';
+import type { RecordRules, SaveContext } from '../../common/record-rules.js';
+import { refusal } from '../../common/errors.js';
 
 @Injectable()
-export class EventAttendeesService extends RecordService<EventAttendee> {
+export class EventAttendeesRules implements RecordRules<EventAttendeeDto> {
   @Inject(EventAttendeesRepository) private readonly attendeesRepository: EventAttendeesRepository;
 
   /** A new attendee, or one moved to another event, takes a place: refused when none is left. */
-  protected override async beforeSave(context: SaveContext): Promise<void> {
-    const given = (context.dto as EventAttendeeDto).CalendarEventId;
+  async beforeSave(context: SaveContext<EventAttendeeDto>): Promise<void> {
+    const given = context.dto.CalendarEventId;
     // Absent on a partial update: the attendee stays at its event (docs/api.md §1.2).
     if (context.existing && (given === undefined || Number(context.existing.CalendarEventId) === given)) return;
     const eventId = given;
@@ -23,7 +23,7 @@ export class EventAttendeesService extends RecordService<EventAttendee> {
     const places = await this.attendeesRepository.lockPlaces(eventId, manager);
     if (!places || places.allocation === null) return; // gone meanwhile: the foreign key refuses the write
     if (places.taken >= places.allocation) {
-      throw this.refusal(`CalendarEvent ${eventId} is sold out: all ${places.allocation} places are taken.`);
+      throw refusal(`CalendarEvent ${eventId} is sold out: all ${places.allocation} places are taken.`);
     }
   }
 }

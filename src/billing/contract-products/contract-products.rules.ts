@@ -1,9 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { FieldError } from '../../common/envelopes.js';
-import { RecordValidationException } from '../../common/errors.js';
+import { RecordValidationException, refusal } from '../../common/errors.js';
 import type { WireRecord } from '../../common/record-definition.js';
-import { RecordService, type SaveContext, type SaveDecision } from '../../common/record.service.js';
 import { parseDbDateTime, toWire } from '../../common/wire-values.js';
 import type { LocalDate } from '@js-joda/core';
 import { Coworker } from '../../spaces/coworkers/coworker.entity.js';
@@ -12,6 +11,9 @@ import { billedDeleteRefusal, hasBilledLines, refuseBilledChanges } from '../due
 import { utcDate } from '../due-items/periods.js';
 import { Product } from '../products/product.entity.js';
 import { ContractProduct } from './contract-product.entity.js';
+import type { DeleteContext, RecordRules, SaveContext, SaveDecision } from '../../common/record-rules.js';
+import { Database } from '../../common/database.js';
+import type { ContractProductDto } from './dto/contract-product.dto.js';
 
 /**
  * Contract products (docs/billing.md): the product must be one of the business of the contract's
@@ -20,8 +22,10 @@ import { ContractProduct } from './contract-product.entity.js';
  * was billed, and it cannot be deleted.
  */
 @Injectable()
-export class ContractProductsService extends RecordService<ContractProduct> {
-  protected override async beforeSave({ manager, values: given, existing }: SaveContext): Promise<SaveDecision> {
+export class ContractProductsRules implements RecordRules<ContractProductDto> {
+  @Inject(Database) private readonly db: Database;
+
+  async beforeSave({ manager, values: given, existing }: SaveContext<ContractProductDto>): Promise<SaveDecision> {
     const values = { ...given };
     const contractId = Number(values.CoworkerContractId ?? existing?.CoworkerContractId);
     const productId = Number(values.ProductId ?? existing?.ProductId);
@@ -49,12 +53,12 @@ export class ContractProductsService extends RecordService<ContractProduct> {
     return { values };
   }
 
-  protected override async beforeDelete(record: WireRecord, manager: EntityManager): Promise<void> {
-    if (await hasBilledLines(this.db, 'ContractProductUniqueId', String(record.UniqueId), manager)) throw this.refusal(billedDeleteRefusal('ContractProduct', record.Id));
+  async beforeDelete(record: WireRecord, { manager }: DeleteContext): Promise<void> {
+    if (await hasBilledLines(this.db, 'ContractProductUniqueId', String(record.UniqueId), manager)) throw refusal(billedDeleteRefusal('ContractProduct', record.Id));
   }
 
   /** Its business: the business of its contract's customer (also before the customer is copied to it). */
-  protected override async businessOf(values: Record<string, unknown>, manager: EntityManager): Promise<number | null> {
+  async businessOf(values: Record<string, unknown>, manager: EntityManager): Promise<number | null> {
     const contractId = values.CoworkerContractId;
     if (contractId === undefined || contractId === null) return null;
     return (await this.contractOf(Number(contractId), manager))?.businessId ?? null;

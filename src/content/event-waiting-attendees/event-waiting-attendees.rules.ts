@@ -1,12 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { isUniqueViolation } from '../../common/database-errors.js';
-import type { ActionConfirmation } from '../../common/envelopes.js';
+import type { ChangeAction } from '../../common/change-log/changes.js';
 import { RecordValidationException } from '../../common/errors.js';
-import type { Principal } from '../../common/principal.js';
-import { RecordService, type SaveContext } from '../../common/record.service.js';
 import type { EventWaitingAttendeeDto } from './dto/event-waiting-attendee.dto.js';
-import type { EventWaitingAttendee } from './event-waiting-attendee.entity.js';
 import { EventWaitingAttendeesRepository } from './event-waiting-attendees.repository.js';
+import type { RecordRules, SaveContext } from '../../common/record-rules.js';
 
 /** A second entry for the same customer and event: 400 naming CoworkerId. */
 export class AlreadyOnWaitingListException extends RecordValidationException {
@@ -20,19 +18,11 @@ export class AlreadyOnWaitingListException extends RecordValidationException {
  * That rule is the database's unique index, so concurrent writes cannot break it; its violation is a 400.
  */
 @Injectable()
-export class EventWaitingAttendeesService extends RecordService<EventWaitingAttendee> {
+export class EventWaitingAttendeesRules implements RecordRules<EventWaitingAttendeeDto> {
   @Inject(EventWaitingAttendeesRepository) private readonly entriesRepository: EventWaitingAttendeesRepository;
 
-  override create(dto: EventWaitingAttendeeDto, actor?: Principal): Promise<ActionConfirmation> {
-    return this.oneEntryPerCustomer(dto, () => super.create(dto, actor));
-  }
-
-  override update(id: number, dto: EventWaitingAttendeeDto, actor?: Principal): Promise<ActionConfirmation> {
-    return this.oneEntryPerCustomer(dto, () => super.update(id, dto, actor));
-  }
-
   /** The entry belongs to the event's business, which decides who sees it. */
-  protected override async beforeSave(context: SaveContext): Promise<void> {
+  async beforeSave(context: SaveContext<EventWaitingAttendeeDto>): Promise<void> {
     // A partial update names only what it changes: the rest is the stored entry's (docs/api.md §1.2).
     const merged = { ...context.existing, ...context.values } as Record<string, unknown>;
     const BusinessId = Number(merged.BusinessId);
@@ -43,13 +33,8 @@ export class EventWaitingAttendeesService extends RecordService<EventWaitingAtte
     }
   }
 
-  private async oneEntryPerCustomer<T>(dto: EventWaitingAttendeeDto, write: () => Promise<T>): Promise<T> {
-    try {
-      return await write();
-    } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
-      const { CoworkerId, CalendarEventId } = dto;
-      throw new AlreadyOnWaitingListException(CoworkerId, CalendarEventId);
-    }
+  /** The unique index's refusal of a second entry (a create, or an update moving an entry) is a 400. */
+  mapError(error: unknown, _operation: ChangeAction, dto?: EventWaitingAttendeeDto): unknown {
+    return isUniqueViolation(error) ? new AlreadyOnWaitingListException(dto?.CoworkerId, dto?.CalendarEventId) : error;
   }
 }

@@ -1,16 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { RecordValidationException } from '../../common/errors.js';
-import { RecordService, type SaveContext } from '../../common/record.service.js';
 import type { TeamDto } from './dto/team.dto.js';
-import type { Team } from './team.entity.js';
 import { TeamsRepository } from './teams.repository.js';
+import type { RecordRules, SaveContext } from '../../common/record-rules.js';
 
 /** Teams: every member must be a customer of the team's business (400 naming TeamMembers). */
 @Injectable()
-export class TeamsService extends RecordService<Team> {
+export class TeamsRules implements RecordRules<TeamDto> {
   @Inject(TeamsRepository) private readonly teamsRepository: TeamsRepository;
 
-  protected override async beforeSave(context: SaveContext<TeamDto>): Promise<void> {
+  async beforeSave(context: SaveContext<TeamDto>): Promise<void> {
     const { dto } = context;
     const businessId = Number(context.values.BusinessId ?? context.existing?.BusinessId);
     // Moving a team to another business re-checks the members it keeps.

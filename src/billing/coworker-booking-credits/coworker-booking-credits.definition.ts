@@ -1,0 +1,16 @@
+import { defineRecord } from '../../common/record-definition.js';
+import { Coworker } from '../../spaces/coworkers/coworker.entity.js';
+import { CoworkerBookingCredit } from './coworker-booking-credit.entity.js';
+import { CoworkerBookingCreditDto } from './dto/coworker-booking-credit.dto.js';
+
+export const coworkerBookingCredits = defineRecord({
+  name: 'CoworkerBookingCredit',
+  path: 'billing/coworkerbookingcredits',
+  entity: CoworkerBookingCredit,
+  dto: CoworkerBookingCreditDto,
+  business: { column: 'BusinessId' },
+  reads: {
+    CoworkerFullName: { from: () => Coworker, on: 'CoworkerId', column: 'FullName' },
+  },
+  toStringText: (c) => String(c.Description ?? `Booking credit ${c.Id}`),
+});

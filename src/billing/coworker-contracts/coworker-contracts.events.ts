@@ -1,0 +1,8 @@
+import type { RecordChange } from '../../common/change-log/change-log.service.js';
+import type { RecordEvents } from '../../common/record-events.js';
+
+/** The webhook actions of contract changes (src/sys/webhooks/webhook-actions.ts): a cancellation besides. */
+export const coworkerContractEvents: RecordEvents = {
+  actions: { Create: 'CoworkerContractCreate', Update: 'CoworkerContractUpdate', Delete: 'CoworkerContractDelete' },
+  fired: ({ action, before, after }: RecordChange) => (action === 'Update' && after && after.CancellationDate && !before?.CancellationDate ? ['CoworkerContractCancel'] : []),
+};

@@ -1,0 +1,18 @@
+import { defineRecord } from '../../common/record-definition.js';
+import { Business } from '../../sys/businesses/business.entity.js';
+import { Currency } from '../../sys/currencies/currency.entity.js';
+import { TariffDto } from './dto/tariff.dto.js';
+import { Tariff } from './tariff.entity.js';
+
+export const tariffs = defineRecord({
+  name: 'Tariff',
+  path: 'billing/tariffs',
+  entity: Tariff,
+  dto: TariffDto,
+  business: { column: 'BusinessId' },
+  reads: {
+    BusinessName: { from: () => Business, on: 'BusinessId', column: 'Name' },
+    CurrencyCode: { from: () => Currency, on: 'CurrencyId', column: 'Code' },
+  },
+  toStringText: (t) => String(t.Name),
+});

@@ -1,0 +1,57 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { RecordChange } from '../../common/change-log/change-log.service.js';
+import type { WireRecord } from '../../common/record-definition.js';
+import type { EventDelivery, RecordEvents } from '../../common/record-events.js';
+import { InjectRecords } from '../../common/record.module.js';
+import type { RecordService } from '../../common/record.service.js';
+import { calendarEvents } from './calendar-events.definition.js';
+import { CalendarEventsRepository } from './calendar-events.repository.js';
+
+/** This service's own action: an event with someone on its waiting list has a free place again. */
+export const SPOT_AVAILABLE = 'CalendarEventSpotAvailable';
+
+/** The event a change opened a place on, for the deliveries of SPOT_AVAILABLE (events and their attendees fire it). */
+@Injectable()
+export class FreedPlaces {
+  @InjectRecords(calendarEvents) private readonly events: RecordService;
+  @Inject(CalendarEventsRepository) private readonly repository: CalendarEventsRepository;
+
+  /** The delivery of SPOT_AVAILABLE for a change: the event, or null when no place was freed for anyone waiting. */
+  async delivery(change: RecordChange, manager: EntityManager): Promise<EventDelivery | null> {
+    const event = await this.freedEvent(change, manager);
+    return event ? { entity: calendarEvents.name, recordId: Number(event.Id), record: event } : null;
+  }
+
+  /**
+   * The event a change opened a place on, when it has a waiting list with someone on it: an attendee
+   * removed (or moved to another event), or the event's Allocation raised or cleared.
+   */
+  private async freedEvent(change: RecordChange, manager: EntityManager): Promise<WireRecord | null> {
+    let event: WireRecord;
+    if (change.definition.name === calendarEvents.name) {
+      event = change.after!;
+    } else {
+      event = await this.events.get(Number(change.before!.CalendarEventId), undefined, manager);
+      const wasSoldOut = event.Allocation !== null && Number(event.AttendeeCount) + 1 >= Number(event.Allocation);
+      if (!wasSoldOut || event.SoldOut) return null;
+    }
+    if (event.EnableWaitList !== true) return null;
+    return (await this.repository.hasWaitingAttendee(event.Id, manager)) ? event : null;
+  }
+}
+
+/** The webhook actions of calendar event changes (src/sys/webhooks/webhook-actions.ts): a sold-out event with places again. */
+@Injectable()
+export class CalendarEventEvents implements RecordEvents {
+  readonly actions = { Create: 'CalendarEventCreate', Update: 'CalendarEventUpdate', Delete: 'CalendarEventDelete' } as const;
+  @Inject(FreedPlaces) private readonly freed: FreedPlaces;
+
+  fired({ action, before, after }: RecordChange): string[] {
+    return action === 'Update' && before!.SoldOut === true && after!.SoldOut === false ? [SPOT_AVAILABLE] : [];
+  }
+
+  async delivery(action: string, change: RecordChange, manager: EntityManager): Promise<EventDelivery | null | undefined> {
+    return action === SPOT_AVAILABLE ? this.freed.delivery(change, manager) : undefined;
+  }
+}

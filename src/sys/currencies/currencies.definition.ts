@@ -1,0 +1,10 @@
+import { defineRecord } from '../../common/record-definition.js';
+import { Currency } from './currency.entity.js';
+
+export const currencies = defineRecord({
+  name: 'Currency',
+  path: 'sys/currencies',
+  entity: Currency,
+  operations: ['list', 'get'],
+  toStringText: (c) => `${c.Code} - ${c.Name}`,
+});
