@@ -75,17 +75,20 @@ if (!unit.length && !e2e.length) {
   console.error(`No test file's name contains ${names.join(' or ')}`);
   process.exit(2);
 }
-if (unit.length) codes.push(await run('unit tests', unit));
-// The HTTP suites run on SQLite and on MariaDB side by side (each suite has a database of its own and
-// listens on a free port), which takes about two thirds of the time of one after the other;
-// TEST_SERIAL=1 runs them one after the other, with unprefixed output.
+// The unit tests and the HTTP suites on SQLite and on MariaDB run side by side (each suite has a
+// database of its own and listens on a free port), which takes about two thirds of the time of one
+// after the other; TEST_SERIAL=1 runs them one after the other, with unprefixed output.
 const serial = process.env.TEST_SERIAL === '1';
 const runs: Array<Promise<number>> = [];
-const start = (label: string, env: Record<string, string>, tag: string) => {
-  const running = run(label, e2e, env, serial ? undefined : tag);
+const start = (label: string, env: Record<string, string>, tag: string, files = e2e) => {
+  const running = run(label, files, env, serial ? undefined : tag);
   runs.push(running);
   return running;
 };
+if (unit.length) {
+  const units = start('unit tests', {}, '[unit]', unit);
+  if (serial) await units;
+}
 if (e2e.length) {
   const sqlite = start('HTTP suites on SQLite (in memory)', { TEST_DATABASE: 'sqlite' }, '[sqlite]');
   if (serial) await sqlite;
