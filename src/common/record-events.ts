@@ -12,7 +12,7 @@ export interface EventDelivery {
 
 /**
  * The webhook actions a record type's changes fire (`<type>.events.ts`, given to `RecordModule.forType`),
- * by their names in the action list (src/sys/webhooks/webhook-actions.ts). The webhook outbox asks the
+ * by their names in the action list (src/integrations/webhooks/webhook-actions.ts). The webhook outbox asks the
  * type of each change; it knows no type's rules itself.
  */
 export interface RecordEvents {

@@ -1,6 +1,6 @@
 import { Controller, Get, Module, Query } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { CoworkerType } from '../spaces/coworkers/coworker.entity.js';
+import { CoworkerType } from '../billing/coworkers/coworker.entity.js';
 import { BookingCancellationReason } from '../spaces/bookings/booking.entity.js';
 import { AvailableAs, SystemProductType } from '../billing/products/product.entity.js';
 import { ExpirationType } from '../billing/product-booking-credits/product-booking-credit.entity.js';
@@ -8,7 +8,7 @@ import { REGULAR_PAYMENT_PROVIDERS } from '../billing/coworker-invoice-payment-t
 import { Authenticated } from '../common/access.js';
 import { RecordNotFoundException } from '../common/errors.js';
 import { ApiAnswer, objectSchema, ref } from '../common/openapi.js';
-import { WEBHOOK_ACTIONS } from '../sys/webhooks/webhook-actions.js';
+import { WEBHOOK_ACTIONS } from '../integrations/webhooks/webhook-actions.js';
 
 type EnumValues = ReadonlyArray<{ Id: number; Name: string }>;
 

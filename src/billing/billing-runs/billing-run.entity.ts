@@ -1,7 +1,7 @@
 import { Entity } from 'typeorm';
 import { DateTimeColumn, IdListColumn, IntColumn, LongTextColumn, TextColumn } from '../../common/columns.js';
 import { RecordEntity } from '../../common/record.entity.js';
-import { Business } from '../../sys/businesses/business.entity.js';
+import { Business } from '../../kernel/businesses/business.entity.js';
 
 /** One billing run of one business, manual or automatic (docs/billing.md). */
 @Entity('billingrun')

@@ -5,7 +5,7 @@ import { ConfigService } from '@nestjs/config';
 import { Database } from '../../common/database.js';
 import { isUniqueViolation } from '../../common/database-errors.js';
 import type { AppConfig } from '../../config/configuration.js';
-import { Coworker } from '../../spaces/coworkers/coworker.entity.js';
+import { Coworker } from '../../billing/coworkers/coworker.entity.js';
 import { CoworkerContract } from '../coworker-contracts/coworker-contract.entity.js';
 import type { BilledCustomer } from '../due-items/due-items.js';
 import { atMidnight } from '../due-items/periods.js';

@@ -1,5 +1,5 @@
 import { defineRecord } from '../../common/record-definition.js';
-import { Business } from '../../sys/businesses/business.entity.js';
+import { Business } from '../../kernel/businesses/business.entity.js';
 import { BillingRun } from './billing-run.entity.js';
 
 /** Billing runs (docs/billing.md): read with CoworkerInvoice-Read. */

@@ -5,7 +5,7 @@ import { RecordValidationException, refusal } from '../../common/errors.js';
 import type { WireRecord } from '../../common/record-definition.js';
 import { parseDbDateTime, toWire } from '../../common/wire-values.js';
 import type { LocalDate } from '@js-joda/core';
-import { Coworker } from '../../spaces/coworkers/coworker.entity.js';
+import { Coworker } from '../../billing/coworkers/coworker.entity.js';
 import { CoworkerContract } from '../coworker-contracts/coworker-contract.entity.js';
 import { billedDeleteRefusal, hasBilledLines, refuseBilledChanges } from '../due-items/billed-items.js';
 import { utcDate } from '../due-items/periods.js';

@@ -1,7 +1,7 @@
 import { Entity } from 'typeorm';
 import { BoolColumn, IntColumn, MoneyColumn } from '../../common/columns.js';
 import { RecordEntity } from '../../common/record.entity.js';
-import { Coworker } from '../../spaces/coworkers/coworker.entity.js';
+import { Coworker } from '../../billing/coworkers/coworker.entity.js';
 import { CoworkerBookingCredit } from '../coworker-booking-credits/coworker-booking-credit.entity.js';
 
 /**

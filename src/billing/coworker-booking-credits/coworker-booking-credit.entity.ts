@@ -1,8 +1,8 @@
 import { Entity } from 'typeorm';
 import { BoolColumn, DateTimeColumn, IdListColumn, IntColumn, LongTextColumn, MoneyColumn, TextColumn } from '../../common/columns.js';
 import { RecordEntity } from '../../common/record.entity.js';
-import { Coworker } from '../../spaces/coworkers/coworker.entity.js';
-import { Business } from '../../sys/businesses/business.entity.js';
+import { Coworker } from '../../billing/coworkers/coworker.entity.js';
+import { Business } from '../../kernel/businesses/business.entity.js';
 
 /**
  * Credit on a customer's account (docs/api.md §3): released by a sale of a product with

@@ -1,7 +1,7 @@
 import { Entity } from 'typeorm';
 import { BoolColumn, DateTimeColumn, IntColumn, LongTextColumn, MoneyColumn } from '../../common/columns.js';
 import { RecordEntity } from '../../common/record.entity.js';
-import { Coworker } from '../../spaces/coworkers/coworker.entity.js';
+import { Coworker } from '../../billing/coworkers/coworker.entity.js';
 import { Tariff } from '../tariffs/tariff.entity.js';
 
 /**

@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { Database } from '../../common/database.js';
 import type { SqlContext } from '../../common/record-definition.js';
 import { parseDbDateTime, toWire } from '../../common/wire-values.js';
-import { Coworker } from '../../spaces/coworkers/coworker.entity.js';
+import { Coworker } from '../../billing/coworkers/coworker.entity.js';
 import { Tariff } from '../tariffs/tariff.entity.js';
 import { CoworkerContract } from './coworker-contract.entity.js';
 

@@ -1,10 +1,10 @@
 import { Entity, Index } from 'typeorm';
 import { BoolColumn, DateTimeColumn, IntColumn, LongTextColumn, MoneyColumn, TextColumn } from '../../common/columns.js';
 import { RecordEntity } from '../../common/record.entity.js';
-import { Coworker } from '../../spaces/coworkers/coworker.entity.js';
-import { Business } from '../../sys/businesses/business.entity.js';
-import { Currency } from '../../sys/currencies/currency.entity.js';
-import { Country } from '../../sys/countries/country.entity.js';
+import { Coworker } from '../../billing/coworkers/coworker.entity.js';
+import { Business } from '../../kernel/businesses/business.entity.js';
+import { Currency } from '../../kernel/currencies/currency.entity.js';
+import { Country } from '../../kernel/countries/country.entity.js';
 
 /**
  * A business's bill to one of its customers (docs/api.md §3). The InvoiceNumber, the CurrencyCode and

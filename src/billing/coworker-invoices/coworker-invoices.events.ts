@@ -7,7 +7,7 @@ import { CoworkerInvoicesRepository } from './coworker-invoices.repository.js';
 const CREATE_FIRST = 'CoworkerInvoiceCreateFirst';
 
 /**
- * The webhook actions of customer invoice changes (src/sys/webhooks/webhook-actions.ts): a customer's
+ * The webhook actions of customer invoice changes (src/integrations/webhooks/webhook-actions.ts): a customer's
  * first invoice, paid, settlement (docs/api.md §10: a payment raises PaidAmount, a refund
  * RefundedAmount) and credit notes (a credit note is an invoice).
  */

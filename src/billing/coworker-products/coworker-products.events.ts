@@ -1,6 +1,6 @@
 import type { RecordEvents } from '../../common/record-events.js';
 
-/** The webhook actions of sale (CoworkerProduct) changes (src/sys/webhooks/webhook-actions.ts). */
+/** The webhook actions of sale (CoworkerProduct) changes (src/integrations/webhooks/webhook-actions.ts). */
 export const coworkerProductEvents: RecordEvents = {
   actions: { Create: 'CoworkerProductCreate', Update: 'CoworkerProductUpdate', Delete: 'CoworkerProductDelete' },
 };

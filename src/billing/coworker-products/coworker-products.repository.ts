@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Database } from '../../common/database.js';
 import { toWire } from '../../common/wire-values.js';
-import { Coworker } from '../../spaces/coworkers/coworker.entity.js';
+import { Coworker } from '../../billing/coworkers/coworker.entity.js';
 import { Product } from '../products/product.entity.js';
 
 /** A product as a sale needs it. */

@@ -1,9 +1,9 @@
 import { Entity, Index } from 'typeorm';
 import { BoolColumn, DateTimeColumn, IntColumn, LongTextColumn, MoneyColumn, TextColumn } from '../../common/columns.js';
 import { RecordEntity } from '../../common/record.entity.js';
-import { Business } from '../../sys/businesses/business.entity.js';
-import { Country } from '../../sys/countries/country.entity.js';
-import { Currency } from '../../sys/currencies/currency.entity.js';
+import { Business } from '../../kernel/businesses/business.entity.js';
+import { Country } from '../../kernel/countries/country.entity.js';
+import { Currency } from '../../kernel/currencies/currency.entity.js';
 
 /**
  * The platform's bill to a space operator (docs/api.md §9.4). InvoiceNumber, CurrencyCode and

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Country } from '../../sys/countries/country.entity.js';
-import { Currency } from '../../sys/currencies/currency.entity.js';
+import { Country } from '../../kernel/countries/country.entity.js';
+import { Currency } from '../../kernel/currencies/currency.entity.js';
 import { refuseBusinessChange, repointed } from '../invoice-issuance.js';
 import { InvoiceIssuanceRepository } from '../invoice-issuance.repository.js';
 import type { RecordRules, SaveContext, SaveDecision } from '../../common/record-rules.js';

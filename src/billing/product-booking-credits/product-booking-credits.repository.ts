@@ -1,6 +1,6 @@
 import type { SqlContext } from '../../common/record-definition.js';
-import { Business } from '../../sys/businesses/business.entity.js';
-import { Currency } from '../../sys/currencies/currency.entity.js';
+import { Business } from '../../kernel/businesses/business.entity.js';
+import { Currency } from '../../kernel/currencies/currency.entity.js';
 import { Product } from '../products/product.entity.js';
 
 // The SQL of product booking credits beyond the machinery's own: a read-only field two tables away.

@@ -1,8 +1,8 @@
 import { Entity } from 'typeorm';
 import { BoolColumn, IntColumn, LongTextColumn, MoneyColumn, TextColumn } from '../../common/columns.js';
 import { RecordEntity } from '../../common/record.entity.js';
-import { Business } from '../../sys/businesses/business.entity.js';
-import { Currency } from '../../sys/currencies/currency.entity.js';
+import { Business } from '../../kernel/businesses/business.entity.js';
+import { Currency } from '../../kernel/currencies/currency.entity.js';
 
 /** Category of a product (docs/api.md §9.3). */
 export const SystemProductType = { None: 0, DayPass: 1, CreditBundle: 2, Stationery: 3, BookingFeature: 4, BookingProducts: 5, Other: 99 } as const;

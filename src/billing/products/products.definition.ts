@@ -1,6 +1,6 @@
 import { defineRecord } from '../../common/record-definition.js';
-import { Business } from '../../sys/businesses/business.entity.js';
-import { Currency } from '../../sys/currencies/currency.entity.js';
+import { Business } from '../../kernel/businesses/business.entity.js';
+import { Currency } from '../../kernel/currencies/currency.entity.js';
 import { ProductDto } from './dto/product.dto.js';
 import { Product } from './product.entity.js';
 import { lowStockSql } from './products.repository.js';

@@ -1,6 +1,6 @@
 import { defineRecord } from '../../common/record-definition.js';
-import { Business } from '../../sys/businesses/business.entity.js';
-import { Currency } from '../../sys/currencies/currency.entity.js';
+import { Business } from '../../kernel/businesses/business.entity.js';
+import { Currency } from '../../kernel/currencies/currency.entity.js';
 import { TariffDto } from './dto/tariff.dto.js';
 import { Tariff } from './tariff.entity.js';
 

@@ -1,6 +1,6 @@
 import type { RecordEvents } from '../../common/record-events.js';
 
-/** The webhook actions of Tariff changes (src/sys/webhooks/webhook-actions.ts). */
+/** The webhook actions of Tariff changes (src/integrations/webhooks/webhook-actions.ts). */
 export const tariffEvents: RecordEvents = {
   actions: { Create: 'TariffCreate', Update: 'TariffUpdate', Delete: 'TariffDelete' },
 };

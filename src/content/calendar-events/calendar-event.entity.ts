@@ -1,7 +1,7 @@
 import { Entity } from 'typeorm';
 import { BoolColumn, DateTimeColumn, IntColumn, LongTextColumn, TextColumn } from '../../common/columns.js';
 import { RecordEntity } from '../../common/record.entity.js';
-import { Business } from '../../sys/businesses/business.entity.js';
+import { Business } from '../../kernel/businesses/business.entity.js';
 
 /** An event a business runs; customers attend it, or wait for a spot when it is sold out. */
 @Entity('calendarevent')

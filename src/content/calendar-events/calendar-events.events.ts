@@ -41,7 +41,7 @@ export class FreedPlaces {
   }
 }
 
-/** The webhook actions of calendar event changes (src/sys/webhooks/webhook-actions.ts): a sold-out event with places again. */
+/** The webhook actions of calendar event changes (src/integrations/webhooks/webhook-actions.ts): a sold-out event with places again. */
 @Injectable()
 export class CalendarEventEvents implements RecordEvents {
   readonly actions = { Create: 'CalendarEventCreate', Update: 'CalendarEventUpdate', Delete: 'CalendarEventDelete' } as const;

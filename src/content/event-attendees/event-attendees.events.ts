@@ -4,7 +4,7 @@ import type { RecordChange } from '../../common/change-log/change-log.service.js
 import type { EventDelivery, RecordEvents } from '../../common/record-events.js';
 import { FreedPlaces, SPOT_AVAILABLE } from '../calendar-events/calendar-events.events.js';
 
-/** The webhook actions of attendee changes (src/sys/webhooks/webhook-actions.ts): a place freed on its event. */
+/** The webhook actions of attendee changes (src/integrations/webhooks/webhook-actions.ts): a place freed on its event. */
 @Injectable()
 export class EventAttendeeEvents implements RecordEvents {
   readonly actions = { Create: 'CalendarEventAttendeeCreate', Update: 'CalendarEventAttendeeUpdate', Delete: 'CalendarEventAttendeeDelete' } as const;

@@ -1,9 +1,9 @@
 import { Entity, Index } from 'typeorm';
 import { IntColumn, TextColumn } from '../../common/columns.js';
 import { RecordEntity } from '../../common/record.entity.js';
-import { Business } from '../../sys/businesses/business.entity.js';
+import { Business } from '../../kernel/businesses/business.entity.js';
 import { CalendarEvent } from '../calendar-events/calendar-event.entity.js';
-import { Coworker } from '../../spaces/coworkers/coworker.entity.js';
+import { Coworker } from '../../billing/coworkers/coworker.entity.js';
 
 /**
  * A person waiting for a place at a sold-out event. A customer is on an event's list at most once

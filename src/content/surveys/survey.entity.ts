@@ -1,7 +1,7 @@
 import { Entity } from 'typeorm';
 import { BoolColumn, IntColumn, LongTextColumn, TextColumn } from '../../common/columns.js';
 import { RecordEntity } from '../../common/record.entity.js';
-import { Business } from '../../sys/businesses/business.entity.js';
+import { Business } from '../../kernel/businesses/business.entity.js';
 
 /** A survey a business sends to its customers; each sending is a SurveyRun. */
 @Entity('survey')

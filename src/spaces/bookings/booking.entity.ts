@@ -1,8 +1,8 @@
 import { Entity, Index } from 'typeorm';
 import { BoolColumn, DateTimeColumn, IntColumn, LongTextColumn, MoneyColumn } from '../../common/columns.js';
 import { RecordEntity } from '../../common/record.entity.js';
-import { Business } from '../../sys/businesses/business.entity.js';
-import { Coworker } from '../coworkers/coworker.entity.js';
+import { Business } from '../../kernel/businesses/business.entity.js';
+import { Coworker } from '../../billing/coworkers/coworker.entity.js';
 import { Resource } from '../resources/resource.entity.js';
 
 /** eBookingCancellationReason (docs/api.md §11): why a booking was cancelled. */

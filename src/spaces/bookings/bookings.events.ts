@@ -1,6 +1,6 @@
 import type { RecordEvents } from '../../common/record-events.js';
 
-/** The webhook actions of Booking changes (src/sys/webhooks/webhook-actions.ts). */
+/** The webhook actions of Booking changes (src/integrations/webhooks/webhook-actions.ts). */
 export const bookingEvents: RecordEvents = {
   actions: { Create: 'BookingCreate', Update: 'BookingUpdate', Delete: 'BookingDelete' },
 };

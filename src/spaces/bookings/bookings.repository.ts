@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { Database } from '../../common/database.js';
 import { toUnits } from '../../billing/due-items/money.js';
 import { parseDbDateTime, toWire } from '../../common/wire-values.js';
-import { Coworker } from '../coworkers/coworker.entity.js';
+import { Coworker } from '../../billing/coworkers/coworker.entity.js';
 import { Resource } from '../resources/resource.entity.js';
 import { BookingProduct } from '../booking-products/booking-product.entity.js';
 import type { BookedResource } from './booking-rules.js';

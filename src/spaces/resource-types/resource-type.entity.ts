@@ -1,7 +1,7 @@
 import { Entity } from 'typeorm';
 import { IntColumn, TextColumn } from '../../common/columns.js';
 import { RecordEntity } from '../../common/record.entity.js';
-import { Business } from '../../sys/businesses/business.entity.js';
+import { Business } from '../../kernel/businesses/business.entity.js';
 
 /** A kind of bookable resource (meeting room, desk); booking credits may name the types they pay for (docs/bookings.md). */
 @Entity('resourcetype')

@@ -1,5 +1,5 @@
 import { defineRecord } from '../../common/record-definition.js';
-import { Business } from '../../sys/businesses/business.entity.js';
+import { Business } from '../../kernel/businesses/business.entity.js';
 import { ResourceTypeDto } from './dto/resource-type.dto.js';
 import { ResourceType } from './resource-type.entity.js';
 

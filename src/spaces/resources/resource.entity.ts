@@ -1,8 +1,8 @@
 import { Entity } from 'typeorm';
 import { BoolColumn, IntColumn, LongTextColumn, MoneyColumn, TextColumn } from '../../common/columns.js';
 import { RecordEntity } from '../../common/record.entity.js';
-import { Business } from '../../sys/businesses/business.entity.js';
-import { Currency } from '../../sys/currencies/currency.entity.js';
+import { Business } from '../../kernel/businesses/business.entity.js';
+import { Currency } from '../../kernel/currencies/currency.entity.js';
 import { ResourceType } from '../resource-types/resource-type.entity.js';
 
 /**

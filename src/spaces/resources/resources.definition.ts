@@ -1,5 +1,5 @@
 import { defineRecord } from '../../common/record-definition.js';
-import { Currency } from '../../sys/currencies/currency.entity.js';
+import { Currency } from '../../kernel/currencies/currency.entity.js';
 import { ResourceType } from '../resource-types/resource-type.entity.js';
 import { ResourceDto } from './dto/resource.dto.js';
 import { Resource } from './resource.entity.js';

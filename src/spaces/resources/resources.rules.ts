@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { RecordValidationException } from '../../common/errors.js';
-import { Business } from '../../sys/businesses/business.entity.js';
+import { Business } from '../../kernel/businesses/business.entity.js';
 import { Booking } from '../bookings/booking.entity.js';
 import type { RecordRules, SaveContext, SaveDecision } from '../../common/record-rules.js';
 import { Database } from '../../common/database.js';

@@ -1,7 +1,7 @@
 import { Bool, DateTime, IdList, Money, Reference, Text } from '../../../common/validation/fields.js';
 import { RecordDto } from '../../../common/validation/record.dto.js';
-import { Coworker } from '../../../spaces/coworkers/coworker.entity.js';
-import { Business } from '../../../sys/businesses/business.entity.js';
+import { Coworker } from '../../../billing/coworkers/coworker.entity.js';
+import { Business } from '../../../kernel/businesses/business.entity.js';
 import { Product } from '../../products/product.entity.js';
 import { Tariff } from '../../tariffs/tariff.entity.js';
 

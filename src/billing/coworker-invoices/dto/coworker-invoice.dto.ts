@@ -1,8 +1,8 @@
 import { DateTime, Money, Reference, Text } from '../../../common/validation/fields.js';
 import { RecordDto } from '../../../common/validation/record.dto.js';
-import { Coworker } from '../../../spaces/coworkers/coworker.entity.js';
-import { Business } from '../../../sys/businesses/business.entity.js';
-import { Currency } from '../../../sys/currencies/currency.entity.js';
+import { Coworker } from '../../../billing/coworkers/coworker.entity.js';
+import { Business } from '../../../kernel/businesses/business.entity.js';
+import { Currency } from '../../../kernel/currencies/currency.entity.js';
 
 /** A customer invoice's request fields; the BillTo* details are captured from the customer, not sent. */
 export class CoworkerInvoiceDto extends RecordDto {

@@ -1,7 +1,7 @@
 import { DateTime, Enum, Money, Reference, Text } from '../../../common/validation/fields.js';
 import { RecordDto } from '../../../common/validation/record.dto.js';
-import { Coworker } from '../../../spaces/coworkers/coworker.entity.js';
-import { Business } from '../../../sys/businesses/business.entity.js';
+import { Coworker } from '../../../billing/coworkers/coworker.entity.js';
+import { Business } from '../../../kernel/businesses/business.entity.js';
 import { CoworkerInvoice } from '../../coworker-invoices/coworker-invoice.entity.js';
 import { PaymentProvider } from '../coworker-ledger-entry.entity.js';
 

@@ -1,8 +1,8 @@
 import { Bool, DateTime, Integer, Money, Reference, Text } from '../../../common/validation/fields.js';
 import { RecordDto } from '../../../common/validation/record.dto.js';
-import { Business } from '../../../sys/businesses/business.entity.js';
-import { Country } from '../../../sys/countries/country.entity.js';
-import { Currency } from '../../../sys/currencies/currency.entity.js';
+import { Business } from '../../../kernel/businesses/business.entity.js';
+import { Country } from '../../../kernel/countries/country.entity.js';
+import { Currency } from '../../../kernel/currencies/currency.entity.js';
 
 /** The update body of docs/api.md §9.4: the bill-to details only. InvoiceNumber is never a request field. */
 export class InvoiceUpdateDto extends RecordDto {

@@ -1,8 +1,8 @@
 import { Bool, Enum, ExternalId, IdList, Integer, Money, Reference, Text } from '../../../common/validation/fields.js';
 import { RecordDto } from '../../../common/validation/record.dto.js';
-import { Business } from '../../../sys/businesses/business.entity.js';
-import { Currency } from '../../../sys/currencies/currency.entity.js';
-import { TaxRate } from '../../../sys/tax-rates/tax-rate.entity.js';
+import { Business } from '../../../kernel/businesses/business.entity.js';
+import { Currency } from '../../../kernel/currencies/currency.entity.js';
+import { TaxRate } from '../../../kernel/tax-rates/tax-rate.entity.js';
 import { Tariff } from '../../tariffs/tariff.entity.js';
 import { AvailableAs, SystemProductType } from '../product.entity.js';
 

@@ -1,6 +1,6 @@
 import { Bool, DateTime, Integer, Reference, Text } from '../../../common/validation/fields.js';
 import { RecordDto } from '../../../common/validation/record.dto.js';
-import { Business } from '../../../sys/businesses/business.entity.js';
+import { Business } from '../../../kernel/businesses/business.entity.js';
 
 export class CalendarEventDto extends RecordDto {
   @Reference(() => Business, { required: true }) BusinessId: number;

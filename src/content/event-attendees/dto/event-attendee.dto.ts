@@ -1,6 +1,6 @@
 import { Bool, Reference, Text } from '../../../common/validation/fields.js';
 import { RecordDto } from '../../../common/validation/record.dto.js';
-import { Coworker } from '../../../spaces/coworkers/coworker.entity.js';
+import { Coworker } from '../../../billing/coworkers/coworker.entity.js';
 import { CalendarEvent } from '../../calendar-events/calendar-event.entity.js';
 
 export class EventAttendeeDto extends RecordDto {

@@ -1,7 +1,7 @@
 import { Reference, Text } from '../../../common/validation/fields.js';
 import { RecordDto } from '../../../common/validation/record.dto.js';
-import { Coworker } from '../../../spaces/coworkers/coworker.entity.js';
-import { Business } from '../../../sys/businesses/business.entity.js';
+import { Coworker } from '../../../billing/coworkers/coworker.entity.js';
+import { Business } from '../../../kernel/businesses/business.entity.js';
 import { CalendarEvent } from '../../calendar-events/calendar-event.entity.js';
 
 export class EventWaitingAttendeeDto extends RecordDto {

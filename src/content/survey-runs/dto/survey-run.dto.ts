@@ -1,6 +1,6 @@
 import { Bool, DateTime, Reference } from '../../../common/validation/fields.js';
 import { RecordDto } from '../../../common/validation/record.dto.js';
-import { Coworker } from '../../../spaces/coworkers/coworker.entity.js';
+import { Coworker } from '../../../billing/coworkers/coworker.entity.js';
 import { Survey } from '../../surveys/survey.entity.js';
 
 /** Spec §2.6 and §4.7: CoworkerId and SurveyId are required on create and on update. */

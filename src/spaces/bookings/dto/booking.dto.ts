@@ -1,6 +1,6 @@
 import { Bool, DateTime, Reference, Text } from '../../../common/validation/fields.js';
 import { RecordDto } from '../../../common/validation/record.dto.js';
-import { Coworker } from '../../coworkers/coworker.entity.js';
+import { Coworker } from '../../../billing/coworkers/coworker.entity.js';
 import { Resource } from '../../resources/resource.entity.js';
 
 /** A booking (docs/bookings.md); the amounts are the service's, never the body's. */

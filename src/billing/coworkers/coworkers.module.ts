@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { RecordModule } from '../../common/record.module.js';
 import { CoworkerContractsModule } from '../../billing/coworker-contracts/coworker-contracts.module.js';
-import { UsersModule } from '../../sys/users/users.module.js';
+import { UsersModule } from '../../billing/users/users.module.js';
 import { coworkers } from './coworkers.definition.js';
 import { CoworkersRepository } from './coworkers.repository.js';
 import { CoworkersRules } from './coworkers.rules.js';

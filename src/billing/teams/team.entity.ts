@@ -1,7 +1,7 @@
 import { Entity } from 'typeorm';
 import { IntColumn, LongTextColumn, TextColumn } from '../../common/columns.js';
 import { RecordEntity } from '../../common/record.entity.js';
-import { Business } from '../../sys/businesses/business.entity.js';
+import { Business } from '../../kernel/businesses/business.entity.js';
 
 /** A team of customers of one business (its members are kept in team_member). */
 @Entity('team')

@@ -1,6 +1,6 @@
 import type { RecordEvents } from '../../common/record-events.js';
 
-/** The webhook actions of Business changes (src/sys/webhooks/webhook-actions.ts). */
+/** The webhook actions of Business changes (src/integrations/webhooks/webhook-actions.ts). */
 export const businessEvents: RecordEvents = {
   actions: { Update: 'BusinessUpdate' },
 };

@@ -1,8 +1,8 @@
 import { Entity } from 'typeorm';
 import { IntColumn, TextColumn } from '../../common/columns.js';
 import { RecordEntity } from '../../common/record.entity.js';
-import { Business } from '../../sys/businesses/business.entity.js';
-import { Country } from '../../sys/countries/country.entity.js';
+import { Business } from '../../kernel/businesses/business.entity.js';
+import { Country } from '../../kernel/countries/country.entity.js';
 
 export const CoworkerType = { Individual: 1, Company: 2 } as const;
 

@@ -1,6 +1,6 @@
 import { IdList, Reference, Text } from '../../../common/validation/fields.js';
 import { RecordDto } from '../../../common/validation/record.dto.js';
-import { Business } from '../../../sys/businesses/business.entity.js';
+import { Business } from '../../../kernel/businesses/business.entity.js';
 import { Coworker } from '../../coworkers/coworker.entity.js';
 
 export class TeamDto extends RecordDto {

@@ -4,7 +4,7 @@ import { CoworkerContract } from '../../billing/coworker-contracts/coworker-cont
 import { activeContractSql, mainActiveContractSql } from '../../billing/coworker-contracts/coworker-contracts.repository.js';
 import { Database } from '../../common/database.js';
 import type { SqlContext } from '../../common/record-definition.js';
-import { User } from '../../sys/users/user.entity.js';
+import { User } from '../../billing/users/user.entity.js';
 import { Team } from '../teams/team.entity.js';
 import { TEAM_MEMBERS } from '../teams/teams.definition.js';
 

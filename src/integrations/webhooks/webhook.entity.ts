@@ -1,7 +1,7 @@
 import { Entity, Index } from 'typeorm';
 import { BoolColumn, DateTimeColumn, IntColumn, LongTextColumn, TextColumn } from '../../common/columns.js';
 import { RecordEntity } from '../../common/record.entity.js';
-import { Business } from '../businesses/business.entity.js';
+import { Business } from '../../kernel/businesses/business.entity.js';
 
 export const URL_MAX = 2048;
 

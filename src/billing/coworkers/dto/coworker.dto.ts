@@ -3,8 +3,8 @@ import { MinLength } from 'class-validator';
 import { Bool, EmailAddress, Enum, IdList, Reference, Text } from '../../../common/validation/fields.js';
 import { RecordDto } from '../../../common/validation/record.dto.js';
 import { Tariff } from '../../../billing/tariffs/tariff.entity.js';
-import { Business } from '../../../sys/businesses/business.entity.js';
-import { Country } from '../../../sys/countries/country.entity.js';
+import { Business } from '../../../kernel/businesses/business.entity.js';
+import { Country } from '../../../kernel/countries/country.entity.js';
 import { CoworkerType } from '../coworker.entity.js';
 
 /** The first id of a list the platform's clients name a customer's business with, if it is one. */
