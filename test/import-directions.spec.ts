@@ -4,14 +4,34 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-// The folders of src/ depend on each other one way (docs/architecture.md): record areas may share
-// entities, but their modules, services and repositories do not import each other in a circle. Read
-// from the compiled dist/src, whose import lines are what runs.
+// The folders of src/ are layered by dependency (docs/architecture.md §6): a folder imports only
+// folders of its own layer or of a lower one, entities included, and no two folders import each other.
+// Read from the compiled dist/src, whose import lines are what runs.
 
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../src');
 
-/** Cycles known and not yet broken, as the sorted names of the folders in them. */
-const KNOWN_CYCLES: ReadonlySet<string> = new Set<string>([]);
+/** The composition root: the files directly in src/ (app.module, server, main, route table, …). */
+const ROOT = '(src)';
+
+/** The layers, lowest first: each top folder of src/ lies in exactly one. */
+const LAYERS: readonly (readonly string[])[] = [
+  ['common', 'config'],
+  ['database', 'observability', 'auth', 'downloads', 'health'],
+  // The records every area references: businesses, their countries, currencies and tax rates.
+  ['kernel'],
+  // Customers (coworkers, teams, their logins) and what they are billed: one group of record types
+  // that reference each other (a coworker's tariff starts a contract, a contract names its coworker).
+  ['billing'],
+  ['spaces', 'content'],
+  ['public'],
+  ['integrations'],
+  ['utils', ROOT],
+];
+
+/** Imports that still run back down-to-up, as `file → target`; empty once the layers hold. */
+const KNOWN_VIOLATIONS: ReadonlySet<string> = new Set<string>([]);
+
+const layerOf = new Map(LAYERS.flatMap((areas, layer) => areas.map((area) => [area, layer] as const)));
 
 function compiledFiles(folder: string): string[] {
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
@@ -21,21 +41,34 @@ function compiledFiles(folder: string): string[] {
   });
 }
 
-/** The top folder of src/ a file lies in (a file directly in src/ stands for itself). */
-const areaOf = (file: string) => relative(SRC, file).split(sep)[0].replace(/\.js$/, '');
+/** The top folder of src/ a file lies in; the files directly in src/ are the composition root. */
+function areaOf(file: string): string {
+  const parts = relative(SRC, file).split(sep);
+  return parts.length === 1 ? ROOT : parts[0];
+}
 
-/** Area → areas it imports, leaving out imports of entities (shared by design). */
-function areaImports(): Map<string, Set<string>> {
-  const graph = new Map<string, Set<string>>();
+interface Import { file: string; target: string; from: string; to: string }
+
+/** Every relative import of the compiled service (static, re-export and dynamic), entities included. */
+function imports(): Import[] {
+  const found: Import[] = [];
+  const pattern = /^(?:import|export)\s[^'"]*?['"](\.{1,2}\/[^'"]+)['"]|\bimport\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/gm;
   for (const file of compiledFiles(SRC)) {
-    for (const [, target] of readFileSync(file, 'utf8').matchAll(/^(?:import|export)\s[^'"]*?['"](\.{1,2}\/[^'"]+)['"]/gm)) {
-      if (target.endsWith('.entity.js')) continue;
-      const from = areaOf(file);
-      const to = areaOf(resolve(dirname(file), target));
-      if (from === to) continue;
-      if (!graph.has(from)) graph.set(from, new Set());
-      graph.get(from)!.add(to);
+    for (const [, staticTarget, dynamicTarget] of readFileSync(file, 'utf8').matchAll(pattern)) {
+      const target = staticTarget ?? dynamicTarget;
+      found.push({ file: relative(SRC, file), target, from: areaOf(file), to: areaOf(resolve(dirname(file), target)) });
     }
+  }
+  return found;
+}
+
+/** Area → areas it imports. */
+function areaGraph(all: Import[]): Map<string, Set<string>> {
+  const graph = new Map<string, Set<string>>();
+  for (const { from, to } of all) {
+    if (from === to) continue;
+    if (!graph.has(from)) graph.set(from, new Set());
+    graph.get(from)!.add(to);
   }
   return graph;
 }
@@ -71,10 +104,30 @@ function cycles(graph: Map<string, Set<string>>): string[] {
   return found;
 }
 
+const describeLayer = (area: string) => `${area} (layer ${layerOf.get(area)}: ${LAYERS[layerOf.get(area)!]?.join(', ')})`;
+
 describe('import directions', () => {
-  it('the folders of src/ import each other one way, entities aside', () => {
-    const graph = areaImports();
-    assert.ok(graph.get('spaces')?.has('billing'), 'the scan reads the import lines (spaces imports billing)');
-    assert.deepEqual(cycles(graph).filter((cycle) => !KNOWN_CYCLES.has(cycle)), []);
+  const all = imports();
+
+  it('reads the import lines, entity imports included', () => {
+    assert.ok(all.some(({ target }) => target.endsWith('.entity.js')), 'entity imports are counted');
+    assert.ok(all.some(({ from, to }) => from === 'spaces' && to === 'billing'), 'the scan reads the import lines (spaces imports billing)');
+  });
+
+  it('every top folder of src/ lies in a declared layer', () => {
+    const undeclared = [...new Set(all.flatMap(({ from, to }) => [from, to]))].filter((area) => !layerOf.has(area));
+    assert.deepEqual(undeclared, [], `folders of src/ in no layer of test/import-directions.spec.ts: ${undeclared.join(', ')}`);
+  });
+
+  it('no import runs to a higher layer, entities included', () => {
+    const upward = all
+      .filter(({ from, to }) => layerOf.has(from) && layerOf.has(to) && layerOf.get(to)! > layerOf.get(from)!)
+      .filter(({ file, target }) => !KNOWN_VIOLATIONS.has(`${file} → ${target}`))
+      .map(({ file, target, from, to }) => `${file} → ${target}: ${describeLayer(from)} imports ${describeLayer(to)}`);
+    assert.deepEqual(upward, [], `imports that run up the layers:\n${upward.join('\n')}`);
+  });
+
+  it('the folders of src/ import each other one way', () => {
+    assert.deepEqual(cycles(areaGraph(all)), []);
   });
 });
