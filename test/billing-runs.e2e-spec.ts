@@ -3,6 +3,9 @@ import { before, describe, it } from 'node:test';
 import { LocalDate } from '@js-joda/core';
 import { BillingRunWorker } from '../src/billing/billing-runs/billing-run.worker.js';
 import { BillingRunner } from '../src/billing/billing-runs/billing-runner.js';
+import { BillingRunsService } from '../src/billing/billing-runs/billing-runs.service.js';
+import { runInRequestContext } from '../src/common/request-context.js';
+import type { WriteScope } from '../src/common/write-scope.js';
 import { createProduct } from './support/billing-fixtures.js';
 import { create, createBusinesses, createCoworker, createTariff } from './support/fixtures.js';
 import { createUser } from './support/auth.js';
@@ -368,5 +371,41 @@ describe('Billing runs', () => {
     }
     // Conflicts on the business's invoice counter are retried, and stay few.
     assert.equal(runner.attempts.retries - retriesBefore <= 60, true, `${runner.attempts.retries - retriesBefore} retries`);
+  });
+
+  it('a manual run whose request deadline passes begins no further customer; those begun finish and are recorded in order', async () => {
+    const [shop] = await createBusinesses(t, 'Deadline Works');
+    const product = await createProduct(t, shop, { Price: 5 });
+    const customers: Array<{ id: number; businessId: number }> = [];
+    for (let i = 0; i < 10; i++) {
+      const customer = await createCoworker(t, shop);
+      await create(t, '/api/billing/coworkerproducts', { CoworkerId: customer, ProductId: product, SaleDate: '2025-03-03' });
+      customers.push({ id: customer, businessId: shop });
+    }
+    const runner = t.app.get(BillingRunner);
+    const begun: number[] = [];
+    const bill = runner.bill.bind(runner);
+    runner.bill = (customer, ...rest) => {
+      begun.push(customer.id);
+      return bill(customer, ...rest);
+    };
+    try {
+      // The deadline passes once six customers have been begun (as the request's 503 would mark it).
+      const scope = { get expired() { return begun.length >= 6; } } as unknown as WriteScope;
+      const run = await runInRequestContext({ requestId: 'deadline-test', write: scope }, () =>
+        t.app.get(BillingRunsService).runBusiness(shop, customers, LocalDate.parse('2025-03-31'), 'Manual', undefined));
+      assert.deepEqual(begun, customers.slice(0, 6).map((c) => c.id));
+      assert.equal(run.customersBilled, 6);
+      assert.deepEqual(run.invoices.map((i) => i.CoworkerId), begun);
+    } finally {
+      runner.bill = bill;
+    }
+    const invoices = (await t.get(`/api/billing/coworkerinvoices?CoworkerInvoice_Business=${shop}&size=100`)).body.Records as Array<Record<string, any>>;
+    assert.deepEqual(invoices.map((i) => i.CoworkerId).sort((a, b) => a - b), begun);
+    const runs = (await t.get(`/api/billing/billingruns?BillingRun_Business=${shop}`)).body.Records;
+    assert.equal(runs.length, 1);
+    assert.equal(runs[0].CustomersBilled, 6);
+    const customerOf = new Map(invoices.map((i) => [i.Id, i.CoworkerId]));
+    assert.deepEqual(runs[0].InvoiceIds.map((id: number) => customerOf.get(id)), begun);
   });
 });
