@@ -141,7 +141,8 @@ async function main(): Promise<void> {
 
     const rate = Number(invoices) / runSeconds;
     const plainRate = CREATES / createSeconds;
-    console.log(`billing run: ${invoices} invoices (3 lines each) in ${runSeconds.toFixed(1)} s = ${rate.toFixed(0)} invoices/s`);
+    console.log(`billing run: ${invoices} invoices (3 lines each) in ${runSeconds.toFixed(1)} s = ${rate.toFixed(0)} invoices/s, ${runner.width} customers at a time`);
+    console.log(`customer transactions: ${runner.attempts.transactions}, of which retries (a conflict on the invoice counter or a claim lost): ${runner.attempts.retries}`);
     console.log(`memory: RSS ${mb(before.rss)} before the run, peak ${mb(peak)} during it (+${mb(peak - before.rss)}); JS heap used ${mb(before.heapUsed)} before, peak ${mb(peakHeap)}, ${gc ? `${mb(after.heapUsed)} live after it` : 'live size unknown (no --expose-gc)'}`);
     console.log(`plain creates: ${CREATES} invoices through the API (${WIDTH} at a time) in ${createSeconds.toFixed(1)} s = ${plainRate.toFixed(0)} invoices/s`);
     console.log(`ratio billing run / plain creates: ${(rate / plainRate).toFixed(2)}`);

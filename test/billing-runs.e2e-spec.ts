@@ -3,6 +3,9 @@ import { before, describe, it } from 'node:test';
 import { LocalDate } from '@js-joda/core';
 import { BillingRunWorker } from '../src/billing/billing-runs/billing-run.worker.js';
 import { BillingRunner } from '../src/billing/billing-runs/billing-runner.js';
+import { BillingRunsService } from '../src/billing/billing-runs/billing-runs.service.js';
+import { runInRequestContext } from '../src/common/request-context.js';
+import type { WriteScope } from '../src/common/write-scope.js';
 import { createProduct } from './support/billing-fixtures.js';
 import { create, createBusinesses, createCoworker, createTariff } from './support/fixtures.js';
 import { createUser } from './support/auth.js';
@@ -327,5 +330,82 @@ describe('Billing runs', () => {
     assert.equal(runs[0].CustomersBilled, 3);
     assert.deepEqual(runs[0].Errors, []);
     assert.equal(runs.reduce((n: number, r: any) => n + r.InvoiceIds.length, 0), 3);
+  });
+
+  it('60 customers of one business in one run, billed several at once on MariaDB, racing the automatic run: each once, numbers 1..60 without a gap', async () => {
+    const [shop] = await createBusinesses(t, 'Crowded Works');
+    const tariff = await createTariff(t, shop, { Name: 'Crowded desk', Price: 12 });
+    const product = await createProduct(t, shop, { Price: 3 });
+    const start = new Date(Date.now() - 3 * 86_400_000).toISOString().slice(0, 10);
+    const customers: number[] = [];
+    for (let i = 0; i < 60; i++) {
+      const customer = await createCoworker(t, shop);
+      await create(t, '/api/billing/coworkercontracts', { CoworkerId: customer, TariffId: tariff, StartDate: start });
+      await create(t, '/api/billing/coworkerproducts', { CoworkerId: customer, ProductId: product, SaleDate: start });
+      customers.push(customer);
+    }
+    const runner = t.app.get(BillingRunner);
+    // Several at once on MariaDB (the pool is larger than the two connections a run leaves), one at a time on SQLite.
+    assert.equal(runner.width > 1, t.db.isMySql);
+    const retriesBefore = runner.attempts.retries;
+    const [manual] = await Promise.all([billRun(t, customers), t.app.get(BillingRunWorker).runOnce()]);
+    assert.equal(manual.body.WasSuccessful, true, JSON.stringify(manual.body));
+    const invoices = (await t.get(`/api/billing/coworkerinvoices?CoworkerInvoice_Business=${shop}&size=100`)).body.Records as Array<Record<string, any>>;
+    assert.deepEqual(invoices.map((i) => i.CoworkerId).sort((a, b) => a - b), customers);
+    assert.deepEqual(invoices.map((i) => Number(i.InvoiceNumber)).sort((a, b) => a - b), Array.from({ length: 60 }, (_, i) => i + 1));
+    const lines = (await Promise.all(invoices.map((invoice) => linesOf(t, invoice.Id)))).flat();
+    assert.equal(lines.length, 120);
+    const keys = lines.map((l) => `${l.CoworkerContractUniqueId ?? l.CoworkerProductUniqueId}/${l.PeriodFrom}`);
+    assert.equal(new Set(keys).size, 120);
+    for (const invoice of invoices) assert.equal(lines.filter((l) => l.CoworkerInvoiceId === invoice.Id).length, 2);
+    // The runs' records: every invoice in exactly one of them, each run's list in its customers' order.
+    const runs = (await t.get(`/api/billing/billingruns?BillingRun_Business=${shop}&size=10`)).body.Records as Array<Record<string, any>>;
+    assert.equal(runs.reduce((n, r) => n + r.CustomersBilled, 0), 60);
+    const listed = runs.flatMap((r) => r.InvoiceIds as number[]);
+    assert.deepEqual([...listed].sort((a, b) => a - b), invoices.map((i) => i.Id).sort((a, b) => a - b));
+    const customerOf = new Map(invoices.map((i) => [i.Id, i.CoworkerId]));
+    for (const run of runs) {
+      const order = (run.InvoiceIds as number[]).map((id) => customerOf.get(id));
+      assert.deepEqual(order, [...order].sort((a, b) => a - b), `run ${run.Id} lists its invoices in its customers' order`);
+      assert.deepEqual(run.Errors, []);
+    }
+    // Conflicts on the business's invoice counter are retried, and stay few.
+    assert.equal(runner.attempts.retries - retriesBefore <= 60, true, `${runner.attempts.retries - retriesBefore} retries`);
+  });
+
+  it('a manual run whose request deadline passes begins no further customer; those begun finish and are recorded in order', async () => {
+    const [shop] = await createBusinesses(t, 'Deadline Works');
+    const product = await createProduct(t, shop, { Price: 5 });
+    const customers: Array<{ id: number; businessId: number }> = [];
+    for (let i = 0; i < 10; i++) {
+      const customer = await createCoworker(t, shop);
+      await create(t, '/api/billing/coworkerproducts', { CoworkerId: customer, ProductId: product, SaleDate: '2025-03-03' });
+      customers.push({ id: customer, businessId: shop });
+    }
+    const runner = t.app.get(BillingRunner);
+    const begun: number[] = [];
+    const bill = runner.bill.bind(runner);
+    runner.bill = (customer, ...rest) => {
+      begun.push(customer.id);
+      return bill(customer, ...rest);
+    };
+    try {
+      // The deadline passes once six customers have been begun (as the request's 503 would mark it).
+      const scope = { get expired() { return begun.length >= 6; } } as unknown as WriteScope;
+      const run = await runInRequestContext({ requestId: 'deadline-test', write: scope }, () =>
+        t.app.get(BillingRunsService).runBusiness(shop, customers, LocalDate.parse('2025-03-31'), 'Manual', undefined));
+      assert.deepEqual(begun, customers.slice(0, 6).map((c) => c.id));
+      assert.equal(run.customersBilled, 6);
+      assert.deepEqual(run.invoices.map((i) => i.CoworkerId), begun);
+    } finally {
+      runner.bill = bill;
+    }
+    const invoices = (await t.get(`/api/billing/coworkerinvoices?CoworkerInvoice_Business=${shop}&size=100`)).body.Records as Array<Record<string, any>>;
+    assert.deepEqual(invoices.map((i) => i.CoworkerId).sort((a, b) => a - b), begun);
+    const runs = (await t.get(`/api/billing/billingruns?BillingRun_Business=${shop}`)).body.Records;
+    assert.equal(runs.length, 1);
+    assert.equal(runs[0].CustomersBilled, 6);
+    const customerOf = new Map(invoices.map((i) => [i.Id, i.CoworkerId]));
+    assert.deepEqual(runs[0].InvoiceIds.map((id: number) => customerOf.get(id)), begun);
   });
 });

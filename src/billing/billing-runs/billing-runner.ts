@@ -17,6 +17,10 @@ import { atMidnight, utcDate } from '../due-items/periods.js';
 const CLAIM_ATTEMPTS = 4;
 /** Days from the day an invoice is made to its DueDate (docs/billing.md). */
 const DUE_IN_DAYS = 14;
+/** At most this many customers of a run are billed at once on MariaDB (docs/billing.md "Runs"). */
+const MAX_WIDTH = 4;
+/** Pool connections a run leaves to everything else: the API's requests and the run's own page reads. */
+const POOL_RESERVE = 2;
 
 /** A customer whose items cannot be billed (docs/billing.md): no invoice, an entry in the run's Errors. */
 export class BillingError extends Error {}
@@ -81,6 +85,21 @@ export class BillingRunner {
     private readonly lines: CoworkerInvoiceLinesService,
   ) {}
 
+  /** Transactions billing customers began, and how many of them were a retry (a conflict or a claim lost): bench/billing.ts reports them. */
+  readonly attempts = { transactions: 0, retries: 0 };
+
+  /**
+   * How many customers a run bills at once (docs/billing.md "Runs"): on MariaDB min(4, pool size − 2),
+   * at least 1 — each customer holds a pool connection for its transaction, two are left to the API and
+   * the run's page reads, and beyond four the business's invoice counter row, which every customer's
+   * invoice takes in turn, is the queue. SQLite has one writer and one connection: one at a time.
+   */
+  get width(): number {
+    const pool = this.db.poolUse();
+    if (!pool) return 1;
+    return Math.max(1, Math.min(MAX_WIDTH, pool.limit - POOL_RESERVE));
+  }
+
   /** The customer's business (null when it does not exist). */
   async customer(id: number, manager?: EntityManager): Promise<BilledCustomer | null> {
     const { db } = this;
@@ -96,9 +115,15 @@ export class BillingRunner {
 
   /** Bills the customer; the invoices made (none when nothing was due). Throws BillingError when it cannot. */
   async bill(customer: BilledCustomer, until: LocalDate, actor: Principal | undefined): Promise<BilledInvoice[]> {
+    let began = 0;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.db.causalTransaction((manager) => this.billIn(manager, customer, until, actor));
+        return await this.db.causalTransaction((manager) => {
+          // A deadlock or lock wait timeout runs the work again inside causalTransaction: counted here.
+          this.attempts.transactions++;
+          if (began++ > 0) this.attempts.retries++;
+          return this.billIn(manager, customer, until, actor);
+        });
       } catch (error) {
         const lost = error instanceof ClaimLost || isUniqueViolation(error);
         if (!lost) throw error;

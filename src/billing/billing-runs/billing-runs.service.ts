@@ -66,29 +66,52 @@ export class BillingRunsService implements OnModuleInit {
   }
 
   /**
-   * Bills (or previews) customers of one business up to `until`, one after the other, each all or
-   * nothing; a customer that cannot be billed is an entry in Errors. A run that is not a preview is
-   * recorded as a BillingRun of that business. An automatic run answers no one: it keeps only the ids
-   * of the invoices it made, so that it holds no more than a page of customers at a time.
+   * Bills (or previews) customers of one business up to `until`, each all or nothing in its own
+   * transaction, up to `runner.width` of them at once (docs/billing.md "Runs"); a customer that cannot
+   * be billed is an entry in Errors. Outcomes are taken in the order the customers come, whatever order
+   * their transactions finish in, so the record lists them as a one-at-a-time run would. A run that is
+   * not a preview is recorded as a BillingRun of that business. An automatic run answers no one: it
+   * keeps only the ids of the invoices it made, and it holds no more than a page of customers, plus the
+   * few being billed, at a time.
    */
   async runBusiness(businessId: number, customers: Iterable<BilledCustomer> | AsyncIterable<BilledCustomer>, until: LocalDate, trigger: RunTrigger | 'Preview', actor: Principal | undefined): Promise<BusinessRun> {
     const startedOn = new Date();
     const run: BusinessRun = { invoices: [], invoiceIds: [], errors: [], customersBilled: 0 };
+    const width = this.runner.width;
+    const billing: Array<{ customer: BilledCustomer; outcome: Promise<{ invoices: BilledInvoice[] | BillingError } | { failed: unknown }> }> = [];
+    let failure: { error: unknown } | undefined;
+    const take = async () => {
+      const { customer, outcome } = billing.shift()!;
+      const result = await outcome;
+      // An unexpected failure ends the run once the customers already begun are done (none is left running).
+      if ('failed' in result) return void (failure ??= { error: result.failed });
+      if (result.invoices instanceof BillingError) return void run.errors.push({ CoworkerId: customer.id, Message: result.invoices.message });
+      if (result.invoices.length) run.customersBilled++;
+      for (const invoice of result.invoices) if (invoice.Id !== undefined) run.invoiceIds.push(invoice.Id);
+      if (trigger !== 'Automatic') run.invoices.push(...result.invoices);
+    };
     for await (const customer of customers) {
-      // The request was answered 503 (its deadline passed): bill no more customers (a retry bills what is left).
-      if (currentWrite()?.expired) break;
-      try {
-        const invoices = trigger === 'Preview' ? await this.runner.preview(customer, until) : await this.runner.bill(customer, until, actor);
-        if (invoices.length) run.customersBilled++;
-        for (const invoice of invoices) if (invoice.Id !== undefined) run.invoiceIds.push(invoice.Id);
-        if (trigger !== 'Automatic') run.invoices.push(...invoices);
-      } catch (error) {
-        if (!(error instanceof BillingError)) throw error;
-        run.errors.push({ CoworkerId: customer.id, Message: error.message });
-      }
+      // The request was answered 503 (its deadline passed), or a customer failed unexpectedly: begin no
+      // more customers (a retry bills what is left).
+      if (currentWrite()?.expired || failure) break;
+      // Settled into a value at once: a customer that fails while an earlier one is awaited is no unhandled rejection.
+      billing.push({ customer, outcome: this.billOne(customer, until, trigger, actor).then((invoices) => ({ invoices }), (failed: unknown) => ({ failed })) });
+      if (billing.length >= width) await take();
     }
+    while (billing.length) await take();
+    if (failure) throw failure.error;
     if (trigger !== 'Preview') await this.record(businessId, trigger, startedOn, until, run, actor);
     return run;
+  }
+
+  /** One customer's invoices, or the BillingError that says why it cannot be billed. */
+  private async billOne(customer: BilledCustomer, until: LocalDate, trigger: RunTrigger | 'Preview', actor: Principal | undefined): Promise<BilledInvoice[] | BillingError> {
+    try {
+      return trigger === 'Preview' ? await this.runner.preview(customer, until) : await this.runner.bill(customer, until, actor);
+    } catch (error) {
+      if (error instanceof BillingError) return error;
+      throw error;
+    }
   }
 
   /** The BillingRun record of one business's run, with its history entry. */

@@ -44,8 +44,10 @@ export class CoworkerInvoicesRules implements RecordRules<CoworkerInvoiceDto> {
     if (repointed(existing, given, 'CoworkerId')) Object.assign(values, await this.billTo(manager, { BusinessId: existing?.BusinessId, ...given }));
     if (repointed(existing, given, 'CurrencyId')) values.CurrencyCode = await this.issuance.lookup(Currency, given.CurrencyId, 'Code', manager);
     if (existing === null) {
-      values.InvoiceNumber = await this.issuance.nextNumber('CoworkerInvoice', given.BusinessId as number, manager);
       values.BusinessName = await this.issuance.lookup(Business, given.BusinessId, 'Name', manager);
+      // The number last, just before the insert: the counter row stays locked until COMMIT, and
+      // everything read before it is time other invoices of the business do not wait for (docs/billing.md).
+      values.InvoiceNumber = await this.issuance.nextNumber('CoworkerInvoice', given.BusinessId as number, manager);
     }
     // A new invoice is due in full; the settlement of payments keeps DueAmount from then on.
     if (existing === null) values.DueAmount = fromUnits(toUnits(values.TotalAmount ?? 0));
