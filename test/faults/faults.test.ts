@@ -23,6 +23,9 @@ interface Outcome {
   kind: Kind;
   instance: string;
   status: number;
+  /** When the request was sent and when its answer (or failure) came, ms since the epoch. */
+  sent?: number;
+  answered?: number;
   id?: number;
   email?: string;
   text: string;
@@ -103,7 +106,11 @@ describe('fault suite: two instances on a MariaDB and a Redis of the test\'s own
     const outcomes: Outcome[] = [];
     const end = Date.now() + options.ms;
     let faultDone = false;
-    const fault = sleep(options.faultAt).then(options.fault).finally(() => (faultDone = true));
+    let faultStarted = Infinity;
+    const fault = sleep(options.faultAt).then(() => {
+      faultStarted = Date.now();
+      return options.fault();
+    }).finally(() => (faultDone = true));
     const kinds: Kind[] = ['sale', 'invoice', 'customer'];
     await Promise.all(Array.from({ length: 4 }, async (_, worker) => {
       for (let i = worker; Date.now() < end || !faultDone; i += 4) {
@@ -114,6 +121,7 @@ describe('fault suite: two instances on a MariaDB and a Redis of the test\'s own
           : kind === 'invoice' ? ['/api/billing/coworkerinvoices', { BusinessId: business, CoworkerId: buyer, CurrencyId: gbp }]
             : ['/api/spaces/coworkers', { BusinessId: business, FullName: 'Burst', Email: email }];
         let outcome: Outcome;
+        const sent = Date.now();
         try {
           const res = await call(target, 'POST', path, json);
           outcome = { kind, instance: target.name, status: res.status, id: res.body?.Value?.Id, email, text: JSON.stringify(res.body).slice(0, 300) };
@@ -122,7 +130,7 @@ describe('fault suite: two instances on a MariaDB and a Redis of the test\'s own
           outcome = { kind, instance: target.name, status: 0, email, text: String(error) };
           await sleep(50);
         }
-        outcomes.push(outcome);
+        outcomes.push({ ...outcome, sent, answered: Date.now() });
       }
     }));
     await fault;
@@ -153,7 +161,14 @@ describe('fault suite: two instances on a MariaDB and a Redis of the test\'s own
 
     const emails = new Set((await all(reader, `/api/spaces/coworkers?Coworker_Business=${business}`)).map((customer) => customer.Email as string));
     assert.deepEqual(by(200).filter((o) => o.kind === 'customer' && !emails.has(o.email!)).map((o) => o.email), [], 'every customer answered 200 is stored');
-    assert.deepEqual(by(503).filter((o) => o.kind === 'customer' && emails.has(o.email!)).map((o) => o.email), [], 'no customer answered 503 was written');
+    // A request whose COMMIT was on its way when the database went down may have been committed while
+    // the acknowledgement was lost: the service cannot know, and answers 503 (docs/faults.md, "The fault
+    // suite"). Only those may be stored after a 503: requests in flight when the fault began (4 at most).
+    const inFlightAtFault = (o: Outcome) => o.sent! <= faultStarted + 200 && o.answered! >= faultStarted;
+    const written503 = by(503).filter((o) => o.kind === 'customer' && emails.has(o.email!));
+    assert.deepEqual(written503.filter((o) => !inFlightAtFault(o)).map((o) => o.email), [], 'no customer answered 503 was written (but one in flight when the database went down)');
+    assert.ok(written503.length <= 4, `${written503.length} customers answered 503 were written`);
+    if (written503.length) context.diagnostic(`${written503.length} customer(s) in flight when the database went down were committed and answered 503: ${written503.map((o) => o.email).join(', ')}`);
   }
 
   it('Redis stopped mid-burst: no 500, both instances keep answering', async (context) => {
