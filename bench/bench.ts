@@ -156,7 +156,7 @@ try {
     const within = pdf.p99Ratio <= PDF_P99_TARGET;
     console.log(
       `PDFs of a 20-line invoice: ${pdf.pdfsPerSecond.toFixed(1)} PDFs/s (print + download, ${pdf.printers} at a time, median ${pdf.printMedianMs.toFixed(0)} ms each)` +
-        (pdf.requestThreadCpuMsPerPdf === undefined ? '' : ` | CPU per PDF: ${pdf.requestThreadCpuMsPerPdf.toFixed(1)} ms on the request thread, ${pdf.otherThreadsCpuMsPerPdf!.toFixed(1)} ms on the others (the PDF thread)`),
+        (pdf.requestThreadCpuMsPerPdf === undefined ? '' : ` | CPU per PDF: ${pdf.requestThreadCpuMsPerPdf.toFixed(1)} ms on the request thread, ${pdf.otherThreadsCpuMsPerPdf!.toFixed(1)} ms on its other threads and the PDF process`),
     );
     for (const [i, round] of pdf.rounds.entries()) {
       console.log(`  round ${i + 1}: GET one product p99 ${round.alone.p99} ms alone, ${round.whilePrinting.p99} ms while ${round.pdfsPerSecond.toFixed(1)} PDFs/s are made (p50 ${round.alone.p50} / ${round.whilePrinting.p50} ms)`);

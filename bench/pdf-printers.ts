@@ -1,6 +1,5 @@
-// The printers of the PDF bench (bench/pdf.ts), on a thread of their own: their requests, answers and
+// The printers of the PDF bench (bench/pdf.ts), in a process of their own: their requests, answers and
 // downloads are handled apart from the event loop that times the GETs, so the GETs' latency is the service's.
-import { parentPort, workerData } from 'node:worker_threads';
 
 export interface PrintersJob {
   base: string;
@@ -34,6 +33,12 @@ export async function printLoops({ base, headers, invoice, printers, until }: Pr
   return times;
 }
 
-if (parentPort && workerData) {
-  printLoops(workerData as PrintersJob).then((times) => parentPort!.postMessage({ times }), (error: unknown) => parentPort!.postMessage({ error: String(error) }));
+// Started by bench/pdf.ts with the job as its one message; answers the times, then ends.
+if (process.send) {
+  process.once('message', (job: PrintersJob) => {
+    printLoops(job).then(
+      (times) => process.send!({ times }, () => process.exit(0)),
+      (error: unknown) => process.send!({ error: String(error) }, () => process.exit(1)),
+    );
+  });
 }

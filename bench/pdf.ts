@@ -6,7 +6,8 @@
 // two p99s says whether making PDFs gets in the way of answering requests (the issue's target: ≤ 1.5×).
 import { Agent, request } from 'node:http';
 import { readFileSync } from 'node:fs';
-import { Worker } from 'node:worker_threads';
+import { spawn, spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { cpuMicros, DURATION, median, ROUNDS, type Case } from './harness.js';
 import type { PrintersJob } from './pdf-printers.js';
 
@@ -38,9 +39,18 @@ export interface PdfFigures {
   pdfsPerSecondUnderGets: number;
   probeRate: number;
   printers: number;
-  /** CPU milliseconds per PDF (print + download) of the service's request thread, and of its other threads (the PDF thread's mostly). */
+  /** CPU milliseconds per PDF (print + download) of the service's request thread, and of its other threads and its PDF process. */
   requestThreadCpuMsPerPdf?: number;
   otherThreadsCpuMsPerPdf?: number;
+}
+
+/** User + system CPU time of a process's child processes (the PDF process) so far, in µs. */
+function childrenCpuMicros(pid: number): number {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).reduce((sum, child) => sum + cpuMicros(Number(child)), 0);
+  } catch {
+    return 0;
+  }
 }
 
 /** User + system CPU time of a process's main thread (the request thread) so far, in µs. */
@@ -74,12 +84,23 @@ async function twentyLineInvoice(base: string, headers: Record<string, string>):
   return invoice;
 }
 
-/** Prints and downloads the invoice in `PRINTERS` loops until `until`, on a thread of their own (bench/pdf-printers.ts); the times of each. */
+const hasChrt = spawnSync('chrt', ['--version'], { stdio: 'ignore' }).status === 0;
+
+/**
+ * Prints and downloads the invoice in `PRINTERS` loops until `until`, in a process of their own
+ * (bench/pdf-printers.ts) at the idle scheduling class where Linux offers it: they share the bench's core
+ * with the loop that times the GETs, and must not delay it (nor share its heap, its collector's threads or
+ * its allocator), so that the latencies measured are the service's. The times of each print.
+ */
 function printLoops(base: string, headers: Record<string, string>, invoice: number, until: number): Promise<number[]> {
+  const script = fileURLToPath(new URL('./pdf-printers.js', import.meta.url));
+  const [command, args] = hasChrt ? ['chrt', ['--idle', '0', process.execPath, script]] : [process.execPath, [script]];
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./pdf-printers.js', import.meta.url), { workerData: { base, headers, invoice, printers: PRINTERS, until } satisfies PrintersJob });
-    worker.once('message', (result: { times?: number[]; error?: string }) => (result.times ? resolve(result.times) : reject(new Error(result.error))));
-    worker.once('error', reject);
+    const printers = spawn(command, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
+    printers.once('message', (result: { times?: number[]; error?: string }) => (result.times ? resolve(result.times) : reject(new Error(result.error))));
+    printers.once('error', reject);
+    printers.once('exit', (code) => reject(new Error(`the printers stopped (exit code ${code})`)));
+    printers.send({ base, headers, invoice, printers: PRINTERS, until } satisfies PrintersJob);
   });
 }
 
@@ -144,12 +165,12 @@ export async function pdfBench(base: string, headers: Record<string, string>, ge
   const invoice = await twentyLineInvoice(base, headers);
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   try {
-    // Warm-up: the PDF thread starts and parses its fonts; the GET path is compiled.
+    // Warm-up: the PDF process starts and parses its fonts; the GET path is compiled.
     await printLoops(base, headers, invoice, Date.now() + 2000);
     await probe(agent, base, getCase, 2, PROBE_RATE);
-    const cpuBefore = servingPid ? [mainThreadCpuMicros(servingPid), cpuMicros(servingPid)] : undefined;
+    const cpuBefore = servingPid ? [mainThreadCpuMicros(servingPid), cpuMicros(servingPid) + childrenCpuMicros(servingPid)] : undefined;
     const alone = await printLoops(base, headers, invoice, Date.now() + DURATION * 1000);
-    const cpu = servingPid && cpuBefore ? [mainThreadCpuMicros(servingPid) - cpuBefore[0], cpuMicros(servingPid) - cpuBefore[1]] : undefined;
+    const cpu = servingPid && cpuBefore ? [mainThreadCpuMicros(servingPid) - cpuBefore[0], cpuMicros(servingPid) + childrenCpuMicros(servingPid) - cpuBefore[1]] : undefined;
     // GET latency with and without PDFs being made, in short slices taken in turns (ROUNDS × 2 × DURATION
     // seconds in all): on a shared machine the other processes' bursts then fall on both sides alike,
     // where two long windows one after the other would compare two different moments of the machine.

@@ -1,19 +1,23 @@
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { Worker } from 'node:worker_threads';
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import type { PdfDocumentInput } from './invoice-pdf.js';
-import type { PdfJob, PdfJobResult } from './invoice-pdf.worker.js';
+import type { PdfJob, PdfJobResult } from './invoice-pdf.process.js';
+
+/** The PDF process's heap bound, apart from the service's (fonts and a few documents at a time). */
+const PDF_PROCESS_HEAP_MB = 96;
 
 /**
- * Renders invoice PDFs (and zips several) on a worker thread of its own (docs/api.md §10.3: building one
- * does not hold up other requests): the fonts are parsed there once, and the request's thread only waits
- * for the bytes.
- * The thread starts on first use, and is restarted after a failure.
+ * Renders invoice PDFs (and zips several) in a process of its own at the idle scheduling class
+ * (docs/settlement.md, "The PDF and its download"): building one never holds up a request, even on a
+ * service given one core; the fonts are parsed there once, and the request's thread only waits for the
+ * bytes. The process starts on first use, is started again after a failure, and ends with the service.
  */
 @Injectable()
 export class InvoicePdfRenderer implements OnApplicationShutdown {
-  private worker: Worker | undefined;
+  private child: ChildProcess | undefined;
   private nextId = 1;
-  private readonly waiting = new Map<number, { worker: Worker; resolve: (pdfs: Buffer[]) => void; reject: (error: Error) => void }>();
+  private readonly waiting = new Map<number, { child: ChildProcess; resolve: (pdfs: Buffer[]) => void; reject: (error: Error) => void }>();
 
   /** The PDF of each document, in order. */
   render(documents: PdfDocumentInput[]): Promise<Buffer[]> {
@@ -29,43 +33,56 @@ export class InvoicePdfRenderer implements OnApplicationShutdown {
   }
 
   private send(documents: PdfDocumentInput[], zipNames?: string[]): Promise<Buffer[]> {
-    const worker = this.thread();
+    const child = this.process();
     const id = this.nextId++;
     return new Promise<Buffer[]>((resolve, reject) => {
-      this.waiting.set(id, { worker, resolve, reject });
-      worker.postMessage({ id, documents, ...(zipNames ? { zipNames } : {}) } satisfies PdfJob);
+      this.waiting.set(id, { child, resolve, reject });
+      // While a job waits, the channel keeps the service's event loop alive; idle, it does not.
+      child.channel?.ref();
+      child.send({ id, documents, ...(zipNames ? { zipNames } : {}) } satisfies PdfJob, (error) => error && this.fail(child, error));
     });
   }
 
-  onApplicationShutdown(): Promise<void> {
-    const worker = this.worker;
-    this.worker = undefined;
-    return worker ? worker.terminate().then(() => undefined) : Promise.resolve();
+  onApplicationShutdown(): void {
+    const child = this.child;
+    this.child = undefined;
+    child?.kill();
   }
 
-  private thread(): Worker {
-    if (this.worker) return this.worker;
-    // Its heap is bounded apart from the service's (fonts and a few documents at a time).
-    const worker = new Worker(new URL('./invoice-pdf.worker.js', import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: 96 } });
-    worker.unref();
-    worker.on('message', (result: PdfJobResult) => {
+  private process(): ChildProcess {
+    if (this.child) return this.child;
+    // Structured clone over the channel ('advanced'): the PDFs come back as bytes, not as JSON arrays.
+    const child = fork(fileURLToPath(new URL('./invoice-pdf.process.js', import.meta.url)), [], {
+      serialization: 'advanced',
+      execArgv: [`--max-old-space-size=${PDF_PROCESS_HEAP_MB}`],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    child.unref();
+    child.channel?.unref();
+    child.on('message', (result: PdfJobResult) => {
       const job = this.waiting.get(result.id);
       if (!job) return;
       this.waiting.delete(result.id);
+      if (![...this.waiting.values()].some((other) => other.child === child)) child.channel?.unref();
       if ('error' in result) job.reject(new Error(`The invoice PDF could not be made: ${result.error}`));
       else job.resolve(result.pdfs.map((pdf) => Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength)));
     });
-    const fail = (error: Error) => {
-      if (this.worker === worker) this.worker = undefined;
-      for (const [id, job] of this.waiting) {
-        if (job.worker !== worker) continue;
-        this.waiting.delete(id);
-        job.reject(error);
-      }
-    };
-    worker.on('error', fail);
-    worker.on('exit', (code) => fail(new Error(`The invoice PDF thread stopped (exit code ${code}).`)));
-    this.worker = worker;
-    return worker;
+    child.on('error', (error) => this.fail(child, error));
+    child.on('exit', (code, signal) => this.fail(child, new Error(`The invoice PDF process stopped (${signal ?? `exit code ${code}`}).`)));
+    this.child = child;
+    return child;
+  }
+
+  /** The process failed or stopped: its jobs fail, and the next job starts a new one. */
+  private fail(child: ChildProcess, error: Error): void {
+    if (this.child === child) {
+      this.child = undefined;
+      child.kill();
+    }
+    for (const [id, job] of this.waiting) {
+      if (job.child !== child) continue;
+      this.waiting.delete(id);
+      job.reject(error);
+    }
   }
 }

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { execFileSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { formatAmount, formatDate, renderInvoicePdf, type PdfDocumentInput, type PdfLine } from './invoice-pdf.js';
+import { InvoicePdfRenderer } from './invoice-pdf.renderer.js';
 
 /** The text pdftotext (poppler-utils) finds in a PDF, its layout kept. */
 export function pdfText(pdf: Buffer): string {
@@ -99,5 +100,31 @@ describe('invoice PDF', () => {
     const text = pdfText(pdf);
     assert.ok(text.includes(`Page ${pages} of ${pages}`));
     for (let i = 2; i <= 60; i++) assert.ok(text.includes(`Meeting room booking #${i}`), `line ${i}`);
+  });
+});
+
+describe('the PDF process', () => {
+  /** The scheduling policy of each thread of a process (/proc/<pid>/task/<tid>/stat, field 41; 5 is SCHED_IDLE). */
+  const policies = (pid: number) =>
+    readdirSync(`/proc/${pid}/task`).map((tid) => Number(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ')[38]));
+
+  it('renders off the service\'s process, every thread of it at the idle scheduling class, and is started again after it stops', { skip: process.platform !== 'linux' }, async () => {
+    const renderer = new InvoicePdfRenderer();
+    const child = (r: InvoicePdfRenderer) => (r as unknown as { child?: ChildProcess }).child;
+    try {
+      const [pdf] = await renderer.render([sampleInvoice()]);
+      assert.match(pdfText(pdf), /1042/);
+      const first = child(renderer)!;
+      assert.notEqual(first.pid, process.pid);
+      assert.deepEqual([...new Set(policies(first.pid!))], [5]);
+      first.ref(); // unreferenced by the renderer, so that it never holds the service open; here the test waits for its end
+      first.kill('SIGKILL');
+      await new Promise((resolve) => first.once('exit', resolve));
+      const [again] = await renderer.render([sampleInvoice()]);
+      assert.match(pdfText(again), /1042/);
+      assert.notEqual(child(renderer)!.pid, first.pid);
+    } finally {
+      renderer.onApplicationShutdown();
+    }
   });
 });

@@ -5,7 +5,7 @@ import PDFDocument from 'pdfkit';
 
 /**
  * The invoice as a PDF (docs/api.md §10.3, docs/settlement.md): a pure function of the invoice, its
- * lines and its business, so it runs anywhere, a worker thread included (invoice-pdf.worker.ts). A4,
+ * lines and its business, so it runs anywhere, the PDF process included (invoice-pdf.process.ts). A4,
  * real text in Noto Sans (Latin, Greek and Cyrillic), embedded as subsets of the glyphs used.
  */
 

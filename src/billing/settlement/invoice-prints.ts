@@ -12,7 +12,7 @@ import { SettlementRepository } from './settlement.repository.js';
 const fileName = (invoice: PdfInvoice) => `${invoice.CreditNote ? 'CreditNote' : 'Invoice'}-${invoice.InvoiceNumber.replace(/[^\w.-]/g, '_')}.pdf`;
 
 /**
- * COWORKER_INVOICE_PRINT (docs/api.md §10.2, §10.3): the invoices' PDFs, made on the PDF thread, offered
+ * COWORKER_INVOICE_PRINT (docs/api.md §10.2, §10.3): the invoices' PDFs, made in the PDF process, offered
  * as one download: the PDF itself for one invoice, `Invoices.zip` with one PDF each for several.
  */
 @Injectable()
@@ -36,7 +36,7 @@ export class InvoicePrints {
       while (names.includes(name)) name = name.replace(/\.pdf$/, '-1.pdf');
       names.push(name);
     }
-    // Made on the PDF thread, like the PDFs in it.
+    // Made in the PDF process, like the PDFs in it.
     return this.downloads.offer({ FileName: 'Invoices.zip', ContentType: 'application/zip', Content: await this.renderer.zip(documents, names) });
   }
 
