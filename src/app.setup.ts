@@ -18,6 +18,7 @@ import { RecordTypes } from './common/record-types.js';
 import { requestDeadline } from './common/request-deadline.js';
 import { documentSafeWrites } from './common/openapi-safe-writes.js';
 import { installSecurityHeaders } from './common/http-headers.js';
+import { AnswerDeadlines, type Deadline } from './common/answer-deadlines.js';
 import { answerClientError, RequestTimeoutError, sendError, UNAVAILABLE_MESSAGE } from './common/http-exception.filter.js';
 import type { AppConfig } from './config/configuration.js';
 import { Metrics } from './observability/metrics.js';
@@ -77,19 +78,28 @@ export function createFastifyAdapter(config: Pick<AppConfig, 'REQUEST_TIMEOUT_MS
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The timer that answers 503 when the request is still unanswered at REQUEST_TIMEOUT_MS. */
-    answerDeadline: NodeJS.Timeout | null;
+    /** The deadline that answers 503 when the request is still unanswered at REQUEST_TIMEOUT_MS. */
+    answerDeadline: Deadline<Unanswered> | null;
   }
 }
 
-function answerTimedOut(request: FastifyRequest, reply: FastifyReply, timeoutMs: number, lastResort = false): void {
+/** A request waiting for its answer, and what its deadline must do. */
+interface Unanswered {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  /** The second period: the database did not answer the interruption of the request's write. */
+  lastResort: boolean;
+}
+
+function answerTimedOut(deadlines: AnswerDeadlines<Unanswered>, { request, reply, lastResort }: Unanswered): void {
   // A write whose database work is in flight is interrupted and rolled back first, and its failure
   // is the 503 (or it was committing, and its own answer goes out). Should the database not even
   // answer the interruption, the 503 goes out after another period all the same.
   if (!lastResort && request.writeScope?.expire()) {
-    request.answerDeadline = setTimeout(answerTimedOut, timeoutMs, request, reply, timeoutMs, true);
+    request.answerDeadline = deadlines.start({ request, reply, lastResort: true });
     return;
   }
+  request.answerDeadline = null;
   if (!reply.sent) sendError(new RequestTimeoutError(), request, reply);
 }
 
@@ -112,18 +122,20 @@ export async function setupApp(app: NestFastifyApplication): Promise<void> {
     closing = true;
   });
   // No request waits longer than REQUEST_TIMEOUT_MS for its answer: past it the client gets the 503
-  // envelope (a database that stops answering fails requests instead of hanging them). One timer per
-  // request, cleared when the answer goes out; Fastify's handlerTimeout does the same but also makes
+  // envelope (a database that stops answering fails requests instead of hanging them). One deadline per
+  // request on one list with one timer (answer-deadlines.ts), left when the answer goes out; Fastify's
+  // handlerTimeout does the same with a timer per request, and also makes
   // an AbortController per request and aborts it (building a DOMException) as each request closes,
   // which cost 3-5% of the CPU of a request. No handler here listens to request.signal.
   const timeoutMs = config.get('REQUEST_TIMEOUT_MS', { infer: true });
   app.get(Database).readTimeoutMs = timeoutMs;
   fastify.decorateRequest('answerDeadline', null);
   fastify.decorateRequest('writeScope', null);
+  const deadlines: AnswerDeadlines<Unanswered> = new AnswerDeadlines(timeoutMs, (unanswered) => answerTimedOut(deadlines, unanswered));
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('X-Request-Id', request.id);
     if (!closing) {
-      request.answerDeadline = setTimeout(answerTimedOut, timeoutMs, request, reply, timeoutMs);
+      request.answerDeadline = deadlines.start({ request, reply, lastResort: false });
       // The request's work runs knowing its deadline (reads are bounded by it: request-deadline.ts).
       return requestDeadline.run(Date.now() + timeoutMs, done);
     }
@@ -131,7 +143,7 @@ export async function setupApp(app: NestFastifyApplication): Promise<void> {
     void reply.status(503).header('Connection', 'close').header('Retry-After', '5').send(body);
   });
   fastify.addHook('onSend', (request, reply, payload, done) => {
-    clearTimeout(request.answerDeadline ?? undefined);
+    deadlines.cancel(request.answerDeadline);
     if (closing) void reply.header('Connection', 'close');
     done(null, payload);
   });

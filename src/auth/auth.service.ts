@@ -16,6 +16,8 @@ export type { LoginUser } from './user-login.repository.js';
 export const PRINCIPAL_CACHE_MS = 2000;
 /** How long a verified Basic credential is remembered (it is also dropped when the user's stamp changes). */
 const BASIC_CACHE_MS = 60_000;
+/** How many verified access tokens an instance keeps (a few hundred bytes each). */
+const VERIFIED_TOKENS_KEPT = 10_000;
 export const MAX_FAILED_LOGINS = 10;
 export const LOCKOUT_MS = 15 * 60_000;
 
@@ -105,6 +107,40 @@ export class AuthService {
 
   /** The user id of a valid, unexpired HS256 token signed with our secret (or a previous one), or null. */
   verifyAccessToken(token: string): AccessTokenClaims | null {
+    const now = Date.now();
+    const known = this.verifiedTokens.get(token);
+    if (known) {
+      if (known.expires > now) return known.claims;
+      this.verifiedTokens.delete(token);
+    }
+    const claims = this.checkSignature(token);
+    if (claims) this.rememberVerified(token, claims, now);
+    return claims;
+  }
+
+  /**
+   * Tokens whose signature was checked, with their claims, until they expire: a client sends the same
+   * token on every request for its lifetime, and the HMAC, the base64 and the JSON of a check were about
+   * a tenth of a read's CPU (docs/performance.md). Only what a signature check accepted is kept, under the
+   * whole token text, so a token altered in any byte is a miss and is checked; the user's state (stamp,
+   * activity, revoked families) is still read on every request (authenticateBearer). Bounded: the oldest
+   * entries go first. A process that loses JWT_SECRET restarts, and the cache with it.
+   */
+  private readonly verifiedTokens = new Map<string, { claims: AccessTokenClaims; expires: number }>();
+
+  private rememberVerified(token: string, claims: AccessTokenClaims & { exp?: number }, now: number): void {
+    if (this.verifiedTokens.size >= VERIFIED_TOKENS_KEPT) {
+      // Insertion order is age order: drop the oldest tenth.
+      let drop = Math.ceil(VERIFIED_TOKENS_KEPT / 10);
+      for (const key of this.verifiedTokens.keys()) {
+        this.verifiedTokens.delete(key);
+        if (--drop === 0) break;
+      }
+    }
+    this.verifiedTokens.set(token, { claims, expires: Math.min(claims.exp! * 1000, now + this.accessTokenTtl * 1000) });
+  }
+
+  private checkSignature(token: string): AccessTokenClaims | null {
     for (const key of this.keysFor(token)) {
       try {
         const claims = this.jwt.verify<AccessTokenClaims & { exp?: number }>(token, key ? { algorithms: ['HS256'], secret: key as unknown as string } : { algorithms: ['HS256'] });
