@@ -1,5 +1,5 @@
 /**
- * The answer deadlines of the requests in flight (docs/architecture.md, "Deadlines"): every request gets
+ * The answer deadlines of the requests in flight (docs/architecture.md §1, the Fastify row): every request gets
  * the same period, so their deadlines come in the order they were set, and one list in that order with
  * one timer (for its first entry) serves them all. A timer per request, set and cleared on each, cost
  * about 2% of a read's CPU (docs/performance.md). An entry leaves the list when its request is answered,
