@@ -150,10 +150,13 @@ async function probe(agent: Agent, base: string, c: Case, seconds: number, rate:
   return { latencies, failed };
 }
 
+const hundredths = (ms: number) => Math.round(ms * 100) / 100;
+
 const medianLatency = (all: Latency[]): Latency => ({
   requests: all.reduce((sum, l) => sum + l.requests, 0),
-  p50: median(all.map((l) => l.p50)),
-  p99: median(all.map((l) => l.p99)),
+  // The median of an even number of rounds is a mean of two: rounded as each round's figures are.
+  p50: hundredths(median(all.map((l) => l.p50))),
+  p99: hundredths(median(all.map((l) => l.p99))),
   max: Math.max(...all.map((l) => l.max)),
   failed: all.reduce((sum, l) => sum + l.failed, 0),
 });
