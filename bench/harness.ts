@@ -97,11 +97,16 @@ export function residentMemoryMb(pid: number): number {
  * settings (src/runtime-settings.ts) and waits, so the service is its one child.
  */
 export function servingProcess(pid: number): number {
+  const children = childProcesses(pid);
+  return children.length === 1 ? children[0] : pid;
+}
+
+/** The pids of a process's children (Linux's /proc; none where it cannot be read). */
+export function childProcesses(pid: number): number[] {
   try {
-    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
-    return children.length === 1 ? Number(children[0]) : pid;
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
   } catch {
-    return pid;
+    return [];
   }
 }
 

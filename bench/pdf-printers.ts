@@ -1,5 +1,6 @@
 // The printers of the PDF bench (bench/pdf.ts), in a process of their own: their requests, answers and
 // downloads are handled apart from the event loop that times the GETs, so the GETs' latency is the service's.
+import { runAtIdlePriority } from '../src/common/idle-priority.js';
 
 export interface PrintersJob {
   base: string;
@@ -35,6 +36,7 @@ export async function printLoops({ base, headers, invoice, printers, until }: Pr
 
 // Started by bench/pdf.ts with the job as its one message; answers the times, then ends.
 if (process.send) {
+  runAtIdlePriority();
   process.once('message', (job: PrintersJob) => {
     printLoops(job).then(
       (times) => process.send!({ times }, () => process.exit(0)),

@@ -6,9 +6,9 @@
 // two p99s says whether making PDFs gets in the way of answering requests (the issue's target: ≤ 1.5×).
 import { Agent, request } from 'node:http';
 import { readFileSync } from 'node:fs';
-import { spawn, spawnSync } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { cpuMicros, DURATION, median, ROUNDS, type Case } from './harness.js';
+import { childProcesses, cpuMicros, DURATION, median, ROUNDS, type Case } from './harness.js';
 import type { PrintersJob } from './pdf-printers.js';
 
 const PRINTERS = Number(process.env.BENCH_PDF_CONCURRENCY ?? 4);
@@ -45,13 +45,7 @@ export interface PdfFigures {
 }
 
 /** User + system CPU time of a process's child processes (the PDF process) so far, in µs. */
-function childrenCpuMicros(pid: number): number {
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).reduce((sum, child) => sum + cpuMicros(Number(child)), 0);
-  } catch {
-    return 0;
-  }
-}
+const childrenCpuMicros = (pid: number): number => childProcesses(pid).reduce((sum, child) => sum + cpuMicros(child), 0);
 
 /** User + system CPU time of a process's main thread (the request thread) so far, in µs. */
 function mainThreadCpuMicros(pid: number): number {
@@ -84,19 +78,15 @@ async function twentyLineInvoice(base: string, headers: Record<string, string>):
   return invoice;
 }
 
-const hasChrt = spawnSync('chrt', ['--version'], { stdio: 'ignore' }).status === 0;
-
 /**
  * Prints and downloads the invoice in `PRINTERS` loops until `until`, in a process of their own
- * (bench/pdf-printers.ts) at the idle scheduling class where Linux offers it: they share the bench's core
+ * (bench/pdf-printers.ts) at the idle scheduling class (src/common/idle-priority.ts): they share the bench's core
  * with the loop that times the GETs, and must not delay it (nor share its heap, its collector's threads or
  * its allocator), so that the latencies measured are the service's. The times of each print.
  */
 function printLoops(base: string, headers: Record<string, string>, invoice: number, until: number): Promise<number[]> {
-  const script = fileURLToPath(new URL('./pdf-printers.js', import.meta.url));
-  const [command, args] = hasChrt ? ['chrt', ['--idle', '0', process.execPath, script]] : [process.execPath, [script]];
   return new Promise((resolve, reject) => {
-    const printers = spawn(command, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
+    const printers = fork(fileURLToPath(new URL('./pdf-printers.js', import.meta.url)), [], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
     printers.once('message', (result: { times?: number[]; error?: string }) => (result.times ? resolve(result.times) : reject(new Error(result.error))));
     printers.once('error', reject);
     printers.once('exit', (code) => reject(new Error(`the printers stopped (exit code ${code})`)));

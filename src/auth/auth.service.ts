@@ -40,6 +40,9 @@ export interface BasicLogin {
   stamp: number;
 }
 
+/** The claims of a token whose signature and expiry were checked (`exp`: seconds since the epoch). */
+type VerifiedClaims = AccessTokenClaims & { exp: number };
+
 export type LoginFailure = 'bad_credentials' | 'locked' | 'inactive' | 'two_factor';
 
 export interface AccessTokenClaims {
@@ -114,7 +117,7 @@ export class AuthService {
       this.verifiedTokens.delete(token);
     }
     const claims = this.checkSignature(token);
-    if (claims) this.rememberVerified(token, claims, now);
+    if (claims) this.rememberVerified(token, claims);
     return claims;
   }
 
@@ -128,7 +131,7 @@ export class AuthService {
    */
   private readonly verifiedTokens = new Map<string, { claims: AccessTokenClaims; expires: number }>();
 
-  private rememberVerified(token: string, claims: AccessTokenClaims & { exp?: number }, now: number): void {
+  private rememberVerified(token: string, claims: VerifiedClaims): void {
     if (this.verifiedTokens.size >= VERIFIED_TOKENS_KEPT) {
       // Insertion order is age order: drop the oldest tenth.
       let drop = Math.ceil(VERIFIED_TOKENS_KEPT / 10);
@@ -137,13 +140,13 @@ export class AuthService {
         if (--drop === 0) break;
       }
     }
-    this.verifiedTokens.set(token, { claims, expires: Math.min(claims.exp! * 1000, now + this.accessTokenTtl * 1000) });
+    this.verifiedTokens.set(token, { claims, expires: claims.exp * 1000 });
   }
 
-  private checkSignature(token: string): AccessTokenClaims | null {
+  private checkSignature(token: string): VerifiedClaims | null {
     for (const key of this.keysFor(token)) {
       try {
-        const claims = this.jwt.verify<AccessTokenClaims & { exp?: number }>(token, key ? { algorithms: ['HS256'], secret: key as unknown as string } : { algorithms: ['HS256'] });
+        const claims = this.jwt.verify<VerifiedClaims>(token, key ? { algorithms: ['HS256'], secret: key as unknown as string } : { algorithms: ['HS256'] });
         if (!/^\d+$/.test(String(claims.sub)) || typeof claims.ver !== 'number' || typeof claims.exp !== 'number') return null;
         if (claims.fam !== undefined && (typeof claims.fam !== 'string' || !/^[A-Za-z0-9_-]{1,32}$/.test(claims.fam))) return null;
         return claims;
