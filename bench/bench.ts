@@ -59,7 +59,9 @@ try {
   const ours = start(join(dist, 'src', 'main.js'), { ...env, ...serviceOptions, PORT: String(ourPort) }, 'service', serviceFlags);
   // On SQLite each server gets its own copy of the seeded file, so neither waits on the other's locks.
   const bareUrl = target.type === 'sqlite' ? `sqlite:${copyDatabase(target.database)}` : db.url;
-  const bare = start(join(dist, 'bench', 'bare-server.js'), { ...env, DATABASE_URL: bareUrl, PORT: String(barePort), BENCH_BASIC_HEADER: BASIC }, 'bare');
+  // BENCH_BARE_NODE_FLAGS: the same for the bare server, to compare the two servers' profiles.
+  const bareFlags = (process.env.BENCH_BARE_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
+  const bare = start(join(dist, 'bench', 'bare-server.js'), { ...env, DATABASE_URL: bareUrl, PORT: String(barePort), BENCH_BASIC_HEADER: BASIC }, 'bare', bareFlags);
   // A third instance as the README starts it, request log included (LOG_LEVEL info), for the cases
   // marked readmeSettings; the other cases run at warn, the bare server logs nothing.
   const readmePort = await freePort();

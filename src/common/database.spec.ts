@@ -84,3 +84,91 @@ describe('Database.transaction on MySQL', () => {
     assert.deepEqual(statements.slice(-1), ['ROLLBACK']);
   });
 });
+
+describe('Database.transaction on SQLite: group commit', () => {
+  /** A real in-memory SQLite database, with the COMMITs its connection runs counted. */
+  async function sqlite() {
+    const { DataSource: TypeOrmDataSource } = await import('typeorm');
+    const dataSource = new TypeOrmDataSource({ type: 'better-sqlite3', database: ':memory:' });
+    await dataSource.initialize();
+    const connection = (dataSource.driver as unknown as { databaseConnection: { prepare(sql: string): { run(): unknown } } }).databaseConnection;
+    connection.prepare('CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)').run();
+    let commits = 0;
+    const prepare = connection.prepare.bind(connection);
+    connection.prepare = (sql: string) => {
+      const statement = prepare(sql);
+      if (sql !== 'COMMIT') return statement;
+      const run = statement.run.bind(statement);
+      statement.run = () => {
+        commits++;
+        return run();
+      };
+      return statement;
+    };
+    const db = new Database(dataSource);
+    const insert = (name: string) => db.transaction(async (manager) => {
+      await db.query('INSERT INTO t (name) VALUES (?)', [name], manager);
+      return name;
+    });
+    const names = async () => (await db.query<{ name: string }>('SELECT name FROM t ORDER BY id')).map((row) => row.name);
+    return { db, insert, names, commits: () => commits, close: () => dataSource.destroy() };
+  }
+
+  it('commits concurrent transactions together; one that fails rolls back alone and is answered with its error', async () => {
+    const { db, insert, names, commits, close } = await sqlite();
+    try {
+      const outcomes = await Promise.allSettled([
+        insert('a'), insert('b'),
+        // Its second statement breaks the unique name: its first must go too, the others' must stay.
+        db.transaction(async (manager) => {
+          await db.query('INSERT INTO t (name) VALUES (?)', ['c'], manager);
+          await db.query('INSERT INTO t (name) VALUES (?)', ['a'], manager);
+        }),
+        insert('d'),
+      ]);
+      assert.deepEqual(outcomes.map((outcome) => outcome.status), ['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+      assert.match(String((outcomes[2] as PromiseRejectedResult).reason), /UNIQUE/);
+      assert.deepEqual(await names(), ['a', 'b', 'd']);
+      assert.equal(commits(), 1);
+      // Alone, a transaction still commits at once.
+      assert.equal(await insert('e'), 'e');
+      assert.equal(commits(), 2);
+    } finally {
+      await close();
+    }
+  });
+
+  it('never shows another request an uncommitted row: a read from outside waits for the group to end', async () => {
+    const { db, insert, names, close } = await sqlite();
+    try {
+      // A member writes, waits, then fails: its row is rolled back. A read from another request's
+      // context while it waits must not see the row (one connection sees its own uncommitted writes).
+      const failing = db.transaction(async (manager) => {
+        await db.query('INSERT INTO t (name) VALUES (?)', ['x'], manager);
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        throw new Error('changed its mind');
+      });
+      const other = insert('y');
+      const read = new Promise<string[]>((resolve) => setTimeout(() => resolve(names()), 10));
+      await assert.rejects(failing, /changed its mind/);
+      assert.equal(await other, 'y');
+      assert.deepEqual(await read, []);
+      assert.deepEqual(await names(), ['y']);
+    } finally {
+      await close();
+    }
+  });
+
+  it('rolls back a member whose deadline passed before its turn, and commits the rest', async () => {
+    const { db, insert, names, close } = await sqlite();
+    try {
+      const late = new WriteScope();
+      late.expire();
+      const outcomes = await Promise.allSettled([insert('p'), db.transaction(async (manager) => db.query('INSERT INTO t (name) VALUES (?)', ['q'], manager), late), insert('r')]);
+      assert.deepEqual(outcomes.map((outcome) => outcome.status), ['fulfilled', 'rejected', 'fulfilled']);
+      assert.deepEqual(await names(), ['p', 'r']);
+    } finally {
+      await close();
+    }
+  });
+});

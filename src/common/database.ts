@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { setTimeout } from 'node:timers/promises';
+import { setImmediate, setTimeout } from 'node:timers/promises';
 import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { DataSource, type EntityManager, type QueryRunner } from 'typeorm';
 import { isTransientConflict } from './database-errors.js';
@@ -302,9 +302,10 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
    */
   transaction<T>(work: (manager: EntityManager) => Promise<T>, scope?: WriteScope): Promise<T> {
     if (this.isMySql) return this.retryConflicts(() => this.mySqlTransaction(work, scope, false), scope);
-    const run = this.queue.then(() => this.sqliteTransaction(work, scope));
-    this.queue = run.catch(() => undefined);
-    return run;
+    return new Promise<T>((resolve, reject) => {
+      this.waiting.push({ work, scope, resolve: resolve as (result: unknown) => void, reject });
+      if (!this.groupQueued) this.queueGroup();
+    });
   }
 
   /**
@@ -320,40 +321,96 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
 
   /** SQLite's one query runner, with its entity manager: what a transaction's work is given. */
   private sqliteRunner: SqliteRunner | undefined;
+  /** SQLite: write transactions waiting for their group (`sqliteGroup`). */
+  private readonly waiting: SqliteUnit[] = [];
+  /** SQLite: a group is queued and has not begun, so a new transaction only joins `waiting`. */
+  private groupQueued = false;
+
+  /** Queues a group after the writes already queued, so lone writes are not starved by a stream of transactions. */
+  private queueGroup(): void {
+    this.groupQueued = true;
+    const run = this.queue.then(async () => {
+      // One turn of the event loop first: the requests whose data arrived meanwhile reach their
+      // transactions and join this group, so that one COMMIT serves them all.
+      await setImmediate();
+      this.groupQueued = false;
+      return this.sqliteGroup();
+    });
+    this.queue = run.catch(() => undefined);
+  }
 
   /**
-   * One SQLite transaction, its turn come. BEGIN, COMMIT and ROLLBACK are prepared statements run
-   * straight on the connection, with the query runner's flag kept in step (as on MySQL,
-   * `controlTransaction`): TypeORM's transaction runs the same statements through its query wrapper
-   * and event broadcasts, which cost a create about 35 µs, a tenth of its CPU. As on MySQL, once the
-   * deadline has passed the work does not commit: it rolls back and the request is answered 503.
+   * SQLite group commit: the write transactions waiting for their turn run one after the other inside
+   * one BEGIN … COMMIT, each in a SAVEPOINT of its own, so one COMMIT (and its fsync) serves them all
+   * (docs/architecture.md §7, "Group commit"). A transaction that fails, or whose deadline passed, rolls
+   * back to its savepoint and is answered at once, leaving the others' work as it was; the others are
+   * answered after the COMMIT, so no answer reports a write that is not yet durable. Each runs in its
+   * own async context, as before, so a read from elsewhere still waits for the COMMIT and never sees an
+   * uncommitted row. Transactions arriving while a group runs join it, up to GROUP_LIMIT or GROUP_MS.
+   * As on MySQL, once a request's deadline has passed its work does not commit: it rolls back and the
+   * request is answered 503.
    */
-  private async sqliteTransaction<T>(work: (manager: EntityManager) => Promise<T>, scope: WriteScope | undefined): Promise<T> {
-    const end = scope?.begin(() => undefined);
+  private async sqliteGroup(): Promise<void> {
+    if (!this.waiting.length) return;
     const runner = (this.sqliteRunner ??= this.dataSource.createQueryRunner() as SqliteRunner);
-    const token = {};
+    const done: Array<{ unit: SqliteUnit; result: unknown }> = [];
     let ended!: () => void;
+    const began = Date.now();
+    this.statement('BEGIN').run();
+    runner.isTransactionActive = true;
+    this.open = { token: {}, ended: new Promise<void>((resolve) => (ended = resolve)) };
     try {
-      this.statement('BEGIN').run();
-      runner.isTransactionActive = true;
-      this.open = { token, ended: new Promise<void>((resolve) => (ended = resolve)) };
-      try {
-        const result = await this.transactionContext.run(token, () => this.finish(work, runner.manager, scope));
-        scope?.enterCommit();
-        this.statement('COMMIT').run();
-        runner.isTransactionActive = false;
-        if (scope) scope.commits++;
-        return result;
-      } catch (error) {
-        if (this.sqliteConnection.inTransaction) this.statement('ROLLBACK').run();
-        runner.isTransactionActive = false;
-        throw error;
+      while (this.waiting.length && done.length < GROUP_LIMIT && Date.now() - began < GROUP_MS) {
+        const unit = this.waiting.shift()!;
+        const result = await this.groupMember(unit, runner);
+        if (result !== FAILED) done.push({ unit, result });
+        // A failure SQLite answers by rolling back the whole transaction (a full disk, an I/O error)
+        // took the group's earlier work with it: those fail too, with the same error.
+        if (!this.sqliteConnection.inTransaction) throw new Error("SQLite rolled the group's transaction back");
       }
+      this.statement('COMMIT').run();
+    } catch (error) {
+      if (this.sqliteConnection.inTransaction) this.statement('ROLLBACK').run();
+      for (const { unit } of done) unit.reject(error);
+      done.length = 0;
     } finally {
-      if (this.open?.token === token) {
-        this.open = null;
-        ended();
+      runner.isTransactionActive = false;
+      this.open = null;
+      ended();
+      // Transactions that arrived after the group's limits take the next turn.
+      if (this.waiting.length && !this.groupQueued) this.queueGroup();
+    }
+    for (const { unit, result } of done) {
+      if (unit.scope) unit.scope.commits++;
+      unit.resolve(result);
+    }
+  }
+
+  /** One transaction of a group, in its savepoint: its result, or FAILED once it was rolled back and answered. */
+  private async groupMember(unit: SqliteUnit, runner: SqliteRunner): Promise<unknown> {
+    let end: (() => void) | undefined;
+    try {
+      end = unit.scope?.begin(() => undefined);
+    } catch (error) {
+      unit.reject(error);
+      return FAILED;
+    }
+    const token = {};
+    this.open!.token = token;
+    this.statement('SAVEPOINT group_member').run();
+    try {
+      const result = await this.transactionContext.run(token, () => this.finish(unit.work, runner.manager, unit.scope));
+      unit.scope?.enterCommit();
+      this.statement('RELEASE group_member').run();
+      return result;
+    } catch (error) {
+      if (this.sqliteConnection.inTransaction) {
+        this.statement('ROLLBACK TO group_member').run();
+        this.statement('RELEASE group_member').run();
       }
+      unit.reject(error);
+      return FAILED;
+    } finally {
       end?.();
     }
   }
@@ -428,6 +485,23 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
     (this.killer ??= new StatementKiller(this.dataSource.driver)).kill(threadId);
   }
 }
+
+/** A SQLite write transaction waiting for its group. */
+interface SqliteUnit {
+  work: (manager: EntityManager) => Promise<unknown>;
+  scope: WriteScope | undefined;
+  resolve: (result: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+/** A group member that failed and was answered. */
+const FAILED = Symbol('failed');
+/**
+ * At most this many transactions share one SQLite COMMIT, and none joins a group older than GROUP_MS:
+ * reads from outside wait for the COMMIT, so a group is kept short.
+ */
+const GROUP_LIMIT = 32;
+const GROUP_MS = 5;
 
 /** better-sqlite3 binds no booleans: they go in as 0/1, as the columns store them. */
 const sqliteParameters = (parameters: unknown[]): unknown[] => parameters.map((value) => (typeof value === 'boolean' ? Number(value) : value));
