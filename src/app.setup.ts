@@ -15,7 +15,6 @@ import { deferredChildLogger, logAnswer } from './common/logging.js';
 import { Database } from './common/database.js';
 import { describeDocument, documentRecordRoutes, recordBasePaths, recordBodies } from './common/openapi.js';
 import { RecordTypes } from './common/record-types.js';
-import { requestDeadline } from './common/request-deadline.js';
 import { documentSafeWrites } from './common/openapi-safe-writes.js';
 import { installSecurityHeaders } from './common/http-headers.js';
 import { AnswerDeadlines, type Deadline } from './common/answer-deadlines.js';
@@ -80,6 +79,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The deadline that answers 503 when the request is still unanswered at REQUEST_TIMEOUT_MS. */
     answerDeadline: Deadline<Unanswered> | null;
+    /** When that is (a Date.now() time): on MariaDB the request's reads are stopped by the database then. */
+    deadlineAt: number;
   }
 }
 
@@ -130,14 +131,16 @@ export async function setupApp(app: NestFastifyApplication): Promise<void> {
   const timeoutMs = config.get('REQUEST_TIMEOUT_MS', { infer: true });
   app.get(Database).readTimeoutMs = timeoutMs;
   fastify.decorateRequest('answerDeadline', null);
+  fastify.decorateRequest('deadlineAt', 0);
   fastify.decorateRequest('writeScope', null);
   const deadlines: AnswerDeadlines<Unanswered> = new AnswerDeadlines(timeoutMs, (unanswered) => answerTimedOut(deadlines, unanswered));
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('X-Request-Id', request.id);
     if (!closing) {
       request.answerDeadline = deadlines.start({ request, reply, lastResort: false });
-      // The request's work runs knowing its deadline (reads are bounded by it: request-deadline.ts).
-      return requestDeadline.run(Date.now() + timeoutMs, done);
+      // Its reads are bounded by the deadline, passed to them explicitly (the record router's `run`).
+      request.deadlineAt = Date.now() + timeoutMs;
+      return done();
     }
     const body = request.url.startsWith('/health') ? { status: 'unavailable' } : failureConfirmation(503, UNAVAILABLE_MESSAGE);
     void reply.status(503).header('Connection', 'close').header('Retry-After', '5').send(body);

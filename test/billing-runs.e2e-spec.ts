@@ -4,7 +4,6 @@ import { LocalDate } from '@js-joda/core';
 import { BillingRunWorker } from '../src/billing/billing-runs/billing-run.worker.js';
 import { BillingRunner } from '../src/billing/billing-runs/billing-runner.js';
 import { BillingRunsService } from '../src/billing/billing-runs/billing-runs.service.js';
-import { runInRequestContext } from '../src/common/request-context.js';
 import type { WriteScope } from '../src/common/write-scope.js';
 import { createProduct } from './support/billing-fixtures.js';
 import { create, createBusinesses, createCoworker, createTariff } from './support/fixtures.js';
@@ -392,8 +391,7 @@ describe('Billing runs', () => {
     try {
       // The deadline passes once six customers have been begun (as the request's 503 would mark it).
       const scope = { get expired() { return begun.length >= 6; } } as unknown as WriteScope;
-      const run = await runInRequestContext({ requestId: 'deadline-test', write: scope }, () =>
-        t.app.get(BillingRunsService).runBusiness(shop, customers, LocalDate.parse('2025-03-31'), 'Manual', undefined));
+      const run = await t.app.get(BillingRunsService).runBusiness(shop, customers, LocalDate.parse('2025-03-31'), 'Manual', undefined, scope);
       assert.deepEqual(begun, customers.slice(0, 6).map((c) => c.id));
       assert.equal(run.customersBilled, 6);
       assert.deepEqual(run.invoices.map((i) => i.CoworkerId), begun);

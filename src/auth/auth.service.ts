@@ -6,7 +6,7 @@ import { verify as verifyTotp } from 'otplib';
 import type { EntityManager } from 'typeorm';
 import type { Principal } from '../common/principal.js';
 import { jwtKeyId, type AppConfig } from '../config/configuration.js';
-import { decoyHash, verifyPassword } from './passwords.js';
+import { decoyHash, verifyPassword, type PasswordRequest } from './passwords.js';
 import { FAMILY_REVOCATION_KEPT_MS } from './refresh-tokens.service.js';
 import { UserLoginRepository, type LoginUser } from './user-login.repository.js';
 
@@ -194,8 +194,8 @@ export class AuthService {
   }
 
   /** Checks Basic credentials: a login without a one-time code, so two-factor users are refused. */
-  async verifyBasic(email: string, password: string): Promise<BasicLogin | null> {
-    const result = await this.checkLogin(email, password);
+  async verifyBasic(email: string, password: string, request?: PasswordRequest): Promise<BasicLogin | null> {
+    const result = await this.checkLogin(email, password, undefined, false, request);
     if ('failure' in result || result.user.TwoFactorEnabled) return null;
     const state = await this.userState(result.user.Id, true);
     return state && { principal: state.principal, userId: result.user.Id, stamp: result.user.SecurityStamp };
@@ -217,13 +217,13 @@ export class AuthService {
    * Checks an email and password (and the TOTP code when the user has two-factor on). Failures count
    * towards the lockout; ten in a row lock the account for fifteen minutes; a success resets the count.
    */
-  async checkLogin(email: string, password: string, totp?: string, requireTotp = false): Promise<{ user: LoginUser } | { failure: LoginFailure }> {
+  async checkLogin(email: string, password: string, totp?: string, requireTotp = false, request?: PasswordRequest): Promise<{ user: LoginUser } | { failure: LoginFailure }> {
     const user = await this.users.findByEmail(email);
     if (!user) {
-      await verifyPassword(password, await decoyHash()); // same time as a real check: emails are not probed
+      await verifyPassword(password, await decoyHash(), request); // same time as a real check: emails are not probed
       return { failure: 'bad_credentials' };
     }
-    const matches = await verifyPassword(password, user.PasswordHash);
+    const matches = await verifyPassword(password, user.PasswordHash, request);
     // A locked account takes as long to refuse as any other login: the time tells nothing either.
     if (user.LockedUntil && user.LockedUntil > Date.now()) return { failure: 'locked' };
     if (!matches) {

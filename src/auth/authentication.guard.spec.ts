@@ -108,7 +108,7 @@ describe('AuthenticationGuard and RolesGuard', () => {
       assert.equal(await s.guard.canActivate(first.context), true);
       assert.equal(first.request.user?.userId, 7);
       assert.equal(validate.mock.callCount(), 1);
-      assert.deepEqual(validate.mock.calls[0].arguments.slice(0, 2), [EMAIL, PASSWORD]);
+      assert.deepEqual(validate.mock.calls[0].arguments.slice(1, 3), [EMAIL, PASSWORD]);
       assert.equal(authenticate.mock.callCount(), 1);
       for (let i = 0; i < 3; i++) {
         const again = contextFor('readProduct', header);

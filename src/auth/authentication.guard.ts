@@ -5,7 +5,7 @@ import type { Principal } from '../common/principal.js';
 import { accessDenied } from './access-denied.js';
 import { AuthService } from './auth.service.js';
 import { BasicPassportGuard } from './passport.guards.js';
-import { passwordRequest, passwordRequestOf } from './passwords.js';
+import { setPasswordRequest } from './passwords.js';
 import { RateLimitGuard } from './rate-limit.guard.js';
 import { RoutePolicies, type RoutePolicy } from './route-policy.js';
 
@@ -81,7 +81,8 @@ export class AuthenticationGuard implements CanActivate {
       // Joined while the limit was counted: the same credential is checked once.
       const joined = this.basicChecks.get(key);
       if (joined) return joined;
-      check = passwordRequest.run(passwordRequestOf(request, reply), () => this.verifyBasic(context, key)).finally(() => this.basicChecks.delete(key));
+      setPasswordRequest(request, reply);
+      check = this.verifyBasic(context, key).finally(() => this.basicChecks.delete(key));
       this.basicChecks.set(key, check);
     }
     return check;

@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import passport, { type Strategy } from 'passport';
 import type { BasicLogin } from './auth.service.js';
 import { OAuthError } from './oauth-error.js';
-import { passwordRequest, passwordRequestOf } from './passwords.js';
+import { setPasswordRequest } from './passwords.js';
 import { BasicCredentialsStrategy, PasswordGrantStrategy } from './strategies.js';
 import { tokenGrant } from './token-form.js';
 import type { LoginUser } from './user-login.repository.js';
@@ -50,7 +50,8 @@ export class PasswordGrantGuard extends AuthGuard('local') {
     const request = http.getRequest<FastifyRequest>();
     if (tokenGrant(request) !== 'password') return true;
     // The password check is dropped if the request is abandoned while it waits (passwords.ts).
-    return passwordRequest.run(passwordRequestOf(request, http.getResponse<FastifyReply>()), async () => (await super.canActivate(context)) as boolean);
+    setPasswordRequest(request, http.getResponse<FastifyReply>());
+    return (await super.canActivate(context)) as boolean;
   }
 
   override getAuthenticateOptions() {

@@ -2,25 +2,30 @@ import assert from 'node:assert/strict';
 import { setImmediate } from 'node:timers/promises';
 import { describe, it } from 'node:test';
 import { ServiceBusyError } from '../common/http-exception.filter.js';
-import { hashPassword, passwordHashing, passwordRequest, verifyPassword } from './passwords.js';
+import { hashPassword, passwordHashing, verifyPassword } from './passwords.js';
 
 describe('password hashes', () => {
+  // Logins are checked for their request (its client, whether it still wants the answer), given explicitly.
+  const check = (stored: string, password: string, wanted: () => boolean, client: string) => verifyPassword(password, stored, { wanted, client });
+
   it('refuse a check at once when the capacity and its queue are full, and drop an abandoned one', async () => {
+    const stored = await hashPassword('stored');
     const limit = passwordHashing.concurrency + passwordHashing.queueLimit;
-    const hashes = Array.from({ length: limit - 1 }, (_, i) => passwordRequest.run({ wanted: () => true, client: `client ${i}` }, () => hashPassword(`password ${i}`)));
+    const checks = Array.from({ length: limit - 1 }, (_, i) => check(stored, `password ${i}`, () => true, `client ${i}`));
     let wanted = true;
-    const abandoned = passwordRequest.run({ wanted: () => wanted, client: 'a' }, () => hashPassword('abandoned')).then(() => 'hashed', (error: unknown) => error);
-    await assert.rejects(passwordRequest.run({ wanted: () => true, client: 'c' }, () => hashPassword('one too many')), ServiceBusyError);
+    const abandoned = check(stored, 'abandoned', () => wanted, 'a').then(() => 'checked', (error: unknown) => error);
+    await assert.rejects(check(stored, 'one too many', () => true, 'c'), ServiceBusyError);
     wanted = false;
-    await Promise.all(hashes);
+    await Promise.all(checks);
     assert.ok(await abandoned instanceof ServiceBusyError);
-    await assert.rejects(passwordRequest.run({ wanted: () => false, client: 'b' }, () => hashPassword('gone already')), ServiceBusyError);
+    await assert.rejects(check(stored, 'gone already', () => false, 'b'), ServiceBusyError);
   });
 
   it('let one client address hold only a few checks at once', async () => {
-    const mine = Array.from({ length: passwordHashing.perClient }, (_, i) => passwordRequest.run({ wanted: () => true, client: 'flood' }, () => hashPassword(`guess ${i}`)));
-    await assert.rejects(passwordRequest.run({ wanted: () => true, client: 'flood' }, () => hashPassword('one more guess')), ServiceBusyError);
-    const other = passwordRequest.run({ wanted: () => true, client: 'someone else' }, () => hashPassword('a login'));
+    const stored = await hashPassword('stored');
+    const mine = Array.from({ length: passwordHashing.perClient }, (_, i) => check(stored, `guess ${i}`, () => true, 'flood'));
+    await assert.rejects(check(stored, 'one more guess', () => true, 'flood'), ServiceBusyError);
+    const other = check(stored, 'a login', () => true, 'someone else');
     await Promise.all([...mine, other]);
   });
 

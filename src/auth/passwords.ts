@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -11,15 +10,21 @@ const PARAMETERS = { N: 16384, r: 8, p: 1 };
 const KEY_LENGTH = 64;
 
 /**
- * The request a password check is made for, set around the check by the guards
- * (authentication.guard.ts, passport.guards.ts): whether it still wants its answer (a check whose turn
- * comes after its request was abandoned is not run) and the client address it comes from.
+ * The request a password check is made for, given to the check by the guards (authentication.guard.ts,
+ * passport.guards.ts, through the strategies): whether it still wants its answer (a check whose turn
+ * comes after its request was abandoned is not run) and the client address it comes from. Passed
+ * explicitly, not in an AsyncLocalStorage: on Node 20 and 22 any AsyncLocalStorage in use makes every
+ * promise of the process pay for async hooks (docs/architecture.md, "Request context").
  */
 export interface PasswordRequest {
   wanted: () => boolean;
   client: string;
 }
-export const passwordRequest = new AsyncLocalStorage<PasswordRequest>();
+
+/** The password request the guard made for an HTTP request, for the strategy passport calls with it. */
+const passwordRequests = new WeakMap<object, PasswordRequest>();
+export const setPasswordRequest = (request: FastifyRequest, reply: FastifyReply): void => void passwordRequests.set(request, passwordRequestOf(request, reply));
+export const passwordRequestFor = (request: FastifyRequest): PasswordRequest | undefined => passwordRequests.get(request);
 
 /** The password request of a Fastify request: wanted while unanswered (no deadline 503 yet) and its client connected. */
 export const passwordRequestOf = (request: FastifyRequest, reply: FastifyReply): PasswordRequest => ({
@@ -50,8 +55,7 @@ class HashingCapacity {
     return this.waiting.length;
   }
 
-  run<T>(work: () => Promise<T>): Promise<T> {
-    const request = passwordRequest.getStore() ?? ALWAYS;
+  run<T>(work: () => Promise<T>, request: PasswordRequest = ALWAYS): Promise<T> {
     if (!request.wanted()) return Promise.reject(new ServiceBusyError('the request was abandoned'));
     const { client } = request;
     if (client) {
@@ -101,10 +105,10 @@ class HashingCapacity {
 const RUNNING = Math.max(1, Math.min(2, availableParallelism()));
 export const passwordHashing = new HashingCapacity(RUNNING, RUNNING * 8, 4, 512);
 
-function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
+function derive(password: string, salt: Buffer, options: ScryptOptions, request?: PasswordRequest): Promise<Buffer> {
   return passwordHashing.run(() => new Promise<Buffer>((resolve, reject) => {
     scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { ...options, maxmem: 64 * 1024 * 1024 }, (error, key) => (error ? reject(error) : resolve(key)));
-  }));
+  }), request);
 }
 
 export async function hashPassword(password: string): Promise<string> {
@@ -132,17 +136,18 @@ export function passwordHashFor(body: object, password: string): Promise<string>
   return made && made.password === password ? made.hash : hashPassword(password);
 }
 
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+/** Checks a password against its stored hash, for `request` (a login: dropped once it is abandoned, counted per client). */
+export async function verifyPassword(password: string, stored: string, request?: PasswordRequest): Promise<boolean> {
   const [scheme, N, r, p, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64url');
-  const key = await derive(password, Buffer.from(salt, 'base64url'), { N: Number(N), r: Number(r), p: Number(p) });
+  const key = await derive(password, Buffer.from(salt, 'base64url'), { N: Number(N), r: Number(r), p: Number(p) }, request);
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
 
 /** A hash of a random password: verifying against it costs what a real check costs. */
 let decoy: Promise<string> | undefined;
-export const decoyHash = () => (decoy ??= passwordRequest.exit(() => hashPassword(randomBytes(16).toString('hex'))).catch((error: unknown) => {
+export const decoyHash = () => (decoy ??= hashPassword(randomBytes(16).toString('hex')).catch((error: unknown) => {
   decoy = undefined;
   throw error;
 }));

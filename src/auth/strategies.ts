@@ -5,6 +5,7 @@ import { Strategy as LocalStrategy } from 'passport-local';
 import { AuthService, type BasicLogin } from './auth.service.js';
 import { OAuthError } from './oauth-error.js';
 import { Rfc7617BasicStrategy } from './rfc7617-basic.strategy.js';
+import { passwordRequestFor } from './passwords.js';
 import { formField } from './token-form.js';
 import type { LoginUser } from './user-login.repository.js';
 
@@ -22,7 +23,7 @@ export class PasswordGrantStrategy extends PassportStrategy(LocalStrategy, 'loca
 
   async validate(request: FastifyRequest, username: string, password: string): Promise<LoginUser> {
     const totp = formField((request.body ?? {}) as Record<string, unknown>, 'totp');
-    const result = await this.auth.checkLogin(username, password, totp, true);
+    const result = await this.auth.checkLogin(username, password, totp, true, passwordRequestFor(request));
     if ('user' in result) return result.user;
     if (result.failure === 'two_factor') {
       throw new OAuthError('two_factor_auth_check', totp ? 'The one-time code is not valid.' : 'A one-time code (totp) is required.');
@@ -40,11 +41,11 @@ export class PasswordGrantStrategy extends PassportStrategy(LocalStrategy, 'loca
 @Injectable()
 export class BasicCredentialsStrategy extends PassportStrategy(Rfc7617BasicStrategy, 'basic') {
   constructor(private readonly auth: AuthService) {
-    super();
+    super({ passReqToCallback: true });
   }
 
   /** A login without a one-time code: two-factor users are refused. */
-  validate(email: string, password: string): Promise<BasicLogin | null> {
-    return this.auth.verifyBasic(email, password);
+  validate(request: FastifyRequest, email: string, password: string): Promise<BasicLogin | null> {
+    return this.auth.verifyBasic(email, password, passwordRequestFor(request));
   }
 }

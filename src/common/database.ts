@@ -1,10 +1,8 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { setImmediate, setTimeout } from 'node:timers/promises';
 import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { DataSource, type EntityManager, type QueryRunner } from 'typeorm';
 import { isTransientConflict } from './database-errors.js';
 import { RequestTimeoutError } from './http-exception.filter.js';
-import { requestDeadline } from './request-deadline.js';
 import { controlTransaction, executeOn, StatementKiller, transactionConnection, WRITE_ISOLATION, type MySqlConnection, type MySqlPool } from './mysql-connections.js';
 import type { AnyClass } from './columns.js';
 import type { SqlContext } from './record-definition.js';
@@ -50,15 +48,16 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
   /** A connection of its own for KILL QUERY, so that interrupting never waits for a pooled one. */
   private killer: StatementKiller | null = null;
   /**
-   * SQLite: the transaction open on the one connection, and the async context its work runs in. A read
-   * from any other context waits for it to end, so that no request reads another's uncommitted write
-   * (docs/architecture.md, "SQLite transactions").
+   * SQLite: the transaction open on the one connection, and the entity manager of the group member
+   * running in it. A read not given that manager comes from elsewhere: it waits for the COMMIT, so that
+   * no request reads another's uncommitted write (docs/architecture.md §7).
    */
-  private open: { token: object; ended: Promise<void> } | null = null;
+  private open: { manager: EntityManager | null; ended: Promise<void> } | null = null;
+  /** The request id each transaction's work is done for, by its entity manager (the change log records it). */
+  private readonly requestIds = new WeakMap<EntityManager, string>();
   /** REQUEST_TIMEOUT_MS: a read outside a transaction with no request deadline known is bounded by it (MariaDB). */
   readTimeoutMs = 0;
   private mariaDb: boolean | undefined;
-  private readonly transactionContext = new AsyncLocalStorage<object>();
 
   constructor(readonly dataSource: DataSource) {
     this.isMySql = isMySqlFamily(dataSource);
@@ -143,12 +142,12 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
    * only the one. A SQLite write outside a transaction waits for open write transactions, so it
    * never lands inside (and rolls back with) another request's transaction.
    */
-  query<T = Record<string, unknown>>(sql: string, parameters: unknown[] = [], manager?: EntityManager): Promise<T[]> {
+  query<T = Record<string, unknown>>(sql: string, parameters: unknown[] = [], manager?: EntityManager, deadline?: number): Promise<T[]> {
     if (this.isMySql) {
       const connection = transactionConnection(manager);
       if (connection) return executeOn<T>(connection, sql, parameters, false);
       if (manager) return manager.query(sql, parameters);
-      return this.execute<T>(sql, parameters, false);
+      return this.execute<T>(sql, parameters, false, deadline);
     }
     return this.sqlite<T>(sql, parameters, manager);
   }
@@ -158,7 +157,7 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
     const bound = sqliteParameters(parameters);
     const statement = this.statement(sql);
     if (statement.reader) {
-      if (this.open && this.transactionContext.getStore() !== this.open.token) return this.afterOpenTransaction(() => statement.all(...bound) as T[]);
+      if (this.open && manager !== this.open.manager) return this.afterOpenTransaction(manager, () => statement.all(...bound) as T[]);
       return Promise.resolve(statement.all(...bound) as T[]);
     }
     if (manager) return Promise.resolve(statement.run(...bound) as never);
@@ -176,23 +175,28 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
    * takes its columns by position, and the drivers build an array per row for about half the cost of
    * an object with a property per column.
    */
-  async queryArrays(sql: string, parameters: unknown[] = [], manager?: EntityManager): Promise<unknown[][]> {
+  async queryArrays(sql: string, parameters: unknown[] = [], manager?: EntityManager, deadline?: number): Promise<unknown[][]> {
     if (this.isMySql) {
       const connection = transactionConnection(manager);
       if (connection) return executeOn<unknown[]>(connection, sql, parameters, true);
       if (manager) return (await manager.query<Array<Record<string, unknown>>>(sql, parameters)).map((row) => Object.values(row));
-      return this.execute<unknown[]>(sql, parameters, true);
+      return this.execute<unknown[]>(sql, parameters, true, deadline);
     }
     const statement = this.statement(sql, true);
     const bound = sqliteParameters(parameters);
-    if (this.open && this.transactionContext.getStore() !== this.open.token) return this.afterOpenTransaction(() => statement.all(...bound) as unknown[][]);
+    if (this.open && manager !== this.open.manager) return this.afterOpenTransaction(manager, () => statement.all(...bound) as unknown[][]);
     return statement.all(...bound) as unknown[][];
   }
 
   /** A SQLite read from outside the open transaction, run once no transaction is open (it reads only committed rows). */
-  private async afterOpenTransaction<T>(read: () => T): Promise<T> {
-    while (this.open && this.transactionContext.getStore() !== this.open.token) await this.open.ended;
+  private async afterOpenTransaction<T>(manager: EntityManager | undefined, read: () => T): Promise<T> {
+    while (this.open && manager !== this.open.manager) await this.open.ended;
     return read();
+  }
+
+  /** The request id the transaction of `manager` works for, given to `transaction` (the change log records it). */
+  requestIdOf(manager: EntityManager): string | undefined {
+    return this.requestIds.get(manager);
   }
 
   /**
@@ -200,11 +204,11 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
    * server parses and plans it once, not on every request, which took 40% off its CPU for a record
    * read. (Inside a transaction statements go to its own connection: mysql-connections.ts.)
    */
-  private execute<T>(sql: string, parameters: unknown[], rowsAsArray: boolean): Promise<T[]> {
+  private execute<T>(sql: string, parameters: unknown[], rowsAsArray: boolean, deadline?: number): Promise<T[]> {
     const pool = this.pool!;
     const bounded = this.mariaDb === true && this.readTimeoutMs > 0 && /^\s*SELECT\b/i.test(sql);
     const once = bounded
-      ? this.boundedRead<T>(pool, sql, parameters, rowsAsArray, requestDeadline.getStore() ?? Date.now() + this.readTimeoutMs)
+      ? this.boundedRead<T>(pool, sql, parameters, rowsAsArray, deadline ?? Date.now() + this.readTimeoutMs)
       : () => new Promise<T[]>((resolve, reject) => pool.execute({ sql, rowsAsArray }, parameters, (error, rows) => (error ? reject(error) : resolve(rows as T[]))));
     return once().catch((error: unknown) => {
       if (isTransientConflict(error)) return this.retryConflicts(once, undefined, 2);
@@ -300,10 +304,10 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
    * is run again (a few times, after a short random pause), as InnoDB advises; so `work` must do
    * nothing but database work, which the abort rolled back.
    */
-  transaction<T>(work: (manager: EntityManager) => Promise<T>, scope?: WriteScope): Promise<T> {
-    if (this.isMySql) return this.retryConflicts(() => this.mySqlTransaction(work, scope, false), scope);
+  transaction<T>(work: (manager: EntityManager) => Promise<T>, scope?: WriteScope, requestId = scope?.requestId): Promise<T> {
+    if (this.isMySql) return this.retryConflicts(() => this.mySqlTransaction(work, scope, false, requestId), scope);
     return new Promise<T>((resolve, reject) => {
-      this.waiting.push({ work, scope, resolve: resolve as (result: unknown) => void, reject });
+      this.waiting.push({ work, scope, requestId, resolve: resolve as (result: unknown) => void, reject });
       if (!this.groupQueued) this.queueGroup();
     });
   }
@@ -314,9 +318,9 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
    * committed (docs/billing.md, "Exactly once"), which a read inside a transaction never waits for.
    * On one server (and SQLite) the same as `transaction`.
    */
-  causalTransaction<T>(work: (manager: EntityManager) => Promise<T>, scope?: WriteScope): Promise<T> {
-    if (this.isMySql) return this.retryConflicts(() => this.mySqlTransaction(work, scope, true), scope);
-    return this.transaction(work, scope);
+  causalTransaction<T>(work: (manager: EntityManager) => Promise<T>, scope?: WriteScope, requestId = scope?.requestId): Promise<T> {
+    if (this.isMySql) return this.retryConflicts(() => this.mySqlTransaction(work, scope, true, requestId), scope);
+    return this.transaction(work, scope, requestId);
   }
 
   /** SQLite's one query runner, with its entity manager: what a transaction's work is given. */
@@ -358,7 +362,7 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
     const began = Date.now();
     this.statement('BEGIN').run();
     runner.isTransactionActive = true;
-    this.open = { token: {}, ended: new Promise<void>((resolve) => (ended = resolve)) };
+    this.open = { manager: null, ended: new Promise<void>((resolve) => (ended = resolve)) };
     try {
       while (this.waiting.length && done.length < GROUP_LIMIT && Date.now() - began < GROUP_MS) {
         const unit = this.waiting.shift()!;
@@ -395,11 +399,13 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
       unit.reject(error);
       return FAILED;
     }
-    const token = {};
-    this.open!.token = token;
+    // A manager of its own: the reads given it are the member's, any other waits for the COMMIT.
+    const manager = this.dataSource.createEntityManager(runner);
+    if (unit.requestId !== undefined) this.requestIds.set(manager, unit.requestId);
+    this.open!.manager = manager;
     this.statement('SAVEPOINT group_member').run();
     try {
-      const result = await this.transactionContext.run(token, () => this.finish(unit.work, runner.manager, unit.scope));
+      const result = await this.finish(unit.work, manager, unit.scope);
       unit.scope?.enterCommit();
       this.statement('RELEASE group_member').run();
       return result;
@@ -443,10 +449,11 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
   }
 
   /** One MySQL transaction on a connection of its own, which the request's deadline may interrupt. */
-  private async mySqlTransaction<T>(work: (manager: EntityManager) => Promise<T>, scope: WriteScope | undefined, causal: boolean): Promise<T> {
+  private async mySqlTransaction<T>(work: (manager: EntityManager) => Promise<T>, scope: WriteScope | undefined, causal: boolean, requestId: string | undefined): Promise<T> {
     scope?.check();
     const galera = causal && (await this.isGalera());
     const runner: QueryRunner = this.dataSource.createQueryRunner('master');
+    if (requestId !== undefined) this.requestIds.set(runner.manager, requestId);
     let end: (() => void) | undefined;
     try {
       const connection = (await runner.connect()) as MySqlConnection;
@@ -490,6 +497,7 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
 interface SqliteUnit {
   work: (manager: EntityManager) => Promise<unknown>;
   scope: WriteScope | undefined;
+  requestId: string | undefined;
   resolve: (result: unknown) => void;
   reject: (error: unknown) => void;
 }

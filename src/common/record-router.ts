@@ -18,6 +18,7 @@ import { RecordTypes } from './record-types.js';
 import type { RecordDto } from './validation/record.dto.js';
 import { ifNoneMatchMatches, recordEtag } from './versions.js';
 import { runWrite } from './write.interceptor.js';
+import type { WriteScope } from './write-scope.js';
 
 // The one record router (docs/architecture.md §1): every operation of every record type is declared
 // once below as data (method, path, permission, parse, run) and served natively by Fastify through
@@ -64,7 +65,8 @@ export interface RecordRoute<Input = any> {
   permission: Permission | null;
   /** The request's input from its raw parts (path id, query, body); throws the 404/400/415 answers. */
   parse(request: FastifyRequest): Input | Promise<Input>;
-  run(target: RouteTarget, input: Input, actor: Principal | undefined): Promise<unknown>;
+  /** `write`: a write's scope (runWrite), passed on to the service; undefined for a read. */
+  run(target: RouteTarget, input: Input, actor: Principal | undefined, write: WriteScope | undefined, deadline: number): Promise<unknown>;
   /** GET by id: the answer carries the record's ETag, and a matching If-None-Match is 304. */
   etag?: boolean;
   /** Absent: the route is left out of the OpenAPI document (the 405 answers). */
@@ -98,7 +100,7 @@ export function recordRoutes(definition: RecordDefinition<any>): RecordRoute[] {
       const id = operation === 'updateById' ? String(pathId(request)) : null;
       return updatePipe!.transform({ body: recordBody(updateDto, request), pathId: id });
     },
-    run: ({ service }, { id, dto }, actor) => service.update(id, dto, actor),
+    run: ({ service }, { id, dto }, actor, write) => service.update(id, dto, actor, write),
     document: { key, summary, body: updateDto },
   });
   const refuse = (method: Method, path: string) => route({
@@ -118,7 +120,7 @@ export function recordRoutes(definition: RecordDefinition<any>): RecordRoute[] {
     routes.push(route({
       operation: 'runcommand', method: 'POST', path: `${base}/runcommand`, permission: null,
       parse: (request) => request.body,
-      run: ({ commands, service }, body, actor) => commands.run(commandTarget(definition, service), body, actor),
+      run: ({ commands, service }, body, actor, write) => commands.run(commandTarget(definition, service), body, actor, write),
       document: { key: 'runCommand', summary: `Run a command on ${name} records: {Key, Ids, Parameters} (the command's own permission)`, ok: 'Run, or refused (WasSuccessful false, Status 400): always HTTP 200.' },
     }));
   }
@@ -131,7 +133,7 @@ export function recordRoutes(definition: RecordDefinition<any>): RecordRoute[] {
     routes.push(route({
       operation: 'list', method: 'GET', path: base, permission: read('List'),
       parse: queryOf,
-      run: ({ service }, query, actor) => service.list(query, actor),
+      run: ({ service }, query, actor, _write, deadline) => service.list(query, actor, deadline),
       document: { key: 'list', summary: `List ${name} records (paged, filtered), or several by id=[1,2,3]` },
     }));
   }
@@ -139,13 +141,13 @@ export function recordRoutes(definition: RecordDefinition<any>): RecordRoute[] {
     routes.push(route({
       operation: 'get', method: 'GET', path: `${base}/:id`, permission: read('Read'), etag: true,
       parse: pathId,
-      run: ({ service }, id, actor) => service.get(id, actor),
+      run: ({ service }, id, actor, _write, deadline) => service.get(id, actor, undefined, deadline),
       document: { key: 'get', summary: `Get one ${name}` },
     }));
     routes.push(route({
       operation: 'history', method: 'GET', path: `${base}/:id/history`, permission: read('Read'),
       parse: (request) => ({ id: pathId(request), query: queryOf(request) }),
-      run: ({ service }, { id, query }, actor) => service.history(id, query, actor),
+      run: ({ service }, { id, query }, actor, _write, deadline) => service.history(id, query, actor, deadline),
       document: { key: 'history', summary: `The change history of one ${name}, newest first (deleted records included)` },
     }));
   }
@@ -153,7 +155,7 @@ export function recordRoutes(definition: RecordDefinition<any>): RecordRoute[] {
     routes.push(route({
       operation: 'create', method: 'POST', path: base, permission: { entity: name, action: 'Create' },
       parse: (request) => createPipe!.transform(recordBody(definition.dto, request)),
-      run: ({ service }, dto, actor) => service.create(dto, actor),
+      run: ({ service }, dto, actor, write) => service.create(dto, actor, write),
       document: { key: 'create', summary: `Create a ${name}`, body: definition.dto, ok: `${name} was successfully created.` },
     }));
   }
@@ -165,7 +167,7 @@ export function recordRoutes(definition: RecordDefinition<any>): RecordRoute[] {
     routes.push(route({
       operation: 'delete', method: 'DELETE', path: `${base}/:id`, permission: { entity: name, action: 'Delete' },
       parse: pathId,
-      run: ({ service }, id, actor) => service.delete(id, actor),
+      run: ({ service }, id, actor, write) => service.delete(id, actor, write),
       document: { key: 'remove', summary: `Delete a ${name}` },
     }));
   }
@@ -267,11 +269,11 @@ export function handle(route: RecordRoute, services: RouterServices) {
       let result: unknown;
       if (write) {
         // Writes parse their body inside the write scope, as a Nest interceptor wrapped the pipes.
-        result = await runWrite(services.idempotency(), request, reply, async () => route.run(on, await route.parse(request), actor));
+        result = await runWrite(services.idempotency(), request, reply, async (scope) => route.run(on, await route.parse(request), actor, scope, request.deadlineAt));
       } else {
         // Reads parse synchronously (path id, query): no extra turn before the service.
         const input = route.parse(request);
-        result = await route.run(on, input instanceof Promise ? await input : input, actor);
+        result = await route.run(on, input instanceof Promise ? await input : input, actor, undefined, request.deadlineAt);
       }
       if (reply.sent) return reply;
       if (route.etag) {

@@ -12,7 +12,6 @@ import type { Principal } from './principal.js';
 import type { RecordDefinition, WireRecord } from './record-definition.js';
 import type { RecordPlan } from './record-plan.js';
 import type { RecordRepository } from './record.repository.js';
-import { currentWrite } from './request-context.js';
 import { crossBusinessReferences } from './same-business.js';
 import { referencesOf } from './validation/fields.js';
 import type { RecordDto } from './validation/record.dto.js';
@@ -73,7 +72,8 @@ export class RecordWriter {
     private readonly rules: WriteRules,
   ) {}
 
-  async create(dto: RecordDto, actor?: Principal): Promise<ActionConfirmation> {
+  /** A create through the API; `write`: the request's scope (deadline, Idempotency-Key, the ETag to answer). */
+  async create(dto: RecordDto, actor?: Principal, write?: WriteScope): Promise<ActionConfirmation> {
     await this.rules.prepare(dto);
     const now = new Date();
     // A lone INSERT checks only the references its foreign keys do not enforce, before it (one statement
@@ -82,14 +82,13 @@ export class RecordWriter {
     // the create. Should a foreign key refuse the write, the check, run in full, names the field.
     // A create that names records no foreign key guards checks them in its transaction, holding them
     // until it commits, so a delete of one cannot slip in between (listed-references.ts).
-    const alone = this.isSingleInsert(dto) && !currentWrite()?.needsTransaction && !this.namesUnguarded(dto);
+    const alone = this.isSingleInsert(dto) && !write?.needsTransaction && !this.namesUnguarded(dto);
     const stamp = { UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true };
     // The answer is made inside the transaction: an Idempotency-Key stores it with the write.
     const confirm = (id: number) => successConfirmation(`${this.definition.name} was successfully created.`, { Id: id }, actor?.email ?? null, now);
-    const write = currentWrite();
     if (write) write.etag = etagOf(stamp.UniqueId, 1);
     const created = alone
-      ? this.insertAlone(dto, actor, stamp).then(confirm)
+      ? this.insertAlone(dto, actor, stamp, write).then(confirm)
       : this.db.transaction(async (manager) => confirm(await this.createWithin(manager, dto, actor, stamp)), write);
     return created.catch(async (error: unknown) => {
       if (isForeignKeyViolation(error)) await this.checkReferences(dto);
@@ -117,12 +116,12 @@ export class RecordWriter {
     return newId;
   }
 
-  async update(id: number, dto: RecordDto, actor?: Principal): Promise<ActionConfirmation> {
+  async update(id: number, dto: RecordDto, actor?: Principal, write?: WriteScope): Promise<ActionConfirmation> {
     await this.rules.prepare(dto);
     const now = new Date();
     return this.db.transaction(async (manager) => {
       const existing = await this.rules.get(id, actor, manager);
-      const expected = expectedVersion(currentWrite(), existing);
+      const expected = expectedVersion(write, existing);
       const values = this.columnValues(dto);
       const context: SaveContext = { manager, actor, dto, values, existing };
       await this.checkReferences(dto, manager, 'all', existing);
@@ -134,14 +133,12 @@ export class RecordWriter {
       await this.writeLists(id, dto, manager, false);
       await this.rules.afterSave(id, { ...context, values: written }, decision?.pending);
       await this.rules.recordChange(manager, actor, 'Update', id, existing, dto);
-      const write = currentWrite();
       if (write) write.etag = await this.repository.currentEtag(id, manager);
       return successConfirmation(`${this.definition.name} was successfully updated.`, { Id: id }, actor?.email ?? null, now);
-    }, currentWrite());
+    }, write);
   }
 
-  async delete(id: number, actor?: Principal): Promise<ActionConfirmation> {
-    const write = currentWrite();
+  async delete(id: number, actor?: Principal, write?: WriteScope): Promise<ActionConfirmation> {
     return this.db.transaction(async (manager) => {
       await this.deleteWithin(manager, id, actor, write);
       return successConfirmation(`${this.definition.name} was successfully deleted.`, { Id: id }, actor?.email ?? null);
@@ -236,7 +233,7 @@ export class RecordWriter {
   }
 
   /** A create that writes nothing but its row (and its change-log entry). */
-  private async insertAlone(dto: RecordDto, actor: Principal | undefined, stamp: Record<string, unknown>): Promise<number> {
+  private async insertAlone(dto: RecordDto, actor: Principal | undefined, stamp: Record<string, unknown>, write: WriteScope | undefined): Promise<number> {
     const values = this.columnValues(dto);
     await this.rules.authorizeBusiness(values, actor, this.db.manager, dto);
     await this.checkSameBusiness({ dto, values, existing: null });
@@ -245,7 +242,7 @@ export class RecordWriter {
       const id = await this.repository.insert(written, manager);
       await this.rules.recordChange(manager, actor, 'Create', id, null, dto, written);
       return id;
-    }, currentWrite());
+    }, write);
   }
 
   /** Whether a create writes nothing but its own row: the type has no save hooks and the body gives no id lists. */

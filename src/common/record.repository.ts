@@ -98,10 +98,10 @@ export class RecordRepository {
   // ---- reads ----
 
   /** The row of one record, or undefined; with a scope, the row carries the in-scope flag (`isInScope`). */
-  async findById(id: number, scope: SqlCondition | null, manager?: EntityManager): Promise<unknown[] | undefined> {
-    if (!scope) return (await this.db.queryArrays(this.plan.selectById, [id], manager))[0];
+  async findById(id: number, scope: SqlCondition | null, manager?: EntityManager, deadline?: number): Promise<unknown[] | undefined> {
+    if (!scope) return (await this.db.queryArrays(this.plan.selectById, [id], manager, deadline))[0];
     const { sql, parameters } = this.byIdStatement(id, scope);
-    return (await this.db.queryArrays(sql, parameters, manager))[0];
+    return (await this.db.queryArrays(sql, parameters, manager, deadline))[0];
   }
 
   /** Whether a row read with a scope lies inside it (the flag follows the record's columns and its version). */
@@ -109,9 +109,9 @@ export class RecordRepository {
     return Number(row[this.plan.outputs.length + 1]) === 1;
   }
 
-  async page(query: ListQuery, scope: SqlCondition | null): Promise<{ rows: unknown[][]; total: number }> {
+  async page(query: ListQuery, scope: SqlCondition | null, deadline?: number): Promise<{ rows: unknown[][]; total: number }> {
     const { page, count } = this.pageStatements(query, scope);
-    const [rows, [counted]] = await Promise.all([this.db.queryArrays(page.sql, page.parameters), this.db.query(count.sql, count.parameters)]);
+    const [rows, [counted]] = await Promise.all([this.db.queryArrays(page.sql, page.parameters, undefined, deadline), this.db.query(count.sql, count.parameters, undefined, deadline)]);
     return { rows, total: Number(counted.n) };
   }
 
@@ -122,9 +122,9 @@ export class RecordRepository {
     return this.db.queryArrays(sql, [...parameters, ...condition.parameters]);
   }
 
-  batch(ids: number[], scope: SqlCondition | null): Promise<unknown[][]> {
+  batch(ids: number[], scope: SqlCondition | null, deadline?: number): Promise<unknown[][]> {
     const { sql, parameters } = this.batchStatement(ids, scope);
-    return this.db.queryArrays(sql, parameters);
+    return this.db.queryArrays(sql, parameters, undefined, deadline);
   }
 
   /** The record's ETag as stored now (inside `manager`'s transaction). */

@@ -77,23 +77,27 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
   }
 
   /** The change log entries of a record, newest first (docs/api.md: the history of any record). */
-  history(id: number, query: Record<string, unknown>, actor?: Principal) {
-    return this.changeLog.history(this.definition, id, query, actor, (scoped) => this.get(id, scoped));
+  history(id: number, query: Record<string, unknown>, actor?: Principal, deadline?: number) {
+    return this.changeLog.history(this.definition, id, query, actor, (scoped) => this.get(id, scoped, undefined, deadline));
   }
 
   // ---- reads ----
 
-  async list(query: Record<string, unknown>, actor?: Principal): Promise<ListEnvelope<WireRecord> | WireRecord[]> {
+  /**
+   * Reads take the request's answer deadline (`deadline`, a Date.now() time) where they have one: on
+   * MariaDB a read still running at the deadline is stopped in the database (Database.execute).
+   */
+  async list(query: Record<string, unknown>, actor?: Principal, deadline?: number): Promise<ListEnvelope<WireRecord> | WireRecord[]> {
     const parsed = parseListQuery(query, this.plan.listSchema);
-    if (parsed.ids) return this.batch(parsed.ids, actor);
-    return this.page(parsed, actor);
+    if (parsed.ids) return this.batch(parsed.ids, actor, deadline);
+    return this.page(parsed, actor, deadline);
   }
 
   /** One record; 404 when there is none, 401 when it lies outside the actor's businesses. */
-  async get(id: number, actor?: Principal, manager?: EntityManager): Promise<WireRecord> {
+  async get(id: number, actor?: Principal, manager?: EntityManager, deadline?: number): Promise<WireRecord> {
     const { repository, wire } = this.machinery;
     const scope = this.scopeCondition(actor);
-    const row = await repository.findById(id, scope, manager);
+    const row = await repository.findById(id, scope, manager, deadline);
     if (!row) throw new RecordNotFoundException();
     if (scope && !repository.isInScope(row)) throw new UnauthorizedException();
     return wire.toWire(row);
@@ -104,9 +108,9 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
    * and the count reads only the record's own table unless a filter needs a joined one. (A
    * COUNT(*) OVER () window would make the database build every matching row, joins and all.)
    */
-  private async page(query: ListQuery, actor?: Principal): Promise<ListEnvelope<WireRecord>> {
+  private async page(query: ListQuery, actor?: Principal, deadline?: number): Promise<ListEnvelope<WireRecord>> {
     const { repository, wire } = this.machinery;
-    const { rows, total } = await repository.page(query, this.scopeCondition(actor));
+    const { rows, total } = await repository.page(query, this.scopeCondition(actor), deadline);
     return listEnvelope(rows.map((row) => wire.toWire(row)), query, total);
   }
 
@@ -125,28 +129,29 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
     return listEnvelope(kept.slice(start, start + parsed.size), parsed, kept.length);
   }
 
-  private async batch(ids: number[], actor?: Principal): Promise<WireRecord[]> {
+  private async batch(ids: number[], actor?: Principal, deadline?: number): Promise<WireRecord[]> {
     if (!ids.length) return [];
     const { repository, wire } = this.machinery;
-    const rows = await repository.batch(ids, this.scopeCondition(actor));
+    const rows = await repository.batch(ids, this.scopeCondition(actor), deadline);
     return rows.map((row) => wire.toWire(row));
   }
 
   // ---- writes (bodies arrive validated: record-body.pipe.ts) ----
 
-  create(dto: RecordDto, actor?: Principal): Promise<ActionConfirmation> {
-    const created = this.machinery.writer.create(dto, actor);
+  /** `write`: the write request's scope (record router, runWrite), for its deadline, Idempotency-Key, If-Match and ETag. */
+  create(dto: RecordDto, actor?: Principal, write?: WriteScope): Promise<ActionConfirmation> {
+    const created = this.machinery.writer.create(dto, actor, write);
     return this.rules.mapError ? created.catch((error: unknown) => this.mapped(error, 'Create', dto)) : created;
   }
 
   /** Update of the record `id` (the path's, or the body's: record-body.pipe.ts resolves which). */
-  update(id: number, dto: RecordDto, actor?: Principal): Promise<ActionConfirmation> {
-    const updated = this.machinery.writer.update(id, dto, actor);
+  update(id: number, dto: RecordDto, actor?: Principal, write?: WriteScope): Promise<ActionConfirmation> {
+    const updated = this.machinery.writer.update(id, dto, actor, write);
     return this.rules.mapError ? updated.catch((error: unknown) => this.mapped(error, 'Update', dto)) : updated;
   }
 
-  delete(id: number, actor?: Principal): Promise<ActionConfirmation> {
-    const deleted = this.machinery.writer.delete(id, actor);
+  delete(id: number, actor?: Principal, write?: WriteScope): Promise<ActionConfirmation> {
+    const deleted = this.machinery.writer.delete(id, actor, write);
     return this.rules.mapError ? deleted.catch((error: unknown) => this.mapped(error, 'Delete')) : deleted;
   }
 

@@ -4,8 +4,9 @@ import { RequestTimeoutError } from './http-exception.filter.js';
 /**
  * What one write request asks of the database work it starts: that none of it commits once the
  * answer deadline (REQUEST_TIMEOUT_MS) has passed, and, for an Idempotency-Key or an If-Match, extra
- * steps inside the same transaction. Made per write request by `runWrite` and carried to the
- * record machinery in the request's context (request-context.ts), so reads pay nothing for it.
+ * steps inside the same transaction. Made per write request by `runWrite` and passed explicitly to
+ * the work it starts (the record router's `run`, the services, `Database.transaction`); reads pay
+ * nothing for it.
  *
  * The deadline and the work meet here: when the deadline passes while no database work runs, the
  * request is answered 503 at once and any work started later is refused. While work runs it is
@@ -14,6 +15,9 @@ import { RequestTimeoutError } from './http-exception.filter.js';
  * answered as usual: its COMMIT was sent, so a 503 would be a lie.
  */
 export class WriteScope {
+  /** The id of the request (X-Request-Id), which the change log records with each entry of its transactions. */
+  constructor(readonly requestId?: string) {}
+
   private expiredAt: number | null = null;
   private readonly running = new Set<() => void>();
   private committing = 0;

@@ -3,7 +3,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { from, lastValueFrom, type Observable } from 'rxjs';
 import { Idempotency } from './idempotency/idempotency.js';
 import type { Principal } from './principal.js';
-import { runInRequestContext } from './request-context.js';
 import { WriteScope } from './write-scope.js';
 
 declare module 'fastify' {
@@ -16,23 +15,23 @@ declare module 'fastify' {
 const WRITES = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
 
 /**
- * Runs a write request's work in its WriteScope, carried to the record machinery in its request context:
+ * Runs a write request's work in its WriteScope, which `work` is given to pass on to the record machinery:
  * the answer deadline rolls the work back, a POST's Idempotency-Key is claimed and answered here, and
  * the ETag of the written record goes out with the answer. Used by the interceptor below and by the
  * record router (record-router.ts), so both run writes the same way.
  */
-export async function runWrite(idempotency: Idempotency, request: FastifyRequest & { user?: Principal }, reply: FastifyReply, work: () => Promise<unknown>): Promise<unknown> {
-  const scope = new WriteScope();
+export async function runWrite(idempotency: Idempotency, request: FastifyRequest & { user?: Principal }, reply: FastifyReply, work: (scope: WriteScope) => Promise<unknown>): Promise<unknown> {
+  const scope = new WriteScope(request.id);
   request.writeScope = scope;
   // Answered 503 already (the deadline passed during authentication): nothing may be written.
   if (reply.sent) scope.expire();
   const ifMatch = request.headers['if-match'];
   if (typeof ifMatch === 'string' && request.method !== 'POST') scope.ifMatch = ifMatch;
-  return runInRequestContext({ requestId: request.id, write: scope }, () => idempotency.run(request, reply, scope, async () => {
-    const result = await work();
+  return idempotency.run(request, reply, scope, async () => {
+    const result = await work(scope);
     if (scope.etag) void reply.header('ETag', scope.etag);
     return result;
-  }));
+  });
 }
 
 /** Every write request that goes through Nest runs in a write scope (runWrite); reads pass straight through. */

@@ -114,7 +114,8 @@ export class BillingRunner {
   }
 
   /** Bills the customer; the invoices made (none when nothing was due). Throws BillingError when it cannot. */
-  async bill(customer: BilledCustomer, until: LocalDate, actor: Principal | undefined): Promise<BilledInvoice[]> {
+  /** `requestId`: the request the run answers, which the change log records (none for an automatic run). */
+  async bill(customer: BilledCustomer, until: LocalDate, actor: Principal | undefined, requestId?: string): Promise<BilledInvoice[]> {
     let began = 0;
     for (let attempt = 1; ; attempt++) {
       try {
@@ -123,7 +124,7 @@ export class BillingRunner {
           this.attempts.transactions++;
           if (began++ > 0) this.attempts.retries++;
           return this.billIn(manager, customer, until, actor);
-        });
+        }, undefined, requestId);
       } catch (error) {
         const lost = error instanceof ClaimLost || isUniqueViolation(error);
         if (!lost) throw error;

@@ -3,11 +3,11 @@ import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { LocalDate } from '@js-joda/core';
 import { RecordCommands } from '../../common/commands/record-commands.js';
 import type { Principal } from '../../common/principal.js';
+import type { WriteScope } from '../../common/write-scope.js';
 import type { WireRecord } from '../../common/record-definition.js';
 import { Database } from '../../common/database.js';
 import { InjectRecords } from '../../common/record.module.js';
 import type { RecordService } from '../../common/record.service.js';
-import { currentWrite } from '../../common/request-context.js';
 import type { BilledCustomer } from '../due-items/due-items.js';
 import { atMidnight } from '../due-items/periods.js';
 import { BillingError, BillingRunner, todayUtc, type BilledInvoice } from './billing-runner.js';
@@ -45,11 +45,11 @@ export class BillingRunsService implements OnModuleInit {
       parameters: [{ Name: 'Until', Type: 'Date' }, { Name: 'Preview', Type: 'Boolean' }],
       // Each customer is billed all or nothing, and the run goes on with the others.
       transaction: 'own',
-      run: ({ records, parameters, actor }) => this.command(records, parameters, actor),
+      run: ({ records, parameters, actor, write }) => this.command(records, parameters, actor, write),
     });
   }
 
-  private async command(records: WireRecord[], parameters: Record<string, unknown>, actor: Principal | undefined): Promise<unknown> {
+  private async command(records: WireRecord[], parameters: Record<string, unknown>, actor: Principal | undefined, write: WriteScope | undefined): Promise<unknown> {
     const until = typeof parameters.Until === 'string' ? LocalDate.parse(parameters.Until) : todayUtc();
     const preview = parameters.Preview === true;
     const byBusiness = new Map<number, BilledCustomer[]>();
@@ -59,7 +59,7 @@ export class BillingRunsService implements OnModuleInit {
     }
     const made: BilledInvoice[] = [];
     for (const [businessId, customers] of byBusiness) {
-      made.push(...(await this.runBusiness(businessId, customers, until, preview ? 'Preview' : 'Manual', actor)).invoices);
+      made.push(...(await this.runBusiness(businessId, customers, until, preview ? 'Preview' : 'Manual', actor, write)).invoices);
     }
     if (preview) return made.map(({ CoworkerId, CurrencyId, TotalAmount, TaxAmount, Lines }) => ({ CoworkerId, CurrencyId, TotalAmount, TaxAmount, Lines }));
     return made.map(({ Id, CoworkerId, InvoiceNumber, TotalAmount }) => ({ Id, CoworkerId, InvoiceNumber, TotalAmount }));
@@ -74,7 +74,9 @@ export class BillingRunsService implements OnModuleInit {
    * keeps only the ids of the invoices it made, and it holds no more than a page of customers, plus the
    * few being billed, at a time.
    */
-  async runBusiness(businessId: number, customers: Iterable<BilledCustomer> | AsyncIterable<BilledCustomer>, until: LocalDate, trigger: RunTrigger | 'Preview', actor: Principal | undefined): Promise<BusinessRun> {
+  async runBusiness(
+    businessId: number, customers: Iterable<BilledCustomer> | AsyncIterable<BilledCustomer>, until: LocalDate, trigger: RunTrigger | 'Preview', actor: Principal | undefined, write?: WriteScope,
+  ): Promise<BusinessRun> {
     const startedOn = new Date();
     const run: BusinessRun = { invoices: [], invoiceIds: [], errors: [], customersBilled: 0 };
     const width = this.runner.width;
@@ -93,21 +95,21 @@ export class BillingRunsService implements OnModuleInit {
     for await (const customer of customers) {
       // The request was answered 503 (its deadline passed), or a customer failed unexpectedly: begin no
       // more customers (a retry bills what is left).
-      if (currentWrite()?.expired || failure) break;
+      if (write?.expired || failure) break;
       // Settled into a value at once: a customer that fails while an earlier one is awaited is no unhandled rejection.
-      billing.push({ customer, outcome: this.billOne(customer, until, trigger, actor).then((invoices) => ({ invoices }), (failed: unknown) => ({ failed })) });
+      billing.push({ customer, outcome: this.billOne(customer, until, trigger, actor, write?.requestId).then((invoices) => ({ invoices }), (failed: unknown) => ({ failed })) });
       if (billing.length >= width) await take();
     }
     while (billing.length) await take();
     if (failure) throw failure.error;
-    if (trigger !== 'Preview') await this.record(businessId, trigger, startedOn, until, run, actor);
+    if (trigger !== 'Preview') await this.record(businessId, trigger, startedOn, until, run, actor, write?.requestId);
     return run;
   }
 
   /** One customer's invoices, or the BillingError that says why it cannot be billed. */
-  private async billOne(customer: BilledCustomer, until: LocalDate, trigger: RunTrigger | 'Preview', actor: Principal | undefined): Promise<BilledInvoice[] | BillingError> {
+  private async billOne(customer: BilledCustomer, until: LocalDate, trigger: RunTrigger | 'Preview', actor: Principal | undefined, requestId: string | undefined): Promise<BilledInvoice[] | BillingError> {
     try {
-      return trigger === 'Preview' ? await this.runner.preview(customer, until) : await this.runner.bill(customer, until, actor);
+      return trigger === 'Preview' ? await this.runner.preview(customer, until) : await this.runner.bill(customer, until, actor, requestId);
     } catch (error) {
       if (error instanceof BillingError) return error;
       throw error;
@@ -115,7 +117,7 @@ export class BillingRunsService implements OnModuleInit {
   }
 
   /** The BillingRun record of one business's run, with its history entry. */
-  private async record(businessId: number, trigger: RunTrigger, startedOn: Date, until: LocalDate, run: BusinessRun, actor: Principal | undefined): Promise<void> {
+  private async record(businessId: number, trigger: RunTrigger, startedOn: Date, until: LocalDate, run: BusinessRun, actor: Principal | undefined, requestId: string | undefined): Promise<void> {
     const now = new Date();
     const written = {
       UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true,
@@ -125,6 +127,6 @@ export class BillingRunsService implements OnModuleInit {
     await this.db.transaction(async (manager) => {
       const id = await this.records.insertRow(written, manager);
       await this.records.recordChange(manager, actor, 'Create', id, null, undefined, written);
-    });
+    }, undefined, requestId);
   }
 }

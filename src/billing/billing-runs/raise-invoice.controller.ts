@@ -1,4 +1,5 @@
-import { Controller, HttpCode, Param, Post, UnauthorizedException } from '@nestjs/common';
+import { Controller, HttpCode, Param, Post, Req, UnauthorizedException } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Actor, RequirePermission } from '../../common/access.js';
 import { successConfirmation } from '../../common/envelopes.js';
@@ -21,11 +22,12 @@ export class RaiseInvoiceController {
   @ApiOperation({ summary: 'Bill one customer of the business now, everything due up to today' })
   @ApiAnswer(200, 'Value: {Id} of the invoice made.', ref('ActionConfirmation'))
   @ApiAnswer(400, 'Nothing to invoice, or the customer\'s items cannot be billed.', ref('ActionConfirmation'))
-  async raise(@Param('businessId', RecordIdPipe) businessId: number, @Param('coworkerId', RecordIdPipe) coworkerId: number, @Actor() actor?: Principal) {
+  async raise(@Param('businessId', RecordIdPipe) businessId: number, @Param('coworkerId', RecordIdPipe) coworkerId: number, @Req() request: FastifyRequest, @Actor() actor?: Principal) {
     if (actor && actor.businessIds !== null && !actor.businessIds.includes(businessId)) throw new UnauthorizedException();
     const customer = await this.runs.runner.customer(coworkerId);
     if (!customer || customer.businessId !== businessId) throw new RecordNotFoundException();
-    const run = await this.runs.runBusiness(businessId, [customer], todayUtc(), 'Manual', actor);
+    // The write scope WriteInterceptor made: the deadline stops the run, the change log records the request id.
+    const run = await this.runs.runBusiness(businessId, [customer], todayUtc(), 'Manual', actor, request.writeScope ?? undefined);
     if (run.errors.length) throw refusal(run.errors[0].Message);
     if (!run.invoices.length) throw refusal('Nothing to invoice.');
     return successConfirmation('CoworkerInvoice was successfully created.', { Id: run.invoices[0].Id }, actor?.email ?? null);

@@ -39,6 +39,11 @@ export class ChangeLogRepository {
 
   private q = (name: string) => this.db.id(name);
 
+  /** The request id the transaction of `manager` was begun for (Database.transaction). */
+  requestIdOf(manager: EntityManager): string | undefined {
+    return this.db.requestIdOf(manager);
+  }
+
   /**
    * Writes an entry in `manager`'s transaction and runs the probes, giving their counts in order
    * (null for a null probe). Where the database returns values from an INSERT (RETURNING), the

@@ -4,7 +4,6 @@ import { listEnvelope, type ListEnvelope } from '../envelopes.js';
 import { parseListQuery } from '../list-query.js';
 import type { Principal } from '../principal.js';
 import type { RecordDefinition, WireRecord } from '../record-definition.js';
-import { currentRequestId } from '../request-context.js';
 import { toWire } from '../wire-values.js';
 import { ChangeLogRepository, type ChangeProbe, type EntryFilter } from './change-log.repository.js';
 import { fieldChanges, type ChangeAction, type FieldChange } from './changes.js';
@@ -93,7 +92,7 @@ export class ChangeLog {
       action: change.action,
       on: change.on,
       by: change.actor?.email ?? null,
-      requestId: currentRequestId() ?? null,
+      requestId: this.entries.requestIdOf(manager) ?? null,
       businessId: change.businessId,
       previousBusinessId: change.previousBusinessId ?? null,
       changes: JSON.stringify(change.changes),

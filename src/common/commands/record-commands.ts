@@ -6,7 +6,7 @@ import { failureConfirmation, successConfirmation, type ActionConfirmation } fro
 import { RecordNotFoundException, WireResponseException } from '../errors.js';
 import type { Principal } from '../principal.js';
 import type { RecordDefinition, WireRecord } from '../record-definition.js';
-import { currentWrite } from '../request-context.js';
+import type { WriteScope } from '../write-scope.js';
 import { fitsMoney, MAX_ID } from '../validation/fields.js';
 import { parseDateTime } from '../wire-values.js';
 
@@ -49,6 +49,8 @@ export interface CommandContext {
   actor: Principal | undefined;
   /** The one transaction the whole command runs in; undefined for a command with `transaction: 'own'`. */
   manager: EntityManager | undefined;
+  /** The request's write scope (its deadline, its request id): a command with its own transactions stops and tags them by it. */
+  write: WriteScope | undefined;
 }
 
 export interface RecordCommand {
@@ -133,7 +135,7 @@ export class RecordCommands {
   }
 
   /** `POST /runcommand`: always an ActionConfirmation; refusals change nothing for any id. */
-  async run(target: CommandTarget, body: unknown, actor: Principal | undefined): Promise<ActionConfirmation> {
+  async run(target: CommandTarget, body: unknown, actor: Principal | undefined, write?: WriteScope): Promise<ActionConfirmation> {
     const request = (body && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
     const key = field(request, 'Key');
     if (typeof key !== 'string' || !key) return refused('Key: the command to run is required.');
@@ -156,13 +158,13 @@ export class RecordCommands {
         if (why) throw new WireResponseException(refused(why), 400);
         records.push(record);
       }
-      const value = await command.run({ ids, records, parameters, actor, manager });
+      const value = await command.run({ ids, records, parameters, actor, manager, write });
       if (!(value instanceof CommandResult)) return successConfirmation(SUCCESS, value ?? null, actor.email);
       return { ...successConfirmation(SUCCESS, value.value ?? null, actor.email), RedirectURL: value.redirectUrl };
     };
     try {
       if (command.transaction === 'own') return await work(undefined);
-      return await this.db.transaction((manager) => work(manager), currentWrite());
+      return await this.db.transaction((manager) => work(manager), write);
     } catch (error) {
       // A refusal rolled everything back; it is answered as the platform answers it, with HTTP 200.
       if (error instanceof WireResponseException && error.getStatus() >= 400 && error.getStatus() < 500 && ![401, 409, 412, 422].includes(error.getStatus())) {

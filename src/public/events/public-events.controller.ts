@@ -78,6 +78,6 @@ export class PublicEventsController {
   async joinWaitingList(@Param('id') id: string, @Req() request: FastifyRequest, @Actor() actor?: Principal): Promise<void> {
     const customer = actor?.coworkerId ? await this.events.customer(actor.coworkerId) : null;
     if (!customer) throw new UnauthorizedException();
-    await this.events.joinWaitingList(recordId.transform(id), customer, joinBody(request));
+    await this.events.joinWaitingList(recordId.transform(id), customer, joinBody(request), request.writeScope ?? undefined);
   }
 }

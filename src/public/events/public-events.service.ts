@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { listEnvelope, type ListEnvelope } from '../../common/envelopes.js';
 import { RecordNotFoundException } from '../../common/errors.js';
+import type { WriteScope } from '../../common/write-scope.js';
 import type { Principal } from '../../common/principal.js';
 import type { WireRecord } from '../../common/record-definition.js';
 import { validateBody } from '../../common/validation/validation.js';
@@ -69,7 +70,7 @@ export class PublicEventsService {
    * is not sold out, or the customer is already on it. The body's FullName and Email default to the
    * customer's. Concurrent joins leave one entry: the unique index decides, not a read before the write.
    */
-  async joinWaitingList(eventId: number, customer: Customer, body: unknown): Promise<void> {
+  async joinWaitingList(eventId: number, customer: Customer, body: unknown, write?: WriteScope): Promise<void> {
     const { Event: event } = await this.get(eventId);
     const dto = await validateBody(JoinWaitingListDto, body);
     if (!event.EnableWaitList) throw this.waitingList.refusal('This event has no waiting list.');
@@ -83,7 +84,7 @@ export class PublicEventsService {
         FullName: dto.FullName?.trim() ? dto.FullName : customer.fullName,
         Email: dto.Email?.trim() ? dto.Email : customer.email,
         CoworkerId: customer.coworkerId,
-      }), writer);
+      }), writer, write);
     } catch (error) {
       if (error instanceof AlreadyOnWaitingListException) throw this.waitingList.refusal('You are already on the waiting list of this event.');
       throw error;

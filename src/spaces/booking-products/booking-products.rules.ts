@@ -17,7 +17,7 @@ const AS_SOLD = ['BookingId', 'ProductId', 'Quantity'] as const;
 /**
  * The actor of a write a domain rule makes besides the request's own. No If-Match or ETag of the request
  * applies to it: `createWithin`/`deleteWithin` never take them (only the request's own create, update
- * or delete reads its write scope, request-context.ts).
+ * or delete is given its write scope, by the record router).
  */
 export const besides = (actor: Principal | undefined): Principal | undefined => actor;
 
