@@ -509,7 +509,7 @@ const FAILED = Symbol('failed');
  * reads from outside wait for the COMMIT, so a group is kept short.
  */
 const GROUP_LIMIT = 32;
-const GROUP_MS = 5;
+const GROUP_MS = 3;
 
 /** better-sqlite3 binds no booleans: they go in as 0/1, as the columns store them. */
 const sqliteParameters = (parameters: unknown[]): unknown[] => parameters.map((value) => (typeof value === 'boolean' ? Number(value) : value));
