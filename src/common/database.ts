@@ -350,9 +350,9 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
    * one BEGIN … COMMIT, each in a SAVEPOINT of its own, so one COMMIT (and its fsync) serves them all
    * (docs/architecture.md §7, "Group commit"). A transaction that fails, or whose deadline passed, rolls
    * back to its savepoint and is answered at once, leaving the others' work as it was; the others are
-   * answered after the COMMIT, so no answer reports a write that is not yet durable. Each runs in its
-   * own async context, as before, so a read from elsewhere still waits for the COMMIT and never sees an
-   * uncommitted row. Transactions arriving while a group runs join it, up to GROUP_LIMIT or GROUP_MS.
+   * answered after the COMMIT, so no answer reports a write that is not yet durable. Each is given an
+   * entity manager of its own (`groupMember`), so a read from elsewhere still waits for the COMMIT and
+   * never sees an uncommitted row. Transactions arriving while a group runs join it, up to GROUP_LIMIT or GROUP_MS.
    * As on MySQL, once a request's deadline has passed its work does not commit: it rolls back and the
    * request is answered 503.
    */
@@ -362,7 +362,14 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
     const done: Array<{ unit: SqliteUnit; result: unknown }> = [];
     let ended!: () => void;
     const began = Date.now();
-    this.statement('BEGIN').run();
+    try {
+      this.statement('BEGIN').run();
+    } catch (error) {
+      // No transaction could begin (the file locked by another process past busy_timeout): every waiting
+      // one fails with that error, rather than waiting for a turn that nothing would give it.
+      for (const unit of this.waiting.splice(0)) unit.reject(error);
+      return;
+    }
     runner.isTransactionActive = true;
     this.open = { manager: null, ended: new Promise<void>((resolve) => (ended = resolve)) };
     try {
