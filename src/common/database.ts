@@ -152,6 +152,15 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
     return this.sqlite<T>(sql, parameters, manager);
   }
 
+  /**
+   * A read outside any transaction that sees every write the database committed before it was sent, on
+   * any node: on a Galera node it first waits until the node has applied what the cluster committed
+   * (`wsrep_sync_wait` for this statement only). Elsewhere the same as `query`.
+   */
+  async causalRead<T = Record<string, unknown>>(sql: string, parameters: unknown[] = []): Promise<T[]> {
+    return this.query<T>((await this.isGalera()) ? `SET STATEMENT wsrep_sync_wait=1 FOR ${sql}` : sql, parameters);
+  }
+
   /** A SQLite statement; a write outside a transaction takes its turn after the open ones. */
   private sqlite<T>(sql: string, parameters: unknown[], manager?: EntityManager, scope?: WriteScope): Promise<T[]> {
     const bound = sqliteParameters(parameters);

@@ -32,6 +32,11 @@ export interface RecordRules<D extends object = RecordDto, P = unknown> {
   beforeSave?(context: SaveContext<D>): Promise<SaveDecision<P> | void>;
   /** After a create or update is written, with the record's id and the values written: join tables, releases. */
   afterSave?(id: number, saved: SaveContext<D>, pending: P | undefined): Promise<void>;
+  /**
+   * After a create, update or delete through the API committed, before it is answered: what must hold
+   * before the client learns of the write (a hook write waits until every instance can know of it).
+   */
+  afterCommit?(action: ChangeAction): Promise<void>;
   /** Before a delete: refuse it (throw) when it would orphan records the database cannot see. */
   beforeDelete?(record: WireRecord, context: DeleteContext): Promise<void>;
   /** After the row is deleted, in the same transaction: what goes with it (a booking product's sale). */

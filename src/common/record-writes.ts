@@ -48,6 +48,8 @@ export interface WriteRules {
   prepare(dto: RecordDto): Promise<void>;
   beforeSave(context: SaveContext): Promise<SaveDecision | void>;
   afterSave(id: number, saved: SaveContext, pending: unknown): Promise<void>;
+  /** After a write through the API committed, before its answer (absent when the type has no such rule). */
+  afterCommit?: (action: ChangeAction) => Promise<void>;
   beforeDelete(record: WireRecord, manager: EntityManager, actor: Principal | undefined): Promise<void>;
   afterDelete(record: WireRecord, manager: EntityManager, actor: Principal | undefined): Promise<void>;
   authorizeBusiness(values: Record<string, unknown>, actor: Principal | undefined, manager: EntityManager, dto: RecordDto): Promise<void>;
@@ -90,10 +92,19 @@ export class RecordWriter {
     const created = alone
       ? this.insertAlone(dto, actor, stamp, write).then(confirm)
       : this.db.transaction(async (manager) => confirm(await this.createWithin(manager, dto, actor, stamp)), write);
-    return created.catch(async (error: unknown) => {
-      if (isForeignKeyViolation(error)) await this.checkReferences(dto);
-      throw error;
-    });
+    return this.answered(
+      created.catch(async (error: unknown) => {
+        if (isForeignKeyViolation(error)) await this.checkReferences(dto);
+        throw error;
+      }),
+      'Create',
+    );
+  }
+
+  /** A committed write's answer, once the type's `afterCommit` rule (if any) is done. */
+  private answered(committed: Promise<ActionConfirmation>, action: ChangeAction): Promise<ActionConfirmation> {
+    const { rules } = this;
+    return rules.afterCommit ? committed.then(async (answer) => (await rules.afterCommit!(action), answer)) : committed;
   }
 
   /**
@@ -119,7 +130,7 @@ export class RecordWriter {
   async update(id: number, dto: RecordDto, actor?: Principal, write?: WriteScope): Promise<ActionConfirmation> {
     await this.rules.prepare(dto);
     const now = new Date();
-    return this.db.transaction(async (manager) => {
+    const updated = this.db.transaction(async (manager) => {
       const existing = await this.rules.get(id, actor, manager);
       const expected = expectedVersion(write, existing);
       const values = this.columnValues(dto);
@@ -136,13 +147,15 @@ export class RecordWriter {
       if (write) write.etag = await this.repository.currentEtag(id, manager);
       return successConfirmation(`${this.definition.name} was successfully updated.`, { Id: id }, actor?.email ?? null, now);
     }, write);
+    return this.answered(updated, 'Update');
   }
 
   async delete(id: number, actor?: Principal, write?: WriteScope): Promise<ActionConfirmation> {
-    return this.db.transaction(async (manager) => {
+    const deleted = this.db.transaction(async (manager) => {
       await this.deleteWithin(manager, id, actor, write);
       return successConfirmation(`${this.definition.name} was successfully deleted.`, { Id: id }, actor?.email ?? null);
     }, write);
+    return this.answered(deleted, 'Delete');
   }
 
   /**

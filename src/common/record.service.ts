@@ -255,6 +255,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
       prepare: async (dto) => own.prepareSave?.(dto),
       beforeSave: async (context) => own.beforeSave?.(context),
       afterSave: async (id, saved, pending) => own.afterSave?.(id, saved, pending),
+      ...(own.afterCommit ? { afterCommit: (action) => own.afterCommit!(action) } : {}),
       beforeDelete: async (record, manager, actor) => own.beforeDelete?.(record, { manager, actor }),
       afterDelete: async (record, manager, actor) => own.afterDelete?.(record, { manager, actor }),
       authorizeBusiness: (values, actor, manager, dto) => this.authorizeBusiness(values, actor, manager, dto),

@@ -3,6 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { ChangeLog, type RecordChange } from '../../common/change-log/change-log.service.js';
 import type { EventDelivery } from '../../common/record-events.js';
 import { RecordTypes } from '../../common/record-types.js';
+import { ActiveHookIndex } from './active-hook-index.js';
 import { WEBHOOK_ACTIONS } from './webhook-actions.js';
 import { WebhookDeliveriesRepository, type NewDelivery } from './webhook-deliveries.repository.js';
 import { WebhooksRepository } from './webhooks.repository.js';
@@ -21,6 +22,8 @@ function actionId(name: string): number {
  * The transactional outbox: inside the transaction of every change, the deliveries it causes are
  * written for the active hooks of the record's business whose action it fires. A change that rolls
  * back takes its deliveries with it; one that commits has them, for the delivery worker to send.
+ * A change of a business that has no hook for its actions is told apart without a statement where
+ * the instance's index of active hooks knows it (active-hook-index.ts).
  * Which actions a change fires, and what their deliveries carry, each record type declares in its
  * `<type>.events.ts` (registered in RecordTypes); the outbox knows no type's rules.
  */
@@ -31,13 +34,16 @@ export class WebhookOutbox implements OnModuleInit {
     private readonly hooks: WebhooksRepository,
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly types: RecordTypes,
+    private readonly index: ActiveHookIndex,
   ) {}
 
   onModuleInit(): void {
     this.changeLog.listen({
       probe: (change) => {
         const fired = this.hookCandidates(change);
-        return fired && this.hooks.activeHookCount(fired.businessId, fired.actions);
+        // A business known (within the index's lease) to have no hook for these actions costs no SQL.
+        if (!fired || this.index.surelyNone(fired.businessId, fired.actions)) return null;
+        return this.hooks.activeHookCount(fired.businessId, fired.actions);
       },
       apply: (manager, change, count) => (count ? this.enqueue(manager, change) : Promise.resolve()),
     });

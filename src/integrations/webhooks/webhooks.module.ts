@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ActiveHookIndex } from './active-hook-index.js';
 import { RecordModule } from '../../common/record.module.js';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
 import { WebhookDeliveryWorker } from './webhook-delivery.worker.js';
@@ -13,6 +14,6 @@ import { WebHooksRules } from './webhooks.rules.js';
   definition: webHooks,
   rules: WebHooksRules,
   controllers: [WebHooksController],
-  providers: [WebHooksService, WebhooksRepository, WebhookDeliveriesRepository, WebhookOutbox, WebhookDeliveryWorker],
+  providers: [ActiveHookIndex, WebHooksService, WebhooksRepository, WebhookDeliveriesRepository, WebhookOutbox, WebhookDeliveryWorker],
 }))
 export class WebHooksModule {}

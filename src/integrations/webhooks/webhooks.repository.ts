@@ -35,6 +35,22 @@ export class WebhooksRepository {
     return rows.map((row) => ({ id: Number(row.Id), action: Number(row.Action) }));
   }
 
+  /** Every business's active hooks, as business id → the actions they wait for (read on every node as of now: Galera's causality wait). */
+  async activeActions(): Promise<Map<number, Set<number>>> {
+    const q = this.q;
+    const rows = await this.db.causalRead<{ b: unknown; a: unknown }>(
+      `SELECT DISTINCT ${q('BusinessId')} AS b, ${q('Action')} AS a FROM ${q('webhook')} WHERE ${q('Active')} = 1`,
+    );
+    const actions = new Map<number, Set<number>>();
+    for (const row of rows) {
+      const business = Number(row.b);
+      let known = actions.get(business);
+      if (!known) actions.set(business, (known = new Set()));
+      known.add(Number(row.a));
+    }
+    return actions;
+  }
+
   /** The hook's signing secret; null when there is no such hook. */
   async secret(id: number): Promise<string | null> {
     const q = this.q;

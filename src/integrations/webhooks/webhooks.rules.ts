@@ -1,7 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { ChangeAction } from '../../common/change-log/changes.js';
 import { RecordValidationException } from '../../common/errors.js';
 import type { RecordRules, SaveContext, SaveDecision } from '../../common/record-rules.js';
 import type { WebHookDto, WebHookUpdateDto } from './dto/webhook.dto.js';
+import { ActiveHookIndex } from './active-hook-index.js';
 import { generateSecret } from './signatures.js';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
 
@@ -26,6 +28,7 @@ export function isHookUrl(text: string): boolean {
 @Injectable()
 export class WebHooksRules implements RecordRules<WebHookDto | WebHookUpdateDto> {
   @Inject(WebhookDeliveriesRepository) private readonly deliveries: WebhookDeliveriesRepository;
+  @Inject(ActiveHookIndex) private readonly index: ActiveHookIndex;
 
   async beforeSave({ values: given, dto: body, existing }: SaveContext<WebHookDto | WebHookUpdateDto>): Promise<SaveDecision> {
     const values = { ...given };
@@ -43,6 +46,14 @@ export class WebHooksRules implements RecordRules<WebHookDto | WebHookUpdateDto>
     }
     if (values.Active === true) values.ErrorCount = 0;
     return { values };
+  }
+
+  /**
+   * A created or updated hook may be one a change must now fire, on any instance: the answer waits until
+   * no instance's index of active hooks predates it (active-hook-index.ts). A delete only takes hooks away.
+   */
+  async afterCommit(action: ChangeAction): Promise<void> {
+    if (action !== 'Delete') await this.index.hookWritten();
   }
 
   /** A hook moved to another business sends nothing it had pending for the first (docs/api.md §7.4). */
