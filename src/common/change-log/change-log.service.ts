@@ -85,7 +85,10 @@ export class ChangeLog {
   }
 
   async write(manager: EntityManager, entry: Omit<RecordChange, 'on' | 'changes'>, request?: object): Promise<void> {
-    const change: RecordChange = { ...entry, on: new Date(), changes: fieldChanges(entry.definition, entry.action, entry.before, entry.after, request) };
+    // Field by field, not `{ ...entry, … }`: a spread object here was promoted by every scavenge under load (withFields, record-writes.ts).
+    const { definition, action, recordId, before, after, record, businessId, previousBusinessId, actor } = entry;
+    const changes = fieldChanges(definition, action, before, after, request);
+    const change: RecordChange = { definition, action, recordId, before, after, record, businessId, previousBusinessId, actor, on: new Date(), changes };
     const row = {
       entity: change.definition.name,
       recordId: change.recordId,
