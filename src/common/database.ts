@@ -158,7 +158,7 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
    * (`wsrep_sync_wait` for this statement only). Elsewhere the same as `query`.
    */
   async causalRead<T = Record<string, unknown>>(sql: string, parameters: unknown[] = []): Promise<T[]> {
-    return this.query<T>((await this.isGalera()) ? `SET STATEMENT wsrep_sync_wait=1 FOR ${sql}` : sql, parameters);
+    return this.query<T>((await this.isGalera()) ? afterCausalityWait(sql) : sql, parameters);
   }
 
   /** A SQLite statement; a write outside a transaction takes its turn after the open ones. */
@@ -482,7 +482,7 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
       }
       // The node catches up with the cluster (a causality wait, skipped inside a transaction), so
       // that the transaction's reads see what other nodes committed before it.
-      if (galera) await executeOn(connection, 'SET STATEMENT wsrep_sync_wait=1 FOR SELECT 1', [], false);
+      if (galera) await executeOn(connection, afterCausalityWait('SELECT 1'), [], false);
       await controlTransaction(runner, connection, 'START TRANSACTION');
       try {
         const result = await this.finish(work, runner.manager, scope);
@@ -528,6 +528,9 @@ const FAILED = Symbol('failed');
  */
 const GROUP_LIMIT = 32;
 const GROUP_MS = 3;
+
+/** A Galera node runs `sql` once it has applied what the cluster committed before (for this statement only). */
+const afterCausalityWait = (sql: string): string => `SET STATEMENT wsrep_sync_wait=1 FOR ${sql}`;
 
 /** better-sqlite3 binds no booleans: they go in as 0/1, as the columns store them. */
 const sqliteParameters = (parameters: unknown[]): unknown[] => parameters.map((value) => (typeof value === 'boolean' ? Number(value) : value));

@@ -117,8 +117,12 @@ export class RecordWriter {
 
   /** A committed write's answer, once the type's `afterCommit` rule (if any) is done. */
   private answered(committed: Promise<ActionConfirmation>, action: ChangeAction): Promise<ActionConfirmation> {
-    const { rules } = this;
-    return rules.afterCommit ? committed.then(async (answer) => (await rules.afterCommit!(action), answer)) : committed;
+    const { afterCommit } = this.rules;
+    if (!afterCommit) return committed;
+    return committed.then(async (answer) => {
+      await afterCommit(action);
+      return answer;
+    });
   }
 
   /**

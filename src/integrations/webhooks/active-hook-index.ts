@@ -5,8 +5,8 @@ import { WebhooksRepository } from './webhooks.repository.js';
 
 /**
  * How long an instance trusts what it last read of the active hooks, and so how long a write that may
- * add an active hook waits after its commit before it answers (docs/api.md §7, "Knowing there is no
- * hook"). It is read again when half of it has passed and changes are being made.
+ * add an active hook waits after its commit before it answers (docs/architecture.md
+ * §2.5). It is read again when half of it has passed and changes are being made.
  */
 export const HOOK_INDEX_LEASE_MS = 200;
 
@@ -16,7 +16,7 @@ export const HOOK_INDEX_LEASE_MS = 200;
  * Only a "none" is answered from it, and only while the reading is younger than the lease; anything
  * else (a hook known, no recent reading) goes to the probe in the change's transaction, which is exact.
  * A write that may add an active hook (a create, an update) waits out the lease after its commit, so
- * that once it has answered, no instance still holds a reading from before it (docs/api.md §7).
+ * that once it has answered, no instance still holds a reading from before it (docs/architecture.md §2.5, docs/api.md §7).
  */
 @Injectable()
 export class ActiveHookIndex {
