@@ -2,6 +2,7 @@ import { Controller, Get, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Public } from '../common/access.js';
+import { bulkTurn } from '../common/bulk-lane.js';
 import { RecordNotFoundException } from '../common/errors.js';
 import { ApiAnswer, ref } from '../common/openapi.js';
 import { DOWNLOAD_PATH, Downloads } from './downloads.js';
@@ -30,6 +31,8 @@ export class DownloadsController {
   })
   @ApiAnswer(404, 'No such token, or its link expired.', ref('NotFound'))
   async download(@Query('uniqueId') token: unknown, @Res() reply: FastifyReply): Promise<void> {
+    // Sending a file is bulk work (docs/settlement.md, "The PDF and its download").
+    await bulkTurn();
     const file = await this.downloads.fetch(token);
     if (!file) throw new RecordNotFoundException();
     await reply

@@ -106,7 +106,8 @@ export class InvoiceCommands implements OnModuleInit {
       key: 'COWORKER_INVOICE_PRINT', name: 'Print', permission: EDIT, order: 6,
       // The PDFs are made outside any transaction: nothing waits for them but this request.
       transaction: 'own',
-      run: async ({ ids, actor }) => new CommandResult(null, await this.prints.print(ids, actor)),
+      bulk: true,
+      run: async ({ records }) => new CommandResult(null, await this.prints.print(records)),
     });
   }
 

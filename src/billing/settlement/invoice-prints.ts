@@ -1,9 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Principal } from '../../common/principal.js';
 import { Downloads } from '../../downloads/downloads.js';
-import { coworkerInvoices } from '../coworker-invoices/coworker-invoices.definition.js';
-import { InjectRecords } from '../../common/record.module.js';
-import type { RecordService } from '../../common/record.service.js';
+import { bulkTurn } from '../../common/bulk-lane.js';
+import type { WireRecord } from '../../common/record-definition.js';
 import type { PdfBusiness, PdfDocumentInput, PdfInvoice, PdfLine } from '../invoice-pdf/invoice-pdf.js';
 import { InvoicePdfRenderer } from '../invoice-pdf/invoice-pdf.renderer.js';
 import { SettlementRepository } from './settlement.repository.js';
@@ -18,35 +16,40 @@ const fileName = (invoice: PdfInvoice) => `${invoice.CreditNote ? 'CreditNote' :
 @Injectable()
 export class InvoicePrints {
   @Inject(SettlementRepository) private readonly repository: SettlementRepository;
-  @InjectRecords(coworkerInvoices) private readonly invoiceRecords: RecordService;
   @Inject(InvoicePdfRenderer) private readonly renderer: InvoicePdfRenderer;
   @Inject(Downloads) private readonly downloads: Downloads;
 
-  /** The download link (RedirectURL) of the invoices' PDFs. */
-  async print(ids: readonly number[], actor: Principal | undefined): Promise<string> {
+  /** The download link (RedirectURL) of the PDFs of the invoices, as GET shows them (read by the command). */
+  async print(invoices: readonly WireRecord[]): Promise<string> {
     const documents: PdfDocumentInput[] = [];
-    for (const id of ids) documents.push(await this.document(id, actor));
-    if (documents.length === 1) {
-      const [pdf] = await this.renderer.render(documents);
-      return this.downloads.offer({ FileName: fileName(documents[0].invoice), ContentType: 'application/pdf', Content: pdf });
-    }
-    const names: string[] = [];
-    for (const document of documents) {
-      let name = fileName(document.invoice);
-      while (names.includes(name)) name = name.replace(/\.pdf$/, '-1.pdf');
-      names.push(name);
-    }
-    // Made in the PDF process, like the PDFs in it.
-    return this.downloads.offer({ FileName: 'Invoices.zip', ContentType: 'application/zip', Content: await this.renderer.zip(documents, names) });
+    for (const invoice of invoices) documents.push(await this.document(invoice as unknown as PrintedInvoice));
+    const names = documents.map((document) => fileName(document.invoice));
+    const [file] = documents.length === 1 ? await this.renderer.render(documents) : [await this.renderer.zip(documents, distinct(names))];
+    // Storing the file and answering is bulk work too (docs/settlement.md, "The PDF and its download").
+    await bulkTurn();
+    if (documents.length === 1) return this.downloads.offer({ FileName: names[0], ContentType: 'application/pdf', Content: file });
+    return this.downloads.offer({ FileName: 'Invoices.zip', ContentType: 'application/zip', Content: file });
   }
 
   /** What the PDF of one invoice shows: the invoice as GET shows it, its lines, its business. */
-  private async document(id: number, actor: Principal | undefined): Promise<PdfDocumentInput> {
-    const invoice = (await this.invoiceRecords.get(id, actor)) as unknown as PdfInvoice & { BusinessId: number; BusinessName?: string | null; OriginalInvoiceGuid?: string | null };
+  private async document(invoice: PrintedInvoice): Promise<PdfDocumentInput> {
     const business = ((await this.repository.businessForPdf(invoice.BusinessId)) ?? { Name: '' }) as unknown as PdfBusiness;
     if (invoice.BusinessName) business.Name = invoice.BusinessName;
-    const lines = (await this.repository.linesOf(id)) as PdfLine[];
+    const lines = (await this.repository.linesOf(invoice.Id)) as PdfLine[];
     const original = invoice.CreditNote && invoice.OriginalInvoiceGuid ? await this.repository.invoiceNumberOf(invoice.OriginalInvoiceGuid) : null;
     return { invoice: { ...invoice, OriginalInvoiceNumber: original }, lines, business };
   }
+}
+
+/** The invoice's wire fields the PDF and its file name use. */
+type PrintedInvoice = PdfInvoice & { Id: number; BusinessId: number; BusinessName?: string | null; OriginalInvoiceGuid?: string | null };
+
+/** The names made distinct for one zip: a second `Invoice-7.pdf` becomes `Invoice-7-1.pdf`. */
+function distinct(names: readonly string[]): string[] {
+  const taken: string[] = [];
+  for (let name of names) {
+    while (taken.includes(name)) name = name.replace(/\.pdf$/, '-1.pdf');
+    taken.push(name);
+  }
+  return taken;
 }

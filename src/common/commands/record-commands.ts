@@ -1,6 +1,7 @@
 import { Global, Injectable, Module, UnauthorizedException } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { allows, type Permission } from '../access.js';
+import { bulkTurn } from '../bulk-lane.js';
 import { Database } from '../database.js';
 import { failureConfirmation, successConfirmation, type ActionConfirmation } from '../envelopes.js';
 import { RecordNotFoundException, WireResponseException } from '../errors.js';
@@ -74,6 +75,11 @@ export interface RecordCommand {
    * command makes its own transactions (a billing run commits per customer), after the ids were checked.
    */
   transaction?: 'one' | 'own';
+  /**
+   * Bulk work (a print): its reads and its run wait for a turn of the request thread's bulk lane
+   * (bulk-lane.ts), so interactive requests that arrived meanwhile are answered first.
+   */
+  bulk?: boolean;
   /** Does the work; throw `refusal(...)` (or any 4xx WireResponseException) to refuse. Returns the answer's Value. */
   run(context: CommandContext): Promise<unknown>;
 }
@@ -163,6 +169,7 @@ export class RecordCommands {
       return { ...successConfirmation(SUCCESS, value.value ?? null, actor.email), RedirectURL: value.redirectUrl };
     };
     try {
+      if (command.bulk) await bulkTurn();
       if (command.transaction === 'own') return await work(undefined);
       return await this.db.transaction((manager) => work(manager), write);
     } catch (error) {
