@@ -14,6 +14,8 @@ export type { LoginUser } from './user-login.repository.js';
 
 /** How long an instance trusts what it read about a user; revocation reaches every instance within it. */
 export const PRINCIPAL_CACHE_MS = 2000;
+/** How long before a cached user state expires it is read again in the background (userState). */
+export const PRINCIPAL_REREAD_AHEAD_MS = 500;
 /** How long a verified Basic credential is remembered (it is also dropped when the user's stamp changes). */
 const BASIC_CACHE_MS = 60_000;
 /** How many verified access tokens an instance keeps (a few hundred bytes each). */
@@ -61,6 +63,10 @@ export interface AccessTokenClaims {
 @Injectable()
 export class AuthService {
   private readonly states = new Map<number, UserState>();
+  /** The reads of user states under way, shared by the requests that need them (userState). */
+  private readonly stateReads = new Map<number, Promise<UserState | null>>();
+  /** Counts forget() calls: a read that began before one caches nothing. */
+  private forgotten = 0;
   private readonly basicCredentials = new Map<string, { userId: number; stamp: number; expires: number }>();
   /** Salts the keys of remembered Basic credentials, so this instance's memory holds no password. */
   private readonly basicKeySalt = randomBytes(32).toString('base64');
@@ -260,14 +266,47 @@ export class AuthService {
 
   // ---- user state ----
 
-  /** The user's current state, from the cache when it is younger than two seconds. */
+  /**
+   * The user's current state, from the cache when it is younger than two seconds (docs/architecture.md §5).
+   * A state read by others' requests is shared: one read per user at a time, and under steady traffic it is
+   * read again in the background in the last PRINCIPAL_REREAD_AHEAD_MS of its two seconds, so no request
+   * waits for it. (Each request that found it expired used to read it itself: on MariaDB, with every pool
+   * connection busy, the ~50 requests in flight queued ~50 reads of the same row every two seconds, and
+   * each burst held every request up for one more queue; docs/performance.md.) `fresh` reads the database
+   * now, for this caller alone.
+   */
   async userState(userId: number, fresh = false, manager?: EntityManager): Promise<UserState | null> {
+    if (fresh || manager) return this.readState(userId, manager);
     const now = Date.now();
     const cached = this.states.get(userId);
-    if (!fresh && cached && cached.expires > now) return cached;
+    if (cached && cached.expires > now) {
+      if (cached.expires - now <= PRINCIPAL_REREAD_AHEAD_MS && !this.stateReads.has(userId)) {
+        // A failure here is the next request's to meet, when the state has expired and it reads it itself.
+        this.sharedStateRead(userId).catch(() => undefined);
+      }
+      return cached;
+    }
+    return this.sharedStateRead(userId);
+  }
+
+  private sharedStateRead(userId: number): Promise<UserState | null> {
+    const shared = this.stateReads.get(userId);
+    if (shared) return shared;
+    const read: Promise<UserState | null> = this.readState(userId).finally(() => {
+      if (this.stateReads.get(userId) === read) this.stateReads.delete(userId);
+    });
+    this.stateReads.set(userId, read);
+    return read;
+  }
+
+  /** Reads the user's state and caches it, unless the instance forgot what it knew of users meanwhile. */
+  private async readState(userId: number, manager?: EntityManager): Promise<UserState | null> {
+    const now = Date.now();
+    const forgotten = this.forgotten;
     const access = await this.users.findAccess(userId, new Date(now - FAMILY_REVOCATION_KEPT_MS), manager);
+    const keep = forgotten === this.forgotten;
     if (!access) {
-      this.states.delete(userId);
+      if (keep) this.states.delete(userId);
       return null;
     }
     const state: UserState = {
@@ -284,8 +323,10 @@ export class AuthService {
       stamp: access.stamp,
       lockedUntil: access.lockedUntil,
       revokedFamilies: new Set(access.revokedFamilies),
+      // Two seconds from when the read began: the state is at most that old when it is used.
       expires: now + PRINCIPAL_CACHE_MS,
     };
+    if (!keep) return state;
     if (this.states.size > 50_000) this.states.clear();
     this.states.set(userId, state);
     return state;
@@ -293,6 +334,10 @@ export class AuthService {
 
   /** Drops what this instance remembers of a user (others re-read within two seconds). */
   forget(userId: number): void {
+    // A read begun before this returns what it read to those already waiting for it, but caches nothing,
+    // and later requests read again.
+    this.forgotten++;
     this.states.delete(userId);
+    this.stateReads.delete(userId);
   }
 }
