@@ -31,6 +31,20 @@ function setUp() {
   return { auth, access, reads: () => reads, finishReads };
 }
 
+/** Runs `test` on a mocked clock, with user 7's state read once and cached. */
+async function withCachedState(test: (s: ReturnType<typeof setUp>, cached: unknown, clock: typeof mock.timers) => Promise<void>): Promise<void> {
+  const clock = mock.timers;
+  clock.enable({ apis: ['Date'], now: 1_000_000 });
+  try {
+    const s = setUp();
+    const first = s.auth.userState(7);
+    await s.finishReads();
+    await test(s, await first, clock);
+  } finally {
+    clock.reset();
+  }
+}
+
 describe('user state cache', () => {
   it('shares one read among the requests that need the state while it is read', async () => {
     const s = setUp();
@@ -41,14 +55,8 @@ describe('user state cache', () => {
     assert.ok(all.every((state) => state === all[0] && state?.stamp === 3));
   });
 
-  it('reads again in the background before the state expires, and no request waits for it', async () => {
-    const clock = mock.timers;
-    clock.enable({ apis: ['Date'], now: 1_000_000 });
-    try {
-      const s = setUp();
-      const first = s.auth.userState(7);
-      await s.finishReads();
-      const cached = await first;
+  it('reads again in the background before the state expires, and no request waits for it', () =>
+    withCachedState(async (s, cached, clock) => {
       clock.tick(PRINCIPAL_CACHE_MS - PRINCIPAL_REREAD_AHEAD_MS - 1);
       assert.equal(await s.auth.userState(7), cached);
       assert.equal(s.reads(), 1, 'read again before the last stretch of its life');
@@ -61,28 +69,16 @@ describe('user state cache', () => {
       await s.finishReads();
       assert.equal((await s.auth.userState(7))?.stamp, 4);
       assert.equal(s.reads(), 2);
-    } finally {
-      clock.reset();
-    }
-  });
+    }));
 
-  it('never uses a state older than its two seconds: past them a request waits for the read', async () => {
-    const clock = mock.timers;
-    clock.enable({ apis: ['Date'], now: 1_000_000 });
-    try {
-      const s = setUp();
-      const first = s.auth.userState(7);
-      await s.finishReads();
-      await first;
+  it('never uses a state older than its two seconds: past them a request waits for the read', () =>
+    withCachedState(async (s, _cached, clock) => {
       clock.tick(PRINCIPAL_CACHE_MS);
       s.access.stamp = 5;
       const later = s.auth.userState(7);
       await s.finishReads();
       assert.equal((await later)?.stamp, 5);
-    } finally {
-      clock.reset();
-    }
-  });
+    }));
 
   it('caches nothing read before forget(), and later requests read again', async () => {
     const s = setUp();
