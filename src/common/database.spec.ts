@@ -91,9 +91,11 @@ describe('Database.transaction on SQLite: group commit', () => {
     const { DataSource: TypeOrmDataSource } = await import('typeorm');
     const dataSource = new TypeOrmDataSource({ type: 'better-sqlite3', database: ':memory:' });
     await dataSource.initialize();
-    const connection = (dataSource.driver as unknown as { databaseConnection: { prepare(sql: string): { run(): unknown } } }).databaseConnection;
+    const connection = (dataSource.driver as unknown as { databaseConnection: { prepare(sql: string): { run(): unknown }; pragma(sql: string, options: { simple: true }): unknown } }).databaseConnection;
     connection.prepare('CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)').run();
     let commits = 0;
+    /** The connection's `synchronous` level at each COMMIT (2 = FULL, 1 = NORMAL: no fsync in WAL mode). */
+    const syncAtCommits: unknown[] = [];
     const prepare = connection.prepare.bind(connection);
     connection.prepare = (sql: string) => {
       const statement = prepare(sql);
@@ -101,6 +103,7 @@ describe('Database.transaction on SQLite: group commit', () => {
       const run = statement.run.bind(statement);
       statement.run = () => {
         commits++;
+        syncAtCommits.push(connection.pragma('synchronous', { simple: true }));
         return run();
       };
       return statement;
@@ -111,7 +114,8 @@ describe('Database.transaction on SQLite: group commit', () => {
       return name;
     });
     const names = async () => (await db.query<{ name: string }>('SELECT name FROM t ORDER BY id')).map((row) => row.name);
-    return { db, insert, names, commits: () => commits, close: () => dataSource.destroy() };
+    const sync = () => connection.pragma('synchronous', { simple: true });
+    return { db, insert, names, commits: () => commits, syncAtCommits, sync, close: () => dataSource.destroy() };
   }
 
   it('commits concurrent transactions together; one that fails rolls back alone and is answered with its error', async () => {
@@ -169,6 +173,30 @@ describe('Database.transaction on SQLite: group commit', () => {
       const outcomes = await Promise.allSettled([insert('p'), db.transaction(async (manager) => db.query('INSERT INTO t (name) VALUES (?)', ['q'], manager), late), insert('r')]);
       assert.deepEqual(outcomes.map((outcome) => outcome.status), ['fulfilled', 'rejected', 'fulfilled']);
       assert.deepEqual(await names(), ['p', 'r']);
+    } finally {
+      await close();
+    }
+  });
+
+  it('commits a transient write alone, after the open group, without syncing it; the connection keeps its level; a failing one leaves nothing', async () => {
+    const { db, insert, names, syncAtCommits, sync, close } = await sqlite();
+    try {
+      assert.equal(sync(), 2);
+      const group = db.transaction(async (manager) => {
+        await db.query('INSERT INTO t (name) VALUES (?)', ['a'], manager);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      });
+      const transient = db.transientWrite([['INSERT INTO t (name) VALUES (?)', ['file']], ['DELETE FROM t WHERE name = ?', ['nothing']]]);
+      await Promise.all([group, transient]);
+      // The group's commit is synced, the transient write's is not, and it did not join the group.
+      assert.deepEqual(syncAtCommits, [2, 1]);
+      assert.equal(sync(), 2);
+      assert.equal(await insert('b'), 'b');
+      assert.deepEqual(syncAtCommits, [2, 1, 2]);
+      // Its second statement breaks the unique name: the first goes too, and the level is restored.
+      await assert.rejects(db.transientWrite([['INSERT INTO t (name) VALUES (?)', ['z']], ['INSERT INTO t (name) VALUES (?)', ['a']]]), /UNIQUE/);
+      assert.equal(sync(), 2);
+      assert.deepEqual(await names(), ['a', 'file', 'b']);
     } finally {
       await close();
     }

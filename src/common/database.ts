@@ -276,6 +276,40 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
   }
 
   /**
+   * Writes whose loss in a power failure costs nothing but a retry (a download's file, kept for
+   * minutes), as one transaction of their own. On SQLite it commits without waiting for the disk
+   * (`synchronous = NORMAL` for this one commit), so the request thread does not stall in an fsync for
+   * a file (docs/architecture.md §7): in WAL mode the database stays consistent whatever is lost, and
+   * the next ordinary commit's sync makes these pages durable too. On MySQL the server syncs in its own
+   * process: the statements go to the pool as they are.
+   */
+  async transientWrite(statements: ReadonlyArray<readonly [sql: string, parameters: unknown[]]>): Promise<void> {
+    if (this.isMySql) {
+      for (const [sql, parameters] of statements) await this.query(sql, parameters);
+      return;
+    }
+    const run = this.queue.then(() => {
+      const durable = (this.durableSync ??= Number((this.statement('PRAGMA synchronous').all()[0] as { synchronous: number }).synchronous));
+      this.statement('PRAGMA synchronous = NORMAL').run();
+      try {
+        this.statement('BEGIN').run();
+        for (const [sql, parameters] of statements) this.statement(sql).run(...sqliteParameters(parameters));
+        this.statement('COMMIT').run();
+      } catch (error) {
+        if (this.sqliteConnection.inTransaction) this.statement('ROLLBACK').run();
+        throw error;
+      } finally {
+        this.statement(`PRAGMA synchronous = ${durable}`).run();
+      }
+    });
+    this.queue = run.catch(() => undefined);
+    await run;
+  }
+
+  /** SQLite: the connection's own `synchronous` level, which every commit but a transient write keeps. */
+  private durableSync: number | undefined;
+
+  /**
    * SQLite statements are prepared once per SQL text and row shape (bounded caches: texts vary with
    * list lengths).
    */
@@ -437,6 +471,13 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
     } finally {
       end?.();
     }
+  }
+
+  /** The SQLite database's file; null for MySQL and for an in-memory database. */
+  sqliteFile(): string | null {
+    const { options } = this.dataSource;
+    if (options.type !== 'better-sqlite3' || typeof options.database !== 'string' || options.database === ':memory:') return null;
+    return options.database;
   }
 
   private get sqliteConnection(): SqliteConnection {

@@ -6,6 +6,7 @@ import type { AppConfig } from '../config/configuration.js';
 import { Database } from '../common/database.js';
 import { buildDataSourceOptions } from './data-source-options.js';
 import { ServiceDataSource } from './service-data-source.js';
+import { SqliteCheckpoints } from './sqlite-checkpoints.js';
 import { MigrationLockTimeoutError } from './migration-lock.js';
 import { MigrationFailedError, runMigrations, waitForCurrentSchema } from './migration-runner.js';
 
@@ -47,7 +48,7 @@ type StartOptions = DataSourceOptions & { migrationsAtStart?: boolean };
       },
     }),
   ],
-  providers: [Database],
+  providers: [Database, SqliteCheckpoints],
   exports: [Database],
 })
 export class DatabaseModule {}

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { Database } from '../common/database.js';
 
 /** A file waiting for its download. */
@@ -17,17 +16,21 @@ export interface DownloadFile {
 export class DownloadFilesRepository {
   constructor(private readonly db: Database) {}
 
-  /** Stores a file under a token's hash, and drops the files whose time is up. */
-  async insert(tokenHash: string, file: DownloadFile, expiresOn: Date, manager?: EntityManager): Promise<void> {
+  /**
+   * Stores a file under a token's hash, and drops the files whose time is up. A transient write: a file
+   * lost in a power failure is only a link that answers 404, and the client prints again.
+   */
+  async insert(tokenHash: string, file: DownloadFile, expiresOn: Date): Promise<void> {
     const { db } = this;
     const q = (name: string) => db.id(name);
     const now = new Date();
-    await db.query(`DELETE FROM ${q('download_file')} WHERE ${q('ExpiresOn')} < ?`, [db.dateParam(now)], manager);
-    await db.query(
-      `INSERT INTO ${q('download_file')} (${['TokenHash', 'FileName', 'ContentType', 'Content', 'CreatedOn', 'ExpiresOn'].map(q).join(', ')}) VALUES (?, ?, ?, ?, ?, ?)`,
-      [tokenHash, file.FileName, file.ContentType, file.Content, db.dateParam(now), db.dateParam(expiresOn)],
-      manager,
-    );
+    await db.transientWrite([
+      [`DELETE FROM ${q('download_file')} WHERE ${q('ExpiresOn')} < ?`, [db.dateParam(now)]],
+      [
+        `INSERT INTO ${q('download_file')} (${['TokenHash', 'FileName', 'ContentType', 'Content', 'CreatedOn', 'ExpiresOn'].map(q).join(', ')}) VALUES (?, ?, ?, ?, ?, ?)`,
+        [tokenHash, file.FileName, file.ContentType, file.Content, db.dateParam(now), db.dateParam(expiresOn)],
+      ],
+    ]);
   }
 
   /** The file stored under a token's hash, while it has not expired. */

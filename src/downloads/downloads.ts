@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
-import type { EntityManager } from 'typeorm';
 import { DownloadFilesRepository, type DownloadFile } from './download-files.repository.js';
 
 /** How long a download link works (docs/api.md §10.2: at least 5 minutes). */
@@ -20,10 +19,10 @@ export const tokenHash = (token: string): string => createHash('sha256').update(
 export class Downloads {
   constructor(private readonly files: DownloadFilesRepository) {}
 
-  /** Stores the file (in `manager`'s transaction, if given) and answers its link. */
-  async offer(file: DownloadFile, manager?: EntityManager): Promise<string> {
+  /** Stores the file and answers its link. */
+  async offer(file: DownloadFile): Promise<string> {
     const token = randomBytes(32).toString('base64url');
-    await this.files.insert(tokenHash(token), file, new Date(Date.now() + DOWNLOAD_LIFETIME_MS), manager);
+    await this.files.insert(tokenHash(token), file, new Date(Date.now() + DOWNLOAD_LIFETIME_MS));
     return `${DOWNLOAD_PATH}?uniqueId=${token}&downloadFileName=${encodeURIComponent(file.FileName)}`;
   }
 
