@@ -170,11 +170,16 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
       return Promise.resolve(statement.all(...bound) as T[]);
     }
     if (manager) return Promise.resolve(statement.run(...bound) as never);
-    const run = this.queue.then(() => {
+    return this.afterQueuedWrites(() => {
       // Its turn may come after the request's deadline: then it must not write.
       scope?.check();
       return statement.run(...bound) as never;
     });
+  }
+
+  /** SQLite: runs `work` when the writes and groups queued before it are done; one failing does not stop the next. */
+  private afterQueuedWrites<T>(work: () => T | Promise<T>): Promise<T> {
+    const run = this.queue.then(work);
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -288,7 +293,7 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
       for (const [sql, parameters] of statements) await this.query(sql, parameters);
       return;
     }
-    const run = this.queue.then(() => {
+    await this.afterQueuedWrites(() => {
       const durable = (this.durableSync ??= Number((this.statement('PRAGMA synchronous').all()[0] as { synchronous: number }).synchronous));
       this.statement('PRAGMA synchronous = NORMAL').run();
       try {
@@ -302,8 +307,6 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
         this.statement(`PRAGMA synchronous = ${durable}`).run();
       }
     });
-    this.queue = run.catch(() => undefined);
-    await run;
   }
 
   /** SQLite: the connection's own `synchronous` level, which every commit but a transient write keeps. */
@@ -378,14 +381,13 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
   /** Queues a group after the writes already queued, so lone writes are not starved by a stream of transactions. */
   private queueGroup(): void {
     this.groupQueued = true;
-    const run = this.queue.then(async () => {
+    void this.afterQueuedWrites(async () => {
       // One turn of the event loop first: the requests whose data arrived meanwhile reach their
       // transactions and join this group, so that one COMMIT serves them all.
       await setImmediate();
       this.groupQueued = false;
       return this.sqliteGroup();
     });
-    this.queue = run.catch(() => undefined);
   }
 
   /**

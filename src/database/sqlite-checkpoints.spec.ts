@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource } from 'typeorm';
+import { eventually } from '../../test/support/auth.js';
 import { Database } from '../common/database.js';
 import { SqliteCheckpoints } from './sqlite-checkpoints.js';
 
@@ -31,12 +31,6 @@ async function fileDatabase() {
   };
 }
 
-/** Waits until `done()` holds, for at most `ms`. */
-async function eventually(done: () => boolean, ms = 5000): Promise<boolean> {
-  for (const end = Date.now() + ms; Date.now() < end; await sleep(20)) if (done()) return true;
-  return done();
-}
-
 describe('SqliteCheckpoints', () => {
   it('checkpoints on its own thread: the service connection never does, yet the pages reach the database file', async () => {
     const { db, checkpoints, autocheckpoint, fileSize, close } = await fileDatabase();
@@ -47,7 +41,8 @@ describe('SqliteCheckpoints', () => {
       const before = fileSize();
       // 8 MB: twice what SQLite's own checkpoint would let the WAL hold.
       for (let i = 0; i < 128; i++) await db.transientWrite([['INSERT INTO f (content) VALUES (?)', [Buffer.alloc(64 * 1024, i)]]]);
-      assert.ok(await eventually(() => fileSize() - before >= 8 * 1024 * 1024), `the database file grew by ${fileSize() - before} bytes only`);
+      // Fails unless the thread copied the pages into the file within five seconds.
+      await eventually(async () => fileSize() - before >= 8 * 1024 * 1024);
     } finally {
       await close();
     }
@@ -58,12 +53,9 @@ describe('SqliteCheckpoints', () => {
     try {
       await checkpoints.onApplicationBootstrap();
       await (checkpoints as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
-      assert.ok(await eventually(() => !checkpoints.running));
-      let level = 0;
-      assert.ok(await eventually(() => {
-        void autocheckpoint().then((value) => (level = value));
-        return level === 1000;
-      }), 'the service connection checkpoints itself again');
+      await eventually(async () => !checkpoints.running);
+      // The service connection checkpoints itself again.
+      await eventually(async () => (await autocheckpoint()) === 1000);
       await checkpoints.onApplicationBootstrap();
       assert.equal(checkpoints.running, true);
       await checkpoints.onApplicationShutdown();
