@@ -7,13 +7,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import mysql from 'mysql2/promise';
+import { lowerHelperThreads } from '../src/common/idle-priority.js';
 
 export const dist = join(import.meta.dirname, '..');
 export const resultsDir = join(dist, '..', 'bench', 'results');
 export const hasTaskset = spawnSync('taskset', ['-V']).status === 0;
 
-/** Re-runs this script pinned to core 0, so the load generator does not share the servers' core. */
+/**
+ * Re-runs this script pinned to core 0, so the load generator does not share the servers' core. Its own
+ * helper threads (V8's compilations) wait for its main thread, as the service's do: otherwise a
+ * compilation of the generator's delays its reading of answers and counts as the server's latency.
+ */
 export function pinLoadGenerator(): void {
+  if (process.env.BENCH_PINNED === '1') lowerHelperThreads();
   if (hasTaskset && process.env.BENCH_PINNED !== '1') {
     const child = spawnSync('taskset', ['-c', '0', process.execPath, ...process.argv.slice(1)], { stdio: 'inherit', env: { ...process.env, BENCH_PINNED: '1' } });
     process.exit(child.status ?? 1);

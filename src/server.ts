@@ -5,10 +5,13 @@ import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module.js';
 import { createFastifyAdapter, setupApp } from './app.setup.js';
+import { lowerHelperThreads } from './common/idle-priority.js';
 import { asyncStdout, createLogger, PinoNestLogger } from './common/logging.js';
 import { environmentOrExit } from './config/configuration.js';
 
 export async function bootstrap(): Promise<void> {
+  // The request thread first, on a core it shares with V8's and libuv's helpers (docs/architecture.md §9).
+  lowerHelperThreads();
   const config = environmentOrExit();
   const logger = createLogger(config, asyncStdout());
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config), createFastifyAdapter(config, logger), {

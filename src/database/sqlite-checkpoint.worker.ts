@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import BetterSqlite3 from 'better-sqlite3';
+import { lowerThisThread } from '../common/idle-priority.js';
 
 /** What SqliteCheckpoints gives the thread: the database file and how often to checkpoint. */
 export interface CheckpointWorkerData {
@@ -9,6 +10,8 @@ export interface CheckpointWorkerData {
 
 // The checkpoint thread of SqliteCheckpoints (docs/architecture.md §7): a connection of its own that
 // copies the WAL's committed pages into the database file, off the request thread.
+// Background work: at the helpers' priority, so it waits for the request thread on a shared core.
+lowerThisThread();
 const { file, everyMs } = workerData as CheckpointWorkerData;
 const connection = new BetterSqlite3(file, { fileMustExist: true });
 
