@@ -12,11 +12,7 @@ import { setPriority } from 'node:os';
 export function runAtIdlePriority(): void {
   if (process.platform !== 'linux') return;
   if (spawnSync('chrt', ['--all-tasks', '--idle', '--pid', '0', String(process.pid)], { stdio: 'ignore' }).status === 0) return;
-  try {
-    for (const task of readdirSync('/proc/self/task')) setPriority(Number(task), 19);
-  } catch {
-    /* not allowed here: the default priority */
-  }
+  setEveryThread(19, { exceptMain: false });
 }
 
 /**
@@ -38,21 +34,26 @@ export const HELPER_THREAD_NICE = 5;
  */
 export function lowerHelperThreads(nice = HELPER_THREAD_NICE): number {
   if (process.platform !== 'linux') return 0;
-  let lowered = 0;
+  return setEveryThread(nice, { exceptMain: true });
+}
+
+/** Sets the nice level of this process's threads (the main one too, unless `exceptMain`); how many it set. */
+function setEveryThread(nice: number, { exceptMain }: { exceptMain: boolean }): number {
+  let set = 0;
   try {
     for (const task of readdirSync('/proc/self/task')) {
-      if (Number(task) === process.pid) continue;
+      if (exceptMain && Number(task) === process.pid) continue;
       try {
         setPriority(Number(task), nice);
-        lowered++;
+        set++;
       } catch {
-        /* the thread ended meanwhile */
+        /* the thread ended meanwhile, or this is not allowed here: its priority stays */
       }
     }
   } catch {
     /* no /proc: the default priority */
   }
-  return lowered;
+  return set;
 }
 
 /** Lowers the calling thread (a worker thread's own) to HELPER_THREAD_NICE; Linux only. */
