@@ -135,7 +135,7 @@ export async function setupApp(app: NestFastifyApplication): Promise<void> {
   fastify.decorateRequest('writeScope', null);
   const deadlines: AnswerDeadlines<Unanswered> = new AnswerDeadlines(timeoutMs, (unanswered) => answerTimedOut(deadlines, unanswered));
   fastify.addHook('onRequest', (request, reply, done) => {
-    void reply.header('X-Request-Id', request.id);
+    void reply.header('x-request-id', request.id);
     if (!closing) {
       request.answerDeadline = deadlines.start({ request, reply, lastResort: false });
       // Its reads are bounded by the deadline, passed to them explicitly (the record router's `run`).

@@ -87,7 +87,7 @@ describe('AuthenticationGuard and RolesGuard', () => {
 
   it('refuse a missing, unknown-scheme or bad credential with 401', async () => {
     for (const header of [undefined, 'Digest abc', 'Bearer not-a-token', basic(EMAIL, 'pass'), basic('bob@example.com', PASSWORD)]) {
-      await assert.rejects(s.guard.canActivate(contextFor('readProduct', header).context), UnauthorizedException, String(header));
+      await assert.rejects(async () => s.guard.canActivate(contextFor('readProduct', header).context), UnauthorizedException, String(header));
     }
   });
 
@@ -96,7 +96,7 @@ describe('AuthenticationGuard and RolesGuard', () => {
     assert.equal(await s.guard.canActivate(context), true);
     assert.equal(request.user?.userId, 7);
     assert.equal(request.user?.email, EMAIL);
-    await assert.rejects(s.guard.canActivate(contextFor('readProduct', `Bearer ${s.auth.signAccessToken(7, 2)}`).context), UnauthorizedException);
+    await assert.rejects(async () => s.guard.canActivate(contextFor('readProduct', `Bearer ${s.auth.signAccessToken(7, 2)}`).context), UnauthorizedException);
   });
 
   it('check Basic credentials through passport once; a cache hit never enters passport', async () => {
@@ -150,7 +150,7 @@ describe('AuthenticationGuard and RolesGuard', () => {
     const othersValidate = mock.method(other.strategy, 'validate');
     try {
       const { context, request } = contextFor('readProduct', basic(EMAIL, `${PASSWORD}:fresh`));
-      await assert.rejects(s.guard.canActivate(context), UnauthorizedException);
+      await assert.rejects(async () => s.guard.canActivate(context), UnauthorizedException);
       assert.equal(validate.mock.callCount(), 1);
       assert.equal(othersValidate.mock.callCount(), 0);
       assert.equal(request.user, undefined);

@@ -2,6 +2,7 @@ import { Injectable, SetMetadata, type CanActivate, type ExecutionContext } from
 import { Reflector } from '@nestjs/core';
 import { InjectThrottlerOptions, InjectThrottlerStorage, ThrottlerException, type ThrottlerModuleOptions, type ThrottlerOptions, type ThrottlerStorage } from '@nestjs/throttler';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { FixedWindowStorage, type ThrottlerStorageRecord } from './fixed-window-storage.js';
 
 export const TOKEN_RATE_LIMIT = 'rate-limit:token';
 const THROTTLER_SKIP = 'THROTTLER:SKIP';
@@ -48,7 +49,8 @@ export class RateLimitGuard implements CanActivate {
     this.generateKey = (Array.isArray(options) ? undefined : options.generateKey) ?? this.throttler.generateKey;
   }
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  /** Synchronous with the in-process counters; a promise with a shared store (Redis). */
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const policy = this.policyOf(context);
     if (policy.skip) return true;
     const http = context.switchToHttp();
@@ -65,17 +67,25 @@ export class RateLimitGuard implements CanActivate {
     await this.count(this.policyOf(TOKEN_ATTEMPT), request, reply, false);
   }
 
-  private async count(policy: RoutePolicy, request: FastifyRequest, reply: FastifyReply, headers = true): Promise<boolean> {
+  private count(policy: RoutePolicy, request: FastifyRequest, reply: FastifyReply, headers = true): boolean | Promise<boolean> {
     const ttl = this.throttler.ttl as number;
-    const { totalHits, timeToExpire, isBlocked, timeToBlockExpire } = await this.storage.increment(policy.key(request.ip), ttl, policy.limit, ttl, this.throttler.name ?? 'default');
+    const key = policy.key(request.ip);
+    if (this.storage instanceof FixedWindowStorage) return this.answer(this.storage.incrementNow(key, ttl, policy.limit, ttl), policy, reply, headers);
+    return this.storage.increment(key, ttl, policy.limit, ttl, this.throttler.name ?? 'default').then((counted) => this.answer(counted, policy, reply, headers));
+  }
+
+  /** Over the limit: 429 with Retry-After; else the request goes on, with the limit's headers unless `headers` is false. */
+  private answer(counted: ThrottlerStorageRecord, policy: RoutePolicy, reply: FastifyReply, headers: boolean): true {
+    const { totalHits, timeToExpire, isBlocked, timeToBlockExpire } = counted;
     if (isBlocked) {
       void reply.header('Retry-After', timeToBlockExpire);
       throw new ThrottlerException();
     }
     if (!headers) return true;
-    void reply.header('X-RateLimit-Limit', policy.limit);
-    void reply.header('X-RateLimit-Remaining', Math.max(0, policy.limit - totalHits));
-    void reply.header('X-RateLimit-Reset', timeToExpire);
+    // Lower-case names: Fastify's own spelling, kept without a new string per request (http-headers.ts).
+    void reply.header('x-ratelimit-limit', policy.limit);
+    void reply.header('x-ratelimit-remaining', Math.max(0, policy.limit - totalHits));
+    void reply.header('x-ratelimit-reset', timeToExpire);
     return true;
   }
 
