@@ -127,7 +127,7 @@ describe('AuthenticationGuard and RolesGuard', () => {
     const validate = mock.method(s.strategy, 'validate');
     try {
       const header = basic(EMAIL, 'wrong:guess');
-      const outcomes = await Promise.allSettled([1, 2, 3].map(() => s.guard.canActivate(contextFor('readProduct', header).context)));
+      const outcomes = await Promise.allSettled([1, 2, 3].map(async () => s.guard.canActivate(contextFor('readProduct', header).context)));
       assert.deepEqual(outcomes.map((o) => o.status), ['rejected', 'rejected', 'rejected']);
       assert.equal(validate.mock.callCount(), 1);
     } finally {
