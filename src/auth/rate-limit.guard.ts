@@ -10,7 +10,19 @@ const THROTTLER_SKIP = 'THROTTLER:SKIP';
 /** The token endpoint has its own, lower limit (RATE_LIMIT_TOKEN_PER_MINUTE). */
 export const TokenRateLimit = () => SetMetadata(TOKEN_RATE_LIMIT, true);
 
-export const isTokenRoute = (context: ExecutionContext): boolean => Reflect.getMetadata(TOKEN_RATE_LIMIT, context.getHandler()) === true;
+const tokenRoutes = new WeakMap<object, boolean>();
+
+/**
+ * Whether a route counts against the token endpoint's limit. Read from its metadata once per handler:
+ * the throttler's `limit` and `generateKey` ask on every request, and reflect-metadata's lookup
+ * (a map per target, then per key, up the prototype chain) cost more than the count itself.
+ */
+export function isTokenRoute(context: ExecutionContext): boolean {
+  const handler = context.getHandler();
+  let known = tokenRoutes.get(handler);
+  if (known === undefined) tokenRoutes.set(handler, (known = Reflect.getMetadata(TOKEN_RATE_LIMIT, handler) === true));
+  return known;
+}
 
 /** A route of the token endpoint's limit, for login attempts made elsewhere (Basic credentials). */
 class TokenAttempts {
