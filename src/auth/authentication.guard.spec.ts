@@ -97,6 +97,10 @@ describe('AuthenticationGuard and RolesGuard', () => {
     assert.equal(request.user?.userId, 7);
     assert.equal(request.user?.email, EMAIL);
     await assert.rejects(async () => s.guard.canActivate(contextFor('readProduct', `Bearer ${s.auth.signAccessToken(7, 2)}`).context), UnauthorizedException);
+    // The user's state is cached now: the next request is decided at once, without a promise.
+    const cached = contextFor('readProduct', `Bearer ${s.auth.signAccessToken(7, 3)}`);
+    assert.equal(s.guard.canActivate(cached.context), true);
+    assert.equal(cached.request.user?.userId, 7);
   });
 
   it('check Basic credentials through passport once; a cache hit never enters passport', async () => {
@@ -112,7 +116,8 @@ describe('AuthenticationGuard and RolesGuard', () => {
       assert.equal(authenticate.mock.callCount(), 1);
       for (let i = 0; i < 3; i++) {
         const again = contextFor('readProduct', header);
-        assert.equal(await s.guard.canActivate(again.context), true);
+        // Remembered, with the user's state cached: decided at once, without a promise.
+        assert.equal(s.guard.canActivate(again.context), true);
         assert.equal(again.request.user?.userId, 7);
       }
       assert.equal(validate.mock.callCount(), 1);
