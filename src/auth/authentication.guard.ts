@@ -9,15 +9,6 @@ import { setPasswordRequest } from './passwords.js';
 import { RateLimitGuard } from './rate-limit.guard.js';
 import { RoutePolicies, type RoutePolicy } from './route-policy.js';
 
-/**
- * The first global guard (APP_GUARD): deny by default. Every route needs a Bearer token or Basic
- * credentials unless it is `@Public()`; a failure is the contract's 401 (docs/api.md §2.2). Roles are
- * RolesGuard's, next.
- *
- * Bearer tokens are checked here directly (a signature check and the user's cached state). Basic
- * credentials verified within the last minute are answered from AuthService's cache before any
- * strategy runs; only the others go through passport (BasicPassportGuard, passport-http).
- */
 /** A request with a principal goes on, with it as `request.user`; one without is the contract's 401. */
 function admit(request: FastifyRequest & { user?: Principal }, principal: Principal | null): true {
   if (!principal) throw new UnauthorizedException();
@@ -25,6 +16,15 @@ function admit(request: FastifyRequest & { user?: Principal }, principal: Princi
   return true;
 }
 
+/**
+ * The global guard after the rate limit (APP_GUARD): deny by default. Every route needs a Bearer token or Basic
+ * credentials unless it is `@Public()`; a failure is the contract's 401 (docs/api.md §2.2). Roles are
+ * RolesGuard's, next.
+ *
+ * Bearer tokens are checked here directly (a signature check and the user's cached state). Basic
+ * credentials verified within the last minute are answered from AuthService's cache before any
+ * strategy runs; only the others go through passport (BasicPassportGuard, passport-http).
+ */
 @Injectable()
 export class AuthenticationGuard implements CanActivate {
   /**
