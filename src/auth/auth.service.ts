@@ -177,17 +177,15 @@ export class AuthService {
     return null;
   }
 
-  /** The principal of a bearer token, or null when the token or its user is no longer good. */
   /**
-   * The principal of a valid access token, or null. Answered at once when the user's state is cached
-   * (nearly always), so a request's authentication takes no turn of the event loop; a promise otherwise.
+   * The principal of a bearer token, or null when the token or its user is no longer good. Answered at
+   * once when the user's state is cached (nearly always), so a request's authentication takes no turn
+   * of the event loop; a promise otherwise.
    */
   authenticateBearer(token: string): Principal | null | Promise<Principal | null> {
     const claims = this.verifyAccessToken(token);
     if (!claims) return null;
-    const userId = Number(claims.sub);
-    const cached = this.cachedState(userId);
-    return cached ? bearerPrincipal(claims, cached) : this.userState(userId).then((state) => bearerPrincipal(claims, state));
+    return this.withUserState(Number(claims.sub), (state) => bearerPrincipal(claims, state));
   }
 
   // ---- Basic (the guard asks the cache first, and passport only on a miss: authentication.guard.ts) ----
@@ -209,10 +207,7 @@ export class AuthService {
   rememberedBasic(key: string): Principal | null | Promise<Principal | null> {
     const remembered = this.basicCredentials.get(key);
     if (!remembered || remembered.expires <= Date.now()) return null;
-    // At once when the user's state is cached, as for a bearer token.
-    const cached = this.cachedState(remembered.userId);
-    if (cached) return this.rememberedPrincipal(key, remembered, cached);
-    return this.userState(remembered.userId).then((state) => this.rememberedPrincipal(key, remembered, state));
+    return this.withUserState(remembered.userId, (state) => this.rememberedPrincipal(key, remembered, state));
   }
 
   /** The principal of a remembered Basic credential while the user's state still allows it; else it is forgotten. */
@@ -301,6 +296,12 @@ export class AuthService {
   async userState(userId: number, fresh = false, manager?: EntityManager): Promise<UserState | null> {
     if (fresh || manager) return this.readState(userId, manager);
     return this.cachedState(userId) ?? this.sharedStateRead(userId);
+  }
+
+  /** `use` applied to the user's state: at once when it is cached, else once it is read. */
+  private withUserState<T>(userId: number, use: (state: UserState | null) => T): T | Promise<T> {
+    const cached = this.cachedState(userId);
+    return cached ? use(cached) : this.userState(userId).then(use);
   }
 
   /** The user's state while its cached copy is current (its re-read started when due), else undefined. */

@@ -29,7 +29,7 @@ export async function runWrite(idempotency: Idempotency, request: FastifyRequest
   if (typeof ifMatch === 'string' && request.method !== 'POST') scope.ifMatch = ifMatch;
   return idempotency.run(request, reply, scope, async () => {
     const result = await work(scope);
-    if (scope.etag) void reply.header('ETag', scope.etag);
+    if (scope.etag) void reply.header('etag', scope.etag); // lower case, as the record router sets it
     return result;
   });
 }
