@@ -3,7 +3,7 @@ import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } f
 import { DataSource, type EntityManager, type QueryRunner } from 'typeorm';
 import { isTransientConflict } from './database-errors.js';
 import { RequestTimeoutError } from './http-exception.filter.js';
-import { controlTransaction, executeOn, StatementKiller, transactionConnection, WRITE_ISOLATION, type MySqlConnection, type MySqlPool } from './mysql-connections.js';
+import { controlTransaction, executeOn, executeStatement, StatementKiller, transactionConnection, WRITE_ISOLATION, type MySqlConnection, type MySqlPool } from './mysql-connections.js';
 import type { AnyClass } from './columns.js';
 import type { SqlContext } from './record-definition.js';
 import type { WriteScope } from './write-scope.js';
@@ -186,8 +186,8 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
 
   /**
    * A read whose rows come as arrays of the select list's values, in its order: the hot read path
-   * takes its columns by position, and the drivers build an array per row for about half the cost of
-   * an object with a property per column.
+   * takes its columns by position, and better-sqlite3 builds an array per row for about half the cost
+   * of an object with a property per column (mysql2 builds objects here: `executeStatement`).
    */
   async queryArrays(sql: string, parameters: unknown[] = [], manager?: EntityManager, deadline?: number): Promise<unknown[][]> {
     if (this.isMySql) {
@@ -223,7 +223,7 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
     const bounded = this.mariaDb === true && this.readTimeoutMs > 0 && /^\s*SELECT\b/i.test(sql);
     const once = bounded
       ? this.boundedRead<T>(pool, sql, parameters, rowsAsArray, deadline ?? Date.now() + this.readTimeoutMs)
-      : () => new Promise<T[]>((resolve, reject) => pool.execute({ sql, rowsAsArray }, parameters, (error, rows) => (error ? reject(error) : resolve(rows as T[]))));
+      : () => new Promise<T[]>((resolve, reject) => executeStatement(pool, sql, parameters, rowsAsArray, (error, rows) => (error ? reject(error) : resolve(rows as T[]))));
     return once().catch((error: unknown) => {
       if (isTransientConflict(error)) return this.retryConflicts(once, undefined, 2);
       throw error;
@@ -245,7 +245,7 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
         connection.release();
         return reject(new RequestTimeoutError());
       }
-      connection.execute({ sql: `SET STATEMENT max_statement_time=${(Math.ceil(left / 100) / 10).toFixed(1)} FOR ${sql}`, rowsAsArray }, parameters, (error, rows) => {
+      executeStatement(connection, `SET STATEMENT max_statement_time=${(Math.ceil(left / 100) / 10).toFixed(1)} FOR ${sql}`, parameters, rowsAsArray, (error, rows) => {
         connection.release();
         return error ? reject(error) : resolve(rows as T[]);
       });
@@ -270,7 +270,7 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
           connection.release();
           return reject(error instanceof Error ? error : new Error(String(error)));
         }
-        connection.execute({ sql, rowsAsArray: false }, parameters, (error, rows) => {
+        connection.execute(sql, parameters, (error, rows) => {
           end();
           connection.release();
           return error ? reject(error) : resolve(rows as T[]);

@@ -5,10 +5,10 @@ import { isDatabaseUnavailable } from './database-errors.js';
 // The mysql2 connections the database layer uses besides TypeORM's (docs/architecture.md, "The
 // database"): a transaction's own connection for its statements, and one apart for KILL QUERY.
 
-export type MySqlCallback = (error: Error | null, rows: unknown) => void;
+export type MySqlCallback = (error: Error | null, rows: unknown, fields?: readonly unknown[]) => void;
 export interface MySqlConnection {
   threadId: number;
-  execute(options: { sql: string; rowsAsArray: boolean }, values: unknown[], callback: MySqlCallback): void;
+  execute(sql: string, values: unknown[], callback: MySqlCallback): void;
   query(sql: string, callback: MySqlCallback): void;
   release(): void;
   end(callback?: () => void): void;
@@ -16,7 +16,7 @@ export interface MySqlConnection {
   on(event: 'error', listener: (error: Error) => void): void;
 }
 export interface MySqlPool {
-  execute(options: { sql: string; rowsAsArray: boolean }, values: unknown[], callback: MySqlCallback): void;
+  execute(sql: string, values: unknown[], callback: MySqlCallback): void;
   getConnection(callback: (error: Error | null, connection: MySqlConnection) => void): void;
   on(event: 'connection', listener: (connection: MySqlConnection) => void): void;
 }
@@ -109,8 +109,29 @@ export function transactionConnection(manager: EntityManager | undefined): MySql
 /** A prepared statement on one mysql2 connection, failing as TypeORM's queries fail. */
 export function executeOn<T>(connection: MySqlConnection, sql: string, parameters: unknown[], rowsAsArray: boolean): Promise<T[]> {
   return new Promise<T[]>((resolve, reject) =>
-    connection.execute({ sql, rowsAsArray }, parameters.map((value) => (value === undefined ? null : value)), (error, rows) => (error ? reject(new QueryFailedError(sql, parameters, error)) : resolve(rows as T[]))),
+    executeStatement(connection, sql, parameters.map((value) => (value === undefined ? null : value)), rowsAsArray, (error, rows) => (error ? reject(new QueryFailedError(sql, parameters, error)) : resolve(rows as T[]))),
   );
+}
+
+/**
+ * A prepared statement on a connection or the pool, always through mysql2's `execute(sql, values, cb)`.
+ * Its other form, `execute({ sql, rowsAsArray }, …)`, copies the options with object spread, and V8 on
+ * Node 20 allocates spread objects in the old generation: each statement's options then kept what they
+ * point to alive past every scavenge until the next full collection. Every read was promoted, and a
+ * record read on MariaDB ran at 0.84 of the bare server with twice its p99 (docs/performance.md, "The
+ * sixth session"). Rows wanted as arrays are read as objects and taken in select-list order: every
+ * array read names its columns apart (record-plan.ts aliases each), which the first row confirms.
+ */
+export function executeStatement(target: MySqlConnection | MySqlPool, sql: string, values: unknown[], rowsAsArray: boolean, callback: MySqlCallback): void {
+  if (!rowsAsArray) return target.execute(sql, values, callback);
+  target.execute(sql, values, (error, rows, fields) => {
+    if (error) return callback(error, rows);
+    const objects = rows as Array<Record<string, unknown>>;
+    const arrays = new Array<unknown[]>(objects.length);
+    for (let i = 0; i < objects.length; i++) arrays[i] = Object.values(objects[i]);
+    if (arrays.length && arrays[0].length !== fields?.length) return callback(new Error(`An array read named two of its columns alike: ${sql}`), undefined);
+    callback(null, arrays);
+  });
 }
 
 /**
