@@ -39,7 +39,9 @@ export class InvoicePdfRenderer implements OnApplicationShutdown {
       this.waiting.set(id, { child, resolve, reject });
       // While a job waits, the channel keeps the service's event loop alive; idle, it does not.
       child.channel?.ref();
-      child.send({ id, documents, ...(zipNames ? { zipNames } : {}) } satisfies PdfJob, (error) => error && this.fail(child, error));
+      const job: PdfJob = { id, documents };
+      if (zipNames) job.zipNames = zipNames;
+      child.send(job, (error) => error && this.fail(child, error));
     });
   }
 

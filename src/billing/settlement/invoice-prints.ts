@@ -37,7 +37,8 @@ export class InvoicePrints {
     if (invoice.BusinessName) business.Name = invoice.BusinessName;
     const lines = (await this.repository.linesOf(invoice.Id)) as PdfLine[];
     const original = invoice.CreditNote && invoice.OriginalInvoiceGuid ? await this.repository.invoiceNumberOf(invoice.OriginalInvoiceGuid) : null;
-    return { invoice: { ...invoice, OriginalInvoiceNumber: original }, lines, business };
+    // Assigned, not spread: a spread copy is made in the old generation on Node 20 (withFields, record-writes.ts).
+    return { invoice: Object.assign({}, invoice, { OriginalInvoiceNumber: original }), lines, business };
   }
 }
 
