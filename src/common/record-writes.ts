@@ -54,6 +54,11 @@ export function withFields(values: Readonly<Record<string, unknown>>, extra: Rea
   return merged;
 }
 
+/** The save's context with the values as written, for `afterSave` (a new object, made without spread: withFields). */
+function savedAs(context: SaveContext, written: Record<string, unknown>): SaveContext {
+  return Object.assign({}, context, { values: written });
+}
+
 /** What the write flow asks of the record type's service: its domain rules and its business scope. */
 export interface WriteRules {
   /** Whether the type has save hooks (then every create runs them in a transaction). */
@@ -140,7 +145,7 @@ export class RecordWriter {
     const written = withFields(decision?.values ?? context.values, stamp);
     const newId = await this.repository.insert(written, manager);
     await this.writeLists(newId, dto, manager, true);
-    await this.rules.afterSave(newId, { ...context, values: written }, decision?.pending);
+    await this.rules.afterSave(newId, savedAs(context, written), decision?.pending);
     await this.rules.recordChange(manager, actor, 'Create', newId, null, dto, written);
     return newId;
   }
@@ -154,13 +159,13 @@ export class RecordWriter {
       const values = this.columnValues(dto);
       const context: SaveContext = { manager, actor, dto, values, existing };
       await this.checkReferences(dto, manager, 'all', existing);
-      await this.rules.authorizeBusiness({ ...existing, ...values }, actor, manager, dto);
+      await this.rules.authorizeBusiness(withFields(existing, values), actor, manager, dto);
       await this.checkSameBusiness(context, manager);
       const decision = await this.rules.beforeSave(context);
       const written = withFields(decision?.values ?? values, { UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: false });
       await this.updateRow(id, written, manager, expected);
       await this.writeLists(id, dto, manager, false);
-      await this.rules.afterSave(id, { ...context, values: written }, decision?.pending);
+      await this.rules.afterSave(id, savedAs(context, written), decision?.pending);
       await this.rules.recordChange(manager, actor, 'Update', id, existing, dto);
       if (write) write.etag = await this.repository.currentEtag(id, manager);
       return successConfirmation(`${this.definition.name} was successfully updated.`, { Id: id }, actor?.email ?? null, now);

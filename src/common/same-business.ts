@@ -49,7 +49,8 @@ export async function crossBusinessReferences(
   const moved = existing !== null && field !== null && values[field] !== undefined && values[field] !== existing[field];
   const checked = references.filter((reference) => given[reference.property] !== undefined || moved);
   if (!checked.length) return [];
-  const merged = { ...existing, ...values };
+  // Assigned, not spread: a spread object is made in the old generation on Node 20 (withFields, record-writes.ts).
+  const merged: Record<string, unknown> = Object.assign({}, existing, values);
   const business = await businessOf(merged);
   if (business === null) return [];
   const errors: FieldError[] = [];
