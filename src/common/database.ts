@@ -270,7 +270,7 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
           connection.release();
           return reject(error instanceof Error ? error : new Error(String(error)));
         }
-        connection.execute(sql, parameters, (error, rows) => {
+        executeStatement(connection, sql, parameters, false, (error, rows) => {
           end();
           connection.release();
           return error ? reject(error) : resolve(rows as T[]);

@@ -119,8 +119,9 @@ export function executeOn<T>(connection: MySqlConnection, sql: string, parameter
  * Node 20 allocates spread objects in the old generation: each statement's options then kept what they
  * point to alive past every scavenge until the next full collection. Every read was promoted, and a
  * record read on MariaDB ran at 0.84 of the bare server with twice its p99 (docs/performance.md,
- * "Figures of 2026-11-26, the sixth session"). Rows wanted as arrays are read as objects and taken in select-list order: every
- * array read names its columns apart (record-plan.ts aliases each), which the first row confirms.
+ * "Figures of 2026-11-26, the sixth session"). Rows wanted as arrays are read as objects and taken in
+ * select-list order: every array read names its columns apart (record-plan.ts aliases each), which the
+ * first row confirms. The database layer sends every MySQL statement of its own through here.
  */
 export function executeStatement(target: MySqlConnection | MySqlPool, sql: string, values: unknown[], rowsAsArray: boolean, callback: MySqlCallback): void {
   if (!rowsAsArray) return target.execute(sql, values, callback);
