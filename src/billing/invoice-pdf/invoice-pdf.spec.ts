@@ -3,7 +3,9 @@ import { execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
+import * as fontkit from 'fontkit';
 import { formatAmount, formatDate, renderInvoicePdf, type PdfDocumentInput, type PdfLine } from './invoice-pdf.js';
 import { InvoicePdfRenderer } from './invoice-pdf.renderer.js';
 
@@ -91,6 +93,25 @@ describe('invoice PDF', () => {
     const voided = sampleInvoice(1);
     voided.invoice = { ...voided.invoice, Void: true, DueAmount: 0 };
     assert.match(pdfText(await renderInvoicePdf(voided)), /VOID/);
+  });
+
+  it('opens each of its two fonts once per document, not at every change of font', async () => {
+    // PDFKit makes a font subset each time it opens a font (pdfkit's EmbeddedFont): a default font given
+    // to the document took the family's slot, and every `font('regular')` opened it again.
+    const font = fontkit.create(readFileSync(createRequire(import.meta.url).resolve('@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf')));
+    const prototype = Object.getPrototypeOf(font) as { createSubset: (...args: unknown[]) => unknown };
+    const createSubset = prototype.createSubset;
+    let opened = 0;
+    prototype.createSubset = function (this: unknown, ...args: unknown[]) {
+      opened++;
+      return createSubset.apply(this, args);
+    };
+    try {
+      pdfText(await renderInvoicePdf(sampleInvoice(20)));
+    } finally {
+      prototype.createSubset = createSubset;
+    }
+    assert.equal(opened, 2);
   });
 
   it('puts a long invoice on several pages, each numbered, with every line', async () => {
