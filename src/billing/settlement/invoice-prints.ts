@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { DownloadFile } from '../../downloads/download-files.repository.js';
 import { Downloads } from '../../downloads/downloads.js';
 import { bulkTurn } from '../../common/bulk-lane.js';
 import type { WireRecord } from '../../common/record-definition.js';
@@ -24,11 +25,12 @@ export class InvoicePrints {
     const documents: PdfDocumentInput[] = [];
     for (const invoice of invoices) documents.push(await this.document(invoice as unknown as PrintedInvoice));
     const names = documents.map((document) => fileName(document.invoice));
-    const [file] = documents.length === 1 ? await this.renderer.render(documents) : [await this.renderer.zip(documents, distinct(names))];
+    const file: DownloadFile = documents.length === 1
+      ? { FileName: names[0], ContentType: 'application/pdf', Content: (await this.renderer.render(documents))[0] }
+      : { FileName: 'Invoices.zip', ContentType: 'application/zip', Content: await this.renderer.zip(documents, distinct(names)) };
     // Storing the file and answering is bulk work too (docs/settlement.md, "The PDF and its download").
     await bulkTurn();
-    if (documents.length === 1) return this.downloads.offer({ FileName: names[0], ContentType: 'application/pdf', Content: file });
-    return this.downloads.offer({ FileName: 'Invoices.zip', ContentType: 'application/zip', Content: file });
+    return this.downloads.offer(file);
   }
 
   /** What the PDF of one invoice shows: the invoice as GET shows it, its lines, its business. */
