@@ -82,11 +82,13 @@ async function twentyLineInvoice(base: string, headers: Record<string, string>):
  * Prints and downloads the invoice in `PRINTERS` loops until `until`, in a process of their own
  * (bench/pdf-printers.ts) at the idle scheduling class (src/common/idle-priority.ts): they share the bench's core
  * with the loop that times the GETs, and must not delay it (nor share its heap, its collector's threads or
- * its allocator), so that the latencies measured are the service's. The times of each print.
+ * its allocator), so that the latencies measured are the service's. With V8 on one thread, as the PDF
+ * process (invoice-pdf.renderer.ts): idle-class helper threads still delay others' wake-ups on a VM
+ * (docs/performance.md, "Figures of 2026-11-27"). The times of each print.
  */
 function printLoops(base: string, headers: Record<string, string>, invoice: number, until: number): Promise<number[]> {
   return new Promise((resolve, reject) => {
-    const printers = fork(fileURLToPath(new URL('./pdf-printers.js', import.meta.url)), [], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
+    const printers = fork(fileURLToPath(new URL('./pdf-printers.js', import.meta.url)), [], { execArgv: ['--single-threaded'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
     printers.once('message', (result: { times?: number[]; error?: string }) => (result.times ? resolve(result.times) : reject(new Error(result.error))));
     printers.once('error', reject);
     printers.once('exit', (code) => reject(new Error(`the printers stopped (exit code ${code})`)));
