@@ -56,10 +56,10 @@ export class InvoicePdfRenderer implements OnApplicationShutdown {
     // Structured clone over the channel ('advanced'): the PDFs come back as bytes, not as JSON arrays.
     const child = fork(fileURLToPath(new URL('./invoice-pdf.process.js', import.meta.url)), [], {
       serialization: 'advanced',
-      // One thread for V8 (no helper threads for collections and compilations): on a 2-vCPU VM, an
-      // idle-class process whose helper threads wake and sleep all the time delayed the service's
-      // wake-ups ten times as often as one whose work stays on one thread (docs/performance.md,
-      // "Figures of 2026-11-27"); the process does nothing but render, one document at a time.
+      // One thread for V8 (no helper threads for collections and compilations): on a 2-vCPU VM, idle-class
+      // Node processes with their helper threads raised another process's wake-up delay to a p99 of 4–5 ms,
+      // against 0.5 ms with V8 on one thread (docs/performance.md, "Figures of 2026-11-27"); this process
+      // does nothing but render, one document at a time.
       execArgv: [`--max-old-space-size=${PDF_PROCESS_HEAP_MB}`, '--single-threaded'],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
