@@ -1,6 +1,6 @@
 // npm run bench:memory: the resident memory of the service started as the README starts it (the entry
 // point with its runtime settings, SQLite) under 50 connections mixing reads by id, lists and creates
-// (docs/operations.md, "Memory and GC": under 250 MB). Prints the idle and the highest resident memory
+// (docs/operations.md, "Memory and GC": the 250 MB budget). Prints the idle and the highest resident memory
 // of the serving process, sampled every 250 ms. SECONDS sets the load's length (30).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
