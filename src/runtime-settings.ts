@@ -22,6 +22,14 @@ export const RUNTIME_SETTINGS = {
    * 16 MiB scrypt buffer in an arena of its own (about 35 MB that logins never gave back).
    */
   mallocArenaMax: 1,
+  /**
+   * glibc's mmap threshold, bytes: blocks from 128 KiB up get pages of their own, returned when freed.
+   * Left to glibc, the threshold rises with each such block freed and large buffers then stay in the heap:
+   * `npm run bench:memory` measured idle 208–209 → 194–198 MB and highest 251–252 → 240–242 MB with it
+   * (docs/operations.md, "Memory and GC"). Not worth a relaunch of its own: a process that has everything
+   * else runs without it.
+   */
+  mallocMmapThresholdBytes: 131_072,
 } as const;
 
 /** The V8 flags of the settings, each with the pattern that finds an operator's own value (either spelling). */
@@ -31,20 +39,29 @@ const V8_FLAGS = [
 ] as const;
 
 /** The environment that starts a Node process with the settings (the Dockerfile's ENV). */
-export function runtimeEnvironment(): { NODE_OPTIONS: string; MALLOC_ARENA_MAX: string } {
-  return { NODE_OPTIONS: V8_FLAGS.map(({ flag }) => flag).join(' '), MALLOC_ARENA_MAX: String(RUNTIME_SETTINGS.mallocArenaMax) };
+export function runtimeEnvironment(): { NODE_OPTIONS: string; MALLOC_ARENA_MAX: string; MALLOC_MMAP_THRESHOLD_: string } {
+  return {
+    NODE_OPTIONS: V8_FLAGS.map(({ flag }) => flag).join(' '),
+    MALLOC_ARENA_MAX: String(RUNTIME_SETTINGS.mallocArenaMax),
+    MALLOC_MMAP_THRESHOLD_: String(RUNTIME_SETTINGS.mallocMmapThresholdBytes),
+  };
 }
+
+const isSet = (value: string | undefined) => value !== undefined && value !== '';
 
 /**
  * What a process started with `execArgv` and `env` lacks: the Node flags and environment variables to
- * add, or null when it has everything. An operator's own heap sizes or arena count are kept.
+ * add, or null when it has everything but perhaps the mmap threshold. An operator's own values are kept.
  */
 export function missingSettings(execArgv: readonly string[], env: NodeJS.ProcessEnv): { execArgv: string[]; env: Record<string, string> } | null {
   const given = [...execArgv, ...(env.NODE_OPTIONS ?? '').split(/\s+/)];
   const flags = V8_FLAGS.filter(({ pattern }) => !given.some((flag) => pattern.test(flag))).map(({ flag }) => flag);
-  const hasArenas = env.MALLOC_ARENA_MAX !== undefined && env.MALLOC_ARENA_MAX !== '';
-  if (!flags.length && hasArenas) return null;
-  return { execArgv: flags, env: hasArenas ? {} : { MALLOC_ARENA_MAX: runtimeEnvironment().MALLOC_ARENA_MAX } };
+  if (!flags.length && isSet(env.MALLOC_ARENA_MAX)) return null;
+  const { MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_ } = runtimeEnvironment();
+  return {
+    execArgv: flags,
+    env: { ...(isSet(env.MALLOC_ARENA_MAX) ? {} : { MALLOC_ARENA_MAX }), ...(isSet(env.MALLOC_MMAP_THRESHOLD_) ? {} : { MALLOC_MMAP_THRESHOLD_ }) },
+  };
 }
 
 const FORWARDED_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;

@@ -58,6 +58,7 @@ describe('runtime settings (heap cap, malloc arenas)', () => {
       const [server] = childrenOf(service.child.pid!);
       assert.equal(listening.pid, server);
       assert.equal(environOf(server).MALLOC_ARENA_MAX, String(RUNTIME_SETTINGS.mallocArenaMax));
+      assert.equal(environOf(server).MALLOC_MMAP_THRESHOLD_, String(RUNTIME_SETTINGS.mallocMmapThresholdBytes));
       assert.deepEqual(await service.stop(), { code: 0, signal: null });
       assert.equal(isAlive(server), false);
     } finally {
