@@ -57,11 +57,8 @@ export function missingSettings(execArgv: readonly string[], env: NodeJS.Process
   const given = [...execArgv, ...(env.NODE_OPTIONS ?? '').split(/\s+/)];
   const flags = V8_FLAGS.filter(({ pattern }) => !given.some((flag) => pattern.test(flag))).map(({ flag }) => flag);
   if (!flags.length && isSet(env.MALLOC_ARENA_MAX)) return null;
-  const { MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_ } = runtimeEnvironment();
-  return {
-    execArgv: flags,
-    env: { ...(isSet(env.MALLOC_ARENA_MAX) ? {} : { MALLOC_ARENA_MAX }), ...(isSet(env.MALLOC_MMAP_THRESHOLD_) ? {} : { MALLOC_MMAP_THRESHOLD_ }) },
-  };
+  const { NODE_OPTIONS: _flags, ...variables } = runtimeEnvironment();
+  return { execArgv: flags, env: Object.fromEntries(Object.entries(variables).filter(([name]) => !isSet(env[name]))) };
 }
 
 const FORWARDED_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
