@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { parseDatabaseUrl } from '../src/config/configuration.js';
 import {
   bearerFor, CONNECTIONS, databaseServerPid, dist, DURATION, freePort, hasTaskset, JWT_SECRET, load, median, medianMeasure, pinLoadGenerator, prepareDatabase, residentMemoryMb,
-  resultsDir, ROUNDS, selectCases, servingProcess, start, waitFor, type Case, type Measure,
+  resultsDir, ROUNDS, selectCases, SERVER_CORE, servingProcess, start, stop, waitFor, type Case, type Measure,
 } from './harness.js';
-import { PDF_P99_TARGET, pdfBench, type PdfFigures } from './pdf.js';
+import { PDF_CONTROL, PDF_P99_TARGET, pdfBench, type PdfFigures } from './pdf.js';
 import { BENCH_EMAIL, BENCH_PASSWORD, BUSINESSES, PRODUCTS, seed, seedBookings } from './seed.js';
 
 pinLoadGenerator();
@@ -154,7 +154,15 @@ try {
   // The invoice PDF (bench/pdf.ts): PDFs per second, and GET by id's p99 while PDFs are being made.
   let pdf: PdfFigures | null = null;
   if (selectCases([{ name: 'PDFs of a 20-line invoice' }]).length) {
-    pdf = await pdfBench(ourBase, bearer, cases[0], servingPid);
+    // The other servers have done their part. Left running, they sat idle on the service's core and,
+    // some seconds after their load ended, V8 collected their heaps on five threads at the normal priority:
+    // up to 80 ms of CPU at a time, which the service's request thread waited behind for a scheduler tick
+    // per wake-up (docs/performance.md, "Figures of 2026-11-27, the third session").
+    await Promise.all([stop(bare), stop(readme)]);
+    // BENCH_PDF_CONTROL=spin: the printing slices only keep the service's core busy (bench/pdf.ts).
+    const spin = PDF_CONTROL === 'spin' ? { core: hasTaskset ? SERVER_CORE : undefined } : undefined;
+    if (spin) console.log("control (BENCH_PDF_CONTROL=spin): no PDF is made in the measured slices; a process only spins on the service's core in the idle class");
+    pdf = await pdfBench(ourBase, bearer, cases[0], servingPid, spin);
     const within = pdf.p99Ratio <= PDF_P99_TARGET;
     console.log(
       `PDFs of a 20-line invoice: ${pdf.pdfsPerSecond.toFixed(1)} PDFs/s (print + download, ${pdf.printers} at a time, median ${pdf.printMedianMs.toFixed(0)} ms each)` +
@@ -173,7 +181,7 @@ try {
   const launcherRssMb = servingPid === ours.pid ? null : Math.round(residentMemoryMb(ours.pid!));
   if (launcherRssMb !== null) console.log(`rss is the serving process's; the entry point that started it with the runtime settings holds ${launcherRssMb} MB more`);
   const file = join(resultsDir, `${target.type}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  writeFileSync(file, JSON.stringify({ database: target.type, durationSeconds: DURATION, rounds: ROUNDS, connections: CONNECTIONS, pinned: hasTaskset, serviceEnvironment: serviceOptions, launcherRssMb, rows, pdf }, null, 2));
+  writeFileSync(file, JSON.stringify({ database: target.type, pdfControl: PDF_CONTROL ?? null, durationSeconds: DURATION, rounds: ROUNDS, connections: CONNECTIONS, pinned: hasTaskset, serviceEnvironment: serviceOptions, launcherRssMb, rows, pdf }, null, 2));
   console.log(`written ${file}`);
 } finally {
   for (const child of children) child.kill('SIGTERM');

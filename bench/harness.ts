@@ -12,6 +12,8 @@ import { lowerHelperThreads } from '../src/common/idle-priority.js';
 export const dist = join(import.meta.dirname, '..');
 export const resultsDir = join(dist, '..', 'bench', 'results');
 export const hasTaskset = spawnSync('taskset', ['-V']).status === 0;
+/** The core the servers are pinned to (where taskset is found); the load generator has core 0. */
+export const SERVER_CORE = 1;
 
 /**
  * Re-runs this script pinned to core 0, so the load generator does not share the servers' core. Its own
@@ -63,16 +65,24 @@ export async function prepareDatabase(label = 'bench'): Promise<{ url: string; d
 }
 
 /**
- * Starts a server on core 1; its log (warnings and errors only) goes to bench/results/<name>.log. It gets
+ * Starts a server on SERVER_CORE; its log (warnings and errors only) goes to bench/results/<name>.log. It gets
  * this process's environment without its V8 and malloc settings, and then `env`.
  */
 export function start(script: string, env: Record<string, string>, name: string, nodeFlags: string[] = []): ChildProcess {
   const { NODE_OPTIONS: _nodeOptions, MALLOC_ARENA_MAX: _arenas, ...inherited } = process.env;
   const command = hasTaskset ? 'taskset' : process.execPath;
-  const args = hasTaskset ? ['-c', '1', process.execPath, ...nodeFlags, script] : [...nodeFlags, script];
+  const args = hasTaskset ? ['-c', String(SERVER_CORE), process.execPath, ...nodeFlags, script] : [...nodeFlags, script];
   mkdirSync(resultsDir, { recursive: true });
   const log = openSync(join(resultsDir, `${name}.log`), 'w');
   return spawn(command, args, { env: { ...inherited, ...env }, stdio: ['ignore', log, log] });
+}
+
+/** Stops a server started by `start` (the launcher forwards the signal to its serving process) and waits for it. */
+export async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
 }
 
 export async function waitFor(url: string, child: ChildProcess): Promise<void> {

@@ -9,6 +9,8 @@ export interface PrintersJob {
   printers: number;
   /** Date.now() at which the printers stop (each ends the print it is making). */
   until: number;
+  /** Spin on the CPU until then instead of printing (a control of the PDF bench, BENCH_PDF_CONTROL=spin). */
+  spin?: boolean;
 }
 
 async function json(base: string, headers: Record<string, string>, path: string, body: unknown): Promise<any> {
@@ -19,8 +21,14 @@ async function json(base: string, headers: Record<string, string>, path: string,
 }
 
 /** Prints and downloads the invoice in `printers` loops until `until`; the milliseconds of each. */
-export async function printLoops({ base, headers, invoice, printers, until }: PrintersJob): Promise<number[]> {
+export async function printLoops({ base, headers, invoice, printers, until, spin }: PrintersJob): Promise<number[]> {
   const times: number[] = [];
+  if (spin) {
+    // Only user-space work: no system call but the clock's (vDSO), no allocation.
+    let sum = 0;
+    while (Date.now() < until) for (let i = 0; i < 100_000; i++) sum += i;
+    return sum < 0 ? [sum] : times;
+  }
   await Promise.all(Array.from({ length: printers }, async () => {
     while (Date.now() < until) {
       const began = performance.now();

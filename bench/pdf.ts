@@ -4,9 +4,14 @@
 // service can answer (not as fast as it answers, which would measure its queue), each timed from the moment
 // it was due to be sent; so a request thread held up by PDF work shows as a longer p99, and the ratio of the
 // two p99s says whether making PDFs gets in the way of answering requests (the issue's target: ≤ 1.5×).
+//
+// BENCH_PDF_CONTROL=spin runs a control instead: in the slices that would print, a process only spins on the
+// service's core in the idle scheduling class (no PDF, no request, no system call), so the ratio shows what a
+// core kept busy costs GET by id on this machine by itself (docs/performance.md, "Figures of 2026-11-27,
+// the third session").
 import { Agent, request } from 'node:http';
 import { readFileSync } from 'node:fs';
-import { fork } from 'node:child_process';
+import { fork, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { childProcesses, cpuMicros, DURATION, median, ROUNDS, type Case } from './harness.js';
 import type { PrintersJob } from './pdf-printers.js';
@@ -15,6 +20,13 @@ const PRINTERS = Number(process.env.BENCH_PDF_CONCURRENCY ?? 4);
 /** GETs per second while measuring their latency. */
 const PROBE_RATE = Number(process.env.BENCH_PDF_PROBE_RATE ?? 200);
 export const PDF_P99_TARGET = 1.5;
+
+export const PDF_CONTROL = ((): 'spin' | undefined => {
+  const control = process.env.BENCH_PDF_CONTROL;
+  if (!control) return undefined;
+  if (control !== 'spin') throw new Error(`BENCH_PDF_CONTROL is 'spin' or unset, not '${control}'`);
+  return control;
+})();
 
 export interface Latency {
   requests: number;
@@ -84,15 +96,17 @@ async function twentyLineInvoice(base: string, headers: Record<string, string>):
  * with the loop that times the GETs, and must not delay it (nor share its heap, its collector's threads or
  * its allocator), so that the latencies measured are the service's. With V8 on one thread, as the PDF
  * process (invoice-pdf.renderer.ts): idle-class helper threads still delay others' wake-ups on a VM
- * (docs/performance.md, "Figures of 2026-11-27"). The times of each print.
+ * (docs/performance.md, "Figures of 2026-11-27"). The times of each print. With `spin`, the process only
+ * spins until `until`, moved to `spin.core` (a control: BENCH_PDF_CONTROL=spin).
  */
-function printLoops(base: string, headers: Record<string, string>, invoice: number, until: number): Promise<number[]> {
+function printLoops(base: string, headers: Record<string, string>, invoice: number, until: number, spin?: { core?: number }): Promise<number[]> {
   return new Promise((resolve, reject) => {
     const printers = fork(fileURLToPath(new URL('./pdf-printers.js', import.meta.url)), [], { execArgv: ['--single-threaded'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
+    if (spin?.core !== undefined && printers.pid) spawnSync('taskset', ['--all-tasks', '--pid', '--cpu-list', String(spin.core), String(printers.pid)], { stdio: 'ignore' });
     printers.once('message', (result: { times?: number[]; error?: string }) => (result.times ? resolve(result.times) : reject(new Error(result.error))));
     printers.once('error', reject);
     printers.once('exit', (code) => reject(new Error(`the printers stopped (exit code ${code})`)));
-    printers.send({ base, headers, invoice, printers: PRINTERS, until } satisfies PrintersJob);
+    printers.send({ base, headers, invoice, printers: PRINTERS, until, spin: spin !== undefined } satisfies PrintersJob);
   });
 }
 
@@ -158,7 +172,8 @@ const medianLatency = (all: Latency[]): Latency => ({
 /** Seconds of each slice of the measurement, alternately with and without PDFs being made. */
 const SLICE_SECONDS = Number(process.env.BENCH_PDF_SLICE ?? 2);
 
-export async function pdfBench(base: string, headers: Record<string, string>, getCase: Case, servingPid?: number): Promise<PdfFigures> {
+/** With `spin` (the control BENCH_PDF_CONTROL=spin), the printing slices only spin on `spin.core`. */
+export async function pdfBench(base: string, headers: Record<string, string>, getCase: Case, servingPid?: number, spin?: { core?: number }): Promise<PdfFigures> {
   const invoice = await twentyLineInvoice(base, headers);
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   try {
@@ -184,7 +199,7 @@ export async function pdfBench(base: string, headers: Record<string, string>, ge
           pools.alone.failed += got.failed;
         } else {
           const began = Date.now();
-          const printing = printLoops(base, headers, invoice, began + SLICE_SECONDS * 1000);
+          const printing = printLoops(base, headers, invoice, began + SLICE_SECONDS * 1000, spin);
           // The printers are under way before the first GET; the GETs stop before the last prints end.
           await new Promise((resolve) => setTimeout(resolve, 200));
           const got = await probe(agent, base, getCase, SLICE_SECONDS - 0.2, PROBE_RATE);
