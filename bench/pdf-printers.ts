@@ -24,10 +24,10 @@ async function json(base: string, headers: Record<string, string>, path: string,
 export async function printLoops({ base, headers, invoice, printers, until, spin }: PrintersJob): Promise<number[]> {
   const times: number[] = [];
   if (spin) {
-    // Only user-space work: no system call but the clock's (vDSO), no allocation.
-    let sum = 0;
-    while (Date.now() < until) for (let i = 0; i < 100_000; i++) sum += i;
-    return sum < 0 ? [sum] : times;
+    while (Date.now() < until) {
+      // Only user-space work: no system call but the clock's (vDSO), no allocation.
+    }
+    return times;
   }
   await Promise.all(Array.from({ length: printers }, async () => {
     while (Date.now() < until) {
