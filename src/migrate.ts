@@ -9,7 +9,7 @@ import { isDatabaseUnavailable } from './common/database-errors.js';
 import { createLogger, PinoNestLogger } from './common/logging.js';
 import { environmentOrExit, type AppConfig } from './config/configuration.js';
 import { buildDataSourceOptions } from './database/data-source-options.js';
-import { pendingMigrations, runMigrations } from './database/migration-runner.js';
+import { runMigrations } from './database/migration-runner.js';
 import { ServiceDataSource } from './database/service-data-source.js';
 
 /** A database that is not up yet (a job started with it) is waited for this many times, three seconds apart. */
@@ -28,11 +28,7 @@ export async function migrate(config: AppConfig, log = createLogger(config)): Pr
     }
   }
   try {
-    const pending = await pendingMigrations(dataSource);
-    await runMigrations(dataSource);
-    if (pending.length) log.info({ applied: pending }, `applied ${pending.length} migrations`);
-    else log.info('the schema is current: no migration to apply');
-    return pending;
+    return await runMigrations(dataSource);
   } finally {
     await dataSource.destroy();
   }

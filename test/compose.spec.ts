@@ -72,7 +72,7 @@ describe('compose.yaml', () => {
   it('secrets come from files (NAME_FILE, compose secrets), never from the environment or .env.example', () => {
     for (const [name, service] of ours) {
       const environment = service.environment ?? {};
-      for (const variable of ['JWT_SECRET', 'DATABASE_URL', 'BOOTSTRAP_ADMIN_PASSWORD']) {
+      for (const variable of ['JWT_SECRET', 'JWT_PREVIOUS_SECRETS', 'DATABASE_URL', 'BOOTSTRAP_ADMIN_PASSWORD']) {
         assert.equal(environment[variable], undefined, `${name}: ${variable} inline`);
         const file = environment[`${variable}_FILE`];
         assert.match(file ?? '', /^\/run\/secrets\/\w+$/, `${name}: ${variable}_FILE`);
@@ -81,6 +81,8 @@ describe('compose.yaml', () => {
         assert.match(compose.secrets[secret]?.file ?? '', /^\.\/secrets\//);
       }
     }
+    // A secret file .env.example points the operator at is one compose declares.
+    for (const [, secret] of envExample.matchAll(/(?:\.\/|\/run\/)secrets\/(\w+)/g)) assert.ok(compose.secrets[secret], `.env.example names ${secret}, which compose.yaml does not declare`);
     for (const variable of SECRET_VARIABLES) assert.doesNotMatch(envExample, new RegExp(`^\\s*${variable}=`, 'm'), `.env.example sets ${variable}`);
     assert.match(readFileSync(join(ROOT, '.gitignore'), 'utf8'), /^secrets\/$/m);
     // Nor are they sent to the image build.

@@ -84,6 +84,7 @@ describe('migrations', () => {
       JWT_SECRET: TEST_JWT_SECRET,
       BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
       BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
+      LOG_LEVEL: 'info',
     });
     try {
       const res = await fetch(`${service.url}/api/sys/businesses`, { headers: { authorization: basicAuth(ADMIN.email, ADMIN.password) } });
@@ -93,6 +94,8 @@ describe('migrations', () => {
       assert.equal(body.Records[0].Name, 'Older Works');
       assert.equal(body.Records[0].CurrencyId, currency);
       assert.equal(body.Records[0].CreatedOn, '2025-01-15T10:30:00Z');
+      // The start-up says, in one line, that it brought the schema forward.
+      assert.match(service.output(), new RegExp(`Applied ${all.length - 1} migrations: `));
     } finally {
       assert.equal((await service.stop()).code, 0);
     }

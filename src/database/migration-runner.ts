@@ -27,7 +27,7 @@ export class MigrationFailedError extends Error {
  * that fails (here, or in an instance that died) has its partial changes undone, so the next start
  * runs it again from a clean state.
  */
-export async function runMigrations(dataSource: DataSource): Promise<void> {
+export async function runMigrations(dataSource: DataSource): Promise<string[]> {
   const logger = new Logger('Migrations');
   const mySql = isMySqlFamily(dataSource);
   const lock = new MigrationLock(dataSource);
@@ -45,8 +45,9 @@ export async function runMigrations(dataSource: DataSource): Promise<void> {
         await lock.recordProgress(running);
       }
     });
+    let applied: string[];
     try {
-      await dataSource.runMigrations({ transaction: 'each' });
+      applied = (await dataSource.runMigrations({ transaction: 'each' })).map((migration) => migration.name);
     } catch (error) {
       // A database that went away is retried at start-up; the next attempt finds the record and repairs.
       if (isDatabaseUnavailable(error) || running === undefined) throw error;
@@ -56,6 +57,10 @@ export async function runMigrations(dataSource: DataSource): Promise<void> {
       restore();
     }
     if (mySql) await lock.recordProgress(null);
+    // One line an operator can look for at every start (docs/operations.md, "Migrations").
+    if (applied.length) logger.log(`Applied ${applied.length} migrations: ${applied.join(', ')}`);
+    else logger.log(`The schema is current: no migration to apply (${dataSource.migrations.length} applied earlier)`);
+    return applied;
   } finally {
     await lock.release();
   }
