@@ -16,6 +16,8 @@ import { Database } from './common/database.js';
 import { describeDocument, documentRecordRoutes, recordBasePaths, recordBodies } from './common/openapi.js';
 import { RecordTypes } from './common/record-types.js';
 import { documentSafeWrites } from './common/openapi-safe-writes.js';
+import { documentCommands } from './common/openapi-commands.js';
+import { RecordCommands } from './common/commands/record-commands.js';
 import { installSecurityHeaders } from './common/http-headers.js';
 import { AnswerDeadlines, type Deadline } from './common/answer-deadlines.js';
 import { answerClientError, RequestTimeoutError, sendError, UNAVAILABLE_MESSAGE } from './common/http-exception.filter.js';
@@ -194,4 +196,6 @@ export async function setupApp(app: NestFastifyApplication): Promise<void> {
     swaggerOptions: { persistAuthorization: false, validatorUrl: null },
   });
   await app.init();
+  // The modules register their commands as they start (onModuleInit); the document served is this object.
+  documentCommands(document, app.get(RecordCommands, { strict: false }));
 }

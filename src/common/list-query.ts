@@ -68,6 +68,19 @@ function parseIds(text: string): number[] {
   });
 }
 
+/**
+ * The ids of the batch-get route (`…/batch?id=[1,2,3]`, brackets optional): every id asked for, or a
+ * 400 naming `id` when there are none or one is not an id.
+ */
+export function parseBatchQuery(query: Readonly<Record<string, unknown>>): number[] {
+  const given = Object.entries(query).filter(([name]) => name.toLowerCase() === 'id').map(([, value]) => value);
+  const text = given.length === 1 && typeof given[0] === 'string' ? given[0] : undefined;
+  if (text === undefined) throw invalid('id', 'id is required once: the ids of the records, such as [1,2,3].', given.length ? given : null);
+  const ids = parseIds(isBracketedList(text) ? text : `[${text}]`);
+  if (!ids.length) throw invalid('id', 'id must name at least one record, such as [1,2,3].', text);
+  return ids;
+}
+
 function parseValue(param: string, field: ListField, text: string, bound: 'from' | 'to' | null): Filter['value'] {
   switch (field.kind) {
     case 'int':

@@ -244,7 +244,10 @@ const PAGE_PARAMETERS = [
   { name: 'size', in: 'query', required: false, description: `Page size, clamped to 1..${MAX_PAGE_SIZE}.`, schema: { type: 'integer', default: DEFAULT_PAGE_SIZE } },
 ];
 
-/** The list parameters of a type (docs/api.md §1.3): paging, sorting, batch get and its filters. */
+/**
+ * The list parameters of a type (docs/api.md §1.3): paging, sorting and its filters. The batch get the
+ * list route also answers (`id=[1,2,3]`) is documented as its own operation, `…/batch`.
+ */
 function listParameters(definition: RecordDefinition<any>, plan: RecordPlan): Array<Record<string, unknown>> {
   const { fields, navigations = {} } = plan.listSchema;
   const scalar = fields.filter((field) => field.kind !== 'idList');
@@ -253,7 +256,6 @@ function listParameters(definition: RecordDefinition<any>, plan: RecordPlan): Ar
     ...PAGE_PARAMETERS,
     { name: 'orderBy', in: 'query', required: false, description: 'The field to sort by (default Id; case-insensitive).', schema: { type: 'string', enum: scalar.map((f) => f.name) } },
     { name: 'dir', in: 'query', required: false, description: 'Sort direction: 1, 0, asc, Ascending (default), or -1, desc, Descending.', schema: { type: 'string', enum: ['1', '0', 'asc', 'Ascending', '-1', 'desc', 'Descending'] } },
-    { name: 'id', in: 'query', required: false, description: `Batch get: [1,2,3] (at most ${MAX_PAGE_SIZE} ids). The answer is then an array of the records found, in ascending Id order (unknown ids, and records outside the caller's businesses, left out).`, schema: { type: 'string', pattern: '^\\[?\\d+(,\\d+)*\\]?$' } },
   ];
   const filterSchema = (kind: WireKind): Schema =>
     kind === 'datetime' ? { type: 'string', description: 'A date (2025-01-15) or date-time (UTC unless an offset is given).' } : wireSchema(kind, false);
@@ -274,6 +276,11 @@ function listParameters(definition: RecordDefinition<any>, plan: RecordPlan): Ar
   }
   return parameters;
 }
+
+const BATCH_IDS = {
+  name: 'id', in: 'query', required: true, schema: { type: 'string', pattern: '^\\[?\\d+(,\\d+)*\\]?$' },
+  description: `The ids, [1,2,3] or 1,2,3 (at most ${MAX_PAGE_SIZE}). The list route answers the same with ?id=[1,2,3], as the platform's clients send it.`,
+};
 
 const ID_PARAMETER = { name: 'id', in: 'path', required: true, schema: { type: 'integer', format: 'int32', minimum: 1 } };
 
@@ -297,10 +304,14 @@ function describeRecordOperations(paths: OpenAPIObject['paths'], { definition, p
   const list = collection?.get;
   if (list && offered.has('list')) {
     list.parameters = listParameters(definition, plan);
-    respond(list, '200', `A page of ${name} records in the list envelope; with \`id\`, an array of the records asked for.`, {
-      oneOf: [ref(`${name}List`), { type: 'array', items: ref(name) }],
-    });
+    respond(list, '200', `A page of ${name} records in the list envelope.`, ref(`${name}List`));
     respond(list, '400', ...failure('An unknown orderBy or filter field, or a malformed value.'));
+  }
+  const batch = (paths[`${base}/batch`] as Record<string, Operation> | undefined)?.get;
+  if (batch && offered.has('list')) {
+    batch.parameters = [BATCH_IDS];
+    respond(batch, '200', `The ${name} records asked for, in ascending Id order (unknown ids, and records outside the caller's businesses, left out).`, { type: 'array', items: ref(name) });
+    respond(batch, '400', ...failure('id is missing or is not a list of ids.'));
   }
   const get = one?.get;
   if (get && offered.has('get')) {

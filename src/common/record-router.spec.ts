@@ -15,6 +15,7 @@ describe('recordRoutes: the record router\'s table', () => {
       'GET /api/area/things list Thing-List',
       'GET /api/area/things/:id get Thing-Read',
       'GET /api/area/things/:id/history history Thing-Read',
+      'GET /api/area/things/batch batch Thing-List',
       'POST /api/area/things create Thing-Create',
       'PUT /api/area/things update Thing-Edit',
       'PUT /api/area/things/:id updateById Thing-Edit',
@@ -28,6 +29,7 @@ describe('recordRoutes: the record router\'s table', () => {
       'GET /api/area/things list Other-Read',
       'GET /api/area/things/:id get Other-Read',
       'GET /api/area/things/:id/history history Other-Read',
+      'GET /api/area/things/batch batch Other-Read',
       'GET /api/area/things/commands commands Thing-List',
       'POST /api/area/things notAllowed authenticated',
       'POST /api/area/things/runcommand runcommand authenticated',
@@ -39,7 +41,7 @@ describe('recordRoutes: the record router\'s table', () => {
 
   it('offers no create or update without a body, and parses path ids from their raw text', () => {
     const routes = recordRoutes(definition({ dto: undefined }));
-    assert.deepEqual(routes.map((route) => route.operation).sort(), ['delete', 'get', 'history', 'list']);
+    assert.deepEqual(routes.map((route) => route.operation).sort(), ['batch', 'delete', 'get', 'history', 'list']);
     const get = routes.find((route) => route.operation === 'get')!;
     for (const bad of ['1.0', '0x3', 'abc', '1e3', '0', '01', '2147483648']) {
       assert.throws(() => get.parse({ params: { id: bad } } as never), (error: Error) => error.constructor.name === 'RecordNotFoundException', bad);

@@ -26,7 +26,7 @@ import type { WriteScope } from './write-scope.js';
 // ETag and 304, and the one error writer. No Nest controller, pipe or interceptor runs on these routes.
 
 /** The operations a record type may offer (docs/api.md §1.2; commands: docs/billing.md). */
-export type RouteOperation = 'list' | 'get' | 'history' | 'create' | 'update' | 'updateById' | 'delete' | 'commands' | 'runcommand' | 'notAllowed';
+export type RouteOperation = 'list' | 'batch' | 'get' | 'history' | 'create' | 'update' | 'updateById' | 'delete' | 'commands' | 'runcommand' | 'notAllowed';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -134,7 +134,15 @@ export function recordRoutes(definition: RecordDefinition<any>): RecordRoute[] {
       operation: 'list', method: 'GET', path: base, permission: read('List'),
       parse: queryOf,
       run: ({ service }, query, actor, _write, deadline) => service.list(query, actor, deadline),
-      document: { key: 'list', summary: `List ${name} records (paged, filtered), or several by id=[1,2,3]` },
+      document: { key: 'list', summary: `List ${name} records (paged, filtered)` },
+    }));
+    // The list route answers `?id=[1,2,3]` too (docs/api.md §1.2), as the platform's clients send it; this
+    // route gives that batch get an operation of its own, so each has one answer type in the document.
+    routes.push(route({
+      operation: 'batch', method: 'GET', path: `${base}/batch`, permission: read('List'),
+      parse: queryOf,
+      run: ({ service }, query, actor, _write, deadline) => service.batchGet(query, actor, deadline),
+      document: { key: 'batchGet', summary: `Several ${name} records by id ([1,2,3]), in Id order` },
     }));
   }
   if (has('get')) {

@@ -12,6 +12,7 @@ import type { BilledCustomer } from '../due-items/due-items.js';
 import { atMidnight } from '../due-items/periods.js';
 import { BillingError, BillingRunner, todayUtc, type BilledInvoice } from './billing-runner.js';
 import { billingRuns } from './billing-runs.definition.js';
+import { billRunValue } from './billing-run-answers.js';
 
 export type RunTrigger = 'Manual' | 'Automatic';
 
@@ -43,6 +44,7 @@ export class BillingRunsService implements OnModuleInit {
       permission: { entity: 'CoworkerInvoice', action: 'Create' },
       order: 10,
       parameters: [{ Name: 'Until', Type: 'Date' }, { Name: 'Preview', Type: 'Boolean' }],
+      value: billRunValue,
       // Each customer is billed all or nothing, and the run goes on with the others.
       transaction: 'own',
       run: ({ records, parameters, actor, write }) => this.command(records, parameters, actor, write),

@@ -10,6 +10,7 @@ import { InjectRecords } from '../../common/record.module.js';
 import type { RecordService } from '../../common/record.service.js';
 import { CoworkerLedgerEntriesRules } from '../coworker-ledger-entries/coworker-ledger-entries.rules.js';
 import { PaymentProvider } from '../coworker-ledger-entries/coworker-ledger-entry.entity.js';
+import { creditNotesValue } from './invoice-command-answers.js';
 import { InvoicePrints } from './invoice-prints.js';
 import { InvoiceRelease } from './invoice-release.js';
 import { InvoiceSettlement, settledFields, type Settled } from './invoice-settlement.js';
@@ -89,6 +90,7 @@ export class InvoiceCommands implements OnModuleInit {
       key: 'COWORKER_INVOICE_CANCEL', name: 'Issue credit note', permission: EDIT, order: 3,
       parameters: [{ Name: 'Amount', Type: 'Decimal', perId: true }, { Name: 'Preview', Type: 'Boolean' }, { Name: 'DoNotApplyCreditAutomatically', Type: 'Boolean' }],
       refuses: notCreditable,
+      value: creditNotesValue,
       run: (context) => this.credit(context),
     });
     this.commands.register(INVOICE, {

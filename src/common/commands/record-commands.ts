@@ -80,9 +80,17 @@ export interface RecordCommand {
    * (bulk-lane.ts), so interactive requests that arrived meanwhile are answered first.
    */
   bulk?: boolean;
+  /**
+   * The JSON schema of the answer's `Value` (docs/api.md §10: the OpenAPI document types each command's
+   * answer); built from the document's schemas when a function. Absent: `Value` is null.
+   */
+  value?: CommandValueSchema;
   /** Does the work; throw `refusal(...)` (or any 4xx WireResponseException) to refuse. Returns the answer's Value. */
   run(context: CommandContext): Promise<unknown>;
 }
+
+/** A JSON schema (OpenAPI 3.0), or one made from the schemas of the document (`schemas.CoworkerInvoiceLine`). */
+export type CommandValueSchema = Record<string, unknown> | ((schemas: Readonly<Record<string, Record<string, unknown>>>) => Record<string, unknown>);
 
 /** A command as `GET /commands` lists it (docs/billing.md). */
 export interface CommandDescription {
@@ -122,6 +130,11 @@ export class RecordCommands {
     list.push(command);
     list.sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
     this.byType.set(recordName, list);
+  }
+
+  /** Every record type's commands, by the type's name (for the OpenAPI document). */
+  all(): ReadonlyMap<string, readonly RecordCommand[]> {
+    return this.byType;
   }
 
   commandsOf(recordName: string): readonly RecordCommand[] {
