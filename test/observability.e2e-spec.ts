@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { requestToken } from './support/auth.js';
-import { createProduct } from './support/billing-fixtures.js';
+import { createBilledInvoice, createCoworkerInvoice, createCreditSpendingBooking, createProduct } from './support/billing-fixtures.js';
 import { create, createBusiness } from './support/fixtures.js';
 import { freePort, sleep } from './support/service.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, appPerSuite, onMySql, startApp, TEST_JWT_SECRET, type TestApp } from './support/test-app.js';
@@ -109,6 +109,28 @@ describe('GET /metrics (METRICS_ENABLED=true)', () => {
     assert.equal(value(text, 'coworking_webhook_deliveries_failed'), 1);
     assert.equal(value(text, 'coworking_webhook_attempts_total', { outcome: 'failed' }), 2);
     assert.equal(value(text, 'coworking_webhook_attempts_total', { outcome: 'succeeded' }), 1);
+  });
+
+  it('counts the money once it is committed: invoices issued, credit notes, payments, refused ones not, bookings', async () => {
+    const before = await scrape();
+    const billed = await createBilledInvoice(t);
+    const invoice = (await t.get(`/api/billing/coworkerinvoices/${billed}`)).body;
+    const other = await createCoworkerInvoice(t, invoice.BusinessId, invoice.CoworkerId, { TotalAmount: 50 });
+    const command = (Key: string, Ids: number[], Parameters: unknown[] = []) => t.post('/api/billing/coworkerinvoices/runcommand', { Key, Ids, Parameters });
+    assert.equal((await command('PAY_COWORKER_INVOICE_MANUAL', [billed])).body.WasSuccessful, true);
+    // Refused (nothing is due any more): rolled back, so not counted.
+    assert.equal((await command('PAY_COWORKER_INVOICE_MANUAL', [billed])).body.WasSuccessful, false);
+    assert.equal((await command('COWORKER_INVOICE_CANCEL', [other], [{ Name: `Amount${other}`, Value: 20 }])).body.WasSuccessful, true);
+    await createCreditSpendingBooking(t);
+    const text = await scrape();
+    const grew = (name: string) => value(text, name) - value(before, name);
+    assert.equal(grew('coworking_invoices_issued_total'), 2, 'the run\'s invoice and the one created');
+    assert.equal(grew('coworking_credit_notes_total'), 1);
+    assert.equal(grew('coworking_payments_total'), 1);
+    assert.equal(grew('coworking_payments_amount_total'), invoice.TotalAmount);
+    assert.equal(grew('coworking_refunds_total'), 0);
+    assert.equal(grew('coworking_bookings_total'), 1);
+    assert.ok(text.includes('# TYPE coworking_checkins_total counter'));
   });
 
   it('shows the database pool (MariaDB) and the billing-run lag gauge', async () => {

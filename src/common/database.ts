@@ -55,6 +55,8 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
   private open: { manager: EntityManager | null; ended: Promise<void> } | null = null;
   /** The request id each transaction's work is done for, by its entity manager (the change log records it). */
   private readonly requestIds = new WeakMap<EntityManager, string>();
+  /** What runs once a transaction has committed, by its entity manager (`afterCommit`); dropped on a rollback. */
+  private readonly committedSteps = new WeakMap<EntityManager, Array<() => void>>();
   /** REQUEST_TIMEOUT_MS: a read outside a transaction with no request deadline known is bounded by it (MariaDB). */
   readTimeoutMs = 0;
   private mariaDb: boolean | undefined;
@@ -211,6 +213,26 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
   /** The request id the transaction of `manager` works for, given to `transaction` (the change log records it). */
   requestIdOf(manager: EntityManager): string | undefined {
     return this.requestIds.get(manager);
+  }
+
+  /**
+   * Runs `step` once the transaction of `manager` has committed, and never when it rolls back (a
+   * conflict retried runs its work again, which asks again): counting what happened, not what was tried
+   * (the metrics of docs/operations.md). A manager outside any transaction: at once.
+   */
+  afterCommit(manager: EntityManager, step: () => void): void {
+    if (!manager.queryRunner?.isTransactionActive) return step();
+    const steps = this.committedSteps.get(manager);
+    if (steps) steps.push(step);
+    else this.committedSteps.set(manager, [step]);
+  }
+
+  /** The steps waiting for the commit of `manager`'s transaction, run once (errors are the steps' own). */
+  private committed(manager: EntityManager): void {
+    const steps = this.committedSteps.get(manager);
+    if (!steps) return;
+    this.committedSteps.delete(manager);
+    for (const step of steps) step();
   }
 
   /**
@@ -404,7 +426,7 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
   private async sqliteGroup(): Promise<void> {
     if (!this.waiting.length) return;
     const runner = (this.sqliteRunner ??= this.dataSource.createQueryRunner() as SqliteRunner);
-    const done: Array<{ unit: SqliteUnit; result: unknown }> = [];
+    const done: Array<{ unit: SqliteUnit; result: unknown; manager: EntityManager }> = [];
     let ended!: () => void;
     const began = Date.now();
     try {
@@ -420,8 +442,9 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
     try {
       while (this.waiting.length && done.length < GROUP_LIMIT && Date.now() - began < this.groupWindowMs) {
         const unit = this.waiting.shift()!;
-        const result = await this.groupMember(unit, runner);
-        if (result !== FAILED) done.push({ unit, result });
+        const manager = this.dataSource.createEntityManager(runner);
+        const result = await this.groupMember(unit, manager);
+        if (result !== FAILED) done.push({ unit, result, manager });
         // A failure SQLite answers by rolling back the whole transaction (a full disk, an I/O error)
         // took the group's earlier work with it: those fail too, with the same error.
         if (!this.sqliteConnection.inTransaction) throw new Error("SQLite rolled the group's transaction back");
@@ -438,14 +461,15 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
       // Transactions that arrived after the group's limits take the next turn.
       if (this.waiting.length && !this.groupQueued) this.queueGroup();
     }
-    for (const { unit, result } of done) {
+    for (const { unit, result, manager } of done) {
       if (unit.scope) unit.scope.commits++;
+      this.committed(manager);
       unit.resolve(result);
     }
   }
 
   /** One transaction of a group, in its savepoint: its result, or FAILED once it was rolled back and answered. */
-  private async groupMember(unit: SqliteUnit, runner: SqliteRunner): Promise<unknown> {
+  private async groupMember(unit: SqliteUnit, manager: EntityManager): Promise<unknown> {
     let end: (() => void) | undefined;
     try {
       end = unit.scope?.begin(() => undefined);
@@ -453,8 +477,7 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
       unit.reject(error);
       return FAILED;
     }
-    // A manager of its own: the reads given it are the member's, any other waits for the COMMIT.
-    const manager = this.dataSource.createEntityManager(runner);
+    // A manager of its own (made by the group): the reads given it are the member's, any other waits for the COMMIT.
     if (unit.requestId !== undefined) this.requestIds.set(manager, unit.requestId);
     this.open!.manager = manager;
     this.statement('SAVEPOINT group_member').run();
@@ -536,8 +559,10 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
           committed?.();
         }
         if (scope) scope.commits++;
+        this.committed(runner.manager);
         return result;
       } catch (error) {
+        this.committedSteps.delete(runner.manager);
         if (runner.isTransactionActive) await controlTransaction(runner, connection, 'ROLLBACK').catch(() => undefined);
         throw error;
       }

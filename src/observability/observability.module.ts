@@ -2,6 +2,7 @@ import { Global, Module, type DynamicModule } from '@nestjs/common';
 import type { AppConfig } from '../config/configuration.js';
 import { MetricsController } from './metrics.controller.js';
 import { Metrics } from './metrics.js';
+import { MoneyMetrics } from './money-metrics.js';
 
 /** Metrics for every module to count into; /metrics on PORT only when configured so (docs/operations.md). */
 @Global()
@@ -11,7 +12,7 @@ export class ObservabilityModule {
     return {
       module: ObservabilityModule,
       controllers: config.METRICS_ENABLED && config.METRICS_PORT === undefined ? [MetricsController] : [],
-      providers: [Metrics],
+      providers: [Metrics, MoneyMetrics],
       exports: [Metrics],
     };
   }
