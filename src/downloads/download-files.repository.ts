@@ -17,20 +17,35 @@ export class DownloadFilesRepository {
   constructor(private readonly db: Database) {}
 
   /**
-   * Stores a file under a token's hash, and drops the files whose time is up. A transient write: a file
-   * lost in a power failure is only a link that answers 404, and the client prints again.
+   * Stores a file under a token's hash for a user (0: none), drops the files whose time is up, then the
+   * user's oldest beyond `keep` (its newest `keep.files`, as many of those as fit in `keep.bytes`; the
+   * newest always stays). The bound is applied after the insert, so parallel prints of one user end
+   * within it too. A transient write: a file lost in a power failure is only a link that answers 404, and
+   * the client prints again.
    */
-  async insert(tokenHash: string, file: DownloadFile, expiresOn: Date): Promise<void> {
+  async insert(tokenHash: string, file: DownloadFile, expiresOn: Date, userId: number, keep: { files: number; bytes: number }): Promise<void> {
     const { db } = this;
     const q = (name: string) => db.id(name);
     const now = new Date();
     await db.transientWrite([
       [`DELETE FROM ${q('download_file')} WHERE ${q('ExpiresOn')} < ?`, [db.dateParam(now)]],
       [
-        `INSERT INTO ${q('download_file')} (${['TokenHash', 'FileName', 'ContentType', 'Content', 'CreatedOn', 'ExpiresOn'].map(q).join(', ')}) VALUES (?, ?, ?, ?, ?, ?)`,
-        [tokenHash, file.FileName, file.ContentType, file.Content, db.dateParam(now), db.dateParam(expiresOn)],
+        `INSERT INTO ${q('download_file')} (${['TokenHash', 'FileName', 'ContentType', 'Content', 'CreatedOn', 'ExpiresOn', 'UserId', 'ByteCount'].map(q).join(', ')}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        [tokenHash, file.FileName, file.ContentType, file.Content, db.dateParam(now), db.dateParam(expiresOn), userId, file.Content.byteLength],
       ],
     ]);
+    // Newest first: a user has at most `keep.files` here, plus those of prints finishing at the same time.
+    const rows = await db.query(
+      `SELECT ${q('Id')} AS ${q('Id')}, ${q('ByteCount')} AS ${q('ByteCount')} FROM ${q('download_file')} WHERE ${q('UserId')} = ? ORDER BY ${q('Id')} DESC`,
+      [userId],
+    );
+    const dropped: number[] = [];
+    let bytes = 0;
+    rows.forEach((row, i) => {
+      bytes += Number(row.ByteCount);
+      if (i > 0 && (i >= keep.files || bytes > keep.bytes)) dropped.push(Number(row.Id));
+    });
+    if (dropped.length) await db.transientWrite([[`DELETE FROM ${q('download_file')} WHERE ${q('Id')} IN (${dropped.map(() => '?').join(', ')})`, dropped]]);
   }
 
   /** The file stored under a token's hash, while it has not expired. */

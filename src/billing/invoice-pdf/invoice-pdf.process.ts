@@ -3,20 +3,17 @@ import { runAtIdlePriority } from '../../common/idle-priority.js';
 import { renderInvoicePdf, type PdfDocumentInput } from './invoice-pdf.js';
 
 /**
- * A job for the PDF process: the documents to render, in order; with `zipNames` (one file name each), one
- * zip holding them under those names instead (made here too: its CRC pass over every byte would otherwise
- * hold up the request thread for a long batch).
+ * One step of a print for the PDF process: the PDF of one document, or one zip of PDFs made already,
+ * each under its file name (made here too: its CRC pass over every byte would otherwise hold up the
+ * request thread for a long batch). A print is sent step by step (invoice-pdf.renderer.ts), so the
+ * process holds one document at a time and the steps of other businesses' prints come in between.
  */
-export interface PdfJob {
-  id: number;
-  documents: PdfDocumentInput[];
-  zipNames?: string[];
-}
+export type PdfStep = { id: number; document: PdfDocumentInput } | { id: number; zip: Array<[name: string, pdf: Uint8Array]> };
 
-export type PdfJobResult = { id: number; pdfs: Uint8Array[] } | { id: number; error: string };
+export type PdfStepResult = { id: number; bytes: Uint8Array } | { id: number; error: string };
 
 /**
- * Renders what the service sends (invoice-pdf.renderer.ts), one job at a time, until the service goes.
+ * Does what the service sends (invoice-pdf.renderer.ts), one step at a time, until the service goes.
  * At the idle scheduling class: a request the service has to answer preempts a PDF at once on a core they
  * share; and as this is a process of its own, no lock the service's thread needs (the allocator's, with
  * MALLOC_ARENA_MAX=1, or a message port's) can be held by a PDF thread that waits for the CPU.
@@ -24,18 +21,17 @@ export type PdfJobResult = { id: number; pdfs: Uint8Array[] } | { id: number; er
 function serve(): void {
   runAtIdlePriority();
   process.on('disconnect', () => process.exit(0));
-  process.on('message', (job: PdfJob) => {
+  process.on('message', (step: PdfStep) => {
     void (async () => {
-      let result: PdfJobResult;
+      let result: PdfStepResult;
       try {
-        const pdfs: Uint8Array[] = [];
-        for (const document of job.documents) pdfs.push(await renderInvoicePdf(document));
         // PDFs are compressed already: a zip stores them as they are.
-        result = job.zipNames
-          ? { id: job.id, pdfs: [zipSync(Object.fromEntries(job.zipNames.map((name, i) => [name, [pdfs[i], { level: 0 }] as [Uint8Array, { level: 0 }]])))] }
-          : { id: job.id, pdfs };
+        const bytes = 'zip' in step
+          ? zipSync(Object.fromEntries(step.zip.map(([name, pdf]) => [name, [pdf, { level: 0 }] as [Uint8Array, { level: 0 }]])))
+          : await renderInvoicePdf(step.document);
+        result = { id: step.id, bytes };
       } catch (error) {
-        result = { id: job.id, error: error instanceof Error ? error.message : String(error) };
+        result = { id: step.id, error: error instanceof Error ? error.message : String(error) };
       }
       process.send!(result);
     })();

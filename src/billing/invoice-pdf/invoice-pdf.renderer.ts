@@ -1,54 +1,115 @@
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { FairQueue } from '../../common/fair-queue.js';
 import type { PdfDocumentInput } from './invoice-pdf.js';
-import type { PdfJob, PdfJobResult } from './invoice-pdf.process.js';
+import type { PdfStep, PdfStepResult } from './invoice-pdf.process.js';
 
-/** The PDF process's heap bound, apart from the service's (fonts and a few documents at a time). */
+/** The PDF process's heap bound, apart from the service's (fonts and one document at a time). */
 const PDF_PROCESS_HEAP_MB = 96;
+
+/** Whose print a job is, for the turns of the queue, and whether its asker still waits for it. */
+export interface PrintFor {
+  /** The owner served in turn with the others (docs/performance.md, "Printing: bounded and fair"): a business. */
+  owner: string;
+  /** True once nobody waits for the result (its request was answered 503): its steps not begun are skipped. */
+  abandoned?: () => boolean;
+}
+
+/** A print waiting for its steps: its documents' PDFs as they come back, then the whole. */
+interface PrintJob {
+  documents: PdfDocumentInput[];
+  zipNames: string[] | undefined;
+  pdfs: Buffer[];
+  abandoned: () => boolean;
+  done: boolean;
+  resolve: (files: Buffer[]) => void;
+  reject: (error: Error) => void;
+}
+
+/** One step of a job: the PDF of its `index`-th document, or (index 'zip') its zip. */
+interface Step {
+  job: PrintJob;
+  index: number | 'zip';
+}
+
+const NOBODY_WAITS = new Error('The print was dropped: its request was answered already.');
 
 /**
  * Renders invoice PDFs (and zips several) in a process of its own at the idle scheduling class
  * (docs/settlement.md, "The PDF and its download"): building one never holds up a request, even on a
  * service given one core; the fonts are parsed there once, and the request's thread only waits for the
  * bytes. The process starts on first use, is started again after a failure, and ends with the service.
+ *
+ * Prints are cut into steps (one document, or the zip) and the process is given one step at a time,
+ * taken from a queue that serves the businesses in turn (docs/performance.md, "Printing: bounded and
+ * fair"): its heap holds one document, and one business's long print delays another's by one document
+ * at most. When the process dies, only the print whose step it was running fails; the rest go on in a
+ * new one.
  */
 @Injectable()
 export class InvoicePdfRenderer implements OnApplicationShutdown {
   private child: ChildProcess | undefined;
+  private readonly waiting = new FairQueue<Step>();
+  /** The step the process is on, with the id its answer carries. */
+  private running: (Step & { id: number; child: ChildProcess }) | undefined;
   private nextId = 1;
-  private readonly waiting = new Map<number, { child: ChildProcess; resolve: (pdfs: Buffer[]) => void; reject: (error: Error) => void }>();
+  private stopped = false;
 
   /** The PDF of each document, in order. */
-  render(documents: PdfDocumentInput[]): Promise<Buffer[]> {
+  render(documents: PdfDocumentInput[], printFor: PrintFor = { owner: '' }): Promise<Buffer[]> {
     if (!documents.length) return Promise.resolve([]);
-    return this.send(documents);
+    return this.enqueue(documents, undefined, printFor);
   }
 
   /** One zip of the documents' PDFs, the i-th named `names[i]` (distinct names). */
-  async zip(documents: PdfDocumentInput[], names: string[]): Promise<Buffer> {
+  async zip(documents: PdfDocumentInput[], names: string[], printFor: PrintFor = { owner: '' }): Promise<Buffer> {
     if (names.length !== documents.length || new Set(names).size !== names.length) throw new Error('a zip needs one distinct name per document');
-    const [zip] = await this.send(documents, names);
+    const [zip] = await this.enqueue(documents, names, printFor);
     return zip;
   }
 
-  private send(documents: PdfDocumentInput[], zipNames?: string[]): Promise<Buffer[]> {
-    const child = this.process();
-    const id = this.nextId++;
-    return new Promise<Buffer[]>((resolve, reject) => {
-      this.waiting.set(id, { child, resolve, reject });
-      // While a job waits, the channel keeps the service's event loop alive; idle, it does not.
-      child.channel?.ref();
-      const job: PdfJob = { id, documents };
-      if (zipNames) job.zipNames = zipNames;
-      child.send(job, (error) => error && this.fail(child, error));
-    });
-  }
-
   onApplicationShutdown(): void {
+    this.stopped = true;
     const child = this.child;
     this.child = undefined;
     child?.kill();
+    for (let step = this.waiting.take(); step; step = this.waiting.take()) this.finish(step.job, new Error('The service is stopping.'));
+  }
+
+  private enqueue(documents: PdfDocumentInput[], zipNames: string[] | undefined, printFor: PrintFor): Promise<Buffer[]> {
+    return new Promise<Buffer[]>((resolve, reject) => {
+      const job: PrintJob = { documents, zipNames, pdfs: [], abandoned: printFor.abandoned ?? (() => false), done: false, resolve, reject };
+      // One owner's steps stay in order in its line, so a job's zip comes after its documents.
+      for (let index = 0; index < documents.length; index++) this.waiting.add(printFor.owner, { job, index });
+      if (zipNames) this.waiting.add(printFor.owner, { job, index: 'zip' });
+      this.next();
+    });
+  }
+
+  /** Gives the process its next step, unless it is on one. */
+  private next(): void {
+    while (!this.running && !this.stopped) {
+      const step = this.waiting.take();
+      if (!step) {
+        // While a step runs, the channel keeps the service's event loop alive; idle, it does not.
+        this.child?.channel?.unref();
+        return;
+      }
+      if (step.job.done) continue;
+      if (step.job.abandoned()) {
+        this.finish(step.job, NOBODY_WAITS);
+        continue;
+      }
+      const child = this.process();
+      const id = this.nextId++;
+      this.running = { ...step, id, child };
+      child.channel?.ref();
+      const message: PdfStep = step.index === 'zip'
+        ? { id, zip: step.job.zipNames!.map((name, i) => [name, step.job.pdfs[i]]) }
+        : { id, document: step.job.documents[step.index] };
+      child.send(message, (error) => error && this.fail(child, error));
+    }
   }
 
   private process(): ChildProcess {
@@ -65,30 +126,50 @@ export class InvoicePdfRenderer implements OnApplicationShutdown {
     });
     child.unref();
     child.channel?.unref();
-    child.on('message', (result: PdfJobResult) => {
-      const job = this.waiting.get(result.id);
-      if (!job) return;
-      this.waiting.delete(result.id);
-      if (![...this.waiting.values()].some((other) => other.child === child)) child.channel?.unref();
-      if ('error' in result) job.reject(new Error(`The invoice PDF could not be made: ${result.error}`));
-      else job.resolve(result.pdfs.map((pdf) => Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength)));
-    });
+    child.on('message', (result: PdfStepResult) => this.received(child, result));
     child.on('error', (error) => this.fail(child, error));
     child.on('exit', (code, signal) => this.fail(child, new Error(`The invoice PDF process stopped (${signal ?? `exit code ${code}`}).`)));
     this.child = child;
     return child;
   }
 
-  /** The process failed or stopped: its jobs fail, and the next job starts a new one. */
+  private received(child: ChildProcess, result: PdfStepResult): void {
+    const step = this.running;
+    if (!step || step.child !== child || step.id !== result.id) return;
+    this.running = undefined;
+    const { job } = step;
+    if ('error' in result) this.finish(job, new Error(`The invoice PDF could not be made: ${result.error}`));
+    else {
+      const bytes = Buffer.from(result.bytes.buffer, result.bytes.byteOffset, result.bytes.byteLength);
+      if (step.index === 'zip') this.finish(job, [bytes]);
+      else {
+        job.pdfs[step.index] = bytes;
+        if (!job.zipNames && step.index === job.documents.length - 1) this.finish(job, job.pdfs);
+      }
+    }
+    this.next();
+  }
+
+  /**
+   * The process failed or stopped: the print whose step it ran fails (it may be what stopped it, so it
+   * is not run again), and the next step starts a new process.
+   */
   private fail(child: ChildProcess, error: Error): void {
     if (this.child === child) {
       this.child = undefined;
       child.kill();
     }
-    for (const [id, job] of this.waiting) {
-      if (job.child !== child) continue;
-      this.waiting.delete(id);
-      job.reject(error);
-    }
+    const step = this.running;
+    if (step?.child !== child) return;
+    this.running = undefined;
+    this.finish(step.job, error);
+    this.next();
+  }
+
+  private finish(job: PrintJob, outcome: Buffer[] | Error): void {
+    if (job.done) return;
+    job.done = true;
+    if (outcome instanceof Error) job.reject(outcome);
+    else job.resolve(outcome);
   }
 }

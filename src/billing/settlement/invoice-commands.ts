@@ -109,7 +109,7 @@ export class InvoiceCommands implements OnModuleInit {
       // The PDFs are made outside any transaction: nothing waits for them but this request.
       transaction: 'own',
       bulk: true,
-      run: async ({ records }) => new CommandResult(null, await this.prints.print(records)),
+      run: async ({ records, actor, write }) => new CommandResult(null, await this.prints.print(records, actor?.userId ?? null, () => write?.expired ?? false)),
     });
   }
 

@@ -2,10 +2,23 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { DownloadFile } from '../../downloads/download-files.repository.js';
 import { Downloads } from '../../downloads/downloads.js';
 import { bulkTurn } from '../../common/bulk-lane.js';
+import { refusal } from '../../common/errors.js';
 import type { WireRecord } from '../../common/record-definition.js';
 import type { PdfBusiness, PdfDocumentInput, PdfInvoice, PdfLine } from '../invoice-pdf/invoice-pdf.js';
 import { InvoicePdfRenderer } from '../invoice-pdf/invoice-pdf.renderer.js';
 import { SettlementRepository } from './settlement.repository.js';
+
+/**
+ * What one print may hold (docs/performance.md, "Printing: bounded and fair"), so that it is made well
+ * within the answer deadline and within the PDF process's heap, which holds one document at a time: a
+ * document of 1,000 lines takes ~0.6 s of CPU there and ~40 MB of its 96 MB (3,000 lines exhausted it),
+ * and each invoice costs ~7–40 ms more. Runs bill at most 1,000 lines per invoice, so any invoice a run
+ * made prints, alone if need be.
+ */
+export const MAX_PRINT_INVOICES = 50;
+export const MAX_PRINT_LINES = 1_000;
+
+const count = (n: number) => n.toLocaleString('en-US');
 
 /** A file name for an invoice's PDF: `Invoice-1042.pdf`, `CreditNote-1043.pdf`. */
 const fileName = (invoice: PdfInvoice) => `${invoice.CreditNote ? 'CreditNote' : 'Invoice'}-${invoice.InvoiceNumber.replace(/[^\w.-]/g, '_')}.pdf`;
@@ -20,24 +33,57 @@ export class InvoicePrints {
   @Inject(InvoicePdfRenderer) private readonly renderer: InvoicePdfRenderer;
   @Inject(Downloads) private readonly downloads: Downloads;
 
-  /** The download link (RedirectURL) of the PDFs of the invoices, as GET shows them (read by the command). */
-  async print(invoices: readonly WireRecord[]): Promise<string> {
+  /**
+   * The download link (RedirectURL) of the PDFs of the invoices, as GET shows them (read by the command),
+   * made for `userId` (whose stored downloads are bounded, downloads.ts). Refused (400, nothing stored)
+   * beyond MAX_PRINT_INVOICES or MAX_PRINT_LINES. `abandoned` tells when the request was answered already.
+   */
+  async print(records: readonly WireRecord[], userId: number | null, abandoned?: () => boolean): Promise<string> {
+    const invoices = records as unknown as readonly PrintedInvoice[];
+    await this.refuseBeyondBounds(invoices);
     const documents: PdfDocumentInput[] = [];
-    for (const invoice of invoices) documents.push(await this.document(invoice as unknown as PrintedInvoice));
+    let room = MAX_PRINT_LINES;
+    for (const invoice of invoices) {
+      const document = await this.document(invoice, room);
+      room -= document.lines.length;
+      documents.push(document);
+    }
     const names = documents.map((document) => fileName(document.invoice));
+    // Served in turn with other businesses' prints: one whose invoices span businesses waits in its first one's turn.
+    const printFor = { owner: `business ${invoices[0].BusinessId}`, abandoned };
     const file: DownloadFile = documents.length === 1
-      ? { FileName: names[0], ContentType: 'application/pdf', Content: (await this.renderer.render(documents))[0] }
-      : { FileName: 'Invoices.zip', ContentType: 'application/zip', Content: await this.renderer.zip(documents, distinct(names)) };
+      ? { FileName: names[0], ContentType: 'application/pdf', Content: (await this.renderer.render(documents, printFor))[0] }
+      : { FileName: 'Invoices.zip', ContentType: 'application/zip', Content: await this.renderer.zip(documents, distinct(names), printFor) };
     // Storing the file and answering is bulk work too (docs/settlement.md, "The PDF and its download").
     await bulkTurn();
-    return this.downloads.offer(file);
+    return this.downloads.offer(file, userId);
   }
 
-  /** What the PDF of one invoice shows: the invoice as GET shows it, its lines, its business. */
-  private async document(invoice: PrintedInvoice): Promise<PdfDocumentInput> {
+  /** Refuses a print beyond its bounds, saying what to do instead. */
+  private async refuseBeyondBounds(invoices: readonly PrintedInvoice[]): Promise<void> {
+    if (invoices.length > MAX_PRINT_INVOICES) {
+      throw refusal(`A print holds at most ${count(MAX_PRINT_INVOICES)} invoices; these are ${count(invoices.length)}: print them ${count(MAX_PRINT_INVOICES)} or fewer at a time.`);
+    }
+    const lineCounts = await this.repository.lineCounts(invoices.map((invoice) => invoice.Id));
+    const total = [...lineCounts.values()].reduce((sum, n) => sum + n, 0);
+    if (total <= MAX_PRINT_LINES) return;
+    const tooLong = invoices.find((invoice) => (lineCounts.get(invoice.Id) ?? 0) > MAX_PRINT_LINES);
+    if (tooLong) {
+      throw refusal(
+        `Invoice ${tooLong.InvoiceNumber} has ${count(lineCounts.get(tooLong.Id)!)} lines, more than the ${count(MAX_PRINT_LINES)} a print may hold: `
+        + `its lines can be read from /api/billing/coworkerinvoicelines?CoworkerInvoiceLine_CoworkerInvoice=${tooLong.Id} instead.`,
+      );
+    }
+    throw refusal(`A print holds at most ${count(MAX_PRINT_LINES)} invoice lines; these ${count(invoices.length)} invoices have ${count(total)}: print fewer invoices at a time.`);
+  }
+
+  /** What the PDF of one invoice shows: the invoice as GET shows it, its lines (at most `room` of them), its business. */
+  private async document(invoice: PrintedInvoice, room: number): Promise<PdfDocumentInput> {
     const business = ((await this.repository.businessForPdf(invoice.BusinessId)) ?? { Name: '' }) as unknown as PdfBusiness;
     if (invoice.BusinessName) business.Name = invoice.BusinessName;
-    const lines = (await this.repository.linesOf(invoice.Id)) as PdfLine[];
+    // One more than the room: lines added since they were counted are refused too, never left out.
+    const lines = (await this.repository.linesOf(invoice.Id, room + 1)) as PdfLine[];
+    if (lines.length > room) throw refusal(`A print holds at most ${count(MAX_PRINT_LINES)} invoice lines: print fewer invoices at a time.`);
     const original = invoice.CreditNote && invoice.OriginalInvoiceGuid ? await this.repository.invoiceNumberOf(invoice.OriginalInvoiceGuid) : null;
     // Assigned, not spread: a spread copy is made in the old generation on Node 20 (withFields, record-writes.ts).
     return { invoice: Object.assign({}, invoice, { OriginalInvoiceNumber: original }), lines, business };

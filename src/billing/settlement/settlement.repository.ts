@@ -139,13 +139,25 @@ export class SettlementRepository {
     await db.query(`DELETE FROM ${db.tableOf(CoworkerInvoice)} WHERE ${db.id('Id')} = ?`, [id], manager);
   }
 
-  /** The lines of an invoice in their order, as the PDF shows them. */
-  async linesOf(invoiceId: number): Promise<Array<Record<string, unknown>>> {
+  /** How many lines each of the invoices has (an invoice without lines is absent). */
+  async lineCounts(invoiceIds: readonly number[]): Promise<Map<number, number>> {
+    const { db } = this;
+    const q = (name: string) => db.id(name);
+    if (!invoiceIds.length) return new Map();
+    const rows = await db.query(
+      `SELECT ${q('CoworkerInvoiceId')} AS invoice, COUNT(*) AS n FROM ${db.tableOf(CoworkerInvoiceLine)} WHERE ${q('CoworkerInvoiceId')} IN (${invoiceIds.map(() => '?').join(', ')}) GROUP BY ${q('CoworkerInvoiceId')}`,
+      [...invoiceIds],
+    );
+    return new Map(rows.map((row) => [Number(row.invoice), Number(row.n)]));
+  }
+
+  /** The first `limit` lines of an invoice in their order, as the PDF shows them. */
+  async linesOf(invoiceId: number, limit: number): Promise<Array<Record<string, unknown>>> {
     const { db } = this;
     const q = (name: string) => db.id(name);
     const fields = ['Description', 'PeriodFrom', 'PeriodTo', 'Quantity', 'UnitPrice', 'TaxRate', 'SubTotal', 'TaxAmount', 'TotalAmount'];
     const rows = await db.query(
-      `SELECT ${fields.map(q).join(', ')} FROM ${db.tableOf(CoworkerInvoiceLine)} WHERE ${q('CoworkerInvoiceId')} = ? ORDER BY ${q('Position')}, ${q('Id')}`, [invoiceId],
+      `SELECT ${fields.map(q).join(', ')} FROM ${db.tableOf(CoworkerInvoiceLine)} WHERE ${q('CoworkerInvoiceId')} = ? ORDER BY ${q('Position')}, ${q('Id')} LIMIT ${Math.max(0, Math.floor(limit))}`, [invoiceId],
     );
     return rows.map((row) => ({
       Description: row.Description ?? null,
