@@ -1,7 +1,7 @@
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { FairQueue } from '../../common/fair-queue.js';
+import { RoundRobinQueue } from '../../common/round-robin-queue.js';
 import type { PdfDocumentInput } from './invoice-pdf.js';
 import type { PdfStep, PdfStepResult } from './invoice-pdf.process.js';
 
@@ -50,7 +50,7 @@ const NOBODY_WAITS = new Error('The print was dropped: its request was answered 
 @Injectable()
 export class InvoicePdfRenderer implements OnApplicationShutdown {
   private child: ChildProcess | undefined;
-  private readonly waiting = new FairQueue<Step>();
+  private readonly waiting = new RoundRobinQueue<Step>();
   /** The step the process is on, with the id its answer carries. */
   private running: (Step & { id: number; child: ChildProcess }) | undefined;
   private nextId = 1;

@@ -5,7 +5,7 @@
  * is taken, so one that starts waiting while another's item is served comes next: an owner with a
  * thousand items waiting delays another owner's first item by the one being served at most.
  */
-export class FairQueue<T> {
+export class RoundRobinQueue<T> {
   /** The owners with something waiting, in the order they are served; each line is non-empty. */
   private readonly lines = new Map<string, T[]>();
   private count = 0;
