@@ -1,8 +1,9 @@
 # syntax=docker/dockerfile:1
 # Multi-stage: build with dev dependencies, prune them, run as a non-root user.
-FROM node:22-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
-# better-sqlite3 builds from source: the toolchain stays in this stage only.
+# better-sqlite3 ships prebuilt (Node-API) for x64 and arm64 and is compiled elsewhere; node-gyp runs
+# either way, so the toolchain is here, in this stage only.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
@@ -18,7 +19,7 @@ RUN npm run build \
  && find dist -name '*.map' -delete \
  && npm prune --omit=dev --no-audit --no-fund
 
-FROM node:22-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 # The runtime settings that keep an instance within its memory budget and fast (heap cap, nursery size,
 # one malloc arena, a fixed mmap threshold) are
 # defined in src/runtime-settings.ts, which explains them; they are repeated here (a test checks they

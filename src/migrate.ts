@@ -11,6 +11,7 @@ import { environmentOrExit, type AppConfig } from './config/configuration.js';
 import { buildDataSourceOptions } from './database/data-source-options.js';
 import { runMigrations } from './database/migration-runner.js';
 import { ServiceDataSource } from './database/service-data-source.js';
+import { exitUnlessSqliteDriverLoads } from './database/sqlite-driver.js';
 
 /** A database that is not up yet (a job started with it) is waited for this many times, three seconds apart. */
 const CONNECT_ATTEMPTS = 40;
@@ -36,6 +37,7 @@ export async function migrate(config: AppConfig, log = createLogger(config)): Pr
 
 if (process.argv[1] && import.meta.filename === process.argv[1]) {
   const config = environmentOrExit();
+  exitUnlessSqliteDriverLoads(config);
   const log = createLogger(config);
   try {
     await migrate(config, log);

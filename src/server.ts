@@ -8,11 +8,13 @@ import { createFastifyAdapter, setupApp } from './app.setup.js';
 import { lowerHelperThreads } from './common/idle-priority.js';
 import { asyncStdout, createLogger, PinoNestLogger } from './common/logging.js';
 import { environmentOrExit } from './config/configuration.js';
+import { exitUnlessSqliteDriverLoads } from './database/sqlite-driver.js';
 
 export async function bootstrap(): Promise<void> {
   // The request thread first, on a core it shares with V8's and libuv's helpers (docs/architecture.md §9).
   lowerHelperThreads();
   const config = environmentOrExit();
+  exitUnlessSqliteDriverLoads(config);
   const logger = createLogger(config, asyncStdout());
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config), createFastifyAdapter(config, logger), {
     logger: new PinoNestLogger(logger),

@@ -38,7 +38,7 @@ describe('Dockerfile', () => {
   it('is multi-stage: built with the toolchain and dev dependencies, which are pruned', () => {
     assert.ok(stages.length >= 2, 'at least a build and a runtime stage');
     const from = runtime[0].args;
-    assert.match(from, /^node:22[\w.-]*-slim\b/, `small runtime base image, got ${from}`);
+    assert.match(from, /^node:24[\w.-]*-slim\b/, `small runtime base image on Node 24, got ${from}`);
     assert.ok(instructions.filter((i) => i.keyword === 'FROM').every((i) => !/:latest\b/.test(i.args) && /:/.test(i.args)), 'base images are tagged');
     assert.ok(stages.slice(0, -1).some((stage) => stage.some((i) => i.keyword === 'RUN' && /npm (prune --omit=dev|ci --omit=dev)/.test(i.args))), 'dev dependencies pruned');
     assert.ok(runtime.some((i) => i.keyword === 'COPY' && /--from=build/.test(i.args)), 'the runtime copies the build');

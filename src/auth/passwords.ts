@@ -13,8 +13,8 @@ const KEY_LENGTH = 64;
  * The request a password check is made for, given to the check by the guards (authentication.guard.ts,
  * passport.guards.ts, through the strategies): whether it still wants its answer (a check whose turn
  * comes after its request was abandoned is not run) and the client address it comes from. Passed
- * explicitly, not in an AsyncLocalStorage: on Node 20 and 22 any AsyncLocalStorage in use makes every
- * promise of the process pay for async hooks (docs/architecture.md, "Request context").
+ * explicitly, not in an AsyncLocalStorage: on Node 22 any AsyncLocalStorage in use makes every promise
+ * of the process pay for async hooks (docs/architecture.md, "Request context").
  */
 export interface PasswordRequest {
   wanted: () => boolean;

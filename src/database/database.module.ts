@@ -7,6 +7,7 @@ import { Database } from '../common/database.js';
 import { buildDataSourceOptions } from './data-source-options.js';
 import { ServiceDataSource } from './service-data-source.js';
 import { SqliteCheckpoints } from './sqlite-checkpoints.js';
+import { isNativeModuleLoadFailure } from './sqlite-driver.js';
 import { MigrationLockTimeoutError } from './migration-lock.js';
 import { MigrationFailedError, runMigrations, waitForCurrentSchema } from './migration-runner.js';
 
@@ -26,10 +27,11 @@ type StartOptions = DataSourceOptions & { migrationsAtStart?: boolean };
         }),
         // A database that is down at start-up is retried every three seconds until it answers (the
         // process does not listen meanwhile, so health checks and the load balancer keep it out). A
-        // failed migration is not retried: start-up stops with its name and error.
+        // failed migration is not retried: start-up stops with its name and error; nor is a driver that
+        // cannot load (server.ts checks better-sqlite3 first, with a clearer message).
         retryAttempts: Number.MAX_SAFE_INTEGER,
         retryDelay: 3000,
-        toRetry: (error: unknown) => !(error instanceof MigrationFailedError || error instanceof MigrationLockTimeoutError),
+        toRetry: (error: unknown) => !(error instanceof MigrationFailedError || error instanceof MigrationLockTimeoutError || isNativeModuleLoadFailure(error)),
         migrationsAtStart: config.get('MIGRATIONS_RUN', { infer: true }),
       }),
       dataSourceFactory: async (given) => {

@@ -81,7 +81,9 @@ export async function startService(name: string, env: Record<string, string>, op
 export async function waitForHealth(service: Service, timeoutMs = 60_000): Promise<number> {
   const start = Date.now();
   for (;;) {
-    if (service.child.exitCode !== null) throw new Error(`${service.name} exited with ${service.child.exitCode}:\n${service.output()}`);
+    const { exitCode, signalCode } = service.child;
+    // Ended by a signal (an abort) too: signalCode, with exitCode null.
+    if (exitCode !== null || signalCode !== null) throw new Error(`${service.name} exited with ${exitCode ?? signalCode}:\n${service.output()}`);
     try {
       const res = await fetch(`${service.url}/health`, { signal: AbortSignal.timeout(2000) });
       if (res.status === 200) return Date.now() - start;
