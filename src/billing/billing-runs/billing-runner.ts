@@ -11,6 +11,7 @@ import { CoworkerInvoiceLinesService } from '../coworker-invoice-lines/coworker-
 import { CoworkerInvoicesService } from '../coworker-invoices/coworker-invoices.service.js';
 import { DueItemSources, type BilledCustomer, type DueItem, type DueLine } from '../due-items/due-items.js';
 import { fromUnits, taxOf, toUnits, type Units } from '../due-items/money.js';
+import { earliestLines, type TakenItem } from '../due-items/earliest-lines.js';
 import { atMidnight, utcDate } from '../due-items/periods.js';
 
 /** How many times a customer's transaction is tried when another run billed one of its items first. */
@@ -21,6 +22,15 @@ const DUE_IN_DAYS = 14;
 const MAX_WIDTH = 4;
 /** Pool connections a run leaves to everything else: the API's requests and the run's own page reads. */
 const POOL_RESERVE = 2;
+
+/**
+ * At most this many lines on one invoice a run makes (docs/billing.md "Bounds"): when more are due, the
+ * earliest are billed and the rest waits for the next run.
+ */
+export const MAX_INVOICE_LINES = 1000;
+
+/** The Message of a run or preview that left due lines for the next run (docs/api.md §9.1 "Bounds"). */
+export const CAPPED_MESSAGE = `Only the first ${MAX_INVOICE_LINES.toLocaleString('en-US')} due lines were billed; the rest waits for the next run.`;
 
 /** A customer whose items cannot be billed (docs/billing.md): no invoice, an entry in the run's Errors. */
 export class BillingError extends Error {}
@@ -56,12 +66,15 @@ export interface BilledInvoice {
   TotalAmount: number;
   TaxAmount: number;
   Lines: PricedLine[];
+  /** More lines were due than one invoice holds: the rest waits for the next run (not on the wire). */
+  capped: boolean;
 }
 
 interface PlannedInvoice {
   currencyId: number;
   lines: Array<PricedLine & { key: string; subTotal: Units; tax: Units }>;
-  items: DueItem[];
+  items: TakenItem[];
+  capped: boolean;
   total: Units;
   tax: Units;
   from: LocalDate;
@@ -161,8 +174,8 @@ export class BillingRunner {
           BilledItemKey: key,
         });
       }
-      for (const item of invoice.items) {
-        if (!(await item.claim({ manager, actor, invoice: { id, number, on: new Date() } }))) throw new ClaimLost();
+      for (const { item, lines } of invoice.items) {
+        if (!(await item.claim({ manager, actor, invoice: { id, number, on: new Date() } }, lines))) throw new ClaimLost();
       }
       await this.invoices.recordIssued(manager, actor, id, written);
       made.push({ ...this.answer(customer, invoice), Id: id, InvoiceNumber: number });
@@ -170,23 +183,20 @@ export class BillingRunner {
     return made;
   }
 
-  /** The invoices due items make, priced, per currency; throws BillingError when a line cannot be billed. */
+  /**
+   * The invoices due items make, priced, per currency, each with at most MAX_INVOICE_LINES lines, the
+   * earliest (docs/billing.md "Bounds"); throws BillingError when a line cannot be billed.
+   */
   private async plan(customer: BilledCustomer, until: LocalDate, manager: EntityManager | undefined): Promise<PlannedInvoice[]> {
     const items: DueItem[] = [];
     for (const source of this.sources.all) items.push(...(await source.collect({ customer, until, manager })));
-    if (!items.length) return [];
-    const rates = await this.taxRates(customer, items, manager);
-    const byCurrency = new Map<number, PlannedInvoice>();
-    for (const item of items) {
-      // An item's lines all go on one invoice: its first line's currency decides.
-      const currencyId = item.lines[0].currencyId;
-      let invoice = byCurrency.get(currencyId);
-      if (!invoice) {
-        invoice = { currencyId, lines: [], items: [], total: 0n, tax: 0n, from: item.lines[0].periodFrom, to: item.lines[0].periodTo };
-        byCurrency.set(currencyId, invoice);
-      }
-      invoice.items.push(item);
-      for (const line of item.lines) {
+    const taken = earliestLines(items, MAX_INVOICE_LINES);
+    if (!taken.length) return [];
+    const rates = await this.taxRates(customer, taken.flatMap((invoice) => invoice.items.flatMap((item) => item.lines)), manager);
+    return taken.map(({ currencyId, items: chosen, capped }) => {
+      const first = chosen[0].lines[0];
+      const invoice: PlannedInvoice = { currencyId, lines: [], items: chosen, capped, total: 0n, tax: 0n, from: first.periodFrom, to: first.periodTo };
+      for (const line of chosen.flatMap((item) => item.lines)) {
         const priced = this.price(line, rates, invoice.lines.length + 1);
         invoice.lines.push(priced);
         invoice.total += priced.subTotal + priced.tax;
@@ -194,13 +204,13 @@ export class BillingRunner {
         if (line.periodFrom.isBefore(invoice.from)) invoice.from = line.periodFrom;
         if (line.periodTo.isAfter(invoice.to)) invoice.to = line.periodTo;
       }
-    }
-    return [...byCurrency.values()];
+      return invoice;
+    });
   }
 
   /** The rates of the tax rates the lines name: each must be one of the customer's business. */
-  private async taxRates(customer: BilledCustomer, items: DueItem[], manager: EntityManager | undefined): Promise<Map<number, Units>> {
-    const ids = [...new Set(items.flatMap((item) => item.lines.map((line) => line.taxRateId)).filter((id): id is number => id !== null))];
+  private async taxRates(customer: BilledCustomer, lines: DueLine[], manager: EntityManager | undefined): Promise<Map<number, Units>> {
+    const ids = [...new Set(lines.map((line) => line.taxRateId).filter((id): id is number => id !== null))];
     const rates = new Map<number, Units>();
     if (!ids.length) return rates;
     const { db } = this;
@@ -208,7 +218,7 @@ export class BillingRunner {
     for (const row of rows) if (Number(row.b) === customer.businessId) rates.set(Number(row.id), toUnits(row.r));
     for (const id of ids) {
       if (!rates.has(id)) {
-        const line = items.flatMap((item) => item.lines).find((candidate) => candidate.taxRateId === id)!;
+        const line = lines.find((candidate) => candidate.taxRateId === id)!;
         throw new BillingError(`"${line.description}" names TaxRate ${id}, which is not a tax rate of Business ${customer.businessId}.`);
       }
     }
@@ -250,6 +260,7 @@ export class BillingRunner {
       TotalAmount: fromUnits(invoice.total),
       TaxAmount: fromUnits(invoice.tax),
       Lines: invoice.lines.map(({ key: _k, subTotal: _s, tax: _t, ...line }) => line),
+      capped: invoice.capped,
     };
   }
 

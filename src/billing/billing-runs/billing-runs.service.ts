@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { LocalDate } from '@js-joda/core';
-import { RecordCommands } from '../../common/commands/record-commands.js';
+import { CommandResult, RecordCommands } from '../../common/commands/record-commands.js';
+import { refusal } from '../../common/errors.js';
+import { BOUNDED_FIRST_YEAR, BOUNDED_LAST_YEAR } from '../../common/validation/fields.js';
 import type { Principal } from '../../common/principal.js';
 import type { WriteScope } from '../../common/write-scope.js';
 import type { WireRecord } from '../../common/record-definition.js';
@@ -10,7 +12,7 @@ import { InjectRecords } from '../../common/record.module.js';
 import type { RecordService } from '../../common/record.service.js';
 import type { BilledCustomer } from '../due-items/due-items.js';
 import { atMidnight } from '../due-items/periods.js';
-import { BillingError, BillingRunner, todayUtc, type BilledInvoice } from './billing-runner.js';
+import { BillingError, BillingRunner, CAPPED_MESSAGE, todayUtc, type BilledInvoice } from './billing-runner.js';
 import { billingRuns } from './billing-runs.definition.js';
 import { billRunValue } from './billing-run-answers.js';
 
@@ -51,8 +53,12 @@ export class BillingRunsService implements OnModuleInit {
     });
   }
 
-  private async command(records: WireRecord[], parameters: Record<string, unknown>, actor: Principal | undefined, write: WriteScope | undefined): Promise<unknown> {
+  private async command(records: WireRecord[], parameters: Record<string, unknown>, actor: Principal | undefined, write: WriteScope | undefined): Promise<CommandResult> {
     const until = typeof parameters.Until === 'string' ? LocalDate.parse(parameters.Until) : todayUtc();
+    // A run bills what is due up to Until, so Until bounds its work (docs/api.md §9.1 "Bounds").
+    if (until.year() < BOUNDED_FIRST_YEAR || until.year() > BOUNDED_LAST_YEAR) {
+      throw refusal(`Until: ${until.toString()} must lie between ${BOUNDED_FIRST_YEAR}-01-01 and ${BOUNDED_LAST_YEAR}-12-31.`);
+    }
     const preview = parameters.Preview === true;
     const byBusiness = new Map<number, BilledCustomer[]>();
     for (const record of records) {
@@ -63,8 +69,10 @@ export class BillingRunsService implements OnModuleInit {
     for (const [businessId, customers] of byBusiness) {
       made.push(...(await this.runBusiness(businessId, customers, until, preview ? 'Preview' : 'Manual', actor, write)).invoices);
     }
-    if (preview) return made.map(({ CoworkerId, CurrencyId, TotalAmount, TaxAmount, Lines }) => ({ CoworkerId, CurrencyId, TotalAmount, TaxAmount, Lines }));
-    return made.map(({ Id, CoworkerId, InvoiceNumber, TotalAmount }) => ({ Id, CoworkerId, InvoiceNumber, TotalAmount }));
+    // An invoice that could not take every due line says so (docs/api.md §9.1 "Bounds").
+    const message = made.some((invoice) => invoice.capped) ? CAPPED_MESSAGE : null;
+    if (preview) return new CommandResult(made.map(({ CoworkerId, CurrencyId, TotalAmount, TaxAmount, Lines }) => ({ CoworkerId, CurrencyId, TotalAmount, TaxAmount, Lines })), null, message);
+    return new CommandResult(made.map(({ Id, CoworkerId, InvoiceNumber, TotalAmount }) => ({ Id, CoworkerId, InvoiceNumber, TotalAmount })), null, message);
   }
 
   /**
@@ -72,14 +80,15 @@ export class BillingRunsService implements OnModuleInit {
    * transaction, up to `runner.width` of them at once (docs/billing.md "Runs"); a customer that cannot
    * be billed is an entry in Errors. Outcomes are taken in the order the customers come, whatever order
    * their transactions finish in, so the record lists them as a one-at-a-time run would. A run that is
-   * not a preview is recorded as a BillingRun of that business. An automatic run answers no one: it
+   * not a preview is recorded as a BillingRun of that business, written when it starts (FinishedOn null)
+   * and completed when it ends, so a run that stalls or dies midway is seen. An automatic run answers no one: it
    * keeps only the ids of the invoices it made, and it holds no more than a page of customers, plus the
    * few being billed, at a time.
    */
   async runBusiness(
     businessId: number, customers: Iterable<BilledCustomer> | AsyncIterable<BilledCustomer>, until: LocalDate, trigger: RunTrigger | 'Preview', actor: Principal | undefined, write?: WriteScope,
   ): Promise<BusinessRun> {
-    const startedOn = new Date();
+    const recorded = trigger === 'Preview' ? null : await this.recordStart(businessId, trigger, until, actor, write?.requestId);
     const run: BusinessRun = { invoices: [], invoiceIds: [], errors: [], customersBilled: 0 };
     const width = this.runner.width;
     const billing: Array<{ customer: BilledCustomer; outcome: Promise<{ invoices: BilledInvoice[] | BillingError } | { failed: unknown }> }> = [];
@@ -104,7 +113,7 @@ export class BillingRunsService implements OnModuleInit {
     }
     while (billing.length) await take();
     if (failure) throw failure.error;
-    if (trigger !== 'Preview') await this.record(businessId, trigger, startedOn, until, run, actor, write?.requestId);
+    if (recorded !== null) await this.recordFinish(recorded, run, actor, write?.requestId);
     return run;
   }
 
@@ -118,17 +127,30 @@ export class BillingRunsService implements OnModuleInit {
     }
   }
 
-  /** The BillingRun record of one business's run, with its history entry. */
-  private async record(businessId: number, trigger: RunTrigger, startedOn: Date, until: LocalDate, run: BusinessRun, actor: Principal | undefined, requestId: string | undefined): Promise<void> {
+  /** The BillingRun record of one business's run as it starts (FinishedOn null), with its history entry: its Id. */
+  private async recordStart(businessId: number, trigger: RunTrigger, until: LocalDate, actor: Principal | undefined, requestId: string | undefined): Promise<number> {
     const now = new Date();
     const written = {
       UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true,
-      BusinessId: businessId, Trigger: trigger, StartedOn: startedOn, FinishedOn: now, Until: atMidnight(until),
-      CustomersBilled: run.customersBilled, InvoiceIds: run.invoiceIds, ErrorList: JSON.stringify(run.errors),
+      BusinessId: businessId, Trigger: trigger, StartedOn: now, FinishedOn: null, Until: atMidnight(until),
+      CustomersBilled: 0, InvoiceIds: [], ErrorList: JSON.stringify([]),
     };
-    await this.db.transaction(async (manager) => {
+    return this.db.transaction(async (manager) => {
       const id = await this.records.insertRow(written, manager);
       await this.records.recordChange(manager, actor, 'Create', id, null, undefined, written);
+      return id;
+    }, undefined, requestId);
+  }
+
+  /** Completes the BillingRun record of a run that ended: when, and what it did. */
+  private async recordFinish(id: number, run: BusinessRun, actor: Principal | undefined, requestId: string | undefined): Promise<void> {
+    await this.db.transaction(async (manager) => {
+      const before = await this.records.get(id, undefined, manager);
+      const now = new Date();
+      await this.records.updateRow(id, {
+        FinishedOn: now, CustomersBilled: run.customersBilled, InvoiceIds: run.invoiceIds, ErrorList: JSON.stringify(run.errors), UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: false,
+      }, manager);
+      await this.records.recordChange(manager, actor, 'Update', id, before);
     }, undefined, requestId);
   }
 }

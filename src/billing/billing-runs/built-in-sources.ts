@@ -8,11 +8,10 @@ import { ContractProduct } from '../contract-products/contract-product.entity.js
 import { contractProducts } from '../contract-products/contract-products.definition.js';
 import { InjectRecords } from '../../common/record.module.js';
 import { CoworkerContract } from '../coworker-contracts/coworker-contract.entity.js';
-import { CoworkerContractsRules } from '../coworker-contracts/coworker-contracts.rules.js';
 import { coworkerContracts } from '../coworker-contracts/coworker-contracts.definition.js';
 import { CoworkerProduct } from '../coworker-products/coworker-product.entity.js';
 import { coworkerProducts } from '../coworker-products/coworker-products.definition.js';
-import { DueItemSources, type ClaimContext, type DueContext, type DueItem, type DueLine } from '../due-items/due-items.js';
+import { DueItemSources, mapLazily, type ClaimContext, type DueContext, type DueItem, type DueLine } from '../due-items/due-items.js';
 import { toUnits, roundToCents } from '../due-items/money.js';
 import { atMidnight, contractPeriods, occurrences, periodUnitPrice, pricePlanOccurrences, RepeatCycle, type BillingPeriod, type ContractTerms, type Occurrence } from '../due-items/periods.js';
 import { Product } from '../products/product.entity.js';
@@ -23,6 +22,18 @@ export function dbDate(raw: unknown): LocalDate | null {
   if (raw === null || raw === undefined) return null;
   if (raw instanceof Date) return LocalDate.of(raw.getUTCFullYear(), raw.getUTCMonth() + 1, raw.getUTCDate());
   return LocalDate.parse(String(raw).slice(0, 10));
+}
+
+/** The InvoicedPeriod after billing these periods (the first of what is due, in order): the day after the last. */
+const billedUntil = (billed: readonly DueLine[]): LocalDate => billed[billed.length - 1].periodTo.plusDays(1);
+
+/** The periods that start inside [RepeatFrom, RepeatUntil] (either null: unbounded), read one at a time. */
+function* withinRepeat(periods: Iterable<BillingPeriod>, from: LocalDate | null, until: LocalDate | null): Generator<BillingPeriod, void, undefined> {
+  for (const period of periods) {
+    // Periods come in order: none after RepeatUntil can start inside.
+    if (until && period.from.isAfter(until)) return;
+    if (!from || !period.from.isBefore(from)) yield period;
+  }
 }
 
 const span = (from: LocalDate, to: LocalDate) => (from.equals(to) ? from.toString() : `${from.toString()} – ${to.toString()}`);
@@ -37,7 +48,6 @@ export class BuiltInDueSources implements OnModuleInit {
   constructor(
     private readonly db: Database,
     private readonly sources: DueItemSources,
-    private readonly contracts: CoworkerContractsRules,
     @InjectRecords(coworkerContracts) private readonly contractRecords: RecordService,
     @InjectRecords(contractProducts) private readonly contractProducts: RecordService,
     @InjectRecords(coworkerProducts) private readonly sales: RecordService,
@@ -73,24 +83,25 @@ export class BuiltInDueSources implements OnModuleInit {
       `WHERE k.${q('CoworkerId')} = ? AND k.${q('RenewalDate')} IS NOT NULL AND k.${q('RenewalDate')} <= ? ORDER BY k.${q('StartDate')}, k.${q('Id')}`,
       [customer.id, db.dateParam(atMidnight(until))], manager,
     );
-    const items: DueItem[] = [];
-    for (const row of rows) {
+    return rows.map((row): DueItem => {
       const terms = this.terms(row);
       const read = dbDate(row.InvoicedPeriod);
-      const periods = contractPeriods(terms, read, until);
-      if (!periods.length) continue;
       const price = toUnits(row.Price);
       const proRating = Boolean(Number(row.ApplyProRating));
-      const lines: DueLine[] = periods.map((period) => ({
+      const lines = mapLazily(contractPeriods(terms, read, until), (period): DueLine => ({
         source: 'CoworkerContractUniqueId', sourceUniqueId: String(row.UniqueId), description: `${String(row.TariffName)} (${span(period.from, period.to)})`,
         quantity: 1, unitPrice: periodUnitPrice(price, period, proRating), taxRateId: row.TaxRateId === null ? null : Number(row.TaxRateId),
         periodFrom: period.from, periodTo: period.to, currencyId: Number(row.CurrencyId),
       }));
-      const next = periods[periods.length - 1].to.plusDays(1);
-      const renewal = terms.cancellation && !terms.cancellation.isAfter(next) ? null : next;
-      items.push({ lines, claim: (claim) => this.claimPeriod(claim, this.contractRecords, CoworkerContract, Number(row.Id), read, next, { RenewalDate: renewal ? db.dateParam(atMidnight(renewal)) : null }) });
-    }
-    return items;
+      return {
+        lines,
+        claim: (claim, billed) => {
+          const next = billedUntil(billed);
+          const renewal = terms.cancellation && !terms.cancellation.isAfter(next) ? null : next;
+          return this.claimPeriod(claim, this.contractRecords, CoworkerContract, Number(row.Id), read, next, { RenewalDate: renewal ? db.dateParam(atMidnight(renewal)) : null });
+        },
+      };
+    });
   }
 
   /**
@@ -132,26 +143,21 @@ export class BuiltInDueSources implements OnModuleInit {
       `WHERE cp.${q('CoworkerId')} = ? ORDER BY cp.${q('Id')}`,
       [customer.id], manager,
     );
-    const items: DueItem[] = [];
-    for (const row of rows) {
+    return rows.map((row): DueItem => {
       const read = dbDate(row.CpInvoiced);
       const repeatFrom = dbDate(row.RepeatFrom);
       const repeatUntil = dbDate(row.RepeatUntil);
-      const inside = (period: BillingPeriod) => (!repeatFrom || !period.from.isBefore(repeatFrom)) && (!repeatUntil || !period.from.isAfter(repeatUntil));
-      const periods = contractPeriods(this.terms(row), read, until).filter(inside);
-      if (!periods.length) continue;
       const price = toUnits(row.CpPrice);
       const proRating = Boolean(Number(row.ProductProRating));
       const name = String(row.DisplayAs || row.ProductName);
-      const lines: DueLine[] = periods.map((period) => ({
+      const periods = contractPeriods(this.terms(row), read, until);
+      const lines = mapLazily(withinRepeat(periods, repeatFrom, repeatUntil), (period): DueLine => ({
         source: 'ContractProductUniqueId', sourceUniqueId: String(row.CpUniqueId), description: `${name} (${span(period.from, period.to)})`,
         quantity: Number(row.Quantity), unitPrice: periodUnitPrice(price, period, proRating), taxRateId: row.TaxRateId === null ? null : Number(row.TaxRateId),
         periodFrom: period.from, periodTo: period.to, currencyId: Number(row.CurrencyId),
       }));
-      const next = periods[periods.length - 1].to.plusDays(1);
-      items.push({ lines, claim: (claim) => this.claimPeriod(claim, this.contractProducts, ContractProduct, Number(row.CpId), read, next, {}) });
-    }
-    return items;
+      return { lines, claim: (claim, billed) => this.claimPeriod(claim, this.contractProducts, ContractProduct, Number(row.CpId), read, billedUntil(billed), {}) };
+    });
   }
 
   private readonly saleColumns = (alias: string) =>
@@ -212,37 +218,40 @@ export class BuiltInDueSources implements OnModuleInit {
     for (const row of rows) {
       const read = dbDate(row.InvoicedPeriod);
       const rule = { cycle: Number(row.RepeatCycle), unit: Number(row.RepeatUnit) || 1, from: dbDate(row.RepeatFrom) ?? dbDate(row.SaleDate)!, until: dbDate(row.RepeatUntil) };
-      let found: Occurrence[];
+      let found: Iterable<Occurrence>;
       if (rule.cycle === RepeatCycle.PricePlan) {
-        plan = plan === undefined ? await this.mainContractTerms(customer.id, manager) : plan;
-        found = plan ? pricePlanOccurrences(rule, plan, read, until) : [];
+        plan = plan === undefined ? await this.mainContractTerms(customer.id, until, manager) : plan;
+        if (!plan) continue;
+        found = pricePlanOccurrences(rule, plan, read, until);
       } else {
         found = occurrences(rule, read, until);
       }
-      if (!found.length) continue;
       const name = String(row.DisplayAs || row.ProductName);
       const unitPrice = roundToCents(toUnits(row.Price));
       const id = Number(row.Id);
-      const lines: DueLine[] = found.map((occurrence) => ({
+      const lines = mapLazily(found, (occurrence): DueLine => ({
         source: 'CoworkerProductUniqueId', sourceUniqueId: String(row.UniqueId), description: `${name} (${span(occurrence.from, occurrence.to)})`,
         quantity: Number(row.Quantity), unitPrice, taxRateId: row.TaxRateId === null ? null : Number(row.TaxRateId),
         periodFrom: occurrence.from, periodTo: occurrence.to, currencyId: Number(row.CurrencyId),
       }));
-      const next = found[found.length - 1].to.plusDays(1);
-      items.push({ lines, claim: (claim) => this.claimPeriod(claim, this.sales, CoworkerProduct, id, read, next, this.saleMarks(claim)) });
+      items.push({ lines, claim: (claim, billed) => this.claimPeriod(claim, this.sales, CoworkerProduct, id, read, billedUntil(billed), this.saleMarks(claim)) });
     }
     return items;
   }
 
-  /** The terms of the customer's main active contract (docs/api.md §3.1), for PricePlan occurrences. */
-  private async mainContractTerms(coworkerId: number, manager: EntityManager | undefined): Promise<ContractTerms | null> {
-    const main = await this.contracts.mainActive(coworkerId, new Date(), manager);
-    if (!main) return null;
+  /**
+   * The terms of the customer's main contract for PricePlan occurrences (docs/billing.md, 4.): the one
+   * marked IsPrimaryContract, else its earliest, among those started by `until`; one not ended now comes
+   * before one that has. Not "active now": a contract starting after today bills its plan's sales too.
+   */
+  private async mainContractTerms(coworkerId: number, until: LocalDate, manager: EntityManager | undefined): Promise<ContractTerms | null> {
     const { db } = this;
     const q = (n: string) => this.q(n);
     const [row] = await db.query(
-      `SELECT ${this.contractColumns('k')}, t.${q('InvoiceEvery')} AS InvoiceEvery FROM ${db.tableOf(CoworkerContract)} k JOIN ${db.tableOf(Tariff)} t ON t.${q('Id')} = k.${q('TariffId')} WHERE k.${q('Id')} = ?`,
-      [main.Id], manager,
+      `SELECT ${this.contractColumns('k')}, t.${q('InvoiceEvery')} AS InvoiceEvery FROM ${db.tableOf(CoworkerContract)} k JOIN ${db.tableOf(Tariff)} t ON t.${q('Id')} = k.${q('TariffId')} ` +
+      `WHERE k.${q('CoworkerId')} = ? AND k.${q('StartDate')} < ? ` +
+      `ORDER BY k.${q('IsPrimaryContract')} DESC, CASE WHEN k.${q('CancellationDate')} IS NULL OR k.${q('CancellationDate')} > ? THEN 0 ELSE 1 END, k.${q('StartDate')}, k.${q('Id')} LIMIT 1`,
+      [coworkerId, db.dateParam(atMidnight(until.plusDays(1))), db.dateParam(new Date())], manager,
     );
     return row ? this.terms(row) : null;
   }

@@ -105,12 +105,16 @@ export class CoworkerProductsRules implements RecordRules<CoworkerProductDto> {
     return { values, pending };
   }
 
-  /** A recurring sale repeats from its sale date and every cycle unless told otherwise (docs/billing.md). */
+  /**
+   * A sale repeats from its sale date and every cycle unless told otherwise (docs/billing.md): RepeatFrom
+   * defaults to the sale date on every sale, and when a sale becomes recurring without one.
+   */
   private repeatDefaults(values: Record<string, unknown>, existing: WireRecord | null): void {
     const regular = values.RegularCharge ?? existing?.RegularCharge;
     if (values.RepeatUnit === null || (!existing && values.RepeatUnit === undefined)) values.RepeatUnit = 1;
-    if (regular === true && (values.RepeatFrom === null || (values.RepeatFrom === undefined && !existing?.RepeatFrom))) {
-      values.RepeatFrom = values.SaleDate ?? (existing ? new Date(String(existing.SaleDate)) : null);
+    const unset = values.RepeatFrom === null || (values.RepeatFrom === undefined && !existing?.RepeatFrom);
+    if (unset && (!existing || regular === true || values.RepeatFrom === null)) {
+      values.RepeatFrom = values.SaleDate ?? (existing?.SaleDate ? new Date(String(existing.SaleDate)) : null);
     }
     if (regular === true && (values.RepeatCycle ?? existing?.RepeatCycle ?? null) === null) {
       throw RecordValidationException.field('RepeatCycle', 'RepeatCycle is required for a recurring sale (RegularCharge).', values.RepeatCycle ?? null);

@@ -8,7 +8,7 @@ import type { SourceColumn } from './billed-items.js';
 // The due-items collection of a billing run is a list of item sources (docs/billing.md, "Item
 // sources"): contract periods, contract products, one-off sales, recurring sales, and whatever other
 // modules register (booking charges). A run asks each source, in order, for the customer's items due
-// up to `until`; it bills them all on one invoice per currency, or none.
+// up to `until`; it bills them on one invoice per currency (at most 1,000 lines each: the earliest), or none.
 
 /** One line a due item puts on the invoice (its amounts are computed by the run: docs/billing.md). */
 export interface DueLine {
@@ -41,15 +41,25 @@ export interface ClaimContext {
 }
 
 /**
- * A due item: its lines, and its claim. The claim marks it billed with ONE conditional write from the
- * state it was read in (a sale's `Invoiced` 0 → 1; a contract's `InvoicedPeriod` from the value read to
- * the next) and returns whether that write changed its row: false means another run billed it first,
- * and the customer's whole transaction is rolled back and tried again (docs/billing.md, "Exactly once").
- * It also records the record's change in the change log (same transaction).
+ * A due item: its lines, and its claim. Its lines come in the order of their PeriodFrom and are made as
+ * the run reads them (docs/billing.md "Bounds"): the run reads no more than the lines it bills, at most
+ * the cap of one invoice, so a source never builds what will not be billed, whatever dates it holds.
+ * The claim marks billed what went on the invoice, `billed` (the first lines read, at least one): a
+ * record billed by periods only up to the end of the last of them, so the rest stays due for the next
+ * run. It does so with ONE conditional write from the state it was read in (a sale's `Invoiced` 0 → 1;
+ * a contract's `InvoicedPeriod` from the value read to the next) and returns whether that write
+ * changed its row: false means another run billed it first, and the customer's whole transaction is
+ * rolled back and tried again (docs/billing.md, "Exactly once"). It also records the record's change
+ * in the change log (same transaction).
  */
 export interface DueItem {
-  lines: DueLine[];
-  claim(context: ClaimContext): Promise<boolean>;
+  lines: Iterable<DueLine>;
+  claim(context: ClaimContext, billed: readonly DueLine[]): Promise<boolean>;
+}
+
+/** `items` mapped one at a time as they are read (a lazy `map`). */
+export function* mapLazily<T, U>(items: Iterable<T>, map: (item: T) => U): Generator<U, void, undefined> {
+  for (const item of items) yield map(item);
 }
 
 /** The customer a run bills. */

@@ -57,27 +57,34 @@ export interface BillingPeriod {
  *   day, part of the full period of `invoiceEvery` months that ends there;
  * - a period is due when it starts on or before `until` and before the cancellation; the cancellation
  *   cuts the period it falls in, which then ends the day before it.
+ * Made one at a time as they are read (docs/billing.md "Bounds"): a run takes at most its cap of them,
+ * whatever the dates stored, so a caller never holds more than it bills.
  */
-export function contractPeriods(terms: ContractTerms, billedUntil: LocalDate | null, until: LocalDate): BillingPeriod[] {
+export function* contractPeriods(terms: ContractTerms, billedUntil: LocalDate | null, until: LocalDate): Generator<BillingPeriod, void, undefined> {
   const { start, cancellation, billingDay, invoiceEvery } = terms;
   const first = firstBillingDay(start, billingDay);
-  const periods: BillingPeriod[] = [];
-  const consider = (fullFrom: LocalDate, fullTo: LocalDate, from: LocalDate): boolean => {
-    if (from.isAfter(until) || (cancellation && !from.isBefore(cancellation))) return false;
+  // The period of these dates: undefined when it is past what is due (the end), null when billed already.
+  const periodOf = (fullFrom: LocalDate, fullTo: LocalDate, from: LocalDate): BillingPeriod | null | undefined => {
+    if (from.isAfter(until) || (cancellation && !from.isBefore(cancellation))) return undefined;
     const end = cancellation && !cancellation.isAfter(fullTo) ? cancellation.minusDays(1) : fullTo;
-    if (billedUntil && billedUntil.isAfter(end)) return true; // billed already
+    if (billedUntil && billedUntil.isAfter(end)) return null;
     const begin = billedUntil ? max(from, billedUntil) : from;
-    if (begin.isAfter(until)) return false;
-    periods.push({ from: begin, to: end, days: daysIn(begin, end), fullDays: daysIn(fullFrom, fullTo) });
-    return true;
+    if (begin.isAfter(until)) return undefined;
+    return { from: begin, to: end, days: daysIn(begin, end), fullDays: daysIn(fullFrom, fullTo) };
   };
-  if (start.isBefore(first) && !consider(first.minusMonths(invoiceEvery), first.minusDays(1), start)) return periods;
+  if (start.isBefore(first)) {
+    const short = periodOf(first.minusMonths(invoiceEvery), first.minusDays(1), start);
+    if (short === undefined) return;
+    if (short) yield short;
+  }
   // Periods wholly billed are skipped without walking them one by one.
   let k = 0;
   if (billedUntil && billedUntil.isAfter(first)) k = Math.max(0, Math.floor(first.until(billedUntil, ChronoUnit.MONTHS) / invoiceEvery) - 1);
   for (; ; k++) {
     const from = first.plusMonths(k * invoiceEvery);
-    if (!consider(from, first.plusMonths((k + 1) * invoiceEvery).minusDays(1), from)) return periods;
+    const period = periodOf(from, first.plusMonths((k + 1) * invoiceEvery).minusDays(1), from);
+    if (period === undefined) return;
+    if (period) yield period;
   }
 }
 
@@ -126,11 +133,11 @@ export function nthOccurrence(rule: RepeatRule, n: number): LocalDate {
 
 /**
  * The occurrences of a Day/Week/Month/Year/LastDayOfMonth rule not billed yet (on or after
- * `billedUntil`) dated on or before both `until` and the rule's own end.
+ * `billedUntil`) dated on or before both `until` and the rule's own end, made one at a time as they
+ * are read (docs/billing.md "Bounds").
  */
-export function occurrences(rule: RepeatRule, billedUntil: LocalDate | null, until: LocalDate): Occurrence[] {
+export function* occurrences(rule: RepeatRule, billedUntil: LocalDate | null, until: LocalDate): Generator<Occurrence, void, undefined> {
   const last = rule.until && rule.until.isBefore(until) ? rule.until : until;
-  const found: Occurrence[] = [];
   let n = 0;
   if (billedUntil && billedUntil.isAfter(rule.from)) {
     // Jump near the first unbilled one instead of walking from the start.
@@ -139,20 +146,19 @@ export function occurrences(rule: RepeatRule, billedUntil: LocalDate | null, unt
   }
   for (let date = nthOccurrence(rule, n); !date.isAfter(last); date = nthOccurrence(rule, ++n)) {
     if (billedUntil && date.isBefore(billedUntil)) continue;
-    found.push({ from: date, to: nthOccurrence(rule, n + 1).minusDays(1) });
+    yield { from: date, to: nthOccurrence(rule, n + 1).minusDays(1) };
   }
-  return found;
 }
 
 /**
  * The occurrences of a PricePlan rule: with each period of the customer's main contract (its periods,
  * billed or not, that start on or after the rule's start), not billed yet, dated on or before both
- * `until` and the rule's end; each runs to the end of its period.
+ * `until` and the rule's end; each runs to the end of its period. Made one at a time as they are read.
  */
-export function pricePlanOccurrences(rule: RepeatRule, contract: ContractTerms, billedUntil: LocalDate | null, until: LocalDate): Occurrence[] {
+export function* pricePlanOccurrences(rule: RepeatRule, contract: ContractTerms, billedUntil: LocalDate | null, until: LocalDate): Generator<Occurrence, void, undefined> {
   const last = rule.until && rule.until.isBefore(until) ? rule.until : until;
   const since = billedUntil && billedUntil.isAfter(rule.from) ? billedUntil : rule.from;
-  return contractPeriods(contract, null, last)
-    .filter((period) => !period.from.isBefore(since))
-    .map((period) => ({ from: period.from, to: period.to }));
+  for (const period of contractPeriods(contract, null, last)) {
+    if (!period.from.isBefore(since)) yield { from: period.from, to: period.to };
+  }
 }

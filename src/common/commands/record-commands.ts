@@ -33,10 +33,11 @@ export interface CommandParameter {
 
 /**
  * What `run` returns when the answer carries more than a `Value`: a `RedirectURL` (a download made by
- * the command, docs/api.md §10.2).
+ * the command, docs/api.md §10.2), or a Message other than the usual one (a billing run that reached its
+ * cap, docs/api.md §9.1).
  */
 export class CommandResult {
-  constructor(readonly value: unknown, readonly redirectUrl: string | null = null) {}
+  constructor(readonly value: unknown, readonly redirectUrl: string | null = null, readonly message: string | null = null) {}
 }
 
 /** What a command's `run` is given. */
@@ -180,7 +181,7 @@ export class RecordCommands {
       const value = await command.run({ ids, records, parameters, actor, manager, write });
       if (!(value instanceof CommandResult)) return successConfirmation(SUCCESS, value ?? null, actor.email);
       // Assigned, not spread: V8 on Node 20 makes spread objects in the old generation (withFields, record-writes.ts).
-      return Object.assign(successConfirmation(SUCCESS, value.value ?? null, actor.email), { RedirectURL: value.redirectUrl });
+      return Object.assign(successConfirmation(value.message ?? SUCCESS, value.value ?? null, actor.email), { RedirectURL: value.redirectUrl });
     };
     try {
       if (command.bulk) await bulkTurn();

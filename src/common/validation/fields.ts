@@ -15,6 +15,9 @@ export const MONEY_LIMIT = 10_000_000_000_000;
 /** The years a date-time may fall in, in UTC: what both databases' datetime columns hold and give back. */
 export const FIRST_YEAR = 1000;
 export const LAST_YEAR = 9999;
+/** The years billing dates and booking times fall in (docs/api.md §9.1 "Bounds"): what a run walks is bounded. */
+export const BOUNDED_FIRST_YEAR = 2000;
+export const BOUNDED_LAST_YEAR = 2099;
 
 /** An email as it is compared and kept unique: trimmed and lower-cased (İ grows when lower-cased). */
 export const emailKey = (email: string): string => email.trim().toLowerCase();
@@ -172,8 +175,12 @@ export function Bool(options: FieldOptions = {}) {
   );
 }
 
-/** A date-time in any input form of docs/api.md §1; it reaches the service as a Date. */
-export function DateTime(options: FieldOptions = {}) {
+/**
+ * A date-time in any input form of docs/api.md §1; it reaches the service as a Date. `bounded`: a billing
+ * date or booking time, which must fall in the years 2000 to 2099 (docs/api.md §9.1 "Bounds").
+ */
+export function DateTime(options: FieldOptions & { bounded?: boolean } = {}) {
+  const [first, last] = options.bounded ? [BOUNDED_FIRST_YEAR, BOUNDED_LAST_YEAR] : [FIRST_YEAR, LAST_YEAR];
   return applyDecorators(
     api(options, { type: String, format: 'date-time', example: '2025-01-15T10:30:00Z' }),
     Transform(({ value }) => (typeof value === 'string' ? (parseDateTime(value) ?? value) : value)),
@@ -182,8 +189,8 @@ export function DateTime(options: FieldOptions = {}) {
     ValidateBy({
       name: 'yearRange',
       validator: {
-        validate: (value: unknown) => !(value instanceof Date) || (value.getUTCFullYear() >= FIRST_YEAR && value.getUTCFullYear() <= LAST_YEAR),
-        defaultMessage: () => `$property must fall in the years ${FIRST_YEAR} to ${LAST_YEAR} (UTC).`,
+        validate: (value: unknown) => !(value instanceof Date) || (value.getUTCFullYear() >= first && value.getUTCFullYear() <= last),
+        defaultMessage: () => options.bounded ? `$property must lie between ${first}-01-01 and ${last}-12-31.` : `$property must fall in the years ${first} to ${last} (UTC).`,
       },
     }),
   );

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { toUnits, unitsText } from '../../billing/due-items/money.js';
-import { bookingPrice, bookingRefusal, peakOverlap, type BookingFacts } from './booking-rules.js';
+import { bookingPrice, bookingRefusal, lengthBoundRefusal, peakOverlap, type BookingFacts } from './booking-rules.js';
 
 const at = (text: string) => new Date(text);
 const ms = (text: string) => Date.parse(text);
@@ -75,5 +75,16 @@ describe('booking refusals, in order', () => {
     assert.equal(refusal?.field, 'FromTime');
     assert.match(refusal?.message ?? '', /already booked/);
     assert.equal(field(facts({ overlapping: taken }, { Allocation: 2 })), null);
+  });
+});
+
+describe('booking length bound (docs/api.md §9.1 "Bounds")', () => {
+  it('31 days exactly is fine; a minute more names ToTime', () => {
+    assert.equal(lengthBoundRefusal(at('2030-01-01T09:00:00Z'), at('2030-02-01T09:00:00Z')), null);
+    assert.deepEqual(lengthBoundRefusal(at('2030-01-01T09:00:00Z'), at('2030-02-01T09:01:00Z'))?.field, 'ToTime');
+  });
+  it('times that are wrong in themselves are left to the times rule (whole minutes, end after start)', () => {
+    assert.equal(lengthBoundRefusal(at('2030-01-01T09:00:30Z'), at('2030-06-01T09:00:00Z')), null);
+    assert.equal(lengthBoundRefusal(at('2030-06-01T09:00:00Z'), at('2030-01-01T09:00:00Z')), null);
   });
 });

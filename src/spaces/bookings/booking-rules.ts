@@ -56,6 +56,19 @@ export function timesRefusal(from: Date, to: Date): BookingRefusal | null {
   return null;
 }
 
+/** Most days between a booking's FromTime and ToTime (docs/api.md §9.1 "Bounds"). */
+export const MAX_BOOKING_DAYS = 31;
+
+/**
+ * A booking longer than MAX_BOOKING_DAYS: a 400 naming ToTime, on a write and on `available` alike
+ * (docs/api.md §9.1 "Bounds"), so what a booking prices and bills stays bounded. Null when it is not,
+ * or when the times themselves are wrong (timesRefusal says so first).
+ */
+export function lengthBoundRefusal(from: Date, to: Date): BookingRefusal | null {
+  if (timesRefusal(from, to) || to.getTime() - from.getTime() <= MAX_BOOKING_DAYS * 24 * 60 * MINUTE_MS) return null;
+  return { field: 'ToTime', message: `ToTime must be at most ${MAX_BOOKING_DAYS} days after FromTime.`, value: wire(to) };
+}
+
 /** The first rule the booking breaks, in the order a client fixes them; null when it may be made. */
 export function bookingRefusal(facts: BookingFacts): BookingRefusal | null {
   const { resource, customer, from, to } = facts;

@@ -12,7 +12,7 @@ import { MONEY_LIMIT } from '../../common/validation/fields.js';
 import { bookingProducts } from '../booking-products/booking-products.definition.js';
 import { besides } from '../booking-products/booking-products.rules.js';
 import { InjectRecords } from '../../common/record.module.js';
-import { bookingPrice, bookingRefusal, minutesBetween, timesRefusal, type BookingFacts, type BookingRefusal } from './booking-rules.js';
+import { bookingPrice, bookingRefusal, lengthBoundRefusal, minutesBetween, timesRefusal, type BookingFacts, type BookingRefusal } from './booking-rules.js';
 import { BookingsRepository } from './bookings.repository.js';
 import type { BookingDto } from './dto/booking.dto.js';
 import type { DeleteContext, RecordRules, SaveContext, SaveDecision } from '../../common/record-rules.js';
@@ -86,11 +86,11 @@ export class BookingsRules implements RecordRules<BookingDto> {
     // A required field sent as null on update keeps its stored value, as one left out does.
     for (const field of REQUIRED) if (values[field] === null) delete values[field];
     const target = this.target(values, existing);
-    if (existing) {
-      if (!PRICED.some((field) => this.changes(field, target, existing))) return { values };
-      if (existing.Invoiced === true || !(await this.bookings.holdUninvoiced(Number(existing.Id), manager))) {
-        throw refusalOf(`Booking ${existing.Id} has been invoiced and cannot be moved or re-priced. Credit its invoice instead.`);
-      }
+    if (existing && !PRICED.some((field) => this.changes(field, target, existing))) return { values };
+    const tooLong = lengthBoundRefusal(target.FromTime, target.ToTime);
+    if (tooLong) throw refused(tooLong);
+    if (existing && (existing.Invoiced === true || !(await this.bookings.holdUninvoiced(Number(existing.Id), manager)))) {
+      throw refusalOf(`Booking ${existing.Id} has been invoiced and cannot be moved or re-priced. Credit its invoice instead.`);
     }
     // The write that serialises the resource's bookings comes before anything is read.
     if (!(await this.bookings.lockResource(target.ResourceId, manager))) {
@@ -131,6 +131,8 @@ export class BookingsRules implements RecordRules<BookingDto> {
     const values = this.records.columnValues(dto);
     await this.records.authorizeBusiness(values, actor, this.records.db.manager, dto);
     const target = this.target(values, null);
+    const tooLong = lengthBoundRefusal(target.FromTime, target.ToTime);
+    if (tooLong) throw refused(tooLong);
     const facts = await this.facts(target, 0);
     const refusal = bookingRefusal(facts);
     const charges = timesRefusal(target.FromTime, target.ToTime) ? null : await this.charges(target, facts, (question, amount) => this.uses.creditPlan(question, amount)).catch((error: unknown) => {

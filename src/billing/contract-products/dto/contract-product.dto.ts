@@ -12,8 +12,8 @@ export class ContractProductDto extends RecordDto {
   /** Price of one unit; the product's price when made, unless given. */
   @Money() Price?: number | null;
   /** Billed with the contract's periods that start from this date (null: from the contract's start). */
-  @DateTime() RepeatFrom?: Date | null;
+  @DateTime({ bounded: true }) RepeatFrom?: Date | null;
   /** ...up to this date (null: for as long as the contract runs). */
-  @DateTime() RepeatUntil?: Date | null;
+  @DateTime({ bounded: true }) RepeatUntil?: Date | null;
   @Text({ long: true }) Notes?: string | null;
 }

@@ -7,9 +7,9 @@ export class CoworkerContractDto extends RecordDto {
   @Reference(() => Coworker, { required: true }) CoworkerId: number;
   /** A tariff of the customer's business. */
   @Reference(() => Tariff, { required: true }) TariffId: number;
-  @DateTime({ required: true }) StartDate: Date;
+  @DateTime({ required: true, bounded: true }) StartDate: Date;
   /** From this moment the contract is no longer active; not before StartDate. */
-  @DateTime() CancellationDate?: Date | null;
+  @DateTime({ bounded: true }) CancellationDate?: Date | null;
   /** The contract's price; the tariff's Price unless given (null on update: the tariff's again). */
   @Money({ min: 0 }) Price?: number | null;
   @Text({ long: true }) Notes?: string | null;

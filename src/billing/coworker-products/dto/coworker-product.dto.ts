@@ -20,7 +20,7 @@ export class CoworkerProductDto extends RecordDto {
   /** Price of one unit; the product's Price unless given. */
   @Money() Price?: number | null;
   /** When the sale was made; now unless given. The released credits are valid from it. */
-  @DateTime() SaleDate?: Date | null;
+  @DateTime({ bounded: true }) SaleDate?: Date | null;
   @Text({ long: true }) Notes?: string | null;
   /** A one-off sale a client marks invoiced is never billed by a run; runs set it. */
   @Bool() Invoiced?: boolean | null;
@@ -31,7 +31,7 @@ export class CoworkerProductDto extends RecordDto {
   /** Every N cycles; 1 unless given. */
   @Integer({ min: 1, max: 1000 }) RepeatUnit?: number | null;
   /** The first occurrence; the sale date unless given. */
-  @DateTime() RepeatFrom?: Date | null;
+  @DateTime({ bounded: true }) RepeatFrom?: Date | null;
   /** No occurrence after it (null: until the sale is deleted). */
-  @DateTime() RepeatUntil?: Date | null;
+  @DateTime({ bounded: true }) RepeatUntil?: Date | null;
 }

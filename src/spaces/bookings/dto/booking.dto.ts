@@ -10,9 +10,9 @@ export class BookingDto extends RecordDto {
   /** A customer of the resource's business. */
   @Reference(() => Coworker, { required: true }) CoworkerId: number;
   /** Start, in whole minutes. */
-  @DateTime({ required: true }) FromTime: Date;
+  @DateTime({ required: true, bounded: true }) FromTime: Date;
   /** End (exclusive), after FromTime, in whole minutes. */
-  @DateTime({ required: true }) ToTime: Date;
+  @DateTime({ required: true, bounded: true }) ToTime: Date;
   /** Holds the resource without charging it until a PUT makes it firm. */
   @Bool() Tentative?: boolean | null;
   @Text({ long: true }) Notes?: string | null;
@@ -27,8 +27,8 @@ export class BookingDto extends RecordDto {
 export class BookingUpdateDto extends RecordDto {
   @Reference(() => Resource) ResourceId?: number;
   @Reference(() => Coworker) CoworkerId?: number;
-  @DateTime() FromTime?: Date;
-  @DateTime() ToTime?: Date;
+  @DateTime({ bounded: true }) FromTime?: Date;
+  @DateTime({ bounded: true }) ToTime?: Date;
   @Bool() Tentative?: boolean | null;
   @Text({ long: true }) Notes?: string | null;
   @Bool() DoNotUseBookingCredit?: boolean | null;
