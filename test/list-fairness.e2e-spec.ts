@@ -69,7 +69,8 @@ describe('a user flooding the service with list scans', () => {
     flooding = false;
     await watching;
 
-    assert.deepEqual([...new Set(statuses)].filter((s) => s !== 200 && s !== 429), [], `only 200 or 429: ${statuses.join(',')}`);
+    // The flooding user's own lists: answered, refused beyond its share (429), or past their deadline in its queue (503).
+    assert.deepEqual([...new Set(statuses)].filter((s) => s !== 200 && s !== 429 && s !== 503), [], `only 200, 429 or 503: ${statuses.join(',')}`);
     // SQLite's scans run within one turn (the watcher sees none); MariaDB's hold a connection while it looks.
     assert.ok(mostOfTheUser <= 1, 'more than one scan of the user ran at once');
     assert.deepEqual(during.map((r) => r.status), [200, 200, 200]);
