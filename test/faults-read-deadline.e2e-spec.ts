@@ -41,7 +41,8 @@ describe('expensive reads past the deadline (MariaDB)', { skip: !onMySql && 'run
     // A text filter no index serves, over every customer (and a count of them), 30 at once.
     const lists = await Promise.all(Array.from({ length: 30 }, (_, i) => t.get(`/api/spaces/coworkers?Coworker_FullName=zz${i}q&page=1&size=30`)));
     const statuses = lists.map((r) => r.status);
-    assert.deepEqual([...new Set(statuses)].filter((s) => s !== 200 && s !== 503), [], 'only 200 or 503');
+    // One user's lists take turns (docs/architecture.md, "Fair queues"): beyond its share, 429 at once.
+    assert.deepEqual([...new Set(statuses)].filter((s) => s !== 200 && s !== 503 && s !== 429), [], 'only 200, 429 or 503');
     assert.ok(statuses.includes(503), `some lists pass the deadline (statuses: ${statuses.join(',')})`);
     // Every 503 went out: none of those queries may still run in the database a moment later (each
     // is stopped within a tenth of a second of the deadline; the check allows a busy server half a second).

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { passwordHashing } from '../src/auth/passwords.js';
+import { holdHashing } from './support/auth.js';
 import { createBusiness } from './support/fixtures.js';
 import { appPerSuite } from './support/test-app.js';
 
@@ -9,14 +10,6 @@ import { appPerSuite } from './support/test-app.js';
 // transaction waits on a password hash while it holds the database (SQLite's one writer, locked rows on
 // MariaDB). The password hashing capacity is held busy by the test, so a create that hashes a password
 // waits for it exactly as it would behind a burst of logins.
-
-/** Takes every password hashing slot until `release` is called. */
-function holdHashing(): { release: () => void; held: Promise<unknown> } {
-  let release!: () => void;
-  const gate = new Promise<void>((resolve) => (release = resolve));
-  const held = Promise.all(Array.from({ length: passwordHashing.concurrency }, () => passwordHashing.run(() => gate)));
-  return { release, held };
-}
 
 /** Resolves once a password hash waits for the capacity the test holds. */
 async function hashWaiting(): Promise<void> {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { HealthRepository } from '../src/health/health.repository.js';
 import { requestToken } from './support/auth.js';
 import { createBilledInvoice, createCoworkerInvoice, createCreditSpendingBooking, createProduct } from './support/billing-fixtures.js';
 import { create, createBusiness } from './support/fixtures.js';
@@ -205,6 +206,27 @@ describe('GET /health/live and /health/ready', () => {
     const paths = Object.keys((await t.get('/api/docs-json', { auth: null })).body.paths);
     for (const path of ['/health', '/health/live', '/health/ready']) assert.ok(paths.includes(path), path);
     assert.ok(!paths.includes('/metrics'));
+  });
+});
+
+describe('/health/ready with the database failing', () => {
+  const t = appPerSuite();
+
+  it('names only the failing check, never the database\'s address or its driver\'s error text', async () => {
+    const health = t.app.get(HealthRepository);
+    const ping = health.ping.bind(health);
+    health.ping = () => Promise.reject(new Error("connect ECONNREFUSED 10.20.30.40:3306 (mysql://app:hunter2@db.internal/coworking)"));
+    try {
+      const ready = await t.get('/health/ready', { auth: null });
+      assert.equal(ready.status, 503);
+      assert.equal(ready.body.status, 'error');
+      assert.deepEqual(ready.body.error, { database: { status: 'down' } });
+      assert.equal(ready.body.details.database.status, 'down');
+      for (const leak of ['10.20.30.40', '3306', 'hunter2', 'ECONNREFUSED', 'db.internal']) assert.ok(!ready.text.includes(leak), `the answer tells ${leak}: ${ready.text}`);
+    } finally {
+      health.ping = ping;
+    }
+    assert.equal((await t.get('/health/ready', { auth: null })).status, 200);
   });
 });
 

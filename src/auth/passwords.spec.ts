@@ -1,32 +1,52 @@
 import assert from 'node:assert/strict';
 import { setImmediate } from 'node:timers/promises';
 import { describe, it } from 'node:test';
-import { ServiceBusyError } from '../common/http-exception.filter.js';
+import { ClientBusyError, ServiceBusyError } from '../common/http-exception.filter.js';
 import { hashPassword, passwordHashing, verifyPassword } from './passwords.js';
+
+/** Takes every hashing slot until `release` is called. */
+function holdHashing(): { release: () => void; held: Promise<unknown> } {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const slot = { lane: 'holder', client: 'holder', wanted: () => true };
+  const held = Promise.all(Array.from({ length: passwordHashing.limits.concurrency }, () => passwordHashing.run(slot, () => gate)));
+  return { release, held };
+}
 
 describe('password hashes', () => {
   // Logins are checked for their request (its client, whether it still wants the answer), given explicitly.
   const check = (stored: string, password: string, wanted: () => boolean, client: string) => verifyPassword(password, stored, { wanted, client });
 
-  it('refuse a check at once when the capacity and its queue are full, and drop an abandoned one', async () => {
+  it('let one client address have 16 checks waiting, refuse the next with ClientBusyError, and drop an abandoned one', async () => {
     const stored = await hashPassword('stored');
-    const limit = passwordHashing.concurrency + passwordHashing.queueLimit;
-    const checks = Array.from({ length: limit - 1 }, (_, i) => check(stored, `password ${i}`, () => true, `client ${i}`));
+    const { concurrency, perClientWaiting } = passwordHashing.limits;
+    assert.ok(perClientWaiting >= 16);
+    const mine = Array.from({ length: concurrency + perClientWaiting }, (_, i) => check(stored, `guess ${i}`, () => true, 'office'));
+    await assert.rejects(check(stored, 'one more guess', () => true, 'office'), ClientBusyError);
     let wanted = true;
-    const abandoned = check(stored, 'abandoned', () => wanted, 'a').then(() => 'checked', (error: unknown) => error);
-    await assert.rejects(check(stored, 'one too many', () => true, 'c'), ServiceBusyError);
+    const abandoned = check(stored, 'abandoned', () => wanted, 'gone').then(() => 'checked', (error: unknown) => error);
+    const other = check(stored, 'a login', () => true, 'someone else');
     wanted = false;
-    await Promise.all(checks);
+    assert.deepEqual(new Set(await Promise.all([...mine, other])), new Set([false]));
     assert.ok(await abandoned instanceof ServiceBusyError);
     await assert.rejects(check(stored, 'gone already', () => false, 'b'), ServiceBusyError);
   });
 
-  it('let one client address hold only a few checks at once', async () => {
+  it('serve an address whose login succeeded lately in a lane of its own, beside a full lane of others', async () => {
     const stored = await hashPassword('stored');
-    const mine = Array.from({ length: passwordHashing.perClient }, (_, i) => check(stored, `guess ${i}`, () => true, 'flood'));
-    await assert.rejects(check(stored, 'one more guess', () => true, 'flood'), ServiceBusyError);
-    const other = check(stored, 'a login', () => true, 'someone else');
-    await Promise.all([...mine, other]);
+    assert.equal(await check(stored, 'stored', () => true, 'known address'), true);
+    const hashing = holdHashing();
+    // The flood's checks are abandoned before their turn (so the test does not wait for 64 hashes).
+    let floodWanted = true;
+    const flood = Array.from({ length: passwordHashing.limits.laneWaiting }, (_, i) => check(stored, `guess ${i}`, () => floodWanted, `random ${i}`));
+    await assert.rejects(check(stored, 'one too many', () => true, 'one more random'), ServiceBusyError);
+    const known = check(stored, 'stored', () => true, 'known address');
+    floodWanted = false;
+    const floodSettled = Promise.allSettled(flood);
+    hashing.release();
+    assert.equal(await known, true);
+    for (const refused of await floodSettled) assert.ok(refused.status === 'rejected' && refused.reason instanceof ServiceBusyError);
+    await hashing.held;
   });
 
   it('verify the password they were made from, and no other', async () => {

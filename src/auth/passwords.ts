@@ -1,7 +1,7 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ServiceBusyError } from '../common/http-exception.filter.js';
+import { FairQueue } from '../common/fair-queue.js';
 
 // Passwords are stored as salted scrypt hashes (Node's crypto), with their parameters so they can be
 // raised later without invalidating stored hashes: scrypt$N$r$p$salt$hash (base64url).
@@ -32,83 +32,69 @@ export const passwordRequestOf = (request: FastifyRequest, reply: FastifyReply):
   client: request.ip,
 });
 
-const ALWAYS: PasswordRequest = { wanted: () => true, client: '' };
-
 /**
  * Each hash takes 16 MiB and one of libuv's four pool threads for tens of milliseconds: at most two
  * run at once, so logins can neither push the instance's memory past its budget nor take every pool
  * thread from file and DNS work; and no more than the cores this process may run on (its CPU
- * affinity), since hashes beyond those gain no speed, only memory. Password checks never queue
- * without bound (docs/api.md §2.2): a few wait their turn, at most `perClient` of them from one client
- * address, and beyond those a check is refused at once (503 with Retry-After) instead of waiting; a
+ * affinity), since hashes beyond those gain no speed, only memory.
+ *
+ * Password checks never queue without bound, and the queue is fair (docs/api.md §2.2): waiting checks
+ * are served round robin across client addresses (fair-queue.ts), so a flood from one address only
+ * delays that address. Addresses that logged in successfully on this instance lately have a lane of
+ * their own, served in turn with everyone else's: a flood from many random addresses fills the other
+ * lane, not theirs. One address may have PER_ADDRESS_WAITING checks waiting (an office behind one NAT
+ * logging in at once); one more is refused with 429; 503 only when a lane's whole queue is full. A
  * waiting check whose request was abandoned is dropped when its turn comes. Hashes for writes (a
- * user's new password) come from authenticated, rate-limited requests and may queue further.
+ * user's new password) come from authenticated, rate-limited requests and have a lane that may queue
+ * further.
  */
-class HashingCapacity {
-  activeCount = 0;
-  private readonly waiting: Array<{ wanted: () => boolean; start: () => void; drop: () => void }> = [];
-  private readonly perClientCount = new Map<string, number>();
+const RUNNING = Math.max(1, Math.min(2, availableParallelism()));
+const PER_ADDRESS_WAITING = 16;
+/**
+ * Checks that two hashes at a time finish well within the answer deadline (5 s) even at 150 ms a hash
+ * on a busy core: a check that would wait past it is better refused at once.
+ */
+const LANE_WAITING = 32;
+const WRITES = 'writes';
+const KNOWN = 'known';
 
-  constructor(readonly concurrency: number, readonly queueLimit: number, readonly perClient: number, readonly writeQueueLimit: number) {}
+export const passwordHashing = new FairQueue({
+  concurrency: RUNNING,
+  perClientRunning: RUNNING,
+  perClientWaiting: PER_ADDRESS_WAITING,
+  laneWaiting: LANE_WAITING,
+  lanes: { [WRITES]: { laneWaiting: 512, perClientWaiting: 512 } },
+});
 
-  get pendingCount(): number {
-    return this.waiting.length;
-  }
+/** Addresses whose password check succeeded lately, oldest first (a bounded map: the oldest leave first). */
+const knownAddresses = new Map<string, number>();
+const KNOWN_FOR_MS = 15 * 60_000;
+const KNOWN_MOST = 10_000;
 
-  run<T>(work: () => Promise<T>, request: PasswordRequest = ALWAYS): Promise<T> {
-    if (!request.wanted()) return Promise.reject(new ServiceBusyError('the request was abandoned'));
-    const { client } = request;
-    if (client) {
-      const inFlight = this.perClientCount.get(client) ?? 0;
-      if (inFlight >= this.perClient) return Promise.reject(new ServiceBusyError('password checks of this client are at capacity'));
-      this.perClientCount.set(client, inFlight + 1);
-    }
-    const done = () => {
-      if (!client) return;
-      const left = (this.perClientCount.get(client) ?? 1) - 1;
-      if (left > 0) this.perClientCount.set(client, left);
-      else this.perClientCount.delete(client);
-    };
-    if (this.activeCount < this.concurrency) return this.start(work).finally(done);
-    if (this.waiting.length >= (client ? this.queueLimit : this.writeQueueLimit)) {
-      done();
-      return Promise.reject(new ServiceBusyError('password checks are at capacity'));
-    }
-    return new Promise<T>((resolve, reject) => {
-      this.waiting.push({
-        wanted: request.wanted,
-        start: () => void this.start(work).then(resolve, reject),
-        drop: () => reject(new ServiceBusyError('the request was abandoned')),
-      });
-    }).finally(done);
-  }
-
-  private async start<T>(work: () => Promise<T>): Promise<T> {
-    this.activeCount++;
-    try {
-      return await work();
-    } finally {
-      this.activeCount--;
-      this.next();
-    }
-  }
-
-  private next(): void {
-    while (this.activeCount < this.concurrency && this.waiting.length) {
-      const task = this.waiting.shift()!;
-      if (task.wanted()) task.start();
-      else task.drop();
-    }
-  }
+function rememberAddress(client: string): void {
+  knownAddresses.delete(client);
+  knownAddresses.set(client, Date.now() + KNOWN_FOR_MS);
+  if (knownAddresses.size > KNOWN_MOST) knownAddresses.delete(knownAddresses.keys().next().value!);
 }
 
-const RUNNING = Math.max(1, Math.min(2, availableParallelism()));
-export const passwordHashing = new HashingCapacity(RUNNING, RUNNING * 8, 4, 512);
+function isKnownAddress(client: string): boolean {
+  const until = knownAddresses.get(client);
+  if (until === undefined) return false;
+  if (until > Date.now()) return true;
+  knownAddresses.delete(client);
+  return false;
+}
+
+/** Where a check for `request` waits: a login by its address (and its lane), a write in the writes' lane. */
+const slotOf = (request?: PasswordRequest) =>
+  request?.client
+    ? { lane: isKnownAddress(request.client) ? KNOWN : '', client: request.client, wanted: request.wanted }
+    : { lane: WRITES, client: '', wanted: request?.wanted ?? (() => true) };
 
 function derive(password: string, salt: Buffer, options: ScryptOptions, request?: PasswordRequest): Promise<Buffer> {
-  return passwordHashing.run(() => new Promise<Buffer>((resolve, reject) => {
+  return passwordHashing.run(slotOf(request), () => new Promise<Buffer>((resolve, reject) => {
     scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { ...options, maxmem: 64 * 1024 * 1024 }, (error, key) => (error ? reject(error) : resolve(key)));
-  }), request);
+  }));
 }
 
 export async function hashPassword(password: string): Promise<string> {
@@ -142,7 +128,9 @@ export async function verifyPassword(password: string, stored: string, request?:
   if (scheme !== 'scrypt' || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64url');
   const key = await derive(password, Buffer.from(salt, 'base64url'), { N: Number(N), r: Number(r), p: Number(p) }, request);
-  return key.length === expected.length && timingSafeEqual(key, expected);
+  const matches = key.length === expected.length && timingSafeEqual(key, expected);
+  if (matches && request?.client) rememberAddress(request.client);
+  return matches;
 }
 
 /** A hash of a random password: verifying against it costs what a real check costs. */

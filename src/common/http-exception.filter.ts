@@ -51,9 +51,21 @@ export class ServiceBusyError extends Error {
   }
 }
 
+/**
+ * Work refused because its client already has its share of a bounded queue waiting (password checks
+ * of one address, list scans of one user: fair-queue.ts): 429 with Retry-After, that client's rate,
+ * not the service's state (docs/api.md §2.2).
+ */
+export class ClientBusyError extends Error {
+  constructor(reason: string) {
+    super(`Too many requests: ${reason}.`);
+  }
+}
+
 export const UNAVAILABLE_MESSAGE = 'The service is temporarily unavailable; try again later.';
 const UNAVAILABLE: ErrorResponse = { status: 503, body: failureConfirmation(503, UNAVAILABLE_MESSAGE), headers: { 'Retry-After': '5' } };
 const BUSY: ErrorResponse = { status: 503, body: failureConfirmation(503, UNAVAILABLE_MESSAGE), headers: { 'Retry-After': '1' } };
+const CLIENT_BUSY: ErrorResponse = { status: 429, body: failureConfirmation(429, 'Too many requests; try again later.'), headers: { 'Retry-After': '1' } };
 
 /**
  * Turns any error into the contract's body (house style 4). Used by the global filter and by Fastify's
@@ -79,6 +91,7 @@ export function toErrorResponse(error: unknown): ErrorResponse {
   // The database is down or unreachable, or the request ran out of time: 503, the client may retry.
   if (error instanceof RequestTimeoutError || isDatabaseUnavailable(error)) return UNAVAILABLE;
   if (error instanceof ServiceBusyError) return BUSY;
+  if (error instanceof ClientBusyError) return CLIENT_BUSY;
   const code = (error as { code?: string } | null)?.code;
   const known = code ? FASTIFY_ERRORS[code] : undefined;
   if (known) return { status: known.status, body: failureConfirmation(known.status, known.message) };

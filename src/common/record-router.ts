@@ -9,6 +9,7 @@ import { WireResponseException } from './errors.js';
 import { sendError } from './http-exception.filter.js';
 import { Idempotency } from './idempotency/idempotency.js';
 import { recordBody } from './json-body.js';
+import { inListTurn } from './list-lane.js';
 import type { Principal } from './principal.js';
 import { RecordBodyPipe, RecordUpdatePipe } from './record-body.pipe.js';
 import { ALL_OPERATIONS, type RecordDefinition, type RecordOperation, type WireRecord } from './record-definition.js';
@@ -282,8 +283,11 @@ export function handle(route: RecordRoute, services: RouterServices) {
         result = await runWrite(services.idempotency(), request, reply, async (scope) => route.run(on, await route.parse(request), actor, scope, request.deadlineAt));
       } else {
         // Reads parse synchronously (path id, query): no extra turn before the service.
-        const input = route.parse(request);
-        result = await route.run(on, input instanceof Promise ? await input : input, actor, undefined, request.deadlineAt);
+        const parsed = route.parse(request);
+        const input = parsed instanceof Promise ? await parsed : parsed;
+        const read = () => route.run(on, input, actor, undefined, request.deadlineAt);
+        // Lists take turns per user (list-lane.ts); a GET by id never waits behind them.
+        result = await (route.operation === 'list' ? inListTurn(actor, request, reply, read) : read());
       }
       if (reply.sent) return reply;
       if (route.etag) {

@@ -99,6 +99,14 @@ describe('secrets from files (NAME_FILE)', () => {
     refuses({ DATABASE_URL: 'sqlite::memory:', JWT_SECRET_FILE: join(dir, 'missing') }, 'JWT_SECRET_FILE');
   });
 
+  it('refuses a file that is not a regular one (/dev/zero never ends) or is longer than 64 KiB, without hanging', () => {
+    refuses({ DATABASE_URL: 'sqlite::memory:', JWT_SECRET_FILE: '/dev/zero' }, 'JWT_SECRET_FILE: /dev/zero is not a regular file');
+    refuses({ DATABASE_URL: 'sqlite::memory:', JWT_SECRET_FILE: dir }, 'is not a regular file');
+    refuses({ DATABASE_URL: 'sqlite::memory:', JWT_SECRET_FILE: file('huge', 'x'.repeat(64 * 1024 + 1)) }, 'longer than 65536 bytes');
+    const config = validateEnvironment({ DATABASE_URL: 'sqlite::memory:', JWT_SECRET_FILE: file('largest', 'y'.repeat(64 * 1024)) });
+    assert.equal(config.JWT_SECRET.length, 64 * 1024);
+  });
+
   it('a file that is read into a bad value is refused like the variable', () => {
     refuses({ DATABASE_URL: 'sqlite::memory:', JWT_SECRET_FILE: file('short', 'short\n') }, 'JWT_SECRET');
   });

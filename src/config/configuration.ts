@@ -1,5 +1,5 @@
 import { hash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { dirname, join } from 'node:path';
 
@@ -77,6 +77,31 @@ export const ENVIRONMENT_VARIABLES: readonly string[] = [
   'NODE_OPTIONS', 'MALLOC_ARENA_MAX', 'MALLOC_MMAP_THRESHOLD_',
 ];
 
+/** A secret file is small: a longer one (or a device such as /dev/zero, which never ends) is refused unread. */
+export const SECRET_FILE_MOST_BYTES = 64 * 1024;
+
+/**
+ * Reads a `NAME_FILE`: only a regular file, and at most SECRET_FILE_MOST_BYTES of it (one byte more is
+ * read to tell a longer file), so start-up never hangs on a device or a pipe, nor reads a huge file.
+ */
+function readSecretFile(variable: string, path: string): string {
+  let descriptor: number | undefined;
+  try {
+    descriptor = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    if (!fstatSync(descriptor).isFile()) throw new ConfigurationError(`${variable}: ${path} is not a regular file`);
+    const buffer = Buffer.alloc(SECRET_FILE_MOST_BYTES + 1);
+    let length = 0;
+    for (let read = -1; read !== 0 && length < buffer.length; length += read) read = readSync(descriptor, buffer, length, buffer.length - length, null);
+    if (length > SECRET_FILE_MOST_BYTES) throw new ConfigurationError(`${variable}: ${path} is longer than ${SECRET_FILE_MOST_BYTES} bytes`);
+    return buffer.subarray(0, length).toString('utf8');
+  } catch (error) {
+    if (error instanceof ConfigurationError) throw error;
+    throw new ConfigurationError(`${variable}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  } finally {
+    if (descriptor !== undefined) closeSync(descriptor);
+  }
+}
+
 /** The environment with each `NAME_FILE` read into NAME (the values read shadow the given environment's). */
 export function readSecretFiles(env: Record<string, unknown>): Record<string, unknown> {
   const resolved = Object.create(env) as Record<string, unknown>;
@@ -84,13 +109,7 @@ export function readSecretFiles(env: Record<string, unknown>): Record<string, un
     const path = String(env[`${name}_FILE`] ?? '').trim();
     if (!path) continue;
     if (String(env[name] ?? '') !== '') throw new ConfigurationError(`${name} and ${name}_FILE are both set: set only one of them`);
-    let text: string;
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch (error) {
-      throw new ConfigurationError(`${name}_FILE: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-    }
-    resolved[name] = text.replace(/(\r?\n)+$/, '');
+    resolved[name] = readSecretFile(`${name}_FILE`, path).replace(/(\r?\n)+$/, '');
   }
   return resolved;
 }

@@ -28,6 +28,19 @@ async function answerOnce(reply: FastifyReply, status: number, body: unknown): P
   if (!reply.sent) await reply.status(status).send(body);
 }
 
+type CheckResults = Record<string, { status: string; [detail: string]: unknown }>;
+
+/**
+ * The answer names each check and its status only: a failing check's detail (the database's address,
+ * its driver's error text) is for the log, never the wire (docs/operations.md, "Health checks").
+ */
+function statusesOnly(results: CheckResults | undefined): Record<string, { status: string }> {
+  return Object.fromEntries(Object.entries(results ?? {}).map(([name, result]) => [name, { status: result.status }]));
+}
+
+/** A check's detail for the log, with any credentials in a URL (`//user:password@`) masked. */
+const withoutSecrets = (detail: unknown) => JSON.stringify(detail).replace(/\/\/[^/@\s"]*@/g, '//***@');
+
 @ApiTags('Health')
 @Controller('health')
 export class HealthController {
@@ -102,7 +115,9 @@ export class HealthController {
       await answerOnce(reply, HttpStatus.OK, await this.checks.check(checks));
     } catch (error) {
       if (!(error instanceof ServiceUnavailableException)) throw error;
-      await answerOnce(reply, HttpStatus.SERVICE_UNAVAILABLE, error.getResponse());
+      const answer = error.getResponse() as { status: string; info?: CheckResults; error?: CheckResults; details?: CheckResults };
+      for (const [name, detail] of Object.entries(answer.error ?? {})) reply.log.warn({ check: name, detail: withoutSecrets(detail) }, 'a readiness check is down');
+      await answerOnce(reply, HttpStatus.SERVICE_UNAVAILABLE, { status: answer.status, info: statusesOnly(answer.info), error: statusesOnly(answer.error), details: statusesOnly(answer.details) });
     }
   }
 }

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { passwordHashing } from '../../src/auth/passwords.js';
 import type { HttpResponse, TestApp } from './test-app.js';
 
 /** POST /api/token with a form, as OAuth clients send it. */
@@ -34,4 +35,16 @@ export async function eventually(check: () => Promise<boolean>, withinMs = 5000)
     if (Date.now() - start > withinMs) assert.fail(`not within ${withinMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/**
+ * Takes every password hashing slot (passwords.ts) until `release` is called: checks and hashes made
+ * meanwhile wait in its queue as they would behind a burst of logins.
+ */
+export function holdHashing(): { release: () => void; held: Promise<unknown> } {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const slot = { lane: 'holder', client: 'holder', wanted: () => true };
+  const held = Promise.all(Array.from({ length: passwordHashing.limits.concurrency }, () => passwordHashing.run(slot, () => gate)));
+  return { release, held };
 }
