@@ -6,20 +6,22 @@ import type { Principal } from './principal.js';
 /**
  * Lists (a page with its count, filters no index serves, several by id) are the reads whose cost a
  * client chooses: a text filter over a large table scans it, twice. They take turns per user
- * (docs/architecture.md, "Fair queues"): one list of a user runs at a time and LISTS_RUNNING in all,
- * so a user's flood of scans holds one database connection (MariaDB) or one stretch of the request
- * thread (SQLite, whose statements run in the process) and the GETs by id of everyone else are answered
- * beside it. A user may have PER_USER_WAITING lists waiting, served round robin with other users'; one
+ * (docs/architecture.md, "Fair queues"): PER_USER_RUNNING lists of a user run at once (a back office
+ * loads a few lists side by side) and LISTS_RUNNING in all, below the MariaDB pool's default 10, so a
+ * user's flood of scans holds a few database connections (MariaDB) or one stretch of the request thread
+ * at a time (SQLite, whose statements run in the process) and the GETs by id of everyone else are
+ * answered beside it. A user may have PER_USER_WAITING lists waiting, served round robin with other users'; one
  * more is refused with 429 and Retry-After, and 503 only when the whole queue is full. A list that
  * waited starts in a later turn of the event loop (bulk-lane.ts), after the requests that arrived
  * meanwhile; a list whose request was answered (its deadline) or abandoned is not run.
  */
-const LISTS_RUNNING = 2;
+const LISTS_RUNNING = 6;
+const PER_USER_RUNNING = 3;
 const PER_USER_WAITING = 16;
 const LISTS_WAITING = 256;
 
 export const listScans = new FairQueue(
-  { concurrency: LISTS_RUNNING, perClientRunning: 1, perClientWaiting: PER_USER_WAITING, laneWaiting: LISTS_WAITING },
+  { concurrency: LISTS_RUNNING, perClientRunning: PER_USER_RUNNING, perClientWaiting: PER_USER_WAITING, laneWaiting: LISTS_WAITING },
   (start) => void bulkTurn().then(start),
 );
 

@@ -286,8 +286,8 @@ export function handle(route: RecordRoute, services: RouterServices) {
         const parsed = route.parse(request);
         const input = parsed instanceof Promise ? await parsed : parsed;
         const read = () => route.run(on, input, actor, undefined, request.deadlineAt);
-        // Lists take turns per user (list-lane.ts); a GET by id never waits behind them.
-        result = await (route.operation === 'list' ? inListTurn(actor, request, reply, read) : read());
+        // Lists (and batch gets) take turns per user (list-lane.ts); a GET by id never waits behind them.
+        result = await (route.operation === 'list' || route.operation === 'batch' ? inListTurn(actor, request, reply, read) : read());
       }
       if (reply.sent) return reply;
       if (route.etag) {
