@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
+import { InvoiceLedgerEntries1765510000000 } from '../src/database/migrations/1765510000000-InvoiceLedgerEntries.js';
 import { createProduct } from './support/billing-fixtures.js';
 import { create, createBusiness, createCoworker, createTariff, currencyId } from './support/fixtures.js';
 import { pdfText } from './support/pdf.js';
@@ -234,6 +235,29 @@ describe('settlement integrity', () => {
       ok(await run('COWORKER_INVOICE_DELETE', [raised]));
       assert.deepEqual(await entriesOf(member), []);
     });
+  });
+
+  it('the back-fill migration writes the INV, CRN and VOID entries of invoices issued before them, once', async () => {
+    const customer = await createCoworker(t, business, { FullName: 'Before The Ledger' });
+    const first = await invoice(customer, 100, 0);
+    const note = await creditNoteOf(first, 30);
+    const voided = await invoice(customer, 50, 0);
+    ok(await run('VOID_INVOICE', [voided]));
+    const own = async () => (await entriesOf(customer)).map((e) => [e.Code, e.CoworkerInvoiceId, e.Debit, e.Credit, e.Description, e.Code === 'VOID' ? null : e.TransactionDate]).sort();
+    const written = await own();
+    assert.equal(written.length, 4);
+    // As the data was before the service wrote them.
+    await t.db.query(`DELETE FROM ${t.db.id('coworkerledgerentry')} WHERE ${t.db.id('CoworkerId')} = ?`, [customer]);
+    assert.equal(await balanceOf(customer), 0);
+    // The migration's own SQL, on this suite's database (SQLite or MariaDB).
+    const runner = { connection: { driver: { escape: (name: string) => t.db.id(name) } }, query: (sql: string, parameters?: unknown[]) => t.db.query(sql, parameters) };
+    const migration = new InvoiceLedgerEntries1765510000000();
+    await migration.up(runner as never);
+    assert.deepEqual(await own(), written);
+    assert.equal(await balanceOf(customer), 70);
+    assert.ok((await entriesOf(customer)).some((e) => e.Code === 'CRN' && e.CoworkerInvoiceId === note));
+    await migration.up(runner as never);
+    assert.equal((await entriesOf(customer)).length, 4);
   });
 
   describe('the printed invoice adds up', () => {

@@ -42,8 +42,8 @@ export class CoworkerInvoicesRules implements RecordRules<CoworkerInvoiceDto> {
   }
 
   /** The invoice's own ledger entry (INV) is written with it, and follows its customer and total. */
-  async afterSave(id: number, { manager, actor }: SaveContext<CoworkerInvoiceDto>): Promise<void> {
-    await this.ledger.follow(id, manager, actor);
+  async afterSave(id: number, { manager, actor, existing }: SaveContext<CoworkerInvoiceDto>): Promise<void> {
+    await this.ledger.follow(id, manager, actor, existing === null);
   }
 
   /**

@@ -50,7 +50,7 @@ export class CoworkerInvoicesService {
    */
   async recordIssued(manager: EntityManager, actor: Principal | undefined, id: number, written: Record<string, unknown>): Promise<void> {
     await this.records.recordChange(manager, actor, 'Create', id, null, undefined, written);
-    await this.ledger.follow(id, manager, actor);
+    await this.ledger.follow(id, manager, actor, true);
   }
 
   /** Settlement's rule for deleting an invoice, which a record DELETE obeys (CoworkerInvoicesRules). */

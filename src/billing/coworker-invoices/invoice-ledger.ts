@@ -33,14 +33,15 @@ export class InvoiceLedger {
   /**
    * Writes the INV (or, for a credit note, CRN) entry of an invoice, or brings it in line with the
    * invoice as stored now: its customer, number and TotalAmount (which may change while nothing is
-   * paid or credited), dated at its CreatedOn.
+   * paid or credited), dated at its CreatedOn. `issued`: the invoice was issued in this transaction.
    */
-  async follow(invoiceId: number, manager: EntityManager, actor: Principal | undefined): Promise<void> {
+  async follow(invoiceId: number, manager: EntityManager, actor: Principal | undefined, issued = false): Promise<void> {
     const invoice = await this.repository.invoiceForLedger(invoiceId, manager);
     if (!invoice) return;
     const code = invoice.CreditNote ? CREDIT_NOTE_CODE : INVOICE_CODE;
     const description = invoice.CreditNote ? `Credit note ${invoice.InvoiceNumber}` : `Invoice ${invoice.InvoiceNumber}`;
-    const own = (await this.repository.ownEntriesOf(invoiceId, manager)).find((entry) => entry.Code === code);
+    // An invoice issued in this transaction has no entry yet: a billing run's invoices skip the look.
+    const own = issued ? undefined : (await this.repository.ownEntriesOf(invoiceId, manager)).find((entry) => entry.Code === code);
     await this.keep(own, invoice, code, description, sides(invoice.TotalAmount), manager, actor);
   }
 
