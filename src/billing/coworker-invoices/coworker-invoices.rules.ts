@@ -55,7 +55,7 @@ export class CoworkerInvoicesRules implements RecordRules<CoworkerInvoiceDto> {
   }
 
   async beforeDelete(record: WireRecord, context: DeleteContext): Promise<void> {
-    if (!this.deletionRule) throw new Error('No deletion rule of customer invoices is registered (InvoiceDeletion)');
+    if (!this.deletionRule) throw new Error('No deletion rule of customer invoices is registered (InvoiceCommands of settlement registers it)');
     await this.deletionRule(Number(record.Id), context);
   }
 
