@@ -307,6 +307,22 @@ describe('settlement integrity', () => {
       assert.equal(await remaining(), 25);
     });
 
+    it('PUT-backs racing bookings on one credit: Remaining = Total − Σ unreturned uses afterwards', async () => {
+      const customer = await createCoworker(t, business);
+      const type = await create(t, '/api/spaces/resourcetypes', { BusinessId: business, Name: 'Desks' });
+      const desk = await create(t, '/api/spaces/resources', { BusinessId: business, Name: 'Desk R', ResourceTypeId: type, HourlyPrice: 10 });
+      const credit = await create(t, CREDITS, { CoworkerId: customer, BusinessId: business, TotalCredit: 100, CaneBeUsedForBookings: true });
+      const readBefore = (await t.get(`${CREDITS}/${credit}`)).body;
+      const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2
+        ? t.put(CREDITS, readBefore)
+        : t.post('/api/spaces/bookings', { ResourceId: desk, CoworkerId: customer, FromTime: `2031-04-0${1 + i / 2}T09:00:00Z`, ToTime: `2031-04-0${1 + i / 2}T10:00:00Z` }))));
+      for (const answer of answers) assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      const uses = ((await t.get(`/api/billing/coworkerbookingcreditusehistories?CoworkerBookingCreditUseHistory_CoworkerBookingCredit=${credit}&size=100`)).body.Records as any[])
+        .filter((use) => !use.Returned);
+      assert.equal(uses.reduce((total, use) => total + use.CreditUsed, 0), 50);
+      assert.equal((await t.get(`${CREDITS}/${credit}`)).body.RemainingCredit, 50);
+    });
+
     it('without uses, RemainingCredit is at most TotalCredit (400 naming RemainingCredit)', async () => {
       const customer = await createCoworker(t, business);
       await refusedNaming('RemainingCredit', () => t.post(CREDITS, { CoworkerId: customer, BusinessId: business, TotalCredit: 30, RemainingCredit: 1000 }));
