@@ -204,7 +204,8 @@ describe('customer invoices', () => {
       await createCoworkerInvoice(t, business, buyer);
       const res = await refused(t, ['coworker', ...TABLES], 400, () => t.delete(`/api/spaces/coworkers/${buyer}`));
       assert.equal(res.body.WasSuccessful, false);
-      assert.equal(res.body.Message, `Coworker ${buyer} cannot be deleted because CoworkerInvoice records refer to it.`);
+      // Its invoice's INV entry (docs/settlement.md) refers to it too.
+      assert.equal(res.body.Message, `Coworker ${buyer} cannot be deleted because CoworkerInvoice and CoworkerLedgerEntry records refer to it.`);
     });
 
     it('an invoice with payment tokens cannot be deleted', async () => {

@@ -25,7 +25,7 @@ describe('settlement', () => {
   });
 
   const invoice = (total = 120, overrides: Record<string, unknown> = {}) =>
-    create(t, INVOICES, { BusinessId: business, CoworkerId: customer, CurrencyId: gbp, TotalAmount: total, TaxAmount: 20, Description: 'Membership, March', ...overrides });
+    create(t, INVOICES, { BusinessId: business, CoworkerId: customer, CurrencyId: gbp, TotalAmount: total, TaxAmount: Math.min(20, Math.abs(total)), Description: 'Membership, March', ...overrides });
   const read = async (id: number) => (await t.get(`${INVOICES}/${id}`)).body;
   const pay = (invoiceId: number, credit: number, extra: Record<string, unknown> = {}) =>
     t.post(ENTRIES, { BusinessId: business, CoworkerId: customer, CoworkerInvoiceId: invoiceId, Credit: credit, Code: 'PAYM', ...extra });
@@ -155,14 +155,18 @@ describe('settlement', () => {
       ok(await t.put(INVOICES, stored));
       ok(await t.put(INVOICES, forged));
       assert.deepEqual(await settledOf(id), { PaidAmount: 30, DueAmount: 50, Paid: false, PaidOn: null, Void: false, CreditNote: false, Refunded: false, RefundedAmount: 0 });
-      // A new total (an invoice without lines) moves what is due; below what was paid it is refused.
-      ok(await t.put(`${INVOICES}/${id}`, { ...stored, TotalAmount: 30 }));
-      assert.deepEqual(await settledOf(id), { PaidAmount: 30, DueAmount: 0, Paid: true, PaidOn: (await read(id)).PaidOn, Void: false, CreditNote: false, Refunded: false, RefundedAmount: 0 });
-      const before = await snapshot();
-      const res = await t.put(`${INVOICES}/${id}`, { ...stored, TotalAmount: 29.99 });
-      assert.equal(res.status, 400);
-      assert.equal(res.body.Errors[0].PropertyName, 'TotalAmount');
-      assert.deepEqual(await snapshot(), before);
+      // An invoice with payments keeps its amounts (docs/settlement.md): a new total is refused, naming it.
+      for (const total of [30, 29.99]) {
+        const before = await snapshot();
+        const res = await t.put(`${INVOICES}/${id}`, { ...stored, TotalAmount: total });
+        assert.equal(res.status, 400);
+        assert.equal(res.body.Errors[0].PropertyName, 'TotalAmount');
+        assert.deepEqual(await snapshot(), before);
+      }
+      // Without payments or credit notes, a new total (an invoice without lines) moves what is due.
+      const unpaid = await invoice(80);
+      ok(await t.put(`${INVOICES}/${unpaid}`, { ...(await read(unpaid)), TotalAmount: 30 }));
+      assert.deepEqual(await settledOf(unpaid), { PaidAmount: 0, DueAmount: 30, Paid: false, PaidOn: null, Void: false, CreditNote: false, Refunded: false, RefundedAmount: 0 });
     });
 
     it('10 parallel quarter payments of one invoice: exactly 4 land, the others are refused', async () => {
@@ -171,7 +175,7 @@ describe('settlement', () => {
       assert.deepEqual(answers.map((a) => a.status).sort(), [200, 200, 200, 200, 400, 400, 400, 400, 400, 400]);
       for (const refused of answers.filter((a) => a.status === 400)) assert.equal(refused.body.Errors[0].PropertyName, 'Credit');
       assert.deepEqual(await settledOf(id), { PaidAmount: 100, DueAmount: 0, Paid: true, PaidOn: (await read(id)).PaidOn, Void: false, CreditNote: false, Refunded: false, RefundedAmount: 0 });
-      assert.equal((await tableRows(t, 'coworkerledgerentry')).filter((row) => Number(row.CoworkerInvoiceId) === id).length, 4);
+      assert.equal((await tableRows(t, 'coworkerledgerentry')).filter((row) => Number(row.CoworkerInvoiceId) === id && row.Code === 'PAYM').length, 4);
     });
   });
 
@@ -355,8 +359,9 @@ describe('settlement', () => {
         const settled = await settledOf(id);
         if (voiding.body.WasSuccessful) assert.deepEqual([settled.Void, settled.PaidAmount, settled.DueAmount], [true, 0, 0]);
         else assert.deepEqual([settled.Void, settled.Paid, settled.PaidAmount], [false, true, 40]);
-        const entries = (await tableRows(t, 'coworkerledgerentry')).filter((row) => Number(row.CoworkerInvoiceId) === id);
-        assert.equal(entries.length, voiding.body.WasSuccessful ? 0 : 1);
+        // Besides its INV entry: a VOID entry, or one payment.
+        const entries = (await tableRows(t, 'coworkerledgerentry')).filter((row) => Number(row.CoworkerInvoiceId) === id && row.Code !== 'INV');
+        assert.deepEqual(entries.map((row) => row.Code), voiding.body.WasSuccessful ? ['VOID'] : ['PAYM']);
       }
     });
   });

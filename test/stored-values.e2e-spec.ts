@@ -39,13 +39,13 @@ describe('values that must fit both databases', () => {
     assert.deepEqual((await t.get(`${path}/${id}`)).body[field], expected);
   }
 
-  it('money: at most four decimals, exponent notation included, and below 10^13 either way', async () => {
-    for (const price of [1e-7, 1.5e-7, 0.00001, 1.23456, 1e13, -1e13, -1e15, 99_999_999_999_999]) {
+  it('money: at most four decimals, exponent notation included, and below 10^13; a price is never negative', async () => {
+    for (const price of [1e-7, 1.5e-7, 0.00001, 1.23456, 1e13, -1e13, -1e15, 99_999_999_999_999, -9_999_999_999_999.99, -0.0001]) {
       await refused('/api/billing/products', product({ Price: price }), 'Price', 'product');
     }
     // Exponent notation as the client wrote it, in JSON text.
     await refused('/api/billing/products', JSON.stringify(product({})).replace('"Price":5', '"Price":1.5e-7') as never, 'Price', 'product');
-    for (const price of [9_999_999_999_999.99, -9_999_999_999_999.99, 0.0001, -0.0001, 1e-4, 12.3456, 0]) await roundTrip('/api/billing/products', product({ Price: price }), 'Price');
+    for (const price of [9_999_999_999_999.99, 0.0001, 1e-4, 12.3456, 0]) await roundTrip('/api/billing/products', product({ Price: price }), 'Price');
   });
 
   it('integers are 32-bit; date-times fall in the years 1000-9999 in UTC', async () => {

@@ -1,7 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { RecordValidationException } from '../../common/errors.js';
+import type { WireRecord } from '../../common/record-definition.js';
 import type { RecordRules, SaveContext, SaveDecision } from '../../common/record-rules.js';
+import { toAmount, toDecimalText, units } from '../settlement/money.js';
 import { wholeSecond } from './coworker-booking-credits.service.js';
 import { CoworkerBookingCreditsRepository } from './coworker-booking-credits.repository.js';
 import type { CoworkerBookingCreditDto } from './dto/coworker-booking-credit.dto.js';
@@ -34,8 +36,32 @@ export class CoworkerBookingCreditsRules implements RecordRules<CoworkerBookingC
       // Cleared amounts are zero: the columns always hold a number.
       if (values.TotalCredit === null) values.TotalCredit = 0;
       if (values.RemainingCredit === null) values.RemainingCredit = 0;
+      Object.assign(values, await this.keptRemaining(manager, values, existing));
+    }
+    if (units(values.RemainingCredit as number | string | undefined ?? existing?.RemainingCredit as number) > units(values.TotalCredit as number | string | undefined ?? existing?.TotalCredit as number)) {
+      throw RecordValidationException.field('RemainingCredit', 'RemainingCredit cannot be above TotalCredit.', values.RemainingCredit ?? existing?.RemainingCredit);
     }
     for (const field of ['ValidFrom', 'ExpireDate']) if (values[field] instanceof Date) values[field] = wholeSecond(values[field]);
     return { values };
+  }
+
+  /**
+   * RemainingCredit on update (docs/bookings.md "Credits keep their invariant"). Once a credit has uses it
+   * is the service's: always TotalCredit − Σ unreturned uses, whatever the body says (a value read before
+   * a booking and PUT back restores nothing), and a TotalCredit below Σ unreturned uses is a 400. Without
+   * uses, a body's RemainingCredit is written; a new TotalCredit alone moves RemainingCredit with it.
+   */
+  private async keptRemaining(manager: EntityManager, values: Readonly<Record<string, unknown>>, existing: WireRecord): Promise<Record<string, unknown>> {
+    const total = units((values.TotalCredit ?? existing.TotalCredit) as number | string);
+    const uses = await this.creditsRepository.usesOf(Number(existing.Id), manager);
+    if (uses.count > 0) {
+      if (total < uses.unreturned) {
+        throw RecordValidationException.field('TotalCredit', `TotalCredit cannot be below what bookings use of it (${toAmount(uses.unreturned)}).`, values.TotalCredit);
+      }
+      return { RemainingCredit: toDecimalText(total - uses.unreturned) };
+    }
+    if (values.RemainingCredit !== undefined || values.TotalCredit === undefined) return {};
+    const remaining = units(existing.RemainingCredit as number) + total - units(existing.TotalCredit as number);
+    return { RemainingCredit: toDecimalText(remaining > 0n ? remaining : 0n) };
   }
 }

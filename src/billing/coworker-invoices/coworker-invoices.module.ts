@@ -7,12 +7,13 @@ import { CoworkerInvoicesRepository } from './coworker-invoices.repository.js';
 import { CoworkerInvoicesRules } from './coworker-invoices.rules.js';
 import { CoworkerInvoicesService } from './coworker-invoices.service.js';
 import { CoworkerInvoiceEvents } from './coworker-invoices.events.js';
+import { InvoiceLedger } from './invoice-ledger.js';
 
 @Module(RecordModule.forType({
   definition: coworkerInvoices,
   events: CoworkerInvoiceEvents,
   rules: CoworkerInvoicesRules,
-  providers: [InvoiceIssuanceRepository, CoworkerInvoicesRepository, SettlementRepository, CoworkerInvoicesService],
+  providers: [InvoiceIssuanceRepository, CoworkerInvoicesRepository, SettlementRepository, InvoiceLedger, CoworkerInvoicesService],
   exports: [CoworkerInvoicesService],
 }))
 export class CoworkerInvoicesModule {}

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { RecordValidationException } from '../../common/errors.js';
 import type { WireRecord } from '../../common/record-definition.js';
-import type { RecordRules, SaveContext, SaveDecision } from '../../common/record-rules.js';
+import type { DeleteContext, RecordRules, SaveContext, SaveDecision } from '../../common/record-rules.js';
 import { fromUnits, toUnits } from '../due-items/money.js';
 import { Business } from '../../kernel/businesses/business.entity.js';
 import { Country } from '../../kernel/countries/country.entity.js';
@@ -14,6 +14,8 @@ import type { CoworkerInvoiceDto } from './dto/coworker-invoice.dto.js';
 import { settle, settledFields } from '../settlement/settled.js';
 import { sum, toAmount, units } from '../settlement/money.js';
 import { SettlementRepository } from '../settlement/settlement.repository.js';
+import { INVOICE_CODE } from '../coworker-ledger-entries/service-entries.js';
+import { InvoiceLedger } from './invoice-ledger.js';
 
 /**
  * Issuance of customer invoices (docs/api.md §3.1). On create: the next number of the business's
@@ -31,9 +33,30 @@ export class CoworkerInvoicesRules implements RecordRules<CoworkerInvoiceDto> {
   @Inject(CoworkerInvoicesRepository) private readonly invoicesRepository: CoworkerInvoicesRepository;
   @Inject(SettlementRepository) private readonly settlementRepository: SettlementRepository;
 
+  @Inject(InvoiceLedger) private readonly ledger: InvoiceLedger;
+  private deletionRule: InvoiceDeletionRule | null = null;
+
   /** The values to write: the body's, with the snapshots and the number the rules above add. */
   async beforeSave({ manager, values: given, existing }: SaveContext<CoworkerInvoiceDto>): Promise<SaveDecision> {
     return { values: await this.valuesToWrite(manager, given, existing) };
+  }
+
+  /** The invoice's own ledger entry (INV) is written with it, and follows its customer and total. */
+  async afterSave(id: number, { manager, actor, existing }: SaveContext<CoworkerInvoiceDto>): Promise<void> {
+    await this.ledger.follow(id, manager, actor, existing === null);
+  }
+
+  /**
+   * Settlement's rule for deleting an invoice (docs/settlement.md "Deleting"), registered by it: a record
+   * DELETE obeys exactly what COWORKER_INVOICE_DELETE obeys, and releases what it billed the same way.
+   */
+  obeyDeletionRule(rule: InvoiceDeletionRule): void {
+    this.deletionRule = rule;
+  }
+
+  async beforeDelete(record: WireRecord, context: DeleteContext): Promise<void> {
+    if (!this.deletionRule) throw new Error('No deletion rule of customer invoices is registered (InvoiceCommands of settlement registers it)');
+    await this.deletionRule(Number(record.Id), context);
   }
 
   /** The values of an invoice as the rules above make them (also for invoices a billing run issues). */
@@ -51,14 +74,49 @@ export class CoworkerInvoicesRules implements RecordRules<CoworkerInvoiceDto> {
     }
     // A new invoice is due in full; the settlement of payments keeps DueAmount from then on.
     if (existing === null) values.DueAmount = fromUnits(toUnits(values.TotalAmount ?? 0));
+    if (existing !== null) await this.refuseSettlementChanges(manager, values, existing);
     // An invoice with lines (a run's, a credit note) has their totals: read-only (docs/api.md §9.1, §10.1).
     if (existing !== null && (values.TotalAmount !== undefined || values.TaxAmount !== undefined) && (await this.settlementRepository.hasLines(Number(existing.Id), manager))) {
       delete values.TotalAmount;
       delete values.TaxAmount;
     }
+    refuseTaxAboveTotal(values, existing);
     // Only a new total moves what is due: a record PUT back as read (its total unchanged) keeps its settlement.
     if (existing !== null && values.TotalAmount !== undefined && units(values.TotalAmount as number | null) !== units(existing.TotalAmount as number | null)) Object.assign(values, await this.settledWithTotal(Number(existing.Id), values.TotalAmount as number | null, manager));
     return values;
+  }
+
+  /**
+   * What settlement fixes on an invoice (docs/settlement.md "What an invoice keeps", docs/api.md §10.1),
+   * read under its lock, each a 400 naming the field: its customer and currency once it has entries of its
+   * own other than its INV (payments, refunds, a void), credit notes or lines (X's payment never sits on
+   * Y's invoice); the amounts of a void invoice, a credit note, and an invoice with payments or credit
+   * notes. Values equal to the stored ones are fine: a record PUT back as read changes nothing.
+   */
+  private async refuseSettlementChanges(manager: EntityManager, values: Readonly<Record<string, unknown>>, existing: WireRecord): Promise<void> {
+    const id = Number(existing.Id);
+    const invoice = await this.settlementRepository.lockInvoice(id, manager);
+    if (!invoice) return;
+    const changes = (field: string) => values[field] !== undefined && values[field] !== existing[field];
+    const amountChanges = (field: string) => values[field] !== undefined && units(values[field] as number | null) !== units(existing[field] as number | null);
+    if (!changes('CoworkerId') && !changes('CurrencyId') && !AMOUNTS.some(amountChanges)) return;
+    const entries = await this.settlementRepository.entriesOf(id, manager);
+    const creditNotes = invoice.CreditNote ? [] : await this.settlementRepository.creditNoteTotals(invoice.UniqueId, manager);
+    const name = `Invoice ${invoice.InvoiceNumber}`;
+    for (const field of ['CoworkerId', 'CurrencyId']) {
+      if (!changes(field)) continue;
+      const why = entries.length ? 'has payments or refunds'
+        : (await this.settlementRepository.ownEntriesOf(id, manager)).some((entry) => entry.Code !== INVOICE_CODE) ? (invoice.CreditNote ? 'is a credit note' : 'is void')
+          : creditNotes.length ? 'has credit notes'
+            : (await this.settlementRepository.hasLines(id, manager)) ? 'has lines' : null;
+      if (why) throw RecordValidationException.field(field, `${name} ${why}: its ${field} cannot change.`, values[field]);
+    }
+    const fixed = invoice.Void ? 'is void' : invoice.CreditNote ? 'is a credit note'
+      : entries.some((entry) => entry.Credit > 0n) ? 'has payments' : creditNotes.length ? 'has credit notes' : null;
+    if (!fixed) return;
+    for (const field of AMOUNTS) {
+      if (amountChanges(field)) throw RecordValidationException.field(field, `${name} ${fixed}: its ${field} cannot change.`, values[field]);
+    }
   }
 
   /**
@@ -100,4 +158,21 @@ export class CoworkerInvoicesRules implements RecordRules<CoworkerInvoiceDto> {
   }
 }
 
-/** Whether a stored wire value equals a value about to be written (decimal text, Date, flag). */
+/** The amounts a settled invoice keeps (docs/api.md §10.1). */
+const AMOUNTS = ['TotalAmount', 'TaxAmount', 'DiscountAmount'];
+
+/** What settlement runs before an invoice's record DELETE: refuses it or releases what it billed (throws to refuse). */
+export type InvoiceDeletionRule = (invoiceId: number, context: DeleteContext) => Promise<void>;
+
+/** TaxAmount never exceeds TotalAmount in absolute value (docs/api.md §10.1), checked when either is written anew. */
+function refuseTaxAboveTotal(values: Readonly<Record<string, unknown>>, existing: WireRecord | null): void {
+  if (values.TotalAmount === undefined && values.TaxAmount === undefined) return;
+  const current = (field: string) => units((values[field] !== undefined ? values[field] : existing?.[field]) as number | null);
+  const unchanged = (field: string) => values[field] === undefined || units(values[field] as number | null) === units(existing?.[field] as number | null);
+  if (existing && unchanged('TotalAmount') && unchanged('TaxAmount')) return; // what it holds is fine
+  const magnitude = (value: bigint) => (value < 0n ? -value : value);
+  if (magnitude(current('TaxAmount')) > magnitude(current('TotalAmount'))) {
+    throw RecordValidationException.field('TaxAmount', `TaxAmount (${toAmount(current('TaxAmount'))}) cannot exceed TotalAmount (${toAmount(current('TotalAmount'))}) in absolute value.`, values.TaxAmount ?? null);
+  }
+}
+

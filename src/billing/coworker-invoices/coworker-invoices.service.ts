@@ -6,7 +6,8 @@ import { InjectRecords } from '../../common/record.module.js';
 import type { RecordService } from '../../common/record.service.js';
 import { formatDateTime } from '../../common/wire-values.js';
 import { coworkerInvoices } from './coworker-invoices.definition.js';
-import { CoworkerInvoicesRules } from './coworker-invoices.rules.js';
+import { CoworkerInvoicesRules, type InvoiceDeletionRule } from './coworker-invoices.rules.js';
+import { InvoiceLedger } from './invoice-ledger.js';
 
 /**
  * Customer invoices written besides the API's own writes: settlement (docs/api.md §10.1) and the
@@ -16,6 +17,8 @@ import { CoworkerInvoicesRules } from './coworker-invoices.rules.js';
 export class CoworkerInvoicesService {
   @InjectRecords(coworkerInvoices) private readonly records: RecordService;
   @Inject(CoworkerInvoicesRules) private readonly rules: CoworkerInvoicesRules;
+  /** The service's own ledger entries of invoices (INV, CRN, VOID). */
+  @Inject(InvoiceLedger) readonly ledger: InvoiceLedger;
 
   /**
    * Writes an invoice's settled fields (docs/api.md §10.1, InvoiceSettlement) when any of them changed,
@@ -41,9 +44,18 @@ export class CoworkerInvoicesService {
     return { id, written };
   }
 
-  /** The change-log entry of an issued invoice: its history, and the webhook events it fires. */
-  recordIssued(manager: EntityManager, actor: Principal | undefined, id: number, written: Record<string, unknown>): Promise<void> {
-    return this.records.recordChange(manager, actor, 'Create', id, null, undefined, written);
+  /**
+   * The change-log entry of an issued invoice (its history, and the webhook events it fires), and its own
+   * ledger entry (INV, or CRN for a credit note: docs/api.md §10.1), once its totals are final.
+   */
+  async recordIssued(manager: EntityManager, actor: Principal | undefined, id: number, written: Record<string, unknown>): Promise<void> {
+    await this.records.recordChange(manager, actor, 'Create', id, null, undefined, written);
+    await this.ledger.follow(id, manager, actor, true);
+  }
+
+  /** Settlement's rule for deleting an invoice, which a record DELETE obeys (CoworkerInvoicesRules). */
+  obeyDeletionRule(rule: InvoiceDeletionRule): void {
+    this.rules.obeyDeletionRule(rule);
   }
 }
 

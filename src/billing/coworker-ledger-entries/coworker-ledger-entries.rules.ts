@@ -7,6 +7,7 @@ import type { WireRecord } from '../../common/record-definition.js';
 import { wholeSecond } from '../coworker-booking-credits/coworker-booking-credits.service.js';
 import { InvoiceSettlement } from '../settlement/invoice-settlement.js';
 import { units } from '../settlement/money.js';
+import { isServiceCode, SERVICE_CODES } from './service-entries.js';
 import type { DeleteContext, RecordRules, SaveContext, SaveDecision } from '../../common/record-rules.js';
 import { RecordTypes } from '../../common/record-types.js';
 import type { RecordService } from '../../common/record.service.js';
@@ -17,6 +18,13 @@ import type { CoworkerLedgerEntryDto } from './dto/coworker-ledger-entry.dto.js'
 type Affected = number[];
 
 const MANUAL = 11;
+
+/** The service's own entries (INV, CRN, VOID) follow their invoices: no client changes or deletes one (400). */
+function refuseServiceEntry(entry: WireRecord | null, how: 'changed' | 'deleted'): void {
+  if (entry && SERVICE_CODES.includes(String(entry.Code))) {
+    throw RecordValidationException.field('Code', `Entry ${String(entry.Id)} (${String(entry.Code)}) is the service's own: it follows its invoice and cannot be ${how}.`, entry.Code);
+  }
+}
 
 /**
  * Ledger entries (docs/api.md §10.1). Exactly one of Debit and Credit is above 0. An entry against an
@@ -36,6 +44,10 @@ export class CoworkerLedgerEntriesRules implements RecordRules<CoworkerLedgerEnt
   }
 
   async beforeSave({ manager, values: given, existing, dto }: SaveContext<CoworkerLedgerEntryDto>): Promise<SaveDecision<Affected>> {
+    refuseServiceEntry(existing, 'changed');
+    if (isServiceCode(given.Code)) {
+      throw RecordValidationException.field('Code', `${String(given.Code)} is the Code of the service's own entries (invoices, credit notes, voids): a client entry takes another.`, given.Code);
+    }
     const values: Record<string, unknown> = { ...given };
     const stored = (field: string) => (existing ? existing[field] : undefined);
     // An update keeps its business and customer when the body leaves them out or clears them.
@@ -75,6 +87,7 @@ export class CoworkerLedgerEntriesRules implements RecordRules<CoworkerLedgerEnt
   }
 
   async beforeDelete(entry: WireRecord, { manager, actor }: DeleteContext): Promise<void> {
+    refuseServiceEntry(entry, 'deleted');
     const invoiceId = entry.CoworkerInvoiceId as number | null;
     if (invoiceId === null) return;
     const id = Number(entry.Id);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
 import * as fontkit from 'fontkit';
-import { formatAmount, formatDate, renderInvoicePdf, type PdfDocumentInput, type PdfLine } from './invoice-pdf.js';
+import { formatAmount, formatDate, formatUnitPrice, renderInvoicePdf, settlementRows, type PdfDocumentInput, type PdfLine } from './invoice-pdf.js';
 import { InvoicePdfRenderer } from './invoice-pdf.renderer.js';
 
 /** The text pdftotext (poppler-utils) finds in a PDF, its layout kept. */
@@ -57,11 +57,29 @@ export function sampleInvoice(lineCount = 3): PdfDocumentInput {
 }
 
 describe('invoice PDF', () => {
-  it('formats amounts with two decimals (four when they have them) and dates as day, month, year', () => {
+  it('formats amounts with exactly two decimals (a unit price keeps up to four) and dates as day, month, year', () => {
     assert.equal(formatAmount(1234.5), '1,234.50');
-    assert.equal(formatAmount(-0.1234), '-0.1234');
+    assert.equal(formatAmount(-0.1234), '-0.12');
+    assert.equal(formatAmount(794.84), '794.84');
+    assert.equal(formatAmount(0.005), '0.01');
+    assert.equal(formatAmount(-0.005), '-0.01');
     assert.equal(formatAmount(null), '0.00');
+    assert.equal(formatUnitPrice(12.3456), '12.3456');
+    assert.equal(formatUnitPrice(12.5), '12.50');
     assert.equal(formatDate('2025-03-31T00:00:00Z'), '31 Mar 2025');
+  });
+
+  it('prints the rows that explain the amount due, each credit note by number, adding up to it in cents', async () => {
+    const input = sampleInvoice(1);
+    // 120.60 total: credited 20.60 and 30.00, paid 50.00 of which 10.00 refunded, 20.00 due.
+    Object.assign(input.invoice, { TotalAmount: 120.6, TaxAmount: 20.1, PaidAmount: 50, RefundedAmount: 10, DueAmount: 20, CreditNotes: [{ InvoiceNumber: '1043', TotalAmount: -20.6 }, { InvoiceNumber: '1044', TotalAmount: -30 }] });
+    const rows = settlementRows(input.invoice);
+    assert.deepEqual(rows.map((row) => row.label), ['Credit note 1043', 'Credit note 1044', 'Paid', 'Refunded', 'Refunds not due again']);
+    assert.equal(12060n + rows.reduce((sum, row) => sum + row.cents, 0n), 2000n);
+    const text = pdfText(await renderInvoicePdf(input));
+    for (const expected of ['Credit note 1043', '-20.60 EUR', 'Credit note 1044', '-30.00 EUR', 'Paid', '-50.00 EUR', 'Refunded', '10.00 EUR', '-10.00 EUR', 'Amount due', '20.00 EUR']) {
+      assert.ok(text.includes(expected), `${expected} in:\n${text}`);
+    }
   });
 
   it('is an A4 PDF whose text holds the business, number, bill-to (accents, Greek, Cyrillic), every line and the totals', async () => {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as fontkit from 'fontkit';
 import PDFDocument from 'pdfkit';
+import { CENT, roundCents, units } from '../settlement/money.js';
 
 /**
  * The invoice as a PDF (docs/api.md §10.3, docs/settlement.md): a pure function of the invoice, its
@@ -35,6 +36,9 @@ export interface PdfInvoice {
   CreditNote?: boolean;
   /** For a credit note: the number of the invoice it credits. */
   OriginalInvoiceNumber?: string | null;
+  RefundedAmount?: number | null;
+  /** The credit notes of the invoice, in the order they were issued: each credits −its TotalAmount. */
+  CreditNotes?: ReadonlyArray<{ InvoiceNumber: string; TotalAmount: number }>;
 }
 
 export interface PdfLine {
@@ -118,14 +122,42 @@ const CELL_PADDING = 4;
 
 // Formats made once: toLocaleString builds a new one on every call.
 const CENTS = new Intl.NumberFormat('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const FOUR_PLACES = new Intl.NumberFormat('en-GB', { minimumFractionDigits: 4, maximumFractionDigits: 4 });
+const UNIT_PRICE = new Intl.NumberFormat('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 4 });
 const UP_TO_FOUR = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 4 });
 const DAY = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
 
-/** An amount with its thousands grouped, two decimals, four when it has them: 1234.5 → "1,234.50". */
+/** An amount as exact cents, rounded half away from zero (docs/api.md §9.1). */
+const centsOf = (value: number | null | undefined): bigint => roundCents(units(value ?? 0)) / CENT;
+
+/** Cents as the PDF prints an amount: thousands grouped, exactly two decimals: 123450n → "1,234.50". */
+const formatCents = (cents: bigint): string => CENTS.format(Number(cents) / 100);
+
+/** An amount as the PDF prints it (docs/api.md §10.3): thousands grouped, exactly two decimals, "1,234.50". */
 export function formatAmount(value: number | null | undefined): string {
+  return formatCents(centsOf(value));
+}
+
+/** A unit price keeps the decimals it was stored with (up to four), at least two: 12.3456 → "12.3456". */
+export function formatUnitPrice(value: number | null | undefined): string {
   const amount = value ?? 0;
-  return (Math.round(amount * 100) / 100 === amount ? CENTS : FOUR_PLACES).format(amount);
+  return (units(amount) % CENT === 0n ? CENTS : UNIT_PRICE).format(amount);
+}
+
+/**
+ * The rows under an invoice's total that explain its amount due (docs/api.md §10.3), in cents, so the
+ * printed rows add up to the printed amount due: each credit note by number, what was paid, what was
+ * refunded (a refund never makes the invoice due again, docs/settlement.md, so it is taken off again),
+ * a void, and the amount due.
+ */
+export function settlementRows(invoice: PdfInvoice): Array<{ label: string; cents: bigint }> {
+  const rows: Array<{ label: string; cents: bigint }> = [];
+  if (invoice.Void) rows.push({ label: 'Voided', cents: -centsOf(invoice.TotalAmount) });
+  for (const note of invoice.CreditNotes ?? []) rows.push({ label: `Credit note ${note.InvoiceNumber}`, cents: centsOf(note.TotalAmount) });
+  const paid = centsOf(invoice.PaidAmount);
+  if (paid !== 0n || !invoice.Void) rows.push({ label: 'Paid', cents: -paid });
+  const refunded = centsOf(invoice.RefundedAmount);
+  if (refunded !== 0n) rows.push({ label: 'Refunded', cents: refunded }, { label: 'Refunds not due again', cents: -refunded });
+  return rows;
 }
 
 /** A wire date-time as the PDF shows a date: "2025-03-31T00:00:00Z" → "31 Mar 2025". */
@@ -169,7 +201,9 @@ export function renderInvoicePdf(input: PdfDocumentInput): Promise<Buffer> {
     doc.on('error', reject);
   });
   const currency = invoice.CurrencyCode ?? '';
-  const money = (value: number | null | undefined) => `${formatAmount(value)}${currency ? ` ${currency}` : ''}`;
+  const withCode = (text: string) => `${text}${currency ? ` ${currency}` : ''}`;
+  const money = (value: number | null | undefined) => withCode(formatAmount(value));
+  const moneyOfCents = (cents: bigint) => withCode(formatCents(cents));
 
   // ---- heading: the business on the left, the document on the right ----
   let y = MARGIN;
@@ -231,7 +265,7 @@ export function renderInvoicePdf(input: PdfDocumentInput): Promise<Buffer> {
     // A description that names its dates already (a billing run's: "Desk (2025-03-01 – 2025-03-31)") needs no period below it.
     period: line.PeriodFrom && line.Description?.includes(line.PeriodFrom.slice(0, 10)) ? '' : period(line.PeriodFrom, line.PeriodTo),
     quantity: UP_TO_FOUR.format(line.Quantity ?? 0),
-    unitPrice: formatAmount(line.UnitPrice),
+    unitPrice: formatUnitPrice(line.UnitPrice),
     taxRate: percent(line.TaxRate),
     subTotal: formatAmount(line.SubTotal),
     taxAmount: formatAmount(line.TaxAmount),
@@ -239,9 +273,8 @@ export function renderInvoicePdf(input: PdfDocumentInput): Promise<Buffer> {
   }));
   if (!rows.length) {
     // An invoice made without lines (POST) shows its totals as one line.
-    const total = invoice.TotalAmount ?? 0;
-    const tax = invoice.TaxAmount ?? 0;
-    rows.push({ description: invoice.Description || kind, period: covered, quantity: '1', unitPrice: formatAmount(total - tax), taxRate: '', subTotal: formatAmount(total - tax), taxAmount: formatAmount(tax), total: formatAmount(total) });
+    const net = formatCents(centsOf(invoice.TotalAmount) - centsOf(invoice.TaxAmount));
+    rows.push({ description: invoice.Description || kind, period: covered, quantity: '1', unitPrice: net, taxRate: '', subTotal: net, taxAmount: formatAmount(invoice.TaxAmount), total: formatAmount(invoice.TotalAmount) });
   }
   const descriptionWidth = COLUMNS[0].width - 2 * CELL_PADDING;
   for (const row of rows) {
@@ -265,18 +298,20 @@ export function renderInvoicePdf(input: PdfDocumentInput): Promise<Buffer> {
   }
 
   // ---- totals, aligned under the amounts ----
-  const total = invoice.TotalAmount ?? 0;
-  const tax = invoice.TaxAmount ?? 0;
-  const totals: Array<{ label: string; value: string; strong?: boolean; color?: string }> = [{ label: 'Subtotal', value: money(total - tax + (invoice.DiscountAmount ?? 0)) }];
-  if (invoice.DiscountAmount) totals.push({ label: 'Discount', value: money(-invoice.DiscountAmount) });
-  totals.push({ label: 'Tax', value: money(tax) }, { label: 'Total', value: money(total), strong: true });
+  // In exact cents: a subtotal is never a float's 794.8399999 printed with four places.
+  const total = centsOf(invoice.TotalAmount);
+  const tax = centsOf(invoice.TaxAmount);
+  const discount = centsOf(invoice.DiscountAmount);
+  const totals: Array<{ label: string; value: string; strong?: boolean; color?: string }> = [{ label: 'Subtotal', value: moneyOfCents(total - tax + discount) }];
+  if (discount !== 0n) totals.push({ label: 'Discount', value: moneyOfCents(-discount) });
+  totals.push({ label: 'Tax', value: moneyOfCents(tax) }, { label: 'Total', value: moneyOfCents(total), strong: true });
   if (!invoice.CreditNote) {
-    totals.push({ label: 'Paid', value: money(invoice.PaidAmount) });
+    for (const row of settlementRows(invoice)) totals.push({ label: row.label, value: moneyOfCents(row.cents) });
     totals.push({ label: 'Amount due', value: money(invoice.DueAmount), strong: true, color: invoice.Void ? MUTED : ACCENT });
   }
   // The amounts end where the Total column's do.
   const boxRight = MARGIN + CONTENT_WIDTH - CELL_PADDING;
-  const boxX = boxRight - 230;
+  const boxX = boxRight - 270;
   if (y + 16 + totals.length * 18 > BOTTOM) {
     doc.addPage();
     y = MARGIN;
@@ -288,8 +323,8 @@ export function renderInvoicePdf(input: PdfDocumentInput): Promise<Buffer> {
       doc.moveTo(boxX, y - 3).lineTo(boxRight, y - 3).lineWidth(0.75).strokeColor(item.color ?? INK).stroke();
     }
     doc.font(item.strong ? 'bold' : 'regular').fontSize(item.strong ? 10.5 : 9.5).fillColor(item.strong ? (item.color ?? INK) : MUTED)
-      .text(item.label, boxX, y + 1, { width: 110 });
-    doc.fillColor(item.color ?? INK).text(item.value, boxX + 110, y + 1, { width: 120, align: 'right' });
+      .text(item.label, boxX, y + 1, { width: 150 });
+    doc.fillColor(item.color ?? INK).text(item.value, boxX + 150, y + 1, { width: 120, align: 'right' });
     y += item.strong ? 21 : 17;
   }
 
@@ -297,7 +332,7 @@ export function renderInvoicePdf(input: PdfDocumentInput): Promise<Buffer> {
     doc.font('bold').fontSize(9.5).fillColor(ALERT).text('This invoice is void: nothing is due on it.', MARGIN, y + 10, { width: CONTENT_WIDTH });
   } else if (invoice.CreditNote) {
     doc.font('regular').fontSize(9.5).fillColor(MUTED)
-      .text(`This credit note reduces what is due${invoice.OriginalInvoiceNumber ? ` on invoice ${invoice.OriginalInvoiceNumber}` : ''} by ${money(-total)}.`, MARGIN, y + 10, { width: CONTENT_WIDTH });
+      .text(`This credit note reduces what is due${invoice.OriginalInvoiceNumber ? ` on invoice ${invoice.OriginalInvoiceNumber}` : ''} by ${moneyOfCents(-total)}.`, MARGIN, y + 10, { width: CONTENT_WIDTH });
   }
 
   // ---- on every page: the VOID mark, and the footer ----

@@ -14,7 +14,7 @@ import { creditNotesValue } from './invoice-command-answers.js';
 import { InvoicePrints } from './invoice-prints.js';
 import { InvoiceRelease } from './invoice-release.js';
 import { InvoiceSettlement, settledFields, type Settled } from './invoice-settlement.js';
-import { proportionCents, toAmount, toDecimalText, units, type Units } from './money.js';
+import { CENT, proportionCents, toAmount, toDecimalText, units, type Units } from './money.js';
 import { SettlementRepository } from './settlement.repository.js';
 
 const INVOICE = 'CoworkerInvoice';
@@ -26,6 +26,11 @@ const CREDIT = PaymentProvider.Credit;
 const wholeSecond = (date: Date) => new Date(Math.floor(date.getTime() / 1000) * 1000);
 const amountOf = (record: WireRecord, field: string) => units(record[field] as number | null);
 const number = (record: object) => `Invoice ${String((record as { InvoiceNumber?: unknown }).InvoiceNumber)}`;
+
+/** An amount a command moves has at most 2 decimals (docs/api.md §9.1): 0.005 credits nobody can pay. */
+const refuseBeyondCents = (amount: Units, invoiceId: number) => {
+  if (amount % CENT !== 0n) throw refusal(`Amount${invoiceId}: ${toAmount(amount)} has more than 2 decimal places.`);
+};
 
 /** What the invoice's credit notes credit, from its wire fields: Total − Paid − Due (0 for void invoices). */
 const creditedOf = (record: WireRecord) => (record.Void === true ? 0n : amountOf(record, 'TotalAmount') - amountOf(record, 'PaidAmount') - amountOf(record, 'DueAmount'));
@@ -75,6 +80,8 @@ export class InvoiceCommands implements OnModuleInit {
   @Inject(InvoiceRelease) private readonly release: InvoiceRelease;
 
   onModuleInit(): void {
+    // One rule, two doors: a record DELETE of an invoice obeys what COWORKER_INVOICE_DELETE obeys.
+    this.invoices.obeyDeletionRule((id, { manager, actor }) => this.prepareDeletion(id, manager, actor));
     this.commands.register(INVOICE, {
       key: 'PAY_COWORKER_INVOICE_MANUAL', name: 'Mark as paid', permission: EDIT, order: 1,
       parameters: [{ Name: 'Payment Method', Type: 'Integer' }, { Name: 'TransactionDate', Type: 'DateTime' }],
@@ -146,6 +153,7 @@ export class InvoiceCommands implements OnModuleInit {
     for (const settled of await this.locked(context, notVoidable)) {
       const voided = { ...settled, invoice: { ...settled.invoice, Void: true }, due: 0n };
       await this.invoices.applySettlement(settled.invoice.Id, { Void: true, ...settledFields(voided) }, context.manager!, context.actor);
+      await this.invoices.ledger.voided(settled.invoice.Id, context.manager!, context.actor);
     }
     return null;
   }
@@ -159,6 +167,7 @@ export class InvoiceCommands implements OnModuleInit {
       const given = amounts.get(invoice.Id);
       const amount = given === undefined ? settled.due : units(given);
       if (amount <= 0n) throw refusal(`Amount${invoice.Id}: the amount to credit must be above 0.`);
+      refuseBeyondCents(amount, invoice.Id);
       if (amount > settled.due) throw refusal(`Amount${invoice.Id}: ${toAmount(amount)} is over what is due on ${number(invoice)} (${toAmount(settled.due)}).`);
       const tax = proportionCents(amount, invoice.TaxAmount, invoice.TotalAmount);
       if (preview) {
@@ -211,6 +220,7 @@ export class InvoiceCommands implements OnModuleInit {
       const given = amounts.get(invoice.Id);
       const amount = given === undefined ? refundable : units(given);
       if (amount <= 0n) throw refusal(`Amount${invoice.Id}: the amount to refund must be above 0.`);
+      refuseBeyondCents(amount, invoice.Id);
       if (amount > refundable) throw refusal(`Amount${invoice.Id}: ${toAmount(amount)} is over what was paid and not refunded on ${number(invoice)} (${toAmount(refundable)}).`);
       await this.entries.writeEntry({
         BusinessId: invoice.BusinessId, CoworkerId: invoice.CoworkerId, CoworkerInvoiceId: invoice.Id, Description: `Refund of invoice ${invoice.InvoiceNumber}`,
@@ -221,16 +231,26 @@ export class InvoiceCommands implements OnModuleInit {
     return null;
   }
 
+  /** Deletes each invoice as a record DELETE does, so both doors run the same rule (prepareDeletion). */
   private async delete(context: CommandContext): Promise<null> {
-    for (const settled of await this.locked(context, notDeletable)) {
-      if ((await this.repository.entriesOf(settled.invoice.Id, context.manager!)).length) throw refusal(`${number(settled.invoice)} has ledger entries: it cannot be deleted.`);
-      const id = settled.invoice.Id;
-      const before = await this.invoiceRecords.get(id, undefined, context.manager);
-      await this.release.release(id, settled.invoice.InvoiceNumber, context.manager!, context.actor);
-      await this.repository.deleteInvoice(id, context.manager!);
-      await this.invoiceRecords.recordChange(context.manager!, context.actor, 'Delete', id, before);
-    }
+    for (const settled of await this.locked(context, notDeletable)) await this.invoiceRecords.deleteWithin(context.manager!, settled.invoice.Id, context.actor);
     return null;
+  }
+
+  /**
+   * What goes before an invoice's row is deleted, by the command or a record DELETE (docs/settlement.md
+   * "Deleting"): refused (400) for an invoice with payments, refunds or credit notes, a void invoice or a
+   * credit note; else what it billed is released, and its own ledger entry and its lines go with it.
+   */
+  private async prepareDeletion(id: number, manager: EntityManager, actor: Principal | undefined): Promise<void> {
+    const settled = await this.settlement.lock(id, manager);
+    if (!settled) return; // the machinery answers 404
+    const why = notDeletable(stateOf(settled));
+    if (why) throw refusal(why);
+    if ((await this.repository.entriesOf(id, manager)).length) throw refusal(`${number(settled.invoice)} has ledger entries: it cannot be deleted.`);
+    await this.release.release(id, settled.invoice.InvoiceNumber, manager, actor);
+    await this.invoices.ledger.removeWith(id, manager, actor);
+    await this.repository.deleteLines(id, manager);
   }
 }
 

@@ -85,13 +85,15 @@ export class InvoicePrints {
     const lines = (await this.repository.linesOf(invoice.Id, room + 1)) as PdfLine[];
     if (lines.length > room) throw refusal(`A print holds at most ${count(MAX_PRINT_LINES)} invoice lines: print fewer invoices at a time.`);
     const original = invoice.CreditNote && invoice.OriginalInvoiceGuid ? await this.repository.invoiceNumberOf(invoice.OriginalInvoiceGuid) : null;
+    // The credit notes explain part of the amount due, each by its number (docs/api.md §10.3).
+    const creditNotes = invoice.CreditNote ? [] : await this.repository.creditNotesOf(invoice.UniqueId);
     // Assigned, not spread: a spread copy is made in the old generation on Node 20 (withFields, record-writes.ts).
-    return { invoice: Object.assign({}, invoice, { OriginalInvoiceNumber: original }), lines, business };
+    return { invoice: Object.assign({}, invoice, { OriginalInvoiceNumber: original, CreditNotes: creditNotes }), lines, business };
   }
 }
 
 /** The invoice's wire fields the PDF and its file name use. */
-type PrintedInvoice = PdfInvoice & { Id: number; BusinessId: number; BusinessName?: string | null; OriginalInvoiceGuid?: string | null };
+type PrintedInvoice = PdfInvoice & { Id: number; UniqueId: string; BusinessId: number; BusinessName?: string | null; OriginalInvoiceGuid?: string | null };
 
 /** The names made distinct for one zip: a second `Invoice-7.pdf` becomes `Invoice-7-1.pdf`. */
 function distinct(names: readonly string[]): string[] {

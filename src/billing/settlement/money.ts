@@ -9,6 +9,9 @@ const UNIT = 10n ** BigInt(SCALE);
 
 export type Units = bigint;
 
+/** One cent in units: an amount that moves money is a whole number of them (docs/api.md §9.1). */
+export const CENT = 10n ** BigInt(SCALE - 2);
+
 /** An amount as units: 12.5 → 125000n; null and undefined → 0n. */
 export function units(amount: number | string | bigint | null | undefined): Units {
   if (amount === null || amount === undefined) return 0n;

@@ -8,6 +8,7 @@ import { Country } from '../../kernel/countries/country.entity.js';
 import { CoworkerInvoiceLine } from '../coworker-invoice-lines/coworker-invoice-line.entity.js';
 import { CoworkerInvoice } from '../coworker-invoices/coworker-invoice.entity.js';
 import { CoworkerLedgerEntry } from '../coworker-ledger-entries/coworker-ledger-entry.entity.js';
+import { SERVICE_CODES } from '../coworker-ledger-entries/service-entries.js';
 import { units, type Units } from './money.js';
 
 /** An invoice as settlement reads it, under its row lock. */
@@ -31,6 +32,30 @@ export interface InvoiceEntry {
   Credit: Units;
   /** Milliseconds since the epoch. */
   TransactionDate: number;
+}
+
+/** One of the service's own ledger entries of an invoice (INV, CRN, VOID). */
+export interface OwnEntry {
+  Id: number;
+  Code: string;
+  CoworkerId: number;
+  Description: string | null;
+  Debit: Units;
+  Credit: Units;
+  /** As the wire writes it. */
+  TransactionDate: string;
+}
+
+/** An invoice as its own ledger entry follows it. */
+export interface LedgerInvoice {
+  Id: number;
+  BusinessId: number;
+  CoworkerId: number;
+  InvoiceNumber: string;
+  TotalAmount: Units;
+  /** As the wire writes it. */
+  CreatedOn: string;
+  CreditNote: boolean;
 }
 
 /**
@@ -64,13 +89,17 @@ export class SettlementRepository {
     };
   }
 
-  /** The ledger entries against an invoice, but the one `except` (an entry being changed or deleted). */
+  /**
+   * The payments and refunds of an invoice: its ledger entries but the service's own (INV, CRN, VOID:
+   * service-entries.ts) and the one `except` (an entry being changed or deleted).
+   */
   async entriesOf(invoiceId: number, manager: EntityManager, except?: number): Promise<InvoiceEntry[]> {
     const { db } = this;
     const q = (name: string) => db.id(name);
     const rows = await db.query(
-      `SELECT ${q('Id')}, ${q('Debit')}, ${q('Credit')}, ${q('TransactionDate')} FROM ${db.tableOf(CoworkerLedgerEntry)} WHERE ${q('CoworkerInvoiceId')} = ?`,
-      [invoiceId], manager,
+      `SELECT ${q('Id')}, ${q('Debit')}, ${q('Credit')}, ${q('TransactionDate')} FROM ${db.tableOf(CoworkerLedgerEntry)} ` +
+      `WHERE ${q('CoworkerInvoiceId')} = ? AND (${q('Code')} IS NULL OR ${q('Code')} NOT IN (${SERVICE_CODES.map(() => '?').join(', ')}))`,
+      [invoiceId, ...SERVICE_CODES], manager,
     );
     return rows.filter((row) => Number(row.Id) !== except).map((row) => ({
       Id: Number(row.Id),
@@ -78,6 +107,52 @@ export class SettlementRepository {
       Credit: units(row.Credit as number | string),
       TransactionDate: Date.parse(toWire('datetime', row.TransactionDate) as string),
     }));
+  }
+
+  /** The service's own ledger entries of an invoice (INV, CRN, VOID), in Id order. */
+  async ownEntriesOf(invoiceId: number, manager: EntityManager): Promise<OwnEntry[]> {
+    const { db } = this;
+    const q = (name: string) => db.id(name);
+    const rows = await db.query(
+      `SELECT ${['Id', 'Code', 'CoworkerId', 'Description', 'Debit', 'Credit', 'TransactionDate'].map(q).join(', ')} FROM ${db.tableOf(CoworkerLedgerEntry)} ` +
+      `WHERE ${q('CoworkerInvoiceId')} = ? AND ${q('Code')} IN (${SERVICE_CODES.map(() => '?').join(', ')}) ORDER BY ${q('Id')}`,
+      [invoiceId, ...SERVICE_CODES], manager,
+    );
+    return rows.map((row) => ({
+      Id: Number(row.Id),
+      Code: String(row.Code),
+      CoworkerId: Number(row.CoworkerId),
+      Description: row.Description === null ? null : String(row.Description),
+      Debit: units(row.Debit as number | string),
+      Credit: units(row.Credit as number | string),
+      TransactionDate: toWire('datetime', row.TransactionDate) as string,
+    }));
+  }
+
+  /** What an invoice's own ledger entry is made of (InvoiceLedger); null when there is no such invoice. */
+  async invoiceForLedger(id: number, manager: EntityManager): Promise<LedgerInvoice | null> {
+    const { db } = this;
+    const q = (name: string) => db.id(name);
+    const [row] = await db.query(
+      `SELECT ${['Id', 'BusinessId', 'CoworkerId', 'InvoiceNumber', 'TotalAmount', 'CreatedOn', 'CreditNote'].map(q).join(', ')} FROM ${db.tableOf(CoworkerInvoice)} WHERE ${q('Id')} = ?`,
+      [id], manager,
+    );
+    if (!row) return null;
+    return {
+      Id: Number(row.Id),
+      BusinessId: Number(row.BusinessId),
+      CoworkerId: Number(row.CoworkerId),
+      InvoiceNumber: String(row.InvoiceNumber),
+      TotalAmount: units(row.TotalAmount as number | string | null),
+      CreatedOn: toWire('datetime', row.CreatedOn) as string,
+      CreditNote: toWire('bool', row.CreditNote) as boolean,
+    };
+  }
+
+  /** Removes one ledger entry (the service's own, going with its invoice). */
+  async deleteEntry(id: number, manager: EntityManager): Promise<void> {
+    const { db } = this;
+    await db.query(`DELETE FROM ${db.tableOf(CoworkerLedgerEntry)} WHERE ${db.id('Id')} = ?`, [id], manager);
   }
 
   /** The totals (negative) of the credit notes of the invoice whose UniqueId is `uniqueId`. */
@@ -132,11 +207,10 @@ export class SettlementRepository {
     return Number(created.id);
   }
 
-  /** Deletes an invoice's lines and then the invoice (COWORKER_INVOICE_DELETE). */
-  async deleteInvoice(id: number, manager: EntityManager): Promise<void> {
+  /** Deletes an invoice's lines (before the invoice goes: COWORKER_INVOICE_DELETE, a record DELETE). */
+  async deleteLines(id: number, manager: EntityManager): Promise<void> {
     const { db } = this;
     await db.query(`DELETE FROM ${db.tableOf(CoworkerInvoiceLine)} WHERE ${db.id('CoworkerInvoiceId')} = ?`, [id], manager);
-    await db.query(`DELETE FROM ${db.tableOf(CoworkerInvoice)} WHERE ${db.id('Id')} = ?`, [id], manager);
   }
 
   /** How many lines each of the invoices has (an invoice without lines is absent). */
@@ -170,6 +244,17 @@ export class SettlementRepository {
       TaxAmount: toWire('money', row.TaxAmount),
       TotalAmount: toWire('money', row.TotalAmount),
     }));
+  }
+
+  /** The credit notes of the invoice whose UniqueId is `uniqueId`, in the order they were issued, as its PDF names them. */
+  async creditNotesOf(uniqueId: string): Promise<Array<{ InvoiceNumber: string; TotalAmount: number }>> {
+    const { db } = this;
+    const q = (name: string) => db.id(name);
+    const rows = await db.query(
+      `SELECT ${q('InvoiceNumber')} AS n, ${q('TotalAmount')} AS t FROM ${db.tableOf(CoworkerInvoice)} WHERE ${q('OriginalInvoiceGuid')} = ? AND ${q('CreditNote')} = ? ORDER BY ${q('Id')}`,
+      [uniqueId, 1],
+    );
+    return rows.map((row) => ({ InvoiceNumber: String(row.n), TotalAmount: toWire('money', row.t) as number }));
   }
 
   /** A business as its invoices' heading shows it. */

@@ -151,7 +151,19 @@ export function Integer(options: FieldOptions & { min?: number; max?: number } =
 }
 
 /** A monetary amount or quantity with up to four decimal places. */
-export function Money(options: FieldOptions & { min?: number; max?: number } = {}) {
+/** Whether a number has at most two decimal places as written: an amount that moves money (docs/api.md §9.1). */
+export function fitsCents(value: unknown): boolean {
+  if (!fitsMoney(value)) return true; // the money rule explains that one
+  const text = String(value);
+  const point = text.indexOf('.');
+  return point < 0 || text.length - point - 1 <= 2;
+}
+
+/**
+ * Money: at most 4 decimals (a unit price), or `cents` for an amount that moves money (ledger Debit and
+ * Credit: at most 2 decimals, docs/api.md §9.1).
+ */
+export function Money(options: FieldOptions & { min?: number; max?: number; cents?: boolean } = {}) {
   return applyDecorators(
     api(options, { type: 'number', minimum: options.min, maximum: options.max }),
     presence(options),
@@ -160,6 +172,7 @@ export function Money(options: FieldOptions & { min?: number; max?: number } = {
       name: 'money',
       validator: { validate: fitsMoney, defaultMessage: () => '$property must be a number below 10000000000000 in absolute value, with at most 4 decimal places.' },
     }),
+    ...(options.cents ? [ValidateBy({ name: 'cents', validator: { validate: fitsCents, defaultMessage: () => '$property must have at most 2 decimal places (an amount of money moved).' } })] : []),
     ...(options.min !== undefined ? [Min(options.min, { message: `$property must be at least ${options.min}.` })] : []),
     ...(options.max !== undefined ? [Max(options.max, { message: `$property must be at most ${options.max}.` })] : []),
   );

@@ -10,7 +10,7 @@ export class ContractProductDto extends RecordDto {
   /** Units billed each period; 1 unless given. */
   @Integer({ min: 1, max: 1_000_000 }) Quantity?: number | null;
   /** Price of one unit; the product's price when made, unless given. */
-  @Money() Price?: number | null;
+  @Money({ min: 0 }) Price?: number | null;
   /** Billed with the contract's periods that start from this date (null: from the contract's start). */
   @DateTime({ bounded: true }) RepeatFrom?: Date | null;
   /** ...up to this date (null: for as long as the contract runs). */

@@ -18,8 +18,8 @@ export class CoworkerLedgerEntryDto extends RecordDto {
   @Text({ long: true }) Description?: string | null;
   /** Free text, e.g. PAYM. */
   @Text() Code?: string | null;
-  @Money({ min: 0 }) Debit?: number | null;
-  @Money({ min: 0 }) Credit?: number | null;
+  @Money({ min: 0, cents: true }) Debit?: number | null;
+  @Money({ min: 0, cents: true }) Credit?: number | null;
   /** `ePaymentProvider`; 11 Manual unless given. */
   @Enum(PaymentProvider) PaymentGatewayName?: number | null;
   /** When the money moved; now unless given. */

@@ -18,7 +18,7 @@ export class CoworkerProductDto extends RecordDto {
   /** Units sold; 1 unless given. */
   @Integer({ min: 1, max: MAX_SALE_QUANTITY }) Quantity?: number | null;
   /** Price of one unit; the product's Price unless given. */
-  @Money() Price?: number | null;
+  @Money({ min: 0 }) Price?: number | null;
   /** When the sale was made; now unless given. The released credits are valid from it. */
   @DateTime({ bounded: true }) SaleDate?: Date | null;
   @Text({ long: true }) Notes?: string | null;

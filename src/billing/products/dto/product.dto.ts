@@ -14,7 +14,7 @@ export class ProductDto extends RecordDto {
   @Text({ required: true, long: true }) Description: string;
   /** Display order (0 when the product is made without one in the database). */
   @Integer({ required: true }) DisplayOrder: number;
-  @Money({ required: true }) Price: number;
+  @Money({ required: true, min: 0 }) Price: number;
   @Reference(() => Currency, { required: true }) CurrencyId: number;
   @Enum(AvailableAs, { required: true }) AvailableAs: number;
 

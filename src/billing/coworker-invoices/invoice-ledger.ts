@@ -1,0 +1,87 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { Principal } from '../../common/principal.js';
+import { RecordTypes } from '../../common/record-types.js';
+import type { RecordService } from '../../common/record.service.js';
+import { coworkerLedgerEntries } from '../coworker-ledger-entries/coworker-ledger-entries.definition.js';
+import { CREDIT_NOTE_CODE, INVOICE_CODE, VOID_CODE } from '../coworker-ledger-entries/service-entries.js';
+import { toDecimalText, type Units } from '../settlement/money.js';
+import { SettlementRepository, type LedgerInvoice, type OwnEntry } from '../settlement/settlement.repository.js';
+
+/** ePaymentProvider 0 None: the service's own entries move no money. */
+const NONE = 0;
+
+/** A signed amount as the entry's Debit (≥ 0) and Credit (≥ 0). */
+const sides = (signed: Units) => ({ Debit: signed > 0n ? signed : 0n, Credit: signed < 0n ? -signed : 0n });
+
+/**
+ * The service's own ledger entries of invoices (docs/settlement.md "Invoices are ledger entries too",
+ * docs/api.md §10.1): an issued invoice debits its customer with its TotalAmount (INV), a credit note
+ * credits it (CRN), a void credits back what the invoice debited (VOID); so a customer's Balance is what
+ * it owes. Written in the transaction that issues, changes or voids the invoice, each with its history.
+ */
+@Injectable()
+export class InvoiceLedger {
+  @Inject(RecordTypes) private readonly types: RecordTypes;
+  @Inject(SettlementRepository) private readonly repository: SettlementRepository;
+
+  private get entries(): RecordService {
+    return this.types.records(coworkerLedgerEntries);
+  }
+
+  /**
+   * Writes the INV (or, for a credit note, CRN) entry of an invoice, or brings it in line with the
+   * invoice as stored now: its customer, number and TotalAmount (which may change while nothing is
+   * paid or credited), dated at its CreatedOn. `issued`: the invoice was issued in this transaction.
+   */
+  async follow(invoiceId: number, manager: EntityManager, actor: Principal | undefined, issued = false): Promise<void> {
+    const invoice = await this.repository.invoiceForLedger(invoiceId, manager);
+    if (!invoice) return;
+    const code = invoice.CreditNote ? CREDIT_NOTE_CODE : INVOICE_CODE;
+    const description = invoice.CreditNote ? `Credit note ${invoice.InvoiceNumber}` : `Invoice ${invoice.InvoiceNumber}`;
+    // An invoice issued in this transaction has no entry yet: a billing run's invoices skip the look.
+    const own = issued ? undefined : (await this.repository.ownEntriesOf(invoiceId, manager)).find((entry) => entry.Code === code);
+    await this.keep(own, invoice, code, description, sides(invoice.TotalAmount), manager, actor);
+  }
+
+  /** Writes the VOID entry of an invoice being voided: it credits what its INV entry debits. */
+  async voided(invoiceId: number, manager: EntityManager, actor: Principal | undefined): Promise<void> {
+    const invoice = await this.repository.invoiceForLedger(invoiceId, manager);
+    if (!invoice) return;
+    await this.keep(undefined, invoice, VOID_CODE, `Void of invoice ${invoice.InvoiceNumber}`, sides(-invoice.TotalAmount), manager, actor, new Date());
+  }
+
+  /** Removes an invoice's own entries with it (COWORKER_INVOICE_DELETE, a record DELETE). */
+  async removeWith(invoiceId: number, manager: EntityManager, actor: Principal | undefined): Promise<void> {
+    for (const entry of await this.repository.ownEntriesOf(invoiceId, manager)) {
+      const before = await this.entries.get(entry.Id, undefined, manager);
+      await this.repository.deleteEntry(entry.Id, manager);
+      await this.entries.recordChange(manager, actor, 'Delete', entry.Id, before);
+    }
+  }
+
+  private async keep(
+    own: OwnEntry | undefined, invoice: LedgerInvoice, code: string, description: string, amounts: { Debit: Units; Credit: Units },
+    manager: EntityManager, actor: Principal | undefined, on?: Date,
+  ): Promise<void> {
+    const now = new Date();
+    const values = {
+      BusinessId: invoice.BusinessId, CoworkerId: invoice.CoworkerId, CoworkerInvoiceId: invoice.Id, Code: code, Description: description,
+      Debit: toDecimalText(amounts.Debit), Credit: toDecimalText(amounts.Credit), PaymentGatewayName: NONE,
+      TransactionDate: on ? new Date(Math.floor(on.getTime() / 1000) * 1000) : new Date(invoice.CreatedOn),
+    };
+    if (!own) {
+      const written = { ...values, UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true };
+      const id = await this.entries.insertRow(written, manager);
+      await this.entries.recordChange(manager, actor, 'Create', id, null, undefined, written);
+      return;
+    }
+    const same = own.CoworkerId === invoice.CoworkerId && own.Description === description && own.Debit === amounts.Debit && own.Credit === amounts.Credit;
+    if (same) return;
+    const before = await this.entries.get(own.Id, undefined, manager);
+    const { CoworkerId, Description, Debit, Credit } = values;
+    await this.entries.updateRow(own.Id, { CoworkerId, Description, Debit, Credit, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: false }, manager);
+    await this.entries.recordChange(manager, actor, 'Update', own.Id, before);
+  }
+}
