@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { BillingRunWorker } from '../src/billing/billing-runs/billing-run.worker.js';
 import { DueItemSources } from '../src/billing/due-items/due-items.js';
-import { createProduct } from './support/billing-fixtures.js';
+import { billRun, createProduct, linesOf } from './support/billing-fixtures.js';
 import { createUser } from './support/auth.js';
 import { create, createBusinesses, createCoworker, createTariff } from './support/fixtures.js';
 import { errorNames, refused } from './support/record-checks.js';
@@ -18,16 +18,6 @@ const CAPPED = 'Only the first 1,000 due lines were billed; the rest waits for t
 const SUCCESS = 'The command was run correctly.';
 /** Out of bounds, each a valid date-time of docs/api.md §1. */
 const OUT_OF_BOUNDS = ['1000-01-01', '1999-12-31T23:59:00Z', '2100-01-01', '9999-12-31'];
-
-async function billRun(t: TestApp, ids: number[], until?: string, preview = false, auth?: string) {
-  const parameters: Array<Record<string, unknown>> = [];
-  if (until) parameters.push({ Name: 'Until', Value: until });
-  if (preview) parameters.push({ Name: 'Preview', Value: 'true' });
-  return t.post('/api/spaces/coworkers/runcommand', { Key: 'COWORKER_BILL_RUN', Ids: ids, Parameters: parameters }, auth ? { auth } : {});
-}
-
-const linesOf = async (t: TestApp, invoiceId: number) =>
-  (await t.get(`/api/billing/coworkerinvoicelines?CoworkerInvoiceLine_CoworkerInvoice=${invoiceId}&orderBy=Position&size=1000`)).body.Records as Array<Record<string, any>>;
 
 const invoicesOf = async (t: TestApp, customer: number) =>
   ((await t.get(`/api/billing/coworkerinvoices?size=1000`)).body.Records as Array<Record<string, any>>).filter((invoice) => invoice.CoworkerId === customer).sort((a, b) => a.Id - b.Id);

@@ -5,25 +5,15 @@ import { BillingRunWorker } from '../src/billing/billing-runs/billing-run.worker
 import { BillingRunner } from '../src/billing/billing-runs/billing-runner.js';
 import { BillingRunsService } from '../src/billing/billing-runs/billing-runs.service.js';
 import type { WriteScope } from '../src/common/write-scope.js';
-import { createProduct } from './support/billing-fixtures.js';
+import { billRun, createProduct, linesOf } from './support/billing-fixtures.js';
 import { create, createBusinesses, createCoworker, createTariff } from './support/fixtures.js';
 import { createUser } from './support/auth.js';
 import { refused, tableRows } from './support/record-checks.js';
-import { appPerSuite, basicAuth, type TestApp } from './support/test-app.js';
+import { appPerSuite, basicAuth } from './support/test-app.js';
 
 // Billing runs (docs/billing.md): what is due, billed exactly once, all or nothing per customer.
 
 const BILLING_TABLES = ['coworkerinvoice', 'coworkerinvoiceline', 'coworkercontract', 'contractproduct', 'coworkerproduct', 'invoice_sequence', 'billingrun', 'change_log'];
-
-async function billRun(t: TestApp, ids: number[], until?: string, preview = false, auth?: string) {
-  const parameters: Array<Record<string, unknown>> = [];
-  if (until) parameters.push({ Name: 'Until', Value: until });
-  if (preview) parameters.push({ Name: 'Preview', Value: 'true' });
-  return t.post('/api/spaces/coworkers/runcommand', { Key: 'COWORKER_BILL_RUN', Ids: ids, Parameters: parameters }, auth ? { auth } : {});
-}
-
-const linesOf = async (t: TestApp, invoiceId: number) =>
-  (await t.get(`/api/billing/coworkerinvoicelines?CoworkerInvoiceLine_CoworkerInvoice=${invoiceId}&orderBy=Position&size=100`)).body.Records as Array<Record<string, any>>;
 
 /** A line as a preview shows it: every field but Id, UniqueId, CoworkerInvoiceId and the common ones. */
 const LINE_FIELDS = ['Description', 'Quantity', 'UnitPrice', 'SubTotal', 'TaxRateId', 'TaxRate', 'TaxAmount', 'TotalAmount', 'PeriodFrom', 'PeriodTo', 'Position', 'CoworkerContractUniqueId', 'ContractProductUniqueId', 'CoworkerProductUniqueId', 'BookingUniqueId'];

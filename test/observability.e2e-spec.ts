@@ -112,7 +112,7 @@ describe('GET /metrics (METRICS_ENABLED=true)', () => {
     assert.equal(value(text, 'coworking_webhook_attempts_total', { outcome: 'succeeded' }), 1);
   });
 
-  it('counts the money once it is committed: invoices issued, credit notes, payments, refused ones not, bookings', async () => {
+  it('counts the money once it is committed (invoices, credit notes, payments, bookings; refused ones not), billing runs and prints', async () => {
     const before = await scrape();
     const billed = await createBilledInvoice(t);
     const invoice = (await t.get(`/api/billing/coworkerinvoices/${billed}`)).body;
@@ -123,8 +123,20 @@ describe('GET /metrics (METRICS_ENABLED=true)', () => {
     assert.equal((await command('PAY_COWORKER_INVOICE_MANUAL', [billed])).body.WasSuccessful, false);
     assert.equal((await command('COWORKER_INVOICE_CANCEL', [other], [{ Name: `Amount${other}`, Value: 20 }])).body.WasSuccessful, true);
     await createCreditSpendingBooking(t);
+    const printed = await command('COWORKER_INVOICE_PRINT', [billed]);
+    assert.equal(printed.body.WasSuccessful, true, JSON.stringify(printed.body));
     const text = await scrape();
-    const grew = (name: string) => value(text, name) - value(before, name);
+    const grew = (name: string, labels: Record<string, string> = {}) => value(text, name, labels) - value(before, name, labels);
+    // The billing run of createBilledInvoice: one manual run of one business, one invoice of one line.
+    assert.equal(grew('coworking_billing_runs_started_total', { trigger: 'Manual' }), 1);
+    assert.equal(grew('coworking_billing_runs_finished_total', { trigger: 'Manual' }), 1);
+    assert.equal(grew('coworking_billing_runs_failed_total'), 0);
+    assert.equal(grew('coworking_billing_run_invoices_total', { trigger: 'Manual' }), 1);
+    assert.equal(grew('coworking_billing_run_lines_total', { trigger: 'Manual' }), 1);
+    assert.equal(grew('coworking_billing_run_duration_seconds_count', { trigger: 'Manual' }), 1);
+    assert.equal(grew('coworking_prints_total', { outcome: 'made' }), 1);
+    assert.equal(grew('coworking_print_duration_seconds_count'), 1);
+    assert.equal(value(text, 'coworking_print_steps_waiting'), 0);
     assert.equal(grew('coworking_invoices_issued_total'), 2, 'the run\'s invoice and the one created');
     assert.equal(grew('coworking_credit_notes_total'), 1);
     assert.equal(grew('coworking_payments_total'), 1);

@@ -17,8 +17,8 @@ import type { Principal } from './principal.js';
  */
 const LISTS_RUNNING = 6;
 const PER_USER_RUNNING = 3;
-const PER_USER_WAITING = 16;
-const LISTS_WAITING = 256;
+const PER_USER_WAITING = 64;
+const LISTS_WAITING = 512;
 
 export const listScans = new FairQueue(
   { concurrency: LISTS_RUNNING, perClientRunning: PER_USER_RUNNING, perClientWaiting: PER_USER_WAITING, laneWaiting: LISTS_WAITING },

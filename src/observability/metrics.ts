@@ -71,6 +71,42 @@ export class Metrics implements OnApplicationBootstrap, BeforeApplicationShutdow
     registers: [this.registry],
   });
 
+  /** Billing runs of one business (docs/billing.md, "Runs"), by trigger: started, then finished or failed. */
+  readonly billingRunsStarted = this.runCounter('coworking_billing_runs_started_total', 'Billing runs of one business begun by this instance, by trigger (Manual, Automatic). Started minus finished minus failed is what is running — or stalled.');
+  readonly billingRunsFinished = this.runCounter('coworking_billing_runs_finished_total', 'Billing runs of one business that ended, by trigger (customers that could not be billed are in coworking_billing_run_customer_errors_total).');
+  readonly billingRunsFailed = this.runCounter('coworking_billing_runs_failed_total', 'Billing runs of one business stopped by an unexpected error or the request\'s deadline, by trigger.');
+  readonly billingRunInvoices = this.runCounter('coworking_billing_run_invoices_total', 'Invoices made by billing runs, by trigger.');
+  readonly billingRunLines = this.runCounter('coworking_billing_run_lines_total', 'Invoice lines made by billing runs, by trigger.');
+  readonly billingRunCustomerErrors = this.runCounter('coworking_billing_run_customer_errors_total', 'Customers a billing run could not bill (an entry in the run\'s Errors), by trigger.');
+  readonly billingRunDuration = new Histogram({
+    name: 'coworking_billing_run_duration_seconds',
+    help: 'How long a billing run of one business took, by trigger.',
+    labelNames: ['trigger'] as const,
+    buckets: [0.1, 0.5, 1, 5, 15, 60, 300, 900, 3600],
+    registers: [this.registry],
+  });
+
+  /** Invoice prints (docs/settlement.md): PDFs and zips, from the queue to the bytes. */
+  readonly prints = new Counter({
+    name: 'coworking_prints_total',
+    help: 'Prints (one PDF, or a zip of several) by outcome: made, failed (the PDF process failed or stopped), dropped (nobody waited any more).',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly printDuration = new Histogram({
+    name: 'coworking_print_duration_seconds',
+    help: 'Time from a print being queued to its file made, waiting for its turn included.',
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [this.registry],
+  });
+
+  private printQueue: (() => number) | undefined;
+
+  private runCounter(name: string, help: string): Counter<'trigger'> {
+    return new Counter({ name, help, labelNames: ['trigger'] as const, registers: [this.registry] });
+  }
+
   constructor(config: ConfigService<AppConfig, true>, database: Database) {
     this.enabled = config.get('METRICS_ENABLED', { infer: true });
     this.port = config.get('METRICS_PORT', { infer: true });
@@ -86,6 +122,15 @@ export class Metrics implements OnApplicationBootstrap, BeforeApplicationShutdow
       collect() {
         const value = inRedis();
         if (value !== undefined) this.set(value ? 1 : 0);
+      },
+    });
+    const printQueue = () => this.printQueue?.();
+    new Gauge({
+      name: 'coworking_print_steps_waiting',
+      help: 'Print steps (one document, or a zip) waiting for the PDF process of this instance.',
+      registers: [this.registry],
+      collect() {
+        this.set(printQueue() ?? 0);
       },
     });
     // The outbox is read once per scrape, for its four gauges together.
@@ -152,6 +197,11 @@ export class Metrics implements OnApplicationBootstrap, BeforeApplicationShutdow
   /** The webhooks module tells how to read the outbox's backlog. */
   watchWebhookOutbox(read: () => Promise<WebhookOutboxState>): void {
     this.webhookOutbox = read;
+  }
+
+  /** The invoice PDF renderer tells how many print steps wait for its process. */
+  watchPrintQueue(size: () => number): void {
+    this.printQueue = size;
   }
 
   /** The rate limiter's Redis storage tells whether it counts in Redis (docs/operations.md, "Redis"). */

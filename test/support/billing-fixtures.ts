@@ -47,3 +47,15 @@ export async function createCreditSpendingBooking(t: TestApp): Promise<number> {
   return create(t, '/api/spaces/bookings', { ResourceId: room, CoworkerId: customer, FromTime: '2031-03-03T09:00:00Z', ToTime: '2031-03-03T10:00:00Z' });
 }
 
+
+/** `COWORKER_BILL_RUN` for the customers, up to `until` (default today), or its preview (docs/billing.md). */
+export async function billRun(t: TestApp, ids: number[], until?: string, preview = false, auth?: string) {
+  const parameters: Array<Record<string, unknown>> = [];
+  if (until) parameters.push({ Name: 'Until', Value: until });
+  if (preview) parameters.push({ Name: 'Preview', Value: 'true' });
+  return t.post('/api/spaces/coworkers/runcommand', { Key: 'COWORKER_BILL_RUN', Ids: ids, Parameters: parameters }, auth ? { auth } : {});
+}
+
+/** An invoice's lines, in their order on it (at most 1,000: the most a run puts on one). */
+export const linesOf = async (t: TestApp, invoiceId: number) =>
+  (await t.get(`/api/billing/coworkerinvoicelines?CoworkerInvoiceLine_CoworkerInvoice=${invoiceId}&orderBy=Position&size=1000`)).body.Records as Array<Record<string, any>>;

@@ -15,6 +15,7 @@ import { atMidnight } from '../due-items/periods.js';
 import { BillingError, BillingRunner, CAPPED_MESSAGE, todayUtc, type BilledInvoice } from './billing-runner.js';
 import { billingRuns } from './billing-runs.definition.js';
 import { billRunValue } from './billing-run-answers.js';
+import { Metrics } from '../../observability/metrics.js';
 
 export type RunTrigger = 'Manual' | 'Automatic';
 
@@ -38,6 +39,7 @@ export class BillingRunsService implements OnModuleInit {
   @InjectRecords(billingRuns) private readonly records: RecordService;
   @Inject(RecordCommands) private readonly commands: RecordCommands;
   @Inject(BillingRunner) readonly runner: BillingRunner;
+  @Inject(Metrics) private readonly metrics: Metrics;
 
   onModuleInit(): void {
     this.commands.register('Coworker', {
@@ -89,6 +91,9 @@ export class BillingRunsService implements OnModuleInit {
     businessId: number, customers: Iterable<BilledCustomer> | AsyncIterable<BilledCustomer>, until: LocalDate, trigger: RunTrigger | 'Preview', actor: Principal | undefined, write?: WriteScope,
   ): Promise<BusinessRun> {
     const recorded = trigger === 'Preview' ? null : await this.recordStart(businessId, trigger, until, actor, write?.requestId);
+    // Counted by trigger (docs/operations.md, "Metrics"); a preview is no run.
+    const measured = trigger === 'Preview' ? null : { labels: { trigger }, began: performance.now() };
+    if (measured) this.metrics.billingRunsStarted.inc(measured.labels);
     const run: BusinessRun = { invoices: [], invoiceIds: [], errors: [], customersBilled: 0 };
     const width = this.runner.width;
     const billing: Array<{ customer: BilledCustomer; outcome: Promise<{ invoices: BilledInvoice[] | BillingError } | { failed: unknown }> }> = [];
@@ -98,8 +103,15 @@ export class BillingRunsService implements OnModuleInit {
       const result = await outcome;
       // An unexpected failure ends the run once the customers already begun are done (none is left running).
       if ('failed' in result) return void (failure ??= { error: result.failed });
-      if (result.invoices instanceof BillingError) return void run.errors.push({ CoworkerId: customer.id, Message: result.invoices.message });
+      if (result.invoices instanceof BillingError) {
+        if (measured) this.metrics.billingRunCustomerErrors.inc(measured.labels);
+        return void run.errors.push({ CoworkerId: customer.id, Message: result.invoices.message });
+      }
       if (result.invoices.length) run.customersBilled++;
+      if (measured) {
+        this.metrics.billingRunInvoices.inc(measured.labels, result.invoices.length);
+        this.metrics.billingRunLines.inc(measured.labels, result.invoices.reduce((lines, invoice) => lines + invoice.Lines.length, 0));
+      }
       for (const invoice of result.invoices) if (invoice.Id !== undefined) run.invoiceIds.push(invoice.Id);
       if (trigger !== 'Automatic') run.invoices.push(...result.invoices);
     };
@@ -112,9 +124,18 @@ export class BillingRunsService implements OnModuleInit {
       if (billing.length >= width) await take();
     }
     while (billing.length) await take();
+    if (failure || write?.expired) this.countEnd(measured, this.metrics.billingRunsFailed);
     if (failure) throw failure.error;
     if (recorded !== null) await this.recordFinish(recorded, run, actor, write?.requestId);
+    if (!write?.expired) this.countEnd(measured, this.metrics.billingRunsFinished);
     return run;
+  }
+
+  /** A run that ended (finished or failed), with how long it took (docs/operations.md, "Metrics"). */
+  private countEnd(measured: { labels: { trigger: RunTrigger }; began: number } | null, ended: Metrics['billingRunsFinished']): void {
+    if (!measured) return;
+    ended.inc(measured.labels);
+    this.metrics.billingRunDuration.observe(measured.labels, (performance.now() - measured.began) / 1000);
   }
 
   /** One customer's invoices, or the BillingError that says why it cannot be billed. */

@@ -1,7 +1,8 @@
-import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Optional, type OnApplicationShutdown } from '@nestjs/common';
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { RoundRobinQueue } from '../../common/round-robin-queue.js';
+import { Metrics } from '../../observability/metrics.js';
 import type { PdfDocumentInput } from './invoice-pdf.js';
 import type { PdfStep, PdfStepResult } from './invoice-pdf.process.js';
 
@@ -25,6 +26,8 @@ interface PrintJob {
   done: boolean;
   resolve: (files: Buffer[]) => void;
   reject: (error: Error) => void;
+  /** performance.now() when it was queued, for the print's duration. */
+  queuedAt: number;
 }
 
 /** One step of a job: the PDF of its `index`-th document, or (index 'zip') its zip. */
@@ -56,6 +59,11 @@ export class InvoicePdfRenderer implements OnApplicationShutdown {
   private nextId = 1;
   private stopped = false;
 
+  /** Metrics absent: a renderer made outside the application (unit tests). */
+  constructor(@Optional() private readonly metrics?: Metrics) {
+    metrics?.watchPrintQueue(() => this.waiting.size);
+  }
+
   /** The PDF of each document, in order. */
   render(documents: PdfDocumentInput[], printFor: PrintFor = { owner: '' }): Promise<Buffer[]> {
     if (!documents.length) return Promise.resolve([]);
@@ -79,7 +87,7 @@ export class InvoicePdfRenderer implements OnApplicationShutdown {
 
   private enqueue(documents: PdfDocumentInput[], zipNames: string[] | undefined, printFor: PrintFor): Promise<Buffer[]> {
     return new Promise<Buffer[]>((resolve, reject) => {
-      const job: PrintJob = { documents, zipNames, pdfs: [], abandoned: printFor.abandoned ?? (() => false), done: false, resolve, reject };
+      const job: PrintJob = { documents, zipNames, pdfs: [], abandoned: printFor.abandoned ?? (() => false), done: false, resolve, reject, queuedAt: performance.now() };
       // One owner's steps stay in order in its line, so a job's zip comes after its documents.
       for (let index = 0; index < documents.length; index++) this.waiting.add(printFor.owner, { job, index });
       if (zipNames) this.waiting.add(printFor.owner, { job, index: 'zip' });
@@ -169,6 +177,8 @@ export class InvoicePdfRenderer implements OnApplicationShutdown {
   private finish(job: PrintJob, outcome: Buffer[] | Error): void {
     if (job.done) return;
     job.done = true;
+    this.metrics?.prints.inc({ outcome: outcome === NOBODY_WAITS ? 'dropped' : outcome instanceof Error ? 'failed' : 'made' });
+    if (!(outcome instanceof Error)) this.metrics?.printDuration.observe((performance.now() - job.queuedAt) / 1000);
     if (outcome instanceof Error) job.reject(outcome);
     else job.resolve(outcome);
   }
