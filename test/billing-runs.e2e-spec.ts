@@ -26,7 +26,7 @@ const linesOf = async (t: TestApp, invoiceId: number) =>
   (await t.get(`/api/billing/coworkerinvoicelines?CoworkerInvoiceLine_CoworkerInvoice=${invoiceId}&orderBy=Position&size=100`)).body.Records as Array<Record<string, any>>;
 
 /** A line as a preview shows it: every field but Id, UniqueId, CoworkerInvoiceId and the common ones. */
-const LINE_FIELDS = ['Description', 'Quantity', 'UnitPrice', 'SubTotal', 'TaxRateId', 'TaxRate', 'TaxAmount', 'TotalAmount', 'PeriodFrom', 'PeriodTo', 'Position', 'CoworkerContractUniqueId', 'ContractProductUniqueId', 'CoworkerProductUniqueId', 'BookingUniqueId'];
+const LINE_FIELDS = ['Description', 'Quantity', 'UnitPrice', 'SubTotal', 'TaxRateId', 'TaxRate', 'TaxAmount', 'TotalAmount', 'PeriodFrom', 'PeriodTo', 'Position', 'CoworkerContractUniqueId', 'ContractProductUniqueId', 'CoworkerProductUniqueId', 'BookingUniqueId', 'CoworkerTimePassUniqueId'];
 const pick = (line: Record<string, unknown>) => Object.fromEntries(LINE_FIELDS.map((field) => [field, line[field]]));
 
 describe('Billing runs', () => {

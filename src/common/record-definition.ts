@@ -100,6 +100,8 @@ export interface RecordDefinition<E extends RecordEntity = RecordEntity> {
   filterAliases?: Readonly<Record<string, string>>;
   /** A list filter's value `null` matches a null field (`Checkin_ToTime=null`) instead of being refused or compared. */
   nullFilters?: boolean;
+  /** Fields a create's answer `Value` carries besides `Id` (its rules' afterSave adds them), as OpenAPI schemas. */
+  createdValue?: Readonly<Record<string, Record<string, unknown>>>;
   /** Display text (`ToStringText`). */
   toStringText: (record: WireRecord) => string;
 }

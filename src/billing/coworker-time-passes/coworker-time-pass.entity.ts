@@ -11,8 +11,8 @@ import { TimePass } from '../time-passes/time-pass.entity.js';
  * that is not Free and costs more than 0 is billed once by a billing run (Invoiced, CoworkerInvoiceId).
  */
 @Entity('coworkertimepass')
-// A customer's unused passes, the ones a check-in chooses from.
-@Index(['CoworkerId', 'Used'])
+// A customer's unused passes in the order a check-in uses them (by ExpireDate, then Id).
+@Index(['CoworkerId', 'Used', 'ExpireDate'])
 // A customer's passes waiting for an invoice.
 @Index(['CoworkerId', 'Invoiced'])
 export class CoworkerTimePass extends RecordEntity {

@@ -49,7 +49,7 @@ export class Presence1765540000000 implements MigrationInterface {
         { column: 'BusinessId', references: 'business' },
         { column: 'TimePassId', references: 'timepass' },
       ],
-      indexes: ['CoworkerProductUniqueId', ['CoworkerId', 'Used'], ['CoworkerId', 'Invoiced']],
+      indexes: ['CoworkerProductUniqueId', ['CoworkerId', 'Used', 'ExpireDate'], ['CoworkerId', 'Invoiced']],
     });
 
     await createRecordTable(runner, 'checkin', [
