@@ -23,8 +23,8 @@ type Query = (sql: string, parameters?: unknown[]) => Promise<any[]>;
 type Run = (sql: string, parameters?: unknown[]) => Promise<number>;
 let query: Query;
 let run: Run;
-/** Runs `work` in one transaction, its statements through `run`. */
-let transaction: <T>(work: (run: Run) => Promise<T>) => Promise<T>;
+/** Runs `work` in one transaction: inserts through `run`, reads through `read`, updates through `change` (rows changed). */
+let transaction: <T>(work: (run: Run, read: Query, change: Run) => Promise<T>) => Promise<T>;
 if (target.type === 'sqlite') {
   const db = new Database(target.database);
   db.pragma('journal_mode = WAL');
@@ -42,7 +42,7 @@ if (target.type === 'sqlite') {
     const next = turn.then(async () => {
       prepared('BEGIN').run();
       try {
-        const result = await work(run);
+        const result = await work(run, query, async (sql, parameters = []) => prepared(sql).run(...parameters).changes);
         prepared('COMMIT').run();
         return result;
       } catch (error) {
@@ -62,7 +62,11 @@ if (target.type === 'sqlite') {
     const connection = await pool.getConnection();
     try {
       await connection.query('START TRANSACTION');
-      const result = await work(async (sql, parameters = []) => ((await connection.execute(sql, parameters as mysql.ExecuteValues))[0] as { insertId: number }).insertId);
+      const result = await work(
+        async (sql, parameters = []) => ((await connection.execute(sql, parameters as mysql.ExecuteValues))[0] as { insertId: number; affectedRows: number }).insertId,
+        async (sql, parameters = []) => (await connection.execute(sql, parameters as mysql.ExecuteValues))[0] as any[],
+        async (sql, parameters = []) => ((await connection.execute(sql, parameters as mysql.ExecuteValues))[0] as { affectedRows: number }).affectedRows,
+      );
       await connection.query('COMMIT');
       return result;
     } catch (error) {
@@ -174,6 +178,57 @@ app.post<{ Body: Record<string, unknown> }>('/api/billing/products', { schema: {
     return newId;
   });
   return { Value: { Id: id }, WasSuccessful: true };
+});
+
+/**
+ * A check-in that uses a pass (docs/presence.md, rule 3), with the reads the service makes to decide it: the
+ * customer's business, an active contract, a pass used earlier that day, the valid pass that expires first;
+ * then the pass's conditional UPDATE (the next one when another took it), the check-in and two change-log entries.
+ */
+const checkinSchema = {
+  type: 'object',
+  required: ['BusinessId', 'CoworkerId', 'FromTime'],
+  properties: { BusinessId: { type: 'integer', minimum: 1 }, CoworkerId: { type: 'integer', minimum: 1 }, FromTime: { type: 'string' }, ToTime: { type: 'string' } },
+};
+const utcParam = (date: Date) => date.toISOString().replace('T', ' ').replace('Z', '');
+app.post<{ Body: Record<string, unknown> }>('/api/spaces/checkins', { schema: { body: checkinSchema } }, async (request, reply) => {
+  if (!authorized(request, reply)) return;
+  const body = request.body;
+  const from = new Date(String(body.FromTime));
+  const to = body.ToTime === undefined ? null : new Date(String(body.ToTime));
+  if (Number.isNaN(from.getTime()) || (to && !(to >= from))) return reply.code(400).send({ Message: 'ToTime: before FromTime' });
+  const now = utcParam(new Date());
+  const day = Date.UTC(from.getUTCFullYear(), from.getUTCMonth(), from.getUTCDate());
+  const answer = await transaction(async (runIn, read, change) => {
+    const [customer] = await read(`SELECT ${q('BusinessId')} AS b FROM ${q('coworker')} WHERE ${q('Id')} = ?`, [body.CoworkerId]);
+    if (!customer || Number(customer.b) !== body.BusinessId) return null;
+    await read(`SELECT ${q('Id')} FROM ${q('coworkercontract')} WHERE ${q('CoworkerId')} = ? AND ${q('StartDate')} <= ? AND (${q('CancellationDate')} IS NULL OR ${q('CancellationDate')} > ?) LIMIT 1`, [body.CoworkerId, utcParam(from), utcParam(from)]);
+    await read(
+      `SELECT ${q('CoworkerTimePassGuid')} FROM ${q('checkin')} WHERE ${q('CoworkerId')} = ? AND ${q('FromTime')} >= ? AND ${q('FromTime')} < ? AND ${q('BusinessId')} = ? AND ${q('CoworkerTimePassGuid')} IS NOT NULL LIMIT 1`,
+      [body.CoworkerId, utcParam(new Date(day)), utcParam(new Date(day + 86_400_000)), body.BusinessId],
+    );
+    for (;;) {
+      const passes = await read(
+        `SELECT ${q('Id')} AS id, ${q('UniqueId')} AS uid FROM ${q('coworkertimepass')} WHERE ${q('CoworkerId')} = ? AND ${q('Used')} = 0 AND ${q('ExpireDate')} >= ? AND ${q('BusinessId')} = ? ORDER BY ${q('ExpireDate')}, ${q('Id')} LIMIT 5`,
+        [body.CoworkerId, utcParam(from), body.BusinessId],
+      );
+      if (!passes.length) return null;
+      for (const pass of passes) {
+        const [before] = await read(`SELECT * FROM ${q('coworkertimepass')} WHERE ${q('Id')} = ?`, [pass.id]);
+        const used = await change(`UPDATE ${q('coworkertimepass')} SET ${q('Used')} = 1, ${q('UsedDate')} = ?, ${q('Version')} = ${q('Version')} + 1, ${q('UpdatedOn')} = ? WHERE ${q('Id')} = ? AND ${q('Used')} = 0`, [utcParam(from), now, pass.id]);
+        if (!before || used !== 1) continue;
+        const values = { UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, IsNew: 1, BusinessId: body.BusinessId, CoworkerId: body.CoworkerId, FromTime: utcParam(from), ToTime: to ? utcParam(to) : null, CoworkerTimePassGuid: pass.uid };
+        const columns = Object.keys(values);
+        const id = await runIn(`INSERT INTO ${q('checkin')} (${columns.map(q).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`, Object.values(values));
+        const log = `INSERT INTO ${q('change_log')} (${['Entity', 'RecordId', 'Action', 'On', 'By', 'RequestId', 'BusinessId', 'Changes'].map(q).join(', ')}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`;
+        await runIn(log, ['CoworkerTimePass', pass.id, 'Update', now, 'bench@example.com', randomUUID(), body.BusinessId, JSON.stringify([{ Field: 'Used', From: false, To: true }])]);
+        await runIn(log, ['Checkin', id, 'Create', now, 'bench@example.com', randomUUID(), body.BusinessId, JSON.stringify(columns.map((name) => ({ Field: name, From: null, To: values[name as keyof typeof values] })))]);
+        return id;
+      }
+    }
+  });
+  if (answer === null) return reply.code(400).send({ Message: 'CoworkerId: The customer has no valid pass for this business.' });
+  return { Value: { Id: answer }, WasSuccessful: true };
 });
 
 app.post<{ Body: Record<string, string> }>('/api/token', async (request, reply) => {

@@ -11,7 +11,7 @@ import {
   resultsDir, ROUNDS, selectCases, SERVER_CORE, servingProcess, start, stop, waitFor, type Case, type Measure,
 } from './harness.js';
 import { PDF_CONTROL, PDF_P99_TARGET, pdfBench, type PdfFigures } from './pdf.js';
-import { BENCH_EMAIL, BENCH_PASSWORD, BUSINESSES, PRODUCTS, seed, seedBookings } from './seed.js';
+import { BENCH_EMAIL, BENCH_PASSWORD, BUSINESSES, presence, PRODUCTS, seed, seedBookings } from './seed.js';
 
 pinLoadGenerator();
 
@@ -94,6 +94,16 @@ try {
     });
   };
 
+  // Check-ins (docs/presence.md): the seeded customers, each on a day of its own per check-in, so every
+  // check-in uses a new pass (rule 3). The counter is shared, so on MySQL the two servers never meet.
+  const visitors = presence!.customers;
+  let checkedIn = 0;
+  const checkinBody = () => {
+    const n = checkedIn++;
+    const from = Date.UTC(2030, 0, 1) + Math.floor(n / visitors.length) * 86_400_000 + 9 * 3_600_000;
+    return JSON.stringify({ BusinessId: presence!.business, CoworkerId: visitors[n % visitors.length], FromTime: new Date(from).toISOString(), ToTime: new Date(from + 8 * 3_600_000).toISOString(), Source: 'Bench' });
+  };
+
   const cases: Case[] = [
     { name: 'GET one product, bearer', target: 0.8, method: 'GET', path: () => `/api/billing/products/${randomProduct()}`, headers: bearer },
     { name: 'GET one product, basic', target: 0.8, method: 'GET', path: () => `/api/billing/products/${randomProduct()}`, headers: { authorization: BASIC } },
@@ -112,6 +122,7 @@ try {
       name: 'POST create booking, spends credit', target: null, method: 'POST', path: () => '/api/spaces/bookings',
       headers: { ...bearer, 'content-type': 'application/json' }, body: bookingBody, baseline: 'POST create product',
     },
+    { name: 'POST check-in, uses a pass', target: 0.8, method: 'POST', path: () => '/api/spaces/checkins', headers: { ...bearer, 'content-type': 'application/json' }, body: checkinBody },
     { name: 'POST /api/token (password)', target: null, method: 'POST', path: () => '/api/token', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: () => form },
   ];
 

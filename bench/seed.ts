@@ -14,6 +14,15 @@ export const BENCH_PASSWORD = 'bench-password-123';
 export const BUSINESSES = 20;
 export const PRODUCTS = 10_000;
 export const INVOICES = 100_000;
+/** Check-in case (docs/presence.md): customers of business 1, each holding this many unused passes. */
+export const PRESENCE_CUSTOMERS = 40;
+export const PASSES_PER_CUSTOMER = Number(process.env.BENCH_PASSES_PER_CUSTOMER ?? 4000);
+
+/** Who the check-in case checks in: customers of `business` with passes. */
+export interface PresenceSetup {
+  business: number;
+  customers: number[];
+}
 
 type Row = Record<string, unknown>;
 
@@ -30,14 +39,37 @@ function defaultValue(kind: string | undefined, nullable: boolean): unknown {
 export interface SeedSizes {
   products: number;
   invoices: number;
+  /** Seed the check-in case's passes (npm run bench only). */
+  presence?: boolean;
 }
 
 /** The invoices' due dates run from this day over two years, in the order of their ids (as issued). */
 export const FIRST_DUE_DATE = Date.UTC(2024, 0, 1);
 export const DUE_DATE_DAYS = 730;
 
+/** The check-in case's customers, once seedRows has made them. */
+export let presence: PresenceSetup | undefined;
+
+/**
+ * A TimePass of `business` and PRESENCE_CUSTOMERS customers, each with PASSES_PER_CUSTOMER unused passes
+ * that expire in 2100: every check-in of the bench uses one (rule 3 of docs/presence.md).
+ */
+async function seedPresence(dataSource: DataSource, insert: (table: string, count: number, make: (i: number) => Row) => Promise<void>, business: number, currency: number): Promise<PresenceSetup> {
+  const q = (name: string) => dataSource.driver.escape(name);
+  const nextId = async (table: string) => Number((await dataSource.query(`SELECT COALESCE(MAX(${q('Id')}), 0) AS n FROM ${q(table)}`))[0].n) + 1;
+  const timePass = await nextId('timepass');
+  await insert('timepass', 1, () => ({ BusinessId: business, Name: 'Bench day pass', Price: 20, CurrencyId: currency }));
+  const firstCustomer = await nextId('coworker');
+  const customers = PRESENCE_CUSTOMERS;
+  await insert('coworker', customers, (i) => ({ BusinessId: business, FullName: `Bench visitor ${i}`, Email: `bench.visitor.${i}@example.com`, CoworkerType: 1 }));
+  await insert('coworkertimepass', customers * PASSES_PER_CUSTOMER, (i) => ({
+    CoworkerId: firstCustomer + (i % customers), BusinessId: business, TimePassId: timePass, Price: 20, SaleDate: '2026-01-01 00:00:00', ExpireDate: '2100-01-01 00:00:00',
+  }));
+  return { business, customers: Array.from({ length: customers }, (_, i) => firstCustomer + i) };
+}
+
 /** Migrates the database, then seeds it (see seedRows). */
-export async function seed(config: Pick<AppConfig, 'database' | 'DATABASE_POOL_SIZE' | 'REQUEST_TIMEOUT_MS'>, sizes: SeedSizes = { products: PRODUCTS, invoices: INVOICES }): Promise<void> {
+export async function seed(config: Pick<AppConfig, 'database' | 'DATABASE_POOL_SIZE' | 'REQUEST_TIMEOUT_MS'>, sizes: SeedSizes = { products: PRODUCTS, invoices: INVOICES, presence: true }): Promise<void> {
   const dataSource = await new DataSource(buildDataSourceOptions(config)).initialize();
   await runMigrations(dataSource);
   await seedRows(dataSource, sizes);
@@ -99,6 +131,7 @@ export async function seedRows(dataSource: DataSource, sizes: SeedSizes): Promis
     BillToCity: 'London', BillToPostCode: 'N1 1AA', BillToCountryId: gb.id, BillToCountryName: 'United Kingdom', CurrencyId: gbp.id, CurrencyCode: 'GBP',
     TotalAmount: 100 + (i % 500), TaxAmount: 20, DiscountAmount: 0, SubscriptionAmount: 0, ResellerAmount: 0, Paid: i % 2, PaymentAttemptsCount: 0,
   }));
+  if (sizes.presence) presence = await seedPresence(dataSource, insert, businessId(0), gbp.id);
   // The numbering goes on from the seeded numbers, so invoices created later get numbers of their own.
   const sequences = Array.from({ length: Math.min(BUSINESSES, sizes.invoices) }, (_, b) => ['Invoice', businessId(b), Math.floor((sizes.invoices - b - 1) / BUSINESSES) + 1]);
   if (sequences.length) {

@@ -23,6 +23,10 @@ import { RecordTypesModule } from './common/record-types.js';
 import { PublicEventsModule } from './public/events/public-events.module.js';
 // Bookings first: their record types are defined (and walked by test/boundary-values) before product credits.
 import { BookingsModule } from './spaces/bookings/bookings.module.js';
+import { CheckinsModule } from './spaces/checkins/checkins.module.js';
+import { CoworkerTimePassesModule } from './billing/coworker-time-passes/coworker-time-passes.module.js';
+import { TimePassBillingModule } from './billing/coworker-time-passes/time-pass-billing.module.js';
+import { TimePassesModule } from './billing/time-passes/time-passes.module.js';
 import { BookingProductsModule } from './spaces/booking-products/booking-products.module.js';
 import { ResourceTypesModule } from './spaces/resource-types/resource-types.module.js';
 import { ResourcesModule } from './spaces/resources/resources.module.js';
@@ -132,6 +136,11 @@ export class AppModule {
         BookingsModule,
         BookingProductsModule,
         CoworkerBookingCreditUseHistoriesModule,
+        // Presence: passes and check-ins (docs/presence.md).
+        TimePassesModule,
+        CoworkerTimePassesModule,
+        TimePassBillingModule,
+        CheckinsModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: HttpExceptionFilter },

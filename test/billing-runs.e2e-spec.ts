@@ -16,7 +16,7 @@ import { appPerSuite, basicAuth } from './support/test-app.js';
 const BILLING_TABLES = ['coworkerinvoice', 'coworkerinvoiceline', 'coworkercontract', 'contractproduct', 'coworkerproduct', 'invoice_sequence', 'billingrun', 'change_log'];
 
 /** A line as a preview shows it: every field but Id, UniqueId, CoworkerInvoiceId and the common ones. */
-const LINE_FIELDS = ['Description', 'Quantity', 'UnitPrice', 'SubTotal', 'TaxRateId', 'TaxRate', 'TaxAmount', 'TotalAmount', 'PeriodFrom', 'PeriodTo', 'Position', 'CoworkerContractUniqueId', 'ContractProductUniqueId', 'CoworkerProductUniqueId', 'BookingUniqueId'];
+const LINE_FIELDS = ['Description', 'Quantity', 'UnitPrice', 'SubTotal', 'TaxRateId', 'TaxRate', 'TaxAmount', 'TotalAmount', 'PeriodFrom', 'PeriodTo', 'Position', 'CoworkerContractUniqueId', 'ContractProductUniqueId', 'CoworkerProductUniqueId', 'BookingUniqueId', 'CoworkerTimePassUniqueId'];
 const pick = (line: Record<string, unknown>) => Object.fromEntries(LINE_FIELDS.map((field) => [field, line[field]]));
 
 describe('Billing runs', () => {

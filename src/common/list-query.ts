@@ -15,9 +15,13 @@ export interface ListSchema {
   fields: readonly ListField[];
   /** Navigation names of foreign keys: `Business` filters `BusinessId`. */
   navigations?: Readonly<Record<string, string>>;
+  /** Other spellings of fields that clients send (`IsUsed` for `Used`), lower case → field name. */
+  aliases?: Readonly<Record<string, string>>;
+  /** Whether a filter value `null` matches a null field (`Checkin_ToTime=null`) rather than being a value. */
+  nullMatchesNull?: boolean;
 }
 
-export type FilterOperator = 'eq' | 'contains' | 'gte' | 'lte';
+export type FilterOperator = 'eq' | 'contains' | 'gte' | 'lte' | 'isNull';
 
 export interface Filter {
   field: string;
@@ -115,6 +119,7 @@ function parseValue(param: string, field: ListField, text: string, bound: 'from'
 export function parseListQuery(query: Readonly<Record<string, unknown>>, schema: ListSchema): ListQuery {
   const fields = new Map(schema.fields.map((f) => [f.name.toLowerCase(), f]));
   const navigations = new Map(Object.entries(schema.navigations ?? {}).map(([nav, field]) => [nav.toLowerCase(), field]));
+  for (const [alias, field] of Object.entries(schema.aliases ?? {})) navigations.set(alias.toLowerCase(), field);
   const prefix = `${schema.entityName.toLowerCase()}_`;
   const result: ListQuery = { page: 1, size: DEFAULT_PAGE_SIZE, orderBy: 'Id', direction: 1, filters: [], ids: null };
 
@@ -147,6 +152,10 @@ export function parseListQuery(query: Readonly<Record<string, unknown>>, schema:
       if (!field || field.kind === 'idList') throw invalid(rawName, `${rawName}: there is no field "${fieldName}" to filter by.`, text);
       if (bound && !['int', 'money', 'datetime'].includes(field.kind)) {
         throw invalid(rawName, `${rawName}: ranges apply to numbers and dates only.`, text);
+      }
+      if (!bound && schema.nullMatchesNull && text.trim().toLowerCase() === 'null') {
+        result.filters.push({ field: field.name, kind: field.kind, op: 'isNull', value: '' });
+        continue;
       }
       const value = parseValue(rawName, field, text, bound);
       const op: FilterOperator = bound === 'from' ? 'gte' : bound === 'to' ? 'lte' : field.kind === 'text' ? 'contains' : 'eq';

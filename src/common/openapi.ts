@@ -325,7 +325,10 @@ function describeRecordOperations(paths: OpenAPIObject['paths'], { definition, p
   }
   const create = collection?.post;
   if (create) {
-    respond(create, '200', `${name} was successfully created.`, ref('CreateConfirmation'));
+    const created = definition.createdValue
+      ? { allOf: [ref('ActionConfirmation'), objectSchema({ Value: objectSchema({ Id: { type: 'integer', format: 'int32' }, ...definition.createdValue }) })] }
+      : ref('CreateConfirmation');
+    respond(create, '200', `${name} was successfully created.`, created);
     respond(create, '400', ...failure('The body is not valid: Errors names each field (docs/api.md §1.2).'));
     respond(create, '415', ...failure('The body is neither JSON nor form-encoded.'));
   }

@@ -96,6 +96,12 @@ export interface RecordDefinition<E extends RecordEntity = RecordEntity> {
   readPermission?: { entity: string; action: 'List' | 'Read' };
   /** The operations it does not offer answer 405 rather than 404 (a read-only type of its own). */
   methodNotAllowed?: boolean;
+  /** Other names of fields in list filters, as clients send them: `{ IsUsed: 'Used' }` (`CoworkerTimePass_IsUsed`). */
+  filterAliases?: Readonly<Record<string, string>>;
+  /** A list filter's value `null` matches a null field (`Checkin_ToTime=null`) instead of being refused or compared. */
+  nullFilters?: boolean;
+  /** Fields a create's answer `Value` carries besides `Id` (its rules' afterSave adds them), as OpenAPI schemas. */
+  createdValue?: Readonly<Record<string, Record<string, unknown>>>;
   /** Display text (`ToStringText`). */
   toStringText: (record: WireRecord) => string;
 }

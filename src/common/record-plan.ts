@@ -130,7 +130,7 @@ export function compileRecordPlan(definition: RecordDefinition<any>, dialect: Sq
     selectById: `SELECT ${selectList} FROM ${from} WHERE r.${db.id('Id')} = ?`,
     outputs,
     expressions,
-    listSchema: { entityName: definition.name, fields, navigations },
+    listSchema: { entityName: definition.name, fields, navigations, aliases: definition.filterAliases, nullMatchesNull: definition.nullFilters },
     scopeTemplate: scopeTemplate(definition, q),
     writable,
     columns,

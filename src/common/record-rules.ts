@@ -30,8 +30,11 @@ export interface RecordRules<D extends object = RecordDto, P = unknown> {
    * they differ from the body's (defaults, snapshots), returned with what `afterSave` will need.
    */
   beforeSave?(context: SaveContext<D>): Promise<SaveDecision<P> | void>;
-  /** After a create or update is written, with the record's id and the values written: join tables, releases. */
-  afterSave?(id: number, saved: SaveContext<D>, pending: P | undefined): Promise<void>;
+  /**
+   * After a create or update is written, with the record's id and the values written: join tables, releases.
+   * On a create it may return fields the answer's `Value` carries besides `Id` (the ids of further records it made).
+   */
+  afterSave?(id: number, saved: SaveContext<D>, pending: P | undefined): Promise<Record<string, unknown> | void>;
   /**
    * After a create, update or delete through the API committed, before it is answered: what must hold
    * before the client learns of the write (a hook write waits until every instance can know of it).
@@ -53,7 +56,8 @@ export interface RecordRules<D extends object = RecordDto, P = unknown> {
   authorize?(values: Readonly<Record<string, unknown>>, context: { manager: EntityManager; actor: Principal | undefined; dto: D }): Promise<void>;
   /**
    * Turns an error of a create, update or delete into the one to answer (a unique key's conflict into a
-   * 400 naming the field); returns the error unchanged when it is not the type's to map.
+   * 400 naming the field); returns the error unchanged when it is not the type's to map. It may return a
+   * promise of the error, for work that must follow the rollback (an event of a refused check-in).
    */
   mapError?(error: unknown, operation: ChangeAction, dto?: D): unknown;
 }

@@ -66,7 +66,8 @@ export interface WriteRules {
   /** Slow work that needs no database (a password hash), done before the transaction begins. */
   prepare(dto: RecordDto): Promise<void>;
   beforeSave(context: SaveContext): Promise<SaveDecision | void>;
-  afterSave(id: number, saved: SaveContext, pending: unknown): Promise<void>;
+  /** May return fields the create's answer `Value` carries besides `Id` (the ids of further records it made). */
+  afterSave(id: number, saved: SaveContext, pending: unknown): Promise<Record<string, unknown> | void>;
   /** After a write through the API committed, before its answer (absent when the type has no such rule). */
   afterCommit?: (action: ChangeAction) => Promise<void>;
   beforeDelete(record: WireRecord, manager: EntityManager, actor: Principal | undefined): Promise<void>;
@@ -106,11 +107,15 @@ export class RecordWriter {
     const alone = this.isSingleInsert(dto) && !write?.needsTransaction && !this.namesUnguarded(dto);
     const stamp = { UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true };
     // The answer is made inside the transaction: an Idempotency-Key stores it with the write.
-    const confirm = (id: number) => successConfirmation(`${this.definition.name} was successfully created.`, { Id: id }, actor?.email ?? null, now);
+    const confirm = (id: number, answer?: Record<string, unknown> | void) =>
+      successConfirmation(`${this.definition.name} was successfully created.`, answer ? withFields({ Id: id }, answer) : { Id: id }, actor?.email ?? null, now);
     if (write) write.etag = etagOf(stamp.UniqueId, 1);
     const created = alone
-      ? this.insertAlone(dto, actor, stamp, write).then(confirm)
-      : this.db.transaction(async (manager) => confirm(await this.createWithin(manager, dto, actor, stamp)), write);
+      ? this.insertAlone(dto, actor, stamp, write).then((id) => confirm(id))
+      : this.db.transaction(async (manager) => {
+        const made = await this.createMade(manager, dto, actor, stamp);
+        return confirm(made.id, made.answer);
+      }, write);
     return this.answered(
       created.catch(async (error: unknown) => {
         if (isForeignKeyViolation(error)) await this.checkReferences(dto);
@@ -135,6 +140,11 @@ export class RecordWriter {
    * the API, for a record a domain rule makes besides its own (a booking's product sale). Returns its Id.
    */
   async createWithin(manager: EntityManager, dto: RecordDto, actor: Principal | undefined, stamp?: Record<string, unknown>): Promise<number> {
+    return (await this.createMade(manager, dto, actor, stamp)).id;
+  }
+
+  /** A create in `manager`'s transaction: the new Id, and what `afterSave` adds to the answer's Value. */
+  private async createMade(manager: EntityManager, dto: RecordDto, actor: Principal | undefined, stamp?: Record<string, unknown>): Promise<{ id: number; answer: Record<string, unknown> | void }> {
     const now = new Date();
     stamp ??= { UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true };
     const context: SaveContext = { manager, actor, dto, values: this.columnValues(dto), existing: null };
@@ -145,9 +155,9 @@ export class RecordWriter {
     const written = withFields(decision?.values ?? context.values, stamp);
     const newId = await this.repository.insert(written, manager);
     await this.writeLists(newId, dto, manager, true);
-    await this.rules.afterSave(newId, savedAs(context, written), decision?.pending);
+    const answer = await this.rules.afterSave(newId, savedAs(context, written), decision?.pending);
     await this.rules.recordChange(manager, actor, 'Create', newId, null, dto, written);
-    return newId;
+    return { id: newId, answer };
   }
 
   async update(id: number, dto: RecordDto, actor?: Principal, write?: WriteScope): Promise<ActionConfirmation> {

@@ -204,7 +204,9 @@ export class RecordRepository {
     for (const filter of filters) {
       const expression = this.plan.expressions.get(filter.field)!;
       const value = filter.value instanceof Date ? this.db.dateParam(filter.value) : typeof filter.value === 'boolean' ? (filter.value ? 1 : 0) : filter.value;
-      if (filter.op === 'contains') {
+      if (filter.op === 'isNull') {
+        conditions.push(`${expression} IS NULL`);
+      } else if (filter.op === 'contains') {
         conditions.push(`LOWER(${expression}) LIKE ? ESCAPE '!'`);
         parameters.push(`%${String(value).toLowerCase().replace(/[!%_]/g, (c) => `!${c}`)}%`);
       } else {

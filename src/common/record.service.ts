@@ -161,8 +161,8 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
   }
 
   /** The type's `mapError` rule: the error to answer instead of the write's. */
-  private mapped(error: unknown, operation: ChangeAction, dto?: RecordDto): never {
-    throw this.rules.mapError!(error, operation, dto);
+  private async mapped(error: unknown, operation: ChangeAction, dto?: RecordDto): Promise<never> {
+    throw await this.rules.mapError!(error, operation, dto);
   }
 
   /**

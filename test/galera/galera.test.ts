@@ -177,6 +177,27 @@ describe('three instances on a three-node MariaDB Galera cluster', () => {
     });
   });
 
+  it('30 parallel check-ins of one customer through three nodes: one check-in, one pass used (docs/presence.md)', async (context) => {
+    await measured(context, async () => {
+      const kind = await created(a(), '/api/billing/timepasses', { BusinessId: business, Name: 'Galera day pass', Price: 20, CurrencyId: gbp });
+      for (let round = 0; round < 2; round++) {
+        const visitor = await created(a(), '/api/spaces/coworkers', { BusinessId: business, FullName: `Galera Visitor ${round}`, Email: `galera.visitor.${round}@example.com` });
+        await created(a(), '/api/billing/coworkertimepasses', { CoworkerId: visitor, BusinessId: business, TimePassId: kind, CreateMultiple: 5 });
+        const results = await across(30, (instance) => call(instance, 'POST', '/api/spaces/checkins', { json: { BusinessId: business, CoworkerId: visitor, FromTime: `2031-05-0${round + 6}T09:00` } }));
+        assert.deepEqual(serverErrors(results), []);
+        const statuses = results.map((r) => r.status);
+        assert.equal(statuses.filter((s) => s === 200).length, 1, statuses.join());
+        assert.equal(statuses.filter((s) => s === 400).length, 29, statuses.join());
+        for (const instance of instances) {
+          const passes = (await call(instance, 'GET', `/api/billing/coworkertimepasses?CoworkerTimePass_Coworker=${visitor}&CoworkerTimePass_IsUsed=true`)).body;
+          assert.equal(passes.TotalItems, 1, `used passes read on ${instance.name}`);
+          const open = (await call(instance, 'GET', `/api/spaces/checkins?Checkin_Coworker=${visitor}&Checkin_ToTime=null`)).body;
+          assert.equal(open.TotalItems, 1, `open check-ins read on ${instance.name}`);
+        }
+      }
+    });
+  });
+
   it('10 parallel quarter payments of one invoice through three nodes: exactly 4 land, the invoice paid (docs/settlement.md)', async (context) => {
     await measured(context, async () => {
       const payer = await created(a(), '/api/spaces/coworkers', { BusinessId: business, FullName: 'Galera Payer', Email: 'galera.payer@example.com' });

@@ -55,6 +55,7 @@ export interface PricedLine {
   ContractProductUniqueId: string | null;
   CoworkerProductUniqueId: string | null;
   BookingUniqueId: string | null;
+  CoworkerTimePassUniqueId: string | null;
 }
 
 /** An invoice a run makes (or would make). */
@@ -250,6 +251,7 @@ export class BillingRunner {
       ContractProductUniqueId: source('ContractProductUniqueId'),
       CoworkerProductUniqueId: source('CoworkerProductUniqueId'),
       BookingUniqueId: source('BookingUniqueId'),
+      CoworkerTimePassUniqueId: source('CoworkerTimePassUniqueId'),
     };
   }
 

@@ -32,5 +32,7 @@ export class CoworkerInvoiceLine extends RecordEntity {
   @TextColumn({ length: 36, index: true }) ContractProductUniqueId: string | null;
   @TextColumn({ length: 36, index: true }) CoworkerProductUniqueId: string | null;
   @TextColumn({ length: 36, index: true }) BookingUniqueId: string | null;
+  /** The customer's pass billed (docs/presence.md). */
+  @TextColumn({ length: 36, index: true }) CoworkerTimePassUniqueId: string | null;
   @TextColumn({ length: 64 }) BilledItemKey: string | null;
 }

@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { Database } from '../../common/database.js';
 import { toWire } from '../../common/wire-values.js';
 import { Coworker } from '../../billing/coworkers/coworker.entity.js';
-import { Product } from '../products/product.entity.js';
+import { Product, SystemProductType } from '../products/product.entity.js';
 
 /** A product as a sale needs it. */
 export interface ProductForSale {
@@ -16,6 +16,8 @@ export interface ProductForSale {
   OnlyForContacts: boolean;
   TrackStock: boolean;
   AllowNegativeStock: boolean;
+  /** The TimePass whose passes a DayPass sale releases, TimePassQuantity per unit; null for other products. */
+  dayPass: { TimePassId: number; TimePassQuantity: number } | null;
 }
 
 /** A customer as a sale needs it. */
@@ -36,11 +38,13 @@ export class CoworkerProductsRepository {
 
   async productForSale(productId: number, manager: EntityManager): Promise<ProductForSale | null> {
     const { db } = this;
-    const columns = ['Name', 'BusinessId', 'Price', ...PRODUCT_FLAGS].map((name) => db.id(name)).join(', ');
+    const columns = ['Name', 'BusinessId', 'Price', 'SystemProductType', 'TimePassId', 'TimePassQuantity', ...PRODUCT_FLAGS].map((name) => db.id(name)).join(', ');
     const [row] = await db.query(`SELECT ${columns} FROM ${db.tableOf(Product)} WHERE ${db.id('Id')} = ?`, [productId], manager);
     if (!row) return null;
     const product: Record<string, unknown> = { Name: String(row.Name), BusinessId: Number(row.BusinessId), Price: toWire('money', row.Price) };
     for (const flag of PRODUCT_FLAGS) product[flag] = toWire('bool', row[flag]);
+    const dayPass = Number(row.SystemProductType) === SystemProductType.DayPass && row.TimePassId !== null && row.TimePassId !== undefined;
+    product.dayPass = dayPass ? { TimePassId: Number(row.TimePassId), TimePassQuantity: Number(row.TimePassQuantity ?? 1) } : null;
     return product as unknown as ProductForSale;
   }
 

@@ -13,14 +13,15 @@ import { ProductsService } from '../products/products.service.js';
 import { products as productType } from '../products/products.definition.js';
 import { InjectRecords } from '../../common/record.module.js';
 import type { RecordService } from '../../common/record.service.js';
-import { CoworkerProductsRepository } from './coworker-products.repository.js';
+import { CoworkerProductsRepository, type ProductForSale } from './coworker-products.repository.js';
+import { CoworkerTimePassesService } from '../coworker-time-passes/coworker-time-passes.service.js';
 import { MAX_ID } from '../../common/validation/fields.js';
 import type { DeleteContext, RecordRules, SaveContext, SaveDecision } from '../../common/record-rules.js';
 import { Database } from '../../common/database.js';
 import type { CoworkerProductDto } from './dto/coworker-product.dto.js';
 
-/** What a new sale's afterSave needs to release its credits, found by its beforeSave (all but the UniqueId). */
-type PendingRelease = Omit<ReleasingSale, 'UniqueId'>;
+/** What a new sale's afterSave needs to release its credits and passes, found by its beforeSave (all but the UniqueId). */
+type PendingRelease = Omit<ReleasingSale, 'UniqueId'> & { dayPass: ProductForSale['dayPass'] };
 
 /** Fields a sale keeps once made: its stock and booking credits were taken from them. */
 const AS_SOLD = ['CoworkerId', 'ProductId', 'Quantity'] as const;
@@ -50,6 +51,7 @@ export class CoworkerProductsRules implements RecordRules<CoworkerProductDto> {
   @InjectRecords(coworkerBookingCredits) private readonly creditRecords: RecordService;
   @Inject(CoworkerContractsRules) private readonly contracts: CoworkerContractsRules;
   @Inject(CoworkerProductsRepository) private readonly salesRepository: CoworkerProductsRepository;
+  @Inject(CoworkerTimePassesService) private readonly timePasses: CoworkerTimePassesService;
 
   /**
    * A new sale: the values to write (quantity, price and date as sold) and, pending for afterSave, the
@@ -101,6 +103,7 @@ export class CoworkerProductsRules implements RecordRules<CoworkerProductDto> {
       SaleDate: values.SaleDate as Date,
       plan,
       by: context.actor?.email ?? null,
+      dayPass: product.dayPass,
     };
     return { values, pending };
   }
@@ -144,10 +147,15 @@ export class CoworkerProductsRules implements RecordRules<CoworkerProductDto> {
     return ms === null ? null : new Date(ms);
   }
 
-  /** A new sale releases its booking credits, named by the sale's UniqueId as written. */
+  /** A new sale releases its booking credits, and a DayPass its passes (docs/presence.md), named by the sale's UniqueId as written. */
   async afterSave(_id: number, saved: SaveContext<CoworkerProductDto>, sale?: PendingRelease): Promise<void> {
     if (!sale) return;
-    await this.credits.release(saved.manager, { ...sale, UniqueId: String(saved.values.UniqueId) }, saved.actor);
+    const UniqueId = String(saved.values.UniqueId);
+    await this.credits.release(saved.manager, { ...sale, UniqueId }, saved.actor);
+    if (!sale.dayPass) return;
+    const { TimePassId, TimePassQuantity } = sale.dayPass;
+    const release = { UniqueId, CoworkerId: sale.CoworkerId, BusinessId: sale.BusinessId, TimePassId, count: sale.Quantity * TimePassQuantity, SaleDate: sale.SaleDate };
+    await this.timePasses.releaseForSale(saved.manager, release, saved.actor);
   }
 
   async beforeDelete(sale: WireRecord, { manager, actor }: DeleteContext): Promise<void> {

@@ -57,4 +57,7 @@ export class Product extends RecordEntity {
   @BoolColumn() ClearImageFile: boolean;
   @BoolColumn() InvoiceCoworker: boolean;
   @BoolColumn() CreateDeliveryWhenPurchased: boolean;
+  /** A DayPass product's sale releases TimePassQuantity passes of this TimePass per unit (docs/presence.md). */
+  @IntColumn() TimePassId: number | null;
+  @IntColumn({ nullable: false, default: 1 }) TimePassQuantity: number;
 }

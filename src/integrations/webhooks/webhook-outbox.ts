@@ -1,6 +1,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { ChangeLog, type RecordChange } from '../../common/change-log/change-log.service.js';
+import { Database } from '../../common/database.js';
 import type { EventDelivery } from '../../common/record-events.js';
 import { RecordTypes } from '../../common/record-types.js';
 import { ActiveHookIndex } from './active-hook-index.js';
@@ -35,7 +36,24 @@ export class WebhookOutbox implements OnModuleInit {
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly types: RecordTypes,
     private readonly index: ActiveHookIndex,
+    private readonly db: Database,
   ) {}
+
+  /**
+   * The deliveries of an action that no change of a record carries (a check-in refused for want of a
+   * pass, docs/presence.md): written in a transaction of their own, after the refused write rolled
+   * back, for the business's active hooks of the action. `carried` says what they carry, read in that transaction.
+   */
+  async fireAlone(businessId: number, action: string, carried: (manager: EntityManager) => Promise<EventDelivery>): Promise<void> {
+    const id = actionId(action);
+    if (this.index.surelyNone(businessId, [id])) return;
+    await this.db.transaction(async (manager) => {
+      const hooks = await this.hooks.activeHooks(businessId, [id], manager);
+      if (!hooks.length) return;
+      const delivery = await carried(manager);
+      await this.deliveries.insert(hooks.map(({ id: webHookId }) => ({ webHookId, action: id, ...delivery })), manager);
+    });
+  }
 
   onModuleInit(): void {
     this.changeLog.listen({

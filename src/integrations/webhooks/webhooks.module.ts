@@ -15,5 +15,6 @@ import { WebHooksRules } from './webhooks.rules.js';
   rules: WebHooksRules,
   controllers: [WebHooksController],
   providers: [ActiveHookIndex, WebHooksService, WebhooksRepository, WebhookDeliveriesRepository, WebhookOutbox, WebhookDeliveryWorker],
+  exports: [WebhookOutbox],
 }))
 export class WebHooksModule {}

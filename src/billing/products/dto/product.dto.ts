@@ -4,6 +4,7 @@ import { Business } from '../../../kernel/businesses/business.entity.js';
 import { Currency } from '../../../kernel/currencies/currency.entity.js';
 import { TaxRate } from '../../../kernel/tax-rates/tax-rate.entity.js';
 import { Tariff } from '../../tariffs/tariff.entity.js';
+import { TimePass } from '../../time-passes/time-pass.entity.js';
 import { AvailableAs, SystemProductType } from '../product.entity.js';
 
 /** Product fields of docs/api.md §9.3: eight required, the rest optional; plus CurrentStock (docs/api.md §3). */
@@ -59,4 +60,8 @@ export class ProductDto extends RecordDto {
   @Bool() ClearImageFile?: boolean | null;
   @Bool() InvoiceCoworker?: boolean | null;
   @Bool() CreateDeliveryWhenPurchased?: boolean | null;
+  /** A TimePass of the business: a sale of a DayPass product (SystemProductType 1) releases its passes. */
+  @Reference(() => TimePass, { sameBusiness: true }) TimePassId?: number | null;
+  /** Passes released per unit sold (default 1). */
+  @Integer({ min: 1, max: 100 }) TimePassQuantity?: number | null;
 }

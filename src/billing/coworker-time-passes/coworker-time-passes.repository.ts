@@ -1,0 +1,168 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { Database } from '../../common/database.js';
+import { toWire } from '../../common/wire-values.js';
+import { wholeSecond } from '../coworker-booking-credits/coworker-booking-credits.service.js';
+import { TimePass } from '../time-passes/time-pass.entity.js';
+import { CoworkerTimePass } from './coworker-time-pass.entity.js';
+
+/** Rows a write statement changed, as either driver reports it. */
+export const changedRows = (result: unknown): number => Number((result as { affectedRows?: number; changes?: number }).affectedRows ?? (result as { changes?: number }).changes ?? 0);
+
+/** What the presence rules read of a TimePass. */
+export interface PassKind {
+  Id: number;
+  BusinessId: number;
+  Name: string;
+  /** As the driver gives the decimal (text on MySQL). */
+  Price: number | string;
+  Archived: boolean;
+  ValidityDays: number | null;
+}
+
+/** A customer's pass as a claim names it. */
+export interface ClaimedPass {
+  Id: number;
+  UniqueId: string;
+}
+
+/** How many unused passes one read offers a check-in: the first one nobody claimed meanwhile is used. */
+const CANDIDATES = 5;
+
+/**
+ * The SQL of passes beyond the machinery's own (docs/presence.md), inside the writing transaction.
+ * Every change of `Used` is one conditional UPDATE of the pass's row, so on any instance or Galera node
+ * a pass is used once: a second claim waits for the first to commit (or fails certification) and then
+ * changes nothing.
+ */
+@Injectable()
+export class CoworkerTimePassesRepository {
+  constructor(private readonly db: Database) {}
+
+  async passKind(timePassId: number, manager?: EntityManager): Promise<PassKind | null> {
+    const { db } = this;
+    const [row] = await db.query(
+      `SELECT ${['BusinessId', 'Name', 'Price', 'Archived', 'ValidityDays'].map((name) => db.id(name)).join(', ')} FROM ${db.tableOf(TimePass)} WHERE ${db.id('Id')} = ?`,
+      [timePassId],
+      manager,
+    );
+    return row ? this.kindOf(timePassId, row) : null;
+  }
+
+  /** The business's pay-as-you-go TimePass: PaygContacts, not archived, the lowest UsePriority (null last), then the lowest Id. */
+  async payAsYouGo(businessId: number, manager: EntityManager): Promise<PassKind | null> {
+    const { db } = this;
+    const q = (name: string) => db.id(name);
+    const [row] = await db.query(
+      `SELECT ${q('Id')} AS id, ${['BusinessId', 'Name', 'Price', 'Archived', 'ValidityDays'].map(q).join(', ')} FROM ${db.tableOf(TimePass)} ` +
+      `WHERE ${q('BusinessId')} = ? AND ${q('PaygContacts')} = 1 AND ${q('Archived')} = 0 ` +
+      `ORDER BY CASE WHEN ${q('UsePriority')} IS NULL THEN 1 ELSE 0 END, ${q('UsePriority')}, ${q('Id')} LIMIT 1`,
+      [businessId],
+      manager,
+    );
+    return row ? this.kindOf(Number(row.id), row) : null;
+  }
+
+  private kindOf(id: number, row: Record<string, unknown>): PassKind {
+    return {
+      Id: id,
+      BusinessId: Number(row.BusinessId),
+      Name: String(row.Name),
+      Price: row.Price as number | string,
+      Archived: toWire('bool', row.Archived) as boolean,
+      ValidityDays: row.ValidityDays === null || row.ValidityDays === undefined ? null : Number(row.ValidityDays),
+    };
+  }
+
+  /**
+   * The customer's valid passes of the business at `at` (not used, ExpireDate null or not before it),
+   * in the order a check-in uses them: the earliest ExpireDate first, none last, then the lowest Id.
+   */
+  async validPasses(coworkerId: number, businessId: number, at: Date, manager: EntityManager): Promise<ClaimedPass[]> {
+    const { db } = this;
+    const q = (name: string) => db.id(name);
+    // Two reads, each in the order of the index (CoworkerId, Used, ExpireDate), which ends with the Id:
+    // passes that expire, then those that never do. A customer may hold thousands of passes.
+    const select = (expiry: string, order: string, parameters: unknown[]) => db.query(
+      `SELECT ${q('Id')} AS id, ${q('UniqueId')} AS uid FROM ${db.tableOf(CoworkerTimePass)} ` +
+      `WHERE ${q('CoworkerId')} = ? AND ${q('Used')} = 0 AND ${expiry} AND ${q('BusinessId')} = ? ORDER BY ${order} LIMIT ${CANDIDATES}`,
+      parameters,
+      manager,
+    );
+    let rows = await select(`${q('ExpireDate')} >= ?`, `${q('ExpireDate')}, ${q('Id')}`, [coworkerId, db.dateParam(at), businessId]);
+    if (!rows.length) rows = await select(`${q('ExpireDate')} IS NULL`, q('Id'), [coworkerId, businessId]);
+    return rows.map((row) => ({ Id: Number(row.id), UniqueId: String(row.uid) }));
+  }
+
+  /** Marks the pass used at `at` while nobody has: whether this call did. */
+  async claim(id: number, at: Date, by: string | null, manager: EntityManager): Promise<boolean> {
+    const { db } = this;
+    const q = (name: string) => db.id(name);
+    const result = await db.query(
+      `UPDATE ${db.tableOf(CoworkerTimePass)} SET ${q('Used')} = 1, ${q('UsedDate')} = ?, ${this.stamp()} WHERE ${q('Id')} = ? AND ${q('Used')} = 0`,
+      [db.dateParam(wholeSecond(at)), db.dateParam(new Date()), by, id],
+      manager,
+    );
+    return changedRows(result) === 1;
+  }
+
+  /**
+   * Holds a used pass for a check-in of its day that uses it again: a write that changes nothing but
+   * waits for a concurrent give-back or delete of the pass to commit. The pass's Id, or null when it is
+   * no longer used (or gone).
+   */
+  async holdUsed(uniqueId: string, manager: EntityManager): Promise<number | null> {
+    const { db } = this;
+    const q = (name: string) => db.id(name);
+    const result = await db.query(`UPDATE ${db.tableOf(CoworkerTimePass)} SET ${q('Used')} = 1 WHERE ${q('UniqueId')} = ? AND ${q('Used')} = 1`, [uniqueId], manager);
+    if (changedRows(result) !== 1) return null;
+    return this.idOf(uniqueId, manager);
+  }
+
+  /** Marks a used pass unused again, unless it was billed: its Id when it did. */
+  async giveBack(uniqueId: string, by: string | null, manager: EntityManager): Promise<number | null> {
+    const { db } = this;
+    const q = (name: string) => db.id(name);
+    const id = await this.idOf(uniqueId, manager);
+    if (id === null) return null;
+    const result = await db.query(
+      `UPDATE ${db.tableOf(CoworkerTimePass)} SET ${q('Used')} = 0, ${q('UsedDate')} = NULL, ${this.stamp()} WHERE ${q('Id')} = ? AND ${q('Used')} = 1 AND ${q('Invoiced')} = 0`,
+      [db.dateParam(new Date()), by, id],
+      manager,
+    );
+    return changedRows(result) === 1 ? id : null;
+  }
+
+  /**
+   * Holds a pass's row while it is not billed: a write that changes nothing but waits for a billing
+   * run's claim of it to commit, then sees it. False when it is billed (or gone).
+   */
+  async holdUnbilled(id: number, manager: EntityManager): Promise<boolean> {
+    const { db } = this;
+    const invoiced = db.id('Invoiced');
+    const result = await db.query(`UPDATE ${db.tableOf(CoworkerTimePass)} SET ${invoiced} = 0 WHERE ${db.id('Id')} = ? AND ${invoiced} = 0`, [id], manager);
+    return changedRows(result) === 1;
+  }
+
+  async idOf(uniqueId: string, manager: EntityManager): Promise<number | null> {
+    const { db } = this;
+    const [row] = await db.query(`SELECT ${db.id('Id')} AS id FROM ${db.tableOf(CoworkerTimePass)} WHERE ${db.id('UniqueId')} = ?`, [uniqueId], manager);
+    return row ? Number(row.id) : null;
+  }
+
+  /** Writes passes in one INSERT (TypeORM's query builder: the entity's column transformers apply); their ids in order. */
+  async insertMany(rows: ReadonlyArray<Record<string, unknown>>, manager: EntityManager): Promise<number[]> {
+    if (!rows.length) return [];
+    await manager.createQueryBuilder().insert().into(CoworkerTimePass).values(rows as never).updateEntity(false).execute();
+    const { db } = this;
+    const marks = rows.map(() => '?').join(', ');
+    const found = await db.query(`SELECT ${db.id('Id')} AS id FROM ${db.tableOf(CoworkerTimePass)} WHERE ${db.id('UniqueId')} IN (${marks}) ORDER BY ${db.id('Id')}`, rows.map((row) => row.UniqueId), manager);
+    return found.map((row) => Number(row.id));
+  }
+
+  /** The record stamp of a change the rules make (UpdatedOn, UpdatedBy and the version). */
+  private stamp(): string {
+    const q = (name: string) => this.db.id(name);
+    return `${q('Version')} = ${q('Version')} + 1, ${q('UpdatedOn')} = ?, ${q('UpdatedBy')} = ?, ${q('IsNew')} = 0`;
+  }
+}

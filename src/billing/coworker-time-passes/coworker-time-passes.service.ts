@@ -1,0 +1,138 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { RecordValidationException } from '../../common/errors.js';
+import type { Principal } from '../../common/principal.js';
+import { RecordTypes } from '../../common/record-types.js';
+import type { RecordService } from '../../common/record.service.js';
+import { LAST_YEAR } from '../../common/validation/fields.js';
+import { formatDateTime } from '../../common/wire-values.js';
+import { wholeSecond } from '../coworker-booking-credits/coworker-booking-credits.service.js';
+import { coworkerTimePasses } from './coworker-time-passes.definition.js';
+import { CoworkerTimePassesRepository, type ClaimedPass, type PassKind } from './coworker-time-passes.repository.js';
+
+/** The most passes one sale releases (Quantity × TimePassQuantity). */
+export const MAX_PASSES_PER_SALE = 1000;
+
+/** A DayPass sale whose passes are released, as the sale's transaction knows it. */
+export interface PassReleasingSale {
+  UniqueId: string;
+  CoworkerId: number;
+  BusinessId: number;
+  TimePassId: number;
+  /** Quantity × the product's TimePassQuantity. */
+  count: number;
+  SaleDate: Date;
+}
+
+/**
+ * When a pass sold on `saleDate` expires: `validityDays` after it, or never (null). A date past the
+ * last year a date-time holds is a 400 naming `field`.
+ */
+export function passExpiry(saleDate: Date, validityDays: number | null, field: string): Date | null {
+  if (validityDays === null) return null;
+  const expiry = new Date(saleDate.getTime() + validityDays * 86_400_000);
+  if (expiry.getUTCFullYear() > LAST_YEAR) {
+    throw RecordValidationException.field(field, `A pass sold on ${formatDateTime(saleDate)} would expire after the year ${LAST_YEAR}.`, formatDateTime(saleDate));
+  }
+  return expiry;
+}
+
+/**
+ * Customers' passes as other rules make and use them (docs/presence.md): the passes a DayPass sale
+ * releases, the pass a check-in uses or makes pay-as-you-go, and the pass a deleted check-in gives
+ * back. All inside the caller's transaction; each change is recorded in the passes' change log.
+ */
+@Injectable()
+export class CoworkerTimePassesService {
+  @Inject(RecordTypes) private readonly types: RecordTypes;
+  @Inject(CoworkerTimePassesRepository) private readonly passes: CoworkerTimePassesRepository;
+
+  /** The passes' RecordService, from the registry: the passes' own rules use this service, so it cannot be injected. */
+  private get records(): RecordService {
+    return this.types.records(coworkerTimePasses);
+  }
+
+  /** Inside a DayPass sale's transaction: its passes, Free, Price 0, as of the sale's date. */
+  async releaseForSale(manager: EntityManager, sale: PassReleasingSale, actor?: Principal): Promise<number[]> {
+    const kind = await this.passes.passKind(sale.TimePassId, manager);
+    if (!kind || kind.BusinessId !== sale.BusinessId) return [];
+    if (sale.count > MAX_PASSES_PER_SALE) {
+      throw RecordValidationException.field('Quantity', `This sale would release ${sale.count} passes of "${kind.Name}": at most ${MAX_PASSES_PER_SALE} per sale.`, sale.count);
+    }
+    const saleDate = wholeSecond(sale.SaleDate);
+    const row = {
+      CoworkerId: sale.CoworkerId, BusinessId: sale.BusinessId, TimePassId: kind.Id, Free: true, Price: 0, SaleDate: saleDate,
+      ExpireDate: passExpiry(saleDate, kind.ValidityDays, 'SaleDate'), CoworkerProductUniqueId: sale.UniqueId,
+    };
+    return this.insertPasses(manager, Array.from({ length: sale.count }, () => row), actor);
+  }
+
+  /**
+   * Copies of a pass just made through the API, for a create with CreateMultiple: their ids. Each is
+   * a record of its own with the written values and a UniqueId of its own.
+   */
+  copies(manager: EntityManager, written: Readonly<Record<string, unknown>>, count: number, actor?: Principal): Promise<number[]> {
+    const row: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries(written)) if (name !== 'UniqueId' && name !== 'Id') row[name] = value;
+    return this.insertPasses(manager, Array.from({ length: count }, () => row), actor);
+  }
+
+  /** A check-in's pass by rule 3: the valid pass of the customer that expires first, now used. Null when there is none. */
+  async useValid(manager: EntityManager, coworkerId: number, businessId: number, at: Date, actor?: Principal): Promise<ClaimedPass | null> {
+    for (;;) {
+      const candidates = await this.passes.validPasses(coworkerId, businessId, at, manager);
+      if (!candidates.length) return null;
+      for (const pass of candidates) {
+        const before = await this.records.get(pass.Id, undefined, manager);
+        // Another transaction may have used it since the read: then the next one is tried.
+        if (await this.passes.claim(pass.Id, at, actor?.email ?? null, manager)) {
+          await this.records.recordChange(manager, actor, 'Update', pass.Id, before);
+          return pass;
+        }
+      }
+    }
+  }
+
+  /** A pass used by an earlier check-in of the day, held for another: its UniqueId while it is still used, else null. */
+  async useAgain(manager: EntityManager, uniqueId: string): Promise<string | null> {
+    return (await this.passes.holdUsed(uniqueId, manager)) === null ? null : uniqueId;
+  }
+
+  /** A check-in's pass by rule 4: a new pass of the business's pay-as-you-go TimePass, already used. Null when it has none. */
+  async makePayAsYouGo(manager: EntityManager, coworkerId: number, businessId: number, at: Date, actor?: Principal): Promise<string | null> {
+    const kind: PassKind | null = await this.passes.payAsYouGo(businessId, manager);
+    if (!kind) return null;
+    const when = wholeSecond(at);
+    const uniqueId = randomUUID();
+    await this.insertPasses(manager, [{
+      UniqueId: uniqueId, CoworkerId: coworkerId, BusinessId: businessId, TimePassId: kind.Id, Free: false, Price: kind.Price,
+      SaleDate: when, ExpireDate: passExpiry(when, kind.ValidityDays, 'FromTime'), Used: true, UsedDate: when, IsPayAsYouGo: true,
+    }], actor);
+    return uniqueId;
+  }
+
+  /**
+   * What a deleted check-in does to its pass, once no other check-in records it: a pay-as-you-go pass
+   * not yet billed goes with it, any other pass not billed is unused again. A billed pass stays as it is.
+   */
+  async giveBack(manager: EntityManager, uniqueId: string, actor?: Principal): Promise<void> {
+    const id = await this.passes.idOf(uniqueId, manager);
+    if (id === null) return;
+    const pass = await this.records.get(id, undefined, manager);
+    if (pass.IsPayAsYouGo === true) {
+      if (await this.passes.holdUnbilled(id, manager)) await this.records.deleteWithin(manager, id, actor);
+      return;
+    }
+    const given = await this.passes.giveBack(uniqueId, actor?.email ?? null, manager);
+    if (given !== null) await this.records.recordChange(manager, actor, 'Update', given, pass);
+  }
+
+  private async insertPasses(manager: EntityManager, rows: ReadonlyArray<Record<string, unknown>>, actor?: Principal): Promise<number[]> {
+    const now = new Date();
+    const stamped = rows.map((row) => ({ UniqueId: randomUUID(), ...row, CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true }));
+    const ids = await this.passes.insertMany(stamped, manager);
+    for (const id of ids) await this.records.recordChange(manager, actor, 'Create', id, null);
+    return ids;
+  }
+}

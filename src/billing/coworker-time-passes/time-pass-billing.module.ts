@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { BillingRunsModule } from '../billing-runs/billing-runs.module.js';
+import { CoworkerTimePassesModule } from './coworker-time-passes.module.js';
+import { TimePassCharges } from './time-pass-charges.js';
+
+/**
+ * Passes as a due-item source of billing runs (time-pass-charges.ts). A module apart from the passes'
+ * own: sales release passes, and billing runs read sales, so the passes' module cannot import billing runs.
+ */
+@Module({ imports: [BillingRunsModule, CoworkerTimePassesModule], providers: [TimePassCharges] })
+export class TimePassBillingModule {}

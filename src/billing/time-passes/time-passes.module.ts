@@ -1,0 +1,6 @@
+import { Module } from '@nestjs/common';
+import { RecordModule } from '../../common/record.module.js';
+import { timePasses } from './time-passes.definition.js';
+
+@Module(RecordModule.forType({ definition: timePasses }))
+export class TimePassesModule {}
