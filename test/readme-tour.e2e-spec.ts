@@ -62,7 +62,7 @@ describe('the README\'s five-minute tour', () => {
 
   it('works pasted block by block, and does what it says', async () => {
     const blocks = tourBlocks();
-    assert.equal(blocks.length, 10, 'sign-in, business, products, list, ETag and PUT, delete, customer, waiting list, billing run, settlement');
+    assert.equal(blocks.length, 11, 'sign-in, business, products, list, ETag and PUT, delete, customer, waiting list, billing run, settlement, presence');
     // After each block, a marker and the checks of what it set; `set -e` stops at the first failure.
     const checks = [
       '[ ${#ACCESS_TOKEN} -gt 20 ]',
@@ -75,6 +75,7 @@ describe('the README\'s five-minute tour', () => {
       '[[ "$EVENT" =~ ^[0-9]+$ ]]',
       '[[ "$ADA" =~ ^[0-9]+$ && "$TARIFF" =~ ^[0-9]+$ && "$INVOICE" =~ ^[0-9]+$ ]]',
       '[[ "$NOTE" =~ ^[0-9]+$ && -s invoice.pdf ]]',
+      '[[ "$PASS_KIND" =~ ^[0-9]+$ && "$DAY_PASS" =~ ^[0-9]+$ && "$CHECKIN" =~ ^[0-9]+$ && "$GRACE_INVOICE" =~ ^[0-9]+$ ]]',
     ];
     const script = ['set -euo pipefail', ...blocks.flatMap((block, i) => [block, checks[i], `echo "@@ block ${i + 1} done"`, 'echo "@@ PRODUCT=${PRODUCT:-} EVENT=${EVENT:-}"'])].join('\n');
     const run = await bash(script, { BASE: service.url }, folder);
@@ -101,6 +102,12 @@ describe('the README\'s five-minute tour', () => {
     const settled = JSON.parse(steps[9].match(/^\{[\s\S]*?^\}$/m)![0]);
     assert.deepEqual(settled, { PaidAmount: 200, DueAmount: 200, Paid: false });
     assert.match(steps[9], /^%PDF-1\.\d$/m);
+    // Presence: the day pass sold, Grace in on it, checked out, the sale on her invoice.
+    assert.match(steps[10], /"CoworkerProduct was successfully created."/);
+    assert.match(steps[10], /"CoworkerFullName": "Grace Hopper",\s*"UsedPass": true/);
+    assert.match(steps[10], /"Checkin was successfully updated."/);
+    const [graceLines] = [...steps[10].matchAll(/^\[[\s\S]*?^\]$/gm)].map((m) => JSON.parse(m[0])).slice(-1);
+    assert.deepEqual(graceLines, [{ Description: 'Day pass 2030-03-02', TotalAmount: 25 }]);
 
     // What the tour left, as the API reads it.
     const [, product, event] = /@@ PRODUCT=(\d+) EVENT=(\d+)\s*$/.exec(run.stdout)!;
@@ -110,7 +117,9 @@ describe('the README\'s five-minute tour', () => {
     };
     assert.equal((await read(`/api/billing/products/${product}`)).status, 404);
     const products = (await read('/api/billing/products')).body;
-    assert.deepEqual(products.Records.map((p: { Name: string; Price: number }) => [p.Name, p.Price]), [['Week pass', 100]]);
+    assert.deepEqual(products.Records.map((p: { Name: string; Price: number }) => [p.Name, p.Price]), [['Week pass', 100], ['Day pass', 25]]);
+    const checkins = (await read('/api/spaces/checkins')).body;
+    assert.deepEqual(checkins.Records.map((c: { ToTime: string }) => c.ToTime), ['2030-03-02T17:30:00Z']);
     const waiting = (await read(`/api/content/eventwaitingattendees?EventWaitingAttendee_CalendarEventId=${event}`)).body;
     assert.deepEqual(waiting.Records.map((w: { Email: string }) => w.Email), ['ada@example.com']);
     const pdf = readFileSync(join(folder, 'invoice.pdf'));
