@@ -107,7 +107,7 @@ describe('the README\'s five-minute tour', () => {
     assert.match(steps[10], /"CoworkerFullName": "Grace Hopper",\s*"UsedPass": true/);
     assert.match(steps[10], /"Checkin was successfully updated."/);
     const [graceLines] = [...steps[10].matchAll(/^\[[\s\S]*?^\]$/gm)].map((m) => JSON.parse(m[0])).slice(-1);
-    assert.deepEqual(graceLines, [{ Description: 'Day pass 2030-03-02', TotalAmount: 25 }]);
+    assert.deepEqual(graceLines, [{ Description: 'Day pass (2030-03-02)', TotalAmount: 25 }]);
 
     // What the tour left, as the API reads it.
     const [, product, event] = /@@ PRODUCT=(\d+) EVENT=(\d+)\s*$/.exec(run.stdout)!;

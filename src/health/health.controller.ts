@@ -83,7 +83,9 @@ export class HealthController {
   @ApiAnswer(431, HEADERS_TOO_LARGE, ref('ActionConfirmation'))
   @ApiAnswer(503, 'The instance has stopped serving (it is closing).', CHECKS)
   async live(@Res() reply: FastifyReply): Promise<void> {
-    await this.answer(reply, []);
+    // Not through terminus: it answers "shutting_down" from its own shutdown hook on, which may run before
+    // a drain (webhook attempts) ends, and a live process that drains must not be restarted.
+    await answerOnce(reply, HttpStatus.OK, { status: 'ok', info: {}, error: {}, details: {} });
   }
 
   /**
