@@ -54,10 +54,10 @@ describe('hardening findings', () => {
       });
     }
 
-    it('a resource type named by a credit may still be deleted (the id then matches none)', async () => {
-      const spare = await create(t, TYPES, { BusinessId: business, Name: 'Spare' });
-      await create(t, PRODUCT_CREDITS, { ...bodies[PRODUCT_CREDITS](), ElegibleResourceTypes: [spare] });
-      assert.equal((await t.delete(`${TYPES}/${spare}`)).status, 200);
+    it('a resource type named by a credit is kept from deletion like any record named by another', async () => {
+      const named = await create(t, TYPES, { BusinessId: business, Name: 'Named' });
+      await create(t, PRODUCT_CREDITS, { ...bodies[PRODUCT_CREDITS](), ElegibleResourceTypes: [named] });
+      await refused(t, ['resourcetype'], 400, () => t.delete(`${TYPES}/${named}`));
     });
   });
 

@@ -32,8 +32,7 @@ function namingFields(db: Database, types: readonly RecordDefinition<any>[], ent
     const metadata = db.dataSource.getMetadata(definition.entity);
     const seen = new Set<string>();
     for (const reference of [definition.dto, definition.updateDto].flatMap((dto) => (dto ? referencesOf(dto) : []))) {
-      // An id that may name nothing keeps nothing from being deleted: once deleted, it matches none.
-      if (reference.target() !== entity || reference.mayNameNothing || seen.has(reference.property)) continue;
+      if (reference.target() !== entity || seen.has(reference.property)) continue;
       seen.add(reference.property);
       const list = definition.lists?.[reference.property];
       const base = { type: definition.name, property: reference.property };

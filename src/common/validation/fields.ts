@@ -51,8 +51,8 @@ export interface Reference {
    */
   keepsStored?: boolean;
   /**
-   * Ids that name no record are accepted (they match none): only ids of another business are refused.
-   * Not checked to exist, nor looked for when a record of the target is deleted (docs/api.md §1).
+   * Ids that name no record are accepted (they match none): only ids of another business are refused
+   * (docs/api.md §1). A record an id names is still kept from deletion like any other (listed-references.ts).
    */
   mayNameNothing?: boolean;
 }
