@@ -100,7 +100,7 @@ export class AuthenticationGuard implements CanActivate {
       // Joined while the limit was counted: the same credential is checked once.
       const joined = this.basicChecks.get(key);
       if (joined) return joined;
-      setPasswordRequest(request, reply);
+      setPasswordRequest(request, reply, 'basic');
       check = this.verifyBasic(context, key).finally(() => this.basicChecks.delete(key));
       this.basicChecks.set(key, check);
     }

@@ -50,7 +50,7 @@ export class PasswordGrantGuard extends AuthGuard('local') {
     const request = http.getRequest<FastifyRequest>();
     if (tokenGrant(request) !== 'password') return true;
     // The password check is dropped if the request is abandoned while it waits (passwords.ts).
-    setPasswordRequest(request, http.getResponse<FastifyReply>());
+    setPasswordRequest(request, http.getResponse<FastifyReply>(), 'token');
     return (await super.canActivate(context)) as boolean;
   }
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { setImmediate } from 'node:timers/promises';
 import { describe, it } from 'node:test';
 import { ClientBusyError, ServiceBusyError } from '../common/http-exception.filter.js';
-import { hashPassword, passwordHashing, verifyPassword } from './passwords.js';
+import { hashPassword, passwordHashing, verifyPassword, type PasswordDoor } from './passwords.js';
 
 /** Takes every hashing slot until `release` is called. */
 function holdHashing(): { release: () => void; held: Promise<unknown> } {
@@ -15,7 +15,7 @@ function holdHashing(): { release: () => void; held: Promise<unknown> } {
 
 describe('password hashes', () => {
   // Logins are checked for their request (its client, whether it still wants the answer), given explicitly.
-  const check = (stored: string, password: string, wanted: () => boolean, client: string) => verifyPassword(password, stored, { wanted, client });
+  const check = (stored: string, password: string, wanted: () => boolean, client: string, door: PasswordDoor = 'token') => verifyPassword(password, stored, { wanted, client, door });
 
   it('let one client address have 16 checks waiting, refuse the next with ClientBusyError, and drop an abandoned one', async () => {
     const stored = await hashPassword('stored');
@@ -45,6 +45,22 @@ describe('password hashes', () => {
     const floodSettled = Promise.allSettled(flood);
     hashing.release();
     assert.equal(await known, true);
+    for (const refused of await floodSettled) assert.ok(refused.status === 'rejected' && refused.reason instanceof ServiceBusyError);
+    await hashing.held;
+  });
+
+  it('keep a full lane of Basic credentials from random addresses apart from a login at /api/token from an address never seen', async () => {
+    const stored = await hashPassword('stored');
+    const hashing = holdHashing();
+    let floodWanted = true;
+    const flood = Array.from({ length: passwordHashing.limits.laneWaiting }, (_, i) => check(stored, `guess ${i}`, () => floodWanted, `basic ${i}`, 'basic'));
+    await assert.rejects(check(stored, 'one too many', () => true, 'one more basic', 'basic'), ServiceBusyError);
+    // Not refused for the flood: it waits in the logins' lane, served in turn with the flood's.
+    const login = check(stored, 'stored', () => true, 'a new address', 'token');
+    floodWanted = false;
+    const floodSettled = Promise.allSettled(flood);
+    hashing.release();
+    assert.equal(await login, true);
     for (const refused of await floodSettled) assert.ok(refused.status === 'rejected' && refused.reason instanceof ServiceBusyError);
     await hashing.held;
   });

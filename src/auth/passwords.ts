@@ -19,17 +19,22 @@ const KEY_LENGTH = 64;
 export interface PasswordRequest {
   wanted: () => boolean;
   client: string;
+  /** Which door the password came through: Basic credentials on any route, or a login at POST /api/token. */
+  door: PasswordDoor;
 }
+
+export type PasswordDoor = 'basic' | 'token';
 
 /** The password request the guard made for an HTTP request, for the strategy passport calls with it. */
 const passwordRequests = new WeakMap<object, PasswordRequest>();
-export const setPasswordRequest = (request: FastifyRequest, reply: FastifyReply): void => void passwordRequests.set(request, passwordRequestOf(request, reply));
+export const setPasswordRequest = (request: FastifyRequest, reply: FastifyReply, door: PasswordDoor): void => void passwordRequests.set(request, passwordRequestOf(request, reply, door));
 export const passwordRequestFor = (request: FastifyRequest): PasswordRequest | undefined => passwordRequests.get(request);
 
 /** The password request of a Fastify request: wanted while unanswered (no deadline 503 yet) and its client connected. */
-export const passwordRequestOf = (request: FastifyRequest, reply: FastifyReply): PasswordRequest => ({
+export const passwordRequestOf = (request: FastifyRequest, reply: FastifyReply, door: PasswordDoor): PasswordRequest => ({
   wanted: () => !reply.sent && !(request.raw?.socket?.destroyed ?? false),
   client: request.ip,
+  door,
 });
 
 /**
@@ -42,7 +47,10 @@ export const passwordRequestOf = (request: FastifyRequest, reply: FastifyReply):
  * are served round robin across client addresses (fair-queue.ts), so a flood from one address only
  * delays that address. Addresses that logged in successfully on this instance lately have a lane of
  * their own, served in turn with everyone else's: a flood from many random addresses fills the other
- * lane, not theirs. One address may have PER_ADDRESS_WAITING checks waiting (an office behind one NAT
+ * lanes, not theirs. The others' Basic credentials (checked on any route, the door a flood of guessed
+ * credentials comes through) and their logins at POST /api/token wait in lanes apart, served in turn:
+ * a flood of Basic credentials from many random addresses leaves a login from an address never seen
+ * here waiting for a turn of the lanes, not behind the flood. One address may have PER_ADDRESS_WAITING checks waiting (an office behind one NAT
  * logging in at once); one more is refused with 429; 503 only when a lane's whole queue is full. A
  * waiting check whose request was abandoned is dropped when its turn comes. Hashes for writes (a
  * user's new password) come from authenticated, rate-limited requests and have a lane that may queue
@@ -57,6 +65,8 @@ const PER_ADDRESS_WAITING = 16;
 const LANE_WAITING = 32;
 const WRITES = 'writes';
 const KNOWN = 'known';
+const BASIC = 'basic';
+const TOKEN = 'token';
 
 export const passwordHashing = new FairQueue({
   concurrency: RUNNING,
@@ -88,7 +98,7 @@ function isKnownAddress(client: string): boolean {
 /** Where a check for `request` waits: a login by its address (and its lane), a write in the writes' lane. */
 const slotOf = (request?: PasswordRequest) =>
   request?.client
-    ? { lane: isKnownAddress(request.client) ? KNOWN : '', client: request.client, wanted: request.wanted }
+    ? { lane: isKnownAddress(request.client) ? KNOWN : request.door === 'basic' ? BASIC : TOKEN, client: request.client, wanted: request.wanted }
     : { lane: WRITES, client: '', wanted: request?.wanted ?? (() => true) };
 
 function derive(password: string, salt: Buffer, options: ScryptOptions, request?: PasswordRequest): Promise<Buffer> {

@@ -5,6 +5,7 @@ import type { ThrottlerStorage } from '@nestjs/throttler';
 import { Redis } from 'ioredis';
 import CircuitBreaker from 'opossum';
 import type { AppConfig } from '../config/configuration.js';
+import { OutageLog } from '../common/outage-log.js';
 import { FixedWindowStorage } from './fixed-window-storage.js';
 
 interface ThrottlerStorageRecord {
@@ -42,7 +43,7 @@ end
 return {hits, windowLeft, 0, 0}
 `;
 
-const WARN_EVERY_MS = 10_000;
+const ANSWERS_AGAIN = 'Redis answers again: rate limits are counted in Redis';
 
 /**
  * The circuit breaker's settings (docs/operations.md, "Redis"). A hit Redis has not answered within
@@ -71,8 +72,8 @@ type HitArguments = [key: string, ttl: number, limit: number, blockDuration: num
  * it answers. Redis is never a reason for the API to fail.
  */
 export class RedisThrottlerStorage implements ThrottlerStorage, OnModuleInit, OnApplicationShutdown {
-  private readonly logger = new Logger('RateLimit');
-  private lastWarning = 0;
+  private readonly outage = new OutageLog(new Logger('RateLimit'));
+  private readonly notAnswering: string;
   private failuresInARow = 0;
   readonly redis: Redis;
   /** Where hits are counted while the breaker is open (or Redis did not answer a hit in time). */
@@ -90,7 +91,7 @@ export class RedisThrottlerStorage implements ThrottlerStorage, OnModuleInit, On
       commandTimeout: 1000,
       retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
     });
-    this.redis.on('error', (error: Error) => this.warn('Redis is unreachable', error));
+    this.redis.on('error', (error: Error) => this.outage.failed(this.notAnswering, error));
     this.redis.defineCommand('throttleHit', { numberOfKeys: 2, lua: INCREMENT });
     this.breaker = new CircuitBreaker((...hit: HitArguments) => this.redisIncrement(...hit), {
       timeout: settings.timeoutMs,
@@ -103,15 +104,21 @@ export class RedisThrottlerStorage implements ThrottlerStorage, OnModuleInit, On
     });
     this.breaker.fallback((key: string, ttl: number, limit: number, blockDuration: number) => this.local.increment(key, ttl, limit, blockDuration));
     // opossum weighs failures against the successes of its window; a stall shows as failures in a row.
-    this.breaker.on('success', () => (this.failuresInARow = 0));
+    // An outage is logged once when it begins and once when Redis answers again (outage-log.ts), not
+    // at each failure, reconnection attempt or reopening of the breaker while it lasts.
+    this.notAnswering = `Redis is not answering: rate limits are counted in this process; trying Redis again every ${settings.retryAfterMs} ms`;
+    this.breaker.on('success', () => {
+      this.failuresInARow = 0;
+      this.outage.recovered(ANSWERS_AGAIN);
+    });
     this.breaker.on('failure', (error: unknown) => {
-      this.warn('Redis did not answer a rate-limit hit; counted in this process', error);
+      this.outage.failed(this.notAnswering, error);
       if (++this.failuresInARow >= settings.openAfter && this.breaker.closed) this.breaker.open();
     });
-    this.breaker.on('open', () => this.logger.warn(`Redis is not answering: rate limits are counted in this process; trying Redis again every ${settings.retryAfterMs} ms`));
+    this.breaker.on('open', () => this.outage.failed(this.notAnswering));
     this.breaker.on('close', () => {
       this.failuresInARow = 0;
-      this.logger.log('Redis answers again: rate limits are counted in Redis');
+      this.outage.recovered(ANSWERS_AGAIN);
     });
   }
 
@@ -145,13 +152,6 @@ export class RedisThrottlerStorage implements ThrottlerStorage, OnModuleInit, On
       isBlocked: Number(blocked) === 1,
       timeToBlockExpire: Math.ceil(Number(blockLeft) / 1000),
     };
-  }
-
-  private warn(message: string, error: unknown): void {
-    const now = Date.now();
-    if (now - this.lastWarning < WARN_EVERY_MS) return;
-    this.lastWarning = now;
-    this.logger.warn(`${message}: ${error instanceof Error ? error.message : String(error)}`);
   }
 
   async onApplicationShutdown(): Promise<void> {

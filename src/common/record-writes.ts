@@ -253,7 +253,7 @@ export class RecordWriter {
     const enforced = this.plan.enforcedReferences;
     const checks = referencesOf(dto.constructor as AnyClass).map(async (reference): Promise<FieldError | null> => {
       const value = (dto as unknown as Record<string, unknown>)[reference.property];
-      if (value === undefined || value === null) return null;
+      if (value === undefined || value === null || reference.mayNameNothing) return null;
       if (reference.keepsStored && stored && value === stored[reference.property]) return null;
       if (which === 'unenforced' && !reference.list && enforced.get(reference.property) === reference.target()) return null;
       const ids = [...new Set(reference.list ? (value as number[]) : [value as number])];
@@ -273,7 +273,7 @@ export class RecordWriter {
     const enforced = this.plan.enforcedReferences;
     return referencesOf(dto.constructor as AnyClass).some((reference) => {
       const value = (dto as unknown as Record<string, unknown>)[reference.property];
-      if (value === undefined || value === null) return false;
+      if (value === undefined || value === null || reference.mayNameNothing) return false;
       return reference.list ? (value as unknown[]).length > 0 : enforced.get(reference.property) !== reference.target();
     });
   }

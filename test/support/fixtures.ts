@@ -5,11 +5,25 @@ import type { TestApp } from './test-app.js';
 
 const referenceIds = new WeakMap<TestApp, { currencies: Map<string, number>; countries: Map<string, number> }>();
 
+/**
+ * A list of reference records. A suite with a tight REQUEST_TIMEOUT_MS (faults-read-deadline) may see
+ * its first lists on a cold database answer 503 at the deadline on a loaded machine: a 503 is retried,
+ * as its Retry-After invites; any other answer fails the test with its body (not a TypeError later).
+ */
+async function referenceList<T>(t: TestApp, path: string): Promise<T[]> {
+  for (let attempt = 1; ; attempt++) {
+    const res = await t.get(path);
+    if (res.status === 503 && attempt < 5) continue;
+    assert.equal(res.status, 200, `GET ${path}: ${JSON.stringify(res.body)}`);
+    return res.body.Records as T[];
+  }
+}
+
 async function reference(t: TestApp) {
   let ids = referenceIds.get(t);
   if (!ids) {
-    const currencies = (await t.get('/api/sys/currencies?size=1000')).body.Records as Array<{ Id: number; Code: string }>;
-    const countries = (await t.get('/api/sys/countries?size=1000')).body.Records as Array<{ Id: number; TwoDigitsCode: string }>;
+    const currencies = await referenceList<{ Id: number; Code: string }>(t, '/api/sys/currencies?size=1000');
+    const countries = await referenceList<{ Id: number; TwoDigitsCode: string }>(t, '/api/sys/countries?size=1000');
     ids = {
       currencies: new Map(currencies.map((c) => [c.Code, c.Id])),
       countries: new Map(countries.map((c) => [c.TwoDigitsCode, c.Id])),

@@ -8,8 +8,9 @@ export const ExpirationType = { None: 0, PricePlan: 1, Day: 2, Week: 3, Month: 4
 
 /**
  * Credit linked to a product, released to the customer who buys it (docs/api.md §9.7). The id lists are
- * JSON text: ElegibleResourceTypes, EventCategories and ElegiblePasses name record types this
- * service does not hold; ElegibleProducts and ElegibleTariffs are checked when written.
+ * JSON text: EventCategories and ElegiblePasses name record types this service does not hold;
+ * ElegibleProducts and ElegibleTariffs are checked when written; ElegibleResourceTypes may name no
+ * resource type (it matches none) but not one of another business (docs/api.md §1).
  */
 @Entity('productbookingcredit')
 export class ProductBookingCredit extends RecordEntity {

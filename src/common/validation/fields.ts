@@ -50,12 +50,18 @@ export interface Reference {
    * existed, and what was stored then is kept and may be sent back as read (docs/api.md §1).
    */
   keepsStored?: boolean;
+  /**
+   * Ids that name no record are accepted (they match none): only ids of another business are refused
+   * (docs/api.md §1). A record an id names is still kept from deletion like any other (listed-references.ts).
+   */
+  mayNameNothing?: boolean;
 }
 
 /** For references to records of a business: they must be of the referring record's business. */
 interface LinkOptions {
   sameBusiness?: boolean;
   keepsStored?: boolean;
+  mayNameNothing?: boolean;
 }
 const REFERENCES = Symbol('references');
 
@@ -63,10 +69,10 @@ export function referencesOf(dto: AnyClass): Reference[] {
   return Reflect.getMetadata(REFERENCES, dto) ?? [];
 }
 
-function recordReference(list: boolean, target: () => AnyClass, sameBusiness = false, keepsStored = false): PropertyDecorator {
+function recordReference(list: boolean, target: () => AnyClass, sameBusiness = false, keepsStored = false, mayNameNothing = false): PropertyDecorator {
   return (prototype, property) => {
     const inherited: Reference[] = Reflect.getMetadata(REFERENCES, prototype.constructor) ?? [];
-    Reflect.defineMetadata(REFERENCES, [...inherited, { property: String(property), target, list, sameBusiness, keepsStored }], prototype.constructor);
+    Reflect.defineMetadata(REFERENCES, [...inherited, { property: String(property), target, list, sameBusiness, keepsStored, mayNameNothing }], prototype.constructor);
   };
 }
 
@@ -249,6 +255,6 @@ export function IdList(options: FieldOptions & LinkOptions & { references?: () =
     IsInt(eachId),
     Min(1, eachId),
     Max(MAX_ID, eachId),
-    ...(options.references ? [recordReference(true, options.references, options.sameBusiness)] : []),
+    ...(options.references ? [recordReference(true, options.references, options.sameBusiness, false, options.mayNameNothing)] : []),
   );
 }

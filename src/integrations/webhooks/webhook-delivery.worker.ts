@@ -5,6 +5,7 @@ import { Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationB
 import { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../../config/configuration.js';
 import { Metrics } from '../../observability/metrics.js';
+import { OutageLog } from '../../common/outage-log.js';
 import { signedHeaders } from './signatures.js';
 import { WebhookDeliveriesRepository, type ClaimedDelivery } from './webhook-deliveries.repository.js';
 import { ATTEMPT_TIMEOUT_MS, WebhookSender } from './webhook-sender.js';
@@ -35,6 +36,8 @@ const KEEP_DELIVERIES_MS = 31 * 24 * 3600_000;
 @Injectable()
 export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('Webhooks');
+  /** A database outage is logged once when it begins and once when it ends, not at each poll (outage-log.ts). */
+  private readonly pollOutage = new OutageLog(this.logger);
   private readonly owner = `${hostname().slice(0, 40)}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly inFlightByHook = new Map<number, number>();
@@ -108,8 +111,10 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
       }
     } catch (error) {
       // The database is away or busy: the next poll tries again.
-      this.logger.warn(`Webhook poll failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.pollOutage.failed('Webhook poll failed', error);
+      return;
     }
+    this.pollOutage.recovered('Webhook polls succeed again');
   }
 
   private start(delivery: ClaimedDelivery): void {

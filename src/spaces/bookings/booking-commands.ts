@@ -1,6 +1,6 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { RecordCommands } from '../../common/commands/record-commands.js';
-import { refusal } from '../../common/errors.js';
+import { RecordNotFoundException, refusal } from '../../common/errors.js';
 import { BookingCancellationReason } from './booking.entity.js';
 import { InjectRecords } from '../../common/record.module.js';
 import type { RecordService } from '../../common/record.service.js';
@@ -34,7 +34,15 @@ export class BookingCommands implements OnModuleInit {
         if (typeof reason !== 'number' || !REASONS.has(reason)) {
           throw refusal(`Cancellation Reason must be one of ${[...REASONS].join(', ')} (eBookingCancellationReason).`);
         }
-        for (const booking of records) await this.bookings.deleteWithin(manager!, Number(booking.Id), actor);
+        for (const booking of records) {
+          try {
+            await this.bookings.deleteWithin(manager!, Number(booking.Id), actor);
+          } catch (error) {
+            // Cancelled, deleted or moved away by a request that committed first: its usual refusal.
+            if (error instanceof RecordNotFoundException) throw refusal(`Booking ${booking.Id} does not exist or is not yours to change.`);
+            throw error;
+          }
+        }
         return null;
       },
     });

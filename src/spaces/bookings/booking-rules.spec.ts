@@ -70,11 +70,12 @@ describe('booking refusals, in order', () => {
     assert.equal(field(facts({ member: true }, { OnlyForMembers: true })), null);
   });
   it('booked up to its allocation: FromTime, saying it is booked', () => {
-    const taken = [[ms('2026-01-05T10:30:00Z'), ms('2026-01-05T12:00:00Z')]] as const;
-    const refusal = bookingRefusal(facts({ overlapping: taken }));
+    const taken = [[ms('2026-01-05T11:00:00Z'), ms('2026-01-05T12:00:00Z'), 43], [ms('2026-01-05T10:30:00Z'), ms('2026-01-05T12:00:00Z'), 42]] as const;
+    const refusal = bookingRefusal(facts({ overlapping: taken }, { Allocation: 1 }));
     assert.equal(refusal?.field, 'FromTime');
-    assert.match(refusal?.message ?? '', /already booked/);
-    assert.equal(field(facts({ overlapping: taken }, { Allocation: 2 })), null);
+    // The earliest booking in the way, by its times and Id.
+    assert.match(refusal?.message ?? '', /is already booked from 10:30 to 12:00 on 2026-01-05 UTC \(booking 42\)\./);
+    assert.equal(field(facts({ overlapping: taken }, { Allocation: 3 })), null);
   });
 });
 

@@ -28,8 +28,8 @@ export interface BookingFacts {
   member: boolean;
   from: Date;
   to: Date;
-  /** The other bookings of the resource that overlap [from, to), as [start, end) in milliseconds. */
-  overlapping: ReadonlyArray<readonly [number, number]>;
+  /** The other bookings of the resource that overlap [from, to), as [start, end) in milliseconds and their Id. */
+  overlapping: ReadonlyArray<readonly [number, number, number]>;
 }
 
 /** Why a booking is refused: the field named and the Message. */
@@ -89,16 +89,29 @@ export function bookingRefusal(facts: BookingFacts): BookingRefusal | null {
     return { field: 'CoworkerId', message: `Resource "${resource.Name}" is only for members: ${customer.FullName} has no contract active at ${wire(from)}.`, value: customer.Id };
   }
   if (peakOverlap(facts.overlapping, from.getTime(), to.getTime()) >= resource.Allocation) {
-    return { field: 'FromTime', message: `Resource "${resource.Name}" is already booked between ${wire(from)} and ${wire(to)}.`, value: wire(from) };
+    return { field: 'FromTime', message: alreadyBooked(resource.Name, facts.overlapping), value: wire(from) };
   }
   return null;
+}
+
+/**
+ * Names the booking in the way (the earliest of those overlapping), by its times (UTC) and Id, never
+ * by its customer (docs/bookings.md): "Resource "Room 1" is already booked from 09:00 to 10:00 on
+ * 2031-03-03 UTC (booking 42)."
+ */
+function alreadyBooked(resourceName: string, overlapping: BookingFacts['overlapping']): string {
+  const [start, end, id] = overlapping.reduce((first, booking) => (booking[0] < first[0] ? booking : first));
+  const [startDay, startTime] = new Date(start).toISOString().slice(0, 16).split('T');
+  const [endDay, endTime] = new Date(end).toISOString().slice(0, 16).split('T');
+  const when = startDay === endDay ? `from ${startTime} to ${endTime} on ${startDay}` : `from ${startDay} ${startTime} to ${endDay} ${endTime}`;
+  return `Resource "${resourceName}" is already booked ${when} UTC (booking ${id}).`;
 }
 
 /**
  * The most of `intervals` ([start, end) in milliseconds) that cover one instant of [from, to): a new
  * booking fits when this is below the resource's Allocation. Intervals that only touch do not overlap.
  */
-export function peakOverlap(intervals: ReadonlyArray<readonly [number, number]>, from: number, to: number): number {
+export function peakOverlap(intervals: ReadonlyArray<readonly [number, number, ...number[]]>, from: number, to: number): number {
   const events: Array<[number, number]> = [];
   for (const [start, end] of intervals) {
     const a = Math.max(start, from);

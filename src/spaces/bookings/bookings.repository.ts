@@ -33,15 +33,19 @@ export class BookingsRepository {
   }
 
   /**
-   * Holds a booking's row for the rest of the transaction while it is not invoiced: a write that
-   * changes nothing but waits for an invoice run's claim of the row to commit, then sees it. False
-   * when the booking is invoiced (or gone), so a move or delete never overtakes the billing of it.
+   * Holds the booking's row for the transaction while it is not invoiced: the UPDATE changes nothing
+   * but waits for an invoice run's claim of the row (or a concurrent delete) to commit, then sees it,
+   * so a move or delete never overtakes the billing of it. 'held', else why not: 'invoiced', or 'gone'
+   * when a concurrent cancel, delete or move took it first (its loser is told the truth: bookings.md).
    */
-  async holdUninvoiced(bookingId: number, manager: EntityManager): Promise<boolean> {
+  async holdUninvoiced(bookingId: number, manager: EntityManager): Promise<'held' | 'invoiced' | 'gone'> {
     const { db } = this;
     const invoiced = db.id('Invoiced');
     const result = await db.query(`UPDATE ${db.tableOf(Booking)} SET ${invoiced} = 0 WHERE ${db.id('Id')} = ? AND ${invoiced} = 0`, [bookingId], manager);
-    return affectedRows(result) === 1;
+    if (affectedRows(result) === 1) return 'held';
+    // A locking read on MySQL: it sees the latest committed row, not the transaction's snapshot.
+    const [row] = await db.query(`SELECT ${db.id('Id')} FROM ${db.tableOf(Booking)} WHERE ${db.id('Id')} = ?${db.isMySql ? ' FOR UPDATE' : ''}`, [bookingId], manager);
+    return row ? 'invoiced' : 'gone';
   }
 
   async resource(resourceId: number, manager?: EntityManager): Promise<BookedResource | null> {
@@ -70,16 +74,16 @@ export class BookingsRepository {
     return row ? { Id: coworkerId, BusinessId: Number(row.b), FullName: String(row.n) } : null;
   }
 
-  /** The resource's other bookings that overlap [from, to): [start, end) in milliseconds. */
-  async overlapping(resourceId: number, from: Date, to: Date, exceptId: number, manager?: EntityManager): Promise<Array<[number, number]>> {
+  /** The resource's other bookings that overlap [from, to): [start, end) in milliseconds, and their Id. */
+  async overlapping(resourceId: number, from: Date, to: Date, exceptId: number, manager?: EntityManager): Promise<Array<[number, number, number]>> {
     const { db } = this;
     const rows = await db.query(
-      `SELECT ${db.id('FromTime')} AS f, ${db.id('ToTime')} AS t FROM ${db.tableOf(Booking)} ` +
+      `SELECT ${db.id('Id')} AS i, ${db.id('FromTime')} AS f, ${db.id('ToTime')} AS t FROM ${db.tableOf(Booking)} ` +
       `WHERE ${db.id('ResourceId')} = ? AND ${db.id('FromTime')} < ? AND ${db.id('ToTime')} > ? AND ${db.id('Id')} <> ?`,
       [resourceId, db.dateParam(to), db.dateParam(from), exceptId],
       manager,
     );
-    return rows.map((row) => [parseDbDateTime(row.f)!, parseDbDateTime(row.t)!]);
+    return rows.map((row) => [parseDbDateTime(row.f)!, parseDbDateTime(row.t)!, Number(row.i)]);
   }
 
   /** The business of a resource; null when there is none. */

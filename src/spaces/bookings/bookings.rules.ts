@@ -4,7 +4,7 @@ import { CoworkerBookingCreditUseHistoriesService } from '../../billing/coworker
 import type { CreditQuestion } from '../../billing/coworker-booking-credit-use-histories/credit-spending.repository.js';
 import { spent, type Spend } from '../../billing/coworker-booking-credit-use-histories/spend-rules.js';
 import { CoworkerContractsRules } from '../../billing/coworker-contracts/coworker-contracts.rules.js';
-import { RecordValidationException } from '../../common/errors.js';
+import { RecordNotFoundException, RecordValidationException } from '../../common/errors.js';
 import { fromUnits, toUnits, unitsText } from '../../billing/due-items/money.js';
 import type { Principal } from '../../common/principal.js';
 import type { WireRecord } from '../../common/record-definition.js';
@@ -89,9 +89,7 @@ export class BookingsRules implements RecordRules<BookingDto> {
     if (existing && !PRICED.some((field) => this.changes(field, target, existing))) return { values };
     const tooLong = lengthBoundRefusal(target.FromTime, target.ToTime);
     if (tooLong) throw refused(tooLong);
-    if (existing && (existing.Invoiced === true || !(await this.bookings.holdUninvoiced(Number(existing.Id), manager)))) {
-      throw refusalOf(`Booking ${existing.Id} has been invoiced and cannot be moved or re-priced. Credit its invoice instead.`);
-    }
+    if (existing) this.refuseUnheld(existing, existing.Invoiced === true ? 'invoiced' : await this.bookings.holdUninvoiced(Number(existing.Id), manager), 'moved or re-priced');
     // The write that serialises the resource's bookings comes before anything is read.
     if (!(await this.bookings.lockResource(target.ResourceId, manager))) {
       throw RecordValidationException.field('ResourceId', `Resource ${target.ResourceId} does not exist`, target.ResourceId);
@@ -114,11 +112,18 @@ export class BookingsRules implements RecordRules<BookingDto> {
   }
 
   async beforeDelete(booking: WireRecord, { manager, actor }: DeleteContext): Promise<void> {
-    if (booking.Invoiced === true || !(await this.bookings.holdUninvoiced(Number(booking.Id), manager))) {
-      throw refusalOf(`Booking ${booking.Id} has been invoiced and cannot be deleted. Credit its invoice instead.`);
-    }
+    this.refuseUnheld(booking, booking.Invoiced === true ? 'invoiced' : await this.bookings.holdUninvoiced(Number(booking.Id), manager), 'deleted');
     for (const productId of await this.bookings.productIds(Number(booking.Id), manager)) await this.products.deleteWithin(manager, productId, besides(actor));
     await this.uses.giveBack(manager, actor, Number(booking.Id));
+  }
+
+  /**
+   * The loser of a race to cancel, delete or move a booking finds it gone: 404, as for any id that
+   * names nothing (the cancel command answers its usual "does not exist"), not "has been invoiced".
+   */
+  private refuseUnheld(booking: WireRecord, hold: 'held' | 'invoiced' | 'gone', change: string): void {
+    if (hold === 'gone') throw new RecordNotFoundException();
+    if (hold === 'invoiced') throw refusalOf(`Booking ${booking.Id} has been invoiced and cannot be ${change}. Credit its invoice instead.`);
   }
 
   /**
