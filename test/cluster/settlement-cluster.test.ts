@@ -3,30 +3,16 @@
 // it above what the contract allows, and a void racing a payment on the two instances ends as one of them.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { httpRequest, type HttpAnswer } from '../support/http.js';
-import { startNginx, type Nginx } from '../support/nginx.js';
-import { startService, type Service } from '../support/service.js';
-import { basicAuth, freshMySqlDatabase, TEST_JWT_SECRET } from '../support/test-app.js';
+import { serverErrors, twoInstancesBehindNginx, type ClusterAnswer as Res, type TwoInstances } from '../support/cluster.js';
+import type { Nginx } from '../support/nginx.js';
+import type { Service } from '../support/service.js';
 
 const ADMIN = { email: 'settlement-admin@test.example', password: 'settlement-admin-password' };
-const admin = basicAuth(ADMIN.email, ADMIN.password);
 const INVOICES = '/api/billing/coworkerinvoices';
 const ENTRIES = '/api/billing/coworkerledgerentries';
 
-interface Res extends HttpAnswer {
-  text: string;
-  upstream: string | null;
-}
-
-async function call(base: string, method: string, path: string, json?: unknown): Promise<Res> {
-  const res = await httpRequest(base + path, { method, json, headers: { authorization: admin, 'x-forwarded-for': '10.27.0.1' }, timeoutMs: 20_000 });
-  return { ...res, text: typeof res.body === 'string' ? res.body : JSON.stringify(res.body), upstream: res.headers.get('x-upstream') };
-}
-
-const serverErrors = (answers: Res[]) => answers.filter((answer) => answer.status >= 500).map((answer) => `${answer.status} ${answer.text}`);
-
 describe('settlement across two instances behind nginx', () => {
-  let database: Awaited<ReturnType<typeof freshMySqlDatabase>>;
+  let cluster: TwoInstances;
   let a: Service;
   let b: Service;
   let nginx: Nginx;
@@ -35,28 +21,18 @@ describe('settlement across two instances behind nginx', () => {
   let customer: number;
 
   before(async () => {
-    database = await freshMySqlDatabase();
-    const env = { DATABASE_URL: database.url, JWT_SECRET: TEST_JWT_SECRET, BOOTSTRAP_ADMIN_EMAIL: ADMIN.email, BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password, TRUST_PROXY: '127.0.0.1' };
-    [a, b] = await Promise.all([startService('A', env), startService('B', env)]);
-    nginx = await startNginx([a.port, b.port]);
+    cluster = await twoInstancesBehindNginx(ADMIN, '10.27.0.1');
+    ({ a, b, nginx } = cluster);
     gbp = (await call(a.url, 'GET', '/api/sys/currencies?Currency_Code=GBP')).body.Records[0].Id;
     const gb = (await call(a.url, 'GET', '/api/sys/countries?Country_TwoDigitsCode=GB')).body.Records[0].Id;
     business = await createOk('/api/sys/businesses', { Name: 'Settled Works', CurrencyId: gbp, CountryId: gb });
     customer = await createOk('/api/spaces/coworkers', { BusinessId: business, FullName: 'Payer', Email: 'payer@example.com' });
   });
 
-  after(async () => {
-    await nginx?.stop();
-    await a?.stop();
-    await b?.stop();
-    await database?.drop();
-  });
+  after(() => cluster?.stop());
 
-  async function createOk(path: string, body: unknown): Promise<number> {
-    const res = await call(nginx.url, 'POST', path, body);
-    assert.equal(res.status, 200, `${path}: ${res.text}`);
-    return res.body.Value.Id;
-  }
+  const call = (base: string, method: string, path: string, json?: unknown): Promise<Res> => cluster.call(base, method, path, json);
+  const createOk = (path: string, body: unknown) => cluster.createOk(path, body);
   const invoice = (total: number) => createOk(INVOICES, { BusinessId: business, CoworkerId: customer, CurrencyId: gbp, TotalAmount: total, TaxAmount: 0 });
   const settledOf = async (id: number) => {
     const { PaidAmount, DueAmount, Paid, PaidOn, Void } = (await call(b.url, 'GET', `${INVOICES}/${id}`)).body;
