@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { BillingRunWorker } from '../src/billing/billing-runs/billing-run.worker.js';
 import { DueItemSources } from '../src/billing/due-items/due-items.js';
-import { billRun, createProduct, linesOf } from './support/billing-fixtures.js';
+import { asPreviewLine as pick, billRun, createProduct, linesOf } from './support/billing-fixtures.js';
 import { createUser } from './support/auth.js';
 import { create, createBusinesses, createCoworker, createTariff } from './support/fixtures.js';
 import { errorNames, refused } from './support/record-checks.js';
@@ -22,9 +22,6 @@ const OUT_OF_BOUNDS = ['1000-01-01', '1999-12-31T23:59:00Z', '2100-01-01', '9999
 const invoicesOf = async (t: TestApp, customer: number) =>
   ((await t.get(`/api/billing/coworkerinvoices?size=1000`)).body.Records as Array<Record<string, any>>).filter((invoice) => invoice.CoworkerId === customer).sort((a, b) => a.Id - b.Id);
 
-/** A line as a preview shows it. */
-const LINE_FIELDS = ['Description', 'Quantity', 'UnitPrice', 'SubTotal', 'TaxRateId', 'TaxRate', 'TaxAmount', 'TotalAmount', 'PeriodFrom', 'PeriodTo', 'Position', 'CoworkerContractUniqueId', 'ContractProductUniqueId', 'CoworkerProductUniqueId', 'BookingUniqueId'];
-const pick = (line: Record<string, unknown>) => Object.fromEntries(LINE_FIELDS.map((field) => [field, line[field]]));
 const day = (wire: string) => wire.slice(0, 10);
 const dayAfter = (wire: string) => new Date(Date.parse(wire) + 86_400_000).toISOString().slice(0, 10);
 

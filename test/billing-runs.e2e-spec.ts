@@ -5,7 +5,7 @@ import { BillingRunWorker } from '../src/billing/billing-runs/billing-run.worker
 import { BillingRunner } from '../src/billing/billing-runs/billing-runner.js';
 import { BillingRunsService } from '../src/billing/billing-runs/billing-runs.service.js';
 import type { WriteScope } from '../src/common/write-scope.js';
-import { billRun, createProduct, linesOf } from './support/billing-fixtures.js';
+import { asPreviewLine as pick, billRun, createProduct, linesOf } from './support/billing-fixtures.js';
 import { create, createBusinesses, createCoworker, createTariff } from './support/fixtures.js';
 import { createUser } from './support/auth.js';
 import { refused, tableRows } from './support/record-checks.js';
@@ -15,9 +15,6 @@ import { appPerSuite, basicAuth } from './support/test-app.js';
 
 const BILLING_TABLES = ['coworkerinvoice', 'coworkerinvoiceline', 'coworkercontract', 'contractproduct', 'coworkerproduct', 'invoice_sequence', 'billingrun', 'change_log'];
 
-/** A line as a preview shows it: every field but Id, UniqueId, CoworkerInvoiceId and the common ones. */
-const LINE_FIELDS = ['Description', 'Quantity', 'UnitPrice', 'SubTotal', 'TaxRateId', 'TaxRate', 'TaxAmount', 'TotalAmount', 'PeriodFrom', 'PeriodTo', 'Position', 'CoworkerContractUniqueId', 'ContractProductUniqueId', 'CoworkerProductUniqueId', 'BookingUniqueId', 'CoworkerTimePassUniqueId'];
-const pick = (line: Record<string, unknown>) => Object.fromEntries(LINE_FIELDS.map((field) => [field, line[field]]));
 
 describe('Billing runs', () => {
   const t = appPerSuite({ BILLING_RUN_INTERVAL_SECONDS: '0' });

@@ -27,3 +27,12 @@ export interface RecordEvents {
    */
   delivery?(action: string, change: RecordChange, manager: EntityManager): Promise<EventDelivery | null | undefined>;
 }
+
+/**
+ * Fires a webhook action that no change of a record carries (a check-in refused for want of a pass,
+ * docs/presence.md), for the business's active hooks of it, in a transaction of its own. The webhooks
+ * module provides it (globally), so a record type below it in the layers can fire without importing it.
+ */
+export abstract class StandaloneEvents {
+  abstract fireAlone(businessId: number, action: string, carried: (manager: EntityManager) => Promise<EventDelivery>): Promise<void>;
+}

@@ -59,3 +59,10 @@ export async function billRun(t: TestApp, ids: number[], until?: string, preview
 /** An invoice's lines, in their order on it (at most 1,000: the most a run puts on one). */
 export const linesOf = async (t: TestApp, invoiceId: number) =>
   (await t.get(`/api/billing/coworkerinvoicelines?CoworkerInvoiceLine_CoworkerInvoice=${invoiceId}&orderBy=Position&size=1000`)).body.Records as Array<Record<string, any>>;
+
+/** The fields of a line as a preview shows it: every field but Id, UniqueId, CoworkerInvoiceId and the common ones. */
+const PREVIEW_LINE_FIELDS = ['Description', 'Quantity', 'UnitPrice', 'SubTotal', 'TaxRateId', 'TaxRate', 'TaxAmount', 'TotalAmount', 'PeriodFrom', 'PeriodTo', 'Position',
+  'CoworkerContractUniqueId', 'ContractProductUniqueId', 'CoworkerProductUniqueId', 'BookingUniqueId', 'CoworkerTimePassUniqueId'];
+
+/** A billed line as the preview of its run showed it. */
+export const asPreviewLine = (line: Record<string, unknown>) => Object.fromEntries(PREVIEW_LINE_FIELDS.map((field) => [field, line[field]]));

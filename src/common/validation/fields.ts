@@ -1,3 +1,4 @@
+import { getMetadataArgsStorage } from 'typeorm';
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
@@ -245,6 +246,20 @@ export function ExternalId(options: FieldOptions = {}) {
 }
 
 /** A list of ids; checked to exist when it names a record type this service holds. */
+/**
+ * The entity class TypeORM knows by `name`, for a reference to a record type of a higher layer (a
+ * billing credit's `ElegibleResourceTypes` naming the spaces' resource types, docs/architecture.md §6):
+ * resolved when first checked, once every module is loaded, so the lower layer imports nothing upward.
+ */
+export function entityNamed(name: string): () => AnyClass {
+  let found: AnyClass | undefined;
+  return () => {
+    found ??= getMetadataArgsStorage().tables.map((table) => table.target).find((target): target is AnyClass => typeof target === 'function' && target.name === name);
+    if (!found) throw new Error(`No entity named ${name} is loaded`);
+    return found;
+  };
+}
+
 export function IdList(options: FieldOptions & LinkOptions & { references?: () => AnyClass } = {}) {
   const eachId = { each: true, message: '$property must hold positive integer ids.' };
   return applyDecorators(

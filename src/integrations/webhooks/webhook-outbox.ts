@@ -2,7 +2,7 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { ChangeLog, type RecordChange } from '../../common/change-log/change-log.service.js';
 import { Database } from '../../common/database.js';
-import type { EventDelivery } from '../../common/record-events.js';
+import type { EventDelivery, StandaloneEvents } from '../../common/record-events.js';
 import { RecordTypes } from '../../common/record-types.js';
 import { ActiveHookIndex } from './active-hook-index.js';
 import { WEBHOOK_ACTIONS } from './webhook-actions.js';
@@ -29,7 +29,7 @@ function actionId(name: string): number {
  * `<type>.events.ts` (registered in RecordTypes); the outbox knows no type's rules.
  */
 @Injectable()
-export class WebhookOutbox implements OnModuleInit {
+export class WebhookOutbox implements OnModuleInit, StandaloneEvents {
   constructor(
     private readonly changeLog: ChangeLog,
     private readonly hooks: WebhooksRepository,

@@ -1,4 +1,5 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
+import { StandaloneEvents } from '../../common/record-events.js';
 import { ActiveHookIndex } from './active-hook-index.js';
 import { RecordModule } from '../../common/record.module.js';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
@@ -14,7 +15,10 @@ import { WebHooksRules } from './webhooks.rules.js';
   definition: webHooks,
   rules: WebHooksRules,
   controllers: [WebHooksController],
-  providers: [ActiveHookIndex, WebHooksService, WebhooksRepository, WebhookDeliveriesRepository, WebhookOutbox, WebhookDeliveryWorker],
-  exports: [WebhookOutbox],
+  providers: [ActiveHookIndex, WebHooksService, WebhooksRepository, WebhookDeliveriesRepository, WebhookOutbox, WebhookDeliveryWorker,
+    { provide: StandaloneEvents, useExisting: WebhookOutbox }],
+  exports: [WebhookOutbox, StandaloneEvents],
 }))
+// Global: record types of lower layers fire standalone events through StandaloneEvents (common/record-events.ts).
+@Global()
 export class WebHooksModule {}

@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { CoworkerContractsModule } from '../../billing/coworker-contracts/coworker-contracts.module.js';
 import { CoworkerTimePassesModule } from '../../billing/coworker-time-passes/coworker-time-passes.module.js';
 import { RecordModule } from '../../common/record.module.js';
-import { WebHooksModule } from '../../integrations/webhooks/webhooks.module.js';
 import { checkins } from './checkins.definition.js';
 import { checkinEvents } from './checkins.events.js';
 import { CheckinsRepository } from './checkins.repository.js';
@@ -13,6 +12,6 @@ import { CheckinsRules } from './checkins.rules.js';
   events: checkinEvents,
   rules: CheckinsRules,
   providers: [CheckinsRepository],
-  imports: [CoworkerContractsModule, CoworkerTimePassesModule, WebHooksModule],
+  imports: [CoworkerContractsModule, CoworkerTimePassesModule],
 }))
 export class CheckinsModule {}

@@ -9,9 +9,9 @@ import type { FieldError } from '../../common/envelopes.js';
 import { RecordValidationException } from '../../common/errors.js';
 import type { Principal } from '../../common/principal.js';
 import type { WireRecord } from '../../common/record-definition.js';
+import { StandaloneEvents } from '../../common/record-events.js';
 import type { DeleteContext, RecordRules, SaveContext, SaveDecision } from '../../common/record-rules.js';
 import { RecordTypes } from '../../common/record-types.js';
-import { WebhookOutbox } from '../../integrations/webhooks/webhook-outbox.js';
 import { CheckinsRepository, openKeyOf } from './checkins.repository.js';
 import type { CheckinDto } from './dto/checkin.dto.js';
 
@@ -46,7 +46,7 @@ export class CheckinsRules implements RecordRules<CheckinDto> {
   @Inject(CheckinsRepository) private readonly checkins: CheckinsRepository;
   @Inject(CoworkerContractsRules) private readonly contracts: CoworkerContractsRules;
   @Inject(CoworkerTimePassesService) private readonly passes: CoworkerTimePassesService;
-  @Inject(WebhookOutbox) private readonly outbox: WebhookOutbox;
+  @Inject(StandaloneEvents) private readonly outbox: StandaloneEvents;
   @Inject(RecordTypes) private readonly types: RecordTypes;
 
   async beforeSave(context: SaveContext<CheckinDto>): Promise<SaveDecision> {

@@ -1,6 +1,5 @@
-import { Bool, DateTime, IdList, Money, Reference, Text } from '../../../common/validation/fields.js';
+import { Bool, DateTime, entityNamed, IdList, Money, Reference, Text } from '../../../common/validation/fields.js';
 import { RecordDto } from '../../../common/validation/record.dto.js';
-import { ResourceType } from '../../../spaces/resource-types/resource-type.entity.js';
 import { Coworker } from '../../../billing/coworkers/coworker.entity.js';
 import { Business } from '../../../kernel/businesses/business.entity.js';
 import { Product } from '../../products/product.entity.js';
@@ -21,7 +20,7 @@ export class CoworkerBookingCreditDto extends RecordDto {
   /** When the credit expires; null: never. */
   @DateTime() ExpireDate?: Date | null;
   /** Resource types the credit is valid for; empty means all. */
-  @IdList({ references: () => ResourceType, sameBusiness: true, mayNameNothing: true }) ElegibleResourceTypes?: number[] | null;
+  @IdList({ references: entityNamed('ResourceType'), sameBusiness: true, mayNameNothing: true }) ElegibleResourceTypes?: number[] | null;
   /** Products the universal credit is valid for. */
   @IdList({ references: () => Product, sameBusiness: true }) ElegibleProducts?: number[] | null;
   @IdList({ references: () => Tariff, sameBusiness: true }) ElegibleTariffs?: number[] | null;

@@ -1,6 +1,5 @@
-import { Bool, Enum, IdList, Integer, Money, Reference, Text } from '../../../common/validation/fields.js';
+import { Bool, entityNamed, Enum, IdList, Integer, Money, Reference, Text } from '../../../common/validation/fields.js';
 import { RecordDto } from '../../../common/validation/record.dto.js';
-import { ResourceType } from '../../../spaces/resource-types/resource-type.entity.js';
 import { Tariff } from '../../tariffs/tariff.entity.js';
 import { Product } from '../../products/product.entity.js';
 import { ExpirationType } from '../product-booking-credit.entity.js';
@@ -12,7 +11,7 @@ export class ProductBookingCreditDto extends RecordDto {
   @Reference(() => Product, { required: true }) ProductId: number;
   @Money({ required: true, min: 0 }) Credit: number;
   /** Resource types the credit is valid for; empty means all. */
-  @IdList({ references: () => ResourceType, sameBusiness: true, mayNameNothing: true }) ElegibleResourceTypes?: number[] | null;
+  @IdList({ references: entityNamed('ResourceType'), sameBusiness: true, mayNameNothing: true }) ElegibleResourceTypes?: number[] | null;
   /** Products the universal credit is valid for. */
   @IdList({ references: () => Product, sameBusiness: true }) ElegibleProducts?: number[] | null;
   @IdList({ references: () => Tariff, sameBusiness: true }) ElegibleTariffs?: number[] | null;
