@@ -6,11 +6,14 @@ import { Database } from '../../common/database.js';
 import { isUniqueViolation } from '../../common/database-errors.js';
 import type { AppConfig } from '../../config/configuration.js';
 import { Coworker } from '../../billing/coworkers/coworker.entity.js';
+import { ContractProduct } from '../contract-products/contract-product.entity.js';
 import { CoworkerContract } from '../coworker-contracts/coworker-contract.entity.js';
+import { Product } from '../products/product.entity.js';
 import type { BilledCustomer } from '../due-items/due-items.js';
 import { atMidnight } from '../due-items/periods.js';
 import { todayUtc } from './billing-runner.js';
 import { BillingRunsService } from './billing-runs.service.js';
+import { payingMemberSql } from './team-invoicing.js';
 
 /** Customers read at a time: a run never holds all of a business's customers in memory. */
 const PAGE = 200;
@@ -87,15 +90,25 @@ export class BillingRunWorker implements OnApplicationBootstrap, BeforeApplicati
     return rows.map((row) => Number(row.b));
   }
 
-  /** The business's customers with a contract period due, a page at a time, in Id order. */
+  /**
+   * The business's customers with a contract period due to them, a page at a time, in Id order: a team
+   * member's due contract period is due to the paying member that takes its items, and the member is
+   * billed as well when that contract has products with InvoiceCoworker, which stay with it
+   * (docs/billing.md, "Team invoices").
+   */
   private async *dueCustomers(businessId: number, today: ReturnType<typeof todayUtc>): AsyncGenerator<BilledCustomer> {
     const { db } = this;
+    const q = (name: string) => db.id(name);
+    const contracts = `FROM ${db.tableOf(CoworkerContract)} k JOIN ${db.tableOf(Coworker)} w ON w.${q('Id')} = k.${q('CoworkerId')} WHERE w.${q('BusinessId')} = ? AND ${this.dueCondition()}`;
+    const direct = `EXISTS (SELECT 1 FROM ${db.tableOf(ContractProduct)} cp JOIN ${db.tableOf(Product)} p ON p.${q('Id')} = cp.${q('ProductId')} ` +
+      `WHERE cp.${q('CoworkerContractId')} = k.${q('Id')} AND p.${q('InvoiceCoworker')} = 1)`;
     let after = 0;
     for (;;) {
+      const due = [businessId, db.dateParam(atMidnight(today))];
       const rows = await db.query(
-        `SELECT DISTINCT k.${db.id('CoworkerId')} AS c FROM ${db.tableOf(CoworkerContract)} k JOIN ${db.tableOf(Coworker)} w ON w.${db.id('Id')} = k.${db.id('CoworkerId')} ` +
-        `WHERE w.${db.id('BusinessId')} = ? AND ${this.dueCondition()} AND k.${db.id('CoworkerId')} > ? ORDER BY k.${db.id('CoworkerId')} LIMIT ${PAGE}`,
-        [businessId, db.dateParam(atMidnight(today)), after],
+        `SELECT x.c AS c FROM (SELECT COALESCE(${payingMemberSql(db, `k.${q('CoworkerId')}`)}, k.${q('CoworkerId')}) AS c ${contracts} ` +
+        `UNION SELECT k.${q('CoworkerId')} AS c ${contracts} AND ${direct}) x WHERE x.c > ? ORDER BY x.c LIMIT ${PAGE}`,
+        [...due, ...due, after],
       );
       for (const row of rows) yield { id: Number(row.c), businessId };
       if (rows.length < PAGE || this.stopping) return;
