@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { BillingRunWorker } from '../src/billing/billing-runs/billing-run.worker.js';
+import { BillingRunner } from '../src/billing/billing-runs/billing-runner.js';
 import { asPreviewLine, billRun, createProduct, linesOf } from './support/billing-fixtures.js';
 import { create, createBusinesses, createCoworker, createTariff, currencyId } from './support/fixtures.js';
 import { assertFields, errorNames, refused, tableRows } from './support/record-checks.js';
@@ -198,24 +199,39 @@ describe('Team invoices', () => {
   });
 
   // Last: the automatic run bills every business with a contract period due, those of the tests above included.
-  it('the automatic run counts a member\'s due contract period as due to the paying member, and bills the member too for its InvoiceCoworker contract products; a customer with no contract period due waits', async () => {
+  it('the automatic run counts a member\'s due contract period as due to the paying member, billed once, and bills the member too for its InvoiceCoworker contract products; a customer with no contract period due waits', async () => {
     const [shop] = await createBusinesses(t, 'Auto Team Works');
-    const pam = await createCoworker(t, shop, { FullName: 'Pam Payer' });
-    const moe = await createCoworker(t, shop, { FullName: 'Moe Member' });
-    const solo = await createCoworker(t, shop, { FullName: 'Sol Single' });
-    await create(t, TEAMS, { BusinessId: shop, Name: 'Auto team', TeamMembers: [pam, moe], PayingMemberId: pam, CreateSingleInvoiceForTeam: true });
+    const ids: number[] = [];
+    for (const FullName of ['Pam Payer', 'Moe Member', 'Mia Member', 'Sol Single']) ids.push(await createCoworker(t, shop, { FullName }));
+    const [payer, member, other, single] = ids;
+    await create(t, TEAMS, { BusinessId: shop, Name: 'Auto team', TeamMembers: [payer, member, other], PayingMemberId: payer, CreateSingleInvoiceForTeam: true });
     const tariff = await createTariff(t, shop, { Name: 'Auto desk', Price: 30 });
     const locker = await createProduct(t, shop, { Name: 'Auto locker', Price: 5, InvoiceCoworker: true });
     const start = new Date(Date.now() - 3 * 86_400_000).toISOString().slice(0, 10);
-    const contract = await create(t, '/api/billing/coworkercontracts', { CoworkerId: moe, TariffId: tariff, StartDate: start });
-    await create(t, '/api/billing/contractproducts', { CoworkerContractId: contract, ProductId: locker });
-    await sell(moe, await createProduct(t, shop, { Name: 'Snack', Price: 2 }), start);
-    await sell(solo, await createProduct(t, shop, { Name: 'Tea', Price: 1 }), start);
-    await t.app.get(BillingRunWorker).runOnce();
+    const contracts: number[] = [];
+    for (const customer of [payer, member, other]) contracts.push(await create(t, '/api/billing/coworkercontracts', { CoworkerId: customer, TariffId: tariff, StartDate: start }));
+    await create(t, '/api/billing/contractproducts', { CoworkerContractId: contracts[1], ProductId: locker });
+    await sell(member, await createProduct(t, shop, { Name: 'Snack', Price: 2 }), start);
+    await sell(single, await createProduct(t, shop, { Name: 'Tea', Price: 1 }), start);
+    const runner = t.app.get(BillingRunner);
+    const bill = runner.bill.bind(runner);
+    const billed: number[] = [];
+    runner.bill = (customer, ...rest) => {
+      if (customer.businessId === shop) billed.push(customer.id);
+      return bill(customer, ...rest);
+    };
+    try {
+      await t.app.get(BillingRunWorker).runOnce();
+    } finally {
+      runner.bill = bill;
+    }
+    // The paying member once, though three due contracts are due to it; the member for its locker.
+    assert.deepEqual(billed, [payer, member]);
     const invoices = (await t.get(`/api/billing/coworkerinvoices?CoworkerInvoice_Business=${shop}&orderBy=CoworkerId&size=100`)).body.Records as Line[];
-    assert.deepEqual(invoices.map((i) => i.CoworkerId), [pam, moe]);
-    assert.deepEqual((await linesOf(t, invoices[0].Id)).map((l) => l.Description.replace(/\(.*\)/, '(…)')), ['Moe Member: Auto desk (…)', 'Moe Member: Snack (…)']);
-    assert.deepEqual((await linesOf(t, invoices[1].Id)).map((l) => l.Description.replace(/\(.*\)/, '(…)')), ['Auto locker (…)']);
+    assert.deepEqual(invoices.map((i) => i.CoworkerId), [payer, member]);
+    const periodless = (lines: Line[]) => lines.map((l) => l.Description.replace(/\(.*\)/, '(…)'));
+    assert.deepEqual(periodless(await linesOf(t, invoices[0].Id)), ['Auto desk (…)', 'Moe Member: Auto desk (…)', 'Moe Member: Snack (…)', 'Mia Member: Auto desk (…)']);
+    assert.deepEqual(periodless(await linesOf(t, invoices[1].Id)), ['Auto locker (…)']);
     const runs = (await t.get(`/api/billing/billingruns?BillingRun_Business=${shop}`)).body.Records;
     assertFields(runs[0], { Trigger: 'Automatic', CustomersBilled: 2, Errors: [] });
   });
