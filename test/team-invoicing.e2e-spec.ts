@@ -130,6 +130,13 @@ describe('Team invoices', () => {
     assertFields(await read(`/api/billing/coworkerinvoices/${own.body.Value[0].Id}`), { CoworkerId: bob, BillToName: 'Bob Baker', TotalAmount: 24, TaxAmount: 4 });
     assert.deepEqual((await billRun(t, [ada, bob, cy], '2025-03-31')).body.Value, []);
     assert.equal((await t.post(`/api/billing/coworkerinvoices/${business}/create/${cy}`, {})).body.Message, 'Nothing to invoice.');
+
+    // Deleting the team invoice gives the members' items back: the next run of the paying member bills them again.
+    const deleted = await t.post('/api/billing/coworkerinvoices/runcommand', { Key: 'COWORKER_INVOICE_DELETE', Ids: [invoice.Id] });
+    assert.equal(deleted.body.WasSuccessful, true, JSON.stringify(deleted.body));
+    assertFields(await read(`/api/billing/coworkerproducts/${bobCoffee}`), { Invoiced: false, CoworkerInvoiceId: null });
+    const again = await billRun(t, [ada], '2025-03-31');
+    assert.deepEqual(shown(await linesOf(t, again.body.Value[0].Id)), shown(lines));
   });
 
   it('a customer in several such teams is billed by the lowest-Id one; a team with only one of the two fields moves nothing; team changes act from the next run, what was billed stays', async () => {
