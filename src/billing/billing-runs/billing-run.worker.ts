@@ -6,11 +6,15 @@ import { Database } from '../../common/database.js';
 import { isUniqueViolation } from '../../common/database-errors.js';
 import type { AppConfig } from '../../config/configuration.js';
 import { Coworker } from '../../billing/coworkers/coworker.entity.js';
+import { ContractProduct } from '../contract-products/contract-product.entity.js';
 import { CoworkerContract } from '../coworker-contracts/coworker-contract.entity.js';
+import { Product } from '../products/product.entity.js';
+import { Team } from '../teams/team.entity.js';
 import type { BilledCustomer } from '../due-items/due-items.js';
 import { atMidnight } from '../due-items/periods.js';
 import { todayUtc } from './billing-runner.js';
 import { BillingRunsService } from './billing-runs.service.js';
+import { payingMemberSql } from './team-invoicing.js';
 
 /** Customers read at a time: a run never holds all of a business's customers in memory. */
 const PAGE = 200;
@@ -87,17 +91,40 @@ export class BillingRunWorker implements OnApplicationBootstrap, BeforeApplicati
     return rows.map((row) => Number(row.b));
   }
 
-  /** The business's customers with a contract period due, a page at a time, in Id order. */
+  /**
+   * The business's customers with a contract period due to them, a page of contracts' customers at a time
+   * in Id order (docs/billing.md, "Team invoices"): a team member's due contract period is due to the
+   * paying member that takes its items, which comes in its member's place, and the member comes as well
+   * when that contract has products with InvoiceCoworker, which stay with it. A customer that pays for a
+   * team comes once a run: `given` holds those already given, at most one per paying member.
+   */
   private async *dueCustomers(businessId: number, today: ReturnType<typeof todayUtc>): AsyncGenerator<BilledCustomer> {
     const { db } = this;
+    const q = (name: string) => db.id(name);
+    const given = new Set<number>();
+    const once = (id: number, paysForTeam: boolean): boolean => {
+      if (given.has(id)) return false;
+      if (paysForTeam) given.add(id);
+      return true;
+    };
     let after = 0;
     for (;;) {
       const rows = await db.query(
-        `SELECT DISTINCT k.${db.id('CoworkerId')} AS c FROM ${db.tableOf(CoworkerContract)} k JOIN ${db.tableOf(Coworker)} w ON w.${db.id('Id')} = k.${db.id('CoworkerId')} ` +
-        `WHERE w.${db.id('BusinessId')} = ? AND ${this.dueCondition()} AND k.${db.id('CoworkerId')} > ? ORDER BY k.${db.id('CoworkerId')} LIMIT ${PAGE}`,
+        `SELECT x.c AS c, x.direct AS direct, ${payingMemberSql(db, 'x.c')} AS payer, ` +
+        `CASE WHEN EXISTS (SELECT 1 FROM ${db.tableOf(Team)} tp WHERE tp.${q('PayingMemberId')} = x.c AND tp.${q('CreateSingleInvoiceForTeam')} = 1) THEN 1 ELSE 0 END AS pays ` +
+        `FROM (SELECT k.${q('CoworkerId')} AS c, MAX(CASE WHEN p.${q('Id')} IS NULL THEN 0 ELSE 1 END) AS direct ` +
+        `FROM ${db.tableOf(CoworkerContract)} k JOIN ${db.tableOf(Coworker)} w ON w.${q('Id')} = k.${q('CoworkerId')} ` +
+        `LEFT JOIN ${db.tableOf(ContractProduct)} cp ON cp.${q('CoworkerContractId')} = k.${q('Id')} LEFT JOIN ${db.tableOf(Product)} p ON p.${q('Id')} = cp.${q('ProductId')} AND p.${q('InvoiceCoworker')} = 1 ` +
+        `WHERE w.${q('BusinessId')} = ? AND ${this.dueCondition()} AND k.${q('CoworkerId')} > ? GROUP BY k.${q('CoworkerId')} ORDER BY k.${q('CoworkerId')} LIMIT ${PAGE}) x ORDER BY x.c`,
         [businessId, db.dateParam(atMidnight(today)), after],
       );
-      for (const row of rows) yield { id: Number(row.c), businessId };
+      for (const row of rows) {
+        const customer = Number(row.c);
+        const payer = row.payer === null ? customer : Number(row.payer);
+        const pays = Boolean(Number(row.pays));
+        if (payer !== customer && once(payer, true)) yield { id: payer, businessId };
+        if ((payer === customer || Boolean(Number(row.direct))) && once(customer, pays)) yield { id: customer, businessId };
+      }
       if (rows.length < PAGE || this.stopping) return;
       after = Number(rows[rows.length - 1].c);
     }

@@ -9,10 +9,11 @@ import { TaxRate } from '../../kernel/tax-rates/tax-rate.entity.js';
 import { Coworker } from '../../billing/coworkers/coworker.entity.js';
 import { CoworkerInvoiceLinesService } from '../coworker-invoice-lines/coworker-invoice-lines.service.js';
 import { CoworkerInvoicesService } from '../coworker-invoices/coworker-invoices.service.js';
-import { DueItemSources, type BilledCustomer, type DueItem, type DueLine } from '../due-items/due-items.js';
+import type { BilledCustomer, DueLine } from '../due-items/due-items.js';
 import { fromUnits, taxOf, toUnits, type Units } from '../due-items/money.js';
 import { earliestLines, type TakenItem } from '../due-items/earliest-lines.js';
 import { atMidnight, utcDate } from '../due-items/periods.js';
+import { TeamInvoicing } from './team-invoicing.js';
 
 /** How many times a customer's transaction is tried when another run billed one of its items first. */
 const CLAIM_ATTEMPTS = 4;
@@ -83,8 +84,8 @@ interface PlannedInvoice {
 }
 
 /**
- * Bills one customer (docs/billing.md): asks every item source what is due
- * up to `until`, prices the lines, and — unless previewing — writes in ONE transaction the invoices
+ * Bills one customer (docs/billing.md): asks every item source what is due to it up to `until` (its
+ * team members' items included: TeamInvoicing), prices the lines, and — unless previewing — writes in ONE transaction the invoices
  * (one per currency, numbered as any invoice), their lines, the claims that mark each item billed,
  * and their history and webhook events. A claim that finds its item billed by another run meanwhile
  * (or a line refused by the unique BilledItemKey) rolls the customer back; it is tried again and then
@@ -94,9 +95,9 @@ interface PlannedInvoice {
 export class BillingRunner {
   constructor(
     private readonly db: Database,
-    private readonly sources: DueItemSources,
     private readonly invoices: CoworkerInvoicesService,
     private readonly lines: CoworkerInvoiceLinesService,
+    private readonly teams: TeamInvoicing,
   ) {}
 
   /** Transactions billing customers began, and how many of them were a retry (a conflict or a claim lost): bench/billing.ts reports them. */
@@ -189,8 +190,8 @@ export class BillingRunner {
    * earliest (docs/billing.md "Bounds"); throws BillingError when a line cannot be billed.
    */
   private async plan(customer: BilledCustomer, until: LocalDate, manager: EntityManager | undefined): Promise<PlannedInvoice[]> {
-    const items: DueItem[] = [];
-    for (const source of this.sources.all) items.push(...(await source.collect({ customer, until, manager })));
+    // What is due to the customer, its team members' items included (docs/billing.md, "Team invoices").
+    const items = await this.teams.dueTo({ customer, until, manager }, manager && ((memberId) => this.takeTurn(memberId, manager)));
     const taken = earliestLines(items, MAX_INVOICE_LINES);
     if (!taken.length) return [];
     const rates = await this.taxRates(customer, taken.flatMap((invoice) => invoice.items.flatMap((item) => item.lines)), manager);

@@ -12,11 +12,12 @@ import { billingRuns } from './billing-runs.definition.js';
 import { BillingRunsService } from './billing-runs.service.js';
 import { BuiltInDueSources } from './built-in-sources.js';
 import { RaiseInvoiceController } from './raise-invoice.controller.js';
+import { TeamInvoicing } from './team-invoicing.js';
 
 @Module(RecordModule.forType({
   definition: billingRuns,
   imports: [CoworkerContractsModule, ContractProductsModule, CoworkerProductsModule, CoworkerInvoicesModule, CoworkerInvoiceLinesModule],
-  providers: [BillingRunsService, DueItemSources, BuiltInDueSources, BillingRunner, BillingRunWorker],
+  providers: [BillingRunsService, DueItemSources, BuiltInDueSources, BillingRunner, BillingRunWorker, TeamInvoicing],
   controllers: [RaiseInvoiceController],
   exports: [BillingRunsService, DueItemSources],
 }))

@@ -36,6 +36,9 @@ function* withinRepeat(periods: Iterable<BillingPeriod>, from: LocalDate | null,
   }
 }
 
+/** The product's InvoiceCoworker, read with the item: its item stays on its customer's own invoice (docs/billing.md, "Team invoices"). */
+const invoiceDirectly = (row: Record<string, unknown>): boolean => Boolean(Number(row.InvoiceCoworker));
+
 const span = (from: LocalDate, to: LocalDate) => (from.equals(to) ? from.toString() : `${from.toString()} – ${to.toString()}`);
 
 /**
@@ -137,7 +140,7 @@ export class BuiltInDueSources implements OnModuleInit {
     const rows = await db.query(
       `SELECT cp.${q('Id')} AS CpId, cp.${q('UniqueId')} AS CpUniqueId, cp.${q('Quantity')} AS Quantity, cp.${q('Price')} AS CpPrice, cp.${q('RepeatFrom')} AS RepeatFrom, cp.${q('RepeatUntil')} AS RepeatUntil, cp.${q('InvoicedPeriod')} AS CpInvoiced, ` +
       `${this.contractColumns('k')}, t.${q('InvoiceEvery')} AS InvoiceEvery, p.${q('Name')} AS ProductName, p.${q('InvoiceLineDisplayAs')} AS DisplayAs, p.${q('TaxRateId')} AS TaxRateId, ` +
-      `p.${q('CurrencyId')} AS CurrencyId, p.${q('ApplyProRating')} AS ProductProRating ` +
+      `p.${q('CurrencyId')} AS CurrencyId, p.${q('ApplyProRating')} AS ProductProRating, p.${q('InvoiceCoworker')} AS InvoiceCoworker ` +
       `FROM ${db.tableOf(ContractProduct)} cp JOIN ${db.tableOf(CoworkerContract)} k ON k.${q('Id')} = cp.${q('CoworkerContractId')} ` +
       `JOIN ${db.tableOf(Tariff)} t ON t.${q('Id')} = k.${q('TariffId')} JOIN ${db.tableOf(Product)} p ON p.${q('Id')} = cp.${q('ProductId')} ` +
       `WHERE cp.${q('CoworkerId')} = ? ORDER BY cp.${q('Id')}`,
@@ -156,7 +159,10 @@ export class BuiltInDueSources implements OnModuleInit {
         quantity: Number(row.Quantity), unitPrice: periodUnitPrice(price, period, proRating), taxRateId: row.TaxRateId === null ? null : Number(row.TaxRateId),
         periodFrom: period.from, periodTo: period.to, currencyId: Number(row.CurrencyId),
       }));
-      return { lines, claim: (claim, billed) => this.claimPeriod(claim, this.contractProducts, ContractProduct, Number(row.CpId), read, billedUntil(billed), {}) };
+      return {
+        lines, invoiceDirectly: invoiceDirectly(row),
+        claim: (claim, billed) => this.claimPeriod(claim, this.contractProducts, ContractProduct, Number(row.CpId), read, billedUntil(billed), {}),
+      };
     });
   }
 
@@ -165,7 +171,8 @@ export class BuiltInDueSources implements OnModuleInit {
 
   private productColumns(alias: string): string {
     const q = (n: string) => this.q(n);
-    return `${alias}.${q('Name')} AS ProductName, ${alias}.${q('InvoiceLineDisplayAs')} AS DisplayAs, ${alias}.${q('TaxRateId')} AS TaxRateId, ${alias}.${q('CurrencyId')} AS CurrencyId`;
+    return `${alias}.${q('Name')} AS ProductName, ${alias}.${q('InvoiceLineDisplayAs')} AS DisplayAs, ${alias}.${q('TaxRateId')} AS TaxRateId, ${alias}.${q('CurrencyId')} AS CurrencyId, ` +
+      `${alias}.${q('InvoiceCoworker')} AS InvoiceCoworker`;
   }
 
   /** A sale's marks of the invoice it was billed on. */
@@ -187,6 +194,7 @@ export class BuiltInDueSources implements OnModuleInit {
       const date = dbDate(row.SaleDate)!;
       const id = Number(row.Id);
       return {
+        invoiceDirectly: invoiceDirectly(row),
         lines: [{
           source: 'CoworkerProductUniqueId', sourceUniqueId: String(row.UniqueId), description: `${String(row.DisplayAs || row.ProductName)} (${date.toString()})`,
           quantity: Number(row.Quantity), unitPrice: roundToCents(toUnits(row.Price)), taxRateId: row.TaxRateId === null ? null : Number(row.TaxRateId),
@@ -234,7 +242,7 @@ export class BuiltInDueSources implements OnModuleInit {
         quantity: Number(row.Quantity), unitPrice, taxRateId: row.TaxRateId === null ? null : Number(row.TaxRateId),
         periodFrom: occurrence.from, periodTo: occurrence.to, currencyId: Number(row.CurrencyId),
       }));
-      items.push({ lines, claim: (claim, billed) => this.claimPeriod(claim, this.sales, CoworkerProduct, id, read, billedUntil(billed), this.saleMarks(claim)) });
+      items.push({ lines, invoiceDirectly: invoiceDirectly(row), claim: (claim, billed) => this.claimPeriod(claim, this.sales, CoworkerProduct, id, read, billedUntil(billed), this.saleMarks(claim)) });
     }
     return items;
   }

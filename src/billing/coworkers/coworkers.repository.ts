@@ -28,9 +28,18 @@ export const coworkerReadSql = {
 export class CoworkersRepository {
   constructor(private readonly db: Database) {}
 
-  /** Takes the customer out of the teams of every business but `businessId`, in one statement. */
+  /**
+   * Takes the customer out of the teams of every business but `businessId`; a team it paid for has no
+   * paying member from then on (docs/billing.md, "Team invoices").
+   */
   async leaveTeamsOutside(coworkerId: number, businessId: number, manager: EntityManager): Promise<void> {
     const { db } = this;
+    const q = (name: string) => db.id(name);
+    await db.query(
+      `UPDATE ${db.tableOf(Team)} SET ${q('PayingMemberId')} = NULL, ${q('Version')} = ${q('Version')} + 1, ${q('UpdatedOn')} = ? WHERE ${q('PayingMemberId')} = ? AND ${q('BusinessId')} <> ?`,
+      [db.dateParam(new Date()), coworkerId, businessId],
+      manager,
+    );
     await db.query(
       `DELETE FROM ${db.id(TEAM_MEMBERS.table)} WHERE ${db.id(TEAM_MEMBERS.column)} = ? AND ${db.id(TEAM_MEMBERS.on)} IN ` +
       `(SELECT ${db.id('Id')} FROM ${db.tableOf(Team)} WHERE ${db.id('BusinessId')} <> ?)`,

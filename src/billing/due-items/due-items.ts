@@ -54,6 +54,11 @@ export interface ClaimContext {
  */
 export interface DueItem {
   lines: Iterable<DueLine>;
+  /**
+   * Billed to its customer even when a team's paying member takes the customer's other items: a sale or
+   * contract product of a product with InvoiceCoworker (docs/billing.md, "Team invoices").
+   */
+  invoiceDirectly?: boolean;
   claim(context: ClaimContext, billed: readonly DueLine[]): Promise<boolean>;
 }
 

@@ -1,5 +1,6 @@
 import { defineRecord } from '../../common/record-definition.js';
 import { Business } from '../../kernel/businesses/business.entity.js';
+import { Coworker } from '../coworkers/coworker.entity.js';
 import { TeamDto } from './dto/team.dto.js';
 import { Team } from './team.entity.js';
 
@@ -14,6 +15,7 @@ export const teams = defineRecord({
   business: { column: 'BusinessId' },
   reads: {
     BusinessName: { from: () => Business, on: 'BusinessId', column: 'Name' },
+    PayingMemberFullName: { from: () => Coworker, on: 'PayingMemberId', column: 'FullName' },
   },
   lists: {
     TeamMembers: TEAM_MEMBERS,

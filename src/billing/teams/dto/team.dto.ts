@@ -1,4 +1,4 @@
-import { IdList, Reference, Text } from '../../../common/validation/fields.js';
+import { Bool, IdList, Reference, Text } from '../../../common/validation/fields.js';
 import { RecordDto } from '../../../common/validation/record.dto.js';
 import { Business } from '../../../kernel/businesses/business.entity.js';
 import { Coworker } from '../../coworkers/coworker.entity.js';
@@ -9,4 +9,8 @@ export class TeamDto extends RecordDto {
   @Text({ long: true }) Description?: string | null;
   /** Ids of the team's members: customers of the team's business. */
   @IdList({ references: () => Coworker }) TeamMembers?: number[] | null;
+  /** The member whose invoice takes the other members' items (one of TeamMembers; null: none). */
+  @Reference(() => Coworker) PayingMemberId?: number | null;
+  /** Merged invoicing: with a PayingMemberId, the members' items go on its invoice (default false). */
+  @Bool() CreateSingleInvoiceForTeam?: boolean | null;
 }
