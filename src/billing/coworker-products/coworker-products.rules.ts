@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { RecordValidationException, refusal } from '../../common/errors.js';
 import type { FieldError } from '../../common/envelopes.js';
+import type { Principal } from '../../common/principal.js';
 import { parseDbDateTime } from '../../common/wire-values.js';
 import { billedDeleteRefusal, hasBilledLines, refuseBilledChanges } from '../due-items/billed-items.js';
 import { CoworkerProduct } from './coworker-product.entity.js';
@@ -34,7 +35,9 @@ const AS_SOLD = ['CoworkerId', 'ProductId', 'Quantity'] as const;
  *   customer (OnlyForMembers: an active contract; OnlyForContacts: none). Stock is then taken with
  *   one conditional update (ProductsService.takeStock), refused without enough stock unless the
  *   product allows negative stock. Quantity defaults to 1, Price to the product's, SaleDate to now.
- *   Once the sale is written, the product's booking credits are released to the customer.
+ *   The sale that takes the stock to StockAlertLevel claims the low-stock alert
+ *   (docs/stock-and-deliveries.md). Once the sale is written, the product's booking credits are
+ *   released to the customer.
  * - Update: Notes, Invoiced, Price, SaleDate and SystemId may change; CoworkerId, ProductId and
  *   Quantity may not (400 naming the field). A null Quantity, Price or SaleDate keeps the stored
  *   one. The released credits are left as they are.
@@ -84,13 +87,11 @@ export class CoworkerProductsRules implements RecordRules<CoworkerProductDto> {
     if (product.OnlyForContacts && member) throw refusal(`Product "${name}" is only for contacts: ${customer.FullName} has an active contract.`);
 
     const quantity = (values.Quantity as number | null | undefined) ?? 1;
-    const stocked = product.TrackStock ? await this.products.get(productId, undefined, manager) : null;
     if (!(await this.stock.takeStock(manager, productId, quantity))) {
       if (product.AllowNegativeStock) throw RecordValidationException.field('Quantity', `A sale of ${quantity} would take the stock of "${name}" below ${-MAX_ID}.`, quantity);
       throw refusal(`Not enough stock of "${name}" for a sale of ${quantity}: the product does not allow negative stock.`);
     }
-    // The stock change is a change of the product: it goes in its history (and to its hooks).
-    if (stocked) await this.products.recordChange(manager, context.actor, 'Update', productId, stocked);
+    if (product.TrackStock) await this.recordStockChange(manager, context.actor, productId, quantity);
     values.Quantity = quantity;
     values.Price ??= product.Price;
     values.SaleDate = wholeSecond((values.SaleDate as Date | null | undefined) ?? new Date());
@@ -106,6 +107,22 @@ export class CoworkerProductsRules implements RecordRules<CoworkerProductDto> {
       dayPass: product.dayPass,
     };
     return { values, pending };
+  }
+
+  /**
+   * The stock change is a change of the product: it goes in its history and to its hooks, and the sale
+   * that takes the stock to the alert level claims the alert (docs/stock-and-deliveries.md). The product
+   * before the sale is the product after it less this sale's change: takeStock holds the row, so that
+   * counts every sale committed before this one, where a read before takeStock could miss one (and take
+   * an alert another sale claimed for this sale's).
+   */
+  private async recordStockChange(manager: EntityManager, actor: Principal | undefined, productId: number, quantity: number): Promise<void> {
+    const claimed = await this.stock.claimLowStockAlert(manager, productId, quantity, wholeSecond(new Date()));
+    const after = await this.products.get(productId, undefined, manager);
+    const stock = Number(after.CurrentStock) + quantity;
+    const level = after.StockAlertLevel as number | null;
+    const before = Object.assign({}, after, { CurrentStock: stock, LowStock: level !== null && stock <= level, LowStockAlertedOn: claimed ? null : after.LowStockAlertedOn });
+    await this.products.recordChange(manager, actor, 'Update', productId, before);
   }
 
   /**
