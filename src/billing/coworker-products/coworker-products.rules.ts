@@ -20,9 +20,13 @@ import { MAX_ID } from '../../common/validation/fields.js';
 import type { DeleteContext, RecordRules, SaveContext, SaveDecision } from '../../common/record-rules.js';
 import { Database } from '../../common/database.js';
 import type { CoworkerProductDto } from './dto/coworker-product.dto.js';
+import { SaleDeliveries } from './sale-deliveries.js';
 
-/** What a new sale's afterSave needs to release its credits and passes, found by its beforeSave (all but the UniqueId). */
-type PendingRelease = Omit<ReleasingSale, 'UniqueId'> & { dayPass: ProductForSale['dayPass'] };
+/**
+ * What a new sale's afterSave needs to release its credits and passes and make its delivery, found by its
+ * beforeSave (all but the UniqueId); `delivers`: the product's name when it makes a delivery, else null.
+ */
+type PendingRelease = Omit<ReleasingSale, 'UniqueId'> & { dayPass: ProductForSale['dayPass']; delivers: string | null };
 
 /** Fields a sale keeps once made: its stock and booking credits were taken from them. */
 const AS_SOLD = ['CoworkerId', 'ProductId', 'Quantity'] as const;
@@ -35,15 +39,16 @@ const AS_SOLD = ['CoworkerId', 'ProductId', 'Quantity'] as const;
  *   customer (OnlyForMembers: an active contract; OnlyForContacts: none). Stock is then taken with
  *   one conditional update (ProductsService.takeStock), refused without enough stock unless the
  *   product allows negative stock. Quantity defaults to 1, Price to the product's, SaleDate to now.
- *   The sale that takes the stock to StockAlertLevel claims the low-stock alert
- *   (docs/stock-and-deliveries.md). Once the sale is written, the product's booking credits are
- *   released to the customer.
+ *   The sale that takes the stock to StockAlertLevel claims the low-stock alert. Once the sale is
+ *   written, the product's booking credits are released to the customer, and a product with
+ *   CreateDeliveryWhenPurchased makes a delivery (docs/stock-and-deliveries.md).
  * - Update: Notes, Invoiced, Price, SaleDate and SystemId may change; CoworkerId, ProductId and
  *   Quantity may not (400 naming the field). A null Quantity, Price or SaleDate keeps the stored
  *   one. The released credits are left as they are.
  * - Delete: refused while a credit the sale released has been used (RemainingCredit below
- *   TotalCredit); otherwise the sale and its unused credits are removed. Stock is NOT returned: a
- *   deleted sale does not mean the goods came back; an administrator corrects CurrentStock.
+ *   TotalCredit); otherwise the sale, its unused credits and its delivery not collected are removed.
+ *   Stock is NOT returned: a deleted sale does not mean the goods came back; an administrator
+ *   corrects CurrentStock.
  */
 @Injectable()
 export class CoworkerProductsRules implements RecordRules<CoworkerProductDto> {
@@ -55,6 +60,7 @@ export class CoworkerProductsRules implements RecordRules<CoworkerProductDto> {
   @Inject(CoworkerContractsRules) private readonly contracts: CoworkerContractsRules;
   @Inject(CoworkerProductsRepository) private readonly salesRepository: CoworkerProductsRepository;
   @Inject(CoworkerTimePassesService) private readonly timePasses: CoworkerTimePassesService;
+  @Inject(SaleDeliveries) private readonly deliveries: SaleDeliveries;
 
   /**
    * A new sale: the values to write (quantity, price and date as sold) and, pending for afterSave, the
@@ -105,6 +111,7 @@ export class CoworkerProductsRules implements RecordRules<CoworkerProductDto> {
       plan,
       by: context.actor?.email ?? null,
       dayPass: product.dayPass,
+      delivers: product.CreateDeliveryWhenPurchased ? name : null,
     };
     return { values, pending };
   }
@@ -164,11 +171,17 @@ export class CoworkerProductsRules implements RecordRules<CoworkerProductDto> {
     return ms === null ? null : new Date(ms);
   }
 
-  /** A new sale releases its booking credits, and a DayPass its passes (docs/presence.md), named by the sale's UniqueId as written. */
+  /**
+   * A new sale releases its booking credits, a DayPass its passes (docs/presence.md), and a product with
+   * CreateDeliveryWhenPurchased makes its delivery (docs/stock-and-deliveries.md), named by the sale's UniqueId as written.
+   */
   async afterSave(_id: number, saved: SaveContext<CoworkerProductDto>, sale?: PendingRelease): Promise<void> {
     if (!sale) return;
     const UniqueId = String(saved.values.UniqueId);
     await this.credits.release(saved.manager, { ...sale, UniqueId }, saved.actor);
+    if (sale.delivers !== null) {
+      await this.deliveries.deliver(saved.manager, { UniqueId, BusinessId: sale.BusinessId, CoworkerId: sale.CoworkerId, ProductName: sale.delivers }, saved.actor);
+    }
     if (!sale.dayPass) return;
     const { TimePassId, TimePassQuantity } = sale.dayPass;
     const release = { UniqueId, CoworkerId: sale.CoworkerId, BusinessId: sale.BusinessId, TimePassId, count: sale.Quantity * TimePassQuantity, SaleDate: sale.SaleDate };
@@ -188,6 +201,11 @@ export class CoworkerProductsRules implements RecordRules<CoworkerProductDto> {
       );
     }
     for (const credit of unused) await this.creditRecords.recordChange(manager, actor, 'Delete', Number(credit.Id), credit);
+  }
+
+  /** Its delivery goes with the deleted sale while not collected; a collected one stays (docs/stock-and-deliveries.md). */
+  async afterDelete(sale: WireRecord, { manager, actor }: DeleteContext): Promise<void> {
+    await this.deliveries.saleDeleted(manager, String(sale.UniqueId), actor);
   }
 
   /** An update may not change what the sale took stock and released credits for: the values it may write. */
