@@ -24,6 +24,7 @@ import { PublicEventsModule } from './public/events/public-events.module.js';
 // Bookings first: their record types are defined (and walked by test/boundary-values) before product credits.
 import { BookingsModule } from './spaces/bookings/bookings.module.js';
 import { CheckinsModule } from './spaces/checkins/checkins.module.js';
+import { CoworkerDeliveriesModule } from './spaces/coworker-deliveries/coworker-deliveries.module.js';
 import { CoworkerTimePassesModule } from './billing/coworker-time-passes/coworker-time-passes.module.js';
 import { TimePassBillingModule } from './billing/coworker-time-passes/time-pass-billing.module.js';
 import { TimePassesModule } from './billing/time-passes/time-passes.module.js';
@@ -141,6 +142,8 @@ export class AppModule {
         CoworkerTimePassesModule,
         TimePassBillingModule,
         CheckinsModule,
+        // Deliveries, some made by sales (docs/stock-and-deliveries.md).
+        CoworkerDeliveriesModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: HttpExceptionFilter },

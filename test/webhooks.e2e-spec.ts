@@ -104,9 +104,9 @@ describe('webhooks', () => {
       assert.deepEqual(actions[1], { Id: 2, Name: 'CoworkerUpdate' });
       assert.deepEqual(actions.find((a: any) => a.Id === 62), { Id: 62, Name: 'CoworkerContractCreate' });
       assert.deepEqual(actions.find((a: any) => a.Id === 90), { Id: 90, Name: 'CoworkerPaymentMethodUpdate' });
-      assert.deepEqual(actions.at(-1), { Id: 1001, Name: 'CalendarEventSpotAvailable' });
-      assert.equal(actions.length, 91);
-      for (const name of ['eSystemProductType', 'eAvailableAs', 'eRegularPaymentProvider', 'eExpirationType', 'eCoworkerType']) {
+      assert.deepEqual(actions.slice(-2), [{ Id: 1001, Name: 'CalendarEventSpotAvailable' }, { Id: 1002, Name: 'ProductLowStock' }]);
+      assert.equal(actions.length, 92);
+      for (const name of ['eSystemProductType', 'eAvailableAs', 'eRegularPaymentProvider', 'eExpirationType', 'eCoworkerType', 'eDeliveryType']) {
         const res = await t.get(`/api/utils/enums?name=${name}`);
         assert.equal(res.status, 200, name);
         assert.ok(res.body.length > 1 && res.body.every((v: any) => Number.isInteger(v.Id) && typeof v.Name === 'string'), name);

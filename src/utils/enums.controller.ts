@@ -2,6 +2,7 @@ import { Controller, Get, Module, Query } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { CoworkerType } from '../billing/coworkers/coworker.entity.js';
 import { BookingCancellationReason } from '../spaces/bookings/booking.entity.js';
+import { DeliveryType } from '../spaces/coworker-deliveries/coworker-delivery.entity.js';
 import { AvailableAs, SystemProductType } from '../billing/products/product.entity.js';
 import { ExpirationType } from '../billing/product-booking-credits/product-booking-credit.entity.js';
 import { REGULAR_PAYMENT_PROVIDERS } from '../billing/coworker-invoice-payment-tokens/coworker-invoice-payment-token.entity.js';
@@ -47,6 +48,7 @@ const ENUMS: ReadonlyMap<string, EnumValues> = new Map([
   ['epaymentprovider', fromObject(PAYMENT_PROVIDERS)],
   ['ebookingcancellationreason', fromObject(BookingCancellationReason)],
   ['ecoworkertype', fromObject(CoworkerType)],
+  ['edeliverytype', fromObject(DeliveryType)],
 ]);
 
 @ApiTags('Utils')
@@ -54,7 +56,7 @@ const ENUMS: ReadonlyMap<string, EnumValues> = new Map([
 export class EnumsController {
   @Get('enums')
   @Authenticated()
-  @ApiOperation({ summary: 'The values of an enumeration: eWebhookAction, eSystemProductType, eAvailableAs, eRegularPaymentProvider, eExpirationType, eCoworkerType, eRecurrentChargePattern, ePaymentProvider, eBookingCancellationReason' })
+  @ApiOperation({ summary: 'The values of an enumeration: eWebhookAction, eSystemProductType, eAvailableAs, eRegularPaymentProvider, eExpirationType, eCoworkerType, eRecurrentChargePattern, ePaymentProvider, eBookingCancellationReason, eDeliveryType' })
   @ApiQuery({ name: 'name', required: true, schema: { type: 'string', enum: [...ENUMS.keys()] }, description: 'Case-insensitive.' })
   @ApiAnswer(200, 'The values and their names.', { type: 'array', items: objectSchema({ Id: { type: 'integer' }, Name: { type: 'string' } }) })
   @ApiAnswer(404, 'No enumeration of that name.', ref('NotFound'))

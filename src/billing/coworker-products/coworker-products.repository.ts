@@ -16,6 +16,8 @@ export interface ProductForSale {
   OnlyForContacts: boolean;
   TrackStock: boolean;
   AllowNegativeStock: boolean;
+  /** A sale of it makes a delivery for the customer (docs/stock-and-deliveries.md). */
+  CreateDeliveryWhenPurchased: boolean;
   /** The TimePass whose passes a DayPass sale releases, TimePassQuantity per unit; null for other products. */
   dayPass: { TimePassId: number; TimePassQuantity: number } | null;
 }
@@ -26,7 +28,7 @@ export interface CustomerForSale {
   FullName: string;
 }
 
-const PRODUCT_FLAGS = ['Archived', 'OnlyForMembers', 'OnlyForContacts', 'TrackStock', 'AllowNegativeStock'] as const;
+const PRODUCT_FLAGS = ['Archived', 'OnlyForMembers', 'OnlyForContacts', 'TrackStock', 'AllowNegativeStock', 'CreateDeliveryWhenPurchased'] as const;
 
 /**
  * The reads of a sale beyond the machinery's own, inside the sale's transaction. Hand-built: every sale

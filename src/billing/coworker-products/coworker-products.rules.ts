@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { RecordValidationException, refusal } from '../../common/errors.js';
 import type { FieldError } from '../../common/envelopes.js';
+import type { Principal } from '../../common/principal.js';
 import { parseDbDateTime } from '../../common/wire-values.js';
 import { billedDeleteRefusal, hasBilledLines, refuseBilledChanges } from '../due-items/billed-items.js';
 import { CoworkerProduct } from './coworker-product.entity.js';
@@ -19,9 +20,13 @@ import { MAX_ID } from '../../common/validation/fields.js';
 import type { DeleteContext, RecordRules, SaveContext, SaveDecision } from '../../common/record-rules.js';
 import { Database } from '../../common/database.js';
 import type { CoworkerProductDto } from './dto/coworker-product.dto.js';
+import { SaleDeliveries } from './sale-deliveries.js';
 
-/** What a new sale's afterSave needs to release its credits and passes, found by its beforeSave (all but the UniqueId). */
-type PendingRelease = Omit<ReleasingSale, 'UniqueId'> & { dayPass: ProductForSale['dayPass'] };
+/**
+ * What a new sale's afterSave needs to release its credits and passes and make its delivery, found by its
+ * beforeSave (all but the UniqueId); `delivers`: the product's name when it makes a delivery, else null.
+ */
+type PendingRelease = Omit<ReleasingSale, 'UniqueId'> & { dayPass: ProductForSale['dayPass']; delivers: string | null };
 
 /** Fields a sale keeps once made: its stock and booking credits were taken from them. */
 const AS_SOLD = ['CoworkerId', 'ProductId', 'Quantity'] as const;
@@ -34,13 +39,16 @@ const AS_SOLD = ['CoworkerId', 'ProductId', 'Quantity'] as const;
  *   customer (OnlyForMembers: an active contract; OnlyForContacts: none). Stock is then taken with
  *   one conditional update (ProductsService.takeStock), refused without enough stock unless the
  *   product allows negative stock. Quantity defaults to 1, Price to the product's, SaleDate to now.
- *   Once the sale is written, the product's booking credits are released to the customer.
+ *   The sale that takes the stock to StockAlertLevel claims the low-stock alert. Once the sale is
+ *   written, the product's booking credits are released to the customer, and a product with
+ *   CreateDeliveryWhenPurchased makes a delivery (docs/stock-and-deliveries.md).
  * - Update: Notes, Invoiced, Price, SaleDate and SystemId may change; CoworkerId, ProductId and
  *   Quantity may not (400 naming the field). A null Quantity, Price or SaleDate keeps the stored
  *   one. The released credits are left as they are.
  * - Delete: refused while a credit the sale released has been used (RemainingCredit below
- *   TotalCredit); otherwise the sale and its unused credits are removed. Stock is NOT returned: a
- *   deleted sale does not mean the goods came back; an administrator corrects CurrentStock.
+ *   TotalCredit); otherwise the sale, its unused credits and its delivery not collected are removed.
+ *   Stock is NOT returned: a deleted sale does not mean the goods came back; an administrator
+ *   corrects CurrentStock.
  */
 @Injectable()
 export class CoworkerProductsRules implements RecordRules<CoworkerProductDto> {
@@ -52,6 +60,7 @@ export class CoworkerProductsRules implements RecordRules<CoworkerProductDto> {
   @Inject(CoworkerContractsRules) private readonly contracts: CoworkerContractsRules;
   @Inject(CoworkerProductsRepository) private readonly salesRepository: CoworkerProductsRepository;
   @Inject(CoworkerTimePassesService) private readonly timePasses: CoworkerTimePassesService;
+  @Inject(SaleDeliveries) private readonly deliveries: SaleDeliveries;
 
   /**
    * A new sale: the values to write (quantity, price and date as sold) and, pending for afterSave, the
@@ -84,13 +93,11 @@ export class CoworkerProductsRules implements RecordRules<CoworkerProductDto> {
     if (product.OnlyForContacts && member) throw refusal(`Product "${name}" is only for contacts: ${customer.FullName} has an active contract.`);
 
     const quantity = (values.Quantity as number | null | undefined) ?? 1;
-    const stocked = product.TrackStock ? await this.products.get(productId, undefined, manager) : null;
     if (!(await this.stock.takeStock(manager, productId, quantity))) {
       if (product.AllowNegativeStock) throw RecordValidationException.field('Quantity', `A sale of ${quantity} would take the stock of "${name}" below ${-MAX_ID}.`, quantity);
       throw refusal(`Not enough stock of "${name}" for a sale of ${quantity}: the product does not allow negative stock.`);
     }
-    // The stock change is a change of the product: it goes in its history (and to its hooks).
-    if (stocked) await this.products.recordChange(manager, context.actor, 'Update', productId, stocked);
+    if (product.TrackStock) await this.recordStockChange(manager, context.actor, productId, quantity);
     values.Quantity = quantity;
     values.Price ??= product.Price;
     values.SaleDate = wholeSecond((values.SaleDate as Date | null | undefined) ?? new Date());
@@ -104,8 +111,25 @@ export class CoworkerProductsRules implements RecordRules<CoworkerProductDto> {
       plan,
       by: context.actor?.email ?? null,
       dayPass: product.dayPass,
+      delivers: product.CreateDeliveryWhenPurchased ? name : null,
     };
     return { values, pending };
+  }
+
+  /**
+   * The stock change is a change of the product: it goes in its history and to its hooks, and the sale
+   * that takes the stock to the alert level claims the alert (docs/stock-and-deliveries.md). The product
+   * before the sale is the product after it less this sale's change: takeStock holds the row, so that
+   * counts every sale committed before this one, where a read before takeStock could miss one (and take
+   * an alert another sale claimed for this sale's).
+   */
+  private async recordStockChange(manager: EntityManager, actor: Principal | undefined, productId: number, quantity: number): Promise<void> {
+    const claimed = await this.stock.claimLowStockAlert(manager, productId, quantity, wholeSecond(new Date()));
+    const after = await this.products.get(productId, undefined, manager);
+    const stock = Number(after.CurrentStock) + quantity;
+    const level = after.StockAlertLevel as number | null;
+    const before = Object.assign({}, after, { CurrentStock: stock, LowStock: level !== null && stock <= level, LowStockAlertedOn: claimed ? null : after.LowStockAlertedOn });
+    await this.products.recordChange(manager, actor, 'Update', productId, before);
   }
 
   /**
@@ -147,11 +171,17 @@ export class CoworkerProductsRules implements RecordRules<CoworkerProductDto> {
     return ms === null ? null : new Date(ms);
   }
 
-  /** A new sale releases its booking credits, and a DayPass its passes (docs/presence.md), named by the sale's UniqueId as written. */
+  /**
+   * A new sale releases its booking credits, a DayPass its passes (docs/presence.md), and a product with
+   * CreateDeliveryWhenPurchased makes its delivery (docs/stock-and-deliveries.md), named by the sale's UniqueId as written.
+   */
   async afterSave(_id: number, saved: SaveContext<CoworkerProductDto>, sale?: PendingRelease): Promise<void> {
     if (!sale) return;
     const UniqueId = String(saved.values.UniqueId);
     await this.credits.release(saved.manager, { ...sale, UniqueId }, saved.actor);
+    if (sale.delivers !== null) {
+      await this.deliveries.deliver(saved.manager, { UniqueId, BusinessId: sale.BusinessId, CoworkerId: sale.CoworkerId, ProductName: sale.delivers }, saved.actor);
+    }
     if (!sale.dayPass) return;
     const { TimePassId, TimePassQuantity } = sale.dayPass;
     const release = { UniqueId, CoworkerId: sale.CoworkerId, BusinessId: sale.BusinessId, TimePassId, count: sale.Quantity * TimePassQuantity, SaleDate: sale.SaleDate };
@@ -171,6 +201,11 @@ export class CoworkerProductsRules implements RecordRules<CoworkerProductDto> {
       );
     }
     for (const credit of unused) await this.creditRecords.recordChange(manager, actor, 'Delete', Number(credit.Id), credit);
+  }
+
+  /** Its delivery goes with the deleted sale while not collected; a collected one stays (docs/stock-and-deliveries.md). */
+  async afterDelete(sale: WireRecord, { manager, actor }: DeleteContext): Promise<void> {
+    await this.deliveries.saleDeleted(manager, String(sale.UniqueId), actor);
   }
 
   /** An update may not change what the sale took stock and released credits for: the values it may write. */

@@ -1,12 +1,10 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { claimCommand } from '../../common/commands/claim-command.js';
 import { RecordCommands } from '../../common/commands/record-commands.js';
-import { refusal } from '../../common/errors.js';
 import { InjectRecords } from '../../common/record.module.js';
 import type { RecordService } from '../../common/record.service.js';
 import { coworkerTimePasses } from './coworker-time-passes.definition.js';
 import { CoworkerTimePassesRepository } from './coworker-time-passes.repository.js';
-
-const alreadyUsed = (id: unknown) => `CoworkerTimePass ${id} has been used already.`;
 
 /**
  * `POST /api/billing/coworkertimepasses/runcommand` `USE_TIME_PASS` (docs/presence.md): every pass of the
@@ -20,20 +18,14 @@ export class CoworkerTimePassCommands implements OnModuleInit {
   @InjectRecords(coworkerTimePasses) private readonly records: RecordService;
 
   onModuleInit(): void {
-    this.commands.register('CoworkerTimePass', {
+    this.commands.register('CoworkerTimePass', claimCommand({
       key: 'USE_TIME_PASS',
       name: 'Use time pass',
       permission: { entity: 'CoworkerTimePass', action: 'Edit' },
-      refuses: (pass) => (pass.Used === true ? alreadyUsed(pass.Id) : null),
-      run: async ({ records, manager, actor }) => {
-        const now = new Date();
-        for (const pass of records) {
-          // Used meanwhile by a check-in or another command: the refusal rolls back the others.
-          if (!(await this.passes.claim(Number(pass.Id), now, actor?.email ?? null, manager!))) throw refusal(alreadyUsed(pass.Id));
-          await this.records.recordChange(manager!, actor, 'Update', Number(pass.Id), pass);
-        }
-        return null;
-      },
-    });
+      done: (pass) => pass.Used === true,
+      doneAlready: (id) => `CoworkerTimePass ${id} has been used already.`,
+      claim: (id, at, by, manager) => this.passes.claim(id, at, by, manager),
+      records: this.records,
+    }));
   }
 }

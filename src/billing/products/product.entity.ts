@@ -1,5 +1,5 @@
 import { Entity } from 'typeorm';
-import { BoolColumn, IntColumn, LongTextColumn, MoneyColumn, TextColumn } from '../../common/columns.js';
+import { BoolColumn, DateTimeColumn, IntColumn, LongTextColumn, MoneyColumn, TextColumn } from '../../common/columns.js';
 import { RecordEntity } from '../../common/record.entity.js';
 import { Business } from '../../kernel/businesses/business.entity.js';
 import { Currency } from '../../kernel/currencies/currency.entity.js';
@@ -51,6 +51,8 @@ export class Product extends RecordEntity {
   @BoolColumn() AllowNegativeStock: boolean;
   @IntColumn() StockAlertLevel: number | null;
   @IntColumn({ nullable: false, default: 0 }) CurrentStock: number;
+  /** When a sale took the stock to StockAlertLevel or below; null while the alert is armed (docs/stock-and-deliveries.md). Read-only. */
+  @DateTimeColumn() LowStockAlertedOn: Date | null;
   @BoolColumn() ApplyProRating: boolean;
   /** Where the product's image comes from; ImageFileName is read from it. */
   @TextColumn() NewImageUrl: string | null;

@@ -36,4 +36,38 @@ export class ProductsRepository {
       .execute();
     return result.affected === 1;
   }
+
+  /**
+   * Claims the low-stock alert for a sale that just took `quantity` (docs/stock-and-deliveries.md): one
+   * conditional UPDATE, in the sale's transaction, after `takeStock` locked the row, that sets
+   * LowStockAlertedOn only when this sale took the stock from above StockAlertLevel to at or below it
+   * and the alert is armed. Whether this sale claimed it: of parallel sales, exactly one can.
+   */
+  async claimLowStockAlert(productId: number, quantity: number, at: Date, manager: EntityManager): Promise<boolean> {
+    const q = (name: string) => this.db.id(name);
+    const [stock, level] = [q('CurrentStock'), q('StockAlertLevel')];
+    const result = await manager.createQueryBuilder().update(Product)
+      // The date as the service binds every date (Database.dateParam), not as TypeORM would convert it.
+      .set({ LowStockAlertedOn: () => ':at' })
+      .where(
+        `${q('Id')} = :id AND ${q('TrackStock')} = 1 AND ${q('LowStockAlertedOn')} IS NULL AND ${level} IS NOT NULL AND ${stock} <= ${level} AND ${stock} + :quantity > ${level}`,
+        { id: productId, quantity, at: this.db.dateParam(at) },
+      )
+      .updateEntity(false)
+      .execute();
+    return result.affected === 1;
+  }
+
+  /**
+   * Re-arms the alert after a change of the product (a PUT) that left its stock above the level, or
+   * left it no level: LowStockAlertedOn cleared, in the change's transaction, on the row as it now is.
+   */
+  async rearmLowStockAlert(productId: number, manager: EntityManager): Promise<void> {
+    const q = (name: string) => this.db.id(name);
+    await manager.createQueryBuilder().update(Product)
+      .set({ LowStockAlertedOn: null })
+      .where(`${q('Id')} = :id AND ${q('LowStockAlertedOn')} IS NOT NULL AND (${q('StockAlertLevel')} IS NULL OR ${q('CurrentStock')} > ${q('StockAlertLevel')})`, { id: productId })
+      .updateEntity(false)
+      .execute();
+  }
 }

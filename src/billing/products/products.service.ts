@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { ProductsRepository } from './products.repository.js';
 
 /**
- * Product stock: sales take it atomically. (The stock counter is never null: clearing it gives the
+ * Product stock: sales take it atomically, and the one that crosses the alert level claims the alert. (The stock counter is never null: clearing it gives the
  * column's default, 0, as for any column that cannot be null.)
  */
 @Injectable()
@@ -17,5 +17,10 @@ export class ProductsService {
    */
   takeStock(manager: EntityManager, productId: number, quantity: number): Promise<boolean> {
     return this.productsRepository.takeStock(productId, quantity, manager);
+  }
+
+  /** For a sale that took stock, right after `takeStock`: whether it crossed the alert level and fires the alert (ProductsRepository.claimLowStockAlert). */
+  claimLowStockAlert(manager: EntityManager, productId: number, quantity: number, at: Date): Promise<boolean> {
+    return this.productsRepository.claimLowStockAlert(productId, quantity, at, manager);
   }
 }

@@ -21,10 +21,14 @@ export const WEBHOOK_ACTION_NAMES: readonly string[] = [
 /** An event with a waiting list and someone on it went from sold out to having a free place (this service's own action). */
 export const CALENDAR_EVENT_SPOT_AVAILABLE = 1001;
 
+/** A sale took a product's stock to its StockAlertLevel or below (this service's own action, docs/stock-and-deliveries.md). */
+export const PRODUCT_LOW_STOCK = 1002;
+
 /** `eWebhookAction` as `[{ Id, Name }]`: 1 None … 90, then this service's own. */
 export const WEBHOOK_ACTIONS: ReadonlyArray<{ Id: number; Name: string }> = [
   ...WEBHOOK_ACTION_NAMES.map((Name, i) => ({ Id: i + 1, Name })),
   { Id: CALENDAR_EVENT_SPOT_AVAILABLE, Name: 'CalendarEventSpotAvailable' },
+  { Id: PRODUCT_LOW_STOCK, Name: 'ProductLowStock' },
 ];
 
 export const webhookAction = (name: string): number => {

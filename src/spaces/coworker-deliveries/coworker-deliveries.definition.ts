@@ -1,0 +1,17 @@
+import { defineRecord } from '../../common/record-definition.js';
+import { Coworker } from '../../billing/coworkers/coworker.entity.js';
+import { CoworkerDelivery } from './coworker-delivery.entity.js';
+import { CoworkerDeliveryDto } from './dto/coworker-delivery.dto.js';
+
+export const coworkerDeliveries = defineRecord({
+  name: 'CoworkerDelivery',
+  path: 'spaces/coworkerdeliveries',
+  entity: CoworkerDelivery,
+  dto: CoworkerDeliveryDto,
+  business: { column: 'BusinessId' },
+  commands: true,
+  reads: {
+    CoworkerFullName: { from: () => Coworker, on: 'CoworkerId', column: 'FullName' },
+  },
+  toStringText: (d) => String(d.Name),
+});

@@ -1,0 +1,41 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { wholeSecond } from '../../billing/coworker-booking-credits/coworker-booking-credits.service.js';
+import { Database } from '../../common/database.js';
+import { CoworkerDelivery } from './coworker-delivery.entity.js';
+
+/** The SQL of deliveries beyond the machinery's own (docs/stock-and-deliveries.md), inside the caller's transaction. */
+@Injectable()
+export class CoworkerDeliveriesRepository {
+  constructor(private readonly db: Database) {}
+
+  /**
+   * Marks the delivery collected at `at` (to the second) while it is not: whether this call did. One conditional UPDATE,
+   * so of parallel DELIVERY_COLLECTs of one delivery exactly one collects it.
+   */
+  async collect(id: number, at: Date, by: string | null, manager: EntityManager): Promise<boolean> {
+    const { db } = this;
+    const q = (name: string) => db.id(name);
+    const result = await manager.createQueryBuilder().update(CoworkerDelivery)
+      // Dates bound as the service binds every date (Database.dateParam), not as TypeORM would convert them.
+      .set({ Collected: true, CollectedOn: () => ':at', UpdatedOn: () => ':now', UpdatedBy: by, IsNew: false, Version: () => `${q('Version')} + 1` })
+      .where(`${q('Id')} = :id AND ${q('Collected')} = 0`, { id, at: db.dateParam(wholeSecond(at)), now: db.dateParam(new Date()) })
+      .updateEntity(false)
+      .execute();
+    return result.affected === 1;
+  }
+
+  /**
+   * The ids of a sale's deliveries not collected, held (MySQL: locked) until the caller's transaction
+   * ends, so a DELIVERY_COLLECT committing meanwhile is seen, and one that comes later waits.
+   */
+  async uncollectedOfSale(saleUniqueId: string, manager: EntityManager): Promise<number[]> {
+    const { db } = this;
+    const rows = await db.query(
+      `SELECT ${db.id('Id')} AS id FROM ${db.tableOf(CoworkerDelivery)} WHERE ${db.id('CoworkerProductUniqueId')} = ? AND ${db.id('Collected')} = 0${db.isMySql ? ' FOR UPDATE' : ''}`,
+      [saleUniqueId],
+      manager,
+    );
+    return rows.map((row) => Number(row.id));
+  }
+}

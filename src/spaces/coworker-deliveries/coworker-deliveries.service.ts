@@ -1,0 +1,35 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { SaleDeliveries, type DeliveredSale } from '../../billing/coworker-products/sale-deliveries.js';
+import type { Principal } from '../../common/principal.js';
+import { InjectRecords } from '../../common/record.module.js';
+import type { RecordService } from '../../common/record.service.js';
+import { coworkerDeliveries } from './coworker-deliveries.definition.js';
+import { CoworkerDeliveriesRepository } from './coworker-deliveries.repository.js';
+import { DeliveryType } from './coworker-delivery.entity.js';
+
+/**
+ * The deliveries of sales (docs/stock-and-deliveries.md), in the sale's transaction: one per sale of a
+ * product with CreateDeliveryWhenPurchased, whatever its Quantity; gone with the sale unless collected.
+ * Each is a change of its own in the deliveries' log, so it fires their hooks (52, and 53 for its customer).
+ */
+@Injectable()
+export class CoworkerDeliveriesService implements SaleDeliveries {
+  @InjectRecords(coworkerDeliveries) private readonly records: RecordService;
+  @Inject(CoworkerDeliveriesRepository) private readonly deliveries: CoworkerDeliveriesRepository;
+
+  async deliver(manager: EntityManager, sale: DeliveredSale, actor: Principal | undefined): Promise<void> {
+    const now = new Date();
+    const written = {
+      UniqueId: randomUUID(), BusinessId: sale.BusinessId, Name: sale.ProductName, DeliveryType: DeliveryType.Other, CoworkerId: sale.CoworkerId,
+      CoworkerProductUniqueId: sale.UniqueId, CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true,
+    };
+    const id = await this.records.insertRow(written, manager);
+    await this.records.recordChange(manager, actor, 'Create', id, null, undefined, written);
+  }
+
+  async saleDeleted(manager: EntityManager, saleUniqueId: string, actor: Principal | undefined): Promise<void> {
+    for (const id of await this.deliveries.uncollectedOfSale(saleUniqueId, manager)) await this.records.deleteWithin(manager, id, actor);
+  }
+}
