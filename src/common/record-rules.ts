@@ -36,6 +36,11 @@ export interface RecordRules<D extends object = RecordDto, P = unknown> {
    */
   afterSave?(id: number, saved: SaveContext<D>, pending: P | undefined): Promise<Record<string, unknown> | void>;
   /**
+   * After an update is written (after `afterSave`): what only an update does. A type with no other save
+   * hook keeps its creates on the single-insert path (record-writes.ts, `isSingleInsert`).
+   */
+  afterUpdate?(id: number, saved: SaveContext<D>): Promise<void>;
+  /**
    * After a create, update or delete through the API committed, before it is answered: what must hold
    * before the client learns of the write (a hook write waits until every instance can know of it).
    */

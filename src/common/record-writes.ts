@@ -68,6 +68,7 @@ export interface WriteRules {
   beforeSave(context: SaveContext): Promise<SaveDecision | void>;
   /** May return fields the create's answer `Value` carries besides `Id` (the ids of further records it made). */
   afterSave(id: number, saved: SaveContext, pending: unknown): Promise<Record<string, unknown> | void>;
+  afterUpdate(id: number, saved: SaveContext): Promise<void>;
   /** After a write through the API committed, before its answer (absent when the type has no such rule). */
   afterCommit?: (action: ChangeAction) => Promise<void>;
   beforeDelete(record: WireRecord, manager: EntityManager, actor: Principal | undefined): Promise<void>;
@@ -175,7 +176,9 @@ export class RecordWriter {
       const written = withFields(decision?.values ?? values, { UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: false });
       await this.updateRow(id, written, manager, expected);
       await this.writeLists(id, dto, manager, false);
-      await this.rules.afterSave(id, savedAs(context, written), decision?.pending);
+      const saved = savedAs(context, written);
+      await this.rules.afterSave(id, saved, decision?.pending);
+      await this.rules.afterUpdate(id, saved);
       await this.rules.recordChange(manager, actor, 'Update', id, existing, dto);
       if (write) write.etag = await this.repository.currentEtag(id, manager);
       return successConfirmation(`${this.definition.name} was successfully updated.`, { Id: id }, actor?.email ?? null, now);

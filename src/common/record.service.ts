@@ -260,6 +260,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
       prepare: async (dto) => own.prepareSave?.(dto),
       beforeSave: async (context) => own.beforeSave?.(context),
       afterSave: async (id, saved, pending) => own.afterSave?.(id, saved, pending),
+      afterUpdate: async (id, saved) => own.afterUpdate?.(id, saved),
       ...(own.afterCommit ? { afterCommit: (action) => own.afterCommit!(action) } : {}),
       beforeDelete: async (record, manager, actor) => own.beforeDelete?.(record, { manager, actor }),
       afterDelete: async (record, manager, actor) => own.afterDelete?.(record, { manager, actor }),

@@ -12,7 +12,8 @@ import { ProductsRepository } from './products.repository.js';
 export class ProductsRules implements RecordRules<ProductDto> {
   @Inject(ProductsRepository) private readonly productsRepository: ProductsRepository;
 
-  async afterSave(id: number, saved: SaveContext<ProductDto>): Promise<void> {
-    if (saved.existing) await this.productsRepository.rearmLowStockAlert(id, saved.manager);
+  /** An update hook only, so product creates stay single inserts. */
+  async afterUpdate(id: number, saved: SaveContext<ProductDto>): Promise<void> {
+    await this.productsRepository.rearmLowStockAlert(id, saved.manager);
   }
 }
