@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { createUser } from './support/auth.js';
 import { convert, eInvoiceWorld, EXPORT, exportOf, INVOICES, ok, unzipped, type EInvoiceWorld } from './support/einvoice-fixtures.js';
@@ -85,7 +87,8 @@ describe('e-invoices (EN 16931)', () => {
       assert.equal(text(node, 'cbc:ID'), String(line.Position));
       assert.equal(text(node, 'cbc:InvoicedQuantity'), String(line.Quantity));
       assert.equal(node['cbc:InvoicedQuantity']['@unitCode'], 'C62');
-      assert.equal(text(node, 'cac:Price/cbc:PriceAmount'), String(line.UnitPrice));
+      assert.equal(Number(text(node, 'cac:Price/cbc:PriceAmount')), line.UnitPrice);
+      assert.match(text(node, 'cac:Price/cbc:PriceAmount')!, /^\d+\.\d{2,4}$/);
       assert.equal(text(node, 'cbc:LineExtensionAmount'), cents(line.SubTotal));
       assert.equal(text(node, 'cac:Item/cbc:Name'), line.Description);
       assert.equal(text(node, 'cac:Item/cac:ClassifiedTaxCategory/cbc:ID'), categories[line.TaxRateId]);
@@ -316,6 +319,15 @@ describe('e-invoices (EN 16931)', () => {
       const countryless = await billedWith(await customerOf({ FullName: 'Nowhere' }), world.rates.standard);
       await refused([countryless], 'UBL', new RegExp(`^BillToCountryId: Invoice ${(await read(countryless)).InvoiceNumber} has no BillToCountryId`));
     });
+  });
+
+  // EINVOICE_EXAMPLES=folder writes the documents of the partly paid invoice and its credit note there: the examples of docs/einvoices.md.
+  it('writes the examples of docs/einvoices.md when asked', { skip: !process.env.EINVOICE_EXAMPLES && 'EINVOICE_EXAMPLES is not set' }, async () => {
+    const folder = process.env.EINVOICE_EXAMPLES!;
+    mkdirSync(folder, { recursive: true });
+    for (const [id, format, extension] of [[world.mixed, 'UBL', 'ubl.xml'], [world.mixed, 'CII', 'cii.xml'], [world.mixed, 'FACTURX', 'pdf'], [world.creditNote, 'UBL', 'credit-note.ubl.xml']] as const) {
+      writeFileSync(join(folder, `example.${extension}`), (await exportOf(t, [id], format)).bytes);
+    }
   });
 
   it('the lines of a 20-line invoice each say their own quantity and amount', async () => {

@@ -139,6 +139,13 @@ export function decimalText(value: Units): string {
   return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
 }
 
+/** A unit price with its stored decimals and at least 2, as money reads: "4.50", "12.3456". */
+function priceText(value: Units): string {
+  const text = decimalText(value);
+  const point = text.indexOf('.');
+  return point < 0 ? `${text}.00` : text.length - point === 2 ? `${text}0` : text;
+}
+
 const rateOf = (line: SourceLine): string | null => (line.VatCategoryCode === 'O' ? null : decimalText(units(line.TaxRate)));
 const keyOf = (key: VatKey) => `${key.category}|${key.rate ?? ''}`;
 const periodOf = (from: string | null, to: string | null) => (from && to ? { from: utcDate(from), to: utcDate(to) } : null);
@@ -170,7 +177,7 @@ function invoiceLines(source: EInvoiceSource): { lines: DocumentLine[]; vat: Vat
     id: String(line.Position),
     name: line.Description || '-',
     quantity: decimalText(units(line.Quantity)),
-    price: decimalText(units(line.UnitPrice)),
+    price: priceText(units(line.UnitPrice)),
     net: amountText(units(line.SubTotal)),
     category: line.VatCategoryCode!,
     rate: rateOf(line),
@@ -199,7 +206,7 @@ function creditNoteLines(source: EInvoiceSource, total: Units, tax: Units): { li
   const name = source.lines[0]?.Description || `Credit of invoice ${source.original!.InvoiceNumber}`;
   return {
     lines: groups.map((group, index) => ({
-      id: String(index + 1), name, quantity: '1', price: decimalText(nets.get(group)!), net: amountText(nets.get(group)!), ...group.key, period: null,
+      id: String(index + 1), name, quantity: '1', price: priceText(nets.get(group)!), net: amountText(nets.get(group)!), ...group.key, period: null,
     })),
     vat: groups.map((group) => vatGroup(group.key, nets.get(group)!, taxes.get(group)!, group.line)),
   };
