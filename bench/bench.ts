@@ -11,6 +11,7 @@ import {
   resultsDir, ROUNDS, selectCases, SERVER_CORE, servingProcess, start, stop, waitFor, type Case, type Measure,
 } from './harness.js';
 import { PDF_CONTROL, PDF_P99_TARGET, pdfBench, type PdfFigures } from './pdf.js';
+import { eInvoiceBench } from './einvoices.js';
 import { BENCH_EMAIL, BENCH_PASSWORD, BUSINESSES, presence, PRODUCTS, seed, seedBookings } from './seed.js';
 
 pinLoadGenerator();
@@ -188,11 +189,13 @@ try {
         (pdf.getAlone.failed || pdf.getWhilePrinting.failed ? ` | GETs failed: ${pdf.getAlone.failed} alone, ${pdf.getWhilePrinting.failed} while printing` : ''),
     );
   }
+  // E-invoices (bench/einvoices.ts): documents per second of a 20-line invoice, UBL and Factur-X.
+  const eInvoices = await eInvoiceBench(ourBase, bearer);
   // The entry point that relaunched itself with the runtime settings only waits; its memory is apart.
   const launcherRssMb = servingPid === ours.pid ? null : Math.round(residentMemoryMb(ours.pid!));
   if (launcherRssMb !== null) console.log(`rss is the serving process's; the entry point that started it with the runtime settings holds ${launcherRssMb} MB more`);
   const file = join(resultsDir, `${target.type}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  writeFileSync(file, JSON.stringify({ database: target.type, pdfControl: PDF_CONTROL ?? null, durationSeconds: DURATION, rounds: ROUNDS, connections: CONNECTIONS, pinned: hasTaskset, serviceEnvironment: serviceOptions, launcherRssMb, rows, pdf }, null, 2));
+  writeFileSync(file, JSON.stringify({ database: target.type, pdfControl: PDF_CONTROL ?? null, durationSeconds: DURATION, rounds: ROUNDS, connections: CONNECTIONS, pinned: hasTaskset, serviceEnvironment: serviceOptions, launcherRssMb, rows, pdf, eInvoices }, null, 2));
   console.log(`written ${file}`);
 } finally {
   for (const child of children) child.kill('SIGTERM');

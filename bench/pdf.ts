@@ -69,7 +69,7 @@ function mainThreadCpuMicros(pid: number): number {
   }
 }
 
-async function json(base: string, headers: Record<string, string>, method: string, path: string, body?: unknown): Promise<any> {
+export async function json(base: string, headers: Record<string, string>, method: string, path: string, body?: unknown): Promise<any> {
   const res = await fetch(base + path, { method, headers: { ...headers, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
   const parsed = (await res.json()) as any;
   if (res.status !== 200 || parsed.WasSuccessful === false) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(parsed)}`);

@@ -19,6 +19,8 @@ import { CoworkerLedgerEntriesRules } from './coworker-ledger-entries.rules.js';
   definition: coworkerLedgerEntries,
   rules: CoworkerLedgerEntriesRules,
   providers: [InvoiceSettlement, SettlementRepository, InvoiceCommands, InvoicePrints, InvoicePdfRenderer, InvoiceRelease],
+  // The e-invoice export (src/billing/einvoices/) makes its Factur-X PDFs and bounds as prints do.
+  exports: [InvoicePrints, SettlementRepository],
   imports: [CoworkerInvoicesModule, DownloadsModule, CoworkerContractsModule, ContractProductsModule, CoworkerProductsModule, BillingRunsModule],
 }))
 export class CoworkerLedgerEntriesModule {}

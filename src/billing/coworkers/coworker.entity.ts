@@ -25,6 +25,8 @@ export class Coworker extends RecordEntity {
   @TextColumn() PostCode: string | null;
   @IntColumn({ references: () => Country }) CountryId: number | null;
   @TextColumn() TaxIDNumber: string | null;
+  /** BT-10 of its e-invoices (docs/einvoices.md), e.g. a Leitweg-ID. */
+  @TextColumn() BuyerReference: string | null;
   @TextColumn() MobilePhone: string | null;
   // Door access: what access-control systems match a customer by.
   @TextColumn({ index: true }) KeyFobNumber: string | null;

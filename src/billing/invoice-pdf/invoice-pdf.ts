@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import * as fontkit from 'fontkit';
 import PDFDocument from 'pdfkit';
 import { CENT, roundCents, units } from '../settlement/money.js';
+import { embedFacturX, FACTUR_X_PDF_OPTIONS } from './factur-x.js';
 
 /**
  * The invoice as a PDF (docs/api.md §10.3, docs/settlement.md): a pure function of the invoice, its
@@ -68,6 +69,8 @@ export interface PdfDocumentInput {
   invoice: PdfInvoice;
   lines: readonly PdfLine[];
   business: PdfBusiness;
+  /** The invoice's CII: the PDF is then a Factur-X that embeds it (factur-x.ts, docs/einvoices.md). */
+  facturX?: string;
 }
 
 const require = createRequire(import.meta.url);
@@ -191,6 +194,7 @@ export function renderInvoicePdf(input: PdfDocumentInput): Promise<Buffer> {
     margin: MARGIN,
     bufferPages: true,
     info: { Title: `${kind} ${invoice.InvoiceNumber}`, Author: business.Name, Subject: `${kind} ${invoice.InvoiceNumber} to ${invoice.BillToName ?? ''}`.trim(), Creator: business.Name },
+    ...(input.facturX ? FACTUR_X_PDF_OPTIONS : {}),
   });
   doc.registerFont('regular', files.regular as unknown as Buffer);
   doc.registerFont('bold', files.bold as unknown as Buffer);
@@ -354,6 +358,7 @@ export function renderInvoicePdf(input: PdfDocumentInput): Promise<Buffer> {
     doc.font('regular').fontSize(8).fillColor(MUTED).text(footer, MARGIN, PAGE_HEIGHT - MARGIN - 4, { width: CONTENT_WIDTH, align: 'center', lineBreak: false });
     doc.page.margins.bottom = bottomMargin;
   }
+  if (input.facturX) embedFacturX(doc as never, input.facturX, new Date(invoice.CreatedOn));
   doc.end();
   return done;
 }

@@ -20,8 +20,8 @@ export const MAX_PRINT_LINES = 1_000;
 
 const count = (n: number) => n.toLocaleString('en-US');
 
-/** A file name for an invoice's PDF: `Invoice-1042.pdf`, `CreditNote-1043.pdf`. */
-const fileName = (invoice: PdfInvoice) => `${invoice.CreditNote ? 'CreditNote' : 'Invoice'}-${invoice.InvoiceNumber.replace(/[^\w.-]/g, '_')}.pdf`;
+/** A file name for an invoice's document: `Invoice-1042.pdf`, `CreditNote-1043.xml` (docs/api.md §10.2, §14.1). */
+export const fileName = (invoice: PdfInvoice, extension = 'pdf') => `${invoice.CreditNote ? 'CreditNote' : 'Invoice'}-${invoice.InvoiceNumber.replace(/[^A-Za-z0-9._-]/g, '_')}.${extension}`;
 
 /**
  * COWORKER_INVOICE_PRINT (docs/api.md §10.2, §10.3): the invoices' PDFs, made in the PDF process, offered
@@ -39,28 +39,41 @@ export class InvoicePrints {
    * beyond MAX_PRINT_INVOICES or MAX_PRINT_LINES. `abandoned` tells when the request was answered already.
    */
   async print(records: readonly WireRecord[], userId: number | null, abandoned?: () => boolean): Promise<string> {
-    const invoices = records as unknown as readonly PrintedInvoice[];
-    await this.refuseBeyondBounds(invoices);
+    await this.refuseBeyondBounds(records);
+    return this.offerPdfs(await this.documents(records), 'Invoices.zip', userId, abandoned);
+  }
+
+  /** What the PDFs of the invoices (as GET shows them) show, within MAX_PRINT_LINES in all. */
+  async documents(records: readonly WireRecord[]): Promise<PdfDocumentInput[]> {
     const documents: PdfDocumentInput[] = [];
     let room = MAX_PRINT_LINES;
-    for (const invoice of invoices) {
+    for (const invoice of records as unknown as readonly PrintedInvoice[]) {
       const document = await this.document(invoice, room);
       room -= document.lines.length;
       documents.push(document);
     }
+    return documents;
+  }
+
+  /**
+   * The download link of the documents' PDFs, made in the PDF process: the PDF itself for one, a zip
+   * named `zipName` with one PDF each for several (e-invoices.ts makes Factur-X PDFs this way too).
+   */
+  async offerPdfs(documents: PdfDocumentInput[], zipName: string, userId: number | null, abandoned?: () => boolean): Promise<string> {
     const names = documents.map((document) => fileName(document.invoice));
     // Served in turn with other businesses' prints: one whose invoices span businesses waits in its first one's turn.
-    const printFor = { owner: `business ${invoices[0].BusinessId}`, abandoned };
+    const printFor = { owner: `business ${(documents[0].invoice as PrintedInvoice).BusinessId}`, abandoned };
     const file: DownloadFile = documents.length === 1
       ? { FileName: names[0], ContentType: 'application/pdf', Content: (await this.renderer.render(documents, printFor))[0] }
-      : { FileName: 'Invoices.zip', ContentType: 'application/zip', Content: await this.renderer.zip(documents, distinct(names), printFor) };
+      : { FileName: zipName, ContentType: 'application/zip', Content: await this.renderer.zip(documents, distinct(names), printFor) };
     // Storing the file and answering is bulk work too (docs/settlement.md, "The PDF and its download").
     await bulkTurn();
     return this.downloads.offer(file, userId);
   }
 
-  /** Refuses a print beyond its bounds, saying what to do instead. */
-  private async refuseBeyondBounds(invoices: readonly PrintedInvoice[]): Promise<void> {
+  /** Refuses a print (or an export, docs/api.md §14) beyond its bounds, saying what to do instead. */
+  async refuseBeyondBounds(records: readonly WireRecord[]): Promise<void> {
+    const invoices = records as unknown as readonly PrintedInvoice[];
     if (invoices.length > MAX_PRINT_INVOICES) {
       throw refusal(`A print holds at most ${count(MAX_PRINT_INVOICES)} invoices; these are ${count(invoices.length)}: print them ${count(MAX_PRINT_INVOICES)} or fewer at a time.`);
     }
@@ -96,10 +109,10 @@ export class InvoicePrints {
 type PrintedInvoice = PdfInvoice & { Id: number; UniqueId: string; BusinessId: number; BusinessName?: string | null; OriginalInvoiceGuid?: string | null };
 
 /** The names made distinct for one zip: a second `Invoice-7.pdf` becomes `Invoice-7-1.pdf`. */
-function distinct(names: readonly string[]): string[] {
+export function distinct(names: readonly string[]): string[] {
   const taken: string[] = [];
   for (let name of names) {
-    while (taken.includes(name)) name = name.replace(/\.pdf$/, '-1.pdf');
+    while (taken.includes(name)) name = name.replace(/(\.[a-z]+)$/, '-1$1');
     taken.push(name);
   }
   return taken;

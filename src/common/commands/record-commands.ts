@@ -69,8 +69,8 @@ export interface RecordCommand {
   needsEntities?: boolean;
   displayInDropdown?: boolean;
   parameters?: readonly CommandParameter[];
-  /** Why a record's state does not allow the command now; null when it does. */
-  refuses?(record: WireRecord): string | null;
+  /** Why a record's state does not allow the command now; null when it does (asynchronous when it must read more than the record). */
+  refuses?(record: WireRecord): string | null | Promise<string | null>;
   /**
    * 'one' (default): every id in one transaction, all or nothing; `run` gets its manager. 'own': the
    * command makes its own transactions (a billing run commits per customer), after the ids were checked.
@@ -149,7 +149,8 @@ export class RecordCommands {
       const parsed = parseId(id);
       if (parsed === null) throw new RecordNotFoundException();
       const record = await target.get(parsed, actor);
-      commands = commands.filter((command) => !command.refuses?.(record));
+      const allowed = await Promise.all(commands.map(async (command) => !(await command.refuses?.(record))));
+      commands = commands.filter((_, index) => allowed[index]);
     }
     return commands.map(describe);
   }
@@ -174,7 +175,7 @@ export class RecordCommands {
       const records: WireRecord[] = [];
       for (const id of ids) {
         const record = await this.reach(target, id, actor, manager);
-        const why = command.refuses?.(record);
+        const why = await command.refuses?.(record);
         if (why) throw new WireResponseException(refused(why), 400);
         records.push(record);
       }

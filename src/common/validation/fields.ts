@@ -132,6 +132,33 @@ export function Text(options: FieldOptions & { long?: boolean; max?: number } = 
   );
 }
 
+/**
+ * A string of at most 255 characters that matches `pattern` whole (an identifier of a standard: a VAT
+ * number, an IBAN); `rule` says what it must be, in the 400's message.
+ */
+export function PatternText(pattern: RegExp, rule: string, options: FieldOptions = {}) {
+  return applyDecorators(
+    api(options, { type: String, maxLength: SHORT_TEXT_MAX, pattern: pattern.source }),
+    presence(options),
+    IsString({ message: '$property must be a string.' }),
+    ValidateBy({
+      name: 'pattern',
+      constraints: [pattern.source],
+      validator: { validate: (value: unknown) => typeof value !== 'string' || pattern.test(value), defaultMessage: () => `$property must be ${rule}.` },
+    }),
+  );
+}
+
+/** A code of a list of strings (a code list of a standard), matched exactly. */
+export function TextCode(values: readonly string[], options: FieldOptions = {}) {
+  return applyDecorators(
+    api(options, { type: String, enum: [...values] }),
+    presence(options),
+    IsString({ message: '$property must be a string.' }),
+    IsIn([...values], { message: `$property must be one of ${values.join(', ')}.` }),
+  );
+}
+
 /** An email address, trimmed; at most 255 characters also once lower-cased, as it is compared. */
 export function EmailAddress(options: FieldOptions = {}) {
   return applyDecorators(

@@ -22,4 +22,12 @@ export class Business extends RecordEntity {
   @TextColumn() Email: string | null;
   @TextColumn() WebAddress: string | null;
   @TextColumn() SimpleTimeZoneId: string | null;
+  // What e-invoices say of the seller (docs/einvoices.md).
+  @TextColumn() LegalName: string | null;
+  @TextColumn() TaxIDNumber: string | null;
+  @TextColumn() LegalRegistrationNumber: string | null;
+  @TextColumn() BankAccountIban: string | null;
+  @TextColumn() BankAccountBic: string | null;
+  /** UNTDID 4461: 30 credit transfer, 58 SEPA credit transfer. */
+  @IntColumn({ nullable: false, default: 58 }) PaymentMeansCode: number;
 }

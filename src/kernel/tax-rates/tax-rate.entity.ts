@@ -13,4 +13,8 @@ export class TaxRate extends RecordEntity {
   /** The platform's exemption code (1 None). */
   @IntColumn({ nullable: false, default: 1 }) ExemptionReason: number;
   @LongTextColumn() Description: string | null;
+  /** EN 16931 VAT category (BT-151, BT-118; docs/einvoices.md): S, Z, E, AE, K, G, O, L, M. */
+  @TextColumn({ length: 2 }) VatCategoryCode: string | null;
+  @TextColumn() VatExemptionReasonText: string | null;
+  @TextColumn() VatExemptionReasonCode: string | null;
 }

@@ -18,6 +18,7 @@ export class TaxRatesRules implements RecordRules<TaxRateDto> {
     if (existing && values.BusinessId !== undefined && Number(values.BusinessId) !== Number(existing.BusinessId)) {
       throw RecordValidationException.field('BusinessId', `The business of a tax rate cannot change (it belongs to Business ${existing.BusinessId}).`, values.BusinessId);
     }
+    refuseUnfitCategory({ ...(existing ?? {}), ...values });
     return { values: { ...values } };
   }
 
@@ -33,6 +34,35 @@ export class TaxRatesRules implements RecordRules<TaxRateDto> {
       if (found) users.push(definition.name);
     }
     if (users.length) throw refusal(`TaxRate ${record.Id} cannot be deleted because ${users.join(' and ')} records name it.`);
+  }
+}
+
+/** Categories whose lines carry no VAT, so a rate of 0 and the reason why (docs/api.md §14.2). */
+const UNTAXED_WITH_REASON = ['E', 'AE', 'K', 'G', 'O'];
+/** Categories that take no exemption reason. */
+const WITHOUT_REASON = ['S', 'Z', 'L', 'M'];
+
+/**
+ * A VAT category must fit the rate and the reason (docs/api.md §14.2, docs/einvoices.md), as the
+ * tax rate reads after the write: S taxes (Rate above 0); Z, E, AE, K, G and O do not (Rate 0); E, AE,
+ * K, G and O say why (a reason code or text); S, Z, L and M give none. A 400 naming the field otherwise.
+ */
+function refuseUnfitCategory(rate: Record<string, unknown>): void {
+  const category = rate.VatCategoryCode as string | null | undefined;
+  if (!category) return;
+  const percent = Number(rate.Rate);
+  const has = (field: string) => typeof rate[field] === 'string' && (rate[field]).trim() !== '';
+  if (category === 'S' && !(percent > 0)) throw RecordValidationException.field('Rate', 'A tax rate of VAT category S (standard) needs a Rate above 0.', rate.Rate);
+  if (category !== 'S' && category !== 'L' && category !== 'M' && percent !== 0) {
+    throw RecordValidationException.field('Rate', `A tax rate of VAT category ${category} needs a Rate of 0.`, rate.Rate);
+  }
+  if (UNTAXED_WITH_REASON.includes(category) && !has('VatExemptionReasonText') && !has('VatExemptionReasonCode')) {
+    throw RecordValidationException.field('VatExemptionReasonText', `A tax rate of VAT category ${category} needs an exemption reason (VatExemptionReasonText or VatExemptionReasonCode).`, rate.VatExemptionReasonText ?? null);
+  }
+  if (WITHOUT_REASON.includes(category)) {
+    for (const field of ['VatExemptionReasonText', 'VatExemptionReasonCode']) {
+      if (has(field)) throw RecordValidationException.field(field, `A tax rate of VAT category ${category} takes no exemption reason.`, rate[field]);
+    }
   }
 }
 

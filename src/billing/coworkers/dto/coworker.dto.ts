@@ -35,6 +35,8 @@ export class CoworkerDto extends RecordDto {
   @Text() PostCode?: string | null;
   @Reference(() => Country) CountryId?: number | null;
   @Text() TaxIDNumber?: string | null;
+  /** The reference the customer asks its e-invoices to carry (BT-10), e.g. a Leitweg-ID. */
+  @Text() BuyerReference?: string | null;
   @Text() MobilePhone?: string | null;
   @Text() KeyFobNumber?: string | null;
   @Text() AccessCardId?: string | null;
