@@ -56,6 +56,7 @@ export interface PricedLine {
   CoworkerProductUniqueId: string | null;
   BookingUniqueId: string | null;
   CoworkerTimePassUniqueId: string | null;
+  CoworkerChargeUniqueId: string | null;
 }
 
 /** An invoice a run makes (or would make). */
@@ -252,6 +253,7 @@ export class BillingRunner {
       CoworkerProductUniqueId: source('CoworkerProductUniqueId'),
       BookingUniqueId: source('BookingUniqueId'),
       CoworkerTimePassUniqueId: source('CoworkerTimePassUniqueId'),
+      CoworkerChargeUniqueId: source('CoworkerChargeUniqueId'),
     };
   }
 
