@@ -81,14 +81,14 @@ describe('charges', () => {
     const invoice = made.body.Value[0];
     const lines = await linesOf(t, invoice.Id);
     assert.deepEqual(lines.map(asPreviewLine), preview.body.Value[0].Lines, 'the preview showed exactly these lines');
-    assert.deepEqual(lines.map((l) => [l.Description, l.Quantity, l.UnitPrice, l.SubTotal, l.TaxRateId, l.TaxRate, l.TaxAmount, l.TotalAmount, l.PeriodFrom, l.PeriodTo, l.CoworkerChargeUniqueId]), [
-      ['Printing (May)', 1, 12.5, 12.5, vat, 20, 2.5, 15, '2027-05-03T00:00:00Z', '2027-05-03T00:00:00Z', (await read(displayed)).UniqueId],
-      ['Postage', 1, 3.2, 3.2, null, 0, 0, 3.2, '2027-05-04T00:00:00Z', '2027-05-04T00:00:00Z', (await read(plain)).UniqueId],
+    assert.deepEqual(lines.map((l) => [l.Description, l.Quantity, l.UnitPrice, l.SubTotal, l.TaxRateId, l.TaxRate, l.TaxAmount, l.TotalAmount, l.PeriodFrom, l.PeriodTo, l.CoworkerChargeUniqueId, l.CreditAmount]), [
+      ['Printing (May)', 1, 12.5, 12.5, vat, 20, 2.5, 15, '2027-05-03T00:00:00Z', '2027-05-03T00:00:00Z', (await read(displayed)).UniqueId, 0],
+      ['Postage', 1, 3.2, 3.2, null, 0, 0, 3.2, '2027-05-04T00:00:00Z', '2027-05-04T00:00:00Z', (await read(plain)).UniqueId, 0],
     ]);
     assert.equal(invoice.TotalAmount, 18.2);
     for (const id of [displayed, plain]) {
       const record = await read(id);
-      assertFields(record, { Invoiced: true, CoworkerInvoiceId: invoice.Id });
+      assertFields(record, { Invoiced: true, CoworkerInvoiceId: invoice.Id, CreditAmount: 0 });
       assert.ok(record.InvoicedOn);
     }
     assertFields(await read(later), { Invoiced: false, CoworkerInvoiceId: null });

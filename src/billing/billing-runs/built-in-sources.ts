@@ -161,7 +161,7 @@ export class BuiltInDueSources implements OnModuleInit {
   }
 
   private readonly saleColumns = (alias: string) =>
-    ['Id', 'UniqueId', 'Quantity', 'Price', 'SaleDate', 'RepeatCycle', 'RepeatUnit', 'RepeatFrom', 'RepeatUntil', 'InvoicedPeriod'].map((c) => `${alias}.${this.q(c)} AS ${this.q(c)}`).join(', ');
+    ['Id', 'UniqueId', 'ProductId', 'Quantity', 'Price', 'SaleDate', 'RepeatCycle', 'RepeatUnit', 'RepeatFrom', 'RepeatUntil', 'InvoicedPeriod'].map((c) => `${alias}.${this.q(c)} AS ${this.q(c)}`).join(', ');
 
   private productColumns(alias: string): string {
     const q = (n: string) => this.q(n);
@@ -190,7 +190,7 @@ export class BuiltInDueSources implements OnModuleInit {
         lines: [{
           source: 'CoworkerProductUniqueId', sourceUniqueId: String(row.UniqueId), description: `${String(row.DisplayAs || row.ProductName)} (${date.toString()})`,
           quantity: Number(row.Quantity), unitPrice: roundToCents(toUnits(row.Price)), taxRateId: row.TaxRateId === null ? null : Number(row.TaxRateId),
-          periodFrom: date, periodTo: date, currencyId: Number(row.CurrencyId),
+          periodFrom: date, periodTo: date, currencyId: Number(row.CurrencyId), creditUse: { productId: Number(row.ProductId) },
         }],
         claim: async (claim) => {
           const before = await this.sales.get(id, undefined, claim.manager);
@@ -232,7 +232,7 @@ export class BuiltInDueSources implements OnModuleInit {
       const lines = mapLazily(found, (occurrence): DueLine => ({
         source: 'CoworkerProductUniqueId', sourceUniqueId: String(row.UniqueId), description: `${name} (${span(occurrence.from, occurrence.to)})`,
         quantity: Number(row.Quantity), unitPrice, taxRateId: row.TaxRateId === null ? null : Number(row.TaxRateId),
-        periodFrom: occurrence.from, periodTo: occurrence.to, currencyId: Number(row.CurrencyId),
+        periodFrom: occurrence.from, periodTo: occurrence.to, currencyId: Number(row.CurrencyId), creditUse: { productId: Number(row.ProductId) },
       }));
       items.push({ lines, claim: (claim, billed) => this.claimPeriod(claim, this.sales, CoworkerProduct, id, read, billedUntil(billed), this.saleMarks(claim)) });
     }

@@ -6,6 +6,7 @@ import { Business } from '../../kernel/businesses/business.entity.js';
 import { dbDate } from '../billing-runs/built-in-sources.js';
 import { DueItemSources, type DueContext, type DueItem } from '../due-items/due-items.js';
 import { FlagClaims } from '../due-items/flag-claims.js';
+import { fromUnits } from '../due-items/money.js';
 import { atMidnight } from '../due-items/periods.js';
 import { Charge } from './charge.entity.js';
 import { charges } from './charges.definition.js';
@@ -14,7 +15,8 @@ import { charges } from './charges.definition.js';
  * Item 6 of docs/api.md §9.2, charges (docs/billing.md "Charges"): a charge not yet invoiced whose
  * SaleDate falls on or before `Until`. One line: quantity 1, unit price its TotalAmount, its tax rate,
  * the business's currency, PeriodFrom = PeriodTo the sale date, InvoiceLineDisplayAs (else Description),
- * CoworkerChargeUniqueId. Claimed and given back as every record billed whole (FlagClaims).
+ * CoworkerChargeUniqueId; universal credits may pay it. Claimed and given back as every record billed
+ * whole (FlagClaims), with CreditAmount what credits paid of it.
  */
 @Injectable()
 export class ChargeItems implements OnModuleInit {
@@ -26,7 +28,7 @@ export class ChargeItems implements OnModuleInit {
   onModuleInit(): void {
     this.claims = new FlagClaims(this.db, {
       entity: Charge, records: () => this.charges,
-      marks: ({ invoice }) => ({ InvoicedOn: this.db.dateParam(invoice.on) }), cleared: { InvoicedOn: null },
+      marks: ({ invoice, credited }) => ({ InvoicedOn: this.db.dateParam(invoice.on), CreditAmount: fromUnits(credited) }), cleared: { InvoicedOn: null, CreditAmount: 0 },
     });
     this.sources.register({ name: 'Charges', order: 55, collect: (context) => this.due(context), release: (context) => this.claims.release(context) });
   }
@@ -44,7 +46,7 @@ export class ChargeItems implements OnModuleInit {
     );
     return rows.map((row): DueItem => {
       const day = dbDate(row.saleDate)!;
-      return this.claims.item(row, { source: 'CoworkerChargeUniqueId', description: String(row.display || row.description), periodFrom: day, periodTo: day });
+      return this.claims.item(row, { source: 'CoworkerChargeUniqueId', description: String(row.display || row.description), periodFrom: day, periodTo: day, creditUse: { charge: true } });
     });
   }
 }

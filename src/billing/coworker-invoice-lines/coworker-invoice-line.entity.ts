@@ -36,5 +36,9 @@ export class CoworkerInvoiceLine extends RecordEntity {
   @TextColumn({ length: 36, index: true }) CoworkerTimePassUniqueId: string | null;
   /** The charge billed (docs/billing.md "Charges"). */
   @TextColumn({ length: 36, index: true }) CoworkerChargeUniqueId: string | null;
+  /** A credit line: the universal credit spent (docs/billing.md "Universal credits"). */
+  @TextColumn({ length: 36, index: true }) CoworkerBookingCreditUniqueId: string | null;
+  /** What universal credits paid of this line (0 on credit lines and lines they did not pay). */
+  @MoneyColumn({ nullable: false, default: 0 }) CreditAmount: number;
   @TextColumn({ length: 64 }) BilledItemKey: string | null;
 }

@@ -34,7 +34,7 @@ export class TimePassCharges implements OnModuleInit {
     const { db } = this;
     const q = (name: string) => db.id(name);
     const rows = await db.query(
-      `SELECT p.${q('Id')} AS id, p.${q('UniqueId')} AS uniqueId, p.${q('Version')} AS version, p.${q('SaleDate')} AS saleDate, p.${q('Price')} AS amount, ` +
+      `SELECT p.${q('Id')} AS id, p.${q('UniqueId')} AS uniqueId, p.${q('Version')} AS version, p.${q('SaleDate')} AS saleDate, p.${q('Price')} AS amount, p.${q('TimePassId')} AS timePass, ` +
       `t.${q('Name')} AS name, t.${q('InvoiceDisplay')} AS display, t.${q('TaxRateId')} AS taxRate, t.${q('CurrencyId')} AS currency ` +
       `FROM ${db.tableOf(CoworkerTimePass)} p JOIN ${db.tableOf(TimePass)} t ON t.${q('Id')} = p.${q('TimePassId')} ` +
       `WHERE p.${q('CoworkerId')} = ? AND p.${q('Invoiced')} = 0 AND p.${q('Free')} = 0 AND p.${q('Price')} > 0 AND p.${q('SaleDate')} < ? ` +
@@ -44,7 +44,7 @@ export class TimePassCharges implements OnModuleInit {
     );
     return rows.map((row): DueItem => {
       const day = dbDate(row.saleDate)!;
-      return this.claims.item(row, { source: 'CoworkerTimePassUniqueId', description: String(row.display ?? row.name), periodFrom: day, periodTo: day });
+      return this.claims.item(row, { source: 'CoworkerTimePassUniqueId', description: String(row.display ?? row.name), periodFrom: day, periodTo: day, creditUse: { passId: Number(row.timePass) } });
     });
   }
 }

@@ -44,7 +44,7 @@ export class FlagClaims {
    * price of its line, before tax), `taxRate` and `currency`: one line of quantity 1 priced at `amount` (to
    * the cent), claimed from the version read.
    */
-  item(row: Readonly<Record<string, unknown>>, line: Pick<DueLine, 'source' | 'description' | 'periodFrom' | 'periodTo'>): DueItem {
+  item(row: Readonly<Record<string, unknown>>, line: Pick<DueLine, 'source' | 'description' | 'periodFrom' | 'periodTo' | 'creditUse'>): DueItem {
     return {
       lines: [{
         ...line, sourceUniqueId: String(row.uniqueId), quantity: 1, unitPrice: roundToCents(toUnits(row.amount)),
