@@ -191,4 +191,28 @@ describe('universal credits pay invoice lines', () => {
     }
   });
 
+  describe('SubscriptionAmount', () => {
+    it('a run\'s invoice: Σ TotalAmount of contract periods, contract products, recurring-sale occurrences and the credit lines paying them; 0 on an invoice made by POST and on a credit note', async () => {
+      const who = await customer('Subscriber');
+      const desk = await createTariff(t, business, { Price: 100, TaxRateId: vat });
+      const contract = await create(t, '/api/billing/coworkercontracts', { CoworkerId: who, TariffId: desk, StartDate: '2027-05-01', BillingDay: 1 });
+      const phone = await createProduct(t, business, { Name: 'Phone line', Price: 3 });
+      await create(t, '/api/billing/contractproducts', { CoworkerContractId: contract, ProductId: phone, Quantity: 2 });
+      const locker = await createProduct(t, business, { Name: 'Locker', Price: 10 });
+      await sell(who, locker, '2027-05-01', { RegularCharge: true, RepeatCycle: 4, RepeatUntil: '2027-05-20' });
+      await sell(who, await createProduct(t, business, { Name: 'Coffee', Price: 5 }), '2027-05-02');
+      await credit(who, 4, { ElegibleProducts: [locker] });
+      const made = await billRun(t, [who], '2027-05-31');
+      const invoice = await read(INVOICES, made.body.Value[0].Id);
+      // 120 (desk with tax) + 6 (phone line) + 10 (locker) − 4 (its credit); the coffee is not a subscription.
+      assertFields(invoice, { SubscriptionAmount: 132, TotalAmount: 137 });
+      const note = await t.post(`${INVOICES}/runcommand`, { Key: 'COWORKER_INVOICE_CANCEL', Ids: [invoice.Id], Parameters: [{ Name: `Amount${invoice.Id}`, Value: 10 }] });
+      assert.equal(note.body.WasSuccessful, true, JSON.stringify(note.body));
+      assertFields(await read(INVOICES, note.body.Value[0].Id), { SubscriptionAmount: 0 });
+      const posted = await create(t, INVOICES, { BusinessId: business, CoworkerId: who, CurrencyId: await currencyId(t, 'GBP'), TotalAmount: 50, SubscriptionAmount: 50 });
+      assertFields(await read(INVOICES, posted), { SubscriptionAmount: 0 });
+      assert.equal((await t.put(`${INVOICES}/${posted}`, { SubscriptionAmount: 9 })).status, 200);
+      assertFields(await read(INVOICES, posted), { SubscriptionAmount: 0 });
+    });
+  });
 });

@@ -86,6 +86,8 @@ interface PlannedInvoice {
   capped: boolean;
   total: Units;
   tax: Units;
+  /** Σ TotalAmount of its subscription lines and the credit lines paying them (docs/billing.md "SubscriptionAmount"). */
+  subscription: Units;
   from: LocalDate;
   to: LocalDate;
 }
@@ -172,6 +174,7 @@ export class BillingRunner {
         InvoiceToDate: atMidnight(invoice.to),
         TotalAmount: fromUnits(invoice.total),
         TaxAmount: fromUnits(invoice.tax),
+        SubscriptionAmount: fromUnits(invoice.subscription),
       });
       const number = String(written.InvoiceNumber);
       for (const line of invoice.lines) {
@@ -210,12 +213,13 @@ export class BillingRunner {
     const planned: PlannedInvoice[] = [];
     for (const { currencyId, items: chosen, capped } of taken) {
       const first = chosen[0].lines[0];
-      const invoice: PlannedInvoice = { currencyId, lines: [], items: chosen, credited: [], capped, total: 0n, tax: 0n, from: first.periodFrom, to: first.periodTo };
+      const invoice: PlannedInvoice = { currencyId, lines: [], items: chosen, credited: [], capped, total: 0n, tax: 0n, subscription: 0n, from: first.periodFrom, to: first.periodTo };
       const priced = chosen.flatMap((item) => item.lines).map((line, index) => this.price(line, rates, index + 1));
       invoice.lines = await this.universalCredits.pay(priced, credits, manager, actor);
       for (const line of invoice.lines) {
         invoice.total += line.subTotal + line.tax;
         invoice.tax += line.tax;
+        if (line.subscription) invoice.subscription += line.subTotal + line.tax;
       }
       for (const line of chosen.flatMap((item) => item.lines)) {
         if (line.periodFrom.isBefore(invoice.from)) invoice.from = line.periodFrom;
@@ -258,6 +262,7 @@ export class BillingRunner {
       rate,
       periodFrom: line.periodFrom,
       creditUse: line.creditUse,
+      subscription: line.subscription === true,
       credited: 0n,
       spends: [],
       Description: line.description,

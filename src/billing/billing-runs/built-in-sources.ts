@@ -91,7 +91,7 @@ export class BuiltInDueSources implements OnModuleInit {
       const lines = mapLazily(contractPeriods(terms, read, until), (period): DueLine => ({
         source: 'CoworkerContractUniqueId', sourceUniqueId: String(row.UniqueId), description: `${String(row.TariffName)} (${span(period.from, period.to)})`,
         quantity: 1, unitPrice: periodUnitPrice(price, period, proRating), taxRateId: row.TaxRateId === null ? null : Number(row.TaxRateId),
-        periodFrom: period.from, periodTo: period.to, currencyId: Number(row.CurrencyId),
+        periodFrom: period.from, periodTo: period.to, currencyId: Number(row.CurrencyId), subscription: true,
       }));
       return {
         lines,
@@ -154,7 +154,7 @@ export class BuiltInDueSources implements OnModuleInit {
       const lines = mapLazily(withinRepeat(periods, repeatFrom, repeatUntil), (period): DueLine => ({
         source: 'ContractProductUniqueId', sourceUniqueId: String(row.CpUniqueId), description: `${name} (${span(period.from, period.to)})`,
         quantity: Number(row.Quantity), unitPrice: periodUnitPrice(price, period, proRating), taxRateId: row.TaxRateId === null ? null : Number(row.TaxRateId),
-        periodFrom: period.from, periodTo: period.to, currencyId: Number(row.CurrencyId),
+        periodFrom: period.from, periodTo: period.to, currencyId: Number(row.CurrencyId), subscription: true,
       }));
       return { lines, claim: (claim, billed) => this.claimPeriod(claim, this.contractProducts, ContractProduct, Number(row.CpId), read, billedUntil(billed), {}) };
     });
@@ -232,7 +232,7 @@ export class BuiltInDueSources implements OnModuleInit {
       const lines = mapLazily(found, (occurrence): DueLine => ({
         source: 'CoworkerProductUniqueId', sourceUniqueId: String(row.UniqueId), description: `${name} (${span(occurrence.from, occurrence.to)})`,
         quantity: Number(row.Quantity), unitPrice, taxRateId: row.TaxRateId === null ? null : Number(row.TaxRateId),
-        periodFrom: occurrence.from, periodTo: occurrence.to, currencyId: Number(row.CurrencyId), creditUse: { productId: Number(row.ProductId) },
+        periodFrom: occurrence.from, periodTo: occurrence.to, currencyId: Number(row.CurrencyId), creditUse: { productId: Number(row.ProductId) }, subscription: true,
       }));
       items.push({ lines, claim: (claim, billed) => this.claimPeriod(claim, this.sales, CoworkerProduct, id, read, billedUntil(billed), this.saleMarks(claim)) });
     }

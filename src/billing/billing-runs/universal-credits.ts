@@ -22,6 +22,8 @@ export interface PlannedLine extends PricedLine {
   rate: Units;
   periodFrom: LocalDate;
   creditUse?: CreditUse;
+  /** Counted in the invoice's SubscriptionAmount (docs/billing.md "SubscriptionAmount"); a credit line as the line it pays. */
+  subscription: boolean;
   /** What credits paid of it, and the spends that paid it (one use-history record each). */
   credited: Units;
   spends: Spend[];
@@ -40,7 +42,7 @@ export type SpendingCredits = UniversalCredit[];
 
 /** The line's wire fields only: what an invoice line holds and a preview shows. */
 export function wireLine(line: PlannedLine): PricedLine {
-  const { key: _k, subTotal: _s, tax: _t, rate: _r, periodFrom: _p, creditUse: _c, credited: _d, spends: _x, ...fields } = line;
+  const { key: _k, subTotal: _s, tax: _t, rate: _r, periodFrom: _p, creditUse: _c, subscription: _b, credited: _d, spends: _x, ...fields } = line;
   return fields;
 }
 
@@ -155,6 +157,7 @@ function creditLine(line: PlannedLine, credit: UniversalCredit, units: Units): P
     tax,
     rate: line.rate,
     periodFrom: line.periodFrom,
+    subscription: line.subscription,
     credited: 0n,
     spends: [],
   };

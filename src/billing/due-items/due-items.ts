@@ -30,6 +30,8 @@ export interface DueLine {
    * pass or a charge. Absent: credits never pay it (contract periods and products, booking charges).
    */
   creditUse?: CreditUse;
+  /** A line of a recurring subscription (contract periods, contract products, recurring sales): the invoice's SubscriptionAmount counts it. */
+  subscription?: boolean;
 }
 
 /** The invoice an item is billed on, for the marks the item leaves on its record. */
