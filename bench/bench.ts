@@ -13,6 +13,7 @@ import {
 import { PDF_CONTROL, PDF_P99_TARGET, pdfBench, type PdfFigures } from './pdf.js';
 import { eInvoiceBench } from './einvoices.js';
 import { BENCH_EMAIL, BENCH_PASSWORD, BUSINESSES, presence, PRODUCTS, seed, seedBookings } from './seed.js';
+import { universalCreditCases } from './universal-credits.js';
 
 pinLoadGenerator();
 
@@ -125,6 +126,7 @@ try {
     },
     { name: 'POST check-in, uses a pass', target: 0.8, method: 'POST', path: () => '/api/spaces/checkins', headers: { ...bearer, 'content-type': 'application/json' }, body: checkinBody },
     { name: 'POST /api/token (password)', target: null, method: 'POST', path: () => '/api/token', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: () => form },
+    ...(await universalCreditCases(ourBase, bearer, 'POST create product')),
   ];
 
   const selected = selectCases(cases);

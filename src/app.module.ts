@@ -59,6 +59,7 @@ import { TaxRatesModule } from './kernel/tax-rates/tax-rates.module.js';
 import { CoworkerInvoiceLinesModule } from './billing/coworker-invoice-lines/coworker-invoice-lines.module.js';
 import { ContractProductsModule } from './billing/contract-products/contract-products.module.js';
 import { BillingRunsModule } from './billing/billing-runs/billing-runs.module.js';
+import { ChargesModule } from './billing/charges/charges.module.js';
 import { UtilsModule } from './utils/enums.controller.js';
 
 /**
@@ -132,6 +133,7 @@ export class AppModule {
         CoworkerInvoiceLinesModule,
         ContractProductsModule,
         BillingRunsModule,
+        ChargesModule,
         UtilsModule,
         // Bookings paid with booking credits (docs/bookings.md).
         ResourceTypesModule,

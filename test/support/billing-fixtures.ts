@@ -62,7 +62,8 @@ export const linesOf = async (t: TestApp, invoiceId: number) =>
 
 /** The fields of a line as a preview shows it: every field but Id, UniqueId, CoworkerInvoiceId and the common ones. */
 const PREVIEW_LINE_FIELDS = ['Description', 'Quantity', 'UnitPrice', 'SubTotal', 'TaxRateId', 'TaxRate', 'TaxAmount', 'TotalAmount', 'PeriodFrom', 'PeriodTo', 'Position',
-  'CoworkerContractUniqueId', 'ContractProductUniqueId', 'CoworkerProductUniqueId', 'BookingUniqueId', 'CoworkerTimePassUniqueId'];
+  'CoworkerContractUniqueId', 'ContractProductUniqueId', 'CoworkerProductUniqueId', 'BookingUniqueId', 'CoworkerTimePassUniqueId', 'CoworkerChargeUniqueId',
+  'CoworkerBookingCreditUniqueId', 'CreditAmount'];
 
 /** A billed line as the preview of its run showed it. */
 export const asPreviewLine = (line: Record<string, unknown>) => Object.fromEntries(PREVIEW_LINE_FIELDS.map((field) => [field, line[field]]));

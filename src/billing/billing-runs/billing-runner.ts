@@ -14,6 +14,7 @@ import { fromUnits, taxOf, toUnits, type Units } from '../due-items/money.js';
 import { earliestLines, type TakenItem } from '../due-items/earliest-lines.js';
 import { atMidnight, utcDate } from '../due-items/periods.js';
 import { TeamInvoicing } from './team-invoicing.js';
+import { UniversalCredits, wireLine, type PlannedLine } from './universal-credits.js';
 
 /** How many times a customer's transaction is tried when another run billed one of its items first. */
 const CLAIM_ATTEMPTS = 4;
@@ -57,6 +58,11 @@ export interface PricedLine {
   CoworkerProductUniqueId: string | null;
   BookingUniqueId: string | null;
   CoworkerTimePassUniqueId: string | null;
+  CoworkerChargeUniqueId: string | null;
+  /** A credit line's credit (docs/billing.md "Universal credits"). */
+  CoworkerBookingCreditUniqueId: string | null;
+  /** What universal credits paid of the line. */
+  CreditAmount: number;
 }
 
 /** An invoice a run makes (or would make). */
@@ -74,11 +80,15 @@ export interface BilledInvoice {
 
 interface PlannedInvoice {
   currencyId: number;
-  lines: Array<PricedLine & { key: string; subTotal: Units; tax: Units }>;
+  lines: PlannedLine[];
   items: TakenItem[];
+  /** What universal credits paid of each item's lines, in the order of `items`. */
+  credited: Units[];
   capped: boolean;
   total: Units;
   tax: Units;
+  /** Σ TotalAmount of its subscription lines and the credit lines paying them (docs/billing.md "SubscriptionAmount"). */
+  subscription: Units;
   from: LocalDate;
   to: LocalDate;
 }
@@ -98,6 +108,7 @@ export class BillingRunner {
     private readonly invoices: CoworkerInvoicesService,
     private readonly lines: CoworkerInvoiceLinesService,
     private readonly teams: TeamInvoicing,
+    private readonly universalCredits: UniversalCredits,
   ) {}
 
   /** Transactions billing customers began, and how many of them were a retry (a conflict or a claim lost): bench/billing.ts reports them. */
@@ -124,7 +135,7 @@ export class BillingRunner {
 
   /** What billing the customer now would make, writing nothing. */
   async preview(customer: BilledCustomer, until: LocalDate): Promise<BilledInvoice[]> {
-    const planned = await this.plan(customer, until, undefined);
+    const planned = await this.plan(customer, until, undefined, undefined);
     return planned.map((invoice) => this.answer(customer, invoice));
   }
 
@@ -151,7 +162,7 @@ export class BillingRunner {
   private async billIn(manager: EntityManager, customer: BilledCustomer, until: LocalDate, actor: Principal | undefined): Promise<BilledInvoice[]> {
     // Runs for one customer take turns on its row, on any node: the second reads what the first left.
     if (!(await this.takeTurn(customer.id, manager))) throw new BillingError(`Coworker ${customer.id} does not exist.`);
-    const planned = await this.plan(customer, until, manager);
+    const planned = await this.plan(customer, until, manager, actor);
     const made: BilledInvoice[] = [];
     const today = atMidnight(todayUtc());
     for (const invoice of planned) {
@@ -164,20 +175,22 @@ export class BillingRunner {
         InvoiceToDate: atMidnight(invoice.to),
         TotalAmount: fromUnits(invoice.total),
         TaxAmount: fromUnits(invoice.tax),
+        SubscriptionAmount: fromUnits(invoice.subscription),
       });
       const number = String(written.InvoiceNumber);
       for (const line of invoice.lines) {
-        const { key, subTotal: _s, tax: _t, ...fields } = line;
-        await this.lines.insertLine(manager, actor, {
+        const fields = wireLine(line);
+        const lineId = await this.lines.insertLine(manager, actor, {
           ...fields,
           PeriodFrom: new Date(fields.PeriodFrom),
           PeriodTo: new Date(fields.PeriodTo),
           CoworkerInvoiceId: id,
-          BilledItemKey: key,
+          BilledItemKey: line.key,
         });
+        await this.universalCredits.recordUses(manager, actor, lineId, customer.id, line);
       }
-      for (const { item, lines } of invoice.items) {
-        if (!(await item.claim({ manager, actor, invoice: { id, number, on: new Date() } }, lines))) throw new ClaimLost();
+      for (const [index, { item, lines }] of invoice.items.entries()) {
+        if (!(await item.claim({ manager, actor, invoice: { id, number, on: new Date() }, credited: invoice.credited[index] }, lines))) throw new ClaimLost();
       }
       await this.invoices.recordIssued(manager, actor, id, written);
       made.push({ ...this.answer(customer, invoice), Id: id, InvoiceNumber: number });
@@ -187,27 +200,37 @@ export class BillingRunner {
 
   /**
    * The invoices due items make, priced, per currency, each with at most MAX_INVOICE_LINES lines, the
-   * earliest (docs/billing.md "Bounds"); throws BillingError when a line cannot be billed.
+   * earliest (docs/billing.md "Bounds"), with the credit lines of universal credits after the lines they
+   * pay (spent with `manager`, only planned without: a preview); throws BillingError when a line cannot be billed.
    */
-  private async plan(customer: BilledCustomer, until: LocalDate, manager: EntityManager | undefined): Promise<PlannedInvoice[]> {
+  private async plan(customer: BilledCustomer, until: LocalDate, manager: EntityManager | undefined, actor: Principal | undefined): Promise<PlannedInvoice[]> {
     // What is due to the customer, its team members' items included (docs/billing.md, "Team invoices").
     const items = await this.teams.dueTo({ customer, until, manager }, manager && ((memberId) => this.takeTurn(memberId, manager)));
     const taken = earliestLines(items, MAX_INVOICE_LINES);
     if (!taken.length) return [];
-    const rates = await this.taxRates(customer, taken.flatMap((invoice) => invoice.items.flatMap((item) => item.lines)), manager);
-    return taken.map(({ currencyId, items: chosen, capped }) => {
+    const dueLines = taken.flatMap((invoice) => invoice.items.flatMap((item) => item.lines));
+    const rates = await this.taxRates(customer, dueLines, manager);
+    const credits = await this.universalCredits.spendable(customer, dueLines, manager);
+    const planned: PlannedInvoice[] = [];
+    for (const { currencyId, items: chosen, capped } of taken) {
       const first = chosen[0].lines[0];
-      const invoice: PlannedInvoice = { currencyId, lines: [], items: chosen, capped, total: 0n, tax: 0n, from: first.periodFrom, to: first.periodTo };
+      const invoice: PlannedInvoice = { currencyId, lines: [], items: chosen, credited: [], capped, total: 0n, tax: 0n, subscription: 0n, from: first.periodFrom, to: first.periodTo };
+      const priced = chosen.flatMap((item) => item.lines).map((line, index) => this.price(line, rates, index + 1));
+      invoice.lines = await this.universalCredits.pay(priced, credits, manager, actor);
+      for (const line of invoice.lines) {
+        invoice.total += line.subTotal + line.tax;
+        invoice.tax += line.tax;
+        if (line.subscription) invoice.subscription += line.subTotal + line.tax;
+      }
       for (const line of chosen.flatMap((item) => item.lines)) {
-        const priced = this.price(line, rates, invoice.lines.length + 1);
-        invoice.lines.push(priced);
-        invoice.total += priced.subTotal + priced.tax;
-        invoice.tax += priced.tax;
         if (line.periodFrom.isBefore(invoice.from)) invoice.from = line.periodFrom;
         if (line.periodTo.isAfter(invoice.to)) invoice.to = line.periodTo;
       }
-      return invoice;
-    });
+      let next = 0;
+      invoice.credited = chosen.map((item) => priced.slice(next, (next += item.lines.length)).reduce((sum, line) => sum + line.credited, 0n));
+      planned.push(invoice);
+    }
+    return planned;
   }
 
   /** The rates of the tax rates the lines name: each must be one of the customer's business. */
@@ -228,7 +251,7 @@ export class BillingRunner {
   }
 
   /** A line's amounts (docs/billing.md): SubTotal = Quantity × UnitPrice; TaxAmount rounded; TotalAmount their sum. */
-  private price(line: DueLine, rates: Map<number, Units>, position: number): PlannedInvoice['lines'][number] {
+  private price(line: DueLine, rates: Map<number, Units>, position: number): PlannedLine {
     const subTotal = BigInt(line.quantity) * line.unitPrice;
     const rate = line.taxRateId === null ? 0n : rates.get(line.taxRateId)!;
     const tax = taxOf(subTotal, rate);
@@ -237,6 +260,12 @@ export class BillingRunner {
       key: `${line.sourceUniqueId}/${line.periodFrom.toString()}`,
       subTotal,
       tax,
+      rate,
+      periodFrom: line.periodFrom,
+      creditUse: line.creditUse,
+      subscription: line.subscription === true,
+      credited: 0n,
+      spends: [],
       Description: line.description,
       Quantity: line.quantity,
       UnitPrice: fromUnits(line.unitPrice),
@@ -253,6 +282,9 @@ export class BillingRunner {
       CoworkerProductUniqueId: source('CoworkerProductUniqueId'),
       BookingUniqueId: source('BookingUniqueId'),
       CoworkerTimePassUniqueId: source('CoworkerTimePassUniqueId'),
+      CoworkerChargeUniqueId: source('CoworkerChargeUniqueId'),
+      CoworkerBookingCreditUniqueId: null,
+      CreditAmount: 0,
     };
   }
 
@@ -262,7 +294,7 @@ export class BillingRunner {
       CurrencyId: invoice.currencyId,
       TotalAmount: fromUnits(invoice.total),
       TaxAmount: fromUnits(invoice.tax),
-      Lines: invoice.lines.map(({ key: _k, subTotal: _s, tax: _t, ...line }) => line),
+      Lines: invoice.lines.map(wireLine),
       capped: invoice.capped,
     };
   }

@@ -6,6 +6,8 @@ import { CoworkerInvoiceLinesModule } from '../coworker-invoice-lines/coworker-i
 import { CoworkerInvoicesModule } from '../coworker-invoices/coworker-invoices.module.js';
 import { CoworkerProductsModule } from '../coworker-products/coworker-products.module.js';
 import { DueItemSources } from '../due-items/due-items.js';
+import { CoworkerBookingCreditUseHistoriesModule } from '../coworker-booking-credit-use-histories/coworker-booking-credit-use-histories.module.js';
+import { UniversalCredits } from './universal-credits.js';
 import { BillingRunWorker } from './billing-run.worker.js';
 import { BillingRunner } from './billing-runner.js';
 import { billingRuns } from './billing-runs.definition.js';
@@ -16,8 +18,8 @@ import { TeamInvoicing } from './team-invoicing.js';
 
 @Module(RecordModule.forType({
   definition: billingRuns,
-  imports: [CoworkerContractsModule, ContractProductsModule, CoworkerProductsModule, CoworkerInvoicesModule, CoworkerInvoiceLinesModule],
-  providers: [BillingRunsService, DueItemSources, BuiltInDueSources, BillingRunner, BillingRunWorker, TeamInvoicing],
+  imports: [CoworkerContractsModule, ContractProductsModule, CoworkerProductsModule, CoworkerInvoicesModule, CoworkerInvoiceLinesModule, CoworkerBookingCreditUseHistoriesModule],
+  providers: [BillingRunsService, DueItemSources, BuiltInDueSources, BillingRunner, BillingRunWorker, TeamInvoicing, UniversalCredits],
   controllers: [RaiseInvoiceController],
   exports: [BillingRunsService, DueItemSources],
 }))

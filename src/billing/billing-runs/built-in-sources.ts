@@ -94,7 +94,7 @@ export class BuiltInDueSources implements OnModuleInit {
       const lines = mapLazily(contractPeriods(terms, read, until), (period): DueLine => ({
         source: 'CoworkerContractUniqueId', sourceUniqueId: String(row.UniqueId), description: `${String(row.TariffName)} (${span(period.from, period.to)})`,
         quantity: 1, unitPrice: periodUnitPrice(price, period, proRating), taxRateId: row.TaxRateId === null ? null : Number(row.TaxRateId),
-        periodFrom: period.from, periodTo: period.to, currencyId: Number(row.CurrencyId),
+        periodFrom: period.from, periodTo: period.to, currencyId: Number(row.CurrencyId), subscription: true,
       }));
       return {
         lines,
@@ -157,7 +157,7 @@ export class BuiltInDueSources implements OnModuleInit {
       const lines = mapLazily(withinRepeat(periods, repeatFrom, repeatUntil), (period): DueLine => ({
         source: 'ContractProductUniqueId', sourceUniqueId: String(row.CpUniqueId), description: `${name} (${span(period.from, period.to)})`,
         quantity: Number(row.Quantity), unitPrice: periodUnitPrice(price, period, proRating), taxRateId: row.TaxRateId === null ? null : Number(row.TaxRateId),
-        periodFrom: period.from, periodTo: period.to, currencyId: Number(row.CurrencyId),
+        periodFrom: period.from, periodTo: period.to, currencyId: Number(row.CurrencyId), subscription: true,
       }));
       return {
         lines, invoiceDirectly: invoiceDirectly(row),
@@ -167,7 +167,7 @@ export class BuiltInDueSources implements OnModuleInit {
   }
 
   private readonly saleColumns = (alias: string) =>
-    ['Id', 'UniqueId', 'Quantity', 'Price', 'SaleDate', 'RepeatCycle', 'RepeatUnit', 'RepeatFrom', 'RepeatUntil', 'InvoicedPeriod'].map((c) => `${alias}.${this.q(c)} AS ${this.q(c)}`).join(', ');
+    ['Id', 'UniqueId', 'ProductId', 'Quantity', 'Price', 'SaleDate', 'RepeatCycle', 'RepeatUnit', 'RepeatFrom', 'RepeatUntil', 'InvoicedPeriod'].map((c) => `${alias}.${this.q(c)} AS ${this.q(c)}`).join(', ');
 
   private productColumns(alias: string): string {
     const q = (n: string) => this.q(n);
@@ -198,7 +198,7 @@ export class BuiltInDueSources implements OnModuleInit {
         lines: [{
           source: 'CoworkerProductUniqueId', sourceUniqueId: String(row.UniqueId), description: `${String(row.DisplayAs || row.ProductName)} (${date.toString()})`,
           quantity: Number(row.Quantity), unitPrice: roundToCents(toUnits(row.Price)), taxRateId: row.TaxRateId === null ? null : Number(row.TaxRateId),
-          periodFrom: date, periodTo: date, currencyId: Number(row.CurrencyId),
+          periodFrom: date, periodTo: date, currencyId: Number(row.CurrencyId), creditUse: { productId: Number(row.ProductId) },
         }],
         claim: async (claim) => {
           const before = await this.sales.get(id, undefined, claim.manager);
@@ -240,7 +240,7 @@ export class BuiltInDueSources implements OnModuleInit {
       const lines = mapLazily(found, (occurrence): DueLine => ({
         source: 'CoworkerProductUniqueId', sourceUniqueId: String(row.UniqueId), description: `${name} (${span(occurrence.from, occurrence.to)})`,
         quantity: Number(row.Quantity), unitPrice, taxRateId: row.TaxRateId === null ? null : Number(row.TaxRateId),
-        periodFrom: occurrence.from, periodTo: occurrence.to, currencyId: Number(row.CurrencyId),
+        periodFrom: occurrence.from, periodTo: occurrence.to, currencyId: Number(row.CurrencyId), creditUse: { productId: Number(row.ProductId) }, subscription: true,
       }));
       items.push({ lines, invoiceDirectly: invoiceDirectly(row), claim: (claim, billed) => this.claimPeriod(claim, this.sales, CoworkerProduct, id, read, billedUntil(billed), this.saleMarks(claim)) });
     }

@@ -8,11 +8,11 @@ export const coworkerBookingCreditUseHistories = defineRecord({
   path: 'billing/coworkerbookingcreditusehistories',
   entity: CoworkerBookingCreditUseHistory,
   operations: ['list', 'get'],
-  // Written by bookings only: the other methods answer 405.
+  // Written by bookings and billing runs only: the other methods answer 405.
   methodNotAllowed: true,
   business: { via: () => CoworkerBookingCredit, on: 'CoworkerBookingCreditId' },
   reads: {
     CoworkerFullName: { from: () => Coworker, on: 'CoworkerId', column: 'FullName' },
   },
-  toStringText: (u) => `${u.CreditUsed} of credit ${u.CoworkerBookingCreditId} for booking ${u.BookingId}${u.Returned ? ' (returned)' : ''}`,
+  toStringText: (u) => `${u.CreditUsed} of credit ${u.CoworkerBookingCreditId} for ${u.BookingId === null ? `invoice line ${u.CoworkerInvoiceLineId}` : `booking ${u.BookingId}`}${u.Returned ? ' (returned)' : ''}`,
 });

@@ -7,8 +7,8 @@ import { InjectRecords } from '../../common/record.module.js';
 import type { RecordService } from '../../common/record.service.js';
 import { coworkerBookingCredits } from '../coworker-booking-credits/coworker-booking-credits.definition.js';
 import { coworkerBookingCreditUseHistories } from './coworker-booking-credit-use-histories.definition.js';
-import { CreditSpendingRepository, type CreditQuestion } from './credit-spending.repository.js';
-import { planSpend, spendingOrder, type Spend } from './spend-rules.js';
+import { CreditSpendingRepository, type CreditQuestion, type CreditUse } from './credit-spending.repository.js';
+import { planSpend, spendingOrder, type Spend, type SpendableCredit } from './spend-rules.js';
 
 /**
  * Booking credits spent and given back (docs/bookings.md "Credits"), inside the booking's transaction.
@@ -40,29 +40,40 @@ export class CoworkerBookingCreditUseHistoriesService {
     let left = amount;
     for (const credit of spendingOrder(await this.spending.applicable(question, manager))) {
       if (left <= 0n) break;
-      let units = credit.remaining < left ? credit.remaining : left;
-      while (units > 0n) {
-        const before = await this.credits.get(credit.Id, undefined, manager);
-        if (await this.spending.take(credit.Id, units, manager)) {
-          await this.credits.recordChange(manager, actor, 'Update', credit.Id, before);
-          made.push({ Id: credit.Id, units });
-          left -= units;
-          break;
-        }
-        const remaining = await this.spending.remaining(credit.Id, manager);
-        units = remaining < left ? remaining : left;
-      }
+      const units = await this.takeFrom(manager, actor, credit, left);
+      if (units > 0n) made.push({ Id: credit.Id, units });
+      left -= units;
     }
     return made;
   }
 
-  /** The use-history records of a booking's spends. */
-  async recordUses(manager: EntityManager, actor: Principal | undefined, bookingId: number, coworkerId: number, spends: readonly Spend[]): Promise<void> {
+  /**
+   * Takes up to `wanted` from one credit, `credit.remaining` being what was read of it: one conditional
+   * UPDATE; when another spend took from it meanwhile, what is left is read again and taken instead, so
+   * it never goes below 0 (bookings and billing runs alike, docs/billing.md "Universal credits"). What it took.
+   */
+  async takeFrom(manager: EntityManager, actor: Principal | undefined, credit: Pick<SpendableCredit, 'Id' | 'remaining'>, wanted: bigint): Promise<bigint> {
+    let units = credit.remaining < wanted ? credit.remaining : wanted;
+    while (units > 0n) {
+      const before = await this.credits.get(credit.Id, undefined, manager);
+      if (await this.spending.take(credit.Id, units, manager)) {
+        await this.credits.recordChange(manager, actor, 'Update', credit.Id, before);
+        return units;
+      }
+      const remaining = await this.spending.remaining(credit.Id, manager);
+      units = remaining < wanted ? remaining : wanted;
+    }
+    return 0n;
+  }
+
+  /** The use-history records of a booking's spends, or (`{ lineId }`) of the spends paying an invoice line. */
+  async recordUses(manager: EntityManager, actor: Principal | undefined, spender: number | { lineId: number }, coworkerId: number, spends: readonly Spend[]): Promise<void> {
+    const paid = typeof spender === 'number' ? { BookingId: spender, CoworkerInvoiceLineId: null } : { BookingId: null, CoworkerInvoiceLineId: spender.lineId };
     for (const spend of spends) {
       const now = new Date();
       const written = {
         UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true,
-        CoworkerBookingCreditId: spend.Id, BookingId: bookingId, CreditUsed: unitsText(spend.units), Returned: false, CoworkerId: coworkerId,
+        CoworkerBookingCreditId: spend.Id, ...paid, CreditUsed: unitsText(spend.units), Returned: false, CoworkerId: coworkerId,
       };
       const id = await this.records.insertRow(written, manager);
       await this.records.recordChange(manager, actor, 'Create', id, null, undefined, written);
@@ -71,7 +82,16 @@ export class CoworkerBookingCreditUseHistoriesService {
 
   /** Gives back every unreturned spend of a booking: RemainingCredit back, the record Returned. */
   async giveBack(manager: EntityManager, actor: Principal | undefined, bookingId: number): Promise<void> {
-    for (const use of await this.spending.unreturned(bookingId, manager)) {
+    await this.giveBackUses(manager, actor, await this.spending.unreturned(bookingId, manager));
+  }
+
+  /** Gives back the spends on a deleted invoice's lines (COWORKER_INVOICE_DELETE, docs/billing.md "Universal credits"). */
+  async giveBackInvoice(manager: EntityManager, actor: Principal | undefined, invoiceId: number): Promise<void> {
+    await this.giveBackUses(manager, actor, await this.spending.unreturnedOnInvoice(invoiceId, manager));
+  }
+
+  private async giveBackUses(manager: EntityManager, actor: Principal | undefined, uses: readonly CreditUse[]): Promise<void> {
+    for (const use of uses) {
       const credit = await this.credits.get(use.CoworkerBookingCreditId, undefined, manager);
       await this.spending.giveBack(use.CoworkerBookingCreditId, use.units, manager);
       await this.credits.recordChange(manager, actor, 'Update', use.CoworkerBookingCreditId, credit);

@@ -1,12 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Database } from '../../common/database.js';
+import { changedRows } from '../due-items/flag-claims.js';
 import { toUnits, unitsText } from '../due-items/money.js';
 import { parseDbDateTime, toWire } from '../../common/wire-values.js';
 import { CoworkerBookingCredit } from '../coworker-booking-credits/coworker-booking-credit.entity.js';
 import { creditApplies, type Eligibility } from '../coworker-booking-credits/credit-rules.js';
 import type { SpendableCredit } from './spend-rules.js';
 import { CoworkerBookingCreditUseHistory } from './coworker-booking-credit-use-history.entity.js';
+import { CoworkerInvoiceLine } from '../coworker-invoice-lines/coworker-invoice-line.entity.js';
 
 /** What a booking's credits are looked up by (docs/bookings.md "Credits"). */
 export interface CreditQuestion {
@@ -18,7 +20,7 @@ export interface CreditQuestion {
   at: Date;
 }
 
-/** An unreturned use of a credit by a booking. */
+/** An unreturned use of a credit by a booking or on an invoice line. */
 export interface CreditUse {
   Id: number;
   CoworkerBookingCreditId: number;
@@ -71,7 +73,7 @@ export class CreditSpendingRepository {
       [this.amount(units), creditId, this.amount(units)],
       manager,
     );
-    return affectedRows(result) === 1;
+    return changedRows(result) === 1;
   }
 
   /** Gives `units` back to the credit (when it still exists). */
@@ -87,11 +89,22 @@ export class CreditSpendingRepository {
 
   /** The unreturned uses of credits by a booking, in the order they were made. */
   async unreturned(bookingId: number, manager: EntityManager): Promise<CreditUse[]> {
+    return this.unreturnedWhere(`${this.db.id('BookingId')} = ?`, [bookingId], manager);
+  }
+
+  /** The unreturned uses of credits on the lines of an invoice (docs/billing.md "Universal credits"), in the order they were made. */
+  async unreturnedOnInvoice(invoiceId: number, manager: EntityManager): Promise<CreditUse[]> {
+    const { db } = this;
+    const lines = `SELECT ${db.id('Id')} FROM ${db.tableOf(CoworkerInvoiceLine)} WHERE ${db.id('CoworkerInvoiceId')} = ?`;
+    return this.unreturnedWhere(`${db.id('CoworkerInvoiceLineId')} IN (${lines})`, [invoiceId], manager);
+  }
+
+  private async unreturnedWhere(condition: string, parameters: unknown[], manager: EntityManager): Promise<CreditUse[]> {
     const { db } = this;
     const rows = await db.query(
       `SELECT ${db.id('Id')} AS id, ${db.id('CoworkerBookingCreditId')} AS credit, ${db.id('CreditUsed')} AS used FROM ${db.tableOf(CoworkerBookingCreditUseHistory)} ` +
-      `WHERE ${db.id('BookingId')} = ? AND ${db.id('Returned')} = 0 ORDER BY ${db.id('Id')}`,
-      [bookingId],
+      `WHERE ${condition} AND ${db.id('Returned')} = 0 ORDER BY ${db.id('Id')}`,
+      parameters,
       manager,
     );
     return rows.map((row) => ({ Id: Number(row.id), CoworkerBookingCreditId: Number(row.credit), units: toUnits(row.used) }));
@@ -120,5 +133,3 @@ export class CreditSpendingRepository {
   }
 }
 
-/** Rows a write statement changed, as either driver reports it. */
-const affectedRows = (result: unknown): number => Number((result as { affectedRows?: number; changes?: number }).affectedRows ?? (result as { changes?: number }).changes ?? 0);

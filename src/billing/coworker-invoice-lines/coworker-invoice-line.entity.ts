@@ -6,7 +6,7 @@ import { CoworkerInvoice } from '../coworker-invoices/coworker-invoice.entity.js
 
 /**
  * One line of a customer invoice made by a billing run (docs/billing.md): what was billed, at what
- * price and tax, for which period, from which source (one of the four *UniqueId fields).
+ * price and tax, for which period, from which source (one of the *UniqueId fields).
  *
  * `BilledItemKey` (never on the wire) is `<source UniqueId>/<PeriodFrom as YYYY-MM-DD>` and UNIQUE: the
  * database itself refuses a second line for one item and period, whatever ran at the same time
@@ -34,5 +34,11 @@ export class CoworkerInvoiceLine extends RecordEntity {
   @TextColumn({ length: 36, index: true }) BookingUniqueId: string | null;
   /** The customer's pass billed (docs/presence.md). */
   @TextColumn({ length: 36, index: true }) CoworkerTimePassUniqueId: string | null;
+  /** The charge billed (docs/billing.md "Charges"). */
+  @TextColumn({ length: 36, index: true }) CoworkerChargeUniqueId: string | null;
+  /** A credit line: the universal credit spent (docs/billing.md "Universal credits"). */
+  @TextColumn({ length: 36, index: true }) CoworkerBookingCreditUniqueId: string | null;
+  /** What universal credits paid of this line (0 on credit lines and lines they did not pay). */
+  @MoneyColumn({ nullable: false, default: 0 }) CreditAmount: number;
   @TextColumn({ length: 64 }) BilledItemKey: string | null;
 }

@@ -49,6 +49,11 @@ export class CoworkerInvoice extends RecordEntity {
   @BoolColumn() Refunded: boolean;
   @DateTimeColumn() RefundedOn: Date | null;
   @MoneyColumn({ nullable: false, default: 0 }) RefundedAmount: number;
+  /**
+   * The part of the total from recurring subscription charges, set by a billing run (docs/billing.md
+   * "SubscriptionAmount"); 0 on every other invoice. Read-only.
+   */
+  @MoneyColumn({ nullable: false, default: 0 }) SubscriptionAmount: number;
   /** The issuing business's name, captured at issuance like the bill-to details. */
   @TextColumn() BusinessName: string | null;
 }

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { RecordModule } from '../../common/record.module.js';
 import { DownloadsModule } from '../../downloads/downloads.module.js';
 import { BillingRunsModule } from '../billing-runs/billing-runs.module.js';
+import { CoworkerBookingCreditUseHistoriesModule } from '../coworker-booking-credit-use-histories/coworker-booking-credit-use-histories.module.js';
 import { ContractProductsModule } from '../contract-products/contract-products.module.js';
 import { CoworkerContractsModule } from '../coworker-contracts/coworker-contracts.module.js';
 import { CoworkerInvoicesModule } from '../coworker-invoices/coworker-invoices.module.js';
@@ -21,6 +22,6 @@ import { CoworkerLedgerEntriesRules } from './coworker-ledger-entries.rules.js';
   providers: [InvoiceSettlement, SettlementRepository, InvoiceCommands, InvoicePrints, InvoicePdfRenderer, InvoiceRelease],
   // The e-invoice export (src/billing/einvoices/) makes its Factur-X PDFs and bounds as prints do.
   exports: [InvoicePrints, SettlementRepository],
-  imports: [CoworkerInvoicesModule, DownloadsModule, CoworkerContractsModule, ContractProductsModule, CoworkerProductsModule, BillingRunsModule],
+  imports: [CoworkerInvoicesModule, DownloadsModule, CoworkerContractsModule, ContractProductsModule, CoworkerProductsModule, BillingRunsModule, CoworkerBookingCreditUseHistoriesModule],
 }))
 export class CoworkerLedgerEntriesModule {}

@@ -5,9 +5,8 @@ import { toWire } from '../../common/wire-values.js';
 import { wholeSecond } from '../coworker-booking-credits/coworker-booking-credits.service.js';
 import { TimePass } from '../time-passes/time-pass.entity.js';
 import { CoworkerTimePass } from './coworker-time-pass.entity.js';
+import { changedRows, holdUnbilled } from '../due-items/flag-claims.js';
 
-/** Rows a write statement changed, as either driver reports it. */
-export const changedRows = (result: unknown): number => Number((result as { affectedRows?: number; changes?: number }).affectedRows ?? (result as { changes?: number }).changes ?? 0);
 
 /** What the presence rules read of a TimePass. */
 export interface PassKind {
@@ -133,15 +132,9 @@ export class CoworkerTimePassesRepository {
     return changedRows(result) === 1 ? id : null;
   }
 
-  /**
-   * Holds a pass's row while it is not billed: a write that changes nothing but waits for a billing
-   * run's claim of it to commit, then sees it. False when it is billed (or gone).
-   */
-  async holdUnbilled(id: number, manager: EntityManager): Promise<boolean> {
-    const { db } = this;
-    const invoiced = db.id('Invoiced');
-    const result = await db.query(`UPDATE ${db.tableOf(CoworkerTimePass)} SET ${invoiced} = 0 WHERE ${db.id('Id')} = ? AND ${invoiced} = 0`, [id], manager);
-    return changedRows(result) === 1;
+  /** Holds a pass's row while it is not billed (holdUnbilled): false when it is billed (or gone). */
+  holdUnbilled(id: number, manager: EntityManager): Promise<boolean> {
+    return holdUnbilled(this.db, CoworkerTimePass, id, manager);
   }
 
   async idOf(uniqueId: string, manager: EntityManager): Promise<number | null> {

@@ -9,7 +9,8 @@ import { CoworkerInvoiceLine } from '../coworker-invoice-lines/coworker-invoice-
 // with billed lines cannot be deleted, and its billed fields cannot change what was billed.
 
 /** The line column naming each kind of source. */
-export type SourceColumn = 'CoworkerContractUniqueId' | 'ContractProductUniqueId' | 'CoworkerProductUniqueId' | 'BookingUniqueId' | 'CoworkerTimePassUniqueId';
+export type SourceColumn = 'CoworkerContractUniqueId' | 'ContractProductUniqueId' | 'CoworkerProductUniqueId' | 'BookingUniqueId' | 'CoworkerTimePassUniqueId'
+  | 'CoworkerChargeUniqueId';
 
 /** Whether any invoice line was billed from the source with this UniqueId. */
 export async function hasBilledLines(db: Database, column: SourceColumn, uniqueId: string, manager?: EntityManager): Promise<boolean> {

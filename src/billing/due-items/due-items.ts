@@ -4,6 +4,7 @@ import type { EntityManager } from 'typeorm';
 import type { Principal } from '../../common/principal.js';
 import type { Units } from './money.js';
 import type { SourceColumn } from './billed-items.js';
+import type { CreditUse } from '../coworker-booking-credits/credit-rules.js';
 
 // The due-items collection of a billing run is a list of item sources (docs/billing.md, "Item
 // sources"): contract periods, contract products, one-off sales, recurring sales, and whatever other
@@ -24,6 +25,13 @@ export interface DueLine {
   periodTo: LocalDate;
   /** The currency of the tariff or product: invoices are made per currency. */
   currencyId: number;
+  /**
+   * What universal credits may pay this line as (docs/billing.md "Universal credits"): a product, a
+   * pass or a charge. Absent: credits never pay it (contract periods and products, booking charges).
+   */
+  creditUse?: CreditUse;
+  /** A line of a recurring subscription (contract periods, contract products, recurring sales): the invoice's SubscriptionAmount counts it. */
+  subscription?: boolean;
 }
 
 /** The invoice an item is billed on, for the marks the item leaves on its record. */
@@ -38,6 +46,8 @@ export interface ClaimContext {
   manager: EntityManager;
   actor: Principal | undefined;
   invoice: BillingInvoice;
+  /** What universal credits paid of the item's billed lines (docs/billing.md "Universal credits"). */
+  credited: Units;
 }
 
 /**

@@ -15,6 +15,7 @@ import { CoworkerInvoice } from '../coworker-invoices/coworker-invoice.entity.js
 import { CoworkerProduct } from '../coworker-products/coworker-product.entity.js';
 import { coworkerProducts } from '../coworker-products/coworker-products.definition.js';
 import { DueItemSources } from '../due-items/due-items.js';
+import { CoworkerBookingCreditUseHistoriesService } from '../coworker-booking-credit-use-histories/coworker-booking-credit-use-histories.service.js';
 
 /** A source of billed lines, by the line's field that names it. */
 interface Source {
@@ -29,7 +30,8 @@ interface Source {
  * invoiced; a contract, contract product or recurring sale is billed up to the first period the
  * invoice billed (InvoicedPeriod; RenewalDate for contracts), or never when no other invoice bills it.
  * Periods must be given back from the newest: an invoice whose items have later periods on another
- * invoice is refused. Every record changed goes in its history, in the delete's transaction.
+ * invoice is refused. Universal credits its lines spent are given back. Every record changed goes in
+ * its history, in the delete's transaction.
  */
 @Injectable()
 export class InvoiceRelease {
@@ -38,6 +40,7 @@ export class InvoiceRelease {
   @InjectRecords(contractProducts) private readonly contractProducts: RecordService;
   @InjectRecords(coworkerProducts) private readonly sales: RecordService;
   @Inject(DueItemSources) private readonly dueSources: DueItemSources;
+  @Inject(CoworkerBookingCreditUseHistoriesService) private readonly creditUses: CoworkerBookingCreditUseHistoriesService;
 
   async release(invoiceId: number, invoiceNumber: string, manager: EntityManager, actor: Principal | undefined): Promise<void> {
     const sources: Source[] = [
@@ -50,6 +53,8 @@ export class InvoiceRelease {
     }
     // Sources other modules add (booking charges) give back their own items.
     for (const source of this.dueSources.all) await source.release?.({ invoiceId, manager, actor });
+    // Universal credits its lines spent go back (docs/billing.md "Universal credits").
+    await this.creditUses.giveBackInvoice(manager, actor, invoiceId);
   }
 
   /** The sources the invoice's lines bill through `source.field`, each with the first period it billed. */

@@ -120,7 +120,8 @@ function probes(constraints: unknown[]): unknown[] {
     true, false, [], [1], ['a'], [null], {}, { length: 0 }, new Date(0), new Date(NaN), new String('s'), new Boolean(true), Number.MAX_SAFE_INTEGER];
   for (const constraint of constraints.flat()) {
     if (typeof constraint === 'number' && Number.isFinite(constraint)) {
-      values.push(constraint, constraint - 1, constraint + 1, constraint - 0.5, constraint + 0.5, new Array(Math.min(Math.max(constraint, 0), 2000)).fill(1), new Array(Math.min(Math.max(constraint + 1, 0), 2001)).fill(1));
+      // Arrays as long as the bound (a fractional bound, such as a money minimum of 0.0001, rounded down).
+      values.push(constraint, constraint - 1, constraint + 1, constraint - 0.5, constraint + 0.5, new Array(Math.min(Math.max(Math.floor(constraint), 0), 2000)).fill(1), new Array(Math.min(Math.max(Math.floor(constraint) + 1, 0), 2001)).fill(1));
     }
   }
   return values;

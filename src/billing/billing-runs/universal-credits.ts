@@ -1,0 +1,164 @@
+import { Injectable } from '@nestjs/common';
+import type { LocalDate } from '@js-joda/core';
+import type { EntityManager } from 'typeorm';
+import { Database } from '../../common/database.js';
+import type { Principal } from '../../common/principal.js';
+import { parseDbDateTime, toWire } from '../../common/wire-values.js';
+import { CoworkerBookingCreditUseHistoriesService } from '../coworker-booking-credit-use-histories/coworker-booking-credit-use-histories.service.js';
+import { spendingOrder, type Spend, type SpendableCredit } from '../coworker-booking-credit-use-histories/spend-rules.js';
+import { CoworkerBookingCredit } from '../coworker-booking-credits/coworker-booking-credit.entity.js';
+import { creditApplies, type CreditUse, type Eligibility } from '../coworker-booking-credits/credit-rules.js';
+import type { BilledCustomer } from '../due-items/due-items.js';
+import { fromUnits, taxOf, toUnits, type Units } from '../due-items/money.js';
+import { atMidnight } from '../due-items/periods.js';
+import type { PricedLine } from './billing-runner.js';
+
+/** A line as a run plans it: its wire fields and what the run computes with (never on the wire). */
+export interface PlannedLine extends PricedLine {
+  /** BilledItemKey (docs/billing.md "Exactly once"); null for a credit line. */
+  key: string | null;
+  subTotal: Units;
+  tax: Units;
+  rate: Units;
+  periodFrom: LocalDate;
+  creditUse?: CreditUse;
+  /** Counted in the invoice's SubscriptionAmount (docs/billing.md "SubscriptionAmount"); a credit line as the line it pays. */
+  subscription: boolean;
+  /** What credits paid of it, and the spends that paid it (one use-history record each). */
+  credited: Units;
+  spends: Spend[];
+}
+
+/** A universal credit of the customer, as read when the run began; `remaining` follows the run's spends. */
+interface UniversalCredit extends SpendableCredit {
+  UniqueId: string;
+  Description: string;
+  validFrom: number | null;
+  eligibility: Eligibility;
+}
+
+/** The customer's credits a run may spend, in spending order. */
+export type SpendingCredits = UniversalCredit[];
+
+/** The line's wire fields only: what an invoice line holds and a preview shows. */
+export function wireLine(line: PlannedLine): PricedLine {
+  const { key: _k, subTotal: _s, tax: _t, rate: _r, periodFrom: _p, creditUse: _c, subscription: _b, credited: _d, spends: _x, ...fields } = line;
+  return fields;
+}
+
+/**
+ * Universal credits paying invoice lines in a billing run (docs/billing.md "Universal credits", docs/api.md
+ * §13.1): lines in invoice order; for each line that credits may pay (its `creditUse`), the customer's
+ * universal credits of the invoice's business valid on its PeriodFrom that apply to it, earliest expiry
+ * first, each paying up to what is left of its SubTotal. Each spend is a credit line right after the line.
+ * In a run each spend is the conditional UPDATE of bookings' spends (takeFrom: it never takes a credit
+ * below 0, whatever spends at once), inside the customer's transaction; a preview spends nothing.
+ */
+@Injectable()
+export class UniversalCredits {
+  constructor(private readonly db: Database, private readonly uses: CoworkerBookingCreditUseHistoriesService) {}
+
+  /** The customer's universal credits with a balance, in spending order (none read when no line could use them). */
+  async spendable(customer: BilledCustomer, lines: readonly { creditUse?: CreditUse }[], manager: EntityManager | undefined): Promise<SpendingCredits> {
+    if (!lines.some((line) => line.creditUse)) return [];
+    const { db } = this;
+    const q = (name: string) => db.id(name);
+    const rows = await db.query(
+      `SELECT ${q('Id')} AS id, ${q('UniqueId')} AS uniqueId, ${q('Description')} AS description, ${q('RemainingCredit')} AS remaining, ${q('ValidFrom')} AS validFrom, ` +
+      `${q('ExpireDate')} AS expires, ${q('ElegibleProducts')} AS products, ${q('ElegiblePasses')} AS passes, ${q('AppliesToCharges')} AS charges ` +
+      `FROM ${db.tableOf(CoworkerBookingCredit)} WHERE ${q('CoworkerId')} = ? AND ${q('BusinessId')} = ? AND ${q('IsUniversalCredit')} = 1 AND ${q('RemainingCredit')} > 0`,
+      [customer.id, customer.businessId],
+      manager,
+    );
+    return spendingOrder(rows.map((row): UniversalCredit => ({
+      Id: Number(row.id),
+      UniqueId: String(row.uniqueId),
+      Description: String(row.description ?? ''),
+      remaining: toUnits(row.remaining),
+      expires: parseDbDateTime(row.expires),
+      validFrom: parseDbDateTime(row.validFrom),
+      eligibility: {
+        ElegibleProducts: toWire('idList', row.products) as number[], ElegiblePasses: toWire('idList', row.passes) as number[], AppliesToCharges: toWire('bool', row.charges) as boolean,
+        IsUniversalCredit: true, ElegibleResourceTypes: [], EventCategories: [], CaneBeUsedForBookings: false, CaneBeUsedForEvents: false,
+      },
+    })));
+  }
+
+  /**
+   * The lines with the credit lines of what `credits` pay of them, numbered again. Spends with
+   * `manager` (a run), else only plans (a preview); `credits` keep what is left for the next invoice.
+   */
+  async pay(lines: readonly PlannedLine[], credits: SpendingCredits, manager: EntityManager | undefined, actor: Principal | undefined): Promise<PlannedLine[]> {
+    if (!credits.length) return [...lines];
+    const paid: PlannedLine[] = [];
+    for (const line of lines) {
+      paid.push(line);
+      const use = line.creditUse;
+      if (!use) continue;
+      let left = line.subTotal;
+      for (const credit of credits) {
+        if (left <= 0n) break;
+        if (credit.remaining <= 0n || !validOn(credit, line.periodFrom) || !creditApplies(credit.eligibility, use)) continue;
+        const wanted = credit.remaining < left ? credit.remaining : left;
+        const units = manager ? await this.uses.takeFrom(manager, actor, credit, left) : wanted;
+        // Less than wanted: another spend took the rest meanwhile; nothing is left of the credit.
+        credit.remaining = units < wanted ? 0n : credit.remaining - units;
+        if (units <= 0n) continue;
+        left -= units;
+        line.spends.push({ Id: credit.Id, units });
+        paid.push(creditLine(line, credit, units));
+      }
+      line.credited = line.subTotal - left;
+      line.CreditAmount = fromUnits(line.credited);
+    }
+    paid.forEach((line, index) => { line.Position = index + 1; });
+    return paid;
+  }
+
+  /** The use-history records of the spends paying a line, once it has its Id. */
+  async recordUses(manager: EntityManager, actor: Principal | undefined, lineId: number, coworkerId: number, line: PlannedLine): Promise<void> {
+    if (line.spends.length) await this.uses.recordUses(manager, actor, { lineId }, coworkerId, line.spends);
+  }
+}
+
+/** Valid on the line's date D: ValidFrom null or before the end of D, ExpireDate null or after its start (00:00Z). */
+function validOn(credit: UniversalCredit, day: LocalDate): boolean {
+  const start = atMidnight(day).getTime();
+  const end = atMidnight(day.plusDays(1)).getTime();
+  return (credit.validFrom === null || credit.validFrom < end) && (credit.expires === null || credit.expires > start);
+}
+
+/** The credit line of a spend (docs/api.md §13.1): −amount before tax, the paid line's tax rate and period. */
+function creditLine(line: PlannedLine, credit: UniversalCredit, units: Units): PlannedLine {
+  const subTotal = -units;
+  const tax = taxOf(subTotal, line.rate);
+  return {
+    Description: `Credit: ${credit.Description}`,
+    Quantity: 1,
+    UnitPrice: fromUnits(subTotal),
+    SubTotal: fromUnits(subTotal),
+    TaxRateId: line.TaxRateId,
+    TaxRate: line.TaxRate,
+    TaxAmount: fromUnits(tax),
+    TotalAmount: fromUnits(subTotal + tax),
+    PeriodFrom: line.PeriodFrom,
+    PeriodTo: line.PeriodTo,
+    Position: 0,
+    CoworkerContractUniqueId: null,
+    ContractProductUniqueId: null,
+    CoworkerProductUniqueId: null,
+    BookingUniqueId: null,
+    CoworkerTimePassUniqueId: null,
+    CoworkerChargeUniqueId: null,
+    CoworkerBookingCreditUniqueId: credit.UniqueId,
+    CreditAmount: 0,
+    key: null,
+    subTotal,
+    tax,
+    rate: line.rate,
+    periodFrom: line.periodFrom,
+    subscription: line.subscription,
+    credited: 0n,
+    spends: [],
+  };
+}
