@@ -21,9 +21,9 @@ RUN npm run build \
 
 FROM node:24-bookworm-slim AS runtime
 # The runtime settings that keep an instance within its memory budget and fast (heap cap, nursery size,
-# one malloc arena, a fixed mmap threshold) are
-# defined in src/runtime-settings.ts, which explains them; they are repeated here (a test checks they
-# match) so that the image's process starts with them instead of relaunching itself to get them.
+# one malloc arena, a fixed mmap threshold) are defined in src/runtime-settings.ts, which explains them;
+# V8 and glibc read them only when a process starts, so they are set here (a test checks they match), as
+# the npm start scripts set them: the image's one process is the service.
 ENV NODE_OPTIONS="--max-old-space-size=192 --max-semi-space-size=32" \
     MALLOC_ARENA_MAX=1 \
     MALLOC_MMAP_THRESHOLD_=131072 \

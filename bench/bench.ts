@@ -6,10 +6,13 @@ import type { ChildProcess } from 'node:child_process';
 import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDatabaseUrl } from '../src/config/configuration.js';
+import { runtimeEnvironment } from '../src/runtime-settings.js';
 import {
-  bearerFor, CONNECTIONS, databaseServerPid, dist, DURATION, freePort, hasTaskset, JWT_SECRET, load, median, medianMeasure, pinLoadGenerator, prepareDatabase, residentMemoryMb,
-  resultsDir, ROUNDS, selectCases, SERVER_CORE, servingProcess, start, stop, waitFor, type Case, type Measure,
+  bearerFor, childProcesses, CONNECTIONS, databaseServerPid, dist, DURATION, freePort, hasTaskset, JWT_SECRET, load, median, medianMeasure, pinLoadGenerator, prepareDatabase,
+  resultsDir, ROUNDS, selectCases, SERVER_CORE, start, stop, waitFor, type Case, type Measure,
 } from './harness.js';
+import { BILLING_RUN_CASE, BILLING_RUN_INTERVAL_SECONDS, billingRunBench, billingRunLines, type BillingRunFigures } from './billing-run.js';
+import { memoryFigures } from './memory-figures.js';
 import { PDF_CONTROL, PDF_P99_TARGET, pdfBench, type PdfFigures } from './pdf.js';
 import { eInvoiceBench } from './einvoices.js';
 import { BENCH_EMAIL, BENCH_PASSWORD, BUSINESSES, presence, PRODUCTS, seed, seedBookings } from './seed.js';
@@ -52,22 +55,24 @@ try {
 
   const [ourPort, barePort] = [await freePort(), await freePort()];
   const env = { DATABASE_URL: db.url, JWT_SECRET, LOG_LEVEL: 'warn', NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '10000000', RATE_LIMIT_TOKEN_PER_MINUTE: '10000000' };
-  // The service is started as the README starts it (node dist/src/main.js, no NODE_OPTIONS): it applies its
-  // runtime settings itself. BENCH_SERVICE_NODE_OPTIONS gives it NODE_OPTIONS of its own instead.
+  // The service is started as deployed: the image's command and ENV (src/runtime-settings.ts), one process.
+  // BENCH_SERVICE_NODE_OPTIONS gives it NODE_OPTIONS of its own instead.
   const serviceOptions: Record<string, string> = process.env.BENCH_SERVICE_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVICE_NODE_OPTIONS } : {};
-  // BENCH_SERVICE_NODE_FLAGS: Node flags for the service's command line, which its relaunch keeps
+  // BENCH_SERVICE_NODE_FLAGS: Node flags for the service's command line
   // (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it under the bench's load).
   const serviceFlags = (process.env.BENCH_SERVICE_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
-  const ours = start(join(dist, 'src', 'main.js'), { ...env, ...serviceOptions, PORT: String(ourPort) }, 'service', serviceFlags);
+  // Its automatic billing run looks every second (bench/billing-run.ts): one indexed query, nothing due until that case.
+  const ours = start(join(dist, 'src', 'main.js'), { ...env, ...runtimeEnvironment(), ...serviceOptions, BILLING_RUN_INTERVAL_SECONDS, PORT: String(ourPort) }, 'service', serviceFlags);
   // On SQLite each server gets its own copy of the seeded file, so neither waits on the other's locks.
   const bareUrl = target.type === 'sqlite' ? `sqlite:${copyDatabase(target.database)}` : db.url;
   // BENCH_BARE_NODE_FLAGS: the same for the bare server, to compare the two servers' profiles.
   const bareFlags = (process.env.BENCH_BARE_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
   const bare = start(join(dist, 'bench', 'bare-server.js'), { ...env, DATABASE_URL: bareUrl, PORT: String(barePort), BENCH_BASIC_HEADER: BASIC }, 'bare', bareFlags);
-  // A third instance as the README starts it, request log included (LOG_LEVEL info), for the cases
-  // marked readmeSettings; the other cases run at warn, the bare server logs nothing.
+  // A third instance as the README starts it (npm's start script, whose settings are its own), request log
+  // included (LOG_LEVEL info), for the cases marked readmeSettings; its memory is npm's and the service's.
+  // The other cases run at warn, the bare server logs nothing.
   const readmePort = await freePort();
-  const readme = start(join(dist, 'src', 'main.js'), { ...env, ...serviceOptions, LOG_LEVEL: 'info', PORT: String(readmePort) }, 'service-readme', serviceFlags);
+  const readme = start('start:prod', { ...env, ...serviceOptions, LOG_LEVEL: 'info', PORT: String(readmePort) }, 'service-readme', [], true);
   children.push(ours, bare, readme);
   const readmeBase = `http://127.0.0.1:${readmePort}`;
   const ourBase = `http://127.0.0.1:${ourPort}`;
@@ -75,8 +80,9 @@ try {
   await waitFor(`${ourBase}/health`, ours);
   await waitFor(`${bareBase}/api/billing/products/1`, bare);
   await waitFor(`${readmeBase}/health`, readme);
-  const servingPid = servingProcess(ours.pid!);
-  const readmeServingPid = servingProcess(readme.pid!);
+  const servingPid = ours.pid!;
+  // npm's one child is the service (its script exec's node): its CPU is the service's.
+  const readmeServingPid = childProcesses(readme.pid!)[0] ?? readme.pid!;
   // The database server's CPU per request is reported too: on one machine it competes with the servers.
   const databasePid = target.type === 'sqlite' ? undefined : databaseServerPid();
 
@@ -130,37 +136,37 @@ try {
   ];
 
   const selected = selectCases(cases);
-  const rows: Array<{ case: string; target: number | null; baseline: string; ours: Measure; bare: Measure; ratio: number; p99Ratio: number; rounds: Round[] }> = [];
+  const rows: Array<{ case: string; target: number | null; baseline: string; readmeSettings?: boolean; ours: Measure; bare: Measure; ratio: number; p99Ratio: number; rounds: Round[] }> = [];
   for (const c of selected) {
-    const [serviceBase, servicePid] = c.readmeSettings ? [readmeBase, readmeServingPid] : [ourBase, servingPid];
+    const [serviceBase, servicePid, serviceTree] = c.readmeSettings ? [readmeBase, readmeServingPid, readme.pid] : [ourBase, servingPid, servingPid];
     // A short warm-up of each, then the measured rounds, alternating which goes first.
     await load(serviceBase, c, 2);
     await load(bareBase, c, 2);
     const rounds: Round[] = [];
     // Against another case of the service (bookings have no bare counterpart): both on the service.
     const baseline = c.baseline ? cases.find((other) => other.name === c.baseline) : undefined;
-    const [bareBaseUrl, bareCase, barePid] = baseline ? [serviceBase, baseline, servicePid] : [bareBase, c, bare.pid];
+    const [bareBaseUrl, bareCase, barePid, bareTree] = baseline ? [serviceBase, baseline, servicePid, serviceTree] : [bareBase, c, bare.pid, bare.pid];
     if (baseline) await load(serviceBase, baseline, 2);
     for (let round = 0; round < ROUNDS; round++) {
       let oursMeasure: Measure;
       let bareMeasure: Measure;
       if (round % 2 === 0) {
-        oursMeasure = await load(serviceBase, c, DURATION, servicePid, databasePid);
-        bareMeasure = await load(bareBaseUrl, bareCase, DURATION, barePid, databasePid);
+        oursMeasure = await load(serviceBase, c, DURATION, servicePid, databasePid, serviceTree);
+        bareMeasure = await load(bareBaseUrl, bareCase, DURATION, barePid, databasePid, bareTree);
       } else {
-        bareMeasure = await load(bareBaseUrl, bareCase, DURATION, barePid, databasePid);
-        oursMeasure = await load(serviceBase, c, DURATION, servicePid, databasePid);
+        bareMeasure = await load(bareBaseUrl, bareCase, DURATION, barePid, databasePid, bareTree);
+        oursMeasure = await load(serviceBase, c, DURATION, servicePid, databasePid, serviceTree);
       }
       rounds.push({ ours: oursMeasure, bare: bareMeasure, ratio: oursMeasure.rps / bareMeasure.rps, p99Ratio: oursMeasure.p99 / Math.max(1, bareMeasure.p99) });
     }
     const oursMeasure = medianMeasure(rounds.map((r) => r.ours));
     const bareMeasure = medianMeasure(rounds.map((r) => r.bare));
-    const row = { case: c.name, target: c.target, baseline: baseline?.name ?? 'bare', ours: oursMeasure, bare: bareMeasure, ratio: median(rounds.map((r) => r.ratio)), p99Ratio: median(rounds.map((r) => r.p99Ratio)), rounds };
+    const row = { case: c.name, target: c.target, baseline: baseline?.name ?? 'bare', readmeSettings: c.readmeSettings, ours: oursMeasure, bare: bareMeasure, ratio: median(rounds.map((r) => r.ratio)), p99Ratio: median(rounds.map((r) => r.p99Ratio)), rounds };
     rows.push(row);
     console.log(
       `${c.name.padEnd(34)} ours ${oursMeasure.rps.toFixed(0).padStart(6)} req/s p50 ${String(oursMeasure.p50).padStart(3)} ms p99 ${String(oursMeasure.p99).padStart(4)} ms` +
         ` | ${baseline ? `"${baseline.name}"` : 'bare'} ${bareMeasure.rps.toFixed(0).padStart(6)} req/s p50 ${String(bareMeasure.p50).padStart(3)} ms p99 ${String(bareMeasure.p99).padStart(4)} ms` +
-        ` | ratio ${row.ratio.toFixed(2)}${c.target ? ` (target ≥ ${c.target})` : ''} p99× ${row.p99Ratio.toFixed(1)} | rss ${oursMeasure.rssMb} MB` +
+        ` | ratio ${row.ratio.toFixed(2)}${c.target ? ` (target ≥ ${c.target})` : ''} p99× ${row.p99Ratio.toFixed(1)} | rss (process tree) ${oursMeasure.rssMb} MB, ${baseline ? 'baseline' : 'bare'} ${bareMeasure.rssMb} MB` +
         ` | CPU µs/req ours ${oursMeasure.cpuUs} bare ${bareMeasure.cpuUs}${databasePid ? `, MariaDB's ${oursMeasure.dbCpuUs} / ${bareMeasure.dbCpuUs}` : ''}` +
         (oursMeasure.non2xx || oursMeasure.errors ? ` | ours non-2xx ${oursMeasure.non2xx}, errors ${oursMeasure.errors}` : ''),
     );
@@ -182,22 +188,35 @@ try {
       `PDFs of a 20-line invoice: ${pdf.pdfsPerSecond.toFixed(1)} PDFs/s (print + download, ${pdf.printers} at a time, median ${pdf.printMedianMs.toFixed(0)} ms each)` +
         (pdf.requestThreadCpuMsPerPdf === undefined ? '' : ` | CPU per PDF: ${pdf.requestThreadCpuMsPerPdf.toFixed(1)} ms on the request thread, ${pdf.otherThreadsCpuMsPerPdf!.toFixed(1)} ms on its other threads and the PDF process`),
     );
+    const { perPrinter, printers, medianMs } = pdf.turns;
+    console.log(
+      `  in turn across businesses: business 1's ${printers[0]} printers ${perPrinter[0].toFixed(2)} PDFs/s each (median ${medianMs[0].toFixed(0)} ms), business 2's ${printers[1]} printer ${perPrinter[1].toFixed(2)} PDFs/s` +
+        ` (median ${medianMs[1].toFixed(0)} ms) | per printer 2 ÷ 1: ${(perPrinter[1] / Math.max(0.01, perPrinter[0])).toFixed(2)} (1 first come first served, up to ${printers[0]} in strict turns)`,
+    );
     for (const [i, round] of pdf.rounds.entries()) {
       console.log(`  round ${i + 1}: GET one product p99 ${round.alone.p99} ms alone, ${round.whilePrinting.p99} ms while ${round.pdfsPerSecond.toFixed(1)} PDFs/s are made (p50 ${round.alone.p50} / ${round.whilePrinting.p50} ms)`);
     }
     console.log(
       `GET one product at ${pdf.probeRate} req/s: p99 ${pdf.getAlone.p99} ms with no PDF work, ${pdf.getWhilePrinting.p99} ms while PDFs are made` +
-        ` (${pdf.pdfsPerSecondUnderGets.toFixed(1)} PDFs/s meanwhile) | p99 ratio ${pdf.p99Ratio.toFixed(2)} (target ≤ ${PDF_P99_TARGET}: ${within ? 'met' : 'NOT met'})` +
+        ` (${pdf.pdfsPerSecondUnderGets.toFixed(1)} PDFs/s meanwhile, ${pdf.printRate ? `started at a steady ${pdf.printRate}/s` : `${pdf.printers} printers as fast as answered`}) | p99 ratio ${pdf.p99Ratio.toFixed(2)} (target ≤ ${PDF_P99_TARGET}: ${within ? 'met' : 'NOT met'})` +
         (pdf.getAlone.failed || pdf.getWhilePrinting.failed ? ` | GETs failed: ${pdf.getAlone.failed} alone, ${pdf.getWhilePrinting.failed} while printing` : ''),
     );
   }
   // E-invoices (bench/einvoices.ts): documents per second of a 20-line invoice, UBL and Factur-X.
   const eInvoices = await eInvoiceBench(ourBase, bearer);
-  // The entry point that relaunched itself with the runtime settings only waits; its memory is apart.
-  const launcherRssMb = servingPid === ours.pid ? null : Math.round(residentMemoryMb(ours.pid!));
-  if (launcherRssMb !== null) console.log(`rss is the serving process's; the entry point that started it with the runtime settings holds ${launcherRssMb} MB more`);
+  // The automatic billing run over 10,000 customers (bench/billing-run.ts), alone on the service's core.
+  let billingRun: BillingRunFigures | null = null;
+  if (selectCases([{ name: BILLING_RUN_CASE }]).length) {
+    await Promise.all([stop(bare), stop(readme)]);
+    billingRun = await billingRunBench(ourBase, bearer, cases[0], servingPid, { database: target, DATABASE_POOL_SIZE: 10, REQUEST_TIMEOUT_MS: 10_000 });
+    for (const line of billingRunLines(billingRun)) console.log(line);
+  }
+  // Memory as deployed (docs/operations.md, "Memory and GC"): the highest resident memory of each server's
+  // process tree over the cases, against the bare server's over the same cases.
+  const memory = memoryFigures(rows);
+  if (memory) console.log(memory.line);
   const file = join(resultsDir, `${target.type}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  writeFileSync(file, JSON.stringify({ database: target.type, pdfControl: PDF_CONTROL ?? null, durationSeconds: DURATION, rounds: ROUNDS, connections: CONNECTIONS, pinned: hasTaskset, serviceEnvironment: serviceOptions, launcherRssMb, rows, pdf, eInvoices }, null, 2));
+  writeFileSync(file, JSON.stringify({ database: target.type, pdfControl: PDF_CONTROL ?? null, durationSeconds: DURATION, rounds: ROUNDS, connections: CONNECTIONS, pinned: hasTaskset, serviceEnvironment: serviceOptions, memory: memory?.figures ?? null, rows, pdf, eInvoices, billingRun }, null, 2));
   console.log(`written ${file}`);
 } finally {
   for (const child of children) child.kill('SIGTERM');

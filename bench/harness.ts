@@ -66,18 +66,19 @@ export async function prepareDatabase(label = 'bench'): Promise<{ url: string; d
 
 /**
  * Starts a server on SERVER_CORE; its log (warnings and errors only) goes to bench/results/<name>.log. It gets
- * this process's environment without its V8 and malloc settings, and then `env`.
+ * this process's environment without its V8 and malloc settings, and then `env`. With `npm`, the script is
+ * an npm script (`npm run <script>`, as the README starts the service), which npm runs from the repository.
  */
-export function start(script: string, env: Record<string, string>, name: string, nodeFlags: string[] = []): ChildProcess {
-  const { NODE_OPTIONS: _nodeOptions, MALLOC_ARENA_MAX: _arenas, ...inherited } = process.env;
-  const command = hasTaskset ? 'taskset' : process.execPath;
-  const args = hasTaskset ? ['-c', String(SERVER_CORE), process.execPath, ...nodeFlags, script] : [...nodeFlags, script];
+export function start(script: string, env: Record<string, string>, name: string, nodeFlags: string[] = [], npm = false): ChildProcess {
+  const { NODE_OPTIONS: _nodeOptions, MALLOC_ARENA_MAX: _arenas, MALLOC_MMAP_THRESHOLD_: _threshold, ...inherited } = process.env;
+  const program = npm ? ['npm', 'run', script] : [process.execPath, ...nodeFlags, script];
+  const [command, ...args] = hasTaskset ? ['taskset', '-c', String(SERVER_CORE), ...program] : program;
   mkdirSync(resultsDir, { recursive: true });
   const log = openSync(join(resultsDir, `${name}.log`), 'w');
-  return spawn(command, args, { env: { ...inherited, ...env }, stdio: ['ignore', log, log] });
+  return spawn(command, args, { cwd: join(dist, '..'), env: { ...inherited, ...env }, stdio: ['ignore', log, log] });
 }
 
-/** Stops a server started by `start` (the launcher forwards the signal to its serving process) and waits for it. */
+/** Stops a server started by `start` and waits for it. */
 export async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -108,13 +109,31 @@ export function residentMemoryMb(pid: number): number {
   }
 }
 
+/** A process's resident and private (unshared) memory, kB, from smaps_rollup; VmRSS for both where it cannot be read. */
+function residentAndPrivateKb(pid: number): { rss: number; own: number } {
+  try {
+    const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+    const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(rollup)?.[1] ?? 0);
+    return { rss: field('Rss'), own: field('Private_Clean') + field('Private_Dirty') };
+  } catch {
+    const kb = residentMemoryMb(pid) * 1024;
+    return { rss: kb, own: kb };
+  }
+}
+
+/** A process and all its descendants. */
+const processTree = (pid: number): number[] => [pid, ...childProcesses(pid).flatMap(processTree)];
+
 /**
- * The process that serves: started the README's way, the entry point relaunches itself with the runtime
- * settings (src/runtime-settings.ts) and waits, so the service is its one child.
+ * The resident memory of a process and all its descendants (the service's PDF process; npm and the
+ * service it runs), MB, as a container's limit counts it: pages the processes share (the node binary
+ * they all map) counted once. That is the largest process's resident memory plus the others' own pages
+ * (npm's tree: 69 MB resident for npm alone, 51 MB of it the node binary the service maps too).
  */
-export function servingProcess(pid: number): number {
-  const children = childProcesses(pid);
-  return children.length === 1 ? children[0] : pid;
+export function treeResidentMemoryMb(pid: number): number {
+  const all = processTree(pid).map(residentAndPrivateKb).sort((a, b) => b.rss - a.rss);
+  if (!all.length) return 0;
+  return (all[0].rss + all.slice(1).reduce((sum, one) => sum + one.own, 0)) / 1024;
 }
 
 /** The pids of a process's children (Linux's /proc; none where it cannot be read). */
@@ -193,13 +212,16 @@ export function medianMeasure(measures: Measure[]): Measure {
   };
 }
 
-/** Loads `base` with one case for `duration` seconds; samples the resident memory of `pid` meanwhile. */
-export async function load(base: string, c: Case, duration: number, pid?: number, databasePid?: number): Promise<Measure> {
+/**
+ * Loads `base` with one case for `duration` seconds: the CPU time of `pid` (and of the database server),
+ * and the resident memory of `treePid`'s process tree (`pid`'s by default), sampled meanwhile.
+ */
+export async function load(base: string, c: Case, duration: number, pid?: number, databasePid?: number, treePid = pid): Promise<Measure> {
   // Let the previous run's last requests finish before this one starts.
   await new Promise((resolve) => setTimeout(resolve, 1000));
   const cpuBefore = [cpuMicros(pid), cpuMicros(databasePid)];
   let rssMb = 0;
-  const sampler = pid ? setInterval(() => (rssMb = Math.max(rssMb, residentMemoryMb(pid))), 250) : undefined;
+  const sampler = pid ? setInterval(() => (rssMb = Math.max(rssMb, treeResidentMemoryMb(treePid ?? pid))), 250) : undefined;
   const result = await autocannon({
     url: base,
     connections: CONNECTIONS,

@@ -7,6 +7,13 @@ export interface PrintersJob {
   headers: Record<string, string>;
   invoice: number;
   printers: number;
+  /** The invoice each printer prints, in turn (printer i: invoices[i % length]); `invoice` for all when absent. */
+  invoices?: number[];
+  /**
+   * Prints started per second, at a steady pace (a back office's), whatever the time each takes, instead of
+   * `printers` loops printing as fast as they are answered.
+   */
+  rate?: number;
   /** Date.now() at which the printers stop (each ends the print it is making). */
   until: number;
   /** Spin on the CPU until then instead of printing (a control of the PDF bench, BENCH_PDF_CONTROL=spin). */
@@ -20,26 +27,61 @@ async function json(base: string, headers: Record<string, string>, path: string,
   return parsed;
 }
 
-/** Prints and downloads the invoice in `printers` loops until `until`; the milliseconds of each. */
-export async function printLoops({ base, headers, invoice, printers, until, spin }: PrintersJob): Promise<number[]> {
-  const times: number[] = [];
+/** Paced prints in flight at most (see printLoops). */
+const MAX_IN_FLIGHT = 8;
+
+/** One print and its download: the milliseconds it took. */
+async function printOnce(base: string, headers: Record<string, string>, invoice: number): Promise<number> {
+  const began = performance.now();
+  const answer = await json(base, headers, '/api/billing/coworkerinvoices/runcommand', { Key: 'COWORKER_INVOICE_PRINT', Ids: [invoice] });
+  const pdf = await fetch(base + String(answer.RedirectURL));
+  const bytes = await pdf.arrayBuffer();
+  if (pdf.status !== 200 || bytes.byteLength < 1000 || !Buffer.from(bytes.slice(0, 5)).equals(Buffer.from('%PDF-'))) throw new Error(`download: ${pdf.status}`);
+  return performance.now() - began;
+}
+
+/** What the printers did: the milliseconds of each print, and the invoice each printed. */
+export interface Printed {
+  times: number[];
+  invoices: number[];
+}
+
+/** Prints and downloads in `printers` loops (or at `rate` a second) until `until`. */
+export async function printLoops({ base, headers, invoice, printers, invoices, rate, until, spin }: PrintersJob): Promise<Printed> {
+  const printed: Printed = { times: [], invoices: [] };
   if (spin) {
     while (Date.now() < until) {
       // Only user-space work: no system call but the clock's (vDSO), no allocation.
     }
-    return times;
+    return printed;
   }
-  await Promise.all(Array.from({ length: printers }, async () => {
-    while (Date.now() < until) {
-      const began = performance.now();
-      const answer = await json(base, headers, '/api/billing/coworkerinvoices/runcommand', { Key: 'COWORKER_INVOICE_PRINT', Ids: [invoice] });
-      const pdf = await fetch(base + String(answer.RedirectURL));
-      const bytes = await pdf.arrayBuffer();
-      if (pdf.status !== 200 || bytes.byteLength < 1000 || !Buffer.from(bytes.slice(0, 5)).equals(Buffer.from('%PDF-'))) throw new Error(`download: ${pdf.status}`);
-      times.push(performance.now() - began);
+  const record = async (which: number) => {
+    const ms = await printOnce(base, headers, which);
+    printed.times.push(ms);
+    printed.invoices.push(which);
+  };
+  if (rate) {
+    // Open loop: print i starts at start + i/rate, whether or not the earlier ones were answered, but
+    // never more than MAX_IN_FLIGHT at once: a user keeps only their newest 10 stored files
+    // (docs/performance.md, "Printing: bounded and fair"), so an eleventh print would delete a link not yet
+    // downloaded. Then the pace slips, and the PDFs/s made say so.
+    const started = new Set<Promise<void>>();
+    const start = performance.now();
+    for (let i = 0; Date.now() < until; i++) {
+      const wait = start + (i * 1000) / rate - performance.now();
+      if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+      while (started.size >= MAX_IN_FLIGHT) await Promise.race(started);
+      const one: Promise<void> = record(invoice).finally(() => started.delete(one));
+      started.add(one);
     }
+    await Promise.all(started);
+    return printed;
+  }
+  await Promise.all(Array.from({ length: printers }, async (_, i) => {
+    const which = invoices?.length ? invoices[i % invoices.length] : invoice;
+    while (Date.now() < until) await record(which);
   }));
-  return times;
+  return printed;
 }
 
 // Started by bench/pdf.ts with the job as its one message; answers the times, then ends.
@@ -47,7 +89,7 @@ if (process.send) {
   runAtIdlePriority();
   process.once('message', (job: PrintersJob) => {
     printLoops(job).then(
-      (times) => process.send!({ times }, () => process.exit(0)),
+      (printed) => process.send!(printed, () => process.exit(0)),
       (error: unknown) => process.send!({ error: String(error) }, () => process.exit(1)),
     );
   });

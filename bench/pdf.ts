@@ -9,16 +9,19 @@
 // service's core in the idle scheduling class (no PDF, no request, no system call), so the ratio shows what a
 // core kept busy costs GET by id on this machine by itself (docs/performance.md, "Figures of 2026-11-27,
 // the third session").
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { fork, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { childProcesses, cpuMicros, DURATION, median, ROUNDS, type Case } from './harness.js';
-import type { PrintersJob } from './pdf-printers.js';
+import type { Printed, PrintersJob } from './pdf-printers.js';
+import { latencyOf, medianLatency, percentile, probe, type Latency } from './probe.js';
 
 const PRINTERS = Number(process.env.BENCH_PDF_CONCURRENCY ?? 4);
 /** GETs per second while measuring their latency. */
 const PROBE_RATE = Number(process.env.BENCH_PDF_PROBE_RATE ?? 200);
+/** PDFs started per second while GET by id is timed: a back office's pace (0: PRINTERS loops as fast as answered). */
+const PRINT_RATE = Number(process.env.BENCH_PDF_PRINT_RATE ?? 10);
 export const PDF_P99_TARGET = 1.5;
 
 export const PDF_CONTROL = ((): 'spin' | undefined => {
@@ -28,20 +31,19 @@ export const PDF_CONTROL = ((): 'spin' | undefined => {
   return control;
 })();
 
-export interface Latency {
-  requests: number;
-  p50: number;
-  p99: number;
-  max: number;
-  /** Answers other than 200. */
-  failed: number;
-}
-
 export interface PdfFigures {
   /** Prints and downloads per second, PRINTERS at a time, nothing else running. */
   pdfsPerSecond: number;
   /** Milliseconds of a print and its download, median. */
   printMedianMs: number;
+  /**
+   * Served in turn: business 1's printers and business 2's (3 and 1 of the 4), their PDFs/s per printer and
+   * median milliseconds. Served first come first served, each printer would get as many; in strict turns
+   * (when the PDF process is what they wait for), business 2's one printer gets as many as business 1's three.
+   */
+  turns: { perPrinter: [number, number]; printers: [number, number]; medianMs: [number, number] };
+  /** PDFs started per second while GET by id is timed (null: PRINTERS loops as fast as answered). */
+  printRate: number | null;
   /** GET by id at PROBE_RATE per second: the medians over the rounds. */
   getAlone: Latency;
   getWhilePrinting: Latency;
@@ -77,9 +79,9 @@ export async function json(base: string, headers: Record<string, string>, method
 }
 
 /** An invoice of 20 lines made by a billing run: a monthly contract that started 20 months ago. */
-async function twentyLineInvoice(base: string, headers: Record<string, string>): Promise<number> {
-  const tariff = (await json(base, headers, 'POST', '/api/billing/tariffs', { BusinessId: 1, Name: 'Bench desk', Price: 199.99, CurrencyId: 1 })).Value.Id;
-  const customer = (await json(base, headers, 'POST', '/api/spaces/coworkers', { BusinessId: 1, FullName: 'Zoë Šťastná Дмитрий Ανδρέας', Email: `pdf.${Date.now()}@bench.example`, Address: 'Ulica Łódzka 5', City: 'Kraków' })).Value.Id;
+async function twentyLineInvoice(base: string, headers: Record<string, string>, business = 1): Promise<number> {
+  const tariff = (await json(base, headers, 'POST', '/api/billing/tariffs', { BusinessId: business, Name: 'Bench desk', Price: 199.99, CurrencyId: 1 })).Value.Id;
+  const customer = (await json(base, headers, 'POST', '/api/spaces/coworkers', { BusinessId: business, FullName: 'Zoë Šťastná Дмитрий Ανδρέας', Email: `pdf.${business}.${Date.now()}@bench.example`, Address: 'Ulica Łódzka 5', City: 'Kraków' })).Value.Id;
   const start = new Date();
   start.setUTCMonth(start.getUTCMonth() - 19, 1);
   await json(base, headers, 'POST', '/api/billing/coworkercontracts', { CoworkerId: customer, TariffId: tariff, StartDate: start.toISOString().slice(0, 10), BillingDay: 1 });
@@ -99,75 +101,16 @@ async function twentyLineInvoice(base: string, headers: Record<string, string>):
  * (docs/performance.md, "Figures of 2026-11-27"). The times of each print. With `spin`, the process only
  * spins until `until`, moved to `spin.core` (a control: BENCH_PDF_CONTROL=spin).
  */
-function printLoops(base: string, headers: Record<string, string>, invoice: number, until: number, spin?: { core?: number }): Promise<number[]> {
+function printLoops(base: string, headers: Record<string, string>, invoice: number, until: number, spin?: { core?: number }, pace: Pick<PrintersJob, 'invoices' | 'rate'> = {}): Promise<Printed> {
   return new Promise((resolve, reject) => {
     const printers = fork(fileURLToPath(new URL('./pdf-printers.js', import.meta.url)), [], { execArgv: ['--single-threaded'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
     if (spin?.core !== undefined && printers.pid) spawnSync('taskset', ['--all-tasks', '--pid', '--cpu-list', String(spin.core), String(printers.pid)], { stdio: 'ignore' });
-    printers.once('message', (result: { times?: number[]; error?: string }) => (result.times ? resolve(result.times) : reject(new Error(result.error))));
+    printers.once('message', (result: Printed | { error: string }) => ('times' in result ? resolve(result) : reject(new Error(result.error))));
     printers.once('error', reject);
     printers.once('exit', (code) => reject(new Error(`the printers stopped (exit code ${code})`)));
-    printers.send({ base, headers, invoice, printers: PRINTERS, until, spin: spin !== undefined } satisfies PrintersJob);
+    printers.send({ base, headers, invoice, printers: PRINTERS, until, spin: spin !== undefined, ...pace } satisfies PrintersJob);
   });
 }
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
-
-/** The latency figures of some GETs (milliseconds). */
-function latencyOf(latencies: number[], failed: number): Latency {
-  const sorted = [...latencies].sort((x, y) => x - y);
-  const round = (ms: number) => Math.round(ms * 100) / 100;
-  return { requests: sorted.length, p50: round(percentile(sorted, 50)), p99: round(percentile(sorted, 99)), max: round(sorted.at(-1) ?? 0), failed };
-}
-
-/**
- * GET by id at `rate` per second for `seconds`, open loop: request i is due at start + i/rate and is sent
- * then (on a free keep-alive connection, a new one when all are busy); its latency counts from when it was
- * due (or sent, if that was earlier), so a service that stalls is charged for the requests that queued behind the stall.
- */
-async function probe(agent: Agent, base: string, c: Case, seconds: number, rate: number): Promise<{ latencies: number[]; failed: number }> {
-  const url = new URL(base);
-  const latencies: number[] = [];
-  let failed = 0;
-  const one = (due: number) => new Promise<void>((resolve) => {
-    // A request sent up to 1 ms before it was due (the loop does not sleep for less) counts from its sending.
-    const from = Math.min(due, performance.now());
-    const req = request({ agent, host: url.hostname, port: url.port, method: 'GET', path: c.path(), headers: c.headers }, (res) => {
-      if (res.statusCode !== 200) failed++;
-      res.resume();
-      res.on('end', () => {
-        latencies.push(performance.now() - from);
-        resolve();
-      });
-    });
-    req.on('error', () => {
-      failed++;
-      resolve();
-    });
-    req.end();
-  });
-  const inFlight: Array<Promise<void>> = [];
-  const start = performance.now();
-  const total = Math.round(seconds * rate);
-  for (let i = 0; i < total; i++) {
-    const due = start + (i * 1000) / rate;
-    const wait = due - performance.now();
-    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
-    inFlight.push(one(due));
-  }
-  await Promise.all(inFlight);
-  return { latencies, failed };
-}
-
-const hundredths = (ms: number) => Math.round(ms * 100) / 100;
-
-const medianLatency = (all: Latency[]): Latency => ({
-  requests: all.reduce((sum, l) => sum + l.requests, 0),
-  // The median of an even number of rounds is a mean of two: rounded as each round's figures are.
-  p50: hundredths(median(all.map((l) => l.p50))),
-  p99: hundredths(median(all.map((l) => l.p99))),
-  max: Math.max(...all.map((l) => l.max)),
-  failed: all.reduce((sum, l) => sum + l.failed, 0),
-});
 
 /** Seconds of each slice of the measurement, alternately with and without PDFs being made. */
 const SLICE_SECONDS = Number(process.env.BENCH_PDF_SLICE ?? 2);
@@ -175,13 +118,16 @@ const SLICE_SECONDS = Number(process.env.BENCH_PDF_SLICE ?? 2);
 /** With `spin` (the control BENCH_PDF_CONTROL=spin), the printing slices only spin on `spin.core`. */
 export async function pdfBench(base: string, headers: Record<string, string>, getCase: Case, servingPid?: number, spin?: { core?: number }): Promise<PdfFigures> {
   const invoice = await twentyLineInvoice(base, headers);
+  // Another business's 20-line invoice: at full throughput one printer prints it beside three printing
+  // `invoice`, to see the PDF process serve the two businesses in turn (docs/performance.md, "Printing: bounded and fair").
+  const other = await twentyLineInvoice(base, headers, 2);
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   try {
     // Warm-up: the PDF process starts and parses its fonts; the GET path is compiled.
     await printLoops(base, headers, invoice, Date.now() + 2000);
     await probe(agent, base, getCase, 2, PROBE_RATE);
     const cpuBefore = servingPid ? [mainThreadCpuMicros(servingPid), cpuMicros(servingPid) + childrenCpuMicros(servingPid)] : undefined;
-    const alone = await printLoops(base, headers, invoice, Date.now() + DURATION * 1000);
+    const alone = await printLoops(base, headers, invoice, Date.now() + DURATION * 1000, undefined, { invoices: [invoice, invoice, invoice, other] });
     const cpu = servingPid && cpuBefore ? [mainThreadCpuMicros(servingPid) - cpuBefore[0], cpuMicros(servingPid) + childrenCpuMicros(servingPid) - cpuBefore[1]] : undefined;
     // GET latency with and without PDFs being made, in short slices taken in turns (ROUNDS × 2 × DURATION
     // seconds in all): on a shared machine the other processes' bursts then fall on both sides alike,
@@ -199,22 +145,27 @@ export async function pdfBench(base: string, headers: Record<string, string>, ge
           pools.alone.failed += got.failed;
         } else {
           const began = Date.now();
-          const printing = printLoops(base, headers, invoice, began + SLICE_SECONDS * 1000, spin);
+          const printing = printLoops(base, headers, invoice, began + SLICE_SECONDS * 1000, spin, PRINT_RATE ? { rate: PRINT_RATE } : {});
           // The printers are under way before the first GET; the GETs stop before the last prints end.
           await new Promise((resolve) => setTimeout(resolve, 200));
           const got = await probe(agent, base, getCase, SLICE_SECONDS - 0.2, PROBE_RATE);
           pools.printing.latencies.push(...got.latencies);
           pools.printing.failed += got.failed;
-          printed += (await printing).length;
+          printed += (await printing).times.length;
           printingSeconds += (Date.now() - began) / 1000;
         }
       }
       rounds.push({ alone: latencyOf(pools.alone.latencies, pools.alone.failed), whilePrinting: latencyOf(pools.printing.latencies, pools.printing.failed), pdfsPerSecond: printed / printingSeconds });
     }
-    const sorted = [...alone].sort((a, b) => a - b);
+    const sorted = [...alone.times].sort((a, b) => a - b);
+    const printersOf = (which: number) => [invoice, invoice, invoice, other].slice(0, PRINTERS).filter((one) => one === which).length || 1;
+    const perPrinter = (which: number) => alone.invoices.filter((one) => one === which).length / DURATION / printersOf(which);
+    const medianOf = (which: number) => median(alone.times.filter((_, i) => alone.invoices[i] === which));
     return {
-      pdfsPerSecond: alone.length / DURATION,
+      pdfsPerSecond: alone.times.length / DURATION,
       printMedianMs: percentile(sorted, 50),
+      turns: { perPrinter: [perPrinter(invoice), perPrinter(other)], printers: [printersOf(invoice), printersOf(other)], medianMs: [medianOf(invoice), medianOf(other)] },
+      printRate: PRINT_RATE || null,
       getAlone: medianLatency(rounds.map((r) => r.alone)),
       getWhilePrinting: medianLatency(rounds.map((r) => r.whilePrinting)),
       p99Ratio: median(rounds.map((r) => r.whilePrinting.p99 / Math.max(0.01, r.alone.p99))),
@@ -222,7 +173,7 @@ export async function pdfBench(base: string, headers: Record<string, string>, ge
       pdfsPerSecondUnderGets: median(rounds.map((r) => r.pdfsPerSecond)),
       probeRate: PROBE_RATE,
       printers: PRINTERS,
-      ...(cpu && alone.length ? { requestThreadCpuMsPerPdf: cpu[0] / 1000 / alone.length, otherThreadsCpuMsPerPdf: (cpu[1] - cpu[0]) / 1000 / alone.length } : {}),
+      ...(cpu && alone.times.length ? { requestThreadCpuMsPerPdf: cpu[0] / 1000 / alone.times.length, otherThreadsCpuMsPerPdf: (cpu[1] - cpu[0]) / 1000 / alone.times.length } : {}),
     };
   } finally {
     agent.destroy();

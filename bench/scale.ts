@@ -7,9 +7,10 @@ import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDatabaseUrl } from '../src/config/configuration.js';
+import { runtimeEnvironment } from '../src/runtime-settings.js';
 import {
   bearerFor, CONNECTIONS, dist, DURATION, freePort, hasTaskset, JWT_SECRET, load, median, medianMeasure, pinLoadGenerator, prepareDatabase,
-  resultsDir, ROUNDS, selectCases, servingProcess, start, waitFor, type Case, type Measure,
+  resultsDir, ROUNDS, selectCases, start, waitFor, type Case, type Measure,
 } from './harness.js';
 import { BENCH_EMAIL, BENCH_PASSWORD, BUSINESSES, DUE_DATE_DAYS, FIRST_DUE_DATE, seed, type SeedSizes } from './seed.js';
 
@@ -105,7 +106,7 @@ try {
     console.log(`seeded ${target.type} (${size}): ${SIZES[size].invoices} invoices, ${SIZES[size].products} products in ${((Date.now() - seeded) / 1000).toFixed(1)} s`);
     const port = await freePort();
     const child = start(join(dist, 'src', 'main.js'), {
-      DATABASE_URL: db.url, JWT_SECRET, LOG_LEVEL: 'warn', NODE_ENV: 'production', PORT: String(port),
+      ...runtimeEnvironment(), DATABASE_URL: db.url, JWT_SECRET, LOG_LEVEL: 'warn', NODE_ENV: 'production', PORT: String(port),
       RATE_LIMIT_PER_MINUTE: '10000000', RATE_LIMIT_TOKEN_PER_MINUTE: '10000000',
     }, `scale-${size}`);
     children.push(child);
@@ -114,7 +115,7 @@ try {
     const headers = await bearerFor(base, BENCH_EMAIL, BENCH_PASSWORD);
     const idOf = async (path: string) => ((await (await fetch(`${base}${path}`, { headers })).json()) as { Records: Array<{ Id: number }> }).Records[0].Id;
     servers[size] = {
-      size, base, child, pid: servingProcess(child.pid!), headers: { ...headers, 'content-type': 'application/json' },
+      size, base, child, pid: child.pid!, headers: { ...headers, 'content-type': 'application/json' },
       references: { currency: await idOf('/api/sys/currencies?Currency_Code=GBP'), country: await idOf('/api/sys/countries?Country_TwoDigitsCode=GB') },
     };
   }

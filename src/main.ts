@@ -1,9 +1,5 @@
-// The entry point (node dist/src/main.js, npm start, the image): it loads nothing of the service until
-// the process runs with the runtime settings, so a process started without them stays small while it
-// runs the service as its child.
-import { startWithRuntimeSettings } from './runtime-settings.js';
+// The entry point (node dist/src/main.js, npm start, the image). The runtime settings are given where
+// the process is started (src/runtime-settings.ts): this process is the service.
+import { bootstrap } from './server.js';
 
-if (!startWithRuntimeSettings()) {
-  const { bootstrap } = await import('./server.js');
-  await bootstrap();
-}
+await bootstrap();

@@ -1,10 +1,10 @@
 // The process settings that keep one instance within its memory budget (250 MB resident under load),
-// defined once here and applied however the service is started: V8 and glibc read them only when a
-// process starts, so an entry point started without them runs the service as a child process that has
-// them (see startWithRuntimeSettings). The Dockerfile's ENV sets the same values, so the image starts
-// with them directly (test/dockerfile.spec.ts checks they match).
-import { spawn } from 'node:child_process';
-import { constants } from 'node:os';
+// defined once here. V8 and glibc read them only when a process starts, so they are set where the
+// process is started: the image's ENV, the `start` and `start:prod` scripts of package.json, and the
+// tests' start (test/support/service.ts); test/dockerfile.spec.ts and src/runtime-settings.spec.ts check
+// that those match these values. The service runs as one process: a process started without them is
+// not relaunched (a second Node process held ~43 MB, docs/operations.md "Memory and GC"), it logs which
+// are missing (settingsWarning) and serves.
 
 export const RUNTIME_SETTINGS = {
   /** V8's old-space cap, MiB: under load the old space would otherwise grow lazily well past what the service needs. */
@@ -26,8 +26,7 @@ export const RUNTIME_SETTINGS = {
    * glibc's mmap threshold, bytes: blocks from 128 KiB up get pages of their own, returned when freed.
    * Left to glibc, the threshold rises with each such block freed and large buffers then stay in the heap:
    * `npm run bench:memory` measured idle 208–209 → 194–198 MB and highest 251–252 → 240–242 MB with it
-   * (docs/operations.md, "Memory and GC"). Not worth a relaunch of its own: a process that has everything
-   * else runs without it.
+   * (docs/operations.md, "Memory and GC").
    */
   mallocMmapThresholdBytes: 131_072,
 } as const;
@@ -38,7 +37,7 @@ const V8_FLAGS = [
   { pattern: /^--max[-_]semi[-_]space[-_]size(=|$)/, flag: `--max-semi-space-size=${RUNTIME_SETTINGS.maxSemiSpaceSizeMb}` },
 ] as const;
 
-/** The environment that starts a Node process with the settings (the Dockerfile's ENV). */
+/** The environment that starts a Node process with the settings (the Dockerfile's ENV, the tests' start). */
 export function runtimeEnvironment(): { NODE_OPTIONS: string; MALLOC_ARENA_MAX: string; MALLOC_MMAP_THRESHOLD_: string } {
   return {
     NODE_OPTIONS: V8_FLAGS.map(({ flag }) => flag).join(' '),
@@ -50,54 +49,21 @@ export function runtimeEnvironment(): { NODE_OPTIONS: string; MALLOC_ARENA_MAX: 
 const isSet = (value: string | undefined) => value !== undefined && value !== '';
 
 /**
- * What a process started with `execArgv` and `env` lacks: the Node flags and environment variables to
- * add, or null when it has everything but perhaps the mmap threshold. An operator's own values are kept.
+ * The settings a process started with `execArgv` and `env` lacks: Node flags and environment variables,
+ * as they would be given (empty when it has them all, or an operator's own values). The glibc variables
+ * count only where glibc reads them (`glibc`: Linux).
  */
-export function missingSettings(execArgv: readonly string[], env: NodeJS.ProcessEnv): { execArgv: string[]; env: Record<string, string> } | null {
+export function missingSettings(execArgv: readonly string[], env: NodeJS.ProcessEnv, glibc = process.platform === 'linux'): string[] {
   const given = [...execArgv, ...(env.NODE_OPTIONS ?? '').split(/\s+/)];
   const flags = V8_FLAGS.filter(({ pattern }) => !given.some((flag) => pattern.test(flag))).map(({ flag }) => flag);
-  if (!flags.length && isSet(env.MALLOC_ARENA_MAX)) return null;
   const { NODE_OPTIONS: _flags, ...variables } = runtimeEnvironment();
-  return { execArgv: flags, env: Object.fromEntries(Object.entries(variables).filter(([name]) => !isSet(env[name]))) };
+  const unset = glibc ? Object.entries(variables).filter(([name]) => !isSet(env[name])).map(([name, value]) => `${name}=${value}`) : [];
+  return [...flags, ...unset];
 }
 
-const FORWARDED_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
-
-/**
- * Returns false when this process already runs with the settings: the caller then starts the service.
- * Otherwise runs this same script again as a child process with them and returns true; this process
- * then only waits: it forwards SIGTERM, SIGINT and SIGHUP to the child and exits as the child does
- * (same code, or same signal). The child shares stdin, stdout and stderr. It runs in a process group
- * of its own, so a terminal's Ctrl-C reaches it once (forwarded), not twice; should this process die
- * without forwarding (SIGKILL), the child sees its channel close and shuts down as on SIGTERM.
- */
-export function startWithRuntimeSettings(): boolean {
-  if (process.env.RUNTIME_SETTINGS_CHILD === '1') {
-    process.channel?.unref();
-    process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
-    return false;
-  }
-  const missing = missingSettings(process.execArgv, process.env);
-  if (!missing) return false;
-  const child = spawn(process.execPath, [...process.execArgv, ...missing.execArgv, ...process.argv.slice(1)], {
-    env: { ...process.env, ...missing.env, RUNTIME_SETTINGS_CHILD: '1' },
-    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
-    detached: true,
-  });
-  for (const signal of FORWARDED_SIGNALS) process.on(signal, () => child.kill(signal));
-  child.once('error', (error) => {
-    console.error(`Could not start the service: ${error.message}`);
-    process.exit(1);
-  });
-  child.once('exit', (code, signal) => {
-    if (signal) {
-      for (const forwarded of FORWARDED_SIGNALS) process.removeAllListeners(forwarded);
-      process.kill(process.pid, signal);
-      // A signal this process ignores or cannot receive the same way: report it as a shell would.
-      setTimeout(() => process.exit(128 + (constants.signals[signal] ?? 0)), 100).unref();
-      return;
-    }
-    process.exit(code ?? 1);
-  });
-  return true;
+/** The warning the service logs when it was started without some of the settings; null when it has them. */
+export function settingsWarning(execArgv: readonly string[], env: NodeJS.ProcessEnv, glibc?: boolean): string | null {
+  const missing = missingSettings(execArgv, env, glibc);
+  if (!missing.length) return null;
+  return `Started without ${missing.join(' ')}: memory may exceed the 250 MB budget. Start it with \`npm start\`, \`npm run start:prod\` or the image, which set them (docs/operations.md, "Memory and GC").`;
 }

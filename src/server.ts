@@ -1,4 +1,4 @@
-// The service itself: started by main.ts once the process runs with the runtime settings.
+// The service itself, started by main.ts (the runtime settings are given where the process starts: src/runtime-settings.ts).
 import 'reflect-metadata';
 import { getHeapStatistics } from 'node:v8';
 import { NestFactory } from '@nestjs/core';
@@ -9,6 +9,7 @@ import { lowerHelperThreads } from './common/idle-priority.js';
 import { asyncStdout, createLogger, PinoNestLogger } from './common/logging.js';
 import { environmentOrExit } from './config/configuration.js';
 import { exitUnlessSqliteDriverLoads } from './database/sqlite-driver.js';
+import { settingsWarning } from './runtime-settings.js';
 
 export async function bootstrap(): Promise<void> {
   // The request thread first, on a core it shares with V8's and libuv's helpers (docs/architecture.md §9).
@@ -36,4 +37,7 @@ export async function bootstrap(): Promise<void> {
   // The effective heap cap and arena count, so an operator can see the runtime settings took effect.
   const heapLimitMb = Math.round(getHeapStatistics().heap_size_limit / 2 ** 20);
   logger.info({ host: config.HOST, port: config.PORT, database: config.database.type, heapLimitMb, mallocArenaMax: process.env.MALLOC_ARENA_MAX ?? null }, 'listening');
+  // Started without the runtime settings (plain `node dist/src/main.js`): said once, not relaunched.
+  const warning = settingsWarning(process.execArgv, process.env);
+  if (warning) logger.warn(warning);
 }

@@ -331,8 +331,8 @@ describe('Billing runs', () => {
       customers.push(customer);
     }
     const runner = t.app.get(BillingRunner);
-    // Several at once on MariaDB (the pool is larger than the two connections a run leaves), one at a time on SQLite.
-    assert.equal(runner.width > 1, t.db.isMySql);
+    // Several at once (on MariaDB the pool is larger than the two connections a run leaves; on SQLite they share a group commit).
+    assert.ok(runner.width > 1);
     const retriesBefore = runner.attempts.retries;
     const [manual] = await Promise.all([billRun(t, customers), t.app.get(BillingRunWorker).runOnce()]);
     assert.equal(manual.body.WasSuccessful, true, JSON.stringify(manual.body));

@@ -56,10 +56,6 @@ describe('fault suite: two instances on a MariaDB and a Redis of the test\'s own
       RATE_LIMIT_PER_MINUTE: '1000000',
       BILLING_RUN_INTERVAL_SECONDS: '0',
       REQUEST_TIMEOUT_MS: '5000',
-      // The runtime settings given, so the started process is the service itself (no waiting parent):
-      // kill -9 reaches the process that serves (docs/operations.md, "Memory and GC").
-      NODE_OPTIONS: '--max-old-space-size=192 --max-semi-space-size=32',
-      MALLOC_ARENA_MAX: '1',
     };
     a = await startService('A', env);
     b = await startService('B', env);

@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { runtimeEnvironment } from '../../src/runtime-settings.js';
 
 /** The repository root (tests run the compiled files under dist/). */
 export const ROOT = join(import.meta.dirname, '..', '..', '..');
@@ -46,13 +47,16 @@ export interface Service {
   stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Starts `node dist/src/main.js` with the given environment on a free port. */
+/**
+ * Starts `node dist/src/main.js` as the image does (its ENV: the runtime settings of src/runtime-settings.ts,
+ * NODE_ENV=production), then the given environment, on a free port.
+ */
 export async function startService(name: string, env: Record<string, string>, options: { waitForHealth?: boolean; timeoutMs?: number } = {}): Promise<Service> {
   const port = Number(env.PORT ?? (await freePort()));
   const [command, ...args] = START_COMMAND;
   const child = spawn(command === 'node' ? process.execPath : command, args, {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env, PORT: String(port) },
+    env: { PATH: process.env.PATH ?? '', ...runtimeEnvironment(), NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

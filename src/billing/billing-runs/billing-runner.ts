@@ -20,7 +20,7 @@ import { UniversalCredits, wireLine, type PlannedLine } from './universal-credit
 const CLAIM_ATTEMPTS = 4;
 /** Days from the day an invoice is made to its DueDate (docs/billing.md). */
 const DUE_IN_DAYS = 14;
-/** At most this many customers of a run are billed at once on MariaDB (docs/billing.md "Runs"). */
+/** At most this many customers of a run are billed at once (docs/billing.md "Runs"). */
 const MAX_WIDTH = 4;
 /** Pool connections a run leaves to everything else: the API's requests and the run's own page reads. */
 const POOL_RESERVE = 2;
@@ -118,11 +118,13 @@ export class BillingRunner {
    * How many customers a run bills at once (docs/billing.md "Runs"): on MariaDB min(4, pool size − 2),
    * at least 1 — each customer holds a pool connection for its transaction, two are left to the API and
    * the run's page reads, and beyond four the business's invoice counter row, which every customer's
-   * invoice takes in turn, is the queue. SQLite has one writer and one connection: one at a time.
+   * invoice takes in turn, is the queue. SQLite has one writer: its customers are billed one after the
+   * other, but four are queued at once so that their transactions share a group commit (one COMMIT and
+   * its fsync), each still all or nothing in a savepoint of its own (docs/performance.md, "Figures of 2026-11-29").
    */
   get width(): number {
     const pool = this.db.poolUse();
-    if (!pool) return 1;
+    if (!pool) return MAX_WIDTH;
     return Math.max(1, Math.min(MAX_WIDTH, pool.limit - POOL_RESERVE));
   }
 

@@ -68,4 +68,20 @@ describe('the PDF process\'s queue', () => {
     assert.ok(isPdf((await running)[0]));
     assert.ok(isPdf((await next)[0]));
   });
+
+  it('ends the process after it has had nothing to make for a while, and starts a new one for the next print', { skip: process.platform !== 'linux' }, async () => {
+    const idle = new InvoicePdfRenderer();
+    idle.idleExitMs = 200;
+    try {
+      assert.ok(isPdf((await idle.render([invoice('1', 1)]))[0]));
+      const first = childOf(idle)!;
+      first.ref(); // the renderer leaves it unreferenced; here the test waits for its end
+      await once(first, 'exit');
+      assert.equal(childOf(idle), undefined);
+      assert.ok(isPdf((await idle.render([invoice('2', 1)]))[0]));
+      assert.notEqual(childOf(idle)!.pid, first.pid);
+    } finally {
+      idle.onApplicationShutdown();
+    }
+  });
 });

@@ -8,6 +8,12 @@ import type { PdfStep, PdfStepResult } from './invoice-pdf.process.js';
 
 /** The PDF process's heap bound, apart from the service's (fonts and one document at a time). */
 const PDF_PROCESS_HEAP_MB = 96;
+/**
+ * The PDF process ends after this long with nothing to make: it holds ~100–170 MB resident once it has
+ * printed, more than half the service's own memory budget (docs/performance.md, "Figures of 2026-11-29"),
+ * and starting it again costs the next print only the process's start and its fonts' parse.
+ */
+const PDF_PROCESS_IDLE_MS = 30_000;
 
 /** Whose print a job is, for the turns of the queue, and whether its asker still waits for it. */
 export interface PrintFor {
@@ -58,6 +64,9 @@ export class InvoicePdfRenderer implements OnApplicationShutdown {
   private running: (Step & { id: number; child: ChildProcess }) | undefined;
   private nextId = 1;
   private stopped = false;
+  /** Ends the idle process (PDF_PROCESS_IDLE_MS; a test may shorten it). */
+  idleExitMs = PDF_PROCESS_IDLE_MS;
+  private idleTimer: NodeJS.Timeout | undefined;
 
   /** Metrics absent: a renderer made outside the application (unit tests). */
   constructor(@Optional() private readonly metrics?: Metrics) {
@@ -79,6 +88,7 @@ export class InvoicePdfRenderer implements OnApplicationShutdown {
 
   onApplicationShutdown(): void {
     this.stopped = true;
+    clearTimeout(this.idleTimer);
     const child = this.child;
     this.child = undefined;
     child?.kill();
@@ -102,8 +112,10 @@ export class InvoicePdfRenderer implements OnApplicationShutdown {
       if (!step) {
         // While a step runs, the channel keeps the service's event loop alive; idle, it does not.
         this.child?.channel?.unref();
+        this.endWhenIdle();
         return;
       }
+      clearTimeout(this.idleTimer);
       if (step.job.done) continue;
       if (step.job.abandoned()) {
         this.finish(step.job, NOBODY_WAITS);
@@ -118,6 +130,19 @@ export class InvoicePdfRenderer implements OnApplicationShutdown {
         : { id, document: step.job.documents[step.index] };
       child.send(message, (error) => error && this.fail(child, error));
     }
+  }
+
+  /** Ends the process once it has had nothing to make for idleExitMs: its memory goes back to the system. */
+  private endWhenIdle(): void {
+    const child = this.child;
+    if (!child) return;
+    clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      if (this.child !== child || this.running) return;
+      this.child = undefined;
+      child.kill();
+    }, this.idleExitMs);
+    this.idleTimer.unref();
   }
 
   private process(): ChildProcess {
