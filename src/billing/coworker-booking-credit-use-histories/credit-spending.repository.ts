@@ -65,13 +65,13 @@ export class CreditSpendingRepository {
     const { db } = this;
     const remaining = db.id('RemainingCredit');
     const amount = this.amountSql();
-    const result = await db.query(
+    const result = await db.run(
       `UPDATE ${db.tableOf(CoworkerBookingCredit)} SET ${remaining} = ${this.exact(`${remaining} - ${amount}`)}, ${db.id('Version')} = ${db.id('Version')} + 1 ` +
       `WHERE ${db.id('Id')} = ? AND ${remaining} >= ${amount}`,
       [this.amount(units), creditId, this.amount(units)],
       manager,
     );
-    return affectedRows(result) === 1;
+    return result.affected === 1;
   }
 
   /** Gives `units` back to the credit (when it still exists). */
@@ -119,6 +119,3 @@ export class CreditSpendingRepository {
     };
   }
 }
-
-/** Rows a write statement changed, as either driver reports it. */
-const affectedRows = (result: unknown): number => Number((result as { affectedRows?: number; changes?: number }).affectedRows ?? (result as { changes?: number }).changes ?? 0);

@@ -6,9 +6,6 @@ import { wholeSecond } from '../coworker-booking-credits/coworker-booking-credit
 import { TimePass } from '../time-passes/time-pass.entity.js';
 import { CoworkerTimePass } from './coworker-time-pass.entity.js';
 
-/** Rows a write statement changed, as either driver reports it. */
-export const changedRows = (result: unknown): number => Number((result as { affectedRows?: number; changes?: number }).affectedRows ?? (result as { changes?: number }).changes ?? 0);
-
 /** What the presence rules read of a TimePass. */
 export interface PassKind {
   Id: number;
@@ -98,12 +95,12 @@ export class CoworkerTimePassesRepository {
   async claim(id: number, at: Date, by: string | null, manager: EntityManager): Promise<boolean> {
     const { db } = this;
     const q = (name: string) => db.id(name);
-    const result = await db.query(
+    const result = await db.run(
       `UPDATE ${db.tableOf(CoworkerTimePass)} SET ${q('Used')} = 1, ${q('UsedDate')} = ?, ${this.stamp()} WHERE ${q('Id')} = ? AND ${q('Used')} = 0`,
       [db.dateParam(wholeSecond(at)), db.dateParam(new Date()), by, id],
       manager,
     );
-    return changedRows(result) === 1;
+    return result.affected === 1;
   }
 
   /**
@@ -114,8 +111,8 @@ export class CoworkerTimePassesRepository {
   async holdUsed(uniqueId: string, manager: EntityManager): Promise<number | null> {
     const { db } = this;
     const q = (name: string) => db.id(name);
-    const result = await db.query(`UPDATE ${db.tableOf(CoworkerTimePass)} SET ${q('Used')} = 1 WHERE ${q('UniqueId')} = ? AND ${q('Used')} = 1`, [uniqueId], manager);
-    if (changedRows(result) !== 1) return null;
+    const result = await db.run(`UPDATE ${db.tableOf(CoworkerTimePass)} SET ${q('Used')} = 1 WHERE ${q('UniqueId')} = ? AND ${q('Used')} = 1`, [uniqueId], manager);
+    if (result.affected !== 1) return null;
     return this.idOf(uniqueId, manager);
   }
 
@@ -125,12 +122,12 @@ export class CoworkerTimePassesRepository {
     const q = (name: string) => db.id(name);
     const id = await this.idOf(uniqueId, manager);
     if (id === null) return null;
-    const result = await db.query(
+    const result = await db.run(
       `UPDATE ${db.tableOf(CoworkerTimePass)} SET ${q('Used')} = 0, ${q('UsedDate')} = NULL, ${this.stamp()} WHERE ${q('Id')} = ? AND ${q('Used')} = 1 AND ${q('Invoiced')} = 0`,
       [db.dateParam(new Date()), by, id],
       manager,
     );
-    return changedRows(result) === 1 ? id : null;
+    return result.affected === 1 ? id : null;
   }
 
   /**
@@ -140,8 +137,8 @@ export class CoworkerTimePassesRepository {
   async holdUnbilled(id: number, manager: EntityManager): Promise<boolean> {
     const { db } = this;
     const invoiced = db.id('Invoiced');
-    const result = await db.query(`UPDATE ${db.tableOf(CoworkerTimePass)} SET ${invoiced} = 0 WHERE ${db.id('Id')} = ? AND ${invoiced} = 0`, [id], manager);
-    return changedRows(result) === 1;
+    const result = await db.run(`UPDATE ${db.tableOf(CoworkerTimePass)} SET ${invoiced} = 0 WHERE ${db.id('Id')} = ? AND ${invoiced} = 0`, [id], manager);
+    return result.affected === 1;
   }
 
   async idOf(uniqueId: string, manager: EntityManager): Promise<number | null> {

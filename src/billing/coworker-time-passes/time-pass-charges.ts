@@ -9,7 +9,6 @@ import { atMidnight } from '../due-items/periods.js';
 import { TimePass } from '../time-passes/time-pass.entity.js';
 import { CoworkerTimePass } from './coworker-time-pass.entity.js';
 import { coworkerTimePasses } from './coworker-time-passes.definition.js';
-import { changedRows } from './coworker-time-passes.repository.js';
 
 /**
  * The time-pass item source of docs/billing.md "Item sources" (docs/presence.md): a customer's pass that
@@ -59,13 +58,13 @@ export class TimePassCharges implements OnModuleInit {
     const { db } = this;
     const q = (name: string) => db.id(name);
     const before = await this.passes.get(id, undefined, manager);
-    const result = await db.query(
+    const result = await db.run(
       `UPDATE ${db.tableOf(CoworkerTimePass)} SET ${q('Invoiced')} = 1, ${q('InvoicedOn')} = ?, ${q('CoworkerInvoiceId')} = ?, ${q('Version')} = ${q('Version')} + 1, ${q('UpdatedOn')} = ?, ${q('UpdatedBy')} = ?, ${q('IsNew')} = 0 ` +
       `WHERE ${q('Id')} = ? AND ${q('Invoiced')} = 0 AND ${q('Version')} = ?`,
       [db.dateParam(invoice.on), invoice.id, db.dateParam(new Date()), actor?.email ?? null, id, version],
       manager,
     );
-    const changed = changedRows(result) === 1;
+    const changed = result.affected === 1;
     if (changed) await this.passes.recordChange(manager, actor, 'Update', id, before);
     return changed;
   }

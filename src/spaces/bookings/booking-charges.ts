@@ -67,13 +67,13 @@ export class BookingCharges implements OnModuleInit {
     const { db } = this;
     const q = (name: string) => db.id(name);
     const before = await this.bookings.get(id, undefined, manager);
-    const result = await db.query(
+    const result = await db.run(
       `UPDATE ${db.tableOf(Booking)} SET ${q('Invoiced')} = 1, ${q('CoworkerInvoiceId')} = ?, ${q('Version')} = ${q('Version')} + 1, ${q('UpdatedOn')} = ?, ${q('UpdatedBy')} = ?, ${q('IsNew')} = 0 ` +
       `WHERE ${q('Id')} = ? AND ${q('Invoiced')} = 0 AND ${q('Version')} = ?`,
       [invoice.id, db.dateParam(new Date()), actor?.email ?? null, id, version],
       manager,
-    ) as unknown as { affectedRows?: number; changes?: number };
-    const changed = Number(result.affectedRows ?? result.changes ?? 0) === 1;
+    );
+    const changed = result.affected === 1;
     if (changed) await this.bookings.recordChange(manager, actor, 'Update', id, before);
     return changed;
   }
