@@ -7,6 +7,7 @@ import { Database } from './common/database.js';
 import type { RecordDefinition } from './common/record-definition.js';
 import { recordSql } from './common/record-sql.js';
 import { SchemaNamingStrategy } from './database/naming-strategy.js';
+import { guaranteeSql } from './guarantee-sql.js';
 
 /** Where the snapshots live, from the repository's root (docs/architecture.md, "SQL snapshots"). */
 export const SQL_SNAPSHOT_DIR = join('docs', 'sql');
@@ -14,7 +15,8 @@ export const SQL_SNAPSHOT_DIR = join('docs', 'sql');
 const DIALECTS = { sqlite: 'better-sqlite3', mysql: 'mysql' } as const satisfies Record<string, DataSourceOptions['type']>;
 
 /**
- * The SQL every record type runs, per dialect, as files (`docs/sql/<dialect>/<Type>.sql` → text). The
+ * The SQL every record type runs, and the statements that carry the exactly-once guarantees
+ * (`guarantees.sql`), per dialect, as files (`docs/sql/<dialect>/<Type>.sql` → text). The
  * data sources only build their entities' metadata: nothing connects, so no database server is needed.
  */
 export async function generateSqlSnapshots(): Promise<Map<string, string>> {
@@ -22,6 +24,7 @@ export async function generateSqlSnapshots(): Promise<Map<string, string>> {
   for (const dialect of Object.keys(DIALECTS) as Array<keyof typeof DIALECTS>) {
     const db = await offlineDatabase(dialect);
     for (const definition of await definitionFiles()) files.set(join(SQL_SNAPSHOT_DIR, dialect, `${definition.name}.sql`), recordSql(definition, db));
+    files.set(join(SQL_SNAPSHOT_DIR, dialect, 'guarantees.sql'), await guaranteeSql(db));
   }
   return files;
 }

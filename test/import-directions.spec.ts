@@ -15,6 +15,8 @@ const ROOT = '(src)';
 
 /** The layers, lowest first: each top folder of src/ lies in exactly one. */
 const LAYERS: readonly (readonly string[])[] = [
+  // The data layer: drivers, their connections and the database's errors. It imports no other folder.
+  ['persistence'],
   ['common', 'config'],
   ['database', 'observability', 'auth', 'downloads', 'health'],
   // The records every area references: businesses, their countries, currencies and tax rates.
@@ -30,6 +32,16 @@ const LAYERS: readonly (readonly string[])[] = [
 
 /** Imports that still run back down-to-up, as `file → target`; empty once the layers hold. */
 const KNOWN_VIOLATIONS: ReadonlySet<string> = new Set<string>([]);
+
+/**
+ * Inside src/persistence/, lowest first: the interface and what both drivers share, then the two
+ * drivers (which never import each other), then the one file that picks a driver.
+ */
+const PERSISTENCE_LAYERS: readonly (readonly string[])[] = [
+  ['driver.js', 'database-errors.js', 'request-timeout.js', 'transaction-steps.js'],
+  ['sqlite', 'mysql'],
+  ['open-driver.js'],
+];
 
 const layerOf = new Map(LAYERS.flatMap((areas, layer) => areas.map((area) => [area, layer] as const)));
 
@@ -106,6 +118,10 @@ function cycles(graph: Map<string, Set<string>>): string[] {
 
 const describeLayer = (area: string) => `${area} (layer ${layerOf.get(area)}: ${LAYERS[layerOf.get(area)!]?.join(', ')})`;
 
+const persistenceLayerOf = new Map(PERSISTENCE_LAYERS.flatMap((parts, layer) => parts.map((part) => [part, layer] as const)));
+/** The part of src/persistence/ a file lies in: its sub-folder, or its own name directly in the folder. */
+const persistencePart = (file: string) => relative(join(SRC, 'persistence'), file).split(sep)[0];
+
 describe('import directions', () => {
   const all = imports();
 
@@ -129,5 +145,23 @@ describe('import directions', () => {
 
   it('the folders of src/ import each other one way', () => {
     assert.deepEqual(cycles(areaGraph(all)), []);
+  });
+
+  it('inside src/persistence/, imports run down its layers only, and the two drivers never import each other', () => {
+    const inside = all
+      .filter(({ from, to }) => from === 'persistence' && to === 'persistence')
+      .map(({ file, target }) => ({ file, target, from: persistencePart(join(SRC, file)), to: persistencePart(resolve(dirname(join(SRC, file)), target)) }));
+    assert.ok(inside.some(({ from }) => from === 'mysql'), 'the scan reads src/persistence/ (the MySQL driver imports the interface)');
+    const undeclared = [...new Set(inside.flatMap(({ from, to }) => [from, to]))].filter((part) => !persistenceLayerOf.has(part));
+    assert.deepEqual(undeclared, [], `parts of src/persistence/ in no layer of PERSISTENCE_LAYERS: ${undeclared.join(', ')}`);
+    const wrong = inside
+      .filter(({ from, to }) => from !== to && persistenceLayerOf.get(to)! >= persistenceLayerOf.get(from)!)
+      .map(({ file, target }) => `${file} → ${target}`);
+    assert.deepEqual(wrong, [], `imports inside src/persistence/ that run up or across:\n${wrong.join('\n')}`);
+  });
+
+  it('src/persistence/ imports nothing of the service above it (no HTTP, records or configuration)', () => {
+    const out = all.filter(({ from, to }) => from === 'persistence' && to !== 'persistence').map(({ file, target }) => `${file} → ${target}`);
+    assert.deepEqual(out, [], `the data layer imports from above:\n${out.join('\n')}`);
   });
 });

@@ -114,11 +114,10 @@ export class UserLoginRepository {
    */
   async claimTotpStep(userId: number, step: number): Promise<boolean> {
     const q = this.q;
-    const result = await this.db.query(
+    const result = await this.db.run(
       `UPDATE ${q('user')} SET ${q('LastTotpStep')} = ? WHERE ${q('Id')} = ? AND (${q('LastTotpStep')} IS NULL OR ${q('LastTotpStep')} < ?)`,
       [step, userId, step],
     );
-    const outcome = result as unknown as { changes?: number; affectedRows?: number };
-    return Number(outcome.changes ?? outcome.affectedRows) === 1;
+    return result.affected === 1;
   }
 }

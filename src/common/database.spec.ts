@@ -12,7 +12,7 @@ const lockWait = Object.assign(new Error('Lock wait timeout exceeded; try restar
 function mySqlFailing(errors: unknown[]) {
   let calls = 0;
   const statements: string[] = [];
-  // Transactions are started, committed and rolled back on the connection itself (mysql-connections.ts).
+  // Transactions are started, committed and rolled back on the connection itself (src/persistence/mysql/connections.ts).
   const connection = {
     threadId: 7,
     query: (sql: string, callback: (error: Error | null) => void) => {

@@ -2,7 +2,8 @@ import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { ArgumentsHost, Catch, HttpException, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isDatabaseUnavailable } from './database-errors.js';
+import { isDatabaseUnavailable } from '../persistence/database-errors.js';
+import { RequestTimeoutError } from '../persistence/request-timeout.js';
 import { failureConfirmation } from './envelopes.js';
 import { RecordNotFoundException, WireResponseException } from './errors.js';
 import { countUnavailable, databaseReason } from './unavailable-log.js';
@@ -34,12 +35,8 @@ const FASTIFY_ERRORS: Record<string, { status: number; message: string }> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, message: 'The Content-Length header does not match the body.' },
 };
 
-/** A request still unanswered when its time (REQUEST_TIMEOUT_MS) is up. */
-export class RequestTimeoutError extends Error {
-  constructor() {
-    super('The request was not answered in time.');
-  }
-}
+// RequestTimeoutError lives with the database, which raises it too (src/persistence/request-timeout.ts).
+export { RequestTimeoutError };
 
 /**
  * Work refused because a bounded capacity is full (password checks), or dropped because its request

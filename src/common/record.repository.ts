@@ -24,9 +24,6 @@ export interface Statement {
 /** The column name of the flag a scoped read by id adds: whether the record is in the actor's businesses. */
 const IN_SCOPE = '__inScope';
 
-/** Rows a write statement changed, as either driver reports it. */
-const affectedRows = (result: unknown): number => Number((result as { affectedRows?: number; changes?: number }).affectedRows ?? (result as { changes?: number }).changes ?? 0);
-
 /**
  * The SQL of one record type (docs/architecture.md, "The record machinery"): reads by id, pages,
  * batches, writes and the reference lookups of its writes, all from its compiled plan. Statements are
@@ -138,20 +135,18 @@ export class RecordRepository {
   /** Inserts a row and returns its new Id (inside `manager`'s transaction, or on its own in the write scope). */
   async insert(values: Record<string, unknown>, manager?: EntityManager, scope?: WriteScope): Promise<number> {
     const { sql, parameters } = this.insertStatement(values);
-    const result = manager ? await this.db.query(sql, parameters, manager) : await this.db.write(sql, parameters, scope);
-    const outcome = result as unknown as { lastInsertRowid?: number | bigint; insertId?: number };
-    return Number(outcome.lastInsertRowid ?? outcome.insertId);
+    return (await this.db.run(sql, parameters, manager, scope)).insertId;
   }
 
   /** Updates a row; returns the number of rows changed (0 when `expected` did not match). */
   async update(id: number, values: Record<string, unknown>, manager: EntityManager, expected: number | null): Promise<number> {
     const { sql, parameters } = this.updateStatement(id, values, expected);
-    return affectedRows(await this.db.query(sql, parameters, manager));
+    return (await this.db.run(sql, parameters, manager)).affected;
   }
 
   async delete(id: number, expected: number | null, manager: EntityManager): Promise<number> {
     const { sql, parameters } = this.deleteStatement(id, expected);
-    return affectedRows(await this.db.query(sql, parameters, manager));
+    return (await this.db.run(sql, parameters, manager)).affected;
   }
 
   // ---- reference lookups ----

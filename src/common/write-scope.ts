@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { RequestTimeoutError } from './http-exception.filter.js';
+import { RequestTimeoutError } from '../persistence/request-timeout.js';
 
 /**
  * What one write request asks of the database work it starts: that none of it commits once the

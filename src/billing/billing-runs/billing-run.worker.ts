@@ -140,11 +140,11 @@ export class BillingRunWorker implements OnApplicationBootstrap, BeforeApplicati
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
     }
-    const result = await db.query(
+    const result = await db.run(
       `UPDATE ${q('billing_lease')} SET ${q('Holder')} = ?, ${q('LeaseUntil')} = ?, ${q('LastRunOn')} = ? WHERE ${q('BusinessId')} = ? AND ${q('LeaseUntil')} < ?`,
       [this.owner, db.dateParam(new Date(now.getTime() + LEASE_MS)), db.dateParam(now), businessId, db.dateParam(now)],
-    ) as unknown as { affectedRows?: number; changes?: number };
-    return Number(result.affectedRows ?? result.changes ?? 0) === 1;
+    );
+    return result.affected === 1;
   }
 
   private async release(businessId: number): Promise<void> {

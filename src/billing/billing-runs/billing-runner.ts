@@ -312,8 +312,8 @@ export class BillingRunner {
   private async takeTurn(id: number, manager: EntityManager): Promise<boolean> {
     const { db } = this;
     const sequence = db.id('BillingSequence');
-    const result = await db.query(`UPDATE ${db.tableOf(Coworker)} SET ${sequence} = ${sequence} + 1 WHERE ${db.id('Id')} = ?`, [id], manager) as unknown as { affectedRows?: number; changes?: number };
-    return Number(result.affectedRows ?? result.changes ?? 0) === 1;
+    const result = await db.run(`UPDATE ${db.tableOf(Coworker)} SET ${sequence} = ${sequence} + 1 WHERE ${db.id('Id')} = ?`, [id], manager);
+    return result.affected === 1;
   }
 }
 

@@ -128,8 +128,7 @@ export class BuiltInDueSources implements OnModuleInit {
     const sql = `UPDATE ${db.tableOf(entity)} SET ${set.join(', ')}, ${q('Version')} = ${q('Version')} + 1, ${q('UpdatedOn')} = ?, ${q('UpdatedBy')} = ?, ${q('IsNew')} = 0 ` +
       `WHERE ${q('Id')} = ? AND ${read === null ? `${q(column)} IS NULL` : `${q(column)} = ?`}`;
     const parameters = [...Object.values(marks), db.dateParam(new Date()), actor?.email ?? null, id, ...(read === null ? [] : [read])];
-    const result = await db.query(sql, parameters, manager) as unknown as { affectedRows?: number; changes?: number };
-    return Number(result.affectedRows ?? result.changes ?? 0) === 1;
+    return (await db.run(sql, parameters, manager)).affected === 1;
   }
 
   // ---- 2. contract products ----

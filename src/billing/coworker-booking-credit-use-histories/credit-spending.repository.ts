@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Database } from '../../common/database.js';
-import { changedRows } from '../due-items/flag-claims.js';
 import { toUnits, unitsText } from '../due-items/money.js';
 import { parseDbDateTime, toWire } from '../../common/wire-values.js';
 import { CoworkerBookingCredit } from '../coworker-booking-credits/coworker-booking-credit.entity.js';
@@ -67,13 +66,13 @@ export class CreditSpendingRepository {
     const { db } = this;
     const remaining = db.id('RemainingCredit');
     const amount = this.amountSql();
-    const result = await db.query(
+    const result = await db.run(
       `UPDATE ${db.tableOf(CoworkerBookingCredit)} SET ${remaining} = ${this.exact(`${remaining} - ${amount}`)}, ${db.id('Version')} = ${db.id('Version')} + 1 ` +
       `WHERE ${db.id('Id')} = ? AND ${remaining} >= ${amount}`,
       [this.amount(units), creditId, this.amount(units)],
       manager,
     );
-    return changedRows(result) === 1;
+    return result.affected === 1;
   }
 
   /** Gives `units` back to the credit (when it still exists). */

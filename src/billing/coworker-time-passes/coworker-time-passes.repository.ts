@@ -5,7 +5,7 @@ import { toWire } from '../../common/wire-values.js';
 import { wholeSecond } from '../coworker-booking-credits/coworker-booking-credits.service.js';
 import { TimePass } from '../time-passes/time-pass.entity.js';
 import { CoworkerTimePass } from './coworker-time-pass.entity.js';
-import { changedRows, holdUnbilled } from '../due-items/flag-claims.js';
+import { holdUnbilled } from '../due-items/flag-claims.js';
 
 
 /** What the presence rules read of a TimePass. */
@@ -97,12 +97,12 @@ export class CoworkerTimePassesRepository {
   async claim(id: number, at: Date, by: string | null, manager: EntityManager): Promise<boolean> {
     const { db } = this;
     const q = (name: string) => db.id(name);
-    const result = await db.query(
+    const result = await db.run(
       `UPDATE ${db.tableOf(CoworkerTimePass)} SET ${q('Used')} = 1, ${q('UsedDate')} = ?, ${this.stamp()} WHERE ${q('Id')} = ? AND ${q('Used')} = 0`,
       [db.dateParam(wholeSecond(at)), db.dateParam(new Date()), by, id],
       manager,
     );
-    return changedRows(result) === 1;
+    return result.affected === 1;
   }
 
   /**
@@ -113,8 +113,8 @@ export class CoworkerTimePassesRepository {
   async holdUsed(uniqueId: string, manager: EntityManager): Promise<number | null> {
     const { db } = this;
     const q = (name: string) => db.id(name);
-    const result = await db.query(`UPDATE ${db.tableOf(CoworkerTimePass)} SET ${q('Used')} = 1 WHERE ${q('UniqueId')} = ? AND ${q('Used')} = 1`, [uniqueId], manager);
-    if (changedRows(result) !== 1) return null;
+    const result = await db.run(`UPDATE ${db.tableOf(CoworkerTimePass)} SET ${q('Used')} = 1 WHERE ${q('UniqueId')} = ? AND ${q('Used')} = 1`, [uniqueId], manager);
+    if (result.affected !== 1) return null;
     return this.idOf(uniqueId, manager);
   }
 
@@ -124,12 +124,12 @@ export class CoworkerTimePassesRepository {
     const q = (name: string) => db.id(name);
     const id = await this.idOf(uniqueId, manager);
     if (id === null) return null;
-    const result = await db.query(
+    const result = await db.run(
       `UPDATE ${db.tableOf(CoworkerTimePass)} SET ${q('Used')} = 0, ${q('UsedDate')} = NULL, ${this.stamp()} WHERE ${q('Id')} = ? AND ${q('Used')} = 1 AND ${q('Invoiced')} = 0`,
       [db.dateParam(new Date()), by, id],
       manager,
     );
-    return changedRows(result) === 1 ? id : null;
+    return result.affected === 1 ? id : null;
   }
 
   /** Holds a pass's row while it is not billed (holdUnbilled): false when it is billed (or gone). */

@@ -16,17 +16,14 @@ export interface FlaggedTable {
   cleared?: Record<string, unknown>;
 }
 
-/** Rows a write statement changed, as either driver reports it. */
-export const changedRows = (result: unknown): number => Number((result as { affectedRows?: number; changes?: number }).affectedRows ?? (result as { changes?: number }).changes ?? 0);
-
 /**
  * Holds a flagged record's row while it is not billed: a write that changes nothing but waits for a
  * run's claim of it to commit, then sees it. False when it is billed (or gone).
  */
 export async function holdUnbilled(db: Database, entity: abstract new () => unknown, id: number, manager: EntityManager): Promise<boolean> {
   const invoiced = db.id('Invoiced');
-  const result = await db.query(`UPDATE ${db.tableOf(entity)} SET ${invoiced} = 0 WHERE ${db.id('Id')} = ? AND ${invoiced} = 0`, [id], manager);
-  return changedRows(result) === 1;
+  const result = await db.run(`UPDATE ${db.tableOf(entity)} SET ${invoiced} = 0 WHERE ${db.id('Id')} = ? AND ${invoiced} = 0`, [id], manager);
+  return result.affected === 1;
 }
 
 /**
@@ -81,12 +78,12 @@ export class FlagClaims {
   private async update(manager: EntityManager, actor: Principal | undefined, id: number, values: Record<string, unknown>, condition: string, parameters: unknown[]): Promise<boolean> {
     const { db } = this;
     const names = Object.keys(values);
-    const result = await db.query(
+    const result = await db.run(
       `UPDATE ${db.tableOf(this.table.entity)} SET ${names.map((name) => `${this.q(name)} = ?`).join(', ')}, ${this.q('Version')} = ${this.q('Version')} + 1, ${this.q('UpdatedOn')} = ?, ${this.q('UpdatedBy')} = ?, ${this.q('IsNew')} = 0 ` +
       `WHERE ${this.q('Id')} = ? AND ${condition}`,
       [...names.map((name) => values[name]), db.dateParam(new Date()), actor?.email ?? null, id, ...parameters],
       manager,
     );
-    return changedRows(result) === 1;
+    return result.affected === 1;
   }
 }

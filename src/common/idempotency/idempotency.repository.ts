@@ -27,12 +27,11 @@ export class IdempotencyRepository {
   /** Inserts a pending claim and gives its id; a claim of the scope already there fails as a unique violation. */
   async insert(scopeHash: string, requestHash: string, userId: number, createdOn: Date, expiresOn: Date): Promise<number> {
     const q = this.q;
-    const result = await this.db.query(
+    const result = await this.db.run(
       `INSERT INTO ${q('idempotency_key')} (${q('ScopeHash')}, ${q('RequestHash')}, ${q('UserId')}, ${q('CreatedOn')}, ${q('ExpiresOn')}) VALUES (?, ?, ?, ?, ?)`,
       [scopeHash, requestHash, userId, this.db.dateParam(createdOn), this.db.dateParam(expiresOn)],
     );
-    const outcome = result as unknown as { lastInsertRowid?: number | bigint; insertId?: number };
-    return Number(outcome.lastInsertRowid ?? outcome.insertId);
+    return result.insertId;
   }
 
   /** The claim of a scope, if there is one. */

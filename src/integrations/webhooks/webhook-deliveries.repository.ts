@@ -251,13 +251,13 @@ export class WebhookDeliveriesRepository {
     const status: DeliveryStatus = result.ok ? 'Succeeded' : retryIn === undefined ? 'Failed' : 'Pending';
     const next = status === 'Pending' ? this.db.dateParam(new Date(now.getTime() + retryIn! * 1000)) : null;
     await this.db.transaction(async (manager) => {
-      const updated = await this.db.query(
+      const updated = await this.db.run(
         `UPDATE ${q('webhook_delivery')} SET ${q('Status')} = ?, ${q('Attempts')} = ?, ${q('LastAttemptOn')} = ?, ${q('NextAttemptOn')} = ?, ` +
         `${q('LastStatusCode')} = ?, ${q('LastError')} = ?, ${q('LeaseOwner')} = NULL, ${q('LeaseUntil')} = NULL WHERE ${q('Id')} = ? AND ${q('LeaseOwner')} = ?`,
         [status, attempts, this.db.dateParam(now), next, result.statusCode, result.error, delivery.id, owner],
         manager,
       );
-      if (affectedRows(updated) !== 1) return;
+      if (updated.affected !== 1) return;
       if (result.ok) {
         await this.db.query(`UPDATE ${q('webhook')} SET ${q('LastTrigger')} = ?, ${q('ErrorCount')} = 0 WHERE ${q('Id')} = ?`, [this.db.dateParam(now), delivery.webHookId], manager);
         return;
@@ -298,11 +298,4 @@ export class WebhookDeliveriesRepository {
     const q = this.q;
     await this.db.query(`DELETE FROM ${q('webhook_delivery')} WHERE ${q('CreatedOn')} < ? AND ${q('Status')} <> 'Pending'`, [this.db.dateParam(before)]);
   }
-}
-
-/** Rows an UPDATE changed, as either driver reports it. */
-function affectedRows(result: unknown): number {
-  const outcome = result as { affectedRows?: number; changes?: number } | [unknown, number];
-  if (Array.isArray(outcome)) return Number(outcome[1]);
-  return Number(outcome.affectedRows ?? outcome.changes ?? 0);
 }

@@ -9,9 +9,6 @@ import { BookingProduct } from '../booking-products/booking-product.entity.js';
 import type { BookedResource } from './booking-rules.js';
 import { Booking } from './booking.entity.js';
 
-/** Rows a write statement changed, as either driver reports it. */
-const affectedRows = (result: unknown): number => Number((result as { affectedRows?: number; changes?: number }).affectedRows ?? (result as { changes?: number }).changes ?? 0);
-
 /**
  * The SQL of bookings beyond the machinery's own (docs/bookings.md), inside the booking's transaction
  * when given one. Hand-built on the driver: every booking write runs it.
@@ -28,8 +25,8 @@ export class BookingsRepository {
   async lockResource(resourceId: number, manager: EntityManager): Promise<boolean> {
     const { db } = this;
     const sequence = db.id('BookingSequence');
-    const result = await db.query(`UPDATE ${db.tableOf(Resource)} SET ${sequence} = ${sequence} + 1 WHERE ${db.id('Id')} = ?`, [resourceId], manager);
-    return affectedRows(result) === 1;
+    const result = await db.run(`UPDATE ${db.tableOf(Resource)} SET ${sequence} = ${sequence} + 1 WHERE ${db.id('Id')} = ?`, [resourceId], manager);
+    return result.affected === 1;
   }
 
   /**
@@ -41,8 +38,8 @@ export class BookingsRepository {
   async holdUninvoiced(bookingId: number, manager: EntityManager): Promise<'held' | 'invoiced' | 'gone'> {
     const { db } = this;
     const invoiced = db.id('Invoiced');
-    const result = await db.query(`UPDATE ${db.tableOf(Booking)} SET ${invoiced} = 0 WHERE ${db.id('Id')} = ? AND ${invoiced} = 0`, [bookingId], manager);
-    if (affectedRows(result) === 1) return 'held';
+    const result = await db.run(`UPDATE ${db.tableOf(Booking)} SET ${invoiced} = 0 WHERE ${db.id('Id')} = ? AND ${invoiced} = 0`, [bookingId], manager);
+    if (result.affected === 1) return 'held';
     // A locking read on MySQL: it sees the latest committed row, not the transaction's snapshot.
     const [row] = await db.query(`SELECT ${db.id('Id')} FROM ${db.tableOf(Booking)} WHERE ${db.id('Id')} = ?${db.isMySql ? ' FOR UPDATE' : ''}`, [bookingId], manager);
     return row ? 'invoiced' : 'gone';

@@ -1,8 +1,8 @@
 import type { EntityManager } from 'typeorm';
 import { QueryFailedError } from 'typeorm';
-import { isDatabaseUnavailable } from './database-errors.js';
+import { isDatabaseUnavailable } from '../database-errors.js';
 
-// The mysql2 connections the database layer uses besides TypeORM's (docs/architecture.md, "The
+// The mysql2 connections the MySQL driver uses besides TypeORM's (docs/architecture.md, "The
 // database"): a transaction's own connection for its statements, and one apart for KILL QUERY.
 
 export type MySqlCallback = (error: Error | null, rows: unknown, fields?: readonly unknown[]) => void;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { QueryFailedError } from 'typeorm';
-import { isDatabaseUnavailable, isDeadlock, isTransientConflict, isUniqueViolation } from './database-errors.js';
+import { isDatabaseUnavailable, isDeadlock, isTransientConflict, isUniqueViolation } from '../database-errors.js';
 
 // The errors a MariaDB Galera node gives, as mysql2 reports them and TypeORM wraps them.
 const driverError = (errno: number, code: string, message: string) => Object.assign(new Error(message), { errno, code, sqlState: '08S01' });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { executeOn, executeStatement, type MySqlCallback, type MySqlConnection } from './mysql-connections.js';
+import { executeOn, executeStatement, type MySqlCallback, type MySqlConnection } from './connections.js';
 
 /** A mysql2 connection that answers every statement with `rows` and `fields`, recording what it was given. */
 function answering(rows: unknown[], fields: unknown[]) {
@@ -19,7 +19,7 @@ function answering(rows: unknown[], fields: unknown[]) {
 const run = (connection: MySqlConnection, rowsAsArray: boolean) =>
   new Promise<unknown>((resolve, reject) => executeStatement(connection, 'SELECT a, b', [1], rowsAsArray, (error, rows) => (error ? reject(error) : resolve(rows))));
 
-describe('executeStatement (mysql-connections.ts)', () => {
+describe('executeStatement (persistence/mysql/connections.ts)', () => {
   it('gives mysql2 the statement as text, never as an options object (whose copy is spread: docs/performance.md)', async () => {
     const { connection, calls } = answering([{ a: 1, b: 'x' }], [{}, {}]);
     await run(connection, true);

@@ -1,0 +1,168 @@
+import type { EntityManager, QueryRunner } from 'typeorm';
+import { RefreshTokenRepository } from './auth/refresh-token.repository.js';
+import { UserLoginRepository } from './auth/user-login.repository.js';
+import { BillingRunWorker } from './billing/billing-runs/billing-run.worker.js';
+import { BillingRunner } from './billing/billing-runs/billing-runner.js';
+import { BuiltInDueSources } from './billing/billing-runs/built-in-sources.js';
+import { CreditSpendingRepository } from './billing/coworker-booking-credit-use-histories/credit-spending.repository.js';
+import { CoworkerContract } from './billing/coworker-contracts/coworker-contract.entity.js';
+import { CoworkerTimePassesRepository } from './billing/coworker-time-passes/coworker-time-passes.repository.js';
+import { InvoiceIssuanceRepository } from './billing/invoice-issuance.repository.js';
+import { ProductsRepository } from './billing/products/products.repository.js';
+import { SettlementRepository } from './billing/settlement/settlement.repository.js';
+import { Database, type RunResult } from './common/database.js';
+import { IdempotencyRepository } from './common/idempotency/idempotency.repository.js';
+import { BookingsRepository } from './spaces/bookings/bookings.repository.js';
+
+/**
+ * A Database that runs nothing: it records the SQL the code sends (through the façade or TypeORM's
+ * query builder on its entity manager) and answers with `rows`, one changed row and id 1. The
+ * guarantee statements below are taken from the very methods that run them, so the snapshot changes
+ * when they do.
+ */
+class RecordingDatabase extends Database {
+  readonly sent: string[] = [];
+  rows: Array<Record<string, unknown>> = [];
+  private recordingManager: EntityManager | undefined;
+
+  override query<T>(sql: string): Promise<T[]> {
+    this.sent.push(sql);
+    return Promise.resolve(this.rows as T[]);
+  }
+
+  override queryArrays(sql: string): Promise<unknown[][]> {
+    this.sent.push(sql);
+    return Promise.resolve(this.rows.map((row) => Object.values(row)));
+  }
+
+  override run(sql: string): Promise<RunResult> {
+    this.sent.push(sql);
+    return Promise.resolve({ affected: 1, insertId: 1 });
+  }
+
+  override write<T>(sql: string): Promise<T[]> {
+    return this.query<T>(sql);
+  }
+
+  override causalRead<T>(sql: string): Promise<T[]> {
+    return this.query<T>(sql);
+  }
+
+  /** An entity manager in a transaction whose query builder's statements are recorded, not run. */
+  override get manager(): EntityManager {
+    const runner = {
+      isTransactionActive: true,
+      isReleased: false,
+      data: {},
+      broadcaster: { broadcast: () => Promise.resolve() },
+      query: (sql: string) => {
+        this.sent.push(sql);
+        return Promise.resolve({ affected: 1, raw: [], records: [] });
+      },
+      release: () => Promise.resolve(),
+    };
+    return (this.recordingManager ??= this.dataSource.createEntityManager(runner as unknown as QueryRunner));
+  }
+}
+
+interface Guarantee {
+  title: string;
+  /** What the statements guarantee, in one sentence. */
+  guarantees: string;
+  /** Rows the reads answer with, when the method needs one to go on. */
+  rows?: Array<Record<string, unknown>>;
+  run(db: RecordingDatabase, manager: EntityManager): Promise<unknown>;
+}
+
+/** Collaborators the recorded methods never reach. */
+const unused = undefined as never;
+const noConfig = { get: () => 0 } as never;
+/** The private methods that run the statements (a rename fails the snapshots' spec, which names this file). */
+const privately = (instance: object) => instance as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+
+/** The statements that carry the exactly-once guarantees (docs/billing.md "Exactly once", docs/api.md), in the order of a request's life. */
+const GUARANTEES: Guarantee[] = [
+  {
+    title: 'Idempotency-Key claim',
+    guarantees: 'the unique ScopeHash lets one request of a key claim it; a second of the same scope fails as a unique violation and is answered from the stored claim (docs/api.md, "Idempotency-Key").',
+    run: (db) => new IdempotencyRepository(db).insert('scope', 'request', 1, new Date(0), new Date(0)),
+  },
+  {
+    title: 'Idempotency-Key answer, stored in the write\'s own transaction',
+    guarantees: 'the answer commits with the write it answers, or neither does.',
+    run: (db, manager) => new IdempotencyRepository(db).complete(1, 200, '{}', null, manager),
+  },
+  {
+    title: 'Refresh-token rotation',
+    guarantees: 'of parallel refreshes with one token, exactly one marks it used (one changed row) and gets the next token; the others are refused.',
+    run: (db) => new RefreshTokenRepository(db).markUsed(1),
+  },
+  {
+    title: 'TOTP time step',
+    guarantees: 'a code\'s time step is accepted once: of parallel logins with it (or an earlier one), one changes the row (RFC 6238 §5.2).',
+    run: (db) => new UserLoginRepository(db).claimTotpStep(1, 1),
+  },
+  {
+    title: 'The billing lease (automatic runs)',
+    guarantees: 'the row is made once (unique BusinessId, a duplicate ignored), then one conditional UPDATE gives the lease to one instance until LeaseUntil; its holder alone releases it (docs/billing.md).',
+    run: async (db) => {
+      const worker = privately(new BillingRunWorker(db, unused, noConfig));
+      await worker.lease(1);
+      await worker.release(1);
+    },
+  },
+  {
+    title: 'The customer\'s billing turn',
+    guarantees: 'every transaction billing a customer first writes its row, so they take turns on one server and conflict (and run again) across Galera nodes; none commits on what it read before another\'s commit (docs/billing.md, "Exactly once").',
+    run: (db, manager) => privately(new BillingRunner(db, unused, unused, unused, unused)).takeTurn(1, manager),
+  },
+  {
+    title: 'Claim of a due item (contract period; contract products and sales alike)',
+    guarantees: 'the item is marked billed only from the state the run read (one changed row), so no period is billed twice, whatever runs at once.',
+    run: (db, manager) => privately(new BuiltInDueSources(db, unused, unused, unused, unused)).conditionalUpdate(manager, undefined, CoworkerContract, 1, { RenewalDate: null }, 'RenewalDate', '2026-01-01 00:00:00'),
+  },
+  {
+    title: 'Invoice number',
+    guarantees: 'one upsert takes the next number of the business\'s series and holds the counter row until the transaction ends: numbers are unique, sequential and never reused.',
+    rows: [{ n: 1 }],
+    run: (db, manager) => new InvoiceIssuanceRepository(db).nextNumber('CoworkerInvoice', 1, manager),
+  },
+  {
+    title: 'The invoice lock (settlement)',
+    guarantees: 'every writer of one invoice (payments, credit notes, cancellations) takes turns on its row: a row lock on MySQL, the one writer on SQLite (docs/settlement.md).',
+    run: (db, manager) => new SettlementRepository(db).lockInvoice(1, manager),
+  },
+  {
+    title: 'Stock decrement (a sale)',
+    guarantees: 'one conditional UPDATE takes the quantity only while enough is left (unless negative stock is allowed): concurrent sales never oversell.',
+    run: (db, manager) => new ProductsRepository(db).takeStock(1, 1, manager),
+  },
+  {
+    title: 'Booking credit spent',
+    guarantees: 'one conditional UPDATE takes the amount only while the credit holds it: no credit is spent below zero.',
+    run: (db, manager) => new CreditSpendingRepository(db).take(1, 1n, manager),
+  },
+  {
+    title: 'A resource\'s bookings take turns',
+    guarantees: 'a write of the resource\'s row makes every booking write of it wait for the one before, so no two bookings overlap (docs/bookings.md).',
+    run: (db, manager) => new BookingsRepository(db).lockResource(1, manager),
+  },
+  {
+    title: 'A pass used by a check-in',
+    guarantees: 'one conditional UPDATE marks the pass used while nobody has: of parallel check-ins, one uses it (docs/presence.md).',
+    run: (db, manager) => new CoworkerTimePassesRepository(db).claim(1, new Date(0), null, manager),
+  },
+];
+
+/** The guarantee statements of one dialect's `db`, as reviewable text (docs/sql/<dialect>/guarantees.sql). */
+export async function guaranteeSql(offline: Database): Promise<string> {
+  const db = new RecordingDatabase(offline.dataSource);
+  const lines = ['-- The statements that carry the exactly-once guarantees: generated by `npm run sql:snapshots` from the', '-- methods that run them (src/guarantee-sql.ts); do not edit.'];
+  for (const guarantee of GUARANTEES) {
+    db.sent.length = 0;
+    db.rows = guarantee.rows ?? [];
+    await guarantee.run(db, db.manager);
+    lines.push('', `-- ${guarantee.title}: ${guarantee.guarantees}`, ...db.sent.map((sql) => `${sql};`));
+  }
+  return `${lines.join('\n')}\n`;
+}
