@@ -124,11 +124,16 @@ export class CoworkerProductsRules implements RecordRules<CoworkerProductDto> {
    * an alert another sale claimed for this sale's).
    */
   private async recordStockChange(manager: EntityManager, actor: Principal | undefined, productId: number, quantity: number): Promise<void> {
-    const claimed = await this.stock.claimLowStockAlert(manager, productId, quantity, wholeSecond(new Date()));
     const after = await this.products.get(productId, undefined, manager);
-    const stock = Number(after.CurrentStock) + quantity;
+    const left = Number(after.CurrentStock);
+    const stock = left + quantity;
     const level = after.StockAlertLevel as number | null;
-    const before = Object.assign({}, after, { CurrentStock: stock, LowStock: level !== null && stock <= level, LowStockAlertedOn: claimed ? null : after.LowStockAlertedOn });
+    // Only a sale that crossed the level with the alert armed can claim it: the claim's UPDATE (which
+    // keeps it once among parallel sales) runs for that sale alone, not for every sale.
+    if (level !== null && after.LowStockAlertedOn == null && left <= level && stock > level) {
+      await this.stock.claimLowStockAlert(manager, productId, quantity, wholeSecond(new Date()));
+    }
+    const before = Object.assign({}, after, { CurrentStock: stock, LowStock: level !== null && stock <= level });
     await this.products.recordChange(manager, actor, 'Update', productId, before);
   }
 
