@@ -9,7 +9,7 @@ const deadlock = Object.assign(new Error('Deadlock found when trying to get lock
 const lockWait = Object.assign(new Error('Lock wait timeout exceeded; try restarting transaction'), { errno: 1205, code: 'ER_LOCK_WAIT_TIMEOUT' });
 
 /** A MySQL data source whose transactions fail with the given errors, then succeed. */
-function mySqlFailing(errors: unknown[]) {
+function mySqlFailing(errors: unknown[], conflictBudgetMs = 1) {
   let calls = 0;
   const statements: string[] = [];
   // Transactions are started, committed and rolled back on the connection itself (src/persistence/mysql/connections.ts).
@@ -33,6 +33,8 @@ function mySqlFailing(errors: unknown[]) {
     }),
   } as unknown as DataSource;
   const db = new Database(dataSource);
+  // REQUEST_TIMEOUT_MS, which is also how long conflicts are retried past the first eight attempts.
+  db.readTimeoutMs = conflictBudgetMs;
   const transaction = <T>(work: () => Promise<T>, scope?: WriteScope) => db.transaction(async () => {
     if (errors.length) throw errors.shift();
     return work();
@@ -49,7 +51,13 @@ describe('Database.transaction on MySQL', () => {
     assert.deepEqual(statements, ['SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED', 'ROLLBACK', 'ROLLBACK', 'ROLLBACK', 'COMMIT']);
   });
 
-  it('gives up after eight attempts, and never retries other errors', async () => {
+  it('keeps running a transaction that loses conflicts past eight attempts while its time budget lasts (Galera turns)', async () => {
+    const contended = mySqlFailing(Array.from({ length: 11 }, () => deadlock), 60_000);
+    assert.equal(await contended.transaction(async () => 'done'), 'done');
+    assert.equal(contended.calls(), 12);
+  });
+
+  it('gives up after eight attempts once its time budget is spent, and never retries other errors', async () => {
     const stuck = mySqlFailing(Array.from({ length: 9 }, () => deadlock));
     await assert.rejects(stuck.transaction(async () => 'never'), (error) => isDeadlock(error));
     assert.equal(stuck.calls(), 8);

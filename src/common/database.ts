@@ -103,6 +103,15 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
     return this.driver.causalRead<T>(sql, parameters);
   }
 
+  /**
+   * Waits until the node has applied every write the cluster committed before the call, so that what
+   * follows (reads outside a transaction included) sees them: a write request's first step on a Galera
+   * node (write.interceptor.ts). At once on one server and on SQLite.
+   */
+  catchUp(): Promise<void> {
+    return this.driver.catchUp();
+  }
+
   /** A read whose rows come as arrays of the select list's values, in its order (the hot read path). */
   queryArrays(sql: string, parameters: unknown[] = [], manager?: EntityManager, deadline?: number): Promise<unknown[][]> {
     return this.driver.queryArrays(sql, parameters, manager, deadline);

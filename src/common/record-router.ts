@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isObservable, lastValueFrom } from 'rxjs';
 import { actorOf, PERMISSION, type Permission } from './access.js';
 import { RecordCommands } from './commands/record-commands.js';
+import { Database } from './database.js';
 import { failureConfirmation } from './envelopes.js';
 import { WireResponseException } from './errors.js';
 import { sendError } from './http-exception.filter.js';
@@ -251,6 +252,7 @@ export interface RouterServices {
   /** The global guards, in the order app.module.ts registers them as APP_GUARD. */
   guards(): readonly CanActivate[];
   idempotency(): Idempotency;
+  database(): Database;
   target(definition: RecordDefinition<any>): RouteTarget;
 }
 
@@ -280,7 +282,7 @@ export function handle(route: RecordRoute, services: RouterServices) {
       let result: unknown;
       if (write) {
         // Writes parse their body inside the write scope, as a Nest interceptor wrapped the pipes.
-        result = await runWrite(services.idempotency(), request, reply, async (scope) => route.run(on, await route.parse(request), actor, scope, request.deadlineAt));
+        result = await runWrite(services.idempotency(), services.database(), request, reply, async (scope) => route.run(on, await route.parse(request), actor, scope, request.deadlineAt));
       } else {
         // Reads parse synchronously (path id, query): no extra turn before the service.
         const parsed = route.parse(request);
@@ -317,10 +319,12 @@ export function installRecordRouter(app: NestFastifyApplication, guards: readonl
   const services = new Map(types.map((type) => [type.definition, type.service]));
   let resolvedGuards: CanActivate[] | undefined;
   let idempotency: Idempotency | undefined;
+  let database: Database | undefined;
   let commands: RecordCommands | undefined;
   const routerServices: RouterServices = {
     guards: () => (resolvedGuards ??= guards.map((guard) => app.get<CanActivate>(guard, { strict: false }))),
     idempotency: () => (idempotency ??= app.get<Idempotency>(Idempotency, { strict: false })),
+    database: () => (database ??= app.get<Database>(Database, { strict: false })),
     target: (definition) => ({ definition, service: services.get(definition)!, commands: (commands ??= app.get<RecordCommands>(RecordCommands, { strict: false })) }),
   };
   const fastify = app.getHttpAdapter().getInstance();

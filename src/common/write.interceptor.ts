@@ -1,6 +1,7 @@
 import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { from, lastValueFrom, type Observable } from 'rxjs';
+import { Database } from './database.js';
 import { Idempotency } from './idempotency/idempotency.js';
 import type { Principal } from './principal.js';
 import { WriteScope } from './write-scope.js';
@@ -19,8 +20,13 @@ const WRITES = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
  * the answer deadline rolls the work back, a POST's Idempotency-Key is claimed and answered here, and
  * the ETag of the written record goes out with the answer. Used by the interceptor below and by the
  * record router (record-router.ts), so both run writes the same way.
+ *
+ * On a Galera node the write first waits until the node has applied what the cluster committed before
+ * the request (Database.catchUp): a client that wrote through one node and writes next through another
+ * (a payment of the invoice it just made) is checked against its own writes, by every read of the
+ * request, not only those inside its transaction (docs/architecture.md, "The database").
  */
-export async function runWrite(idempotency: Idempotency, request: FastifyRequest & { user?: Principal }, reply: FastifyReply, work: (scope: WriteScope) => Promise<unknown>): Promise<unknown> {
+export async function runWrite(idempotency: Idempotency, db: Database, request: FastifyRequest & { user?: Principal }, reply: FastifyReply, work: (scope: WriteScope) => Promise<unknown>): Promise<unknown> {
   const scope = new WriteScope(request.id);
   request.writeScope = scope;
   // Answered 503 already (the deadline passed during authentication): nothing may be written.
@@ -28,6 +34,7 @@ export async function runWrite(idempotency: Idempotency, request: FastifyRequest
   const ifMatch = request.headers['if-match'];
   if (typeof ifMatch === 'string' && request.method !== 'POST') scope.ifMatch = ifMatch;
   return idempotency.run(request, reply, scope, async () => {
+    await db.catchUp();
     const result = await work(scope);
     if (scope.etag) void reply.header('etag', scope.etag); // lower case, as the record router sets it
     return result;
@@ -37,12 +44,12 @@ export async function runWrite(idempotency: Idempotency, request: FastifyRequest
 /** Every write request that goes through Nest runs in a write scope (runWrite); reads pass straight through. */
 @Injectable()
 export class WriteInterceptor implements NestInterceptor {
-  constructor(private readonly idempotency: Idempotency) {}
+  constructor(private readonly idempotency: Idempotency, private readonly db: Database) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const request = context.switchToHttp().getRequest<FastifyRequest & { user?: Principal }>();
     if (!WRITES.has(request.method)) return next.handle();
     const reply = context.switchToHttp().getResponse<FastifyReply>();
-    return from(runWrite(this.idempotency, request, reply, () => lastValueFrom(next.handle(), { defaultValue: undefined })));
+    return from(runWrite(this.idempotency, this.db, request, reply, () => lastValueFrom(next.handle(), { defaultValue: undefined })));
   }
 }

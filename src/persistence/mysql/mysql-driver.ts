@@ -13,9 +13,16 @@ import { afterCausalityWait, CATCH_UP, GaleraProbe } from './galera.js';
  * own, conflicts are retried (conflict-retry.ts), a request's deadline kills its running statement.
  * The only code that reads the pool's and TypeORM's private fields for MySQL (src/internals.spec.ts).
  */
+/** The conflict budget before the service set its REQUEST_TIMEOUT_MS (its default). */
+const DEFAULT_CONFLICT_BUDGET_MS = 10_000;
+
 export class MySqlDriver implements DatabaseDriver {
   readonly dialect = 'mysql';
   readTimeoutMs = 0;
+  /** How long work that keeps losing lock conflicts is run again (conflict-retry.ts): REQUEST_TIMEOUT_MS, once set. */
+  private get conflictBudgetMs(): number {
+    return this.readTimeoutMs > 0 ? this.readTimeoutMs : DEFAULT_CONFLICT_BUDGET_MS;
+  }
   private readonly steps = new TransactionSteps();
   /** MySQL connections already set to WRITE_ISOLATION. */
   private readonly isolated = new WeakSet<object>();
@@ -96,6 +103,11 @@ export class MySqlDriver implements DatabaseDriver {
     return outcomeOf(scope && !manager ? await this.write(sql, parameters, scope) : await this.query(sql, parameters, manager));
   }
 
+  /** On a Galera node, a causality wait (galera.ts); a lone server has applied every commit already. */
+  async catchUp(): Promise<void> {
+    if (await this.galera.isGalera()) await this.query(CATCH_UP, []);
+  }
+
   async causalRead<T>(sql: string, parameters: unknown[]): Promise<T[]> {
     return this.query<T>((await this.galera.isGalera()) ? afterCausalityWait(sql) : sql, parameters);
   }
@@ -112,7 +124,7 @@ export class MySqlDriver implements DatabaseDriver {
       ? this.boundedRead<T>(pool, sql, parameters, rowsAsArray, deadline ?? Date.now() + this.readTimeoutMs)
       : () => new Promise<T[]>((resolve, reject) => executeStatement(pool, sql, parameters, rowsAsArray, (error, rows) => (error ? reject(error) : resolve(rows as T[]))));
     return once().catch((error: unknown) => {
-      if (isTransientConflict(error)) return retryConflicts(once, undefined, 2);
+      if (isTransientConflict(error)) return retryConflicts(once, undefined, this.conflictBudgetMs, 2);
       throw error;
     });
   }
@@ -161,7 +173,7 @@ export class MySqlDriver implements DatabaseDriver {
         });
       });
     });
-    return retryConflicts(once, scope);
+    return retryConflicts(once, scope, this.conflictBudgetMs);
   }
 
   /** The server syncs in its own process: the statements go to the pool as they are. */
@@ -171,7 +183,7 @@ export class MySqlDriver implements DatabaseDriver {
 
   /** In parallel, each on a connection of its own; one InnoDB aborted to break a deadlock runs again. */
   transaction<T>(work: TransactionWork<T>, scope: TransactionScope | undefined, requestId: string | undefined, causal: boolean): Promise<T> {
-    return retryConflicts(() => this.once(work, scope, causal, requestId), scope);
+    return retryConflicts(() => this.once(work, scope, causal, requestId), scope, this.conflictBudgetMs);
   }
 
   requestIdOf(manager: EntityManager): string | undefined {

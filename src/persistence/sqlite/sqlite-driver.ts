@@ -96,6 +96,9 @@ export class SqliteDriver implements DatabaseDriver {
     return this.query<T>(sql, parameters);
   }
 
+  /** One database: nothing to wait for. */
+  async catchUp(): Promise<void> {}
+
   /** Takes its turn in a group (group-commit.ts); `causal` changes nothing on one database. */
   transaction<T>(work: TransactionWork<T>, scope: TransactionScope | undefined, requestId: string | undefined): Promise<T> {
     return this.group.transaction(work, scope, requestId);
