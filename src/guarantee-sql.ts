@@ -138,6 +138,11 @@ const GUARANTEES: Guarantee[] = [
     run: (db, manager) => new ProductsRepository(db).takeStock(1, 1, manager),
   },
   {
+    title: 'Stock change recorded under the product\'s new Version (a sale of tracked stock)',
+    guarantees: 'a unique key on (product, Version): on a Galera cluster two sales that took stock from the same row version, on two nodes, cannot both commit (docs/stock-and-deliveries.md).',
+    run: (db, manager) => new ProductsRepository(db).recordStockChange(1, 1, new Date(0), manager),
+  },
+  {
     title: 'Booking credit spent',
     guarantees: 'one conditional UPDATE takes the amount only while the credit holds it: no credit is spent below zero.',
     run: (db, manager) => new CreditSpendingRepository(db).take(1, 1n, manager),
