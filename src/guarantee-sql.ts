@@ -8,6 +8,7 @@ import { CreditSpendingRepository } from './billing/coworker-booking-credit-use-
 import { CoworkerContract } from './billing/coworker-contracts/coworker-contract.entity.js';
 import { CoworkerTimePassesRepository } from './billing/coworker-time-passes/coworker-time-passes.repository.js';
 import { InvoiceIssuanceRepository } from './billing/invoice-issuance.repository.js';
+import { Product } from './billing/products/product.entity.js';
 import { ProductsRepository } from './billing/products/products.repository.js';
 import { SettlementRepository } from './billing/settlement/settlement.repository.js';
 import { Database, type RunResult } from './common/database.js';
@@ -46,6 +47,11 @@ class RecordingDatabase extends Database {
 
   override causalRead<T>(sql: string): Promise<T[]> {
     return this.query<T>(sql);
+  }
+
+  /** The statements of one server; the turns a Galera cluster adds are an entry of their own (recordTurn). */
+  override replicated(): Promise<boolean> {
+    return Promise.resolve(false);
   }
 
   /** An entity manager in a transaction whose query builder's statements are recorded, not run. */
@@ -138,9 +144,9 @@ const GUARANTEES: Guarantee[] = [
     run: (db, manager) => new ProductsRepository(db).takeStock(1, 1, manager),
   },
   {
-    title: 'Stock change recorded under the product\'s new Version (a sale of tracked stock)',
-    guarantees: 'a unique key on (product, Version): on a Galera cluster two sales that took stock from the same row version, on two nodes, cannot both commit (docs/stock-and-deliveries.md).',
-    run: (db, manager) => new ProductsRepository(db).recordStockChange(1, 1, new Date(0), manager),
+    title: 'A guarded write\'s turn (Galera: after the stock, credit, pass, booking and invoice-lock statements)',
+    guarantees: 'a unique key on (table, row, Version or sequence after the write): on a Galera cluster two nodes\' writes that took the same turn of a row cannot both commit, where the conditional UPDATE alone can run on a replaced row version (docs/architecture.md §7).',
+    run: (db, manager) => db.recordTurn(manager, Product, 1, 'Version'),
   },
   {
     title: 'Booking credit spent',

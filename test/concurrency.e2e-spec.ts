@@ -4,6 +4,8 @@ import { createProduct } from './support/billing-fixtures.js';
 import { createEvent } from './support/content-fixtures.js';
 import { create, createBusiness, createBusinesses, createCoworker, createTariff, currencyId } from './support/fixtures.js';
 import { tableRows } from './support/record-checks.js';
+import { Product } from '../src/billing/products/product.entity.js';
+import { isTransientConflict } from '../src/persistence/database-errors.js';
 import { appPerSuite, type HttpResponse } from './support/test-app.js';
 
 // Any mix of parallel valid writes is answered 200 or a contract 400, never a 5xx; afterwards the
@@ -90,6 +92,23 @@ describe('concurrent writes', () => {
     assert.ok(sold <= 30);
     const numbers = (await t.get('/api/billing/coworkerinvoices?size=1000')).body.Records.map((r: { InvoiceNumber: string }) => Number(r.InvoiceNumber)).sort((a: number, b: number) => a - b);
     assert.deepEqual(numbers, numbers.map((_: number, i: number) => i + 1));
+  });
+
+  // What keeps guarded writes in turn on a Galera cluster (docs/architecture.md §7): a second record of a
+  // row's turn is refused, and on MySQL it is a conflict the transaction runs again for. On one server or
+  // SQLite the row lock keeps the turns, so a sale takes none.
+  it('a row turn is taken once: a second record of it is a conflict to run again; one server takes none', async () => {
+    const product = await createProduct(t, business, { Name: 'Turned', TrackStock: true, CurrentStock: 5 });
+    const before = await tableRows(t, 'row_turn');
+    const sale = await t.post('/api/billing/coworkerproducts', { CoworkerId: await createCoworker(t, business), ProductId: product });
+    assert.equal(sale.status, 200, sale.text);
+    assert.deepEqual(await tableRows(t, 'row_turn'), before, 'no turn taken off Galera');
+    await t.db.transaction((manager) => t.db.recordTurn(manager, Product, product, 'Version'));
+    const second = await t.db.transaction((manager) => t.db.recordTurn(manager, Product, product, 'Version')).then(() => null, (error: unknown) => error);
+    assert.ok(second, 'the same turn twice is refused');
+    if (t.db.isMySql) assert.equal(isTransientConflict(second), true, String(second));
+    const turns = (await tableRows(t, 'row_turn')).filter((row) => Number(row.RowId) === product);
+    assert.deepEqual(turns.map((row) => [row.TableName, Number(row.Turn)]), [['product', 2]]);
   });
 
   it('parallel attendee sign-ups never exceed the allocation', async () => {

@@ -11,6 +11,10 @@ import type { WriteScope } from './write-scope.js';
 export { isMySqlFamily };
 export type { RunResult };
 
+/** How often, at most, old row turns are deleted, and how long they are kept (Database.takeTurn). */
+const TURN_CLEANUP_EVERY_MS = 10 * 60_000;
+const TURN_KEPT_MS = 60 * 60_000;
+
 /**
  * The database as the service uses it: raw statements with bound parameters, and write transactions.
  * A thin façade over the driver of its database (src/persistence/: sqlite/ with its group commit,
@@ -21,6 +25,8 @@ export type { RunResult };
 export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
   readonly isMySql: boolean;
   private readonly driver: MySqlDriver | SqliteDriver;
+  /** When `takeTurn` last deleted old turns. */
+  private turnsCleanedAt = Date.now();
 
   constructor(readonly dataSource: DataSource) {
     this.driver = openDriver(dataSource);
@@ -135,6 +141,40 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
   write<T = Record<string, unknown>>(sql: string, parameters: unknown[], scope: WriteScope | undefined): Promise<T[]> {
     if (!scope) return this.query<T>(sql, parameters);
     return this.driver.write<T>(sql, parameters, scope);
+  }
+
+  /**
+   * Takes the turn a guarded write just gave the row (its `column` after the write: Version, or a sequence
+   * like BookingSequence), inside the write's transaction. On a Galera node a conditional UPDATE can run on
+   * a row version another node already replaced (Galera does not prevent lost updates across nodes): both
+   * writes then give the row the same turn, and the second's record of it is refused as a duplicate, or
+   * loses certification, so its transaction runs again and sees the first (database-errors.ts, counter
+   * keys; docs/architecture.md §7). On one server or SQLite the row lock already keeps writes in turn: nothing.
+   */
+  async takeTurn(manager: EntityManager, entity: AnyClass, rowId: number, column = 'Version'): Promise<void> {
+    if (!(await this.replicated())) return;
+    await this.recordTurn(manager, entity, rowId, column);
+    const now = Date.now();
+    if (now - this.turnsCleanedAt < TURN_CLEANUP_EVERY_MS) return;
+    this.turnsCleanedAt = now;
+    // Turns only collide within a node's apply lag (seconds): an hour's are more than enough to keep.
+    this.query(`DELETE FROM ${this.id('row_turn')} WHERE ${this.id('TakenOn')} < ?`, [this.dateParam(new Date(now - TURN_KEPT_MS))]).catch(() => undefined);
+  }
+
+  /** Whether writes run on several nodes that can each take a row's turn (a Galera cluster). */
+  replicated(): Promise<boolean> {
+    return this.driver.replicated();
+  }
+
+  /** The statement of `takeTurn`, whatever the database (the SQL snapshots record it). */
+  async recordTurn(manager: EntityManager, entity: AnyClass, rowId: number, column: string): Promise<void> {
+    const table = this.dataSource.getMetadata(entity).tableName;
+    const q = (name: string) => this.id(name);
+    await this.run(
+      `INSERT INTO ${q('row_turn')} (${q('TableName')}, ${q('RowId')}, ${q('Turn')}, ${q('TakenOn')}) SELECT ?, ${q('Id')}, ${q(column)}, ? FROM ${q(table)} WHERE ${q('Id')} = ?`,
+      [table, this.dateParam(new Date()), rowId],
+      manager,
+    );
   }
 
   /**

@@ -74,11 +74,10 @@ export function isDeadlock(error: unknown): boolean {
  * impossible. On a Galera node a transaction can read the counter before the node has applied
  * another node's commit that took the same number; when the node applies that commit during the
  * transaction, the INSERT of the number can be refused as a duplicate entry rather than the
- * transaction being aborted as a conflict. It is a conflict all the same (docs/billing.md). A product's
- * Version is such a counter for its stock: a sale records its stock change under the Version it wrote
- * (docs/stock-and-deliveries.md, "Stock on a Galera cluster").
+ * transaction being aborted as a conflict. It is a conflict all the same (docs/billing.md). A guarded
+ * write's row turn is such a number too (Database.takeTurn, docs/architecture.md §7).
  */
-const COUNTER_KEYS = /\bUQ_((coworkerinvoice|invoice)_BusinessId_InvoiceNumber|product_stock_change_ProductId_Version)\b/;
+const COUNTER_KEYS = /\bUQ_((coworkerinvoice|invoice)_BusinessId_InvoiceNumber|row_turn_TableName_RowId_Turn)\b/;
 
 /** A duplicate entry on a counter-allocated number (COUNTER_KEYS): the transaction is to run again. */
 export function isCounterCollision(error: unknown): boolean {

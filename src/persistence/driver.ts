@@ -59,6 +59,8 @@ export interface DatabaseDriver {
   write<T>(sql: string, parameters: unknown[], scope: TransactionScope): Promise<T[]>;
   /** `query` outside a transaction, seeing every write committed anywhere before it was sent. */
   causalRead<T>(sql: string, parameters: unknown[]): Promise<T[]>;
+  /** Whether writes run on several nodes that can each take a row's turn (a Galera cluster). */
+  replicated(): Promise<boolean>;
   /** Waits until this connection's node has applied every write committed anywhere before the call (Galera); at once elsewhere. */
   catchUp(): Promise<void>;
   /** A write transaction; `causal`: its reads see what any node committed before it began. */

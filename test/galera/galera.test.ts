@@ -152,6 +152,14 @@ describe('three instances on a three-node MariaDB Galera cluster', () => {
       }
       const sales = (await call(instances[1], 'GET', `/api/billing/coworkerproducts?CoworkerProduct_Product=${product}&size=100`)).body.Records;
       assert.equal(sales.length, 10);
+      // Each sale took the product's turn (docs/architecture.md §7, "Row turns"), one per Version.
+      const connection = await mysql.createConnection(cluster.url(cluster.nodes[1], DATABASE));
+      try {
+        const [turns] = await connection.query<mysql.RowDataPacket[]>("SELECT Turn FROM row_turn WHERE TableName = 'product' AND RowId = ? ORDER BY Turn", [product]);
+        assert.deepEqual(turns.map((row) => Number(row.Turn)), Array.from({ length: 10 }, (_, i) => i + 2));
+      } finally {
+        await connection.end();
+      }
     });
   });
 

@@ -72,7 +72,10 @@ export class CreditSpendingRepository {
       [this.amount(units), creditId, this.amount(units)],
       manager,
     );
-    return result.affected === 1;
+    if (result.affected !== 1) return false;
+    // On Galera two nodes' spends could take from one row version: the turn keeps one (Database.takeTurn).
+    await db.takeTurn(manager, CoworkerBookingCredit, creditId);
+    return true;
   }
 
   /** Gives `units` back to the credit (when it still exists). */

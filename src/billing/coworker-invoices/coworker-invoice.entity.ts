@@ -56,4 +56,9 @@ export class CoworkerInvoice extends RecordEntity {
   @MoneyColumn({ nullable: false, default: 0 }) SubscriptionAmount: number;
   /** The issuing business's name, captured at issuance like the bill-to details. */
   @TextColumn() BusinessName: string | null;
+  /**
+   * Bumped first by every writer of the invoice's settlement on a Galera cluster (never on the wire): two
+   * nodes' writers write this row in common, so they take turns (docs/settlement.md; SettlementRepository.lockInvoice).
+   */
+  @IntColumn({ nullable: false, default: 0 }) SettlementSequence: number;
 }

@@ -10,5 +10,6 @@ export const coworkerInvoices = defineRecord({
   business: { column: 'BusinessId' },
   // Settlement's commands (docs/api.md §10.2): src/billing/settlement/invoice-commands.ts.
   commands: true,
+  hidden: ['SettlementSequence'],
   toStringText: (i) => `${i.InvoiceNumber} - ${i.BillToName}`,
 });

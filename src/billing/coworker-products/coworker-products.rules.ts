@@ -124,7 +124,6 @@ export class CoworkerProductsRules implements RecordRules<CoworkerProductDto> {
    * an alert another sale claimed for this sale's).
    */
   private async recordStockChange(manager: EntityManager, actor: Principal | undefined, productId: number, quantity: number): Promise<void> {
-    await this.stock.recordStockChange(manager, productId, quantity, wholeSecond(new Date()));
     const after = await this.products.get(productId, undefined, manager);
     const left = Number(after.CurrentStock);
     const stock = left + quantity;

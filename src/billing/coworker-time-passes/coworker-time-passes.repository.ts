@@ -102,7 +102,10 @@ export class CoworkerTimePassesRepository {
       [db.dateParam(wholeSecond(at)), db.dateParam(new Date()), by, id],
       manager,
     );
-    return result.affected === 1;
+    if (result.affected !== 1) return false;
+    // On Galera two nodes' check-ins could both find the pass unused: the turn keeps one (Database.takeTurn).
+    await db.takeTurn(manager, CoworkerTimePass, id);
+    return true;
   }
 
   /**

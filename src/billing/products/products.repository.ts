@@ -34,25 +34,10 @@ export class ProductsRepository {
       )
       .updateEntity(false)
       .execute();
-    return result.affected === 1;
-  }
-
-  /**
-   * Records a stock change that `takeStock` just made, under the product's Version after it
-   * (docs/stock-and-deliveries.md, "Stock on a Galera cluster"). On one server the row lock already keeps
-   * sales in turn. On a Galera node a sale can take stock from a row version another node's sale also
-   * took from, before this node applied that sale: both then write the same Version, and the second
-   * insert is refused as a duplicate (or loses certification), so its transaction runs again and reads
-   * what the first left (database-errors.ts, counter keys).
-   */
-  async recordStockChange(productId: number, quantity: number, at: Date, manager: EntityManager): Promise<void> {
-    const q = (name: string) => this.db.id(name);
-    await this.db.run(
-      `INSERT INTO ${q('product_stock_change')} (${q('ProductId')}, ${q('Version')}, ${q('Quantity')}, ${q('ChangedOn')}) ` +
-        `SELECT ${q('Id')}, ${q('Version')}, ?, ? FROM ${this.db.tableOf(Product)} WHERE ${q('Id')} = ?`,
-      [-quantity, this.db.dateParam(at), productId],
-      manager,
-    );
+    if (result.affected !== 1) return false;
+    // On Galera two nodes' sales could take stock from one row version: the turn keeps one (Database.takeTurn).
+    await this.db.takeTurn(manager, Product, productId);
+    return true;
   }
 
   /**

@@ -23,9 +23,4 @@ export class ProductsService {
   claimLowStockAlert(manager: EntityManager, productId: number, quantity: number, at: Date): Promise<boolean> {
     return this.productsRepository.claimLowStockAlert(productId, quantity, at, manager);
   }
-
-  /** For a sale that took tracked stock, right after `takeStock`: the change, under the product's new Version (ProductsRepository.recordStockChange). */
-  recordStockChange(manager: EntityManager, productId: number, quantity: number, at: Date): Promise<void> {
-    return this.productsRepository.recordStockChange(productId, quantity, at, manager);
-  }
 }

@@ -68,10 +68,21 @@ export interface LedgerInvoice {
 export class SettlementRepository {
   constructor(private readonly db: Database) {}
 
-  /** The invoice, its row locked until the transaction ends; null when there is none. */
+  /**
+   * The invoice, its row locked until the transaction ends; null when there is none. On a Galera cluster a
+   * `SELECT … FOR UPDATE` holds the row on its own node only, so there the writer first bumps the invoice's
+   * SettlementSequence and takes that turn (Database.takeTurn): two nodes' writers of one invoice then
+   * conflict, and the second runs again after the first (docs/settlement.md).
+   */
   async lockInvoice(id: number, manager: EntityManager): Promise<LockedInvoice | null> {
     const { db } = this;
     const q = (name: string) => db.id(name);
+    if (await db.replicated()) {
+      const sequence = q('SettlementSequence');
+      const bumped = await db.run(`UPDATE ${db.tableOf(CoworkerInvoice)} SET ${sequence} = ${sequence} + 1 WHERE ${q('Id')} = ?`, [id], manager);
+      if (bumped.affected !== 1) return null;
+      await db.takeTurn(manager, CoworkerInvoice, id, 'SettlementSequence');
+    }
     const columns = ['Id', 'UniqueId', 'BusinessId', 'CoworkerId', 'CurrencyId', 'InvoiceNumber', 'TotalAmount', 'TaxAmount', 'Void', 'CreditNote'].map(q).join(', ');
     const [row] = await db.query(`SELECT ${columns} FROM ${db.tableOf(CoworkerInvoice)} WHERE ${q('Id')} = ?${db.isMySql ? ' FOR UPDATE' : ''}`, [id], manager);
     if (!row) return null;

@@ -30,8 +30,8 @@ describe('Galera errors', () => {
     assert.equal(isTransientConflict(wrapped(email)), false);
     const line = driverError(1062, 'ER_DUP_ENTRY', "Duplicate entry 'x/2025-01-01' for key 'UQ_coworkerinvoiceline_BilledItemKey'");
     assert.equal(isTransientConflict(wrapped(line)), false);
-    // A sale's stock change under a Version another node's sale wrote (docs/stock-and-deliveries.md).
-    assert.equal(isTransientConflict(wrapped(driverError(1062, 'ER_DUP_ENTRY', "Duplicate entry '12-7' for key 'UQ_product_stock_change_ProductId_Version'"))), true);
+    // A guarded write's turn another node's write took (Database.takeTurn).
+    assert.equal(isTransientConflict(wrapped(driverError(1062, 'ER_DUP_ENTRY', "Duplicate entry 'product-12-7' for key 'UQ_row_turn_TableName_RowId_Turn'"))), true);
     assert.equal(isTransientConflict(wrapped(driverError(1205, 'ER_LOCK_WAIT_TIMEOUT', 'Lock wait timeout exceeded'))), true);
   });
 });

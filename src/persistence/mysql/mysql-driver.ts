@@ -103,6 +103,10 @@ export class MySqlDriver implements DatabaseDriver {
     return outcomeOf(scope && !manager ? await this.write(sql, parameters, scope) : await this.query(sql, parameters, manager));
   }
 
+  replicated(): Promise<boolean> {
+    return this.galera.isGalera();
+  }
+
   /** On a Galera node, a causality wait (galera.ts); a lone server has applied every commit already. */
   async catchUp(): Promise<void> {
     if (await this.galera.isGalera()) await this.query(CATCH_UP, []);

@@ -96,6 +96,10 @@ export class SqliteDriver implements DatabaseDriver {
     return this.query<T>(sql, parameters);
   }
 
+  async replicated(): Promise<boolean> {
+    return false;
+  }
+
   /** One database: nothing to wait for. */
   async catchUp(): Promise<void> {}
 

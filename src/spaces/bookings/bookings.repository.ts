@@ -26,7 +26,10 @@ export class BookingsRepository {
     const { db } = this;
     const sequence = db.id('BookingSequence');
     const result = await db.run(`UPDATE ${db.tableOf(Resource)} SET ${sequence} = ${sequence} + 1 WHERE ${db.id('Id')} = ?`, [resourceId], manager);
-    return result.affected === 1;
+    if (result.affected !== 1) return false;
+    // On Galera two nodes' bookings could take the same turn and miss each other: the turn keeps one (Database.takeTurn).
+    await db.takeTurn(manager, Resource, resourceId, 'BookingSequence');
+    return true;
   }
 
   /**
