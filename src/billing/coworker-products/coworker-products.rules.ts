@@ -5,7 +5,6 @@ import type { FieldError } from '../../common/envelopes.js';
 import type { Principal } from '../../common/principal.js';
 import { parseDbDateTime } from '../../common/wire-values.js';
 import { billedDeleteRefusal, hasBilledLines, refuseBilledChanges } from '../due-items/billed-items.js';
-import { CoworkerProduct } from './coworker-product.entity.js';
 import type { WireRecord } from '../../common/record-definition.js';
 import { CoworkerBookingCreditsService, wholeSecond, type ReleasingSale } from '../coworker-booking-credits/coworker-booking-credits.service.js';
 import { coworkerBookingCredits } from '../coworker-booking-credits/coworker-booking-credits.definition.js';
@@ -170,9 +169,7 @@ export class CoworkerProductsRules implements RecordRules<CoworkerProductDto> {
   }
 
   private async billedUntil(id: number, manager: EntityManager): Promise<Date | null> {
-    const { db } = this;
-    const [row] = await db.query(`SELECT ${db.id('InvoicedPeriod')} AS p FROM ${db.tableOf(CoworkerProduct)} WHERE ${db.id('Id')} = ?`, [id], manager);
-    const ms = parseDbDateTime(row?.p);
+    const ms = parseDbDateTime(await this.salesRepository.invoicedPeriod(id, manager));
     return ms === null ? null : new Date(ms);
   }
 

@@ -158,4 +158,29 @@ export class CoworkerTimePassesRepository {
     const q = (name: string) => this.db.id(name);
     return `${q('Version')} = ${q('Version')} + 1, ${q('UpdatedOn')} = ?, ${q('UpdatedBy')} = ?, ${q('IsNew')} = 0`;
   }
+
+  /**
+   * The customer's passes billing has due (docs/billing.md "Item sources"): sold before `before`, not
+   * invoiced, not free, with a price; read as FlagClaims.item reads a record billed whole.
+   */
+  dueForBilling(customerId: number, before: Date, manager: EntityManager | undefined): Promise<Array<Record<string, unknown>>> {
+    const { db } = this;
+    const q = (name: string) => db.id(name);
+    return db.query(
+      `SELECT p.${q('Id')} AS id, p.${q('UniqueId')} AS uniqueId, p.${q('Version')} AS version, p.${q('SaleDate')} AS saleDate, p.${q('Price')} AS amount, p.${q('TimePassId')} AS timePass, ` +
+      `t.${q('Name')} AS name, t.${q('InvoiceDisplay')} AS display, t.${q('TaxRateId')} AS taxRate, t.${q('CurrencyId')} AS currency ` +
+      `FROM ${db.tableOf(CoworkerTimePass)} p JOIN ${db.tableOf(TimePass)} t ON t.${q('Id')} = p.${q('TimePassId')} ` +
+      `WHERE p.${q('CoworkerId')} = ? AND p.${q('Invoiced')} = 0 AND p.${q('Free')} = 0 AND p.${q('Price')} > 0 AND p.${q('SaleDate')} < ? ` +
+      `ORDER BY p.${q('SaleDate')}, p.${q('Id')}`,
+      [customerId, db.dateParam(before)],
+      manager,
+    );
+  }
+
+  /** The id of a check-in that used the pass (by its UniqueId); null when none did. */
+  async checkinUsing(passUniqueId: unknown, manager: EntityManager): Promise<number | null> {
+    const { db } = this;
+    const [checkin] = await db.query(`SELECT ${db.id('Id')} AS id FROM ${db.id('checkin')} WHERE ${db.id('CoworkerTimePassGuid')} = ? LIMIT 1`, [passUniqueId], manager);
+    return checkin ? Number(checkin.id) : null;
+  }
 }

@@ -16,12 +16,12 @@ export class CoworkerDeliveriesRepository {
   async collect(id: number, at: Date, by: string | null, manager: EntityManager): Promise<boolean> {
     const { db } = this;
     const q = (name: string) => db.id(name);
-    const result = await manager.createQueryBuilder().update(CoworkerDelivery)
-      // Dates bound as the service binds every date (Database.dateParam), not as TypeORM would convert them.
-      .set({ Collected: true, CollectedOn: () => ':at', UpdatedOn: () => ':now', UpdatedBy: by, IsNew: false, Version: () => `${q('Version')} + 1` })
-      .where(`${q('Id')} = :id AND ${q('Collected')} = 0`, { id, at: db.dateParam(wholeSecond(at)), now: db.dateParam(new Date()) })
-      .updateEntity(false)
-      .execute();
+    const result = await db.run(
+      `UPDATE ${db.tableOf(CoworkerDelivery)} SET ${q('Collected')} = ?, ${q('CollectedOn')} = ?, ${q('UpdatedOn')} = ?, ${q('UpdatedBy')} = ?, ${q('IsNew')} = ?, ${q('Version')} = ${q('Version')} + 1 ` +
+        `WHERE ${q('Id')} = ? AND ${q('Collected')} = 0`,
+      [1, db.dateParam(wholeSecond(at)), db.dateParam(new Date()), by, 0, id],
+      manager,
+    );
     return result.affected === 1;
   }
 
