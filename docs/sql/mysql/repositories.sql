@@ -95,7 +95,7 @@ UPDATE `product` SET `LowStockAlertedOn` = ? WHERE `Id` = ? AND `TrackStock` = 1
 UPDATE `product` SET `LowStockAlertedOn` = NULL WHERE `Id` = ? AND `LowStockAlertedOn` IS NOT NULL AND (`StockAlertLevel` IS NULL OR `CurrentStock` > `StockAlertLevel`);
 
 -- CoworkerDeliveriesRepository.collect
-UPDATE `coworkerdelivery` SET `Collected` = ?, `CollectedOn` = ?, `UpdatedOn` = ?, `UpdatedBy` = ?, `IsNew` = ?, `Version` = `Version` + 1 WHERE `Id` = ? AND `Collected` = 0;
+UPDATE `coworkerdelivery` SET `Collected` = 1, `CollectedOn` = ?, `Version` = `Version` + 1, `UpdatedOn` = ?, `UpdatedBy` = ?, `IsNew` = 0 WHERE `Id` = ? AND `Collected` = 0;
 
 -- TaxRatesRepository.isNamedIn
 SELECT 1 AS x FROM `product` WHERE `TaxRateId` = ? OR `ReducedTaxRateId` = ? OR `ExemptTaxRateId` = ? LIMIT 1;

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { LocalDate } from '@js-joda/core';
 import { CommandResult, RecordCommands } from '../../common/commands/record-commands.js';
@@ -16,6 +15,7 @@ import { BillingError, BillingRunner, CAPPED_MESSAGE, todayUtc, type BilledInvoi
 import { billingRuns } from './billing-runs.definition.js';
 import { billRunValue } from './billing-run-answers.js';
 import { Metrics } from '../../observability/metrics.js';
+import { createStamp, updateStamp } from '../../common/audit-stamp.js';
 
 export type RunTrigger = 'Manual' | 'Automatic';
 
@@ -152,7 +152,7 @@ export class BillingRunsService implements OnModuleInit {
   private async recordStart(businessId: number, trigger: RunTrigger, until: LocalDate, actor: Principal | undefined, requestId: string | undefined): Promise<number> {
     const now = new Date();
     const written = {
-      UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true,
+      ...createStamp(actor, now),
       BusinessId: businessId, Trigger: trigger, StartedOn: now, FinishedOn: null, Until: atMidnight(until),
       CustomersBilled: 0, InvoiceIds: [], ErrorList: JSON.stringify([]),
     };
@@ -169,7 +169,7 @@ export class BillingRunsService implements OnModuleInit {
       const before = await this.records.get(id, undefined, manager);
       const now = new Date();
       await this.records.updateRow(id, {
-        FinishedOn: now, CustomersBilled: run.customersBilled, InvoiceIds: run.invoiceIds, ErrorList: JSON.stringify(run.errors), UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: false,
+        FinishedOn: now, CustomersBilled: run.customersBilled, InvoiceIds: run.invoiceIds, ErrorList: JSON.stringify(run.errors), ...updateStamp(actor, now),
       }, manager);
       await this.records.recordChange(manager, actor, 'Update', id, before);
     }, undefined, requestId);

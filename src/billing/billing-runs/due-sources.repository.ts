@@ -6,6 +6,7 @@ import { CoworkerContract } from '../coworker-contracts/coworker-contract.entity
 import { CoworkerProduct } from '../coworker-products/coworker-product.entity.js';
 import { Product } from '../products/product.entity.js';
 import { Tariff } from '../tariffs/tariff.entity.js';
+import { updateStampParameters, updateStampSql } from '../../common/audit-stamp.js';
 
 /** A row as the built-in sources read it: the columns named in each method, as the database returns them. */
 export type DueRow = Record<string, unknown>;
@@ -103,9 +104,9 @@ export class DueSourcesRepository {
     const { db } = this;
     const q = (n: string) => this.q(n);
     const set = Object.keys(marks).map((name) => `${q(name)} = ?`);
-    const sql = `UPDATE ${db.tableOf(entity)} SET ${set.join(', ')}, ${q('Version')} = ${q('Version')} + 1, ${q('UpdatedOn')} = ?, ${q('UpdatedBy')} = ?, ${q('IsNew')} = 0 ` +
+    const sql = `UPDATE ${db.tableOf(entity)} SET ${set.join(', ')}, ${updateStampSql(q)} ` +
       `WHERE ${q('Id')} = ? AND ${read === null ? `${q(column)} IS NULL` : `${q(column)} = ?`}`;
-    const parameters = [...Object.values(marks), db.dateParam(new Date()), actor?.email ?? null, id, ...(read === null ? [] : [read])];
+    const parameters = [...Object.values(marks), ...updateStampParameters((date) => db.dateParam(date), actor), id, ...(read === null ? [] : [read])];
     return (await db.run(sql, parameters, manager)).affected === 1;
   }
 }

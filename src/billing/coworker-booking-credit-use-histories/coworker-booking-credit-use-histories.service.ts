@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { unitsText } from '../due-items/money.js';
@@ -9,6 +8,7 @@ import { coworkerBookingCredits } from '../coworker-booking-credits/coworker-boo
 import { coworkerBookingCreditUseHistories } from './coworker-booking-credit-use-histories.definition.js';
 import { CreditSpendingRepository, type CreditQuestion, type CreditUse } from './credit-spending.repository.js';
 import { planSpend, spendingOrder, type Spend, type SpendableCredit } from './spend-rules.js';
+import { createStamp, updateStamp } from '../../common/audit-stamp.js';
 
 /**
  * Booking credits spent and given back (docs/bookings.md "Credits"), inside the booking's transaction.
@@ -72,7 +72,7 @@ export class CoworkerBookingCreditUseHistoriesService {
     for (const spend of spends) {
       const now = new Date();
       const written = {
-        UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true,
+        ...createStamp(actor, now),
         CoworkerBookingCreditId: spend.Id, ...paid, CreditUsed: unitsText(spend.units), Returned: false, CoworkerId: coworkerId,
       };
       const id = await this.records.insertRow(written, manager);
@@ -96,7 +96,7 @@ export class CoworkerBookingCreditUseHistoriesService {
       await this.spending.giveBack(use.CoworkerBookingCreditId, use.units, manager);
       await this.credits.recordChange(manager, actor, 'Update', use.CoworkerBookingCreditId, credit);
       const before = await this.records.get(use.Id, undefined, manager);
-      await this.records.updateRow(use.Id, { Returned: true, UpdatedOn: new Date(), UpdatedBy: actor?.email ?? null, IsNew: false }, manager);
+      await this.records.updateRow(use.Id, { Returned: true, ...updateStamp(actor) }, manager);
       await this.records.recordChange(manager, actor, 'Update', use.Id, before);
     }
   }

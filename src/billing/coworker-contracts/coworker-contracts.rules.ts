@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { FieldError } from '../../common/envelopes.js';
@@ -14,6 +13,7 @@ import { RecordTypes } from '../../common/record-types.js';
 import type { RecordService } from '../../common/record.service.js';
 import { coworkerContracts } from './coworker-contracts.definition.js';
 import { Database } from '../../common/database.js';
+import { createStamp, updateStamp } from '../../common/audit-stamp.js';
 
 /**
  * Customers' contracts (docs/api.md §11.4). Every write, through this API or when a customer is
@@ -53,7 +53,7 @@ export class CoworkerContractsRules implements RecordRules<CoworkerContractDto> 
   async start(manager: EntityManager, actor: Principal | undefined, contract: { CoworkerId: number; TariffId: number; StartDate: Date; IsPrimaryContract: boolean }): Promise<number> {
     const values = await this.applyRules(manager, actor, contract, null, false);
     const now = new Date();
-    const written = { ...values, UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true };
+    const written = { ...values, ...createStamp(actor, now) };
     const id = await this.records.insertRow(written, manager);
     await this.records.recordChange(manager, actor, 'Create', id, null, undefined, written);
     return id;
@@ -84,7 +84,7 @@ export class CoworkerContractsRules implements RecordRules<CoworkerContractDto> 
       const changes = { ...values };
       // A cancellation may leave no period to bill: the next one (RenewalDate) goes with it.
       if (changes.CancellationDate instanceof Date && before.RenewalDate && !utcDate(changes.CancellationDate).isAfter(utcDate(String(before.RenewalDate)))) changes.RenewalDate = null;
-      await this.records.updateRow(id, { ...changes, UpdatedOn: new Date(), UpdatedBy: actor?.email ?? null, IsNew: false }, manager);
+      await this.records.updateRow(id, { ...changes, ...updateStamp(actor) }, manager);
       await this.records.recordChange(manager, actor, 'Update', id, before);
     }
   }

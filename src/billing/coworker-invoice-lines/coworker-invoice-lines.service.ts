@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Principal } from '../../common/principal.js';
 import { InjectRecords } from '../../common/record.module.js';
 import type { RecordService } from '../../common/record.service.js';
 import { coworkerInvoiceLines } from './coworker-invoice-lines.definition.js';
+import { createStamp } from '../../common/audit-stamp.js';
 
 /** Invoice lines are written by billing runs only (docs/billing.md): inside the run's transaction, with their history. */
 @Injectable()
@@ -13,7 +13,7 @@ export class CoworkerInvoiceLinesService {
 
   async insertLine(manager: EntityManager, actor: Principal | undefined, values: Record<string, unknown>): Promise<number> {
     const now = new Date();
-    const written = { ...values, UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true };
+    const written = { ...values, ...createStamp(actor, now) };
     const id = await this.records.insertRow(written, manager);
     await this.records.recordChange(manager, actor, 'Create', id, null, undefined, written);
     return id;

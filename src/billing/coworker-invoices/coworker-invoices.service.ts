@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Principal } from '../../common/principal.js';
@@ -8,6 +7,7 @@ import { formatDateTime } from '../../common/wire-values.js';
 import { coworkerInvoices } from './coworker-invoices.definition.js';
 import { CoworkerInvoicesRules, type InvoiceDeletionRule } from './coworker-invoices.rules.js';
 import { InvoiceLedger } from './invoice-ledger.js';
+import { createStamp, updateStamp } from '../../common/audit-stamp.js';
 
 /**
  * Customer invoices written besides the API's own writes: settlement (docs/api.md §10.1) and the
@@ -27,7 +27,7 @@ export class CoworkerInvoicesService {
   async applySettlement(id: number, fields: Readonly<Record<string, unknown>>, manager: EntityManager, actor: Principal | undefined): Promise<void> {
     const before = await this.records.get(id, undefined, manager);
     if (Object.entries(fields).every(([field, value]) => sameWireValue(before[field], value))) return;
-    await this.records.updateRow(id, { ...fields, UpdatedOn: new Date(), UpdatedBy: actor?.email ?? null, IsNew: false }, manager);
+    await this.records.updateRow(id, { ...fields, ...updateStamp(actor) }, manager);
     await this.records.recordChange(manager, actor, 'Update', id, before);
   }
 
@@ -39,7 +39,7 @@ export class CoworkerInvoicesService {
   async issue(manager: EntityManager, actor: Principal | undefined, given: Record<string, unknown>): Promise<{ id: number; written: Record<string, unknown> }> {
     const values = await this.rules.valuesToWrite(manager, given, null);
     const now = new Date();
-    const written = { ...values, UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true };
+    const written = { ...values, ...createStamp(actor, now) };
     const id = await this.records.insertRow(written, manager);
     return { id, written };
   }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Principal } from '../../common/principal.js';
@@ -8,6 +7,7 @@ import { coworkerLedgerEntries } from '../coworker-ledger-entries/coworker-ledge
 import { CREDIT_NOTE_CODE, INVOICE_CODE, VOID_CODE } from '../coworker-ledger-entries/service-entries.js';
 import { toDecimalText, type Units } from '../settlement/money.js';
 import { SettlementRepository, type LedgerInvoice, type OwnEntry } from '../settlement/settlement.repository.js';
+import { createStamp, updateStamp } from '../../common/audit-stamp.js';
 
 /** ePaymentProvider 0 None: the service's own entries move no money. */
 const NONE = 0;
@@ -72,7 +72,7 @@ export class InvoiceLedger {
       TransactionDate: on ? new Date(Math.floor(on.getTime() / 1000) * 1000) : new Date(invoice.CreatedOn),
     };
     if (!own) {
-      const written = { ...values, UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true };
+      const written = { ...values, ...createStamp(actor, now) };
       const id = await this.entries.insertRow(written, manager);
       await this.entries.recordChange(manager, actor, 'Create', id, null, undefined, written);
       return;
@@ -81,7 +81,7 @@ export class InvoiceLedger {
     if (same) return;
     const before = await this.entries.get(own.Id, undefined, manager);
     const { CoworkerId, Description, Debit, Credit } = values;
-    await this.entries.updateRow(own.Id, { CoworkerId, Description, Debit, Credit, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: false }, manager);
+    await this.entries.updateRow(own.Id, { CoworkerId, Description, Debit, Credit, ...updateStamp(actor, now) }, manager);
     await this.entries.recordChange(manager, actor, 'Update', own.Id, before);
   }
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { RecordValidationException } from '../../common/errors.js';
@@ -13,6 +12,7 @@ import { RecordTypes } from '../../common/record-types.js';
 import type { RecordService } from '../../common/record.service.js';
 import { coworkerLedgerEntries } from './coworker-ledger-entries.definition.js';
 import type { CoworkerLedgerEntryDto } from './dto/coworker-ledger-entry.dto.js';
+import { createStamp } from '../../common/audit-stamp.js';
 
 /** The invoices a saved entry's afterSave settles again: the one it is against, and the one it left. */
 type Affected = number[];
@@ -101,7 +101,7 @@ export class CoworkerLedgerEntriesRules implements RecordRules<CoworkerLedgerEnt
    */
   async writeEntry(values: Record<string, unknown>, manager: EntityManager, actor: Principal | undefined): Promise<number> {
     const now = new Date();
-    const written = { ...values, UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true };
+    const written = { ...values, ...createStamp(actor, now) };
     const id = await this.records.insertRow(written, manager);
     await this.records.recordChange(manager, actor, 'Create', id, null, undefined, written);
     return id;

@@ -6,6 +6,7 @@ import { wholeSecond } from '../coworker-booking-credits/coworker-booking-credit
 import { TimePass } from '../time-passes/time-pass.entity.js';
 import { CoworkerTimePass } from './coworker-time-pass.entity.js';
 import { holdUnbilled } from '../due-items/flag-claims.js';
+import { updateStampParameters, updateStampSql } from '../../common/audit-stamp.js';
 
 
 /** What the presence rules read of a TimePass. */
@@ -99,7 +100,7 @@ export class CoworkerTimePassesRepository {
     const q = (name: string) => db.id(name);
     const result = await db.run(
       `UPDATE ${db.tableOf(CoworkerTimePass)} SET ${q('Used')} = 1, ${q('UsedDate')} = ?, ${this.stamp()} WHERE ${q('Id')} = ? AND ${q('Used')} = 0`,
-      [db.dateParam(wholeSecond(at)), db.dateParam(new Date()), by, id],
+      [db.dateParam(wholeSecond(at)), ...updateStampParameters((date) => db.dateParam(date), by), id],
       manager,
     );
     return result.affected === 1;
@@ -126,7 +127,7 @@ export class CoworkerTimePassesRepository {
     if (id === null) return null;
     const result = await db.run(
       `UPDATE ${db.tableOf(CoworkerTimePass)} SET ${q('Used')} = 0, ${q('UsedDate')} = NULL, ${this.stamp()} WHERE ${q('Id')} = ? AND ${q('Used')} = 1 AND ${q('Invoiced')} = 0`,
-      [db.dateParam(new Date()), by, id],
+      [...updateStampParameters((date) => db.dateParam(date), by), id],
       manager,
     );
     return result.affected === 1 ? id : null;
@@ -155,8 +156,7 @@ export class CoworkerTimePassesRepository {
 
   /** The record stamp of a change the rules make (UpdatedOn, UpdatedBy and the version). */
   private stamp(): string {
-    const q = (name: string) => this.db.id(name);
-    return `${q('Version')} = ${q('Version')} + 1, ${q('UpdatedOn')} = ?, ${q('UpdatedBy')} = ?, ${q('IsNew')} = 0`;
+    return updateStampSql((name) => this.db.id(name));
   }
 
   /**

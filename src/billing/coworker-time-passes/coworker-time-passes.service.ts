@@ -10,6 +10,7 @@ import { formatDateTime } from '../../common/wire-values.js';
 import { wholeSecond } from '../coworker-booking-credits/coworker-booking-credits.service.js';
 import { coworkerTimePasses } from './coworker-time-passes.definition.js';
 import { CoworkerTimePassesRepository, type ClaimedPass, type PassKind } from './coworker-time-passes.repository.js';
+import { createStamp } from '../../common/audit-stamp.js';
 
 /** The most passes one sale releases (Quantity × TimePassQuantity). */
 export const MAX_PASSES_PER_SALE = 1000;
@@ -130,7 +131,8 @@ export class CoworkerTimePassesService {
 
   private async insertPasses(manager: EntityManager, rows: ReadonlyArray<Record<string, unknown>>, actor?: Principal): Promise<number[]> {
     const now = new Date();
-    const stamped = rows.map((row) => ({ UniqueId: randomUUID(), ...row, CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true }));
+    // A row may carry the UniqueId its caller chose (a pay-as-you-go pass): the stamp keeps it.
+    const stamped = rows.map((row) => ({ ...row, ...createStamp(actor, now, (row.UniqueId as string | undefined) ?? randomUUID()) }));
     const ids = await this.passes.insertMany(stamped, manager);
     for (const id of ids) await this.records.recordChange(manager, actor, 'Create', id, null);
     return ids;

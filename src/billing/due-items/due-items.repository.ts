@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import type { Database } from '../../common/database.js';
 import type { Principal } from '../../common/principal.js';
 import { CoworkerInvoiceLine } from '../coworker-invoice-lines/coworker-invoice-line.entity.js';
+import { updateStampParameters, updateStampSql } from '../../common/audit-stamp.js';
 
 /** The line column naming each kind of source. */
 export type SourceColumn = 'CoworkerContractUniqueId' | 'ContractProductUniqueId' | 'CoworkerProductUniqueId' | 'BookingUniqueId' | 'CoworkerTimePassUniqueId'
@@ -50,9 +51,9 @@ export class DueItemsRepository {
     const names = Object.keys(values);
     const [condition, parameters] = unbilledAt === null ? ['1 = 1', []] : [`${q('Invoiced')} = 0 AND ${q('Version')} = ?`, [unbilledAt]];
     const result = await db.run(
-      `UPDATE ${db.tableOf(entity)} SET ${names.map((name) => `${q(name)} = ?`).join(', ')}, ${q('Version')} = ${q('Version')} + 1, ${q('UpdatedOn')} = ?, ${q('UpdatedBy')} = ?, ${q('IsNew')} = 0 ` +
+      `UPDATE ${db.tableOf(entity)} SET ${names.map((name) => `${q(name)} = ?`).join(', ')}, ${updateStampSql(q)} ` +
       `WHERE ${q('Id')} = ? AND ${condition}`,
-      [...names.map((name) => values[name]), db.dateParam(new Date()), actor?.email ?? null, id, ...parameters],
+      [...names.map((name) => values[name]), ...updateStampParameters((date) => db.dateParam(date), actor), id, ...parameters],
       manager,
     );
     return result.affected === 1;

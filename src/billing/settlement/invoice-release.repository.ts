@@ -4,6 +4,7 @@ import type { Principal } from '../../common/principal.js';
 import { CoworkerInvoiceLine } from '../coworker-invoice-lines/coworker-invoice-line.entity.js';
 import { CoworkerInvoice } from '../coworker-invoices/coworker-invoice.entity.js';
 import { CoworkerProduct } from '../coworker-products/coworker-product.entity.js';
+import { updateStampParameters, updateStampSql } from '../../common/audit-stamp.js';
 
 /** The line field naming a source an invoice delete gives back. */
 export type ReleasedField = 'CoworkerContractUniqueId' | 'ContractProductUniqueId' | 'CoworkerProductUniqueId';
@@ -59,8 +60,8 @@ export class InvoiceReleaseRepository {
     const q = (name: string) => db.id(name);
     const names = Object.keys(values);
     await db.query(
-      `UPDATE ${db.tableOf(entity)} SET ${names.map((name) => `${q(name)} = ?`).join(', ')}, ${q('Version')} = ${q('Version')} + 1, ${q('UpdatedOn')} = ?, ${q('UpdatedBy')} = ?, ${q('IsNew')} = 0 WHERE ${q('Id')} = ?`,
-      [...names.map((name) => values[name]), db.dateParam(new Date()), actor?.email ?? null, id], manager,
+      `UPDATE ${db.tableOf(entity)} SET ${names.map((name) => `${q(name)} = ?`).join(', ')}, ${updateStampSql(q)} WHERE ${q('Id')} = ?`,
+      [...names.map((name) => values[name]), ...updateStampParameters((date) => db.dateParam(date), actor), id], manager,
     );
   }
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable, Logger, UnauthorizedException, type OnApplicationBootstrap } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { EntityManager } from 'typeorm';
@@ -20,6 +19,7 @@ import { validateBody } from '../../common/validation/validation.js';
 import { mayManage, withinBusinesses, type UserPowers } from '../../auth/user-authority.js';
 import { users } from './users.definition.js';
 import { UsersRepository } from './users.repository.js';
+import { createStamp } from '../../common/audit-stamp.js';
 
 const sameSet = (a: readonly unknown[] | null | undefined, b: readonly unknown[] | null | undefined) => {
   const left = new Set((a ?? []).map((v) => String(v).toLowerCase()));
@@ -71,7 +71,8 @@ export class UsersRules implements RecordRules<UserDto>, OnApplicationBootstrap 
     await this.assertEmailFree(coworker.email, null, manager);
     const now = new Date();
     const id = await this.records.insertRow({
-      UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, IsNew: true, Email: coworker.email.trim(), EmailKey: emailKey(coworker.email),
+      // Nobody in UpdatedBy: the login is the customer's own.
+      ...createStamp(null, now), Email: coworker.email.trim(), EmailKey: emailKey(coworker.email),
       FullName: coworker.fullName, PasswordHash: await passwordHashFor(coworker.body, coworker.password), Active: true, CoworkerId: coworker.id,
     }, manager);
     await this.records.recordChange(manager, actor, 'Create', id, null, { Password: coworker.password });

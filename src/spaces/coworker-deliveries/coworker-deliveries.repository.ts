@@ -3,6 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { wholeSecond } from '../../billing/coworker-booking-credits/coworker-booking-credits.service.js';
 import { Database } from '../../common/database.js';
 import { CoworkerDelivery } from './coworker-delivery.entity.js';
+import { updateStampParameters, updateStampSql } from '../../common/audit-stamp.js';
 
 /** The SQL of deliveries beyond the machinery's own (docs/stock-and-deliveries.md), inside the caller's transaction. */
 @Injectable()
@@ -17,9 +18,9 @@ export class CoworkerDeliveriesRepository {
     const { db } = this;
     const q = (name: string) => db.id(name);
     const result = await db.run(
-      `UPDATE ${db.tableOf(CoworkerDelivery)} SET ${q('Collected')} = ?, ${q('CollectedOn')} = ?, ${q('UpdatedOn')} = ?, ${q('UpdatedBy')} = ?, ${q('IsNew')} = ?, ${q('Version')} = ${q('Version')} + 1 ` +
+      `UPDATE ${db.tableOf(CoworkerDelivery)} SET ${q('Collected')} = 1, ${q('CollectedOn')} = ?, ${updateStampSql(q)} ` +
         `WHERE ${q('Id')} = ? AND ${q('Collected')} = 0`,
-      [1, db.dateParam(wholeSecond(at)), db.dateParam(new Date()), by, 0, id],
+      [db.dateParam(wholeSecond(at)), ...updateStampParameters((date) => db.dateParam(date), by), id],
       manager,
     );
     return result.affected === 1;

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { SaleDeliveries, type DeliveredSale } from '../../billing/coworker-products/sale-deliveries.js';
@@ -8,6 +7,7 @@ import type { RecordService } from '../../common/record.service.js';
 import { coworkerDeliveries } from './coworker-deliveries.definition.js';
 import { CoworkerDeliveriesRepository } from './coworker-deliveries.repository.js';
 import { DeliveryType } from './coworker-delivery.entity.js';
+import { createStamp } from '../../common/audit-stamp.js';
 
 /**
  * The deliveries of sales (docs/stock-and-deliveries.md), in the sale's transaction: one per sale of a
@@ -22,8 +22,8 @@ export class CoworkerDeliveriesService implements SaleDeliveries {
   async deliver(manager: EntityManager, sale: DeliveredSale, actor: Principal | undefined): Promise<void> {
     const now = new Date();
     const written = {
-      UniqueId: randomUUID(), BusinessId: sale.BusinessId, Name: sale.ProductName, DeliveryType: DeliveryType.Other, CoworkerId: sale.CoworkerId,
-      CoworkerProductUniqueId: sale.UniqueId, CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true,
+      BusinessId: sale.BusinessId, Name: sale.ProductName, DeliveryType: DeliveryType.Other, CoworkerId: sale.CoworkerId,
+      CoworkerProductUniqueId: sale.UniqueId, ...createStamp(actor, now),
     };
     const id = await this.records.insertRow(written, manager);
     await this.records.recordChange(manager, actor, 'Create', id, null, undefined, written);
