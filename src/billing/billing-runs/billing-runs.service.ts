@@ -15,7 +15,6 @@ import { BillingError, BillingRunner, CAPPED_MESSAGE, todayUtc, type BilledInvoi
 import { billingRuns } from './billing-runs.definition.js';
 import { billRunValue } from './billing-run-answers.js';
 import { Metrics } from '../../observability/metrics.js';
-import { createStamp, updateStamp } from '../../common/audit-stamp.js';
 
 export type RunTrigger = 'Manual' | 'Automatic';
 
@@ -151,27 +150,19 @@ export class BillingRunsService implements OnModuleInit {
   /** The BillingRun record of one business's run as it starts (FinishedOn null), with its history entry: its Id. */
   private async recordStart(businessId: number, trigger: RunTrigger, until: LocalDate, actor: Principal | undefined, requestId: string | undefined): Promise<number> {
     const now = new Date();
-    const written = {
-      ...createStamp(actor, now),
+    const values = {
       BusinessId: businessId, Trigger: trigger, StartedOn: now, FinishedOn: null, Until: atMidnight(until),
       CustomersBilled: 0, InvoiceIds: [], ErrorList: JSON.stringify([]),
     };
-    return this.db.transaction(async (manager) => {
-      const id = await this.records.insertRow(written, manager);
-      await this.records.recordChange(manager, actor, 'Create', id, null, undefined, written);
-      return id;
-    }, undefined, requestId);
+    return this.db.transaction(async (manager) => (await this.records.createRecorded(manager, actor, values, { now })).id, undefined, requestId);
   }
 
   /** Completes the BillingRun record of a run that ended: when, and what it did. */
   private async recordFinish(id: number, run: BusinessRun, actor: Principal | undefined, requestId: string | undefined): Promise<void> {
     await this.db.transaction(async (manager) => {
-      const before = await this.records.get(id, undefined, manager);
       const now = new Date();
-      await this.records.updateRow(id, {
-        FinishedOn: now, CustomersBilled: run.customersBilled, InvoiceIds: run.invoiceIds, ErrorList: JSON.stringify(run.errors), ...updateStamp(actor, now),
-      }, manager);
-      await this.records.recordChange(manager, actor, 'Update', id, before);
+      const finished = { FinishedOn: now, CustomersBilled: run.customersBilled, InvoiceIds: run.invoiceIds, ErrorList: JSON.stringify(run.errors) };
+      await this.records.updateRecorded(manager, actor, id, finished, { now });
     }, undefined, requestId);
   }
 }

@@ -98,13 +98,11 @@ export class BuiltInDueSources implements OnModuleInit {
    * Moves a record's InvoicedPeriod from the value read to `next` (and any other marks), in one
    * conditional UPDATE; true when it did. The change goes in the record's history.
    */
-  private async claimPeriod(
+  private claimPeriod(
     { manager, actor }: ClaimContext, service: RecordService<any>, entity: abstract new () => unknown, id: number, read: LocalDate | null, next: LocalDate, marks: Record<string, unknown>,
   ): Promise<boolean> {
-    const before = await service.get(id, undefined, manager);
-    const changed = await this.rows.conditionalUpdate(manager, actor, entity, id, { InvoicedPeriod: this.db.dateParam(atMidnight(next)), ...marks }, 'InvoicedPeriod', read ? this.db.dateParam(atMidnight(read)) : null);
-    if (changed) await service.recordChange(manager, actor, 'Update', id, before);
-    return changed;
+    const values = { InvoicedPeriod: this.db.dateParam(atMidnight(next)), ...marks };
+    return service.changeRecorded(manager, actor, id, () => this.rows.conditionalUpdate(manager, actor, entity, id, values, 'InvoicedPeriod', read ? this.db.dateParam(atMidnight(read)) : null));
   }
 
   // ---- 2. contract products ----
@@ -151,10 +149,8 @@ export class BuiltInDueSources implements OnModuleInit {
           periodFrom: date, periodTo: date, currencyId: Number(row.CurrencyId), creditUse: { productId: Number(row.ProductId) },
         }],
         claim: async (claim) => {
-          const before = await this.sales.get(id, undefined, claim.manager);
-          const changed = await this.rows.conditionalUpdate(claim.manager, claim.actor, CoworkerProduct, id, { Invoiced: 1, ...this.saleMarks(claim) }, 'Invoiced', 0);
-          if (changed) await this.sales.recordChange(claim.manager, claim.actor, 'Update', id, before);
-          return changed;
+          const mark = () => this.rows.conditionalUpdate(claim.manager, claim.actor, CoworkerProduct, id, { Invoiced: 1, ...this.saleMarks(claim) }, 'Invoiced', 0);
+          return this.sales.changeRecorded(claim.manager, claim.actor, id, mark);
         },
       };
     });

@@ -84,7 +84,7 @@ export class CoworkerBookingCreditsService {
       };
     });
     await this.creditsRepository.insertReleased(rows, manager);
-    for (const id of await this.creditsRepository.idsOfSale(sale.UniqueId, false, manager)) await this.records.recordChange(manager, actor, 'Create', id, null);
+    for (const id of await this.creditsRepository.idsOfSale(sale.UniqueId, false, manager)) await this.records.recordCreated(manager, actor, id);
     return rows.length;
   }
 

@@ -4,7 +4,6 @@ import type { Principal } from '../../common/principal.js';
 import { InjectRecords } from '../../common/record.module.js';
 import type { RecordService } from '../../common/record.service.js';
 import { coworkerInvoiceLines } from './coworker-invoice-lines.definition.js';
-import { createStamp } from '../../common/audit-stamp.js';
 
 /** Invoice lines are written by billing runs only (docs/billing.md): inside the run's transaction, with their history. */
 @Injectable()
@@ -12,10 +11,6 @@ export class CoworkerInvoiceLinesService {
   @InjectRecords(coworkerInvoiceLines) private readonly records: RecordService;
 
   async insertLine(manager: EntityManager, actor: Principal | undefined, values: Record<string, unknown>): Promise<number> {
-    const now = new Date();
-    const written = { ...values, ...createStamp(actor, now) };
-    const id = await this.records.insertRow(written, manager);
-    await this.records.recordChange(manager, actor, 'Create', id, null, undefined, written);
-    return id;
+    return (await this.records.createRecorded(manager, actor, values)).id;
   }
 }

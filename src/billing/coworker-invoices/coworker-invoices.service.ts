@@ -7,7 +7,6 @@ import { formatDateTime } from '../../common/wire-values.js';
 import { coworkerInvoices } from './coworker-invoices.definition.js';
 import { CoworkerInvoicesRules, type InvoiceDeletionRule } from './coworker-invoices.rules.js';
 import { InvoiceLedger } from './invoice-ledger.js';
-import { createStamp, updateStamp } from '../../common/audit-stamp.js';
 
 /**
  * Customer invoices written besides the API's own writes: settlement (docs/api.md §10.1) and the
@@ -27,8 +26,7 @@ export class CoworkerInvoicesService {
   async applySettlement(id: number, fields: Readonly<Record<string, unknown>>, manager: EntityManager, actor: Principal | undefined): Promise<void> {
     const before = await this.records.get(id, undefined, manager);
     if (Object.entries(fields).every(([field, value]) => sameWireValue(before[field], value))) return;
-    await this.records.updateRow(id, { ...fields, ...updateStamp(actor) }, manager);
-    await this.records.recordChange(manager, actor, 'Update', id, before);
+    await this.records.updateRecorded(manager, actor, id, fields, { before });
   }
 
   /**
@@ -38,10 +36,7 @@ export class CoworkerInvoicesService {
    */
   async issue(manager: EntityManager, actor: Principal | undefined, given: Record<string, unknown>): Promise<{ id: number; written: Record<string, unknown> }> {
     const values = await this.rules.valuesToWrite(manager, given, null);
-    const now = new Date();
-    const written = { ...values, ...createStamp(actor, now) };
-    const id = await this.records.insertRow(written, manager);
-    return { id, written };
+    return this.records.insertStamped(manager, actor, values);
   }
 
   /**
@@ -49,7 +44,7 @@ export class CoworkerInvoicesService {
    * ledger entry (INV, or CRN for a credit note: docs/api.md §10.1), once its totals are final.
    */
   async recordIssued(manager: EntityManager, actor: Principal | undefined, id: number, written: Record<string, unknown>): Promise<void> {
-    await this.records.recordChange(manager, actor, 'Create', id, null, undefined, written);
+    await this.records.recordCreated(manager, actor, id, written);
     await this.ledger.follow(id, manager, actor, true);
   }
 

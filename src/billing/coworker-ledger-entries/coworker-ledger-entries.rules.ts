@@ -12,7 +12,6 @@ import { RecordTypes } from '../../common/record-types.js';
 import type { RecordService } from '../../common/record.service.js';
 import { coworkerLedgerEntries } from './coworker-ledger-entries.definition.js';
 import type { CoworkerLedgerEntryDto } from './dto/coworker-ledger-entry.dto.js';
-import { createStamp } from '../../common/audit-stamp.js';
 
 /** The invoices a saved entry's afterSave settles again: the one it is against, and the one it left. */
 type Affected = number[];
@@ -100,10 +99,6 @@ export class CoworkerLedgerEntriesRules implements RecordRules<CoworkerLedgerEnt
    * its change-log entry, in the command's transaction; the invoice is settled again by the caller.
    */
   async writeEntry(values: Record<string, unknown>, manager: EntityManager, actor: Principal | undefined): Promise<number> {
-    const now = new Date();
-    const written = { ...values, ...createStamp(actor, now) };
-    const id = await this.records.insertRow(written, manager);
-    await this.records.recordChange(manager, actor, 'Create', id, null, undefined, written);
-    return id;
+    return (await this.records.createRecorded(manager, actor, values)).id;
   }
 }

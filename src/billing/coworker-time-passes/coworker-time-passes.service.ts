@@ -85,12 +85,8 @@ export class CoworkerTimePassesService {
       const candidates = await this.passes.validPasses(coworkerId, businessId, at, manager);
       if (!candidates.length) return null;
       for (const pass of candidates) {
-        const before = await this.records.get(pass.Id, undefined, manager);
         // Another transaction may have used it since the read: then the next one is tried.
-        if (await this.passes.claim(pass.Id, at, actor?.email ?? null, manager)) {
-          await this.records.recordChange(manager, actor, 'Update', pass.Id, before);
-          return pass;
-        }
+        if (await this.records.changeRecorded(manager, actor, pass.Id, () => this.passes.claim(pass.Id, at, actor?.email ?? null, manager))) return pass;
       }
     }
   }
@@ -125,8 +121,7 @@ export class CoworkerTimePassesService {
       if (await this.passes.holdUnbilled(id, manager)) await this.records.deleteWithin(manager, id, actor);
       return;
     }
-    const given = await this.passes.giveBack(uniqueId, actor?.email ?? null, manager);
-    if (given !== null) await this.records.recordChange(manager, actor, 'Update', given, pass);
+    await this.records.changeRecorded(manager, actor, id, async () => (await this.passes.giveBack(uniqueId, actor?.email ?? null, manager)) !== null, pass);
   }
 
   private async insertPasses(manager: EntityManager, rows: ReadonlyArray<Record<string, unknown>>, actor?: Principal): Promise<number[]> {
@@ -134,7 +129,7 @@ export class CoworkerTimePassesService {
     // A row may carry the UniqueId its caller chose (a pay-as-you-go pass): the stamp keeps it.
     const stamped = rows.map((row) => ({ ...row, ...createStamp(actor, now, (row.UniqueId as string | undefined) ?? randomUUID()) }));
     const ids = await this.passes.insertMany(stamped, manager);
-    for (const id of ids) await this.records.recordChange(manager, actor, 'Create', id, null);
+    for (const id of ids) await this.records.recordCreated(manager, actor, id);
     return ids;
   }
 }

@@ -57,18 +57,15 @@ export class FlagClaims {
   /** Marks the record billed on the invoice, only while it is as read: whether it did. */
   async claim(context: ClaimContext, id: number, version: number): Promise<boolean> {
     const { manager, actor, invoice } = context;
-    const before = await this.table.records().get(id, undefined, manager);
-    const changed = await this.update(manager, actor, id, { Invoiced: 1, CoworkerInvoiceId: invoice.id, ...this.table.marks?.(context) }, version);
-    if (changed) await this.table.records().recordChange(manager, actor, 'Update', id, before);
-    return changed;
+    return this.table.records().changeRecorded(manager, actor, id, () => this.update(manager, actor, id, { Invoiced: 1, CoworkerInvoiceId: invoice.id, ...this.table.marks?.(context) }, version));
   }
 
   /** A deleted invoice's records are not invoiced any more: the next run bills them again. */
   async release({ invoiceId, manager, actor }: ReleaseContext): Promise<void> {
     for (const id of await this.rows.flaggedOn(this.table.entity, invoiceId, manager)) {
-      const before = await this.table.records().get(id, undefined, manager);
-      await this.update(manager, actor, id, { Invoiced: 0, CoworkerInvoiceId: null, ...this.table.cleared }, null);
-      await this.table.records().recordChange(manager, actor, 'Update', id, before);
+      await this.table.records().changeRecorded(manager, actor, id, async () => {
+        await this.update(manager, actor, id, { Invoiced: 0, CoworkerInvoiceId: null, ...this.table.cleared }, null);
+      });
     }
   }
 

@@ -92,8 +92,6 @@ export class InvoiceRelease {
           : { InvoicedOn: null, CoworkerInvoiceId: null, CoworkerInvoiceNumber: null });
       }
     }
-    const before = await source.service.get(id, undefined, manager);
-    await this.rows.markReleased(source.entity, id, values, actor, manager);
-    await source.service.recordChange(manager, actor, 'Update', id, before);
+    await source.service.changeRecorded(manager, actor, id, () => this.rows.markReleased(source.entity, id, values, actor, manager));
   }
 }

@@ -19,7 +19,6 @@ import { validateBody } from '../../common/validation/validation.js';
 import { mayManage, withinBusinesses, type UserPowers } from '../../auth/user-authority.js';
 import { users } from './users.definition.js';
 import { UsersRepository } from './users.repository.js';
-import { createStamp } from '../../common/audit-stamp.js';
 
 const sameSet = (a: readonly unknown[] | null | undefined, b: readonly unknown[] | null | undefined) => {
   const left = new Set((a ?? []).map((v) => String(v).toLowerCase()));
@@ -69,13 +68,12 @@ export class UsersRules implements RecordRules<UserDto>, OnApplicationBootstrap 
   /** Creates the login of a customer (Coworker CreateUser + Password), inside the coworker's transaction. */
   async createCustomerLogin(manager: EntityManager, coworker: { id: number; email: string; fullName: string; password: string; body: object }, actor?: Principal): Promise<void> {
     await this.assertEmailFree(coworker.email, null, manager);
-    const now = new Date();
-    const id = await this.records.insertRow({
-      // Nobody in UpdatedBy: the login is the customer's own.
-      ...createStamp(null, now), Email: coworker.email.trim(), EmailKey: emailKey(coworker.email),
+    const values = {
+      Email: coworker.email.trim(), EmailKey: emailKey(coworker.email),
       FullName: coworker.fullName, PasswordHash: await passwordHashFor(coworker.body, coworker.password), Active: true, CoworkerId: coworker.id,
-    }, manager);
-    await this.records.recordChange(manager, actor, 'Create', id, null, { Password: coworker.password });
+    };
+    // Nobody in UpdatedBy: the login is the customer's own.
+    await this.records.createRecorded(manager, actor, values, { request: { Password: coworker.password }, readBack: true, stampedBy: null });
   }
 
   /** The password's hash is made before the write's transaction begins. */

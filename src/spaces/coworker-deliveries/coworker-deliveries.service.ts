@@ -7,7 +7,6 @@ import type { RecordService } from '../../common/record.service.js';
 import { coworkerDeliveries } from './coworker-deliveries.definition.js';
 import { CoworkerDeliveriesRepository } from './coworker-deliveries.repository.js';
 import { DeliveryType } from './coworker-delivery.entity.js';
-import { createStamp } from '../../common/audit-stamp.js';
 
 /**
  * The deliveries of sales (docs/stock-and-deliveries.md), in the sale's transaction: one per sale of a
@@ -20,13 +19,9 @@ export class CoworkerDeliveriesService implements SaleDeliveries {
   @Inject(CoworkerDeliveriesRepository) private readonly deliveries: CoworkerDeliveriesRepository;
 
   async deliver(manager: EntityManager, sale: DeliveredSale, actor: Principal | undefined): Promise<void> {
-    const now = new Date();
-    const written = {
-      BusinessId: sale.BusinessId, Name: sale.ProductName, DeliveryType: DeliveryType.Other, CoworkerId: sale.CoworkerId,
-      CoworkerProductUniqueId: sale.UniqueId, ...createStamp(actor, now),
-    };
-    const id = await this.records.insertRow(written, manager);
-    await this.records.recordChange(manager, actor, 'Create', id, null, undefined, written);
+    await this.records.createRecorded(manager, actor, {
+      BusinessId: sale.BusinessId, Name: sale.ProductName, DeliveryType: DeliveryType.Other, CoworkerId: sale.CoworkerId, CoworkerProductUniqueId: sale.UniqueId,
+    });
   }
 
   async saleDeleted(manager: EntityManager, saleUniqueId: string, actor: Principal | undefined): Promise<void> {
