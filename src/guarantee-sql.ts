@@ -1,9 +1,8 @@
 import type { EntityManager, QueryRunner } from 'typeorm';
 import { RefreshTokenRepository } from './auth/refresh-token.repository.js';
 import { UserLoginRepository } from './auth/user-login.repository.js';
-import { BillingRunWorker } from './billing/billing-runs/billing-run.worker.js';
-import { BillingRunner } from './billing/billing-runs/billing-runner.js';
-import { BuiltInDueSources } from './billing/billing-runs/built-in-sources.js';
+import { BillingRunsRepository } from './billing/billing-runs/billing-runs.repository.js';
+import { DueSourcesRepository } from './billing/billing-runs/due-sources.repository.js';
 import { CreditSpendingRepository } from './billing/coworker-booking-credit-use-histories/credit-spending.repository.js';
 import { CoworkerContract } from './billing/coworker-contracts/coworker-contract.entity.js';
 import { CoworkerTimePassesRepository } from './billing/coworker-time-passes/coworker-time-passes.repository.js';
@@ -21,7 +20,7 @@ import { BookingsRepository } from './spaces/bookings/bookings.repository.js';
  * guarantee statements below are taken from the very methods that run them, so the snapshot changes
  * when they do.
  */
-class RecordingDatabase extends Database {
+export class RecordingDatabase extends Database {
   readonly sent: string[] = [];
   rows: Array<Record<string, unknown>> = [];
   private recordingManager: EntityManager | undefined;
@@ -80,12 +79,6 @@ interface Guarantee {
   run(db: RecordingDatabase, manager: EntityManager): Promise<unknown>;
 }
 
-/** Collaborators the recorded methods never reach. */
-const unused = undefined as never;
-const noConfig = { get: () => 0 } as never;
-/** The private methods that run the statements (a rename fails the snapshots' spec, which names this file). */
-const privately = (instance: object) => instance as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
-
 /** The statements that carry the exactly-once guarantees (docs/billing.md "Exactly once", docs/api.md), in the order of a request's life. */
 const GUARANTEES: Guarantee[] = [
   {
@@ -112,20 +105,20 @@ const GUARANTEES: Guarantee[] = [
     title: 'The billing lease (automatic runs)',
     guarantees: 'the row is made once (unique BusinessId, a duplicate ignored), then one conditional UPDATE gives the lease to one instance until LeaseUntil; its holder alone releases it (docs/billing.md).',
     run: async (db) => {
-      const worker = privately(new BillingRunWorker(db, unused, noConfig));
-      await worker.lease(1);
-      await worker.release(1);
+      const lease = new BillingRunsRepository(db);
+      await lease.takeLease(1, 'holder', new Date(0), new Date(0));
+      await lease.releaseLease(1, 'holder');
     },
   },
   {
     title: 'The customer\'s billing turn',
     guarantees: 'every transaction billing a customer first writes its row, so they take turns on one server and conflict (and run again) across Galera nodes; none commits on what it read before another\'s commit (docs/billing.md, "Exactly once").',
-    run: (db, manager) => privately(new BillingRunner(db, unused, unused, unused, unused)).takeTurn(1, manager),
+    run: (db, manager) => new BillingRunsRepository(db).takeTurn(1, manager),
   },
   {
     title: 'Claim of a due item (contract period; contract products and sales alike)',
     guarantees: 'the item is marked billed only from the state the run read (one changed row), so no period is billed twice, whatever runs at once.',
-    run: (db, manager) => privately(new BuiltInDueSources(db, unused, unused, unused, unused)).conditionalUpdate(manager, undefined, CoworkerContract, 1, { RenewalDate: null }, 'RenewalDate', '2026-01-01 00:00:00'),
+    run: (db, manager) => new DueSourcesRepository(db).conditionalUpdate(manager, undefined, CoworkerContract, 1, { RenewalDate: null }, 'RenewalDate', '2026-01-01 00:00:00'),
   },
   {
     title: 'Invoice number',

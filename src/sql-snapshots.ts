@@ -8,6 +8,7 @@ import type { RecordDefinition } from './common/record-definition.js';
 import { recordSql } from './common/record-sql.js';
 import { SchemaNamingStrategy } from './database/naming-strategy.js';
 import { guaranteeSql } from './guarantee-sql.js';
+import { repositorySql } from './repository-sql.js';
 
 /** Where the snapshots live, from the repository's root (docs/architecture.md, "SQL snapshots"). */
 export const SQL_SNAPSHOT_DIR = join('docs', 'sql');
@@ -15,8 +16,8 @@ export const SQL_SNAPSHOT_DIR = join('docs', 'sql');
 const DIALECTS = { sqlite: 'better-sqlite3', mysql: 'mysql' } as const satisfies Record<string, DataSourceOptions['type']>;
 
 /**
- * The SQL every record type runs, and the statements that carry the exactly-once guarantees
- * (`guarantees.sql`), per dialect, as files (`docs/sql/<dialect>/<Type>.sql` → text). The
+ * The SQL every record type runs, the statements that carry the exactly-once guarantees
+ * (`guarantees.sql`) and those of the repositories domain code calls by name (`repositories.sql`), per dialect, as files (`docs/sql/<dialect>/<Type>.sql` → text). The
  * data sources only build their entities' metadata: nothing connects, so no database server is needed.
  */
 export async function generateSqlSnapshots(): Promise<Map<string, string>> {
@@ -25,6 +26,7 @@ export async function generateSqlSnapshots(): Promise<Map<string, string>> {
     const db = await offlineDatabase(dialect);
     for (const definition of await definitionFiles()) files.set(join(SQL_SNAPSHOT_DIR, dialect, `${definition.name}.sql`), recordSql(definition, db));
     files.set(join(SQL_SNAPSHOT_DIR, dialect, 'guarantees.sql'), await guaranteeSql(db));
+    files.set(join(SQL_SNAPSHOT_DIR, dialect, 'repositories.sql'), await repositorySql(db));
   }
   return files;
 }

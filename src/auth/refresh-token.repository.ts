@@ -57,12 +57,10 @@ export class RefreshTokenRepository {
   /** Marks a live token used; false when another request used or revoked it first. */
   async markUsed(id: number): Promise<boolean> {
     const q = this.q;
-    const claimed = await this.db.manager
-      .createQueryBuilder()
-      .update('refresh_token')
-      .set({ UsedOn: this.db.dateParam(new Date()) })
-      .where(`${q('Id')} = :id AND ${q('UsedOn')} IS NULL AND ${q('RevokedOn')} IS NULL`, { id })
-      .execute();
+    const claimed = await this.db.run(
+      `UPDATE ${q('refresh_token')} SET ${q('UsedOn')} = ? WHERE ${q('Id')} = ? AND ${q('UsedOn')} IS NULL AND ${q('RevokedOn')} IS NULL`,
+      [this.db.dateParam(new Date()), id],
+    );
     return claimed.affected === 1;
   }
 

@@ -221,6 +221,11 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
     return this.driver.transaction(work, scope, requestId, true);
   }
 
+  /** SQLite: how many WAL pages make the committing connection checkpoint (0: never); nothing on MySQL. */
+  setWalAutocheckpoint(pages: number): Promise<void> {
+    return this.driver.dialect === 'sqlite' ? this.driver.setWalAutocheckpoint(pages) : Promise.resolve();
+  }
+
   /** The SQLite database's file; null for MySQL and for an in-memory database. */
   sqliteFile(): string | null {
     return this.driver.sqliteFile();

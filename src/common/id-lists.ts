@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { Database } from './database.js';
 import type { JoinTableList } from './record-definition.js';
+import { RecordLinksRepository } from './record-links.repository.js';
 
 /**
  * Makes a record's join-table id list hold exactly `ids`, inside the write's transaction, touching
@@ -11,17 +12,11 @@ import type { JoinTableList } from './record-definition.js';
  * each reads the list its predecessor committed.
  */
 export async function replaceIdList(db: Database, manager: EntityManager, list: JoinTableList, id: number, ids: readonly number[], created: boolean): Promise<void> {
-  const table = db.id(list.table);
-  const on = db.id(list.on);
-  const column = db.id(list.column);
+  const links = new RecordLinksRepository(db);
   const wanted = new Set(ids);
-  const stored = created ? new Set<number>() : new Set((await db.query<{ v: unknown }>(`SELECT ${column} AS v FROM ${table} WHERE ${on} = ?`, [id], manager)).map((row) => Number(row.v)));
+  const stored = created ? new Set<number>() : new Set(await links.listedIds(list, id, manager));
   const removed = [...stored].filter((listed) => !wanted.has(listed));
   const added = [...wanted].filter((listed) => !stored.has(listed));
-  if (removed.length) {
-    await db.query(`DELETE FROM ${table} WHERE ${on} = ? AND ${column} IN (${removed.map(() => '?').join(', ')})`, [id, ...removed], manager);
-  }
-  if (added.length) {
-    await db.query(`INSERT INTO ${table} (${on}, ${column}) VALUES ${added.map(() => '(?, ?)').join(', ')}`, added.flatMap((listed) => [id, listed]), manager);
-  }
+  if (removed.length) await links.unlist(list, id, removed, manager);
+  if (added.length) await links.list(list, id, added, manager);
 }

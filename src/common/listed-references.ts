@@ -2,17 +2,15 @@ import type { EntityManager } from 'typeorm';
 import type { AnyClass } from './columns.js';
 import type { Database } from './database.js';
 import type { RecordDefinition } from './record-definition.js';
+import { RecordLinksRepository, type NamingColumn } from './record-links.repository.js';
 import { referencesOf } from './validation/fields.js';
 
 /** How one reference field is found to name a record: where it is stored. */
-interface NamingField {
+interface NamingField extends NamingColumn {
   /** The referring record type's name (`Product`). */
   type: string;
   /** The field (`Tariffs`). */
   property: string;
-  /** SQL giving a row when some record's field names the `?` id(s), and its parameters for an id. */
-  sql: string;
-  parameters: (id: number) => unknown[];
 }
 
 /**
@@ -25,9 +23,6 @@ interface NamingField {
  */
 function namingFields(db: Database, types: readonly RecordDefinition<any>[], entity: AnyClass): NamingField[] {
   const fields: NamingField[] = [];
-  const q = (name: string) => db.id(name);
-  // JSON lists are written without spaces (`[1,2,3]`): four patterns find an id anywhere in one.
-  const patterns = (id: number) => [`[${id}]`, `[${id},%`, `%,${id},%`, `%,${id}]`];
   for (const definition of types) {
     const metadata = db.dataSource.getMetadata(definition.entity);
     const seen = new Set<string>();
@@ -37,16 +32,16 @@ function namingFields(db: Database, types: readonly RecordDefinition<any>[], ent
       const list = definition.lists?.[reference.property];
       const base = { type: definition.name, property: reference.property };
       if (list) {
-        fields.push({ ...base, sql: `SELECT 1 AS x FROM ${q(list.table)} WHERE ${q(list.column)} = ? LIMIT 1`, parameters: (id) => [id] });
+        fields.push({ ...base, table: list.table, column: list.column, json: false });
         continue;
       }
       const column = metadata.findColumnWithPropertyName(reference.property);
       if (!column) continue;
-      const table = db.tableOf(definition.entity);
+      const stored = { table: metadata.tableName, column: column.databaseName };
       if (reference.list) {
-        fields.push({ ...base, sql: `SELECT 1 AS x FROM ${table} WHERE ${[0, 1, 2, 3].map(() => `${q(column.databaseName)} LIKE ?`).join(' OR ')} LIMIT 1`, parameters: patterns });
+        fields.push({ ...base, ...stored, json: true });
       } else if (!metadata.foreignKeys.some((key) => key.columns.some((c) => c.propertyName === reference.property))) {
-        fields.push({ ...base, sql: `SELECT 1 AS x FROM ${table} WHERE ${q(column.databaseName)} = ? LIMIT 1`, parameters: (id) => [id] });
+        fields.push({ ...base, ...stored, json: false });
       }
     }
   }
@@ -68,11 +63,9 @@ export async function fieldsNaming(db: Database, types: readonly RecordDefinitio
   if (!byEntity) fieldsByEntity.set(types, (byEntity = new Map()));
   let fields = byEntity.get(entity);
   if (!fields) byEntity.set(entity, (fields = namingFields(db, types, entity)));
+  const links = new RecordLinksRepository(db);
   const naming: string[] = [];
-  for (const field of fields) {
-    const found = await db.query(field.sql, field.parameters(id), manager);
-    if (found.length) naming.push(`${field.type}.${field.property}`);
-  }
+  for (const field of fields) if (await links.names(field, id, manager)) naming.push(`${field.type}.${field.property}`);
   return naming;
 }
 
@@ -82,6 +75,5 @@ export async function fieldsNaming(db: Database, types: readonly RecordDefinitio
  * writer at a time).
  */
 export async function lockForDelete(db: Database, entity: AnyClass, id: number, manager: EntityManager): Promise<void> {
-  if (!db.isMySql) return;
-  await db.query(`SELECT ${db.id('Id')} FROM ${db.tableOf(entity)} WHERE ${db.id('Id')} = ? FOR UPDATE`, [id], manager);
+  await new RecordLinksRepository(db).lockRow(entity, id, manager);
 }

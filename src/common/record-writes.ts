@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import type { AnyClass } from './columns.js';
 import type { ChangeAction } from './change-log/changes.js';
@@ -17,6 +16,7 @@ import { referencesOf } from './validation/fields.js';
 import type { RecordDto } from './validation/record.dto.js';
 import { etagOf, expectedVersion, preconditionFailed } from './versions.js';
 import type { WriteScope } from './write-scope.js';
+import { createStamp, updateStamp, type CreateStamp } from './audit-stamp.js';
 
 /**
  * What a save hook is given (docs/architecture.md §2.5): the validated body, the stored record (null on
@@ -106,7 +106,7 @@ export class RecordWriter {
     // A create that names records no foreign key guards checks them in its transaction, holding them
     // until it commits, so a delete of one cannot slip in between (listed-references.ts).
     const alone = this.isSingleInsert(dto) && !write?.needsTransaction && !this.namesUnguarded(dto);
-    const stamp = { UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true };
+    const stamp = createStamp(actor, now);
     // The answer is made inside the transaction: an Idempotency-Key stores it with the write.
     const confirm = (id: number, answer?: Record<string, unknown> | void) =>
       successConfirmation(`${this.definition.name} was successfully created.`, answer ? withFields({ Id: id }, answer) : { Id: id }, actor?.email ?? null, now);
@@ -140,14 +140,14 @@ export class RecordWriter {
    * A create inside a transaction already open (`manager`): every check and hook of a create through
    * the API, for a record a domain rule makes besides its own (a booking's product sale). Returns its Id.
    */
-  async createWithin(manager: EntityManager, dto: RecordDto, actor: Principal | undefined, stamp?: Record<string, unknown>): Promise<number> {
+  async createWithin(manager: EntityManager, dto: RecordDto, actor: Principal | undefined, stamp?: CreateStamp): Promise<number> {
     return (await this.createMade(manager, dto, actor, stamp)).id;
   }
 
   /** A create in `manager`'s transaction: the new Id, and what `afterSave` adds to the answer's Value. */
-  private async createMade(manager: EntityManager, dto: RecordDto, actor: Principal | undefined, stamp?: Record<string, unknown>): Promise<{ id: number; answer: Record<string, unknown> | void }> {
+  private async createMade(manager: EntityManager, dto: RecordDto, actor: Principal | undefined, stamp?: CreateStamp): Promise<{ id: number; answer: Record<string, unknown> | void }> {
     const now = new Date();
-    stamp ??= { UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true };
+    stamp ??= createStamp(actor, now);
     const context: SaveContext = { manager, actor, dto, values: this.columnValues(dto), existing: null };
     await this.checkReferences(dto, manager);
     await this.rules.authorizeBusiness(context.values, actor, manager, dto);
@@ -173,7 +173,7 @@ export class RecordWriter {
       await this.rules.authorizeBusiness(withFields(existing, values), actor, manager, dto);
       await this.checkSameBusiness(context, manager);
       const decision = await this.rules.beforeSave(context);
-      const written = withFields(decision?.values ?? values, { UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: false });
+      const written = withFields(decision?.values ?? values, updateStamp(actor, now));
       await this.updateRow(id, written, manager, expected);
       await this.writeLists(id, dto, manager, false);
       const saved = savedAs(context, written);

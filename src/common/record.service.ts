@@ -1,5 +1,6 @@
 import { Inject, Injectable, Optional, UnauthorizedException } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { createStamp, updateStamp, type Stamper } from './audit-stamp.js';
 import { ChangeLog } from './change-log/change-log.service.js';
 import type { ChangeAction } from './change-log/changes.js';
 import { Database } from './database.js';
@@ -11,7 +12,7 @@ import type { RecordDefinition, WireRecord } from './record-definition.js';
 import { compileRecordPlan, type RecordPlan } from './record-plan.js';
 import { RecordRepository, type SqlCondition } from './record.repository.js';
 import { RecordWireMapper } from './record-wire.js';
-import { RecordWriter, type WriteRules } from './record-writes.js';
+import { RecordWriter, withFields, type WriteRules } from './record-writes.js';
 import type { RecordEntity } from './record.entity.js';
 import type { RecordRules } from './record-rules.js';
 import { RecordTypes } from './record-types.js';
@@ -20,6 +21,15 @@ import type { WriteScope } from './write-scope.js';
 
 
 export const RECORD_DEFINITION = Symbol('RecordDefinition');
+
+/** How `createRecorded` stamps and records a record. */
+export interface CreateOptions {
+  request?: object;
+  readBack?: boolean;
+  now?: Date;
+  stampedBy?: Stamper;
+}
+
 /** The token of a record type's rules inside its module (record.module.ts). */
 export const RECORD_RULES = Symbol('RecordRules');
 
@@ -55,8 +65,8 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
 
   /**
    * Records a change of one of this type's records in the change log, inside the write's
-   * transaction: the machinery does it for every create, update and delete, and domain rules do it
-   * for the records they write besides (a sale's stock change on its product). `before` is the record
+   * transaction: the machinery does it for every create, update and delete, and the door below for
+   * the records domain rules write besides (a sale's stock change on its product). `before` is the record
    * as read before the change (null on create); `request` the body, for the write-only fields it gave.
    */
   async recordChange(
@@ -181,6 +191,73 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
   /** A refused action: 400 ActionConfirmation whose Message says why. */
   refusal(message: string): WireResponseException {
     return refusal(message);
+  }
+
+  // ---- the door for a domain rule's own writes: stamped, with their history and webhook events ----
+
+  /**
+   * Creates a record from column values a domain rule worked out (not a request's body), in `manager`'s
+   * transaction: the create stamp, the INSERT, its history. Options: `request`, the write-only fields
+   * it was given; `readBack`, its history reads the row back instead of taking what was written; `now`,
+   * the stamp's time when the values hold the same instant; `stampedBy`, when the stamp names another
+   * writer than the actor (nobody: a customer's own login).
+   */
+  async createRecorded(
+    manager: EntityManager, actor: Principal | undefined, values: Readonly<Record<string, unknown>>, options: CreateOptions = {},
+  ): Promise<{ id: number; written: Record<string, unknown> }> {
+    const written = withFields(values, createStamp(options.stampedBy === undefined ? actor : options.stampedBy, options.now));
+    const id = await this.insertRow(written, manager);
+    await this.recordChange(manager, actor, 'Create', id, null, options.request, options.readBack ? undefined : written);
+    return { id, written };
+  }
+
+  /**
+   * Inserts a stamped record whose history waits until it is complete (an issued invoice, once its lines
+   * are written): `recordCreated` records it.
+   */
+  async insertStamped(manager: EntityManager, actor: Principal | undefined, values: Readonly<Record<string, unknown>>): Promise<{ id: number; written: Record<string, unknown> }> {
+    const written = withFields(values, createStamp(actor));
+    return { id: await this.insertRow(written, manager), written };
+  }
+
+  /** The history of records made without the door (`insertStamped`, a repository's many-row INSERT): as written, or read back. */
+  recordCreated(manager: EntityManager, actor: Principal | undefined, id: number, written?: Record<string, unknown>): Promise<void> {
+    return this.recordChange(manager, actor, 'Create', id, null, undefined, written);
+  }
+
+  /**
+   * Changes columns of a record (the update stamp added, its version raised), with its history.
+   * `before`: the record as already read; `now`: the stamp's time when the values hold the same instant.
+   */
+  async updateRecorded(
+    manager: EntityManager, actor: Principal | undefined, id: number, values: Readonly<Record<string, unknown>>, { before, now }: { before?: WireRecord; now?: Date } = {},
+  ): Promise<void> {
+    before ??= await this.get(id, undefined, manager);
+    await this.updateRow(id, withFields(values, updateStamp(actor, now)), manager);
+    await this.recordChange(manager, actor, 'Update', id, before);
+  }
+
+  /**
+   * A change a repository makes by a statement of its own (a conditional claim, a release), with its
+   * history when it changed the record: `change` answers false when it did not. `before`: as already read.
+   */
+  async changeRecorded(manager: EntityManager, actor: Principal | undefined, id: number, change: () => Promise<boolean | void>, before?: WireRecord): Promise<boolean> {
+    before ??= await this.get(id, undefined, manager);
+    if ((await change()) === false) return false;
+    await this.recordChange(manager, actor, 'Update', id, before);
+    return true;
+  }
+
+  /** A delete a repository makes by a statement of its own, with its history. */
+  async removeRecorded(manager: EntityManager, actor: Principal | undefined, id: number, remove: () => Promise<unknown>): Promise<void> {
+    const before = await this.get(id, undefined, manager);
+    await remove();
+    await this.recordChange(manager, actor, 'Delete', id, before);
+  }
+
+  /** The history of records a repository deleted at once, each as read before. */
+  async recordRemoved(manager: EntityManager, actor: Principal | undefined, removed: readonly WireRecord[]): Promise<void> {
+    for (const record of removed) await this.recordChange(manager, actor, 'Delete', Number(record.Id), record);
   }
 
   // ---- pieces for domain rules ----

@@ -3,6 +3,7 @@ import type { AnyClass } from './columns.js';
 import type { Database } from './database.js';
 import type { FieldError } from './envelopes.js';
 import type { RecordDefinition, WireRecord } from './record-definition.js';
+import { RecordLinksRepository } from './record-links.repository.js';
 import { referencesOf } from './validation/fields.js';
 import type { RecordDto } from './validation/record.dto.js';
 
@@ -10,13 +11,7 @@ import type { RecordDto } from './validation/record.dto.js';
 async function businessesOf(db: Database, types: readonly RecordDefinition<any>[], target: AnyClass, ids: number[], manager: EntityManager | undefined): Promise<Map<number, number> | null> {
   const scope = types.find((definition) => definition.entity === target)?.business;
   if (!scope || 'links' in scope) return null;
-  const q = (name: string) => db.id(name);
-  const marks = ids.map(() => '?').join(', ');
-  const sql = 'via' in scope
-    ? `SELECT t.${q('Id')} AS id, p.${q(scope.column ?? 'BusinessId')} AS b FROM ${db.tableOf(target)} t JOIN ${db.tableOf(scope.via())} p ON p.${q('Id')} = t.${q(scope.on)} WHERE t.${q('Id')} IN (${marks})`
-    : `SELECT ${q('Id')} AS id, ${q(scope.column)} AS b FROM ${db.tableOf(target)} WHERE ${q('Id')} IN (${marks})`;
-  const rows = await db.query<{ id: unknown; b: unknown }>(sql, ids, manager);
-  return new Map(rows.map((row) => [Number(row.id), Number(row.b)]));
+  return new RecordLinksRepository(db).businessesOf(target, scope, ids, manager);
 }
 
 /** The field whose value decides a record's business (its column, or the parent it is scoped through). */

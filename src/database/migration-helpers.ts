@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { MYSQL_LONG_TEXT_TYPE } from '../common/columns.js';
 import { Table, TableForeignKey, TableIndex, type QueryRunner, type TableColumnOptions, type TableOptions } from 'typeorm';
+import { SchemaRepository } from './schema.repository.js';
 
 // Schema pieces for migrations, written with TypeORM's schema API so one migration file runs on
 // SQLite and MySQL alike (house style 11). The types match the column helpers of src/common/columns.ts.
@@ -137,11 +138,8 @@ const utcText = (date: Date) => date.toISOString().replace('T', ' ').replace('Z'
 export async function seedRecords(runner: QueryRunner, table: string, columns: string[], rows: ReadonlyArray<ReadonlyArray<unknown>>): Promise<void> {
   const now = utcText(new Date());
   const all = ['UniqueId', 'CreatedOn', 'UpdatedOn', 'IsNew', ...columns];
-  const q = (name: string) => runner.connection.driver.escape(name);
   for (let start = 0; start < rows.length; start += 100) {
-    const batch = rows.slice(start, start + 100);
-    const placeholders = batch.map(() => `(${all.map(() => '?').join(', ')})`).join(', ');
-    const parameters = batch.flatMap((row) => [randomUUID(), now, now, 1, ...row]);
-    await runner.query(`INSERT INTO ${q(table)} (${all.map(q).join(', ')}) VALUES ${placeholders}`, parameters);
+    const batch = rows.slice(start, start + 100).map((row) => [randomUUID(), now, now, 1, ...row]);
+    await SchemaRepository.insertRows(runner, table, all, batch);
   }
 }

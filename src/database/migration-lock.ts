@@ -2,11 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Logger } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import { isMySqlFamily } from '../common/database.js';
 import { isDatabaseUnavailable, isDeadlock, isUniqueViolation } from '../common/database-errors.js';
-import { MYSQL_TABLE_OPTIONS } from './migration-helpers.js';
+import { MigrationLockRepository } from './migration-lock.repository.js';
 
-const LOCK_TABLE = 'migration_lock';
 const LOCK_NAME = 'migrations';
 /** A holder that stops renewing (crashed, killed, cut off) loses the lock after this long. */
 const LOCK_TTL_MS = 30_000;
@@ -41,10 +39,10 @@ export class MigrationLock {
   private renewal: NodeJS.Timeout | undefined;
   private lost = false;
 
-  constructor(private readonly dataSource: DataSource) {}
+  private readonly rows: MigrationLockRepository;
 
-  private get q() {
-    return (name: string) => this.dataSource.driver.escape(name);
+  constructor(dataSource: DataSource) {
+    this.rows = new MigrationLockRepository(dataSource, LOCK_NAME);
   }
 
   /** Waits until this instance holds the lock; returns the migration a previous holder left unfinished. */
@@ -76,32 +74,18 @@ export class MigrationLock {
 
   /** Records the migration about to run and the schema before it; null clears the record. */
   async recordProgress(progress: MigrationInProgress | null): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE ${this.q(LOCK_TABLE)} SET ${this.q('Migration')} = ?, ${this.q('SchemaBefore')} = ? WHERE ${this.q('Name')} = ? AND ${this.q('Owner')} = ?`,
-      [progress?.migration ?? null, progress?.schemaBefore ?? null, LOCK_NAME, this.owner],
-    );
+    await this.rows.recordProgress(this.owner, progress?.migration ?? null, progress?.schemaBefore ?? null);
   }
 
   async release(): Promise<void> {
     clearInterval(this.renewal);
-    await this.dataSource.query(
-      `UPDATE ${this.q(LOCK_TABLE)} SET ${this.q('Owner')} = NULL, ${this.q('ExpiresAt')} = 0 WHERE ${this.q('Name')} = ? AND ${this.q('Owner')} = ?`,
-      [LOCK_NAME, this.owner],
-    ).catch((error: unknown) => this.logger.warn(`Could not release the migration lock (it expires by itself): ${(error as Error).message}`));
+    await this.rows.release(this.owner).catch((error: unknown) => this.logger.warn(`Could not release the migration lock (it expires by itself): ${(error as Error).message}`));
   }
 
   /** The lock table and its one row, made by whichever instance comes first. */
   private async ensureTable(): Promise<void> {
-    const mySql = isMySqlFamily(this.dataSource);
-    await this.dataSource.query(
-      `CREATE TABLE IF NOT EXISTS ${this.q(LOCK_TABLE)} (` +
-        `${this.q('Name')} varchar(64) NOT NULL PRIMARY KEY, ${this.q('Owner')} varchar(36) NULL, ${this.q('ExpiresAt')} bigint NOT NULL DEFAULT 0, ` +
-        `${this.q('Migration')} varchar(255) NULL, ${this.q('SchemaBefore')} ${mySql ? 'longtext' : 'text'} NULL)${mySql ? ` ${MYSQL_TABLE_OPTIONS}` : ''}`,
-    );
-    await this.retryingConflicts(() => this.dataSource.query(
-      `INSERT ${mySql ? 'IGNORE' : 'OR IGNORE'} INTO ${this.q(LOCK_TABLE)} (${this.q('Name')}, ${this.q('ExpiresAt')}) VALUES (?, 0)`,
-      [LOCK_NAME],
-    ));
+    await this.rows.ensureTable();
+    await this.retryingConflicts(() => this.rows.ensureRow());
   }
 
   /**
@@ -111,35 +95,21 @@ export class MigrationLock {
   private async tryClaim(): Promise<MigrationInProgress | null | undefined> {
     const now = Date.now();
     try {
-      await this.dataSource.query(
-        `UPDATE ${this.q(LOCK_TABLE)} SET ${this.q('Owner')} = ?, ${this.q('ExpiresAt')} = ? ` +
-          `WHERE ${this.q('Name')} = ? AND (${this.q('Owner')} IS NULL OR ${this.q('ExpiresAt')} < ?)`,
-        [this.owner, now + LOCK_TTL_MS, LOCK_NAME, now],
-      );
+      await this.rows.claim(this.owner, now, now + LOCK_TTL_MS);
     } catch (error) {
       // Another node's claim of the same row won certification.
       if (isDeadlock(error)) return undefined;
       throw error;
     }
-    const [row] = await this.dataSource.query<Array<{ Owner: string | null; Migration: string | null; SchemaBefore: string | null }>>(
-      `SELECT ${this.q('Owner')}, ${this.q('Migration')}, ${this.q('SchemaBefore')} FROM ${this.q(LOCK_TABLE)} WHERE ${this.q('Name')} = ?`,
-      [LOCK_NAME],
-    );
+    const row = await this.rows.read();
     if (row?.Owner !== this.owner) return undefined;
     return row.Migration ? { migration: row.Migration, schemaBefore: row.SchemaBefore } : null;
   }
 
   private async renew(): Promise<void> {
     try {
-      await this.dataSource.query(
-        `UPDATE ${this.q(LOCK_TABLE)} SET ${this.q('ExpiresAt')} = ? WHERE ${this.q('Name')} = ? AND ${this.q('Owner')} = ?`,
-        [Date.now() + LOCK_TTL_MS, LOCK_NAME, this.owner],
-      );
-      const [row] = await this.dataSource.query<Array<{ Owner: string | null }>>(
-        `SELECT ${this.q('Owner')} FROM ${this.q(LOCK_TABLE)} WHERE ${this.q('Name')} = ?`,
-        [LOCK_NAME],
-      );
-      if (row?.Owner !== this.owner) {
+      await this.rows.renew(this.owner, Date.now() + LOCK_TTL_MS);
+      if ((await this.rows.owner()) !== this.owner) {
         this.lost = true;
         clearInterval(this.renewal);
         this.logger.error('The migration lock was taken over by another instance');

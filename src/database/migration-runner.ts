@@ -5,6 +5,7 @@ import { isDatabaseUnavailable } from '../common/database-errors.js';
 import { MYSQL_TABLE_OPTIONS } from './migration-helpers.js';
 import { MigrationLock, type MigrationInProgress } from './migration-lock.js';
 import { readSchemaNames, undoSchemaAdditions } from './schema-repair.js';
+import { SchemaRepository } from './schema.repository.js';
 
 // Running the migrations at start-up, under the lock of migration-lock.ts (docs/architecture.md, "The
 // database"). DatabaseModule calls runMigrations when it opens the data source.
@@ -74,11 +75,9 @@ const migrationName = (migration: { name?: string; constructor: { name: string }
  * is current). Reads only: the migrations table may not exist yet (then all are pending).
  */
 export async function pendingMigrations(dataSource: DataSource): Promise<string[]> {
-  const table = dataSource.driver.escape(dataSource.options.migrationsTableName ?? 'migrations');
   let applied: Set<string>;
   try {
-    const rows = await dataSource.query<Array<{ name: string }>>(`SELECT ${dataSource.driver.escape('name')} AS name FROM ${table}`);
-    applied = new Set(rows.map((row) => row.name));
+    applied = new Set(await new SchemaRepository(dataSource).appliedMigrations());
   } catch (error) {
     if (isDatabaseUnavailable(error)) throw error;
     applied = new Set();
@@ -104,11 +103,8 @@ export async function waitForCurrentSchema(dataSource: DataSource, pauseMs = 300
  * TypeORM's table of applied migrations, created as it would create it but with the service's table
  * options (utf8mb4 whatever the database's default is).
  */
-async function ensureMigrationsTable(dataSource: DataSource): Promise<void> {
-  await dataSource.query(
-    'CREATE TABLE IF NOT EXISTS `migrations` (`id` int NOT NULL AUTO_INCREMENT, `timestamp` bigint NOT NULL, `name` varchar(255) NOT NULL, ' +
-      `PRIMARY KEY (\`id\`)) ${MYSQL_TABLE_OPTIONS}`,
-  );
+function ensureMigrationsTable(dataSource: DataSource): Promise<void> {
+  return new SchemaRepository(dataSource).ensureMigrationsTable(MYSQL_TABLE_OPTIONS);
 }
 
 /** Calls `hook` with a migration's name before TypeORM runs it; returns the undo. */
@@ -126,8 +122,7 @@ function beforeEachMigration(dataSource: DataSource, hook: (name: string) => Pro
 
 /** A migration recorded as running when its instance died: repaired unless it had in fact been applied. */
 async function finishUnfinished(dataSource: DataSource, lock: MigrationLock, unfinished: MigrationInProgress, logger: Logger): Promise<void> {
-  const [applied] = await dataSource.query<unknown[]>(`SELECT 1 FROM ${dataSource.driver.escape('migrations')} WHERE ${dataSource.driver.escape('name')} = ?`, [unfinished.migration]);
-  if (applied) {
+  if (await new SchemaRepository(dataSource).isApplied(unfinished.migration)) {
     await lock.recordProgress(null);
     return;
   }

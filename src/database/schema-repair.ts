@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { SchemaRepository, type NamePair } from './schema.repository.js';
 
 /**
  * The names in a MySQL schema: tables, and per table its columns, indexes and foreign keys, each as
@@ -15,16 +16,13 @@ const SEPARATOR = '\u0000';
 
 /** The current database's schema names, read from information_schema. */
 export async function readSchemaNames(dataSource: DataSource): Promise<string> {
-  const pairs = async (sql: string) => (await dataSource.query<Array<{ t: string; n: string }>>(sql)).map((row) => `${row.t}${SEPARATOR}${row.n}`);
+  const schema = new SchemaRepository(dataSource);
+  const pairs = (rows: NamePair[]) => rows.map((row) => `${row.t}${SEPARATOR}${row.n}`);
   const names: SchemaNames = {
-    tables: (await dataSource.query<Array<{ t: string }>>(
-      `SELECT TABLE_NAME AS t FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_TYPE = 'BASE TABLE'`,
-    )).map((row) => row.t),
-    columns: await pairs('SELECT TABLE_NAME AS t, COLUMN_NAME AS n FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE()'),
-    indexes: await pairs('SELECT DISTINCT TABLE_NAME AS t, INDEX_NAME AS n FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE()'),
-    foreignKeys: await pairs(
-      `SELECT TABLE_NAME AS t, CONSTRAINT_NAME AS n FROM information_schema.TABLE_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = DATABASE() AND CONSTRAINT_TYPE = 'FOREIGN KEY'`,
-    ),
+    tables: await schema.tables(),
+    columns: pairs(await schema.columns()),
+    indexes: pairs(await schema.indexes()),
+    foreignKeys: pairs(await schema.foreignKeys()),
   };
   return JSON.stringify(names);
 }
@@ -53,14 +51,6 @@ export async function undoSchemaAdditions(dataSource: DataSource, before: string
   ];
   if (statements.length === 0) return [];
   // One connection, so that foreign-key checks are off for the drops (new tables may refer to each other).
-  const runner = dataSource.createQueryRunner();
-  try {
-    await runner.query('SET FOREIGN_KEY_CHECKS = 0');
-    for (const statement of statements) await runner.query(statement);
-  } finally {
-    // The connection goes back to the pool with the checks on (if this fails, the connection is broken).
-    await runner.query('SET FOREIGN_KEY_CHECKS = 1').catch(() => undefined);
-    await runner.release();
-  }
+  await new SchemaRepository(dataSource).withoutForeignKeyChecks(statements);
   return statements;
 }

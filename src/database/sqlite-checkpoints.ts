@@ -66,6 +66,6 @@ export class SqliteCheckpoints implements OnApplicationBootstrap, OnApplicationS
   }
 
   private async autocheckpoint(pages: number): Promise<void> {
-    await this.db.query(`PRAGMA wal_autocheckpoint = ${pages}`);
+    await this.db.setWalAutocheckpoint(pages);
   }
 }

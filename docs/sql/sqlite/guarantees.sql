@@ -8,7 +8,7 @@ INSERT INTO "idempotency_key" ("ScopeHash", "RequestHash", "UserId", "CreatedOn"
 UPDATE "idempotency_key" SET "Status" = ?, "Body" = ?, "ETag" = ?, "StoredBytes" = ? WHERE "Id" = ?;
 
 -- Refresh-token rotation: of parallel refreshes with one token, exactly one marks it used (one changed row) and gets the next token; the others are refused.
-UPDATE "refresh_token" SET "UsedOn" = ? WHERE "Id" = 1 AND "UsedOn" IS NULL AND "RevokedOn" IS NULL;
+UPDATE "refresh_token" SET "UsedOn" = ? WHERE "Id" = ? AND "UsedOn" IS NULL AND "RevokedOn" IS NULL;
 
 -- TOTP time step: a code's time step is accepted once: of parallel logins with it (or an earlier one), one changes the row (RFC 6238 §5.2).
 UPDATE "user" SET "LastTotpStep" = ? WHERE "Id" = ? AND ("LastTotpStep" IS NULL OR "LastTotpStep" < ?);
@@ -32,7 +32,7 @@ SELECT "LastNumber" AS n FROM "invoice_sequence" WHERE "Series" = ? AND "Busines
 SELECT "Id", "UniqueId", "BusinessId", "CoworkerId", "CurrencyId", "InvoiceNumber", "TotalAmount", "TaxAmount", "Void", "CreditNote" FROM "coworkerinvoice" WHERE "Id" = ?;
 
 -- Stock decrement (a sale): one conditional UPDATE takes the quantity only while enough is left (unless negative stock is allowed): concurrent sales never oversell.
-UPDATE "product" SET "CurrentStock" = CASE WHEN "TrackStock" = 1 THEN "CurrentStock" - 1 ELSE "CurrentStock" END, "Version" = "Version" + 1 WHERE "Id" = 1 AND ("TrackStock" = 0 OR (("AllowNegativeStock" = 1 OR "CurrentStock" >= 1) AND "CurrentStock" - 1 >= -2147483647));
+UPDATE "product" SET "CurrentStock" = CASE WHEN "TrackStock" = 1 THEN "CurrentStock" - ? ELSE "CurrentStock" END, "Version" = "Version" + 1 WHERE "Id" = ? AND ("TrackStock" = 0 OR (("AllowNegativeStock" = 1 OR "CurrentStock" >= ?) AND "CurrentStock" - ? >= ?));
 
 -- A guarded write's turn (Galera: after the stock, credit, pass, booking and invoice-lock statements): a unique key on (table, row, Version or sequence after the write): on a Galera cluster two nodes' writes that took the same turn of a row cannot both commit, where the conditional UPDATE alone can run on a replaced row version (docs/architecture.md §7).
 INSERT INTO "row_turn" ("TableName", "RowId", "Turn", "TakenOn") SELECT ?, "Id", "Version", ? FROM "product" WHERE "Id" = ?;

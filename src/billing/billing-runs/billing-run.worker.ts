@@ -3,18 +3,12 @@ import { hostname } from 'node:os';
 import { Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Database } from '../../common/database.js';
-import { isUniqueViolation } from '../../common/database-errors.js';
 import type { AppConfig } from '../../config/configuration.js';
-import { Coworker } from '../../billing/coworkers/coworker.entity.js';
-import { ContractProduct } from '../contract-products/contract-product.entity.js';
-import { CoworkerContract } from '../coworker-contracts/coworker-contract.entity.js';
-import { Product } from '../products/product.entity.js';
-import { Team } from '../teams/team.entity.js';
 import type { BilledCustomer } from '../due-items/due-items.js';
 import { atMidnight } from '../due-items/periods.js';
 import { todayUtc } from './billing-runner.js';
 import { BillingRunsService } from './billing-runs.service.js';
-import { payingMemberSql } from './team-invoicing.js';
+import { BillingRunsRepository } from './billing-runs.repository.js';
 
 /** Customers read at a time: a run never holds all of a business's customers in memory. */
 const PAGE = 200;
@@ -31,6 +25,7 @@ const LEASE_MS = 15 * 60_000;
 @Injectable()
 export class BillingRunWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('Billing');
+  private readonly rows = new BillingRunsRepository(this.db);
   private readonly owner = `${hostname().slice(0, 40)}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private readonly intervalMs: number;
   private timer: NodeJS.Timeout | undefined;
@@ -77,18 +72,8 @@ export class BillingRunWorker implements OnApplicationBootstrap, BeforeApplicati
     }
   }
 
-  /** SQL of "contracts with a period due up to today": RenewalDate (the next period to bill) on or before it. */
-  private dueCondition(): string {
-    return `k.${this.db.id('RenewalDate')} IS NOT NULL AND k.${this.db.id('RenewalDate')} <= ?`;
-  }
-
   private async dueBusinesses(today: ReturnType<typeof todayUtc>): Promise<number[]> {
-    const { db } = this;
-    const rows = await db.query(
-      `SELECT DISTINCT w.${db.id('BusinessId')} AS b FROM ${db.tableOf(CoworkerContract)} k JOIN ${db.tableOf(Coworker)} w ON w.${db.id('Id')} = k.${db.id('CoworkerId')} WHERE ${this.dueCondition()} ORDER BY w.${db.id('BusinessId')}`,
-      [db.dateParam(atMidnight(today))],
-    );
-    return rows.map((row) => Number(row.b));
+    return this.rows.dueBusinesses(atMidnight(today));
   }
 
   /**
@@ -99,8 +84,6 @@ export class BillingRunWorker implements OnApplicationBootstrap, BeforeApplicati
    * team comes once a run: `given` holds those already given, at most one per paying member.
    */
   private async *dueCustomers(businessId: number, today: ReturnType<typeof todayUtc>): AsyncGenerator<BilledCustomer> {
-    const { db } = this;
-    const q = (name: string) => db.id(name);
     const given = new Set<number>();
     const once = (id: number, paysForTeam: boolean): boolean => {
       if (given.has(id)) return false;
@@ -109,15 +92,7 @@ export class BillingRunWorker implements OnApplicationBootstrap, BeforeApplicati
     };
     let after = 0;
     for (;;) {
-      const rows = await db.query(
-        `SELECT x.c AS c, x.direct AS direct, ${payingMemberSql(db, 'x.c')} AS payer, ` +
-        `CASE WHEN EXISTS (SELECT 1 FROM ${db.tableOf(Team)} tp WHERE tp.${q('PayingMemberId')} = x.c AND tp.${q('CreateSingleInvoiceForTeam')} = 1) THEN 1 ELSE 0 END AS pays ` +
-        `FROM (SELECT k.${q('CoworkerId')} AS c, MAX(CASE WHEN p.${q('Id')} IS NULL THEN 0 ELSE 1 END) AS direct ` +
-        `FROM ${db.tableOf(CoworkerContract)} k JOIN ${db.tableOf(Coworker)} w ON w.${q('Id')} = k.${q('CoworkerId')} ` +
-        `LEFT JOIN ${db.tableOf(ContractProduct)} cp ON cp.${q('CoworkerContractId')} = k.${q('Id')} LEFT JOIN ${db.tableOf(Product)} p ON p.${q('Id')} = cp.${q('ProductId')} AND p.${q('InvoiceCoworker')} = 1 ` +
-        `WHERE w.${q('BusinessId')} = ? AND ${this.dueCondition()} AND k.${q('CoworkerId')} > ? GROUP BY k.${q('CoworkerId')} ORDER BY k.${q('CoworkerId')} LIMIT ${PAGE}) x ORDER BY x.c`,
-        [businessId, db.dateParam(atMidnight(today)), after],
-      );
+      const rows = await this.rows.dueCustomersPage(businessId, atMidnight(today), after, PAGE);
       for (const row of rows) {
         const customer = Number(row.c);
         const payer = row.payer === null ? customer : Number(row.payer);
@@ -132,25 +107,11 @@ export class BillingRunWorker implements OnApplicationBootstrap, BeforeApplicati
 
   /** Takes the business's lease when it is free or ran out: one conditional UPDATE; whether this instance holds it. */
   private async lease(businessId: number): Promise<boolean> {
-    const { db } = this;
-    const q = (n: string) => db.id(n);
     const now = new Date();
-    try {
-      await db.query(`INSERT INTO ${q('billing_lease')} (${q('BusinessId')}, ${q('Holder')}, ${q('LeaseUntil')}) VALUES (?, NULL, ?)`, [businessId, db.dateParam(new Date(0))]);
-    } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
-    }
-    const result = await db.run(
-      `UPDATE ${q('billing_lease')} SET ${q('Holder')} = ?, ${q('LeaseUntil')} = ?, ${q('LastRunOn')} = ? WHERE ${q('BusinessId')} = ? AND ${q('LeaseUntil')} < ?`,
-      [this.owner, db.dateParam(new Date(now.getTime() + LEASE_MS)), db.dateParam(now), businessId, db.dateParam(now)],
-    );
-    return result.affected === 1;
+    return this.rows.takeLease(businessId, this.owner, now, new Date(now.getTime() + LEASE_MS));
   }
 
   private async release(businessId: number): Promise<void> {
-    const { db } = this;
-    const q = (n: string) => db.id(n);
-    await db.query(`UPDATE ${q('billing_lease')} SET ${q('Holder')} = NULL, ${q('LeaseUntil')} = ? WHERE ${q('BusinessId')} = ? AND ${q('Holder')} = ?`, [db.dateParam(new Date(0)), businessId, this.owner])
-      .catch(() => undefined);
+    await this.rows.releaseLease(businessId, this.owner).catch(() => undefined);
   }
 }

@@ -5,14 +5,13 @@ import { Database } from '../../common/database.js';
 import { isUniqueViolation } from '../../common/database-errors.js';
 import { formatDateTime } from '../../common/wire-values.js';
 import type { Principal } from '../../common/principal.js';
-import { TaxRate } from '../../kernel/tax-rates/tax-rate.entity.js';
-import { Coworker } from '../../billing/coworkers/coworker.entity.js';
 import { CoworkerInvoiceLinesService } from '../coworker-invoice-lines/coworker-invoice-lines.service.js';
 import { CoworkerInvoicesService } from '../coworker-invoices/coworker-invoices.service.js';
 import type { BilledCustomer, DueLine } from '../due-items/due-items.js';
 import { fromUnits, taxOf, toUnits, type Units } from '../due-items/money.js';
 import { earliestLines, type TakenItem } from '../due-items/earliest-lines.js';
 import { atMidnight, utcDate } from '../due-items/periods.js';
+import { BillingRunsRepository } from './billing-runs.repository.js';
 import { TeamInvoicing } from './team-invoicing.js';
 import { UniversalCredits, wireLine, type PlannedLine } from './universal-credits.js';
 
@@ -103,6 +102,8 @@ interface PlannedInvoice {
  */
 @Injectable()
 export class BillingRunner {
+  private readonly rows = new BillingRunsRepository(this.db);
+
   constructor(
     private readonly db: Database,
     private readonly invoices: CoworkerInvoicesService,
@@ -130,9 +131,8 @@ export class BillingRunner {
 
   /** The customer's business (null when it does not exist). */
   async customer(id: number, manager?: EntityManager): Promise<BilledCustomer | null> {
-    const { db } = this;
-    const [row] = await db.query(`SELECT ${db.id('BusinessId')} AS b FROM ${db.tableOf(Coworker)} WHERE ${db.id('Id')} = ?`, [id], manager);
-    return row ? { id, businessId: Number(row.b) } : null;
+    const businessId = await this.rows.businessOfCustomer(id, manager);
+    return businessId === null ? null : { id, businessId };
   }
 
   /** What billing the customer now would make, writing nothing. */
@@ -240,9 +240,7 @@ export class BillingRunner {
     const ids = [...new Set(lines.map((line) => line.taxRateId).filter((id): id is number => id !== null))];
     const rates = new Map<number, Units>();
     if (!ids.length) return rates;
-    const { db } = this;
-    const rows = await db.query(`SELECT ${db.id('Id')} AS id, ${db.id('BusinessId')} AS b, ${db.id('Rate')} AS r FROM ${db.tableOf(TaxRate)} WHERE ${db.id('Id')} IN (${ids.map(() => '?').join(', ')})`, ids, manager);
-    for (const row of rows) if (Number(row.b) === customer.businessId) rates.set(Number(row.id), toUnits(row.r));
+    for (const row of await this.rows.taxRates(ids, manager)) if (row.businessId === customer.businessId) rates.set(row.id, toUnits(row.rate));
     for (const id of ids) {
       if (!rates.has(id)) {
         const line = lines.find((candidate) => candidate.taxRateId === id)!;
@@ -309,11 +307,8 @@ export class BillingRunner {
    * committed on another node is aborted (a deadlock, run again) and never commits on what it read.
    * False when the customer does not exist.
    */
-  private async takeTurn(id: number, manager: EntityManager): Promise<boolean> {
-    const { db } = this;
-    const sequence = db.id('BillingSequence');
-    const result = await db.run(`UPDATE ${db.tableOf(Coworker)} SET ${sequence} = ${sequence} + 1 WHERE ${db.id('Id')} = ?`, [id], manager);
-    return result.affected === 1;
+  private takeTurn(id: number, manager: EntityManager): Promise<boolean> {
+    return this.rows.takeTurn(id, manager);
   }
 }
 

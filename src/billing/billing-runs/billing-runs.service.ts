@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { LocalDate } from '@js-joda/core';
 import { CommandResult, RecordCommands } from '../../common/commands/record-commands.js';
@@ -151,27 +150,19 @@ export class BillingRunsService implements OnModuleInit {
   /** The BillingRun record of one business's run as it starts (FinishedOn null), with its history entry: its Id. */
   private async recordStart(businessId: number, trigger: RunTrigger, until: LocalDate, actor: Principal | undefined, requestId: string | undefined): Promise<number> {
     const now = new Date();
-    const written = {
-      UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true,
+    const values = {
       BusinessId: businessId, Trigger: trigger, StartedOn: now, FinishedOn: null, Until: atMidnight(until),
       CustomersBilled: 0, InvoiceIds: [], ErrorList: JSON.stringify([]),
     };
-    return this.db.transaction(async (manager) => {
-      const id = await this.records.insertRow(written, manager);
-      await this.records.recordChange(manager, actor, 'Create', id, null, undefined, written);
-      return id;
-    }, undefined, requestId);
+    return this.db.transaction(async (manager) => (await this.records.createRecorded(manager, actor, values, { now })).id, undefined, requestId);
   }
 
   /** Completes the BillingRun record of a run that ended: when, and what it did. */
   private async recordFinish(id: number, run: BusinessRun, actor: Principal | undefined, requestId: string | undefined): Promise<void> {
     await this.db.transaction(async (manager) => {
-      const before = await this.records.get(id, undefined, manager);
       const now = new Date();
-      await this.records.updateRow(id, {
-        FinishedOn: now, CustomersBilled: run.customersBilled, InvoiceIds: run.invoiceIds, ErrorList: JSON.stringify(run.errors), UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: false,
-      }, manager);
-      await this.records.recordChange(manager, actor, 'Update', id, before);
+      const finished = { FinishedOn: now, CustomersBilled: run.customersBilled, InvoiceIds: run.invoiceIds, ErrorList: JSON.stringify(run.errors) };
+      await this.records.updateRecorded(manager, actor, id, finished, { now });
     }, undefined, requestId);
   }
 }

@@ -2,7 +2,6 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { LocalDate } from '@js-joda/core';
 import type { EntityManager } from 'typeorm';
 import { Database } from '../../common/database.js';
-import type { Principal } from '../../common/principal.js';
 import type { RecordService } from '../../common/record.service.js';
 import { ContractProduct } from '../contract-products/contract-product.entity.js';
 import { contractProducts } from '../contract-products/contract-products.definition.js';
@@ -14,8 +13,7 @@ import { coworkerProducts } from '../coworker-products/coworker-products.definit
 import { DueItemSources, mapLazily, type ClaimContext, type DueContext, type DueItem, type DueLine } from '../due-items/due-items.js';
 import { toUnits, roundToCents } from '../due-items/money.js';
 import { atMidnight, contractPeriods, occurrences, periodUnitPrice, pricePlanOccurrences, RepeatCycle, type BillingPeriod, type ContractTerms, type Occurrence } from '../due-items/periods.js';
-import { Product } from '../products/product.entity.js';
-import { Tariff } from '../tariffs/tariff.entity.js';
+import { DueSourcesRepository } from './due-sources.repository.js';
 
 /** A datetime as either database returns it → its calendar date (UTC). */
 export function dbDate(raw: unknown): LocalDate | null {
@@ -48,6 +46,8 @@ const span = (from: LocalDate, to: LocalDate) => (from.equals(to) ? from.toStrin
  */
 @Injectable()
 export class BuiltInDueSources implements OnModuleInit {
+  private readonly rows = new DueSourcesRepository(this.db);
+
   constructor(
     private readonly db: Database,
     private readonly sources: DueItemSources,
@@ -63,29 +63,16 @@ export class BuiltInDueSources implements OnModuleInit {
     this.sources.register({ name: 'Recurring sales', order: 40, collect: (context) => this.recurringSales(context) });
   }
 
-  private q(name: string): string {
-    return this.db.id(name);
-  }
-
   /** A contract's terms from a row holding its columns and its tariff's InvoiceEvery. */
   private terms(row: Record<string, unknown>): ContractTerms {
     return { start: dbDate(row.StartDate)!, cancellation: dbDate(row.CancellationDate), billingDay: Number(row.BillingDay), invoiceEvery: Number(row.InvoiceEvery) };
   }
 
-  private readonly contractColumns = (alias: string) =>
-    ['Id', 'UniqueId', 'StartDate', 'CancellationDate', 'BillingDay', 'ApplyProRating', 'Price', 'InvoicedPeriod'].map((c) => `${alias}.${this.q(c)} AS ${this.q(c)}`).join(', ');
-
   // ---- 1. contract periods ----
 
   private async contractPeriods({ customer, until, manager }: DueContext): Promise<DueItem[]> {
     const { db } = this;
-    const q = (n: string) => this.q(n);
-    const rows = await db.query(
-      `SELECT ${this.contractColumns('k')}, t.${q('Name')} AS TariffName, t.${q('InvoiceEvery')} AS InvoiceEvery, t.${q('TaxRateId')} AS TaxRateId, t.${q('CurrencyId')} AS CurrencyId ` +
-      `FROM ${db.tableOf(CoworkerContract)} k JOIN ${db.tableOf(Tariff)} t ON t.${q('Id')} = k.${q('TariffId')} ` +
-      `WHERE k.${q('CoworkerId')} = ? AND k.${q('RenewalDate')} IS NOT NULL AND k.${q('RenewalDate')} <= ? ORDER BY k.${q('StartDate')}, k.${q('Id')}`,
-      [customer.id, db.dateParam(atMidnight(until))], manager,
-    );
+    const rows = await this.rows.contractsDue(customer.id, atMidnight(until), manager);
     return rows.map((row): DueItem => {
       const terms = this.terms(row);
       const read = dbDate(row.InvoicedPeriod);
@@ -111,40 +98,17 @@ export class BuiltInDueSources implements OnModuleInit {
    * Moves a record's InvoicedPeriod from the value read to `next` (and any other marks), in one
    * conditional UPDATE; true when it did. The change goes in the record's history.
    */
-  private async claimPeriod(
+  private claimPeriod(
     { manager, actor }: ClaimContext, service: RecordService<any>, entity: abstract new () => unknown, id: number, read: LocalDate | null, next: LocalDate, marks: Record<string, unknown>,
   ): Promise<boolean> {
-    const before = await service.get(id, undefined, manager);
-    const changed = await this.conditionalUpdate(manager, actor, entity, id, { InvoicedPeriod: this.db.dateParam(atMidnight(next)), ...marks }, 'InvoicedPeriod', read ? this.db.dateParam(atMidnight(read)) : null);
-    if (changed) await service.recordChange(manager, actor, 'Update', id, before);
-    return changed;
-  }
-
-  /** `UPDATE … SET marks, Version + 1, stamps WHERE Id = ? AND <column> = <read> (or IS NULL)`: whether it changed the row. */
-  private async conditionalUpdate(manager: EntityManager, actor: Principal | undefined, entity: abstract new () => unknown, id: number, marks: Record<string, unknown>, column: string, read: unknown): Promise<boolean> {
-    const { db } = this;
-    const q = (n: string) => this.q(n);
-    const set = Object.keys(marks).map((name) => `${q(name)} = ?`);
-    const sql = `UPDATE ${db.tableOf(entity)} SET ${set.join(', ')}, ${q('Version')} = ${q('Version')} + 1, ${q('UpdatedOn')} = ?, ${q('UpdatedBy')} = ?, ${q('IsNew')} = 0 ` +
-      `WHERE ${q('Id')} = ? AND ${read === null ? `${q(column)} IS NULL` : `${q(column)} = ?`}`;
-    const parameters = [...Object.values(marks), db.dateParam(new Date()), actor?.email ?? null, id, ...(read === null ? [] : [read])];
-    return (await db.run(sql, parameters, manager)).affected === 1;
+    const values = { InvoicedPeriod: this.db.dateParam(atMidnight(next)), ...marks };
+    return service.changeRecorded(manager, actor, id, () => this.rows.conditionalUpdate(manager, actor, entity, id, values, 'InvoicedPeriod', read ? this.db.dateParam(atMidnight(read)) : null));
   }
 
   // ---- 2. contract products ----
 
   private async contractProductPeriods({ customer, until, manager }: DueContext): Promise<DueItem[]> {
-    const { db } = this;
-    const q = (n: string) => this.q(n);
-    const rows = await db.query(
-      `SELECT cp.${q('Id')} AS CpId, cp.${q('UniqueId')} AS CpUniqueId, cp.${q('Quantity')} AS Quantity, cp.${q('Price')} AS CpPrice, cp.${q('RepeatFrom')} AS RepeatFrom, cp.${q('RepeatUntil')} AS RepeatUntil, cp.${q('InvoicedPeriod')} AS CpInvoiced, ` +
-      `${this.contractColumns('k')}, t.${q('InvoiceEvery')} AS InvoiceEvery, p.${q('Name')} AS ProductName, p.${q('InvoiceLineDisplayAs')} AS DisplayAs, p.${q('TaxRateId')} AS TaxRateId, ` +
-      `p.${q('CurrencyId')} AS CurrencyId, p.${q('ApplyProRating')} AS ProductProRating, p.${q('InvoiceCoworker')} AS InvoiceCoworker ` +
-      `FROM ${db.tableOf(ContractProduct)} cp JOIN ${db.tableOf(CoworkerContract)} k ON k.${q('Id')} = cp.${q('CoworkerContractId')} ` +
-      `JOIN ${db.tableOf(Tariff)} t ON t.${q('Id')} = k.${q('TariffId')} JOIN ${db.tableOf(Product)} p ON p.${q('Id')} = cp.${q('ProductId')} ` +
-      `WHERE cp.${q('CoworkerId')} = ? ORDER BY cp.${q('Id')}`,
-      [customer.id], manager,
-    );
+    const rows = await this.rows.contractProducts(customer.id, manager);
     return rows.map((row): DueItem => {
       const read = dbDate(row.CpInvoiced);
       const repeatFrom = dbDate(row.RepeatFrom);
@@ -165,15 +129,6 @@ export class BuiltInDueSources implements OnModuleInit {
     });
   }
 
-  private readonly saleColumns = (alias: string) =>
-    ['Id', 'UniqueId', 'ProductId', 'Quantity', 'Price', 'SaleDate', 'RepeatCycle', 'RepeatUnit', 'RepeatFrom', 'RepeatUntil', 'InvoicedPeriod'].map((c) => `${alias}.${this.q(c)} AS ${this.q(c)}`).join(', ');
-
-  private productColumns(alias: string): string {
-    const q = (n: string) => this.q(n);
-    return `${alias}.${q('Name')} AS ProductName, ${alias}.${q('InvoiceLineDisplayAs')} AS DisplayAs, ${alias}.${q('TaxRateId')} AS TaxRateId, ${alias}.${q('CurrencyId')} AS CurrencyId, ` +
-      `${alias}.${q('InvoiceCoworker')} AS InvoiceCoworker`;
-  }
-
   /** A sale's marks of the invoice it was billed on. */
   private saleMarks({ invoice }: ClaimContext): Record<string, unknown> {
     return { InvoicedOn: this.db.dateParam(invoice.on), CoworkerInvoiceId: invoice.id, CoworkerInvoiceNumber: invoice.number };
@@ -182,13 +137,7 @@ export class BuiltInDueSources implements OnModuleInit {
   // ---- 3. one-off sales ----
 
   private async oneOffSales({ customer, until, manager }: DueContext): Promise<DueItem[]> {
-    const { db } = this;
-    const q = (n: string) => this.q(n);
-    const rows = await db.query(
-      `SELECT ${this.saleColumns('s')}, ${this.productColumns('p')} FROM ${db.tableOf(CoworkerProduct)} s JOIN ${db.tableOf(Product)} p ON p.${q('Id')} = s.${q('ProductId')} ` +
-      `WHERE s.${q('CoworkerId')} = ? AND s.${q('Invoiced')} = 0 AND s.${q('RegularCharge')} = 0 AND s.${q('SaleDate')} < ? ORDER BY s.${q('SaleDate')}, s.${q('Id')}`,
-      [customer.id, db.dateParam(atMidnight(until.plusDays(1)))], manager,
-    );
+    const rows = await this.rows.unbilledOneOffSales(customer.id, atMidnight(until.plusDays(1)), manager);
     return rows.map((row): DueItem => {
       const date = dbDate(row.SaleDate)!;
       const id = Number(row.Id);
@@ -200,10 +149,8 @@ export class BuiltInDueSources implements OnModuleInit {
           periodFrom: date, periodTo: date, currencyId: Number(row.CurrencyId), creditUse: { productId: Number(row.ProductId) },
         }],
         claim: async (claim) => {
-          const before = await this.sales.get(id, undefined, claim.manager);
-          const changed = await this.conditionalUpdate(claim.manager, claim.actor, CoworkerProduct, id, { Invoiced: 1, ...this.saleMarks(claim) }, 'Invoiced', 0);
-          if (changed) await this.sales.recordChange(claim.manager, claim.actor, 'Update', id, before);
-          return changed;
+          const mark = () => this.rows.conditionalUpdate(claim.manager, claim.actor, CoworkerProduct, id, { Invoiced: 1, ...this.saleMarks(claim) }, 'Invoiced', 0);
+          return this.sales.changeRecorded(claim.manager, claim.actor, id, mark);
         },
       };
     });
@@ -212,13 +159,7 @@ export class BuiltInDueSources implements OnModuleInit {
   // ---- 4. recurring sales ----
 
   private async recurringSales({ customer, until, manager }: DueContext): Promise<DueItem[]> {
-    const { db } = this;
-    const q = (n: string) => this.q(n);
-    const rows = await db.query(
-      `SELECT ${this.saleColumns('s')}, ${this.productColumns('p')} FROM ${db.tableOf(CoworkerProduct)} s JOIN ${db.tableOf(Product)} p ON p.${q('Id')} = s.${q('ProductId')} ` +
-      `WHERE s.${q('CoworkerId')} = ? AND s.${q('RegularCharge')} = 1 AND s.${q('RepeatCycle')} IS NOT NULL ORDER BY s.${q('Id')}`,
-      [customer.id], manager,
-    );
+    const rows = await this.rows.recurringSales(customer.id, manager);
     if (!rows.length) return [];
     let plan: ContractTerms | null | undefined;
     const items: DueItem[] = [];
@@ -252,14 +193,7 @@ export class BuiltInDueSources implements OnModuleInit {
    * before one that has. Not "active now": a contract starting after today bills its plan's sales too.
    */
   private async mainContractTerms(coworkerId: number, until: LocalDate, manager: EntityManager | undefined): Promise<ContractTerms | null> {
-    const { db } = this;
-    const q = (n: string) => this.q(n);
-    const [row] = await db.query(
-      `SELECT ${this.contractColumns('k')}, t.${q('InvoiceEvery')} AS InvoiceEvery FROM ${db.tableOf(CoworkerContract)} k JOIN ${db.tableOf(Tariff)} t ON t.${q('Id')} = k.${q('TariffId')} ` +
-      `WHERE k.${q('CoworkerId')} = ? AND k.${q('StartDate')} < ? ` +
-      `ORDER BY k.${q('IsPrimaryContract')} DESC, CASE WHEN k.${q('CancellationDate')} IS NULL OR k.${q('CancellationDate')} > ? THEN 0 ELSE 1 END, k.${q('StartDate')}, k.${q('Id')} LIMIT 1`,
-      [coworkerId, db.dateParam(atMidnight(until.plusDays(1))), db.dateParam(new Date())], manager,
-    );
+    const row = await this.rows.mainContract(coworkerId, atMidnight(until.plusDays(1)), new Date(), manager);
     return row ? this.terms(row) : null;
   }
 }

@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Database } from '../../common/database.js';
-import { Coworker } from '../coworkers/coworker.entity.js';
 import { DueItemSources, mapLazily, type DueContext, type DueItem } from '../due-items/due-items.js';
-import { Team } from '../teams/team.entity.js';
-import { TEAM_MEMBERS } from '../teams/teams.definition.js';
+import { BillingRunsRepository } from './billing-runs.repository.js';
 
 // Team invoices (docs/billing.md, "Team invoices"; docs/api.md §13.3). Who is billed for an item is
 // decided here, where a run gathers the items of one invoice customer, not by each source: a source
@@ -17,20 +15,11 @@ interface PaidMember {
   fullName: string;
 }
 
-/**
- * SQL: the paying member that takes the items of the customer whose Id is `coworker` (an SQL expression),
- * or NULL when they are its own: the PayingMemberId of the lowest-Id team it belongs to that has a
- * paying member and CreateSingleInvoiceForTeam. That is the customer itself when it pays for that team.
- */
-export function payingMemberSql(db: Database, coworker: string): string {
-  const q = (name: string) => db.id(name);
-  return `(SELECT pt.${q('PayingMemberId')} FROM ${db.tableOf(Team)} pt JOIN ${q(TEAM_MEMBERS.table)} pm ON pm.${q(TEAM_MEMBERS.on)} = pt.${q('Id')} ` +
-    `WHERE pm.${q(TEAM_MEMBERS.column)} = ${coworker} AND pt.${q('PayingMemberId')} IS NOT NULL AND pt.${q('CreateSingleInvoiceForTeam')} = 1 ORDER BY pt.${q('Id')} LIMIT 1)`;
-}
-
 /** What every item source has due to one invoice customer, members' items of its teams included. */
 @Injectable()
 export class TeamInvoicing {
+  private readonly rows = new BillingRunsRepository(this.db);
+
   constructor(private readonly db: Database, private readonly sources: DueItemSources) {}
 
   /**
@@ -64,25 +53,11 @@ export class TeamInvoicing {
     return items;
   }
 
-  private async payingMemberOf(customerId: number, manager: EntityManager | undefined): Promise<number | null> {
-    const [row] = await this.db.query(`SELECT ${payingMemberSql(this.db, '?')} AS p`, [customerId], manager);
-    return row?.p === null || row?.p === undefined ? null : Number(row.p);
+  private payingMemberOf(customerId: number, manager: EntityManager | undefined): Promise<number | null> {
+    return this.rows.payingMemberOf(customerId, manager);
   }
 
-  /**
-   * The other customers whose items `payerId` takes: members of the teams it pays for whose lowest-Id
-   * such team is one it pays for. At most 1,000 members a team (TeamMembers' bound).
-   */
-  private async membersPaidBy(payerId: number, manager: EntityManager | undefined): Promise<PaidMember[]> {
-    const { db } = this;
-    const q = (name: string) => db.id(name);
-    // From the teams it pays for (indexed by PayingMemberId): a customer that pays for none costs one lookup.
-    const rows = await db.query(
-      `SELECT DISTINCT w.${q('Id')} AS id, w.${q('FullName')} AS name FROM ${db.tableOf(Team)} t ` +
-      `JOIN ${q(TEAM_MEMBERS.table)} m ON m.${q(TEAM_MEMBERS.on)} = t.${q('Id')} JOIN ${db.tableOf(Coworker)} w ON w.${q('Id')} = m.${q(TEAM_MEMBERS.column)} ` +
-      `WHERE t.${q('PayingMemberId')} = ? AND t.${q('CreateSingleInvoiceForTeam')} = 1 AND w.${q('Id')} <> ? AND ${payingMemberSql(db, `w.${q('Id')}`)} = ? ORDER BY w.${q('Id')}`,
-      [payerId, payerId, payerId], manager,
-    );
-    return rows.map((row) => ({ id: Number(row.id), fullName: String(row.name) }));
+  private membersPaidBy(payerId: number, manager: EntityManager | undefined): Promise<PaidMember[]> {
+    return this.rows.membersPaidBy(payerId, manager);
   }
 }

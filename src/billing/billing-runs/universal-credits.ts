@@ -6,12 +6,12 @@ import type { Principal } from '../../common/principal.js';
 import { parseDbDateTime, toWire } from '../../common/wire-values.js';
 import { CoworkerBookingCreditUseHistoriesService } from '../coworker-booking-credit-use-histories/coworker-booking-credit-use-histories.service.js';
 import { spendingOrder, type Spend, type SpendableCredit } from '../coworker-booking-credit-use-histories/spend-rules.js';
-import { CoworkerBookingCredit } from '../coworker-booking-credits/coworker-booking-credit.entity.js';
 import { creditApplies, type CreditUse, type Eligibility } from '../coworker-booking-credits/credit-rules.js';
 import type { BilledCustomer } from '../due-items/due-items.js';
 import { fromUnits, taxOf, toUnits, type Units } from '../due-items/money.js';
 import { atMidnight } from '../due-items/periods.js';
 import type { PricedLine } from './billing-runner.js';
+import { BillingRunsRepository } from './billing-runs.repository.js';
 
 /** A line as a run plans it: its wire fields and what the run computes with (never on the wire). */
 export interface PlannedLine extends PricedLine {
@@ -56,20 +56,14 @@ export function wireLine(line: PlannedLine): PricedLine {
  */
 @Injectable()
 export class UniversalCredits {
+  private readonly rows = new BillingRunsRepository(this.db);
+
   constructor(private readonly db: Database, private readonly uses: CoworkerBookingCreditUseHistoriesService) {}
 
   /** The customer's universal credits with a balance, in spending order (none read when no line could use them). */
   async spendable(customer: BilledCustomer, lines: readonly { creditUse?: CreditUse }[], manager: EntityManager | undefined): Promise<SpendingCredits> {
     if (!lines.some((line) => line.creditUse)) return [];
-    const { db } = this;
-    const q = (name: string) => db.id(name);
-    const rows = await db.query(
-      `SELECT ${q('Id')} AS id, ${q('UniqueId')} AS uniqueId, ${q('Description')} AS description, ${q('RemainingCredit')} AS remaining, ${q('ValidFrom')} AS validFrom, ` +
-      `${q('ExpireDate')} AS expires, ${q('ElegibleProducts')} AS products, ${q('ElegiblePasses')} AS passes, ${q('AppliesToCharges')} AS charges ` +
-      `FROM ${db.tableOf(CoworkerBookingCredit)} WHERE ${q('CoworkerId')} = ? AND ${q('BusinessId')} = ? AND ${q('IsUniversalCredit')} = 1 AND ${q('RemainingCredit')} > 0`,
-      [customer.id, customer.businessId],
-      manager,
-    );
+    const rows = await this.rows.universalCredits(customer.id, customer.businessId, manager);
     return spendingOrder(rows.map((row): UniversalCredit => ({
       Id: Number(row.id),
       UniqueId: String(row.uniqueId),

@@ -2,7 +2,6 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { Database } from '../../common/database.js';
 import { InjectRecords } from '../../common/record.module.js';
 import type { RecordService } from '../../common/record.service.js';
-import { Business } from '../../kernel/businesses/business.entity.js';
 import { dbDate } from '../billing-runs/built-in-sources.js';
 import { DueItemSources, type DueContext, type DueItem } from '../due-items/due-items.js';
 import { FlagClaims } from '../due-items/flag-claims.js';
@@ -10,6 +9,7 @@ import { fromUnits } from '../due-items/money.js';
 import { atMidnight } from '../due-items/periods.js';
 import { Charge } from './charge.entity.js';
 import { charges } from './charges.definition.js';
+import { ChargesRepository } from './charges.repository.js';
 
 /**
  * Item 6 of docs/api.md §9.2, charges (docs/billing.md "Charges"): a charge not yet invoiced whose
@@ -23,6 +23,8 @@ export class ChargeItems implements OnModuleInit {
   @InjectRecords(charges) private readonly charges: RecordService;
   private claims: FlagClaims;
 
+  private readonly rows = new ChargesRepository(this.db);
+
   constructor(private readonly sources: DueItemSources, private readonly db: Database) {}
 
   onModuleInit(): void {
@@ -34,16 +36,7 @@ export class ChargeItems implements OnModuleInit {
   }
 
   private async due({ customer, until, manager }: DueContext): Promise<DueItem[]> {
-    const { db } = this;
-    const q = (name: string) => db.id(name);
-    const rows = await db.query(
-      `SELECT c.${q('Id')} AS id, c.${q('UniqueId')} AS uniqueId, c.${q('Version')} AS version, c.${q('SaleDate')} AS saleDate, c.${q('TotalAmount')} AS amount, ` +
-      `c.${q('Description')} AS description, c.${q('InvoiceLineDisplayAs')} AS display, c.${q('TaxRateId')} AS taxRate, b.${q('CurrencyId')} AS currency ` +
-      `FROM ${db.tableOf(Charge)} c JOIN ${db.tableOf(Business)} b ON b.${q('Id')} = c.${q('BusinessId')} ` +
-      `WHERE c.${q('CoworkerId')} = ? AND c.${q('Invoiced')} = 0 AND c.${q('SaleDate')} < ? ORDER BY c.${q('SaleDate')}, c.${q('Id')}`,
-      [customer.id, db.dateParam(atMidnight(until.plusDays(1)))],
-      manager,
-    );
+    const rows = await this.rows.dueForBilling(customer.id, atMidnight(until.plusDays(1)), manager);
     return rows.map((row): DueItem => {
       const day = dbDate(row.saleDate)!;
       return this.claims.item(row, { source: 'CoworkerChargeUniqueId', description: String(row.display || row.description), periodFrom: day, periodTo: day, creditUse: { charge: true } });

@@ -3,17 +3,14 @@ import type { EntityManager } from 'typeorm';
 import type { FieldError } from '../../common/envelopes.js';
 import { RecordValidationException, refusal } from '../../common/errors.js';
 import type { WireRecord } from '../../common/record-definition.js';
-import { parseDbDateTime, toWire } from '../../common/wire-values.js';
+import { parseDbDateTime } from '../../common/wire-values.js';
 import type { LocalDate } from '@js-joda/core';
-import { Coworker } from '../../billing/coworkers/coworker.entity.js';
-import { CoworkerContract } from '../coworker-contracts/coworker-contract.entity.js';
 import { billedDeleteRefusal, hasBilledLines, refuseBilledChanges } from '../due-items/billed-items.js';
 import { utcDate } from '../due-items/periods.js';
-import { Product } from '../products/product.entity.js';
-import { ContractProduct } from './contract-product.entity.js';
 import type { DeleteContext, RecordRules, SaveContext, SaveDecision } from '../../common/record-rules.js';
 import { Database } from '../../common/database.js';
 import type { ContractProductDto } from './dto/contract-product.dto.js';
+import { ContractProductsRepository } from './contract-products.repository.js';
 
 /**
  * Contract products (docs/billing.md): the product must be one of the business of the contract's
@@ -24,6 +21,7 @@ import type { ContractProductDto } from './dto/contract-product.dto.js';
 @Injectable()
 export class ContractProductsRules implements RecordRules<ContractProductDto> {
   @Inject(Database) private readonly db: Database;
+  @Inject(ContractProductsRepository) private readonly rows: ContractProductsRepository;
 
   async beforeSave({ manager, values: given, existing }: SaveContext<ContractProductDto>): Promise<SaveDecision> {
     const values = { ...given };
@@ -66,23 +64,15 @@ export class ContractProductsRules implements RecordRules<ContractProductDto> {
 
   /** The date it is billed up to (exclusive), null before its first invoice (InvoicedPeriod is not on the wire). */
   private async billedUntil(id: number, manager: EntityManager): Promise<LocalDate | null> {
-    const { db } = this;
-    const [row] = await db.query(`SELECT ${db.id('InvoicedPeriod')} AS p FROM ${db.tableOf(ContractProduct)} WHERE ${db.id('Id')} = ?`, [id], manager);
-    return row?.p ? utcDate(new Date(parseDbDateTime(row.p)!)) : null;
+    const period = await this.rows.invoicedPeriod(id, manager);
+    return period ? utcDate(new Date(parseDbDateTime(period)!)) : null;
   }
 
-  private async contractOf(id: number, manager: EntityManager): Promise<{ coworkerId: number; businessId: number } | null> {
-    const { db } = this;
-    const [row] = await db.query(
-      `SELECT k.${db.id('CoworkerId')} AS c, w.${db.id('BusinessId')} AS b FROM ${db.tableOf(CoworkerContract)} k JOIN ${db.tableOf(Coworker)} w ON w.${db.id('Id')} = k.${db.id('CoworkerId')} WHERE k.${db.id('Id')} = ?`,
-      [id], manager,
-    );
-    return row ? { coworkerId: Number(row.c), businessId: Number(row.b) } : null;
+  private contractOf(id: number, manager: EntityManager): Promise<{ coworkerId: number; businessId: number } | null> {
+    return this.rows.contractOf(id, manager);
   }
 
-  private async productOf(id: number, manager: EntityManager): Promise<{ businessId: number; price: number } | null> {
-    const { db } = this;
-    const [row] = await db.query(`SELECT ${db.id('BusinessId')} AS b, ${db.id('Price')} AS p FROM ${db.tableOf(Product)} WHERE ${db.id('Id')} = ?`, [id], manager);
-    return row ? { businessId: Number(row.b), price: toWire('money', row.p) as number } : null;
+  private productOf(id: number, manager: EntityManager): Promise<{ businessId: number; price: number } | null> {
+    return this.rows.productOf(id, manager);
   }
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { unitsText } from '../due-items/money.js';
@@ -55,11 +54,7 @@ export class CoworkerBookingCreditUseHistoriesService {
   async takeFrom(manager: EntityManager, actor: Principal | undefined, credit: Pick<SpendableCredit, 'Id' | 'remaining'>, wanted: bigint): Promise<bigint> {
     let units = credit.remaining < wanted ? credit.remaining : wanted;
     while (units > 0n) {
-      const before = await this.credits.get(credit.Id, undefined, manager);
-      if (await this.spending.take(credit.Id, units, manager)) {
-        await this.credits.recordChange(manager, actor, 'Update', credit.Id, before);
-        return units;
-      }
+      if (await this.credits.changeRecorded(manager, actor, credit.Id, () => this.spending.take(credit.Id, units, manager))) return units;
       const remaining = await this.spending.remaining(credit.Id, manager);
       units = remaining < wanted ? remaining : wanted;
     }
@@ -70,13 +65,7 @@ export class CoworkerBookingCreditUseHistoriesService {
   async recordUses(manager: EntityManager, actor: Principal | undefined, spender: number | { lineId: number }, coworkerId: number, spends: readonly Spend[]): Promise<void> {
     const paid = typeof spender === 'number' ? { BookingId: spender, CoworkerInvoiceLineId: null } : { BookingId: null, CoworkerInvoiceLineId: spender.lineId };
     for (const spend of spends) {
-      const now = new Date();
-      const written = {
-        UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true,
-        CoworkerBookingCreditId: spend.Id, ...paid, CreditUsed: unitsText(spend.units), Returned: false, CoworkerId: coworkerId,
-      };
-      const id = await this.records.insertRow(written, manager);
-      await this.records.recordChange(manager, actor, 'Create', id, null, undefined, written);
+      await this.records.createRecorded(manager, actor, { CoworkerBookingCreditId: spend.Id, ...paid, CreditUsed: unitsText(spend.units), Returned: false, CoworkerId: coworkerId });
     }
   }
 
@@ -92,12 +81,8 @@ export class CoworkerBookingCreditUseHistoriesService {
 
   private async giveBackUses(manager: EntityManager, actor: Principal | undefined, uses: readonly CreditUse[]): Promise<void> {
     for (const use of uses) {
-      const credit = await this.credits.get(use.CoworkerBookingCreditId, undefined, manager);
-      await this.spending.giveBack(use.CoworkerBookingCreditId, use.units, manager);
-      await this.credits.recordChange(manager, actor, 'Update', use.CoworkerBookingCreditId, credit);
-      const before = await this.records.get(use.Id, undefined, manager);
-      await this.records.updateRow(use.Id, { Returned: true, UpdatedOn: new Date(), UpdatedBy: actor?.email ?? null, IsNew: false }, manager);
-      await this.records.recordChange(manager, actor, 'Update', use.Id, before);
+      await this.credits.changeRecorded(manager, actor, use.CoworkerBookingCreditId, () => this.spending.giveBack(use.CoworkerBookingCreditId, use.units, manager));
+      await this.records.updateRecorded(manager, actor, use.Id, { Returned: true });
     }
   }
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, UnauthorizedException } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { ListEnvelope } from '../../common/envelopes.js';
@@ -13,6 +12,7 @@ import { parseApplicableQuery } from './applicable-query.js';
 import { coworkerBookingCredits } from './coworker-booking-credits.definition.js';
 import { CoworkerBookingCreditsRepository } from './coworker-booking-credits.repository.js';
 import { creditApplies, expiryDate, nextRenewal, releasedAmount, type Eligibility, type PlanTerm } from './credit-rules.js';
+import { createStamp } from '../../common/audit-stamp.js';
 
 /** A sale whose product's credits are released, as the sale's transaction knows it. */
 export interface ReleasingSale {
@@ -63,7 +63,7 @@ export class CoworkerBookingCreditsService {
         throw RecordValidationException.field('SaleDate', `The credit "${credit.Name}" released by this sale would expire after the year ${LAST_YEAR}.`, formatDateTime(validFrom));
       }
       return {
-        UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: sale.by, IsNew: true,
+        ...createStamp(sale.by, now),
         CoworkerId: sale.CoworkerId,
         BusinessId: sale.BusinessId,
         Description: credit.Name,
@@ -84,7 +84,7 @@ export class CoworkerBookingCreditsService {
       };
     });
     await this.creditsRepository.insertReleased(rows, manager);
-    for (const id of await this.creditsRepository.idsOfSale(sale.UniqueId, false, manager)) await this.records.recordChange(manager, actor, 'Create', id, null);
+    for (const id of await this.creditsRepository.idsOfSale(sale.UniqueId, false, manager)) await this.records.recordCreated(manager, actor, id);
     return rows.length;
   }
 

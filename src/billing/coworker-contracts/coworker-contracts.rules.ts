@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { FieldError } from '../../common/envelopes.js';
@@ -52,11 +51,7 @@ export class CoworkerContractsRules implements RecordRules<CoworkerContractDto> 
    */
   async start(manager: EntityManager, actor: Principal | undefined, contract: { CoworkerId: number; TariffId: number; StartDate: Date; IsPrimaryContract: boolean }): Promise<number> {
     const values = await this.applyRules(manager, actor, contract, null, false);
-    const now = new Date();
-    const written = { ...values, UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true };
-    const id = await this.records.insertRow(written, manager);
-    await this.records.recordChange(manager, actor, 'Create', id, null, undefined, written);
-    return id;
+    return (await this.records.createRecorded(manager, actor, values)).id;
   }
 
   /** The main active contract of a customer at `at` (docs/api.md §3.1), read inside `manager`'s transaction; null when none. */
@@ -84,8 +79,7 @@ export class CoworkerContractsRules implements RecordRules<CoworkerContractDto> 
       const changes = { ...values };
       // A cancellation may leave no period to bill: the next one (RenewalDate) goes with it.
       if (changes.CancellationDate instanceof Date && before.RenewalDate && !utcDate(changes.CancellationDate).isAfter(utcDate(String(before.RenewalDate)))) changes.RenewalDate = null;
-      await this.records.updateRow(id, { ...changes, UpdatedOn: new Date(), UpdatedBy: actor?.email ?? null, IsNew: false }, manager);
-      await this.records.recordChange(manager, actor, 'Update', id, before);
+      await this.records.updateRecorded(manager, actor, id, changes, { before });
     }
   }
 

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Principal } from '../../common/principal.js';
@@ -12,10 +11,6 @@ export class CoworkerInvoiceLinesService {
   @InjectRecords(coworkerInvoiceLines) private readonly records: RecordService;
 
   async insertLine(manager: EntityManager, actor: Principal | undefined, values: Record<string, unknown>): Promise<number> {
-    const now = new Date();
-    const written = { ...values, UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true };
-    const id = await this.records.insertRow(written, manager);
-    await this.records.recordChange(manager, actor, 'Create', id, null, undefined, written);
-    return id;
+    return (await this.records.createRecorded(manager, actor, values)).id;
   }
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Principal } from '../../common/principal.js';
@@ -27,8 +26,7 @@ export class CoworkerInvoicesService {
   async applySettlement(id: number, fields: Readonly<Record<string, unknown>>, manager: EntityManager, actor: Principal | undefined): Promise<void> {
     const before = await this.records.get(id, undefined, manager);
     if (Object.entries(fields).every(([field, value]) => sameWireValue(before[field], value))) return;
-    await this.records.updateRow(id, { ...fields, UpdatedOn: new Date(), UpdatedBy: actor?.email ?? null, IsNew: false }, manager);
-    await this.records.recordChange(manager, actor, 'Update', id, before);
+    await this.records.updateRecorded(manager, actor, id, fields, { before });
   }
 
   /**
@@ -38,10 +36,7 @@ export class CoworkerInvoicesService {
    */
   async issue(manager: EntityManager, actor: Principal | undefined, given: Record<string, unknown>): Promise<{ id: number; written: Record<string, unknown> }> {
     const values = await this.rules.valuesToWrite(manager, given, null);
-    const now = new Date();
-    const written = { ...values, UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true };
-    const id = await this.records.insertRow(written, manager);
-    return { id, written };
+    return this.records.insertStamped(manager, actor, values);
   }
 
   /**
@@ -49,7 +44,7 @@ export class CoworkerInvoicesService {
    * ledger entry (INV, or CRN for a credit note: docs/api.md §10.1), once its totals are final.
    */
   async recordIssued(manager: EntityManager, actor: Principal | undefined, id: number, written: Record<string, unknown>): Promise<void> {
-    await this.records.recordChange(manager, actor, 'Create', id, null, undefined, written);
+    await this.records.recordCreated(manager, actor, id, written);
     await this.ledger.follow(id, manager, actor, true);
   }
 

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Principal } from '../../common/principal.js';
@@ -55,9 +54,7 @@ export class InvoiceLedger {
   /** Removes an invoice's own entries with it (COWORKER_INVOICE_DELETE, a record DELETE). */
   async removeWith(invoiceId: number, manager: EntityManager, actor: Principal | undefined): Promise<void> {
     for (const entry of await this.repository.ownEntriesOf(invoiceId, manager)) {
-      const before = await this.entries.get(entry.Id, undefined, manager);
-      await this.repository.deleteEntry(entry.Id, manager);
-      await this.entries.recordChange(manager, actor, 'Delete', entry.Id, before);
+      await this.entries.removeRecorded(manager, actor, entry.Id, () => this.repository.deleteEntry(entry.Id, manager));
     }
   }
 
@@ -72,16 +69,12 @@ export class InvoiceLedger {
       TransactionDate: on ? new Date(Math.floor(on.getTime() / 1000) * 1000) : new Date(invoice.CreatedOn),
     };
     if (!own) {
-      const written = { ...values, UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true };
-      const id = await this.entries.insertRow(written, manager);
-      await this.entries.recordChange(manager, actor, 'Create', id, null, undefined, written);
+      await this.entries.createRecorded(manager, actor, values, { now });
       return;
     }
     const same = own.CoworkerId === invoice.CoworkerId && own.Description === description && own.Debit === amounts.Debit && own.Credit === amounts.Credit;
     if (same) return;
-    const before = await this.entries.get(own.Id, undefined, manager);
     const { CoworkerId, Description, Debit, Credit } = values;
-    await this.entries.updateRow(own.Id, { CoworkerId, Description, Debit, Credit, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: false }, manager);
-    await this.entries.recordChange(manager, actor, 'Update', own.Id, before);
+    await this.entries.updateRecorded(manager, actor, own.Id, { CoworkerId, Description, Debit, Credit }, { now });
   }
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { RecordValidationException } from '../../common/errors.js';
@@ -100,10 +99,6 @@ export class CoworkerLedgerEntriesRules implements RecordRules<CoworkerLedgerEnt
    * its change-log entry, in the command's transaction; the invoice is settled again by the caller.
    */
   async writeEntry(values: Record<string, unknown>, manager: EntityManager, actor: Principal | undefined): Promise<number> {
-    const now = new Date();
-    const written = { ...values, UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true };
-    const id = await this.records.insertRow(written, manager);
-    await this.records.recordChange(manager, actor, 'Create', id, null, undefined, written);
-    return id;
+    return (await this.records.createRecorded(manager, actor, values)).id;
   }
 }

@@ -4,6 +4,7 @@ import { Database } from '../../common/database.js';
 import { toWire } from '../../common/wire-values.js';
 import { Coworker } from '../../billing/coworkers/coworker.entity.js';
 import { Product, SystemProductType } from '../products/product.entity.js';
+import { CoworkerProduct } from './coworker-product.entity.js';
 
 /** A product as a sale needs it. */
 export interface ProductForSale {
@@ -54,5 +55,12 @@ export class CoworkerProductsRepository {
     const { db } = this;
     const [row] = await db.query(`SELECT ${db.id('BusinessId')} AS b, ${db.id('FullName')} AS n FROM ${db.tableOf(Coworker)} WHERE ${db.id('Id')} = ?`, [coworkerId], manager);
     return row ? { BusinessId: Number(row.b), FullName: String(row.n) } : null;
+  }
+
+  /** The sale's InvoicedPeriod as stored (not on the wire); undefined when it does not exist. */
+  async invoicedPeriod(id: number, manager: EntityManager): Promise<unknown> {
+    const { db } = this;
+    const [row] = await db.query(`SELECT ${db.id('InvoicedPeriod')} AS p FROM ${db.tableOf(CoworkerProduct)} WHERE ${db.id('Id')} = ?`, [id], manager);
+    return row?.p;
   }
 }

@@ -5,7 +5,6 @@ import type { FieldError } from '../../common/envelopes.js';
 import type { Principal } from '../../common/principal.js';
 import { parseDbDateTime } from '../../common/wire-values.js';
 import { billedDeleteRefusal, hasBilledLines, refuseBilledChanges } from '../due-items/billed-items.js';
-import { CoworkerProduct } from './coworker-product.entity.js';
 import type { WireRecord } from '../../common/record-definition.js';
 import { CoworkerBookingCreditsService, wholeSecond, type ReleasingSale } from '../coworker-booking-credits/coworker-booking-credits.service.js';
 import { coworkerBookingCredits } from '../coworker-booking-credits/coworker-booking-credits.definition.js';
@@ -128,13 +127,14 @@ export class CoworkerProductsRules implements RecordRules<CoworkerProductDto> {
     const left = Number(after.CurrentStock);
     const stock = left + quantity;
     const level = after.StockAlertLevel as number | null;
-    // Only a sale that crossed the level with the alert armed can claim it: the claim's UPDATE (which
-    // keeps it once among parallel sales) runs for that sale alone, not for every sale.
-    if (level !== null && after.LowStockAlertedOn == null && left <= level && stock > level) {
-      await this.stock.claimLowStockAlert(manager, productId, quantity, wholeSecond(new Date()));
-    }
     const before = Object.assign({}, after, { CurrentStock: stock, LowStock: level !== null && stock <= level });
-    await this.products.recordChange(manager, actor, 'Update', productId, before);
+    await this.products.changeRecorded(manager, actor, productId, async () => {
+      // Only a sale that crossed the level with the alert armed can claim it: the claim's UPDATE (which
+      // keeps it once among parallel sales) runs for that sale alone, not for every sale.
+      if (level !== null && after.LowStockAlertedOn == null && left <= level && stock > level) {
+        await this.stock.claimLowStockAlert(manager, productId, quantity, wholeSecond(new Date()));
+      }
+    }, before);
   }
 
   /**
@@ -170,9 +170,7 @@ export class CoworkerProductsRules implements RecordRules<CoworkerProductDto> {
   }
 
   private async billedUntil(id: number, manager: EntityManager): Promise<Date | null> {
-    const { db } = this;
-    const [row] = await db.query(`SELECT ${db.id('InvoicedPeriod')} AS p FROM ${db.tableOf(CoworkerProduct)} WHERE ${db.id('Id')} = ?`, [id], manager);
-    const ms = parseDbDateTime(row?.p);
+    const ms = parseDbDateTime(await this.salesRepository.invoicedPeriod(id, manager));
     return ms === null ? null : new Date(ms);
   }
 
@@ -205,7 +203,7 @@ export class CoworkerProductsRules implements RecordRules<CoworkerProductDto> {
         'Deleting a sale removes its unused credits and does not return its quantity to stock.',
       );
     }
-    for (const credit of unused) await this.creditRecords.recordChange(manager, actor, 'Delete', Number(credit.Id), credit);
+    await this.creditRecords.recordRemoved(manager, actor, unused);
   }
 
   /** Its delivery goes with the deleted sale while not collected; a collected one stays (docs/stock-and-deliveries.md). */

@@ -6,6 +6,7 @@ import { wholeSecond } from '../coworker-booking-credits/coworker-booking-credit
 import { TimePass } from '../time-passes/time-pass.entity.js';
 import { CoworkerTimePass } from './coworker-time-pass.entity.js';
 import { holdUnbilled } from '../due-items/flag-claims.js';
+import { updateStampParameters, updateStampSql } from '../../common/audit-stamp.js';
 
 
 /** What the presence rules read of a TimePass. */
@@ -99,7 +100,7 @@ export class CoworkerTimePassesRepository {
     const q = (name: string) => db.id(name);
     const result = await db.run(
       `UPDATE ${db.tableOf(CoworkerTimePass)} SET ${q('Used')} = 1, ${q('UsedDate')} = ?, ${this.stamp()} WHERE ${q('Id')} = ? AND ${q('Used')} = 0`,
-      [db.dateParam(wholeSecond(at)), db.dateParam(new Date()), by, id],
+      [db.dateParam(wholeSecond(at)), ...updateStampParameters((date) => db.dateParam(date), by), id],
       manager,
     );
     if (result.affected !== 1) return false;
@@ -129,7 +130,7 @@ export class CoworkerTimePassesRepository {
     if (id === null) return null;
     const result = await db.run(
       `UPDATE ${db.tableOf(CoworkerTimePass)} SET ${q('Used')} = 0, ${q('UsedDate')} = NULL, ${this.stamp()} WHERE ${q('Id')} = ? AND ${q('Used')} = 1 AND ${q('Invoiced')} = 0`,
-      [db.dateParam(new Date()), by, id],
+      [...updateStampParameters((date) => db.dateParam(date), by), id],
       manager,
     );
     return result.affected === 1 ? id : null;
@@ -158,7 +159,31 @@ export class CoworkerTimePassesRepository {
 
   /** The record stamp of a change the rules make (UpdatedOn, UpdatedBy and the version). */
   private stamp(): string {
-    const q = (name: string) => this.db.id(name);
-    return `${q('Version')} = ${q('Version')} + 1, ${q('UpdatedOn')} = ?, ${q('UpdatedBy')} = ?, ${q('IsNew')} = 0`;
+    return updateStampSql((name) => this.db.id(name));
+  }
+
+  /**
+   * The customer's passes billing has due (docs/billing.md "Item sources"): sold before `before`, not
+   * invoiced, not free, with a price; read as FlagClaims.item reads a record billed whole.
+   */
+  dueForBilling(customerId: number, before: Date, manager: EntityManager | undefined): Promise<Array<Record<string, unknown>>> {
+    const { db } = this;
+    const q = (name: string) => db.id(name);
+    return db.query(
+      `SELECT p.${q('Id')} AS id, p.${q('UniqueId')} AS uniqueId, p.${q('Version')} AS version, p.${q('SaleDate')} AS saleDate, p.${q('Price')} AS amount, p.${q('TimePassId')} AS timePass, ` +
+      `t.${q('Name')} AS name, t.${q('InvoiceDisplay')} AS display, t.${q('TaxRateId')} AS taxRate, t.${q('CurrencyId')} AS currency ` +
+      `FROM ${db.tableOf(CoworkerTimePass)} p JOIN ${db.tableOf(TimePass)} t ON t.${q('Id')} = p.${q('TimePassId')} ` +
+      `WHERE p.${q('CoworkerId')} = ? AND p.${q('Invoiced')} = 0 AND p.${q('Free')} = 0 AND p.${q('Price')} > 0 AND p.${q('SaleDate')} < ? ` +
+      `ORDER BY p.${q('SaleDate')}, p.${q('Id')}`,
+      [customerId, db.dateParam(before)],
+      manager,
+    );
+  }
+
+  /** The id of a check-in that used the pass (by its UniqueId); null when none did. */
+  async checkinUsing(passUniqueId: unknown, manager: EntityManager): Promise<number | null> {
+    const { db } = this;
+    const [checkin] = await db.query(`SELECT ${db.id('Id')} AS id FROM ${db.id('checkin')} WHERE ${db.id('CoworkerTimePassGuid')} = ? LIMIT 1`, [passUniqueId], manager);
+    return checkin ? Number(checkin.id) : null;
   }
 }

@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { Database } from '../../common/database.js';
 import type { FieldError } from '../../common/envelopes.js';
 import { RecordValidationException, refusal } from '../../common/errors.js';
 import type { WireRecord } from '../../common/record-definition.js';
@@ -27,7 +26,6 @@ const BILLED = ['Free', 'Price', 'SaleDate'] as const;
  */
 @Injectable()
 export class CoworkerTimePassesRules implements RecordRules<CoworkerTimePassDto, number> {
-  @Inject(Database) private readonly db: Database;
   @Inject(CoworkerTimePassesRepository) private readonly passes: CoworkerTimePassesRepository;
   @Inject(CoworkerTimePassesService) private readonly service: CoworkerTimePassesService;
 
@@ -58,9 +56,8 @@ export class CoworkerTimePassesRules implements RecordRules<CoworkerTimePassDto,
 
   async beforeDelete(pass: WireRecord, { manager }: DeleteContext): Promise<void> {
     if (pass.Invoiced === true || !(await this.passes.holdUnbilled(Number(pass.Id), manager))) throw refusal(billedDeleteRefusal('CoworkerTimePass', pass.Id));
-    const { db } = this;
-    const [checkin] = await db.query(`SELECT ${db.id('Id')} AS id FROM ${db.id('checkin')} WHERE ${db.id('CoworkerTimePassGuid')} = ? LIMIT 1`, [pass.UniqueId], manager);
-    if (checkin) throw refusal(`CoworkerTimePass ${pass.Id} cannot be deleted: Checkin ${checkin.id} used it. Delete the check-in to give the pass back.`);
+    const checkin = await this.passes.checkinUsing(pass.UniqueId, manager);
+    if (checkin !== null) throw refusal(`CoworkerTimePass ${pass.Id} cannot be deleted: Checkin ${checkin} used it. Delete the check-in to give the pass back.`);
   }
 
   /** An update may not move the pass to another customer or business, nor change what was billed. */

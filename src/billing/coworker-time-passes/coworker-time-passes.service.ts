@@ -10,6 +10,7 @@ import { formatDateTime } from '../../common/wire-values.js';
 import { wholeSecond } from '../coworker-booking-credits/coworker-booking-credits.service.js';
 import { coworkerTimePasses } from './coworker-time-passes.definition.js';
 import { CoworkerTimePassesRepository, type ClaimedPass, type PassKind } from './coworker-time-passes.repository.js';
+import { createStamp } from '../../common/audit-stamp.js';
 
 /** The most passes one sale releases (Quantity × TimePassQuantity). */
 export const MAX_PASSES_PER_SALE = 1000;
@@ -84,12 +85,8 @@ export class CoworkerTimePassesService {
       const candidates = await this.passes.validPasses(coworkerId, businessId, at, manager);
       if (!candidates.length) return null;
       for (const pass of candidates) {
-        const before = await this.records.get(pass.Id, undefined, manager);
         // Another transaction may have used it since the read: then the next one is tried.
-        if (await this.passes.claim(pass.Id, at, actor?.email ?? null, manager)) {
-          await this.records.recordChange(manager, actor, 'Update', pass.Id, before);
-          return pass;
-        }
+        if (await this.records.changeRecorded(manager, actor, pass.Id, () => this.passes.claim(pass.Id, at, actor?.email ?? null, manager))) return pass;
       }
     }
   }
@@ -124,15 +121,15 @@ export class CoworkerTimePassesService {
       if (await this.passes.holdUnbilled(id, manager)) await this.records.deleteWithin(manager, id, actor);
       return;
     }
-    const given = await this.passes.giveBack(uniqueId, actor?.email ?? null, manager);
-    if (given !== null) await this.records.recordChange(manager, actor, 'Update', given, pass);
+    await this.records.changeRecorded(manager, actor, id, async () => (await this.passes.giveBack(uniqueId, actor?.email ?? null, manager)) !== null, pass);
   }
 
   private async insertPasses(manager: EntityManager, rows: ReadonlyArray<Record<string, unknown>>, actor?: Principal): Promise<number[]> {
     const now = new Date();
-    const stamped = rows.map((row) => ({ UniqueId: randomUUID(), ...row, CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true }));
+    // A row may carry the UniqueId its caller chose (a pay-as-you-go pass): the stamp keeps it.
+    const stamped = rows.map((row) => ({ ...row, ...createStamp(actor, now, (row.UniqueId as string | undefined) ?? randomUUID()) }));
     const ids = await this.passes.insertMany(stamped, manager);
-    for (const id of ids) await this.records.recordChange(manager, actor, 'Create', id, null);
+    for (const id of ids) await this.records.recordCreated(manager, actor, id);
     return ids;
   }
 }

@@ -6,9 +6,9 @@ import { dbDate } from '../billing-runs/built-in-sources.js';
 import { DueItemSources, type DueContext, type DueItem } from '../due-items/due-items.js';
 import { FlagClaims } from '../due-items/flag-claims.js';
 import { atMidnight } from '../due-items/periods.js';
-import { TimePass } from '../time-passes/time-pass.entity.js';
 import { CoworkerTimePass } from './coworker-time-pass.entity.js';
 import { coworkerTimePasses } from './coworker-time-passes.definition.js';
+import { CoworkerTimePassesRepository } from './coworker-time-passes.repository.js';
 
 /**
  * The time-pass item source of docs/billing.md "Item sources" (docs/presence.md): a customer's pass that
@@ -22,6 +22,8 @@ import { coworkerTimePasses } from './coworker-time-passes.definition.js';
 export class TimePassCharges implements OnModuleInit {
   @InjectRecords(coworkerTimePasses) private readonly passes: RecordService;
 
+  private readonly rows = new CoworkerTimePassesRepository(this.db);
+
   constructor(private readonly sources: DueItemSources, private readonly db: Database) {}
 
   private readonly claims = new FlagClaims(this.db, { entity: CoworkerTimePass, records: () => this.passes, marks: ({ invoice }) => ({ InvoicedOn: this.db.dateParam(invoice.on) }), cleared: { InvoicedOn: null } });
@@ -31,17 +33,7 @@ export class TimePassCharges implements OnModuleInit {
   }
 
   private async due({ customer, until, manager }: DueContext): Promise<DueItem[]> {
-    const { db } = this;
-    const q = (name: string) => db.id(name);
-    const rows = await db.query(
-      `SELECT p.${q('Id')} AS id, p.${q('UniqueId')} AS uniqueId, p.${q('Version')} AS version, p.${q('SaleDate')} AS saleDate, p.${q('Price')} AS amount, p.${q('TimePassId')} AS timePass, ` +
-      `t.${q('Name')} AS name, t.${q('InvoiceDisplay')} AS display, t.${q('TaxRateId')} AS taxRate, t.${q('CurrencyId')} AS currency ` +
-      `FROM ${db.tableOf(CoworkerTimePass)} p JOIN ${db.tableOf(TimePass)} t ON t.${q('Id')} = p.${q('TimePassId')} ` +
-      `WHERE p.${q('CoworkerId')} = ? AND p.${q('Invoiced')} = 0 AND p.${q('Free')} = 0 AND p.${q('Price')} > 0 AND p.${q('SaleDate')} < ? ` +
-      `ORDER BY p.${q('SaleDate')}, p.${q('Id')}`,
-      [customer.id, db.dateParam(atMidnight(until.plusDays(1)))],
-      manager,
-    );
+    const rows = await this.rows.dueForBilling(customer.id, atMidnight(until.plusDays(1)), manager);
     return rows.map((row): DueItem => {
       const day = dbDate(row.saleDate)!;
       return this.claims.item(row, { source: 'CoworkerTimePassUniqueId', description: String(row.display ?? row.name), periodFrom: day, periodTo: day, creditUse: { passId: Number(row.timePass) } });

@@ -3,19 +3,16 @@ import type { Database } from '../../common/database.js';
 import type { FieldError } from '../../common/envelopes.js';
 import { RecordValidationException } from '../../common/errors.js';
 import type { WireRecord } from '../../common/record-definition.js';
-import { CoworkerInvoiceLine } from '../coworker-invoice-lines/coworker-invoice-line.entity.js';
+import { DueItemsRepository, type SourceColumn } from './due-items.repository.js';
 
 // What the records billing reads share once they are billed (docs/billing.md, last point): a record
 // with billed lines cannot be deleted, and its billed fields cannot change what was billed.
 
-/** The line column naming each kind of source. */
-export type SourceColumn = 'CoworkerContractUniqueId' | 'ContractProductUniqueId' | 'CoworkerProductUniqueId' | 'BookingUniqueId' | 'CoworkerTimePassUniqueId'
-  | 'CoworkerChargeUniqueId';
+export type { SourceColumn };
 
 /** Whether any invoice line was billed from the source with this UniqueId. */
-export async function hasBilledLines(db: Database, column: SourceColumn, uniqueId: string, manager?: EntityManager): Promise<boolean> {
-  const [found] = await db.query(`SELECT 1 AS x FROM ${db.tableOf(CoworkerInvoiceLine)} WHERE ${db.id(column)} = ? LIMIT 1`, [uniqueId], manager);
-  return Boolean(found);
+export function hasBilledLines(db: Database, column: SourceColumn, uniqueId: string, manager?: EntityManager): Promise<boolean> {
+  return new DueItemsRepository(db).hasBilledLines(column, uniqueId, manager);
 }
 
 /** The refusal of a delete of a billed record. */

@@ -3,6 +3,7 @@ import type { Database } from '../../common/database.js';
 import type { Principal } from '../../common/principal.js';
 import type { RecordService } from '../../common/record.service.js';
 import type { ClaimContext, DueItem, DueLine, ReleaseContext } from './due-items.js';
+import { DueItemsRepository } from './due-items.repository.js';
 import { roundToCents, toUnits } from './money.js';
 
 /** A table of records billed whole, once: an `Invoiced` flag and the `CoworkerInvoiceId` they went on. */
@@ -20,10 +21,8 @@ export interface FlaggedTable {
  * Holds a flagged record's row while it is not billed: a write that changes nothing but waits for a
  * run's claim of it to commit, then sees it. False when it is billed (or gone).
  */
-export async function holdUnbilled(db: Database, entity: abstract new () => unknown, id: number, manager: EntityManager): Promise<boolean> {
-  const invoiced = db.id('Invoiced');
-  const result = await db.run(`UPDATE ${db.tableOf(entity)} SET ${invoiced} = 0 WHERE ${db.id('Id')} = ? AND ${invoiced} = 0`, [id], manager);
-  return result.affected === 1;
+export function holdUnbilled(db: Database, entity: abstract new () => unknown, id: number, manager: EntityManager): Promise<boolean> {
+  return new DueItemsRepository(db).holdUnbilled(entity, id, manager);
 }
 
 /**
@@ -34,7 +33,11 @@ export async function holdUnbilled(db: Database, entity: abstract new () => unkn
  * record's history, in the caller's transaction.
  */
 export class FlagClaims {
-  constructor(private readonly db: Database, private readonly table: FlaggedTable) {}
+  private readonly rows: DueItemsRepository;
+
+  constructor(db: Database, private readonly table: FlaggedTable) {
+    this.rows = new DueItemsRepository(db);
+  }
 
   /**
    * The due item of a record billed whole, read with the aliases `id`, `uniqueId`, `version`, `amount` (the
@@ -54,36 +57,20 @@ export class FlagClaims {
   /** Marks the record billed on the invoice, only while it is as read: whether it did. */
   async claim(context: ClaimContext, id: number, version: number): Promise<boolean> {
     const { manager, actor, invoice } = context;
-    const before = await this.table.records().get(id, undefined, manager);
-    const changed = await this.update(manager, actor, id, { Invoiced: 1, CoworkerInvoiceId: invoice.id, ...this.table.marks?.(context) }, `${this.q('Invoiced')} = 0 AND ${this.q('Version')} = ?`, [version]);
-    if (changed) await this.table.records().recordChange(manager, actor, 'Update', id, before);
-    return changed;
+    return this.table.records().changeRecorded(manager, actor, id, () => this.update(manager, actor, id, { Invoiced: 1, CoworkerInvoiceId: invoice.id, ...this.table.marks?.(context) }, version));
   }
 
   /** A deleted invoice's records are not invoiced any more: the next run bills them again. */
   async release({ invoiceId, manager, actor }: ReleaseContext): Promise<void> {
-    const { db } = this;
-    const billed = await db.query(`SELECT ${this.q('Id')} AS id FROM ${db.tableOf(this.table.entity)} WHERE ${this.q('CoworkerInvoiceId')} = ? AND ${this.q('Invoiced')} = 1 ORDER BY ${this.q('Id')}`, [invoiceId], manager);
-    for (const { id } of billed) {
-      const before = await this.table.records().get(Number(id), undefined, manager);
-      await this.update(manager, actor, Number(id), { Invoiced: 0, CoworkerInvoiceId: null, ...this.table.cleared }, '1 = 1', []);
-      await this.table.records().recordChange(manager, actor, 'Update', Number(id), before);
+    for (const id of await this.rows.flaggedOn(this.table.entity, invoiceId, manager)) {
+      await this.table.records().changeRecorded(manager, actor, id, async () => {
+        await this.update(manager, actor, id, { Invoiced: 0, CoworkerInvoiceId: null, ...this.table.cleared }, null);
+      });
     }
   }
 
-  private q(name: string): string {
-    return this.db.id(name);
-  }
-
-  private async update(manager: EntityManager, actor: Principal | undefined, id: number, values: Record<string, unknown>, condition: string, parameters: unknown[]): Promise<boolean> {
-    const { db } = this;
-    const names = Object.keys(values);
-    const result = await db.run(
-      `UPDATE ${db.tableOf(this.table.entity)} SET ${names.map((name) => `${this.q(name)} = ?`).join(', ')}, ${this.q('Version')} = ${this.q('Version')} + 1, ${this.q('UpdatedOn')} = ?, ${this.q('UpdatedBy')} = ?, ${this.q('IsNew')} = 0 ` +
-      `WHERE ${this.q('Id')} = ? AND ${condition}`,
-      [...names.map((name) => values[name]), db.dateParam(new Date()), actor?.email ?? null, id, ...parameters],
-      manager,
-    );
-    return result.affected === 1;
+  /** With `unbilledAt`, only while the record is not billed and of that version. */
+  private update(manager: EntityManager, actor: Principal | undefined, id: number, values: Record<string, unknown>, unbilledAt: number | null): Promise<boolean> {
+    return this.rows.updateFlagged(this.table.entity, id, values, unbilledAt, actor, manager);
   }
 }

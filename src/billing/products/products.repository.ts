@@ -10,8 +10,8 @@ export const lowStockSql = (q: SqlContext): string =>
   `CASE WHEN ${q.alias}.${q.id('StockAlertLevel')} IS NOT NULL AND ${q.alias}.${q.id('CurrentStock')} <= ${q.alias}.${q.id('StockAlertLevel')} THEN 1 ELSE 0 END`;
 
 /**
- * The stock SQL of products. TypeORM's query builder with hand-written conditions: the stock is
- * taken by one conditional UPDATE (docs/api.md §3.1 "Sales"), which no find option expresses.
+ * The stock SQL of products: the stock is taken by one conditional UPDATE (docs/api.md §3.1 "Sales"),
+ * whose changed rows say whether it did (Database.run).
  */
 @Injectable()
 export class ProductsRepository {
@@ -23,20 +23,19 @@ export class ProductsRepository {
    * may not drop below zero. False when nothing was taken: not enough stock, or no such product.
    */
   async takeStock(productId: number, quantity: number, manager: EntityManager): Promise<boolean> {
-    const q = (name: string) => this.db.id(name);
-    const result = await manager.createQueryBuilder().update(Product)
-      // A sale's stock change is an update of the product: its version (ETag) moves too.
-      .set({ CurrentStock: () => `CASE WHEN ${q('TrackStock')} = 1 THEN ${q('CurrentStock')} - :quantity ELSE ${q('CurrentStock')} END`, Version: () => `${q('Version')} + 1` })
-      // The stock left must also fit its 32-bit column, negative stock allowed or not.
-      .where(
-        `${q('Id')} = :id AND (${q('TrackStock')} = 0 OR ((${q('AllowNegativeStock')} = 1 OR ${q('CurrentStock')} >= :quantity) AND ${q('CurrentStock')} - :quantity >= :lowest))`,
-        { id: productId, quantity, lowest: -MAX_ID },
-      )
-      .updateEntity(false)
-      .execute();
+    const { db } = this;
+    const q = (name: string) => db.id(name);
+    const result = await db.run(
+      // A sale's stock change is an update of the product: its version (ETag) moves too. The stock left
+      // must also fit its 32-bit column, negative stock allowed or not.
+      `UPDATE ${db.tableOf(Product)} SET ${q('CurrentStock')} = CASE WHEN ${q('TrackStock')} = 1 THEN ${q('CurrentStock')} - ? ELSE ${q('CurrentStock')} END, ${q('Version')} = ${q('Version')} + 1 ` +
+        `WHERE ${q('Id')} = ? AND (${q('TrackStock')} = 0 OR ((${q('AllowNegativeStock')} = 1 OR ${q('CurrentStock')} >= ?) AND ${q('CurrentStock')} - ? >= ?))`,
+      [quantity, productId, quantity, quantity, -MAX_ID],
+      manager,
+    );
     if (result.affected !== 1) return false;
     // On Galera two nodes' sales could take stock from one row version: the turn keeps one (Database.takeTurn).
-    await this.db.takeTurn(manager, Product, productId);
+    await db.takeTurn(manager, Product, productId);
     return true;
   }
 
@@ -47,17 +46,15 @@ export class ProductsRepository {
    * and the alert is armed. Whether this sale claimed it: of parallel sales, exactly one can.
    */
   async claimLowStockAlert(productId: number, quantity: number, at: Date, manager: EntityManager): Promise<boolean> {
-    const q = (name: string) => this.db.id(name);
+    const { db } = this;
+    const q = (name: string) => db.id(name);
     const [stock, level] = [q('CurrentStock'), q('StockAlertLevel')];
-    const result = await manager.createQueryBuilder().update(Product)
-      // The date as the service binds every date (Database.dateParam), not as TypeORM would convert it.
-      .set({ LowStockAlertedOn: () => ':at' })
-      .where(
-        `${q('Id')} = :id AND ${q('TrackStock')} = 1 AND ${q('LowStockAlertedOn')} IS NULL AND ${level} IS NOT NULL AND ${stock} <= ${level} AND ${stock} + :quantity > ${level}`,
-        { id: productId, quantity, at: this.db.dateParam(at) },
-      )
-      .updateEntity(false)
-      .execute();
+    const result = await db.run(
+      `UPDATE ${db.tableOf(Product)} SET ${q('LowStockAlertedOn')} = ? ` +
+        `WHERE ${q('Id')} = ? AND ${q('TrackStock')} = 1 AND ${q('LowStockAlertedOn')} IS NULL AND ${level} IS NOT NULL AND ${stock} <= ${level} AND ${stock} + ? > ${level}`,
+      [db.dateParam(at), productId, quantity],
+      manager,
+    );
     return result.affected === 1;
   }
 
@@ -66,11 +63,13 @@ export class ProductsRepository {
    * left it no level: LowStockAlertedOn cleared, in the change's transaction, on the row as it now is.
    */
   async rearmLowStockAlert(productId: number, manager: EntityManager): Promise<void> {
-    const q = (name: string) => this.db.id(name);
-    await manager.createQueryBuilder().update(Product)
-      .set({ LowStockAlertedOn: null })
-      .where(`${q('Id')} = :id AND ${q('LowStockAlertedOn')} IS NOT NULL AND (${q('StockAlertLevel')} IS NULL OR ${q('CurrentStock')} > ${q('StockAlertLevel')})`, { id: productId })
-      .updateEntity(false)
-      .execute();
+    const { db } = this;
+    const q = (name: string) => db.id(name);
+    await db.run(
+      `UPDATE ${db.tableOf(Product)} SET ${q('LowStockAlertedOn')} = NULL ` +
+        `WHERE ${q('Id')} = ? AND ${q('LowStockAlertedOn')} IS NOT NULL AND (${q('StockAlertLevel')} IS NULL OR ${q('CurrentStock')} > ${q('StockAlertLevel')})`,
+      [productId],
+      manager,
+    );
   }
 }

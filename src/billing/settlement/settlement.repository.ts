@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Database } from '../../common/database.js';
@@ -10,6 +9,7 @@ import { CoworkerInvoice } from '../coworker-invoices/coworker-invoice.entity.js
 import { CoworkerLedgerEntry } from '../coworker-ledger-entries/coworker-ledger-entry.entity.js';
 import { SERVICE_CODES } from '../coworker-ledger-entries/service-entries.js';
 import { units, type Units } from './money.js';
+import { createStamp } from '../../common/audit-stamp.js';
 
 /** An invoice as settlement reads it, under its row lock. */
 export interface LockedInvoice {
@@ -205,7 +205,7 @@ export class SettlementRepository {
   async insertLine(values: Readonly<Record<string, unknown>>, manager: EntityManager, by: string | null): Promise<number> {
     const { db } = this;
     const now = new Date();
-    const row: Record<string, unknown> = { UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: by, IsNew: true, ...values };
+    const row: Record<string, unknown> = { ...createStamp(by, now), ...values };
     const names = Object.keys(row);
     const parameters = names.map((name) => {
       const value = row[name];

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable, Logger, UnauthorizedException, type OnApplicationBootstrap } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { EntityManager } from 'typeorm';
@@ -69,12 +68,12 @@ export class UsersRules implements RecordRules<UserDto>, OnApplicationBootstrap 
   /** Creates the login of a customer (Coworker CreateUser + Password), inside the coworker's transaction. */
   async createCustomerLogin(manager: EntityManager, coworker: { id: number; email: string; fullName: string; password: string; body: object }, actor?: Principal): Promise<void> {
     await this.assertEmailFree(coworker.email, null, manager);
-    const now = new Date();
-    const id = await this.records.insertRow({
-      UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, IsNew: true, Email: coworker.email.trim(), EmailKey: emailKey(coworker.email),
+    const values = {
+      Email: coworker.email.trim(), EmailKey: emailKey(coworker.email),
       FullName: coworker.fullName, PasswordHash: await passwordHashFor(coworker.body, coworker.password), Active: true, CoworkerId: coworker.id,
-    }, manager);
-    await this.records.recordChange(manager, actor, 'Create', id, null, { Password: coworker.password });
+    };
+    // Nobody in UpdatedBy: the login is the customer's own.
+    await this.records.createRecorded(manager, actor, values, { request: { Password: coworker.password }, readBack: true, stampedBy: null });
   }
 
   /** The password's hash is made before the write's transaction begins. */

@@ -7,12 +7,14 @@ import { TaxRate } from './tax-rate.entity.js';
 import type { DeleteContext, RecordRules, SaveContext, SaveDecision } from '../../common/record-rules.js';
 import { Database } from '../../common/database.js';
 import type { TaxRateDto } from './dto/tax-rate.dto.js';
+import { TaxRatesRepository } from './tax-rates.repository.js';
 
 /** Tax rates (docs/billing.md): the business stays; a rate in use is not deleted. */
 @Injectable()
 export class TaxRatesRules implements RecordRules<TaxRateDto> {
   @Inject(Database) private readonly db: Database;
   @Inject(RecordTypes) private readonly types: RecordTypes;
+  @Inject(TaxRatesRepository) private readonly rows: TaxRatesRepository;
 
   async beforeSave({ values, existing }: SaveContext<TaxRateDto>): Promise<SaveDecision> {
     if (existing && values.BusinessId !== undefined && Number(values.BusinessId) !== Number(existing.BusinessId)) {
@@ -29,9 +31,7 @@ export class TaxRatesRules implements RecordRules<TaxRateDto> {
       const metadata = db.dataSource.getMetadata(definition.entity);
       const columns = namingColumns(definition, (property) => Boolean(metadata.findColumnWithPropertyName(property)));
       if (!columns.length) continue;
-      const condition = columns.map((column) => `${db.id(column)} = ?`).join(' OR ');
-      const [found] = await db.query(`SELECT 1 AS x FROM ${db.tableOf(definition.entity)} WHERE ${condition} LIMIT 1`, columns.map(() => record.Id), manager);
-      if (found) users.push(definition.name);
+      if (await this.rows.isNamedIn(definition.entity, columns, record.Id, manager)) users.push(definition.name);
     }
     if (users.length) throw refusal(`TaxRate ${record.Id} cannot be deleted because ${users.join(' and ')} records name it.`);
   }

@@ -73,6 +73,11 @@ export class SqliteDriver implements DatabaseDriver {
     return this.statementOn<T>(sql, parameters, manager);
   }
 
+  /** How many WAL pages make the committing connection checkpoint; 0: never (src/database/sqlite-checkpoints.ts). */
+  async setWalAutocheckpoint(pages: number): Promise<void> {
+    await this.query(`PRAGMA wal_autocheckpoint = ${Math.trunc(pages)}`, []);
+  }
+
   /** better-sqlite3 builds an array per row for about half the cost of an object with a property per column. */
   queryArrays(sql: string, parameters: unknown[], manager?: EntityManager): Promise<unknown[][]> {
     const statement = this.statement(sql, true);

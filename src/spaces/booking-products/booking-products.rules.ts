@@ -7,10 +7,9 @@ import { RecordValidationException, refusal } from '../../common/errors.js';
 import type { FieldError } from '../../common/envelopes.js';
 import type { Principal } from '../../common/principal.js';
 import type { WireRecord } from '../../common/record-definition.js';
-import { Booking } from '../bookings/booking.entity.js';
 import type { DeleteContext, RecordRules, SaveContext, SaveDecision } from '../../common/record-rules.js';
-import { Database } from '../../common/database.js';
 import type { BookingProductDto } from './dto/booking-product.dto.js';
+import { BookingProductsRepository } from './booking-products.repository.js';
 
 const AS_SOLD = ['BookingId', 'ProductId', 'Quantity'] as const;
 
@@ -29,19 +28,18 @@ export const besides = (actor: Principal | undefined): Principal | undefined => 
  */
 @Injectable()
 export class BookingProductsRules implements RecordRules<BookingProductDto> {
-  @Inject(Database) private readonly db: Database;
+  @Inject(BookingProductsRepository) private readonly rows: BookingProductsRepository;
   @InjectRecords(coworkerProducts) private readonly sales: RecordService;
 
   async beforeSave(context: SaveContext<BookingProductDto>): Promise<SaveDecision> {
     if (context.existing) return { values: this.keepAsSold(context.values, context.existing) };
     const { manager, actor } = context;
     const values = { ...context.values };
-    const { db } = this;
     const bookingId = Number(values.BookingId);
-    const [booking] = await db.query(`SELECT ${db.id('CoworkerId')} AS c FROM ${db.tableOf(Booking)} WHERE ${db.id('Id')} = ?`, [bookingId], manager);
-    if (!booking) throw RecordValidationException.field('BookingId', `Booking ${bookingId} does not exist`, bookingId);
+    const customer = await this.rows.customerOfBooking(bookingId, manager);
+    if (customer === null) throw RecordValidationException.field('BookingId', `Booking ${bookingId} does not exist`, bookingId);
     values.Quantity ??= 1;
-    const sale = Object.assign(new CoworkerProductDto(), { CoworkerId: Number(booking.c), ProductId: Number(values.ProductId), Quantity: values.Quantity });
+    const sale = Object.assign(new CoworkerProductDto(), { CoworkerId: customer, ProductId: Number(values.ProductId), Quantity: values.Quantity });
     values.CoworkerProductId = await this.sales.createWithin(manager, sale, besides(actor));
     return { values };
   }

@@ -5,11 +5,11 @@ import { FlagClaims } from '../../billing/due-items/flag-claims.js';
 import { atMidnight } from '../../billing/due-items/periods.js';
 import { Database } from '../../common/database.js';
 import { parseDbDateTime } from '../../common/wire-values.js';
-import { Resource } from '../resources/resource.entity.js';
 import { Booking } from './booking.entity.js';
 import { InjectRecords } from '../../common/record.module.js';
 import type { RecordService } from '../../common/record.service.js';
 import { bookings } from './bookings.definition.js';
+import { BookingsRepository } from './bookings.repository.js';
 
 /** "09:00" of a stored date-time. */
 const timeOf = (raw: unknown) => String(raw).slice(11, 16);
@@ -26,6 +26,8 @@ const timeOf = (raw: unknown) => String(raw).slice(11, 16);
 export class BookingCharges implements OnModuleInit {
   @InjectRecords(bookings) private readonly bookings: RecordService;
 
+  private readonly rows = new BookingsRepository(this.db);
+
   constructor(private readonly sources: DueItemSources, private readonly db: Database) {}
 
   private readonly claims = new FlagClaims(this.db, { entity: Booking, records: () => this.bookings });
@@ -35,17 +37,7 @@ export class BookingCharges implements OnModuleInit {
   }
 
   private async due({ customer, until, manager }: DueContext): Promise<DueItem[]> {
-    const { db } = this;
-    const q = (name: string) => db.id(name);
-    const rows = await db.query(
-      `SELECT b.${q('Id')} AS id, b.${q('UniqueId')} AS uniqueId, b.${q('Version')} AS version, b.${q('FromTime')} AS fromTime, b.${q('ToTime')} AS toTime, ` +
-      `b.${q('ChargeAmount')} AS amount, r.${q('Name')} AS resource, r.${q('TaxRateId')} AS taxRate, r.${q('CurrencyId')} AS currency ` +
-      `FROM ${db.tableOf(Booking)} b JOIN ${db.tableOf(Resource)} r ON r.${q('Id')} = b.${q('ResourceId')} ` +
-      `WHERE b.${q('CoworkerId')} = ? AND b.${q('Invoiced')} = 0 AND b.${q('Tentative')} = 0 AND b.${q('ChargeAmount')} > 0 AND b.${q('FromTime')} < ? ` +
-      `ORDER BY b.${q('FromTime')}, b.${q('Id')}`,
-      [customer.id, db.dateParam(atMidnight(until.plusDays(1)))],
-      manager,
-    );
+    const rows = await this.rows.dueForBilling(customer.id, atMidnight(until.plusDays(1)), manager);
     return rows.map((row): DueItem => {
       const from = dbDate(row.fromTime)!;
       // The day the booking ends on: an end at midnight ends the day before.

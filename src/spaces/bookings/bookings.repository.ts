@@ -99,4 +99,22 @@ export class BookingsRepository {
     const rows = await db.query(`SELECT ${db.id('Id')} AS id FROM ${db.tableOf(BookingProduct)} WHERE ${db.id('BookingId')} = ? ORDER BY ${db.id('Id')}`, [bookingId], manager);
     return rows.map((row) => Number(row.id));
   }
+
+  /**
+   * The customer's bookings billing has due (docs/billing.md "Item sources"): starting before `before`,
+   * not invoiced, not tentative, with a charge; read as FlagClaims.item reads a record billed whole.
+   */
+  dueForBilling(customerId: number, before: Date, manager: EntityManager | undefined): Promise<Array<Record<string, unknown>>> {
+    const { db } = this;
+    const q = (name: string) => db.id(name);
+    return db.query(
+      `SELECT b.${q('Id')} AS id, b.${q('UniqueId')} AS uniqueId, b.${q('Version')} AS version, b.${q('FromTime')} AS fromTime, b.${q('ToTime')} AS toTime, ` +
+      `b.${q('ChargeAmount')} AS amount, r.${q('Name')} AS resource, r.${q('TaxRateId')} AS taxRate, r.${q('CurrencyId')} AS currency ` +
+      `FROM ${db.tableOf(Booking)} b JOIN ${db.tableOf(Resource)} r ON r.${q('Id')} = b.${q('ResourceId')} ` +
+      `WHERE b.${q('CoworkerId')} = ? AND b.${q('Invoiced')} = 0 AND b.${q('Tentative')} = 0 AND b.${q('ChargeAmount')} > 0 AND b.${q('FromTime')} < ? ` +
+      `ORDER BY b.${q('FromTime')}, b.${q('Id')}`,
+      [customerId, db.dateParam(before)],
+      manager,
+    );
+  }
 }

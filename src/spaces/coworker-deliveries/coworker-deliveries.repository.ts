@@ -3,6 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { wholeSecond } from '../../billing/coworker-booking-credits/coworker-booking-credits.service.js';
 import { Database } from '../../common/database.js';
 import { CoworkerDelivery } from './coworker-delivery.entity.js';
+import { updateStampParameters, updateStampSql } from '../../common/audit-stamp.js';
 
 /** The SQL of deliveries beyond the machinery's own (docs/stock-and-deliveries.md), inside the caller's transaction. */
 @Injectable()
@@ -16,12 +17,12 @@ export class CoworkerDeliveriesRepository {
   async collect(id: number, at: Date, by: string | null, manager: EntityManager): Promise<boolean> {
     const { db } = this;
     const q = (name: string) => db.id(name);
-    const result = await manager.createQueryBuilder().update(CoworkerDelivery)
-      // Dates bound as the service binds every date (Database.dateParam), not as TypeORM would convert them.
-      .set({ Collected: true, CollectedOn: () => ':at', UpdatedOn: () => ':now', UpdatedBy: by, IsNew: false, Version: () => `${q('Version')} + 1` })
-      .where(`${q('Id')} = :id AND ${q('Collected')} = 0`, { id, at: db.dateParam(wholeSecond(at)), now: db.dateParam(new Date()) })
-      .updateEntity(false)
-      .execute();
+    const result = await db.run(
+      `UPDATE ${db.tableOf(CoworkerDelivery)} SET ${q('Collected')} = 1, ${q('CollectedOn')} = ?, ${updateStampSql(q)} ` +
+        `WHERE ${q('Id')} = ? AND ${q('Collected')} = 0`,
+      [db.dateParam(wholeSecond(at)), ...updateStampParameters((date) => db.dateParam(date), by), id],
+      manager,
+    );
     return result.affected === 1;
   }
 

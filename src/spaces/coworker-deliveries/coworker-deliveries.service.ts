@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { SaleDeliveries, type DeliveredSale } from '../../billing/coworker-products/sale-deliveries.js';
@@ -20,13 +19,9 @@ export class CoworkerDeliveriesService implements SaleDeliveries {
   @Inject(CoworkerDeliveriesRepository) private readonly deliveries: CoworkerDeliveriesRepository;
 
   async deliver(manager: EntityManager, sale: DeliveredSale, actor: Principal | undefined): Promise<void> {
-    const now = new Date();
-    const written = {
-      UniqueId: randomUUID(), BusinessId: sale.BusinessId, Name: sale.ProductName, DeliveryType: DeliveryType.Other, CoworkerId: sale.CoworkerId,
-      CoworkerProductUniqueId: sale.UniqueId, CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true,
-    };
-    const id = await this.records.insertRow(written, manager);
-    await this.records.recordChange(manager, actor, 'Create', id, null, undefined, written);
+    await this.records.createRecorded(manager, actor, {
+      BusinessId: sale.BusinessId, Name: sale.ProductName, DeliveryType: DeliveryType.Other, CoworkerId: sale.CoworkerId, CoworkerProductUniqueId: sale.UniqueId,
+    });
   }
 
   async saleDeleted(manager: EntityManager, saleUniqueId: string, actor: Principal | undefined): Promise<void> {

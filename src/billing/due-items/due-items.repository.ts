@@ -1,0 +1,61 @@
+import type { EntityManager } from 'typeorm';
+import type { Database } from '../../common/database.js';
+import type { Principal } from '../../common/principal.js';
+import { CoworkerInvoiceLine } from '../coworker-invoice-lines/coworker-invoice-line.entity.js';
+import { updateStampParameters, updateStampSql } from '../../common/audit-stamp.js';
+
+/** The line column naming each kind of source. */
+export type SourceColumn = 'CoworkerContractUniqueId' | 'ContractProductUniqueId' | 'CoworkerProductUniqueId' | 'BookingUniqueId' | 'CoworkerTimePassUniqueId'
+  | 'CoworkerChargeUniqueId';
+
+/**
+ * The SQL billing's item sources share (docs/billing.md "Item sources"): whether a source was billed,
+ * and the reads and conditional UPDATEs of records billed whole, flagged `Invoiced` with the invoice
+ * they went on (flag-claims.ts).
+ */
+export class DueItemsRepository {
+  constructor(private readonly db: Database) {}
+
+  /** Whether any invoice line was billed from the source with this UniqueId. */
+  async hasBilledLines(column: SourceColumn, uniqueId: string, manager?: EntityManager): Promise<boolean> {
+    const { db } = this;
+    const [found] = await db.query(`SELECT 1 AS x FROM ${db.tableOf(CoworkerInvoiceLine)} WHERE ${db.id(column)} = ? LIMIT 1`, [uniqueId], manager);
+    return Boolean(found);
+  }
+
+  /** Writes a flagged record's row only while it is not billed (changing nothing): whether it did. */
+  async holdUnbilled(entity: abstract new () => unknown, id: number, manager: EntityManager): Promise<boolean> {
+    const { db } = this;
+    const invoiced = db.id('Invoiced');
+    const result = await db.run(`UPDATE ${db.tableOf(entity)} SET ${invoiced} = 0 WHERE ${db.id('Id')} = ? AND ${invoiced} = 0`, [id], manager);
+    return result.affected === 1;
+  }
+
+  /** The ids of the flagged records billed on the invoice, in Id order. */
+  async flaggedOn(entity: abstract new () => unknown, invoiceId: number, manager: EntityManager): Promise<number[]> {
+    const { db } = this;
+    const q = (name: string) => db.id(name);
+    const billed = await db.query(`SELECT ${q('Id')} AS id FROM ${db.tableOf(entity)} WHERE ${q('CoworkerInvoiceId')} = ? AND ${q('Invoiced')} = 1 ORDER BY ${q('Id')}`, [invoiceId], manager);
+    return billed.map((row) => Number(row.id));
+  }
+
+  /**
+   * Sets a flagged record's `values`, raises its version and stamps it: with `unbilledAt`, only while it
+   * is not billed and still of that version (a claim). Whether it changed the row.
+   */
+  async updateFlagged(
+    entity: abstract new () => unknown, id: number, values: Record<string, unknown>, unbilledAt: number | null, actor: Principal | undefined, manager: EntityManager,
+  ): Promise<boolean> {
+    const { db } = this;
+    const q = (name: string) => db.id(name);
+    const names = Object.keys(values);
+    const [condition, parameters] = unbilledAt === null ? ['1 = 1', []] : [`${q('Invoiced')} = 0 AND ${q('Version')} = ?`, [unbilledAt]];
+    const result = await db.run(
+      `UPDATE ${db.tableOf(entity)} SET ${names.map((name) => `${q(name)} = ?`).join(', ')}, ${updateStampSql(q)} ` +
+      `WHERE ${q('Id')} = ? AND ${condition}`,
+      [...names.map((name) => values[name]), ...updateStampParameters((date) => db.dateParam(date), actor), id, ...parameters],
+      manager,
+    );
+    return result.affected === 1;
+  }
+}
