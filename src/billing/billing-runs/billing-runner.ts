@@ -9,7 +9,7 @@ import { TaxRate } from '../../kernel/tax-rates/tax-rate.entity.js';
 import { Coworker } from '../../billing/coworkers/coworker.entity.js';
 import { CoworkerInvoiceLinesService } from '../coworker-invoice-lines/coworker-invoice-lines.service.js';
 import { CoworkerInvoicesService } from '../coworker-invoices/coworker-invoices.service.js';
-import type { BilledCustomer, DueLine } from '../due-items/due-items.js';
+import { inList, type BilledCustomer, type DueItem, type DueLine } from '../due-items/due-items.js';
 import { fromUnits, taxOf, toUnits, type Units } from '../due-items/money.js';
 import { earliestLines, type TakenItem } from '../due-items/earliest-lines.js';
 import { atMidnight, utcDate } from '../due-items/periods.js';
@@ -20,8 +20,11 @@ import { UniversalCredits, wireLine, type PlannedLine } from './universal-credit
 const CLAIM_ATTEMPTS = 4;
 /** Days from the day an invoice is made to its DueDate (docs/billing.md). */
 const DUE_IN_DAYS = 14;
-/** At most this many customers of a run are billed at once (docs/billing.md "Runs"). */
-const MAX_WIDTH = 4;
+/** At most this many batches of a run are billed at once (docs/billing.md "Runs"). */
+const MAX_WIDTH = 2;
+/** Customers one transaction of a run bills, on MariaDB and on SQLite (docs/billing.md "Runs"). */
+const MYSQL_BATCH = 16;
+const SQLITE_BATCH = 8;
 /** Pool connections a run leaves to everything else: the API's requests and the run's own page reads. */
 const POOL_RESERVE = 2;
 
@@ -39,6 +42,9 @@ export class BillingError extends Error {}
 
 /** Another run billed one of the customer's items after this one read them: try the customer again. */
 class ClaimLost extends Error {}
+
+/** A batch that cannot be billed as one (a customer gone, or one a team's invoice concerns): its customers are billed one by one. */
+class BatchUnfit extends Error {}
 
 /** A line with its amounts, as the invoice gets it and a preview shows it. */
 export interface PricedLine {
@@ -128,6 +134,14 @@ export class BillingRunner {
     return Math.max(1, Math.min(MAX_WIDTH, pool.limit - POOL_RESERVE));
   }
 
+  /**
+   * How many customers one transaction bills (docs/billing.md "Runs"). On SQLite a transaction holds back
+   * every read from outside until its COMMIT, so its batches are smaller.
+   */
+  get batchSize(): number {
+    return this.db.poolUse() ? MYSQL_BATCH : SQLITE_BATCH;
+  }
+
   /** The customer's business (null when it does not exist). */
   async customer(id: number, manager?: EntityManager): Promise<BilledCustomer | null> {
     const { db } = this;
@@ -161,10 +175,42 @@ export class BillingRunner {
     }
   }
 
+  /**
+   * Bills a batch of customers of one business in ONE transaction (docs/billing.md "Runs"): their turns
+   * taken by one UPDATE, then each source read once for all of them; each customer's invoices are then
+   * made as `bill` makes them. All or nothing: null when the batch cannot be billed as one (a customer
+   * gone or one a team's invoice concerns, a claim lost, a customer that cannot be billed), and nothing
+   * of it was written: the caller then bills its customers one by one, each as `bill` does.
+   */
+  async billBatch(customers: readonly BilledCustomer[], until: LocalDate, actor: Principal | undefined, requestId?: string): Promise<BilledInvoice[][] | null> {
+    let began = 0;
+    try {
+      return await this.db.causalTransaction(async (manager) => {
+        // A deadlock or lock wait timeout runs the work again inside causalTransaction: counted here.
+        this.attempts.transactions++;
+        if (began++ > 0) this.attempts.retries++;
+        const ids = customers.map((customer) => customer.id);
+        if (!(await this.takeTurns(ids, manager))) throw new BatchUnfit();
+        if ((await this.teams.inTeamInvoices(ids, manager)).size) throw new BatchUnfit();
+        const items = await this.teams.dueToEach({ customerIds: ids, until, manager });
+        const made: BilledInvoice[][] = [];
+        for (const customer of customers) made.push(await this.billPlanned(manager, customer, await this.plan(customer, until, manager, actor, items.get(customer.id) ?? []), actor));
+        return made;
+      }, undefined, requestId);
+    } catch (error) {
+      if (error instanceof BatchUnfit || error instanceof ClaimLost || error instanceof BillingError || isUniqueViolation(error)) return null;
+      throw error;
+    }
+  }
+
   private async billIn(manager: EntityManager, customer: BilledCustomer, until: LocalDate, actor: Principal | undefined): Promise<BilledInvoice[]> {
     // Runs for one customer take turns on its row, on any node: the second reads what the first left.
-    if (!(await this.takeTurn(customer.id, manager))) throw new BillingError(`Coworker ${customer.id} does not exist.`);
-    const planned = await this.plan(customer, until, manager, actor);
+    if (!(await this.takeTurns([customer.id], manager))) throw new BillingError(`Coworker ${customer.id} does not exist.`);
+    return this.billPlanned(manager, customer, await this.plan(customer, until, manager, actor), actor);
+  }
+
+  /** Writes the planned invoices of a customer whose turn this transaction holds: the invoices made. */
+  private async billPlanned(manager: EntityManager, customer: BilledCustomer, planned: PlannedInvoice[], actor: Principal | undefined): Promise<BilledInvoice[]> {
     const made: BilledInvoice[] = [];
     const today = atMidnight(todayUtc());
     for (const invoice of planned) {
@@ -204,10 +250,11 @@ export class BillingRunner {
    * The invoices due items make, priced, per currency, each with at most MAX_INVOICE_LINES lines, the
    * earliest (docs/billing.md "Bounds"), with the credit lines of universal credits after the lines they
    * pay (spent with `manager`, only planned without: a preview); throws BillingError when a line cannot be billed.
+   * `collected`: the customer's items, read with its batch's (billBatch), when no team's invoice concerns it.
    */
-  private async plan(customer: BilledCustomer, until: LocalDate, manager: EntityManager | undefined, actor: Principal | undefined): Promise<PlannedInvoice[]> {
+  private async plan(customer: BilledCustomer, until: LocalDate, manager: EntityManager | undefined, actor: Principal | undefined, collected?: DueItem[]): Promise<PlannedInvoice[]> {
     // What is due to the customer, its team members' items included (docs/billing.md, "Team invoices").
-    const items = await this.teams.dueTo({ customer, until, manager }, manager && ((memberId) => this.takeTurn(memberId, manager)));
+    const items = collected ?? (await this.teams.dueTo({ customer, until, manager }, manager && ((memberId) => this.takeTurns([memberId], manager))));
     const taken = earliestLines(items, MAX_INVOICE_LINES);
     if (!taken.length) return [];
     const dueLines = taken.flatMap((invoice) => invoice.items.flatMap((item) => item.lines));
@@ -302,18 +349,18 @@ export class BillingRunner {
   }
 
   /**
-   * The customer's billing turn (docs/billing.md, "Exactly once"): a write of its row (BillingSequence + 1)
-   * before anything is read. Every transaction billing the customer makes it, so they conflict: on one
-   * server the second waits for the first to commit; on Galera, where a lock (SELECT … FOR UPDATE) holds
-   * only on its own node, the write is replicated and certified, so a transaction that overlaps one
-   * committed on another node is aborted (a deadlock, run again) and never commits on what it read.
-   * False when the customer does not exist.
+   * The customers' billing turns (docs/billing.md, "Exactly once"): a write of each one's row (BillingSequence
+   * + 1) before anything is read, one UPDATE for all. Every transaction billing a customer makes it, so they
+   * conflict: on one server the second waits for the first to commit; on Galera, where a lock (SELECT … FOR
+   * UPDATE) holds only on its own node, the write is replicated and certified, so a transaction that
+   * overlaps one committed on another node is aborted (a deadlock, run again) and never commits on what it
+   * read. False when one of them does not exist.
    */
-  private async takeTurn(id: number, manager: EntityManager): Promise<boolean> {
+  private async takeTurns(ids: readonly number[], manager: EntityManager): Promise<boolean> {
     const { db } = this;
     const sequence = db.id('BillingSequence');
-    const result = await db.run(`UPDATE ${db.tableOf(Coworker)} SET ${sequence} = ${sequence} + 1 WHERE ${db.id('Id')} = ?`, [id], manager);
-    return result.affected === 1;
+    const result = await db.run(`UPDATE ${db.tableOf(Coworker)} SET ${sequence} = ${sequence} + 1 WHERE ${db.id('Id')} ${inList(ids)}`, [...ids], manager);
+    return result.affected === ids.length;
   }
 }
 

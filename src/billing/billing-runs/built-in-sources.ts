@@ -11,7 +11,7 @@ import { CoworkerContract } from '../coworker-contracts/coworker-contract.entity
 import { coworkerContracts } from '../coworker-contracts/coworker-contracts.definition.js';
 import { CoworkerProduct } from '../coworker-products/coworker-product.entity.js';
 import { coworkerProducts } from '../coworker-products/coworker-products.definition.js';
-import { DueItemSources, mapLazily, type ClaimContext, type DueContext, type DueItem, type DueLine } from '../due-items/due-items.js';
+import { DueItemSources, inList, mapLazily, type ClaimContext, type DueContext, type DueItem, type DueLine } from '../due-items/due-items.js';
 import { toUnits, roundToCents } from '../due-items/money.js';
 import { atMidnight, contractPeriods, occurrences, periodUnitPrice, pricePlanOccurrences, RepeatCycle, type BillingPeriod, type ContractTerms, type Occurrence } from '../due-items/periods.js';
 import { Product } from '../products/product.entity.js';
@@ -77,14 +77,14 @@ export class BuiltInDueSources implements OnModuleInit {
 
   // ---- 1. contract periods ----
 
-  private async contractPeriods({ customer, until, manager }: DueContext): Promise<DueItem[]> {
+  private async contractPeriods({ customerIds, until, manager }: DueContext): Promise<DueItem[]> {
     const { db } = this;
     const q = (n: string) => this.q(n);
     const rows = await db.query(
-      `SELECT ${this.contractColumns('k')}, t.${q('Name')} AS TariffName, t.${q('InvoiceEvery')} AS InvoiceEvery, t.${q('TaxRateId')} AS TaxRateId, t.${q('CurrencyId')} AS CurrencyId ` +
+      `SELECT ${this.contractColumns('k')}, t.${q('Name')} AS TariffName, t.${q('InvoiceEvery')} AS InvoiceEvery, t.${q('TaxRateId')} AS TaxRateId, t.${q('CurrencyId')} AS CurrencyId, k.${q('CoworkerId')} AS CoworkerId ` +
       `FROM ${db.tableOf(CoworkerContract)} k JOIN ${db.tableOf(Tariff)} t ON t.${q('Id')} = k.${q('TariffId')} ` +
-      `WHERE k.${q('CoworkerId')} = ? AND k.${q('RenewalDate')} IS NOT NULL AND k.${q('RenewalDate')} <= ? ORDER BY k.${q('StartDate')}, k.${q('Id')}`,
-      [customer.id, db.dateParam(atMidnight(until))], manager,
+      `WHERE k.${q('CoworkerId')} ${inList(customerIds)} AND k.${q('RenewalDate')} IS NOT NULL AND k.${q('RenewalDate')} <= ? ORDER BY k.${q('CoworkerId')}, k.${q('StartDate')}, k.${q('Id')}`,
+      [...customerIds, db.dateParam(atMidnight(until))], manager,
     );
     return rows.map((row): DueItem => {
       const terms = this.terms(row);
@@ -97,6 +97,7 @@ export class BuiltInDueSources implements OnModuleInit {
         periodFrom: period.from, periodTo: period.to, currencyId: Number(row.CurrencyId), subscription: true,
       }));
       return {
+        customerId: Number(row.CoworkerId),
         lines,
         claim: (claim, billed) => {
           const next = billedUntil(billed);
@@ -133,17 +134,17 @@ export class BuiltInDueSources implements OnModuleInit {
 
   // ---- 2. contract products ----
 
-  private async contractProductPeriods({ customer, until, manager }: DueContext): Promise<DueItem[]> {
+  private async contractProductPeriods({ customerIds, until, manager }: DueContext): Promise<DueItem[]> {
     const { db } = this;
     const q = (n: string) => this.q(n);
     const rows = await db.query(
       `SELECT cp.${q('Id')} AS CpId, cp.${q('UniqueId')} AS CpUniqueId, cp.${q('Quantity')} AS Quantity, cp.${q('Price')} AS CpPrice, cp.${q('RepeatFrom')} AS RepeatFrom, cp.${q('RepeatUntil')} AS RepeatUntil, cp.${q('InvoicedPeriod')} AS CpInvoiced, ` +
       `${this.contractColumns('k')}, t.${q('InvoiceEvery')} AS InvoiceEvery, p.${q('Name')} AS ProductName, p.${q('InvoiceLineDisplayAs')} AS DisplayAs, p.${q('TaxRateId')} AS TaxRateId, ` +
-      `p.${q('CurrencyId')} AS CurrencyId, p.${q('ApplyProRating')} AS ProductProRating, p.${q('InvoiceCoworker')} AS InvoiceCoworker ` +
+      `p.${q('CurrencyId')} AS CurrencyId, p.${q('ApplyProRating')} AS ProductProRating, p.${q('InvoiceCoworker')} AS InvoiceCoworker, cp.${q('CoworkerId')} AS CoworkerId ` +
       `FROM ${db.tableOf(ContractProduct)} cp JOIN ${db.tableOf(CoworkerContract)} k ON k.${q('Id')} = cp.${q('CoworkerContractId')} ` +
       `JOIN ${db.tableOf(Tariff)} t ON t.${q('Id')} = k.${q('TariffId')} JOIN ${db.tableOf(Product)} p ON p.${q('Id')} = cp.${q('ProductId')} ` +
-      `WHERE cp.${q('CoworkerId')} = ? ORDER BY cp.${q('Id')}`,
-      [customer.id], manager,
+      `WHERE cp.${q('CoworkerId')} ${inList(customerIds)} ORDER BY cp.${q('CoworkerId')}, cp.${q('Id')}`,
+      [...customerIds], manager,
     );
     return rows.map((row): DueItem => {
       const read = dbDate(row.CpInvoiced);
@@ -159,14 +160,14 @@ export class BuiltInDueSources implements OnModuleInit {
         periodFrom: period.from, periodTo: period.to, currencyId: Number(row.CurrencyId), subscription: true,
       }));
       return {
-        lines, invoiceDirectly: invoiceDirectly(row),
+        customerId: Number(row.CoworkerId), lines, invoiceDirectly: invoiceDirectly(row),
         claim: (claim, billed) => this.claimPeriod(claim, this.contractProducts, ContractProduct, Number(row.CpId), read, billedUntil(billed), {}),
       };
     });
   }
 
   private readonly saleColumns = (alias: string) =>
-    ['Id', 'UniqueId', 'ProductId', 'Quantity', 'Price', 'SaleDate', 'RepeatCycle', 'RepeatUnit', 'RepeatFrom', 'RepeatUntil', 'InvoicedPeriod'].map((c) => `${alias}.${this.q(c)} AS ${this.q(c)}`).join(', ');
+    ['Id', 'UniqueId', 'CoworkerId', 'ProductId', 'Quantity', 'Price', 'SaleDate', 'RepeatCycle', 'RepeatUnit', 'RepeatFrom', 'RepeatUntil', 'InvoicedPeriod'].map((c) => `${alias}.${this.q(c)} AS ${this.q(c)}`).join(', ');
 
   private productColumns(alias: string): string {
     const q = (n: string) => this.q(n);
@@ -181,18 +182,20 @@ export class BuiltInDueSources implements OnModuleInit {
 
   // ---- 3. one-off sales ----
 
-  private async oneOffSales({ customer, until, manager }: DueContext): Promise<DueItem[]> {
+  private async oneOffSales({ customerIds, until, manager }: DueContext): Promise<DueItem[]> {
     const { db } = this;
     const q = (n: string) => this.q(n);
     const rows = await db.query(
       `SELECT ${this.saleColumns('s')}, ${this.productColumns('p')} FROM ${db.tableOf(CoworkerProduct)} s JOIN ${db.tableOf(Product)} p ON p.${q('Id')} = s.${q('ProductId')} ` +
-      `WHERE s.${q('CoworkerId')} = ? AND s.${q('Invoiced')} = 0 AND s.${q('RegularCharge')} = 0 AND s.${q('SaleDate')} < ? ORDER BY s.${q('SaleDate')}, s.${q('Id')}`,
-      [customer.id, db.dateParam(atMidnight(until.plusDays(1)))], manager,
+      `WHERE s.${q('CoworkerId')} ${inList(customerIds)} AND s.${q('Invoiced')} = 0 AND s.${q('RegularCharge')} = 0 AND s.${q('SaleDate')} < ? ` +
+      `ORDER BY s.${q('CoworkerId')}, s.${q('SaleDate')}, s.${q('Id')}`,
+      [...customerIds, db.dateParam(atMidnight(until.plusDays(1)))], manager,
     );
     return rows.map((row): DueItem => {
       const date = dbDate(row.SaleDate)!;
       const id = Number(row.Id);
       return {
+        customerId: Number(row.CoworkerId),
         invoiceDirectly: invoiceDirectly(row),
         lines: [{
           source: 'CoworkerProductUniqueId', sourceUniqueId: String(row.UniqueId), description: `${String(row.DisplayAs || row.ProductName)} (${date.toString()})`,
@@ -211,23 +214,26 @@ export class BuiltInDueSources implements OnModuleInit {
 
   // ---- 4. recurring sales ----
 
-  private async recurringSales({ customer, until, manager }: DueContext): Promise<DueItem[]> {
+  private async recurringSales({ customerIds, until, manager }: DueContext): Promise<DueItem[]> {
     const { db } = this;
     const q = (n: string) => this.q(n);
     const rows = await db.query(
       `SELECT ${this.saleColumns('s')}, ${this.productColumns('p')} FROM ${db.tableOf(CoworkerProduct)} s JOIN ${db.tableOf(Product)} p ON p.${q('Id')} = s.${q('ProductId')} ` +
-      `WHERE s.${q('CoworkerId')} = ? AND s.${q('RegularCharge')} = 1 AND s.${q('RepeatCycle')} IS NOT NULL ORDER BY s.${q('Id')}`,
-      [customer.id], manager,
+      `WHERE s.${q('CoworkerId')} ${inList(customerIds)} AND s.${q('RegularCharge')} = 1 AND s.${q('RepeatCycle')} IS NOT NULL ORDER BY s.${q('CoworkerId')}, s.${q('Id')}`,
+      [...customerIds], manager,
     );
     if (!rows.length) return [];
-    let plan: ContractTerms | null | undefined;
+    // Each customer's main contract, read once and only for a PricePlan sale.
+    const plans = new Map<number, ContractTerms | null>();
     const items: DueItem[] = [];
     for (const row of rows) {
+      const customerId = Number(row.CoworkerId);
       const read = dbDate(row.InvoicedPeriod);
       const rule = { cycle: Number(row.RepeatCycle), unit: Number(row.RepeatUnit) || 1, from: dbDate(row.RepeatFrom) ?? dbDate(row.SaleDate)!, until: dbDate(row.RepeatUntil) };
       let found: Iterable<Occurrence>;
       if (rule.cycle === RepeatCycle.PricePlan) {
-        plan = plan === undefined ? await this.mainContractTerms(customer.id, until, manager) : plan;
+        if (!plans.has(customerId)) plans.set(customerId, await this.mainContractTerms(customerId, until, manager));
+        const plan = plans.get(customerId);
         if (!plan) continue;
         found = pricePlanOccurrences(rule, plan, read, until);
       } else {
@@ -241,7 +247,7 @@ export class BuiltInDueSources implements OnModuleInit {
         quantity: Number(row.Quantity), unitPrice, taxRateId: row.TaxRateId === null ? null : Number(row.TaxRateId),
         periodFrom: occurrence.from, periodTo: occurrence.to, currencyId: Number(row.CurrencyId), creditUse: { productId: Number(row.ProductId) }, subscription: true,
       }));
-      items.push({ lines, invoiceDirectly: invoiceDirectly(row), claim: (claim, billed) => this.claimPeriod(claim, this.sales, CoworkerProduct, id, read, billedUntil(billed), this.saleMarks(claim)) });
+      items.push({ customerId, lines, invoiceDirectly: invoiceDirectly(row), claim: (claim, billed) => this.claimPeriod(claim, this.sales, CoworkerProduct, id, read, billedUntil(billed), this.saleMarks(claim)) });
     }
     return items;
   }

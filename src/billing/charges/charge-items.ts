@@ -4,7 +4,7 @@ import { InjectRecords } from '../../common/record.module.js';
 import type { RecordService } from '../../common/record.service.js';
 import { Business } from '../../kernel/businesses/business.entity.js';
 import { dbDate } from '../billing-runs/built-in-sources.js';
-import { DueItemSources, type DueContext, type DueItem } from '../due-items/due-items.js';
+import { DueItemSources, inList, type DueContext, type DueItem } from '../due-items/due-items.js';
 import { FlagClaims } from '../due-items/flag-claims.js';
 import { fromUnits } from '../due-items/money.js';
 import { atMidnight } from '../due-items/periods.js';
@@ -33,15 +33,15 @@ export class ChargeItems implements OnModuleInit {
     this.sources.register({ name: 'Charges', order: 55, collect: (context) => this.due(context), release: (context) => this.claims.release(context) });
   }
 
-  private async due({ customer, until, manager }: DueContext): Promise<DueItem[]> {
+  private async due({ customerIds, until, manager }: DueContext): Promise<DueItem[]> {
     const { db } = this;
     const q = (name: string) => db.id(name);
     const rows = await db.query(
-      `SELECT c.${q('Id')} AS id, c.${q('UniqueId')} AS uniqueId, c.${q('Version')} AS version, c.${q('SaleDate')} AS saleDate, c.${q('TotalAmount')} AS amount, ` +
+      `SELECT c.${q('Id')} AS id, c.${q('CoworkerId')} AS coworker, c.${q('UniqueId')} AS uniqueId, c.${q('Version')} AS version, c.${q('SaleDate')} AS saleDate, c.${q('TotalAmount')} AS amount, ` +
       `c.${q('Description')} AS description, c.${q('InvoiceLineDisplayAs')} AS display, c.${q('TaxRateId')} AS taxRate, b.${q('CurrencyId')} AS currency ` +
       `FROM ${db.tableOf(Charge)} c JOIN ${db.tableOf(Business)} b ON b.${q('Id')} = c.${q('BusinessId')} ` +
-      `WHERE c.${q('CoworkerId')} = ? AND c.${q('Invoiced')} = 0 AND c.${q('SaleDate')} < ? ORDER BY c.${q('SaleDate')}, c.${q('Id')}`,
-      [customer.id, db.dateParam(atMidnight(until.plusDays(1)))],
+      `WHERE c.${q('CoworkerId')} ${inList(customerIds)} AND c.${q('Invoiced')} = 0 AND c.${q('SaleDate')} < ? ORDER BY c.${q('CoworkerId')}, c.${q('SaleDate')}, c.${q('Id')}`,
+      [...customerIds, db.dateParam(atMidnight(until.plusDays(1)))],
       manager,
     );
     return rows.map((row): DueItem => {

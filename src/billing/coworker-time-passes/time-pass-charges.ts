@@ -3,7 +3,7 @@ import { Database } from '../../common/database.js';
 import { InjectRecords } from '../../common/record.module.js';
 import type { RecordService } from '../../common/record.service.js';
 import { dbDate } from '../billing-runs/built-in-sources.js';
-import { DueItemSources, type DueContext, type DueItem } from '../due-items/due-items.js';
+import { DueItemSources, inList, type DueContext, type DueItem } from '../due-items/due-items.js';
 import { FlagClaims } from '../due-items/flag-claims.js';
 import { atMidnight } from '../due-items/periods.js';
 import { TimePass } from '../time-passes/time-pass.entity.js';
@@ -30,16 +30,16 @@ export class TimePassCharges implements OnModuleInit {
     this.sources.register({ name: 'Time passes', order: 60, collect: (context) => this.due(context), release: (context) => this.claims.release(context) });
   }
 
-  private async due({ customer, until, manager }: DueContext): Promise<DueItem[]> {
+  private async due({ customerIds, until, manager }: DueContext): Promise<DueItem[]> {
     const { db } = this;
     const q = (name: string) => db.id(name);
     const rows = await db.query(
-      `SELECT p.${q('Id')} AS id, p.${q('UniqueId')} AS uniqueId, p.${q('Version')} AS version, p.${q('SaleDate')} AS saleDate, p.${q('Price')} AS amount, p.${q('TimePassId')} AS timePass, ` +
+      `SELECT p.${q('Id')} AS id, p.${q('CoworkerId')} AS coworker, p.${q('UniqueId')} AS uniqueId, p.${q('Version')} AS version, p.${q('SaleDate')} AS saleDate, p.${q('Price')} AS amount, p.${q('TimePassId')} AS timePass, ` +
       `t.${q('Name')} AS name, t.${q('InvoiceDisplay')} AS display, t.${q('TaxRateId')} AS taxRate, t.${q('CurrencyId')} AS currency ` +
       `FROM ${db.tableOf(CoworkerTimePass)} p JOIN ${db.tableOf(TimePass)} t ON t.${q('Id')} = p.${q('TimePassId')} ` +
-      `WHERE p.${q('CoworkerId')} = ? AND p.${q('Invoiced')} = 0 AND p.${q('Free')} = 0 AND p.${q('Price')} > 0 AND p.${q('SaleDate')} < ? ` +
-      `ORDER BY p.${q('SaleDate')}, p.${q('Id')}`,
-      [customer.id, db.dateParam(atMidnight(until.plusDays(1)))],
+      `WHERE p.${q('CoworkerId')} ${inList(customerIds)} AND p.${q('Invoiced')} = 0 AND p.${q('Free')} = 0 AND p.${q('Price')} > 0 AND p.${q('SaleDate')} < ? ` +
+      `ORDER BY p.${q('CoworkerId')}, p.${q('SaleDate')}, p.${q('Id')}`,
+      [...customerIds, db.dateParam(atMidnight(until.plusDays(1)))],
       manager,
     );
     return rows.map((row): DueItem => {

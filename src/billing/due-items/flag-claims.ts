@@ -37,12 +37,13 @@ export class FlagClaims {
   constructor(private readonly db: Database, private readonly table: FlaggedTable) {}
 
   /**
-   * The due item of a record billed whole, read with the aliases `id`, `uniqueId`, `version`, `amount` (the
-   * price of its line, before tax), `taxRate` and `currency`: one line of quantity 1 priced at `amount` (to
-   * the cent), claimed from the version read.
+   * The due item of a record billed whole, read with the aliases `id`, `uniqueId`, `version`, `coworker` (its
+   * customer), `amount` (the price of its line, before tax), `taxRate` and `currency`: one line of quantity 1
+   * priced at `amount` (to the cent), claimed from the version read.
    */
   item(row: Readonly<Record<string, unknown>>, line: Pick<DueLine, 'source' | 'description' | 'periodFrom' | 'periodTo' | 'creditUse'>): DueItem {
     return {
+      customerId: Number(row.coworker),
       lines: [{
         ...line, sourceUniqueId: String(row.uniqueId), quantity: 1, unitPrice: roundToCents(toUnits(row.amount)),
         taxRateId: row.taxRate === null ? null : Number(row.taxRate), currencyId: Number(row.currency),

@@ -1,6 +1,6 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { dbDate } from '../../billing/billing-runs/built-in-sources.js';
-import { DueItemSources, type DueContext, type DueItem } from '../../billing/due-items/due-items.js';
+import { DueItemSources, inList, type DueContext, type DueItem } from '../../billing/due-items/due-items.js';
 import { FlagClaims } from '../../billing/due-items/flag-claims.js';
 import { atMidnight } from '../../billing/due-items/periods.js';
 import { Database } from '../../common/database.js';
@@ -34,16 +34,16 @@ export class BookingCharges implements OnModuleInit {
     this.sources.register({ name: 'Booking charges', order: 50, collect: (context) => this.due(context), release: (context) => this.claims.release(context) });
   }
 
-  private async due({ customer, until, manager }: DueContext): Promise<DueItem[]> {
+  private async due({ customerIds, until, manager }: DueContext): Promise<DueItem[]> {
     const { db } = this;
     const q = (name: string) => db.id(name);
     const rows = await db.query(
-      `SELECT b.${q('Id')} AS id, b.${q('UniqueId')} AS uniqueId, b.${q('Version')} AS version, b.${q('FromTime')} AS fromTime, b.${q('ToTime')} AS toTime, ` +
+      `SELECT b.${q('Id')} AS id, b.${q('CoworkerId')} AS coworker, b.${q('UniqueId')} AS uniqueId, b.${q('Version')} AS version, b.${q('FromTime')} AS fromTime, b.${q('ToTime')} AS toTime, ` +
       `b.${q('ChargeAmount')} AS amount, r.${q('Name')} AS resource, r.${q('TaxRateId')} AS taxRate, r.${q('CurrencyId')} AS currency ` +
       `FROM ${db.tableOf(Booking)} b JOIN ${db.tableOf(Resource)} r ON r.${q('Id')} = b.${q('ResourceId')} ` +
-      `WHERE b.${q('CoworkerId')} = ? AND b.${q('Invoiced')} = 0 AND b.${q('Tentative')} = 0 AND b.${q('ChargeAmount')} > 0 AND b.${q('FromTime')} < ? ` +
-      `ORDER BY b.${q('FromTime')}, b.${q('Id')}`,
-      [customer.id, db.dateParam(atMidnight(until.plusDays(1)))],
+      `WHERE b.${q('CoworkerId')} ${inList(customerIds)} AND b.${q('Invoiced')} = 0 AND b.${q('Tentative')} = 0 AND b.${q('ChargeAmount')} > 0 AND b.${q('FromTime')} < ? ` +
+      `ORDER BY b.${q('CoworkerId')}, b.${q('FromTime')}, b.${q('Id')}`,
+      [...customerIds, db.dateParam(atMidnight(until.plusDays(1)))],
       manager,
     );
     return rows.map((row): DueItem => {
