@@ -57,16 +57,18 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
    * Records a change of one of this type's records in the change log, inside the write's
    * transaction: the machinery does it for every create, update and delete, and domain rules do it
    * for the records they write besides (a sale's stock change on its product). `before` is the record
-   * as read before the change (null on create); `request` the body, for the write-only fields it gave.
+   * as read before the change (null on create); `request` the body, for the write-only fields it gave;
+   * `knownBusinessId` the record's business where the caller knows it (a billing run's), saving its look-up.
    */
   async recordChange(
     manager: EntityManager, actor: Principal | undefined, action: ChangeAction, id: number, before: WireRecord | null, request?: object, written?: Record<string, unknown>,
+    knownBusinessId?: number,
   ): Promise<void> {
     let reading: Promise<WireRecord> | undefined;
     const read = () => (reading ??= this.get(id, undefined, manager));
     // A create knows what it wrote: the row is read back only if something needs it as GET shows it.
     const after = action === 'Delete' ? null : written ? this.machinery.wire.written(id, written, request) : await read();
-    const businessId = await this.businessOf((after ?? before)!, manager);
+    const businessId = knownBusinessId ?? (await this.businessOf((after ?? before)!, manager));
     // A record moved to another business: its entry names the business it left as well (history scope).
     const scope = this.definition.business;
     const link = scope && ('column' in scope ? scope.column : 'on' in scope && !('links' in scope) ? scope.on : null);

@@ -176,7 +176,7 @@ export class BillingRunner {
   }
 
   /**
-   * Bills a batch of customers of one business in ONE transaction (docs/billing.md "Runs"): their turns
+   * Bills a batch of customers of ONE business in one transaction (docs/billing.md "Runs"): their turns
    * taken by one UPDATE, then each source read once for all of them; each customer's invoices are then
    * made as `bill` makes them. All or nothing: null when the batch cannot be billed as one (a customer
    * gone or one a team's invoice concerns, a claim lost, a customer that cannot be billed), and nothing
@@ -193,8 +193,13 @@ export class BillingRunner {
         if (!(await this.takeTurns(ids, manager))) throw new BatchUnfit();
         if ((await this.teams.inTeamInvoices(ids, manager)).size) throw new BatchUnfit();
         const items = await this.teams.dueToEach({ customerIds: ids, until, manager });
+        const plans: PlannedInvoice[][] = [];
+        for (const customer of customers) plans.push(await this.plan(customer, until, manager, actor, items.get(customer.id) ?? []));
+        // The batch's invoice numbers last, in its customers' order: the counter row is held from here to COMMIT.
+        const count = plans.reduce((sum, planned) => sum + planned.length, 0);
+        const numbers = count ? await this.invoices.reserveNumbers(manager, customers[0].businessId, count) : [];
         const made: BilledInvoice[][] = [];
-        for (const customer of customers) made.push(await this.billPlanned(manager, customer, await this.plan(customer, until, manager, actor, items.get(customer.id) ?? []), actor));
+        for (const [index, customer] of customers.entries()) made.push(await this.billPlanned(manager, customer, plans[index], actor, numbers));
         return made;
       }, undefined, requestId);
     } catch (error) {
@@ -209,8 +214,11 @@ export class BillingRunner {
     return this.billPlanned(manager, customer, await this.plan(customer, until, manager, actor), actor);
   }
 
-  /** Writes the planned invoices of a customer whose turn this transaction holds: the invoices made. */
-  private async billPlanned(manager: EntityManager, customer: BilledCustomer, planned: PlannedInvoice[], actor: Principal | undefined): Promise<BilledInvoice[]> {
+  /**
+   * Writes the planned invoices of a customer whose turn this transaction holds: the invoices made.
+   * `numbers`: numbers its batch took, each invoice taking the first left (else each takes its own).
+   */
+  private async billPlanned(manager: EntityManager, customer: BilledCustomer, planned: PlannedInvoice[], actor: Principal | undefined, numbers?: string[]): Promise<BilledInvoice[]> {
     const made: BilledInvoice[] = [];
     const today = atMidnight(todayUtc());
     for (const invoice of planned) {
@@ -224,7 +232,7 @@ export class BillingRunner {
         TotalAmount: fromUnits(invoice.total),
         TaxAmount: fromUnits(invoice.tax),
         SubscriptionAmount: fromUnits(invoice.subscription),
-      });
+      }, numbers?.shift());
       const number = String(written.InvoiceNumber);
       for (const line of invoice.lines) {
         const fields = wireLine(line);
@@ -234,11 +242,11 @@ export class BillingRunner {
           PeriodTo: new Date(fields.PeriodTo),
           CoworkerInvoiceId: id,
           BilledItemKey: line.key,
-        });
+        }, customer.businessId);
         await this.universalCredits.recordUses(manager, actor, lineId, customer.id, line);
       }
       for (const [index, { item, lines }] of invoice.items.entries()) {
-        if (!(await item.claim({ manager, actor, invoice: { id, number, on: new Date() }, credited: invoice.credited[index] }, lines))) throw new ClaimLost();
+        if (!(await item.claim({ manager, actor, invoice: { id, number, on: new Date() }, businessId: customer.businessId, credited: invoice.credited[index] }, lines))) throw new ClaimLost();
       }
       await this.invoices.recordIssued(manager, actor, id, written);
       made.push({ ...this.answer(customer, invoice), Id: id, InvoiceNumber: number });

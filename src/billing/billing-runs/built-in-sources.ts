@@ -113,11 +113,11 @@ export class BuiltInDueSources implements OnModuleInit {
    * conditional UPDATE; true when it did. The change goes in the record's history.
    */
   private async claimPeriod(
-    { manager, actor }: ClaimContext, service: RecordService<any>, entity: abstract new () => unknown, id: number, read: LocalDate | null, next: LocalDate, marks: Record<string, unknown>,
+    { manager, actor, businessId }: ClaimContext, service: RecordService<any>, entity: abstract new () => unknown, id: number, read: LocalDate | null, next: LocalDate, marks: Record<string, unknown>,
   ): Promise<boolean> {
     const before = await service.get(id, undefined, manager);
     const changed = await this.conditionalUpdate(manager, actor, entity, id, { InvoicedPeriod: this.db.dateParam(atMidnight(next)), ...marks }, 'InvoicedPeriod', read ? this.db.dateParam(atMidnight(read)) : null);
-    if (changed) await service.recordChange(manager, actor, 'Update', id, before);
+    if (changed) await service.recordChange(manager, actor, 'Update', id, before, undefined, undefined, businessId);
     return changed;
   }
 
@@ -205,7 +205,7 @@ export class BuiltInDueSources implements OnModuleInit {
         claim: async (claim) => {
           const before = await this.sales.get(id, undefined, claim.manager);
           const changed = await this.conditionalUpdate(claim.manager, claim.actor, CoworkerProduct, id, { Invoiced: 1, ...this.saleMarks(claim) }, 'Invoiced', 0);
-          if (changed) await this.sales.recordChange(claim.manager, claim.actor, 'Update', id, before);
+          if (changed) await this.sales.recordChange(claim.manager, claim.actor, 'Update', id, before, undefined, undefined, claim.businessId);
           return changed;
         },
       };

@@ -46,6 +46,8 @@ export interface ClaimContext {
   manager: EntityManager;
   actor: Principal | undefined;
   invoice: BillingInvoice;
+  /** The business of the customer billed: the business of every record its items claim. */
+  businessId: number;
   /** What universal credits paid of the item's billed lines (docs/billing.md "Universal credits"). */
   credited: Units;
 }

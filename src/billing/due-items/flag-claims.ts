@@ -54,10 +54,10 @@ export class FlagClaims {
 
   /** Marks the record billed on the invoice, only while it is as read: whether it did. */
   async claim(context: ClaimContext, id: number, version: number): Promise<boolean> {
-    const { manager, actor, invoice } = context;
+    const { manager, actor, invoice, businessId } = context;
     const before = await this.table.records().get(id, undefined, manager);
     const changed = await this.update(manager, actor, id, { Invoiced: 1, CoworkerInvoiceId: invoice.id, ...this.table.marks?.(context) }, `${this.q('Invoiced')} = 0 AND ${this.q('Version')} = ?`, [version]);
-    if (changed) await this.table.records().recordChange(manager, actor, 'Update', id, before);
+    if (changed) await this.table.records().recordChange(manager, actor, 'Update', id, before, undefined, undefined, businessId);
     return changed;
   }
 
