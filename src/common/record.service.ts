@@ -20,6 +20,8 @@ import type { WriteScope } from './write-scope.js';
 
 
 export const RECORD_DEFINITION = Symbol('RecordDefinition');
+/** Rows of one INSERT of insertRecords: 100 rows of even 300 columns stay under SQLite's 32,766 bound parameters. */
+const INSERT_CHUNK = 100;
 /** The token of a record type's rules inside its module (record.module.ts). */
 export const RECORD_RULES = Symbol('RecordRules');
 
@@ -190,6 +192,31 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
   /** Inserts a row of column values and returns its new Id (inside `manager`'s transaction, if given). */
   insertRow(values: Record<string, unknown>, manager?: EntityManager, scope?: WriteScope): Promise<number> {
     return this.machinery.repository.insert(values, manager, scope);
+  }
+
+  /**
+   * Inserts records naming the same columns in one statement, and their change-log entries in one more,
+   * each entry as recordChange writes a create's (a billing run's lines, all of `businessId`): their Ids.
+   * INSERT_CHUNK rows a statement, within both databases' limits on bound parameters.
+   */
+  async insertRecords(manager: EntityManager, actor: Principal | undefined, rows: readonly Record<string, unknown>[], businessId: number): Promise<number[]> {
+    const ids: number[] = [];
+    for (let first = 0; first < rows.length; first += INSERT_CHUNK) ids.push(...(await this.insertChunk(manager, actor, rows.slice(first, first + INSERT_CHUNK), businessId)));
+    return ids;
+  }
+
+  private async insertChunk(manager: EntityManager, actor: Principal | undefined, rows: readonly Record<string, unknown>[], businessId: number): Promise<number[]> {
+    const { repository, wire } = this.machinery;
+    const ids = await repository.insertMany(rows, manager);
+    await this.changeLog.writeMany(manager, rows.map((written, index) => {
+      const id = ids[index];
+      let reading: Promise<WireRecord> | undefined;
+      return {
+        definition: this.definition, action: 'Create' as const, recordId: id, before: null, after: wire.written(id, written, undefined), businessId, previousBusinessId: null, actor,
+        record: () => (reading ??= this.get(id, undefined, manager)),
+      };
+    }));
+    return ids;
   }
 
   /**

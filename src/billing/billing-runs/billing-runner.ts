@@ -234,17 +234,11 @@ export class BillingRunner {
         SubscriptionAmount: fromUnits(invoice.subscription),
       }, numbers?.shift());
       const number = String(written.InvoiceNumber);
-      for (const line of invoice.lines) {
+      const lineIds = await this.lines.insertLines(manager, actor, invoice.lines.map((line) => {
         const fields = wireLine(line);
-        const lineId = await this.lines.insertLine(manager, actor, {
-          ...fields,
-          PeriodFrom: new Date(fields.PeriodFrom),
-          PeriodTo: new Date(fields.PeriodTo),
-          CoworkerInvoiceId: id,
-          BilledItemKey: line.key,
-        }, customer.businessId);
-        await this.universalCredits.recordUses(manager, actor, lineId, customer.id, line);
-      }
+        return { ...fields, PeriodFrom: new Date(fields.PeriodFrom), PeriodTo: new Date(fields.PeriodTo), CoworkerInvoiceId: id, BilledItemKey: line.key };
+      }), customer.businessId);
+      for (const [index, line] of invoice.lines.entries()) await this.universalCredits.recordUses(manager, actor, lineIds[index], customer.id, line);
       for (const [index, { item, lines }] of invoice.items.entries()) {
         if (!(await item.claim({ manager, actor, invoice: { id, number, on: new Date() }, businessId: customer.businessId, credited: invoice.credited[index] }, lines))) throw new ClaimLost();
       }

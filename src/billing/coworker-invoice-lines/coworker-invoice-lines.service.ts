@@ -11,11 +11,10 @@ import { coworkerInvoiceLines } from './coworker-invoice-lines.definition.js';
 export class CoworkerInvoiceLinesService {
   @InjectRecords(coworkerInvoiceLines) private readonly records: RecordService;
 
-  async insertLine(manager: EntityManager, actor: Principal | undefined, values: Record<string, unknown>, businessId?: number): Promise<number> {
+  /** An invoice's lines, in order, in one INSERT, and their history in one more (`businessId`: the invoice's): their Ids. */
+  insertLines(manager: EntityManager, actor: Principal | undefined, lines: readonly Record<string, unknown>[], businessId: number): Promise<number[]> {
     const now = new Date();
-    const written = { ...values, UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true };
-    const id = await this.records.insertRow(written, manager);
-    await this.records.recordChange(manager, actor, 'Create', id, null, undefined, written, businessId);
-    return id;
+    const written = lines.map((values) => ({ ...values, UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: true }));
+    return this.records.insertRecords(manager, actor, written, businessId);
   }
 }
