@@ -32,7 +32,7 @@ export class InvoiceIssuanceRepository {
 
   /**
    * The next `count` numbers of a business's series, in order, from ONE move of its counter (a billing
-   * run's batch: docs/billing.md "Runs"), with the guarantees of `nextNumber`.
+   * run's batch: docs/billing.md "Exactly once"), with the guarantees of `nextNumber`.
    */
   async nextNumbers(series: InvoiceSeries, businessId: number, count: number, manager: EntityManager): Promise<string[]> {
     const last = await this.advance(series, businessId, '?', [count, count], manager);

@@ -140,7 +140,7 @@ export class RecordRepository {
 
   /**
    * Inserts rows naming the same columns, each with its UniqueId, in ONE statement (a billing run's lines:
-   * docs/billing.md "Runs"): their new Ids, in order. Where INSERT returns values the Ids come with it,
+   * docs/billing.md "Exactly once"): their new Ids, in order. Where INSERT returns values the Ids come with it,
    * elsewhere from one look-up by UniqueId.
    */
   async insertMany(rows: readonly Record<string, unknown>[], manager: EntityManager): Promise<number[]> {

@@ -20,9 +20,9 @@ import { UniversalCredits, wireLine, type PlannedLine } from './universal-credit
 const CLAIM_ATTEMPTS = 4;
 /** Days from the day an invoice is made to its DueDate (docs/billing.md). */
 const DUE_IN_DAYS = 14;
-/** At most this many batches of a run are billed at once (docs/billing.md "Runs"). */
+/** At most this many batches of a run are billed at once (docs/billing.md "Exactly once"). */
 const MAX_WIDTH = 2;
-/** Customers one transaction of a run bills, on MariaDB and on SQLite (docs/billing.md "Runs"). */
+/** Customers one transaction of a run bills, on MariaDB and on SQLite (docs/billing.md "Exactly once"). */
 const MYSQL_BATCH = 16;
 const SQLITE_BATCH = 8;
 /** Pool connections a run leaves to everything else: the API's requests and the run's own page reads. */
@@ -121,12 +121,10 @@ export class BillingRunner {
   readonly attempts = { transactions: 0, retries: 0 };
 
   /**
-   * How many customers a run bills at once (docs/billing.md "Runs"): on MariaDB min(4, pool size − 2),
-   * at least 1 — each customer holds a pool connection for its transaction, two are left to the API and
-   * the run's page reads, and beyond four the business's invoice counter row, which every customer's
-   * invoice takes in turn, is the queue. SQLite has one writer: its customers are billed one after the
-   * other, but four are queued at once so that their transactions share a group commit (one COMMIT and
-   * its fsync), each still all or nothing in a savepoint of its own (docs/performance.md, "Figures of 2026-11-29").
+   * How many batches a run bills at once (docs/billing.md "Exactly once"): on MariaDB min(2, pool size − 2),
+   * at least 1 — each batch holds a pool connection for its transaction, two are left to the API and the
+   * run's page reads, and while one batch writes (holding the business's invoice counter row) the other
+   * reads. SQLite has one writer: the second batch is queued behind the first.
    */
   get width(): number {
     const pool = this.db.poolUse();
@@ -135,7 +133,7 @@ export class BillingRunner {
   }
 
   /**
-   * How many customers one transaction bills (docs/billing.md "Runs"). On SQLite a transaction holds back
+   * How many customers one transaction bills (docs/billing.md "Exactly once"). On SQLite a transaction holds back
    * every read from outside until its COMMIT, so its batches are smaller.
    */
   get batchSize(): number {
@@ -176,7 +174,7 @@ export class BillingRunner {
   }
 
   /**
-   * Bills a batch of customers of ONE business in one transaction (docs/billing.md "Runs"): their turns
+   * Bills a batch of customers of ONE business in one transaction (docs/billing.md "Exactly once"): their turns
    * taken by one UPDATE, then each source read once for all of them; each customer's invoices are then
    * made as `bill` makes them. All or nothing: null when the batch cannot be billed as one (a customer
    * gone or one a team's invoice concerns, a claim lost, a customer that cannot be billed), and nothing

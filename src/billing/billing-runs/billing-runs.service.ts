@@ -82,8 +82,9 @@ export class BillingRunsService implements OnModuleInit {
   }
 
   /**
-   * Bills (or previews) customers of one business up to `until`, each all or nothing in its own
-   * transaction, up to `runner.width` of them at once (docs/billing.md "Runs"); a customer that cannot
+   * Bills (or previews) customers of one business up to `until`, in batches of `runner.batchSize`, each
+   * all or nothing in one transaction (a preview's customers one by one), up to `runner.width` batches at
+   * once (docs/billing.md "Exactly once"); a customer that cannot
    * be billed is an entry in Errors. Outcomes are taken in the order the customers come, whatever order
    * their transactions finish in, so the record lists them as a one-at-a-time run would. A run that is
    * not a preview is recorded as a BillingRun of that business, written when it starts (FinishedOn null)

@@ -59,7 +59,7 @@ export class TeamInvoicing {
 
   /**
    * What is due to each of several customers none of which a team's invoice concerns (teamless), each
-   * source asked once for all of them (docs/billing.md "Runs"): each customer's own items.
+   * source asked once for all of them (docs/billing.md "Exactly once"): each customer's own items.
    */
   async dueToEach(context: DueContext): Promise<Map<number, DueItem[]>> {
     return byCustomer(await this.collect(context));

@@ -89,7 +89,7 @@ export interface BilledCustomer {
 
 /**
  * What a source is asked: the customers (one, or a batch a run bills in one transaction: docs/billing.md
- * "Runs"), up to which date, and the transaction to read in (none for a preview).
+ * "Exactly once"), up to which date, and the transaction to read in (none for a preview).
  */
 export interface DueContext {
   customerIds: readonly number[];

@@ -90,7 +90,7 @@ export class ChangeLog {
     for (const [i, listener] of this.listeners.entries()) await listener.apply(manager, change, counts[i]);
   }
 
-  /** Several changes' entries in one INSERT (a billing run's lines: docs/billing.md "Runs"), each as `write` writes it, in order. */
+  /** Several changes' entries in one INSERT (a billing run's lines: docs/billing.md "Exactly once"), each as `write` writes it, in order. */
   async writeMany(manager: EntityManager, entries: readonly Omit<RecordChange, 'on' | 'changes'>[]): Promise<void> {
     const changes = entries.map((entry) => this.changeOf(entry));
     const counts = await this.entries.insertMany(changes.map((change) => this.rowOf(change, manager)), changes.map((change) => this.listeners.map((listener) => listener.probe(change))), manager);
