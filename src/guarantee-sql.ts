@@ -112,8 +112,8 @@ const GUARANTEES: Guarantee[] = [
   },
   {
     title: 'The customer\'s billing turn',
-    guarantees: 'every transaction billing a customer first writes its row, so they take turns on one server and conflict (and run again) across Galera nodes; none commits on what it read before another\'s commit (docs/billing.md, "Exactly once").',
-    run: (db, manager) => new BillingRunsRepository(db).takeTurn(1, manager),
+    guarantees: 'every transaction billing a customer (or a batch of them, one UPDATE) first writes its row, so they take turns on one server and conflict (and run again) across Galera nodes; none commits on what it read before another\'s commit (docs/billing.md, "Exactly once").',
+    run: (db, manager) => new BillingRunsRepository(db).takeTurns([1, 2], manager),
   },
   {
     title: 'Claim of a due item (contract period; contract products and sales alike)',

@@ -241,8 +241,8 @@ describe('Billing bounds', () => {
       // run spends its time): the error ends the run as a crash would, after its start.
       t.app.get(DueItemSources).register({
         name: 'Dies on one customer', order: 99,
-        collect: async ({ customer }) => {
-          if (customer.id === dying) throw new Error('the instance died here');
+        collect: async ({ customerIds }) => {
+          if (customerIds.includes(dying)) throw new Error('the instance died here');
           return [];
         },
       });

@@ -359,7 +359,7 @@ describe('Billing runs', () => {
     assert.equal(runner.attempts.retries - retriesBefore <= 60, true, `${runner.attempts.retries - retriesBefore} retries`);
   });
 
-  it('a manual run whose request deadline passes begins no further customer; those begun finish and are recorded in order', async () => {
+  it('a manual run whose request deadline passes begins no further batch of customers; those begun finish and are recorded in order', async () => {
     const [shop] = await createBusinesses(t, 'Deadline Works');
     const product = await createProduct(t, shop, { Price: 5 });
     const customers: Array<{ id: number; businessId: number }> = [];
@@ -370,11 +370,13 @@ describe('Billing runs', () => {
     }
     const runner = t.app.get(BillingRunner);
     const begun: number[] = [];
-    const bill = runner.bill.bind(runner);
-    runner.bill = (customer, ...rest) => {
-      begun.push(customer.id);
-      return bill(customer, ...rest);
+    const billBatch = runner.billBatch.bind(runner);
+    runner.billBatch = (batch, ...rest) => {
+      begun.push(...batch.map((customer) => customer.id));
+      return billBatch(batch, ...rest);
     };
+    // Batches of three customers, each billed in one transaction.
+    Object.defineProperty(runner, 'batchSize', { value: 3, configurable: true });
     try {
       // The deadline passes once six customers have been begun (as the request's 503 would mark it).
       const scope = { get expired() { return begun.length >= 6; } } as unknown as WriteScope;
@@ -383,7 +385,8 @@ describe('Billing runs', () => {
       assert.equal(run.customersBilled, 6);
       assert.deepEqual(run.invoices.map((i) => i.CoworkerId), begun);
     } finally {
-      runner.bill = bill;
+      runner.billBatch = billBatch;
+      delete (runner as { batchSize?: number }).batchSize;
     }
     const invoices = (await t.get(`/api/billing/coworkerinvoices?CoworkerInvoice_Business=${shop}&size=100`)).body.Records as Array<Record<string, any>>;
     assert.deepEqual(invoices.map((i) => i.CoworkerId).sort((a, b) => a - b), begun);

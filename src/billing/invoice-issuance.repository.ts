@@ -27,16 +27,30 @@ export class InvoiceIssuanceRepository {
    * InvoiceNumber is this sequence number written as plain decimal text: "1", "2", ….
    */
   async nextNumber(series: InvoiceSeries, businessId: number, manager: EntityManager): Promise<string> {
+    return String(await this.advance(series, businessId, '1', [], manager));
+  }
+
+  /**
+   * The next `count` numbers of a business's series, in order, from ONE move of its counter (a billing
+   * run's batch: docs/billing.md "Exactly once"), with the guarantees of `nextNumber`.
+   */
+  async nextNumbers(series: InvoiceSeries, businessId: number, count: number, manager: EntityManager): Promise<string[]> {
+    const last = await this.advance(series, businessId, '?', [count, count], manager);
+    return Array.from({ length: count }, (_, i) => String(last - count + 1 + i));
+  }
+
+  /** Moves the counter by `step` (SQL: a literal or a parameter, given in `steps` twice), holding its row: the last number now. */
+  private async advance(series: InvoiceSeries, businessId: number, step: string, steps: number[], manager: EntityManager): Promise<number> {
     const { db } = this;
     const q = (name: string) => db.id(name);
     const table = q('invoice_sequence');
     const upsert = db.isMySql
-      ? `INSERT INTO ${table} (${q('Series')}, ${q('BusinessId')}, ${q('LastNumber')}) VALUES (?, ?, 1) ON DUPLICATE KEY UPDATE ${q('LastNumber')} = ${q('LastNumber')} + 1`
-      : `INSERT INTO ${table} (${q('Series')}, ${q('BusinessId')}, ${q('LastNumber')}) VALUES (?, ?, 1) ON CONFLICT (${q('Series')}, ${q('BusinessId')}) DO UPDATE SET ${q('LastNumber')} = ${q('LastNumber')} + 1`;
-    await db.query(upsert, [series, businessId], manager);
+      ? `INSERT INTO ${table} (${q('Series')}, ${q('BusinessId')}, ${q('LastNumber')}) VALUES (?, ?, ${step}) ON DUPLICATE KEY UPDATE ${q('LastNumber')} = ${q('LastNumber')} + ${step}`
+      : `INSERT INTO ${table} (${q('Series')}, ${q('BusinessId')}, ${q('LastNumber')}) VALUES (?, ?, ${step}) ON CONFLICT (${q('Series')}, ${q('BusinessId')}) DO UPDATE SET ${q('LastNumber')} = ${q('LastNumber')} + ${step}`;
+    await db.query(upsert, [series, businessId, ...steps], manager);
     // The transaction's own write is visible to it, whatever its isolation level.
     const [row] = await db.query<{ n: unknown }>(`SELECT ${q('LastNumber')} AS n FROM ${table} WHERE ${q('Series')} = ? AND ${q('BusinessId')} = ?`, [series, businessId], manager);
-    return String(Number(row.n));
+    return Number(row.n);
   }
 
   /** One column of the record `id` points at (null when there is no id or no such record). */

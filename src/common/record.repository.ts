@@ -138,6 +138,30 @@ export class RecordRepository {
     return (await this.db.run(sql, parameters, manager, scope)).insertId;
   }
 
+  /**
+   * Inserts rows naming the same columns, each with its UniqueId, in ONE statement (a billing run's lines:
+   * docs/billing.md "Exactly once"): their new Ids, in order. Where INSERT returns values the Ids come with it,
+   * elsewhere from one look-up by UniqueId.
+   */
+  async insertMany(rows: readonly Record<string, unknown>[], manager: EntityManager): Promise<number[]> {
+    const q = (name: string) => this.db.id(name);
+    const columns = rows.map((row) => this.columnsOf(row));
+    const names = columns[0].names.join(', ');
+    if (columns.some((row) => row.names.join(', ') !== names)) throw new Error('insertMany: every row names the same columns');
+    const sql = `INSERT INTO ${this.plan.tableName} (${names}) VALUES ${columns.map(({ placeholders }) => `(${placeholders.join(', ')})`).join(', ')}`;
+    const parameters = columns.flatMap((row) => row.parameters);
+    const uniqueIds = rows.map((row) => String(row.UniqueId));
+    let made: Record<string, unknown>[];
+    if (await this.db.supportsReturning(manager)) {
+      made = await this.db.query(`${sql} RETURNING ${q('Id')} AS id, ${q('UniqueId')} AS u`, parameters, manager);
+    } else {
+      await this.db.run(sql, parameters, manager);
+      made = await this.db.query(`SELECT ${q('Id')} AS id, ${q('UniqueId')} AS u FROM ${this.plan.tableName} WHERE ${q('UniqueId')} IN (${uniqueIds.map(() => '?').join(', ')})`, uniqueIds, manager);
+    }
+    const idOf = new Map(made.map((row) => [String(row.u), Number(row.id)]));
+    return uniqueIds.map((uniqueId) => idOf.get(uniqueId)!);
+  }
+
   /** Updates a row; returns the number of rows changed (0 when `expected` did not match). */
   async update(id: number, values: Record<string, unknown>, manager: EntityManager, expected: number | null): Promise<number> {
     const { sql, parameters } = this.updateStatement(id, values, expected);

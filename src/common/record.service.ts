@@ -30,6 +30,9 @@ export interface CreateOptions {
   stampedBy?: Stamper;
 }
 
+/** Rows of one INSERT of insertRecords: 100 rows of even 300 columns stay under SQLite's 32,766 bound parameters. */
+const INSERT_CHUNK = 100;
+
 /** The token of a record type's rules inside its module (record.module.ts). */
 export const RECORD_RULES = Symbol('RecordRules');
 
@@ -67,16 +70,18 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
    * Records a change of one of this type's records in the change log, inside the write's
    * transaction: the machinery does it for every create, update and delete, and the door below for
    * the records domain rules write besides (a sale's stock change on its product). `before` is the record
-   * as read before the change (null on create); `request` the body, for the write-only fields it gave.
+   * as read before the change (null on create); `request` the body, for the write-only fields it gave;
+   * `knownBusinessId` the record's business where the caller knows it (a billing run's), saving its look-up.
    */
   async recordChange(
     manager: EntityManager, actor: Principal | undefined, action: ChangeAction, id: number, before: WireRecord | null, request?: object, written?: Record<string, unknown>,
+    knownBusinessId?: number,
   ): Promise<void> {
     let reading: Promise<WireRecord> | undefined;
     const read = () => (reading ??= this.get(id, undefined, manager));
     // A create knows what it wrote: the row is read back only if something needs it as GET shows it.
     const after = action === 'Delete' ? null : written ? this.machinery.wire.written(id, written, request) : await read();
-    const businessId = await this.businessOf((after ?? before)!, manager);
+    const businessId = knownBusinessId ?? (await this.businessOf((after ?? before)!, manager));
     // A record moved to another business: its entry names the business it left as well (history scope).
     const scope = this.definition.business;
     const link = scope && ('column' in scope ? scope.column : 'on' in scope && !('links' in scope) ? scope.on : null);
@@ -239,12 +244,15 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
 
   /**
    * A change a repository makes by a statement of its own (a conditional claim, a release), with its
-   * history when it changed the record: `change` answers false when it did not. `before`: as already read.
+   * history when it changed the record: `change` answers false when it did not. `before`: as already read;
+   * `knownBusinessId`: the record's business where the caller knows it (a billing run's).
    */
-  async changeRecorded(manager: EntityManager, actor: Principal | undefined, id: number, change: () => Promise<boolean | void>, before?: WireRecord): Promise<boolean> {
+  async changeRecorded(
+    manager: EntityManager, actor: Principal | undefined, id: number, change: () => Promise<boolean | void>, before?: WireRecord, knownBusinessId?: number,
+  ): Promise<boolean> {
     before ??= await this.get(id, undefined, manager);
     if ((await change()) === false) return false;
-    await this.recordChange(manager, actor, 'Update', id, before);
+    await this.recordChange(manager, actor, 'Update', id, before, undefined, undefined, knownBusinessId);
     return true;
   }
 
@@ -265,6 +273,31 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
   /** Inserts a row of column values and returns its new Id (inside `manager`'s transaction, if given). */
   insertRow(values: Record<string, unknown>, manager?: EntityManager, scope?: WriteScope): Promise<number> {
     return this.machinery.repository.insert(values, manager, scope);
+  }
+
+  /**
+   * Inserts records naming the same columns in one statement, and their change-log entries in one more,
+   * each entry as recordChange writes a create's (a billing run's lines, all of `businessId`): their Ids.
+   * INSERT_CHUNK rows a statement, within both databases' limits on bound parameters.
+   */
+  async insertRecords(manager: EntityManager, actor: Principal | undefined, rows: readonly Record<string, unknown>[], businessId: number): Promise<number[]> {
+    const ids: number[] = [];
+    for (let first = 0; first < rows.length; first += INSERT_CHUNK) ids.push(...(await this.insertChunk(manager, actor, rows.slice(first, first + INSERT_CHUNK), businessId)));
+    return ids;
+  }
+
+  private async insertChunk(manager: EntityManager, actor: Principal | undefined, rows: readonly Record<string, unknown>[], businessId: number): Promise<number[]> {
+    const { repository, wire } = this.machinery;
+    const ids = await repository.insertMany(rows, manager);
+    await this.changeLog.writeMany(manager, rows.map((written, index) => {
+      const id = ids[index];
+      let reading: Promise<WireRecord> | undefined;
+      return {
+        definition: this.definition, action: 'Create' as const, recordId: id, before: null, after: wire.written(id, written, undefined), businessId, previousBusinessId: null, actor,
+        record: () => (reading ??= this.get(id, undefined, manager)),
+      };
+    }));
+    return ids;
   }
 
   /**

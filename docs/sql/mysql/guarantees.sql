@@ -18,8 +18,8 @@ INSERT INTO `billing_lease` (`BusinessId`, `Holder`, `LeaseUntil`) VALUES (?, NU
 UPDATE `billing_lease` SET `Holder` = ?, `LeaseUntil` = ?, `LastRunOn` = ? WHERE `BusinessId` = ? AND `LeaseUntil` < ?;
 UPDATE `billing_lease` SET `Holder` = NULL, `LeaseUntil` = ? WHERE `BusinessId` = ? AND `Holder` = ?;
 
--- The customer's billing turn: every transaction billing a customer first writes its row, so they take turns on one server and conflict (and run again) across Galera nodes; none commits on what it read before another's commit (docs/billing.md, "Exactly once").
-UPDATE `coworker` SET `BillingSequence` = `BillingSequence` + 1 WHERE `Id` = ?;
+-- The customer's billing turn: every transaction billing a customer (or a batch of them, one UPDATE) first writes its row, so they take turns on one server and conflict (and run again) across Galera nodes; none commits on what it read before another's commit (docs/billing.md, "Exactly once").
+UPDATE `coworker` SET `BillingSequence` = `BillingSequence` + 1 WHERE `Id` IN (?, ?);
 
 -- Claim of a due item (contract period; contract products and sales alike): the item is marked billed only from the state the run read (one changed row), so no period is billed twice, whatever runs at once.
 UPDATE `coworkercontract` SET `RenewalDate` = ?, `Version` = `Version` + 1, `UpdatedOn` = ?, `UpdatedBy` = ?, `IsNew` = 0 WHERE `Id` = ? AND `RenewalDate` = ?;

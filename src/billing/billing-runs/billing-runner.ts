@@ -7,7 +7,7 @@ import { formatDateTime } from '../../common/wire-values.js';
 import type { Principal } from '../../common/principal.js';
 import { CoworkerInvoiceLinesService } from '../coworker-invoice-lines/coworker-invoice-lines.service.js';
 import { CoworkerInvoicesService } from '../coworker-invoices/coworker-invoices.service.js';
-import type { BilledCustomer, DueLine } from '../due-items/due-items.js';
+import { type BilledCustomer, type DueItem, type DueLine } from '../due-items/due-items.js';
 import { fromUnits, taxOf, toUnits, type Units } from '../due-items/money.js';
 import { earliestLines, type TakenItem } from '../due-items/earliest-lines.js';
 import { atMidnight, utcDate } from '../due-items/periods.js';
@@ -19,8 +19,11 @@ import { UniversalCredits, wireLine, type PlannedLine } from './universal-credit
 const CLAIM_ATTEMPTS = 4;
 /** Days from the day an invoice is made to its DueDate (docs/billing.md). */
 const DUE_IN_DAYS = 14;
-/** At most this many customers of a run are billed at once (docs/billing.md "Runs"). */
-const MAX_WIDTH = 4;
+/** At most this many batches of a run are billed at once (docs/billing.md "Exactly once"). */
+const MAX_WIDTH = 2;
+/** Customers one transaction of a run bills, on MariaDB and on SQLite (docs/billing.md "Exactly once"). */
+const MYSQL_BATCH = 16;
+const SQLITE_BATCH = 8;
 /** Pool connections a run leaves to everything else: the API's requests and the run's own page reads. */
 const POOL_RESERVE = 2;
 
@@ -38,6 +41,9 @@ export class BillingError extends Error {}
 
 /** Another run billed one of the customer's items after this one read them: try the customer again. */
 class ClaimLost extends Error {}
+
+/** A batch that cannot be billed as one (a customer gone, or one a team's invoice concerns): its customers are billed one by one. */
+class BatchUnfit extends Error {}
 
 /** A line with its amounts, as the invoice gets it and a preview shows it. */
 export interface PricedLine {
@@ -116,17 +122,23 @@ export class BillingRunner {
   readonly attempts = { transactions: 0, retries: 0 };
 
   /**
-   * How many customers a run bills at once (docs/billing.md "Runs"): on MariaDB min(4, pool size − 2),
-   * at least 1 — each customer holds a pool connection for its transaction, two are left to the API and
-   * the run's page reads, and beyond four the business's invoice counter row, which every customer's
-   * invoice takes in turn, is the queue. SQLite has one writer: its customers are billed one after the
-   * other, but four are queued at once so that their transactions share a group commit (one COMMIT and
-   * its fsync), each still all or nothing in a savepoint of its own (docs/performance.md, "Figures of 2026-11-29").
+   * How many batches a run bills at once (docs/billing.md "Exactly once"): on MariaDB min(2, pool size − 2),
+   * at least 1 — each batch holds a pool connection for its transaction, two are left to the API and the
+   * run's page reads, and while one batch writes (holding the business's invoice counter row) the other
+   * reads. SQLite has one writer: the second batch is queued behind the first.
    */
   get width(): number {
     const pool = this.db.poolUse();
     if (!pool) return MAX_WIDTH;
     return Math.max(1, Math.min(MAX_WIDTH, pool.limit - POOL_RESERVE));
+  }
+
+  /**
+   * How many customers one transaction bills (docs/billing.md "Exactly once"). On SQLite a transaction holds back
+   * every read from outside until its COMMIT, so its batches are smaller.
+   */
+  get batchSize(): number {
+    return this.db.poolUse() ? MYSQL_BATCH : SQLITE_BATCH;
   }
 
   /** The customer's business (null when it does not exist). */
@@ -161,10 +173,50 @@ export class BillingRunner {
     }
   }
 
+  /**
+   * Bills a batch of customers of ONE business in one transaction (docs/billing.md "Exactly once"): their turns
+   * taken by one UPDATE, then each source read once for all of them; each customer's invoices are then
+   * made as `bill` makes them. All or nothing: null when the batch cannot be billed as one (a customer
+   * gone or one a team's invoice concerns, a claim lost, a customer that cannot be billed), and nothing
+   * of it was written: the caller then bills its customers one by one, each as `bill` does.
+   */
+  async billBatch(customers: readonly BilledCustomer[], until: LocalDate, actor: Principal | undefined, requestId?: string): Promise<BilledInvoice[][] | null> {
+    let began = 0;
+    try {
+      return await this.db.causalTransaction(async (manager) => {
+        // A deadlock or lock wait timeout runs the work again inside causalTransaction: counted here.
+        this.attempts.transactions++;
+        if (began++ > 0) this.attempts.retries++;
+        const ids = customers.map((customer) => customer.id);
+        if (!(await this.takeTurns(ids, manager))) throw new BatchUnfit();
+        if ((await this.teams.inTeamInvoices(ids, manager)).size) throw new BatchUnfit();
+        const items = await this.teams.dueToEach({ customerIds: ids, until, manager });
+        const plans: PlannedInvoice[][] = [];
+        for (const customer of customers) plans.push(await this.plan(customer, until, manager, actor, items.get(customer.id) ?? []));
+        // The batch's invoice numbers last, in its customers' order: the counter row is held from here to COMMIT.
+        const count = plans.reduce((sum, planned) => sum + planned.length, 0);
+        const numbers = count ? await this.invoices.reserveNumbers(manager, customers[0].businessId, count) : [];
+        const made: BilledInvoice[][] = [];
+        for (const [index, customer] of customers.entries()) made.push(await this.billPlanned(manager, customer, plans[index], actor, numbers));
+        return made;
+      }, undefined, requestId);
+    } catch (error) {
+      if (error instanceof BatchUnfit || error instanceof ClaimLost || error instanceof BillingError || isUniqueViolation(error)) return null;
+      throw error;
+    }
+  }
+
   private async billIn(manager: EntityManager, customer: BilledCustomer, until: LocalDate, actor: Principal | undefined): Promise<BilledInvoice[]> {
     // Runs for one customer take turns on its row, on any node: the second reads what the first left.
-    if (!(await this.takeTurn(customer.id, manager))) throw new BillingError(`Coworker ${customer.id} does not exist.`);
-    const planned = await this.plan(customer, until, manager, actor);
+    if (!(await this.takeTurns([customer.id], manager))) throw new BillingError(`Coworker ${customer.id} does not exist.`);
+    return this.billPlanned(manager, customer, await this.plan(customer, until, manager, actor), actor);
+  }
+
+  /**
+   * Writes the planned invoices of a customer whose turn this transaction holds: the invoices made.
+   * `numbers`: numbers its batch took, each invoice taking the first left (else each takes its own).
+   */
+  private async billPlanned(manager: EntityManager, customer: BilledCustomer, planned: PlannedInvoice[], actor: Principal | undefined, numbers?: string[]): Promise<BilledInvoice[]> {
     const made: BilledInvoice[] = [];
     const today = atMidnight(todayUtc());
     for (const invoice of planned) {
@@ -178,21 +230,15 @@ export class BillingRunner {
         TotalAmount: fromUnits(invoice.total),
         TaxAmount: fromUnits(invoice.tax),
         SubscriptionAmount: fromUnits(invoice.subscription),
-      });
+      }, numbers?.shift());
       const number = String(written.InvoiceNumber);
-      for (const line of invoice.lines) {
+      const lineIds = await this.lines.insertLines(manager, actor, invoice.lines.map((line) => {
         const fields = wireLine(line);
-        const lineId = await this.lines.insertLine(manager, actor, {
-          ...fields,
-          PeriodFrom: new Date(fields.PeriodFrom),
-          PeriodTo: new Date(fields.PeriodTo),
-          CoworkerInvoiceId: id,
-          BilledItemKey: line.key,
-        });
-        await this.universalCredits.recordUses(manager, actor, lineId, customer.id, line);
-      }
+        return { ...fields, PeriodFrom: new Date(fields.PeriodFrom), PeriodTo: new Date(fields.PeriodTo), CoworkerInvoiceId: id, BilledItemKey: line.key };
+      }), customer.businessId);
+      for (const [index, line] of invoice.lines.entries()) await this.universalCredits.recordUses(manager, actor, lineIds[index], customer.id, line);
       for (const [index, { item, lines }] of invoice.items.entries()) {
-        if (!(await item.claim({ manager, actor, invoice: { id, number, on: new Date() }, credited: invoice.credited[index] }, lines))) throw new ClaimLost();
+        if (!(await item.claim({ manager, actor, invoice: { id, number, on: new Date() }, businessId: customer.businessId, credited: invoice.credited[index] }, lines))) throw new ClaimLost();
       }
       await this.invoices.recordIssued(manager, actor, id, written);
       made.push({ ...this.answer(customer, invoice), Id: id, InvoiceNumber: number });
@@ -204,10 +250,11 @@ export class BillingRunner {
    * The invoices due items make, priced, per currency, each with at most MAX_INVOICE_LINES lines, the
    * earliest (docs/billing.md "Bounds"), with the credit lines of universal credits after the lines they
    * pay (spent with `manager`, only planned without: a preview); throws BillingError when a line cannot be billed.
+   * `collected`: the customer's items, read with its batch's (billBatch), when no team's invoice concerns it.
    */
-  private async plan(customer: BilledCustomer, until: LocalDate, manager: EntityManager | undefined, actor: Principal | undefined): Promise<PlannedInvoice[]> {
+  private async plan(customer: BilledCustomer, until: LocalDate, manager: EntityManager | undefined, actor: Principal | undefined, collected?: DueItem[]): Promise<PlannedInvoice[]> {
     // What is due to the customer, its team members' items included (docs/billing.md, "Team invoices").
-    const items = await this.teams.dueTo({ customer, until, manager }, manager && ((memberId) => this.takeTurn(memberId, manager)));
+    const items = collected ?? (await this.teams.dueTo({ customer, until, manager }, manager && ((memberId) => this.takeTurns([memberId], manager))));
     const taken = earliestLines(items, MAX_INVOICE_LINES);
     if (!taken.length) return [];
     const dueLines = taken.flatMap((invoice) => invoice.items.flatMap((item) => item.lines));
@@ -300,15 +347,15 @@ export class BillingRunner {
   }
 
   /**
-   * The customer's billing turn (docs/billing.md, "Exactly once"): a write of its row (BillingSequence + 1)
-   * before anything is read. Every transaction billing the customer makes it, so they conflict: on one
-   * server the second waits for the first to commit; on Galera, where a lock (SELECT … FOR UPDATE) holds
-   * only on its own node, the write is replicated and certified, so a transaction that overlaps one
-   * committed on another node is aborted (a deadlock, run again) and never commits on what it read.
-   * False when the customer does not exist.
+   * The customers' billing turns (docs/billing.md, "Exactly once"): a write of each one's row (BillingSequence
+   * + 1) before anything is read, one UPDATE for all. Every transaction billing a customer makes it, so they
+   * conflict: on one server the second waits for the first to commit; on Galera, where a lock (SELECT … FOR
+   * UPDATE) holds only on its own node, the write is replicated and certified, so a transaction that
+   * overlaps one committed on another node is aborted (a deadlock, run again) and never commits on what it
+   * read. False when one of them does not exist.
    */
-  private takeTurn(id: number, manager: EntityManager): Promise<boolean> {
-    return this.rows.takeTurn(id, manager);
+  private takeTurns(ids: readonly number[], manager: EntityManager): Promise<boolean> {
+    return this.rows.takeTurns(ids, manager);
   }
 }
 

@@ -9,6 +9,7 @@ import { Coworker } from '../coworkers/coworker.entity.js';
 import { Product } from '../products/product.entity.js';
 import { Team } from '../teams/team.entity.js';
 import { TEAM_MEMBERS } from '../teams/teams.definition.js';
+import { inList } from '../due-items/due-items.js';
 
 /** A row of a page of a business's due customers (`dueCustomersPage`). */
 export interface DueCustomerRow {
@@ -111,12 +112,29 @@ export class BillingRunsRepository {
     return rows.map((row) => ({ id: Number(row.id), businessId: Number(row.b), rate: row.r }));
   }
 
-  /** The customer's billing turn (docs/billing.md, "Exactly once"): BillingSequence + 1; false when it does not exist. */
-  async takeTurn(id: number, manager: EntityManager): Promise<boolean> {
+  /**
+   * The customers' billing turns (docs/billing.md, "Exactly once"): BillingSequence + 1 for each, one UPDATE
+   * for a batch; false when one of them does not exist.
+   */
+  async takeTurns(ids: readonly number[], manager: EntityManager): Promise<boolean> {
     const { db } = this;
     const sequence = db.id('BillingSequence');
-    const result = await db.run(`UPDATE ${db.tableOf(Coworker)} SET ${sequence} = ${sequence} + 1 WHERE ${db.id('Id')} = ?`, [id], manager);
-    return result.affected === 1;
+    const result = await db.run(`UPDATE ${db.tableOf(Coworker)} SET ${sequence} = ${sequence} + 1 WHERE ${db.id('Id')} ${inList(ids)}`, [...ids], manager);
+    return result.affected === ids.length;
+  }
+
+  /** Of these customers, those a team's invoice concerns (TeamInvoicing.inTeamInvoices). */
+  async inTeamInvoices(ids: readonly number[], manager: EntityManager | undefined): Promise<Set<number>> {
+    const { db } = this;
+    const q = (name: string) => db.id(name);
+    const invoicedAsTeam = `t.${q('PayingMemberId')} IS NOT NULL AND t.${q('CreateSingleInvoiceForTeam')} = 1`;
+    const rows = await db.query(
+      `SELECT t.${q('PayingMemberId')} AS c FROM ${db.tableOf(Team)} t WHERE t.${q('PayingMemberId')} ${inList(ids)} AND ${invoicedAsTeam} ` +
+      `UNION SELECT m.${q(TEAM_MEMBERS.column)} AS c FROM ${db.tableOf(Team)} t JOIN ${q(TEAM_MEMBERS.table)} m ON m.${q(TEAM_MEMBERS.on)} = t.${q('Id')} ` +
+      `WHERE m.${q(TEAM_MEMBERS.column)} ${inList(ids)} AND ${invoicedAsTeam}`,
+      [...ids, ...ids], manager,
+    );
+    return new Set(rows.map((row) => Number(row.c)));
   }
 
   /** The paying member that takes the customer's items (payingMemberSql); null when they are its own. */

@@ -15,8 +15,12 @@ import { BillingError, BillingRunner, CAPPED_MESSAGE, todayUtc, type BilledInvoi
 import { billingRuns } from './billing-runs.definition.js';
 import { billRunValue } from './billing-run-answers.js';
 import { Metrics } from '../../observability/metrics.js';
+import { bulkTurn } from '../../common/bulk-lane.js';
 
 export type RunTrigger = 'Manual' | 'Automatic';
+
+/** What became of one customer of a run: its invoices, why it cannot be billed, or an unexpected failure. */
+type CustomerOutcome = { invoices: BilledInvoice[] | BillingError } | { failed: unknown };
 
 /** The outcome of billing some customers of one business. */
 export interface BusinessRun {
@@ -77,8 +81,9 @@ export class BillingRunsService implements OnModuleInit {
   }
 
   /**
-   * Bills (or previews) customers of one business up to `until`, each all or nothing in its own
-   * transaction, up to `runner.width` of them at once (docs/billing.md "Runs"); a customer that cannot
+   * Bills (or previews) customers of one business up to `until`, in batches of `runner.batchSize`, each
+   * all or nothing in one transaction (a preview's customers one by one), up to `runner.width` batches at
+   * once (docs/billing.md "Exactly once"); a customer that cannot
    * be billed is an entry in Errors. Outcomes are taken in the order the customers come, whatever order
    * their transactions finish in, so the record lists them as a one-at-a-time run would. A run that is
    * not a preview is recorded as a BillingRun of that business, written when it starts (FinishedOn null)
@@ -94,12 +99,10 @@ export class BillingRunsService implements OnModuleInit {
     const measured = trigger === 'Preview' ? null : { labels: { trigger }, began: performance.now() };
     if (measured) this.metrics.billingRunsStarted.inc(measured.labels);
     const run: BusinessRun = { invoices: [], invoiceIds: [], errors: [], customersBilled: 0 };
-    const width = this.runner.width;
-    const billing: Array<{ customer: BilledCustomer; outcome: Promise<{ invoices: BilledInvoice[] | BillingError } | { failed: unknown }> }> = [];
+    const { width, batchSize } = this.runner;
+    const billing: Array<{ customers: BilledCustomer[]; outcomes: Promise<CustomerOutcome[]> }> = [];
     let failure: { error: unknown } | undefined;
-    const take = async () => {
-      const { customer, outcome } = billing.shift()!;
-      const result = await outcome;
+    const count = (customer: BilledCustomer, result: CustomerOutcome) => {
       // An unexpected failure ends the run once the customers already begun are done (none is left running).
       if ('failed' in result) return void (failure ??= { error: result.failed });
       if (result.invoices instanceof BillingError) {
@@ -114,14 +117,25 @@ export class BillingRunsService implements OnModuleInit {
       for (const invoice of result.invoices) if (invoice.Id !== undefined) run.invoiceIds.push(invoice.Id);
       if (trigger !== 'Automatic') run.invoices.push(...result.invoices);
     };
+    const take = async () => {
+      const { customers, outcomes } = billing.shift()!;
+      for (const [index, outcome] of (await outcomes).entries()) count(customers[index], outcome);
+    };
+    const begin = (customers: BilledCustomer[]) => {
+      billing.push({ customers, outcomes: this.billBatch(customers, until, trigger, actor, write) });
+    };
+    let batch: BilledCustomer[] = [];
     for await (const customer of customers) {
       // The request was answered 503 (its deadline passed), or a customer failed unexpectedly: begin no
       // more customers (a retry bills what is left).
       if (write?.expired || failure) break;
-      // Settled into a value at once: a customer that fails while an earlier one is awaited is no unhandled rejection.
-      billing.push({ customer, outcome: this.billOne(customer, until, trigger, actor, write?.requestId).then((invoices) => ({ invoices }), (failed: unknown) => ({ failed })) });
+      batch.push(customer);
+      if (batch.length < batchSize) continue;
+      begin(batch);
+      batch = [];
       if (billing.length >= width) await take();
     }
+    if (batch.length && !write?.expired && !failure) begin(batch);
     while (billing.length) await take();
     if (failure || write?.expired) this.countEnd(measured, this.metrics.billingRunsFailed);
     if (failure) throw failure.error;
@@ -135,6 +149,36 @@ export class BillingRunsService implements OnModuleInit {
     if (!measured) return;
     ended.inc(measured.labels);
     this.metrics.billingRunDuration.observe(measured.labels, (performance.now() - measured.began) / 1000);
+  }
+
+  /**
+   * The outcome of each of a batch's customers, in their order: billed in one transaction when they can be
+   * (BillingRunner.billBatch), else one by one. Begun in a later turn of the event loop (bulkTurn), after
+   * the requests that arrived meanwhile; settled into values, so a failure while an earlier batch is
+   * awaited is no unhandled rejection.
+   */
+  private async billBatch(customers: BilledCustomer[], until: LocalDate, trigger: RunTrigger | 'Preview', actor: Principal | undefined, write: WriteScope | undefined): Promise<CustomerOutcome[]> {
+    await bulkTurn();
+    if (trigger !== 'Preview' && customers.length > 1) {
+      try {
+        const made = await this.runner.billBatch(customers, until, actor, write?.requestId);
+        if (made) return made.map((invoices) => ({ invoices }));
+      } catch (failed) {
+        return customers.map(() => ({ failed }));
+      }
+    }
+    const outcomes: CustomerOutcome[] = [];
+    for (const customer of customers) {
+      // As between batches: past the request's deadline, or after an unexpected failure, no more customers begin.
+      if (write?.expired) break;
+      try {
+        outcomes.push({ invoices: await this.billOne(customer, until, trigger, actor, write?.requestId) });
+      } catch (failed) {
+        outcomes.push({ failed });
+        break;
+      }
+    }
+    return outcomes;
   }
 
   /** One customer's invoices, or the BillingError that says why it cannot be billed. */

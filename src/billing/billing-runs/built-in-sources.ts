@@ -70,9 +70,9 @@ export class BuiltInDueSources implements OnModuleInit {
 
   // ---- 1. contract periods ----
 
-  private async contractPeriods({ customer, until, manager }: DueContext): Promise<DueItem[]> {
+  private async contractPeriods({ customerIds, until, manager }: DueContext): Promise<DueItem[]> {
     const { db } = this;
-    const rows = await this.rows.contractsDue(customer.id, atMidnight(until), manager);
+    const rows = await this.rows.contractsDue(customerIds, atMidnight(until), manager);
     return rows.map((row): DueItem => {
       const terms = this.terms(row);
       const read = dbDate(row.InvoicedPeriod);
@@ -84,6 +84,7 @@ export class BuiltInDueSources implements OnModuleInit {
         periodFrom: period.from, periodTo: period.to, currencyId: Number(row.CurrencyId), subscription: true,
       }));
       return {
+        customerId: Number(row.CoworkerId),
         lines,
         claim: (claim, billed) => {
           const next = billedUntil(billed);
@@ -99,16 +100,17 @@ export class BuiltInDueSources implements OnModuleInit {
    * conditional UPDATE; true when it did. The change goes in the record's history.
    */
   private claimPeriod(
-    { manager, actor }: ClaimContext, service: RecordService<any>, entity: abstract new () => unknown, id: number, read: LocalDate | null, next: LocalDate, marks: Record<string, unknown>,
+    { manager, actor, businessId }: ClaimContext, service: RecordService<any>, entity: abstract new () => unknown, id: number, read: LocalDate | null, next: LocalDate, marks: Record<string, unknown>,
   ): Promise<boolean> {
     const values = { InvoicedPeriod: this.db.dateParam(atMidnight(next)), ...marks };
-    return service.changeRecorded(manager, actor, id, () => this.rows.conditionalUpdate(manager, actor, entity, id, values, 'InvoicedPeriod', read ? this.db.dateParam(atMidnight(read)) : null));
+    const mark = () => this.rows.conditionalUpdate(manager, actor, entity, id, values, 'InvoicedPeriod', read ? this.db.dateParam(atMidnight(read)) : null);
+    return service.changeRecorded(manager, actor, id, mark, undefined, businessId);
   }
 
   // ---- 2. contract products ----
 
-  private async contractProductPeriods({ customer, until, manager }: DueContext): Promise<DueItem[]> {
-    const rows = await this.rows.contractProducts(customer.id, manager);
+  private async contractProductPeriods({ customerIds, until, manager }: DueContext): Promise<DueItem[]> {
+    const rows = await this.rows.contractProducts(customerIds, manager);
     return rows.map((row): DueItem => {
       const read = dbDate(row.CpInvoiced);
       const repeatFrom = dbDate(row.RepeatFrom);
@@ -123,7 +125,7 @@ export class BuiltInDueSources implements OnModuleInit {
         periodFrom: period.from, periodTo: period.to, currencyId: Number(row.CurrencyId), subscription: true,
       }));
       return {
-        lines, invoiceDirectly: invoiceDirectly(row),
+        customerId: Number(row.CoworkerId), lines, invoiceDirectly: invoiceDirectly(row),
         claim: (claim, billed) => this.claimPeriod(claim, this.contractProducts, ContractProduct, Number(row.CpId), read, billedUntil(billed), {}),
       };
     });
@@ -136,12 +138,13 @@ export class BuiltInDueSources implements OnModuleInit {
 
   // ---- 3. one-off sales ----
 
-  private async oneOffSales({ customer, until, manager }: DueContext): Promise<DueItem[]> {
-    const rows = await this.rows.unbilledOneOffSales(customer.id, atMidnight(until.plusDays(1)), manager);
+  private async oneOffSales({ customerIds, until, manager }: DueContext): Promise<DueItem[]> {
+    const rows = await this.rows.unbilledOneOffSales(customerIds, atMidnight(until.plusDays(1)), manager);
     return rows.map((row): DueItem => {
       const date = dbDate(row.SaleDate)!;
       const id = Number(row.Id);
       return {
+        customerId: Number(row.CoworkerId),
         invoiceDirectly: invoiceDirectly(row),
         lines: [{
           source: 'CoworkerProductUniqueId', sourceUniqueId: String(row.UniqueId), description: `${String(row.DisplayAs || row.ProductName)} (${date.toString()})`,
@@ -150,7 +153,7 @@ export class BuiltInDueSources implements OnModuleInit {
         }],
         claim: async (claim) => {
           const mark = () => this.rows.conditionalUpdate(claim.manager, claim.actor, CoworkerProduct, id, { Invoiced: 1, ...this.saleMarks(claim) }, 'Invoiced', 0);
-          return this.sales.changeRecorded(claim.manager, claim.actor, id, mark);
+          return this.sales.changeRecorded(claim.manager, claim.actor, id, mark, undefined, claim.businessId);
         },
       };
     });
@@ -158,17 +161,20 @@ export class BuiltInDueSources implements OnModuleInit {
 
   // ---- 4. recurring sales ----
 
-  private async recurringSales({ customer, until, manager }: DueContext): Promise<DueItem[]> {
-    const rows = await this.rows.recurringSales(customer.id, manager);
+  private async recurringSales({ customerIds, until, manager }: DueContext): Promise<DueItem[]> {
+    const rows = await this.rows.recurringSales(customerIds, manager);
     if (!rows.length) return [];
-    let plan: ContractTerms | null | undefined;
+    // Each customer's main contract, read once and only for a PricePlan sale.
+    const plans = new Map<number, ContractTerms | null>();
     const items: DueItem[] = [];
     for (const row of rows) {
+      const customerId = Number(row.CoworkerId);
       const read = dbDate(row.InvoicedPeriod);
       const rule = { cycle: Number(row.RepeatCycle), unit: Number(row.RepeatUnit) || 1, from: dbDate(row.RepeatFrom) ?? dbDate(row.SaleDate)!, until: dbDate(row.RepeatUntil) };
       let found: Iterable<Occurrence>;
       if (rule.cycle === RepeatCycle.PricePlan) {
-        plan = plan === undefined ? await this.mainContractTerms(customer.id, until, manager) : plan;
+        if (!plans.has(customerId)) plans.set(customerId, await this.mainContractTerms(customerId, until, manager));
+        const plan = plans.get(customerId);
         if (!plan) continue;
         found = pricePlanOccurrences(rule, plan, read, until);
       } else {
@@ -182,7 +188,7 @@ export class BuiltInDueSources implements OnModuleInit {
         quantity: Number(row.Quantity), unitPrice, taxRateId: row.TaxRateId === null ? null : Number(row.TaxRateId),
         periodFrom: occurrence.from, periodTo: occurrence.to, currencyId: Number(row.CurrencyId), creditUse: { productId: Number(row.ProductId) }, subscription: true,
       }));
-      items.push({ lines, invoiceDirectly: invoiceDirectly(row), claim: (claim, billed) => this.claimPeriod(claim, this.sales, CoworkerProduct, id, read, billedUntil(billed), this.saleMarks(claim)) });
+      items.push({ customerId, lines, invoiceDirectly: invoiceDirectly(row), claim: (claim, billed) => this.claimPeriod(claim, this.sales, CoworkerProduct, id, read, billedUntil(billed), this.saleMarks(claim)) });
     }
     return items;
   }

@@ -7,6 +7,7 @@ import { CoworkerProduct } from '../coworker-products/coworker-product.entity.js
 import { Product } from '../products/product.entity.js';
 import { Tariff } from '../tariffs/tariff.entity.js';
 import { updateStampParameters, updateStampSql } from '../../common/audit-stamp.js';
+import { inList } from '../due-items/due-items.js';
 
 /** A row as the built-in sources read it: the columns named in each method, as the database returns them. */
 export type DueRow = Record<string, unknown>;
@@ -26,7 +27,7 @@ export class DueSourcesRepository {
     ['Id', 'UniqueId', 'StartDate', 'CancellationDate', 'BillingDay', 'ApplyProRating', 'Price', 'InvoicedPeriod'].map((c) => `${alias}.${this.q(c)} AS ${this.q(c)}`).join(', ');
 
   private readonly saleColumns = (alias: string) =>
-    ['Id', 'UniqueId', 'ProductId', 'Quantity', 'Price', 'SaleDate', 'RepeatCycle', 'RepeatUnit', 'RepeatFrom', 'RepeatUntil', 'InvoicedPeriod'].map((c) => `${alias}.${this.q(c)} AS ${this.q(c)}`).join(', ');
+    ['Id', 'UniqueId', 'CoworkerId', 'ProductId', 'Quantity', 'Price', 'SaleDate', 'RepeatCycle', 'RepeatUnit', 'RepeatFrom', 'RepeatUntil', 'InvoicedPeriod'].map((c) => `${alias}.${this.q(c)} AS ${this.q(c)}`).join(', ');
 
   private productColumns(alias: string): string {
     const q = (n: string) => this.q(n);
@@ -34,52 +35,53 @@ export class DueSourcesRepository {
       `${alias}.${q('InvoiceCoworker')} AS InvoiceCoworker`;
   }
 
-  /** 1. The customer's contracts with a period due (RenewalDate) by `dueBy`, with their tariff's terms. */
-  contractsDue(customerId: number, dueBy: Date, manager: EntityManager | undefined): Promise<DueRow[]> {
+  /** 1. The customers' contracts with a period due (RenewalDate) by `dueBy`, with their tariff's terms (by customer). */
+  contractsDue(customerIds: readonly number[], dueBy: Date, manager: EntityManager | undefined): Promise<DueRow[]> {
     const { db } = this;
     const q = (n: string) => this.q(n);
     return db.query(
-      `SELECT ${this.contractColumns('k')}, t.${q('Name')} AS TariffName, t.${q('InvoiceEvery')} AS InvoiceEvery, t.${q('TaxRateId')} AS TaxRateId, t.${q('CurrencyId')} AS CurrencyId ` +
+      `SELECT ${this.contractColumns('k')}, t.${q('Name')} AS TariffName, t.${q('InvoiceEvery')} AS InvoiceEvery, t.${q('TaxRateId')} AS TaxRateId, t.${q('CurrencyId')} AS CurrencyId, k.${q('CoworkerId')} AS CoworkerId ` +
       `FROM ${db.tableOf(CoworkerContract)} k JOIN ${db.tableOf(Tariff)} t ON t.${q('Id')} = k.${q('TariffId')} ` +
-      `WHERE k.${q('CoworkerId')} = ? AND k.${q('RenewalDate')} IS NOT NULL AND k.${q('RenewalDate')} <= ? ORDER BY k.${q('StartDate')}, k.${q('Id')}`,
-      [customerId, db.dateParam(dueBy)], manager,
+      `WHERE k.${q('CoworkerId')} ${inList(customerIds)} AND k.${q('RenewalDate')} IS NOT NULL AND k.${q('RenewalDate')} <= ? ORDER BY k.${q('CoworkerId')}, k.${q('StartDate')}, k.${q('Id')}`,
+      [...customerIds, db.dateParam(dueBy)], manager,
     );
   }
 
-  /** 2. The customer's contract products with their contract's and product's terms. */
-  contractProducts(customerId: number, manager: EntityManager | undefined): Promise<DueRow[]> {
+  /** 2. The customers' contract products with their contract's and product's terms (by customer). */
+  contractProducts(customerIds: readonly number[], manager: EntityManager | undefined): Promise<DueRow[]> {
     const { db } = this;
     const q = (n: string) => this.q(n);
     return db.query(
       `SELECT cp.${q('Id')} AS CpId, cp.${q('UniqueId')} AS CpUniqueId, cp.${q('Quantity')} AS Quantity, cp.${q('Price')} AS CpPrice, cp.${q('RepeatFrom')} AS RepeatFrom, cp.${q('RepeatUntil')} AS RepeatUntil, cp.${q('InvoicedPeriod')} AS CpInvoiced, ` +
       `${this.contractColumns('k')}, t.${q('InvoiceEvery')} AS InvoiceEvery, p.${q('Name')} AS ProductName, p.${q('InvoiceLineDisplayAs')} AS DisplayAs, p.${q('TaxRateId')} AS TaxRateId, ` +
-      `p.${q('CurrencyId')} AS CurrencyId, p.${q('ApplyProRating')} AS ProductProRating, p.${q('InvoiceCoworker')} AS InvoiceCoworker ` +
+      `p.${q('CurrencyId')} AS CurrencyId, p.${q('ApplyProRating')} AS ProductProRating, p.${q('InvoiceCoworker')} AS InvoiceCoworker, cp.${q('CoworkerId')} AS CoworkerId ` +
       `FROM ${db.tableOf(ContractProduct)} cp JOIN ${db.tableOf(CoworkerContract)} k ON k.${q('Id')} = cp.${q('CoworkerContractId')} ` +
       `JOIN ${db.tableOf(Tariff)} t ON t.${q('Id')} = k.${q('TariffId')} JOIN ${db.tableOf(Product)} p ON p.${q('Id')} = cp.${q('ProductId')} ` +
-      `WHERE cp.${q('CoworkerId')} = ? ORDER BY cp.${q('Id')}`,
-      [customerId], manager,
+      `WHERE cp.${q('CoworkerId')} ${inList(customerIds)} ORDER BY cp.${q('CoworkerId')}, cp.${q('Id')}`,
+      [...customerIds], manager,
     );
   }
 
-  /** 3. The customer's one-off sales not billed yet, dated before `before`, with their product. */
-  unbilledOneOffSales(customerId: number, before: Date, manager: EntityManager | undefined): Promise<DueRow[]> {
+  /** 3. The customers' one-off sales not billed yet, dated before `before`, with their product (by customer). */
+  unbilledOneOffSales(customerIds: readonly number[], before: Date, manager: EntityManager | undefined): Promise<DueRow[]> {
     const { db } = this;
     const q = (n: string) => this.q(n);
     return db.query(
       `SELECT ${this.saleColumns('s')}, ${this.productColumns('p')} FROM ${db.tableOf(CoworkerProduct)} s JOIN ${db.tableOf(Product)} p ON p.${q('Id')} = s.${q('ProductId')} ` +
-      `WHERE s.${q('CoworkerId')} = ? AND s.${q('Invoiced')} = 0 AND s.${q('RegularCharge')} = 0 AND s.${q('SaleDate')} < ? ORDER BY s.${q('SaleDate')}, s.${q('Id')}`,
-      [customerId, db.dateParam(before)], manager,
+      `WHERE s.${q('CoworkerId')} ${inList(customerIds)} AND s.${q('Invoiced')} = 0 AND s.${q('RegularCharge')} = 0 AND s.${q('SaleDate')} < ? ` +
+      `ORDER BY s.${q('CoworkerId')}, s.${q('SaleDate')}, s.${q('Id')}`,
+      [...customerIds, db.dateParam(before)], manager,
     );
   }
 
-  /** 4. The customer's recurring sales, with their product. */
-  recurringSales(customerId: number, manager: EntityManager | undefined): Promise<DueRow[]> {
+  /** 4. The customers' recurring sales, with their product (by customer). */
+  recurringSales(customerIds: readonly number[], manager: EntityManager | undefined): Promise<DueRow[]> {
     const { db } = this;
     const q = (n: string) => this.q(n);
     return db.query(
       `SELECT ${this.saleColumns('s')}, ${this.productColumns('p')} FROM ${db.tableOf(CoworkerProduct)} s JOIN ${db.tableOf(Product)} p ON p.${q('Id')} = s.${q('ProductId')} ` +
-      `WHERE s.${q('CoworkerId')} = ? AND s.${q('RegularCharge')} = 1 AND s.${q('RepeatCycle')} IS NOT NULL ORDER BY s.${q('Id')}`,
-      [customerId], manager,
+      `WHERE s.${q('CoworkerId')} ${inList(customerIds)} AND s.${q('RegularCharge')} = 1 AND s.${q('RepeatCycle')} IS NOT NULL ORDER BY s.${q('CoworkerId')}, s.${q('Id')}`,
+      [...customerIds], manager,
     );
   }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Database } from '../../common/database.js';
-import { DueItemSources, mapLazily, type DueContext, type DueItem } from '../due-items/due-items.js';
+import { byCustomer, DueItemSources, mapLazily, type BilledCustomer, type DueContext, type DueItem } from '../due-items/due-items.js';
 import { BillingRunsRepository } from './billing-runs.repository.js';
 
 // Team invoices (docs/billing.md, "Team invoices"; docs/api.md §13.3). Who is billed for an item is
@@ -29,16 +29,16 @@ export class TeamInvoicing {
    * preview) takes each such member's billing turn before its items are read, so a run naming the member
    * waits for this one and then reads what it left (docs/billing.md, "Exactly once").
    */
-  async dueTo(context: DueContext, takeTurn?: (memberId: number) => Promise<unknown>): Promise<DueItem[]> {
+  async dueTo(context: Omit<DueContext, 'customerIds'> & { customer: BilledCustomer }, takeTurn?: (memberId: number) => Promise<unknown>): Promise<DueItem[]> {
     const { customer, until, manager } = context;
     const payer = await this.payingMemberOf(customer.id, manager);
     const members = await this.membersPaidBy(customer.id, manager);
     if (takeTurn) for (const member of members) await takeTurn(member.id);
     const paidByAnother = payer !== null && payer !== customer.id;
-    const items = (await this.collect(context)).filter((item) => !paidByAnother || item.invoiceDirectly);
+    const items = (await this.collect({ customerIds: [customer.id], until, manager })).filter((item) => !paidByAnother || item.invoiceDirectly);
     for (const member of members) {
       const prefix = `${member.fullName}: `;
-      for (const item of await this.collect({ customer: { id: member.id, businessId: customer.businessId }, until, manager })) {
+      for (const item of await this.collect({ customerIds: [member.id], until, manager })) {
         if (item.invoiceDirectly) continue;
         items.push({ ...item, lines: mapLazily(item.lines, (line) => ({ ...line, description: prefix + line.description })) });
       }
@@ -46,7 +46,24 @@ export class TeamInvoicing {
     return items;
   }
 
-  /** Every source's items of one customer, in the sources' order. */
+  /**
+   * What is due to each of several customers none of which a team's invoice concerns (teamless), each
+   * source asked once for all of them (docs/billing.md "Exactly once"): each customer's own items.
+   */
+  async dueToEach(context: DueContext): Promise<Map<number, DueItem[]>> {
+    return byCustomer(await this.collect(context));
+  }
+
+  /**
+   * Of these customers, those a team's invoice concerns: the paying member of a team with
+   * CreateSingleInvoiceForTeam, or a member of one that has a paying member. A run bills them alone
+   * (dueTo); the others need no look at teams (dueToEach).
+   */
+  inTeamInvoices(ids: readonly number[], manager: EntityManager | undefined): Promise<Set<number>> {
+    return this.rows.inTeamInvoices(ids, manager);
+  }
+
+  /** Every source's items of the context's customers, in the sources' order (each customer's, grouped: byCustomer). */
   private async collect(context: DueContext): Promise<DueItem[]> {
     const items: DueItem[] = [];
     for (const source of this.sources.all) items.push(...(await source.collect(context)));

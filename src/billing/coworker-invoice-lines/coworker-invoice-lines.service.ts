@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { createStamp } from '../../common/audit-stamp.js';
 import type { Principal } from '../../common/principal.js';
+import { withFields } from '../../common/record-writes.js';
 import { InjectRecords } from '../../common/record.module.js';
 import type { RecordService } from '../../common/record.service.js';
 import { coworkerInvoiceLines } from './coworker-invoice-lines.definition.js';
@@ -10,7 +12,10 @@ import { coworkerInvoiceLines } from './coworker-invoice-lines.definition.js';
 export class CoworkerInvoiceLinesService {
   @InjectRecords(coworkerInvoiceLines) private readonly records: RecordService;
 
-  async insertLine(manager: EntityManager, actor: Principal | undefined, values: Record<string, unknown>): Promise<number> {
-    return (await this.records.createRecorded(manager, actor, values)).id;
+  /** An invoice's lines, in order, in one INSERT, and their history in one more (`businessId`: the invoice's): their Ids. */
+  insertLines(manager: EntityManager, actor: Principal | undefined, lines: readonly Record<string, unknown>[], businessId: number): Promise<number[]> {
+    const now = new Date();
+    const written = lines.map((values) => withFields(values, createStamp(actor, now)));
+    return this.records.insertRecords(manager, actor, written, businessId);
   }
 }

@@ -59,8 +59,11 @@ export class CoworkerInvoicesRules implements RecordRules<CoworkerInvoiceDto> {
     await this.deletionRule(Number(record.Id), context);
   }
 
-  /** The values of an invoice as the rules above make them (also for invoices a billing run issues). */
-  async valuesToWrite(manager: EntityManager, given: Readonly<Record<string, unknown>>, existing: WireRecord | null): Promise<Record<string, unknown>> {
+  /**
+   * The values of an invoice as the rules above make them (also for invoices a billing run issues, which
+   * may bring the number it took for it: `reservedNumber`, one of InvoiceIssuanceRepository.nextNumbers).
+   */
+  async valuesToWrite(manager: EntityManager, given: Readonly<Record<string, unknown>>, existing: WireRecord | null, reservedNumber?: string): Promise<Record<string, unknown>> {
     refuseBusinessChange(existing, given);
     const values = { ...given };
     // A partial update names only what it changes: the business is the stored one when absent (docs/api.md §1.2).
@@ -70,7 +73,7 @@ export class CoworkerInvoicesRules implements RecordRules<CoworkerInvoiceDto> {
       values.BusinessName = await this.issuance.lookup(Business, given.BusinessId, 'Name', manager);
       // The number last, just before the insert: the counter row stays locked until COMMIT, and
       // everything read before it is time other invoices of the business do not wait for (docs/billing.md).
-      values.InvoiceNumber = await this.issuance.nextNumber('CoworkerInvoice', given.BusinessId as number, manager);
+      values.InvoiceNumber = reservedNumber ?? (await this.issuance.nextNumber('CoworkerInvoice', given.BusinessId as number, manager));
     }
     // A new invoice is due in full; the settlement of payments keeps DueAmount from then on.
     if (existing === null) values.DueAmount = fromUnits(toUnits(values.TotalAmount ?? 0));

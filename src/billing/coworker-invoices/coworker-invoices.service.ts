@@ -7,6 +7,7 @@ import { formatDateTime } from '../../common/wire-values.js';
 import { coworkerInvoices } from './coworker-invoices.definition.js';
 import { CoworkerInvoicesRules, type InvoiceDeletionRule } from './coworker-invoices.rules.js';
 import { InvoiceLedger } from './invoice-ledger.js';
+import { InvoiceIssuanceRepository } from '../invoice-issuance.repository.js';
 
 /**
  * Customer invoices written besides the API's own writes: settlement (docs/api.md §10.1) and the
@@ -18,6 +19,12 @@ export class CoworkerInvoicesService {
   @Inject(CoworkerInvoicesRules) private readonly rules: CoworkerInvoicesRules;
   /** The service's own ledger entries of invoices (INV, CRN, VOID). */
   @Inject(InvoiceLedger) readonly ledger: InvoiceLedger;
+  @Inject(InvoiceIssuanceRepository) private readonly issuance: InvoiceIssuanceRepository;
+
+  /** The numbers of `count` invoices of the business about to be issued in this transaction, in order, from one move of its counter. */
+  reserveNumbers(manager: EntityManager, businessId: number, count: number): Promise<string[]> {
+    return this.issuance.nextNumbers('CoworkerInvoice', businessId, count, manager);
+  }
 
   /**
    * Writes an invoice's settled fields (docs/api.md §10.1, InvoiceSettlement) when any of them changed,
@@ -32,10 +39,11 @@ export class CoworkerInvoicesService {
   /**
    * Issues an invoice inside a running transaction (a billing run, docs/billing.md): numbered, captured
    * and defaulted as one created through the API. Its change-log entry (and webhook events 16 and 15)
-   * is the caller's to record once its lines are written (`recordIssued`).
+   * is the caller's to record once its lines are written (`recordIssued`). `reservedNumber`: its number,
+   * when the caller took it already (a run's batch takes its invoices' numbers at once).
    */
-  async issue(manager: EntityManager, actor: Principal | undefined, given: Record<string, unknown>): Promise<{ id: number; written: Record<string, unknown> }> {
-    const values = await this.rules.valuesToWrite(manager, given, null);
+  async issue(manager: EntityManager, actor: Principal | undefined, given: Record<string, unknown>, reservedNumber?: string): Promise<{ id: number; written: Record<string, unknown> }> {
+    const values = await this.rules.valuesToWrite(manager, given, null, reservedNumber);
     return this.records.insertStamped(manager, actor, values);
   }
 

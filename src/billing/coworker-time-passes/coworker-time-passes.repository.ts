@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { inList } from '../due-items/due-items.js';
 import { Database } from '../../common/database.js';
 import { toWire } from '../../common/wire-values.js';
 import { wholeSecond } from '../coworker-booking-credits/coworker-booking-credits.service.js';
@@ -166,16 +167,16 @@ export class CoworkerTimePassesRepository {
    * The customer's passes billing has due (docs/billing.md "Item sources"): sold before `before`, not
    * invoiced, not free, with a price; read as FlagClaims.item reads a record billed whole.
    */
-  dueForBilling(customerId: number, before: Date, manager: EntityManager | undefined): Promise<Array<Record<string, unknown>>> {
+  dueForBilling(customerIds: readonly number[], before: Date, manager: EntityManager | undefined): Promise<Array<Record<string, unknown>>> {
     const { db } = this;
     const q = (name: string) => db.id(name);
     return db.query(
-      `SELECT p.${q('Id')} AS id, p.${q('UniqueId')} AS uniqueId, p.${q('Version')} AS version, p.${q('SaleDate')} AS saleDate, p.${q('Price')} AS amount, p.${q('TimePassId')} AS timePass, ` +
+      `SELECT p.${q('Id')} AS id, p.${q('CoworkerId')} AS coworker, p.${q('UniqueId')} AS uniqueId, p.${q('Version')} AS version, p.${q('SaleDate')} AS saleDate, p.${q('Price')} AS amount, p.${q('TimePassId')} AS timePass, ` +
       `t.${q('Name')} AS name, t.${q('InvoiceDisplay')} AS display, t.${q('TaxRateId')} AS taxRate, t.${q('CurrencyId')} AS currency ` +
       `FROM ${db.tableOf(CoworkerTimePass)} p JOIN ${db.tableOf(TimePass)} t ON t.${q('Id')} = p.${q('TimePassId')} ` +
-      `WHERE p.${q('CoworkerId')} = ? AND p.${q('Invoiced')} = 0 AND p.${q('Free')} = 0 AND p.${q('Price')} > 0 AND p.${q('SaleDate')} < ? ` +
-      `ORDER BY p.${q('SaleDate')}, p.${q('Id')}`,
-      [customerId, db.dateParam(before)],
+      `WHERE p.${q('CoworkerId')} ${inList(customerIds)} AND p.${q('Invoiced')} = 0 AND p.${q('Free')} = 0 AND p.${q('Price')} > 0 AND p.${q('SaleDate')} < ? ` +
+      `ORDER BY p.${q('CoworkerId')}, p.${q('SaleDate')}, p.${q('Id')}`,
+      [...customerIds, db.dateParam(before)],
       manager,
     );
   }

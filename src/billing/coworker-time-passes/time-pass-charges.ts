@@ -32,8 +32,8 @@ export class TimePassCharges implements OnModuleInit {
     this.sources.register({ name: 'Time passes', order: 60, collect: (context) => this.due(context), release: (context) => this.claims.release(context) });
   }
 
-  private async due({ customer, until, manager }: DueContext): Promise<DueItem[]> {
-    const rows = await this.rows.dueForBilling(customer.id, atMidnight(until.plusDays(1)), manager);
+  private async due({ customerIds, until, manager }: DueContext): Promise<DueItem[]> {
+    const rows = await this.rows.dueForBilling(customerIds, atMidnight(until.plusDays(1)), manager);
     return rows.map((row): DueItem => {
       const day = dbDate(row.saleDate)!;
       return this.claims.item(row, { source: 'CoworkerTimePassUniqueId', description: String(row.display ?? row.name), periodFrom: day, periodTo: day, creditUse: { passId: Number(row.timePass) } });

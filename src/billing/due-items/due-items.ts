@@ -46,6 +46,8 @@ export interface ClaimContext {
   manager: EntityManager;
   actor: Principal | undefined;
   invoice: BillingInvoice;
+  /** The business of the customer billed: the business of every record its items claim. */
+  businessId: number;
   /** What universal credits paid of the item's billed lines (docs/billing.md "Universal credits"). */
   credited: Units;
 }
@@ -63,6 +65,8 @@ export interface ClaimContext {
  * in the change log (same transaction).
  */
 export interface DueItem {
+  /** The customer whose record it is (a source is asked for several customers at once: DueContext). */
+  customerId: number;
   lines: Iterable<DueLine>;
   /**
    * Billed to its customer even when a team's paying member takes the customer's other items: a sale or
@@ -83,11 +87,28 @@ export interface BilledCustomer {
   businessId: number;
 }
 
-/** What a source is asked: the customer, up to which date, and the transaction to read in (none for a preview). */
+/**
+ * What a source is asked: the customers (one, or a batch a run bills in one transaction: docs/billing.md
+ * "Exactly once"), up to which date, and the transaction to read in (none for a preview).
+ */
 export interface DueContext {
-  customer: BilledCustomer;
+  customerIds: readonly number[];
   until: LocalDate;
   manager: EntityManager | undefined;
+}
+
+/** SQL `IN (?, …)` of as many parameters as `ids` has (a context's customers). */
+export const inList = (ids: readonly unknown[]): string => `IN (${ids.map(() => '?').join(', ')})`;
+
+/** Items of several customers, each customer's in the order they came. */
+export function byCustomer(items: readonly DueItem[]): Map<number, DueItem[]> {
+  const grouped = new Map<number, DueItem[]>();
+  for (const item of items) {
+    const own = grouped.get(item.customerId);
+    if (own) own.push(item);
+    else grouped.set(item.customerId, [item]);
+  }
+  return grouped;
 }
 
 /** A kind of thing that becomes due (docs/billing.md, 1. to 5.). */
@@ -96,6 +117,7 @@ export interface DueItemSource {
   name: string;
   /** Lower first on the invoice (contract periods 10, contract products 20, sales 30, recurring 40). */
   order: number;
+  /** The items of every customer of the context, each customer's in invoice order (its query ordered by CoworkerId first). */
   collect(context: DueContext): Promise<DueItem[]>;
   /**
    * Gives back what a deleted invoice billed through this source (COWORKER_INVOICE_DELETE, docs/api.md

@@ -40,12 +40,13 @@ export class FlagClaims {
   }
 
   /**
-   * The due item of a record billed whole, read with the aliases `id`, `uniqueId`, `version`, `amount` (the
-   * price of its line, before tax), `taxRate` and `currency`: one line of quantity 1 priced at `amount` (to
-   * the cent), claimed from the version read.
+   * The due item of a record billed whole, read with the aliases `id`, `uniqueId`, `version`, `coworker` (its
+   * customer), `amount` (the price of its line, before tax), `taxRate` and `currency`: one line of quantity 1
+   * priced at `amount` (to the cent), claimed from the version read.
    */
   item(row: Readonly<Record<string, unknown>>, line: Pick<DueLine, 'source' | 'description' | 'periodFrom' | 'periodTo' | 'creditUse'>): DueItem {
     return {
+      customerId: Number(row.coworker),
       lines: [{
         ...line, sourceUniqueId: String(row.uniqueId), quantity: 1, unitPrice: roundToCents(toUnits(row.amount)),
         taxRateId: row.taxRate === null ? null : Number(row.taxRate), currencyId: Number(row.currency),
@@ -56,8 +57,9 @@ export class FlagClaims {
 
   /** Marks the record billed on the invoice, only while it is as read: whether it did. */
   async claim(context: ClaimContext, id: number, version: number): Promise<boolean> {
-    const { manager, actor, invoice } = context;
-    return this.table.records().changeRecorded(manager, actor, id, () => this.update(manager, actor, id, { Invoiced: 1, CoworkerInvoiceId: invoice.id, ...this.table.marks?.(context) }, version));
+    const { manager, actor, invoice, businessId } = context;
+    const mark = () => this.update(manager, actor, id, { Invoiced: 1, CoworkerInvoiceId: invoice.id, ...this.table.marks?.(context) }, version);
+    return this.table.records().changeRecorded(manager, actor, id, mark, undefined, businessId);
   }
 
   /** A deleted invoice's records are not invoiced any more: the next run bills them again. */

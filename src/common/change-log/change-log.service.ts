@@ -5,7 +5,7 @@ import { parseListQuery } from '../list-query.js';
 import type { Principal } from '../principal.js';
 import type { RecordDefinition, WireRecord } from '../record-definition.js';
 import { toWire } from '../wire-values.js';
-import { ChangeLogRepository, type ChangeProbe, type EntryFilter } from './change-log.repository.js';
+import { ChangeLogRepository, type ChangeLogRow, type ChangeProbe, type EntryFilter } from './change-log.repository.js';
 import { fieldChanges, type ChangeAction, type FieldChange } from './changes.js';
 
 /** A committed-with-the-write change of one record, as the change log and its listeners see it. */
@@ -85,11 +85,29 @@ export class ChangeLog {
   }
 
   async write(manager: EntityManager, entry: Omit<RecordChange, 'on' | 'changes'>, request?: object): Promise<void> {
+    const change = this.changeOf(entry, request);
+    const counts = await this.entries.insert(this.rowOf(change, manager), this.listeners.map((listener) => listener.probe(change)), manager);
+    for (const [i, listener] of this.listeners.entries()) await listener.apply(manager, change, counts[i]);
+  }
+
+  /** Several changes' entries in one INSERT (a billing run's lines: docs/billing.md "Exactly once"), each as `write` writes it, in order. */
+  async writeMany(manager: EntityManager, entries: readonly Omit<RecordChange, 'on' | 'changes'>[]): Promise<void> {
+    const changes = entries.map((entry) => this.changeOf(entry));
+    const counts = await this.entries.insertMany(changes.map((change) => this.rowOf(change, manager)), changes.map((change) => this.listeners.map((listener) => listener.probe(change))), manager);
+    for (const [c, change] of changes.entries()) {
+      for (const [i, listener] of this.listeners.entries()) await listener.apply(manager, change, counts[c][i]);
+    }
+  }
+
+  private changeOf(entry: Omit<RecordChange, 'on' | 'changes'>, request?: object): RecordChange {
     // Field by field, not `{ ...entry, … }`: a spread object here was promoted by every scavenge under load (withFields, record-writes.ts).
     const { definition, action, recordId, before, after, record, businessId, previousBusinessId, actor } = entry;
     const changes = fieldChanges(definition, action, before, after, request);
-    const change: RecordChange = { definition, action, recordId, before, after, record, businessId, previousBusinessId, actor, on: new Date(), changes };
-    const row = {
+    return { definition, action, recordId, before, after, record, businessId, previousBusinessId, actor, on: new Date(), changes };
+  }
+
+  private rowOf(change: RecordChange, manager: EntityManager): ChangeLogRow {
+    return {
       entity: change.definition.name,
       recordId: change.recordId,
       action: change.action,
@@ -100,8 +118,6 @@ export class ChangeLog {
       previousBusinessId: change.previousBusinessId ?? null,
       changes: JSON.stringify(change.changes),
     };
-    const counts = await this.entries.insert(row, this.listeners.map((listener) => listener.probe(change)), manager);
-    for (const [i, listener] of this.listeners.entries()) await listener.apply(manager, change, counts[i]);
   }
 
   /**

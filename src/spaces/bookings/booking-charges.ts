@@ -36,8 +36,8 @@ export class BookingCharges implements OnModuleInit {
     this.sources.register({ name: 'Booking charges', order: 50, collect: (context) => this.due(context), release: (context) => this.claims.release(context) });
   }
 
-  private async due({ customer, until, manager }: DueContext): Promise<DueItem[]> {
-    const rows = await this.rows.dueForBilling(customer.id, atMidnight(until.plusDays(1)), manager);
+  private async due({ customerIds, until, manager }: DueContext): Promise<DueItem[]> {
+    const rows = await this.rows.dueForBilling(customerIds, atMidnight(until.plusDays(1)), manager);
     return rows.map((row): DueItem => {
       const from = dbDate(row.fromTime)!;
       // The day the booking ends on: an end at midnight ends the day before.

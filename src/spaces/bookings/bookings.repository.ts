@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { inList } from '../../billing/due-items/due-items.js';
 import { Database } from '../../common/database.js';
 import { toUnits } from '../../billing/due-items/money.js';
 import { parseDbDateTime, toWire } from '../../common/wire-values.js';
@@ -104,16 +105,16 @@ export class BookingsRepository {
    * The customer's bookings billing has due (docs/billing.md "Item sources"): starting before `before`,
    * not invoiced, not tentative, with a charge; read as FlagClaims.item reads a record billed whole.
    */
-  dueForBilling(customerId: number, before: Date, manager: EntityManager | undefined): Promise<Array<Record<string, unknown>>> {
+  dueForBilling(customerIds: readonly number[], before: Date, manager: EntityManager | undefined): Promise<Array<Record<string, unknown>>> {
     const { db } = this;
     const q = (name: string) => db.id(name);
     return db.query(
-      `SELECT b.${q('Id')} AS id, b.${q('UniqueId')} AS uniqueId, b.${q('Version')} AS version, b.${q('FromTime')} AS fromTime, b.${q('ToTime')} AS toTime, ` +
+      `SELECT b.${q('Id')} AS id, b.${q('CoworkerId')} AS coworker, b.${q('UniqueId')} AS uniqueId, b.${q('Version')} AS version, b.${q('FromTime')} AS fromTime, b.${q('ToTime')} AS toTime, ` +
       `b.${q('ChargeAmount')} AS amount, r.${q('Name')} AS resource, r.${q('TaxRateId')} AS taxRate, r.${q('CurrencyId')} AS currency ` +
       `FROM ${db.tableOf(Booking)} b JOIN ${db.tableOf(Resource)} r ON r.${q('Id')} = b.${q('ResourceId')} ` +
-      `WHERE b.${q('CoworkerId')} = ? AND b.${q('Invoiced')} = 0 AND b.${q('Tentative')} = 0 AND b.${q('ChargeAmount')} > 0 AND b.${q('FromTime')} < ? ` +
-      `ORDER BY b.${q('FromTime')}, b.${q('Id')}`,
-      [customerId, db.dateParam(before)],
+      `WHERE b.${q('CoworkerId')} ${inList(customerIds)} AND b.${q('Invoiced')} = 0 AND b.${q('Tentative')} = 0 AND b.${q('ChargeAmount')} > 0 AND b.${q('FromTime')} < ? ` +
+      `ORDER BY b.${q('CoworkerId')}, b.${q('FromTime')}, b.${q('Id')}`,
+      [...customerIds, db.dateParam(before)],
       manager,
     );
   }
