@@ -8,10 +8,10 @@ import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import jwt from 'jsonwebtoken';
 import mysql from 'mysql2/promise';
 import { verifyPassword } from '../src/auth/passwords.js';
-import { compileRecordPlan } from '../src/common/record-plan.js';
+import { compileRecordPlan } from '../src/records/record-plan.js';
 import { products } from '../src/billing/products/products.definition.js';
-import { RecordRepository } from '../src/common/record.repository.js';
-import { parseListQuery } from '../src/common/list-query.js';
+import { RecordRepository } from '../src/records/record.repository.js';
+import { parseListQuery } from '../src/records/list-query.js';
 import { parseDatabaseUrl } from '../src/config/configuration.js';
 import { offlineDatabase } from '../src/sql-snapshots.js';
 

@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { BillingRunWorker } from '../src/billing/billing-runs/billing-run.worker.js';
 import { BillingRunner } from '../src/billing/billing-runs/billing-runner.js';
-import type { Database } from '../src/common/database.js';
+import type { Database } from '../src/persistence/database.js';
 import { createBusiness, createTariff, create, currencyId } from '../test/support/fixtures.js';
 import { createProduct } from '../test/support/billing-fixtures.js';
 import type { TestApp } from '../test/support/test-app.js';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import mysql from 'mysql2/promise';
-import { lowerHelperThreads } from '../src/common/idle-priority.js';
+import { lowerHelperThreads } from '../src/platform/idle-priority.js';
 
 export const dist = join(import.meta.dirname, '..');
 export const resultsDir = join(dist, '..', 'bench', 'results');

@@ -1,6 +1,6 @@
 // The printers of the PDF bench (bench/pdf.ts), in a process of their own: their requests, answers and
 // downloads are handled apart from the event loop that times the GETs, so the GETs' latency is the service's.
-import { runAtIdlePriority } from '../src/common/idle-priority.js';
+import { runAtIdlePriority } from '../src/platform/idle-priority.js';
 
 export interface PrintersJob {
   base: string;

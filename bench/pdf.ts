@@ -94,7 +94,7 @@ async function twentyLineInvoice(base: string, headers: Record<string, string>, 
 
 /**
  * Prints and downloads the invoice in `PRINTERS` loops until `until`, in a process of their own
- * (bench/pdf-printers.ts) at the idle scheduling class (src/common/idle-priority.ts): they share the bench's core
+ * (bench/pdf-printers.ts) at the idle scheduling class (src/platform/idle-priority.ts): they share the bench's core
  * with the loop that times the GETs, and must not delay it (nor share its heap, its collector's threads or
  * its allocator), so that the latencies measured are the service's. With V8 on one thread, as the PDF
  * process (invoice-pdf.renderer.ts): idle-class helper threads still delay others' wake-ups on a VM

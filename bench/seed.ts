@@ -4,7 +4,7 @@ import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { hashPassword } from '../src/auth/passwords.js';
-import { wireKindOf } from '../src/common/columns.js';
+import { wireKindOf } from '../src/records/columns.js';
 import type { AppConfig } from '../src/config/configuration.js';
 import { buildDataSourceOptions } from '../src/database/data-source-options.js';
 import { runMigrations } from '../src/database/migration-runner.js';

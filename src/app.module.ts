@@ -1,9 +1,9 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ConfigModule, ConfigService } from '@nestjs/config';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
-import { IdempotencyRepository } from './common/idempotency/idempotency.repository.js';
-import { Idempotency } from './common/idempotency/idempotency.js';
-import { WriteInterceptor } from './common/write.interceptor.js';
+import { IdempotencyRepository } from './http/idempotency/idempotency.repository.js';
+import { Idempotency } from './http/idempotency/idempotency.js';
+import { WriteInterceptor } from './http/write.interceptor.js';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { AuthenticationGuard } from './auth/authentication.guard.js';
 import { RolesGuard } from './auth/roles.guard.js';
@@ -12,14 +12,14 @@ import { FixedWindowStorage } from './auth/fixed-window-storage.js';
 import { isTokenRoute, RateLimitGuard } from './auth/rate-limit.guard.js';
 import { RATE_LIMIT_STORAGE, RateLimitStorageModule, type RedisThrottlerStorage } from './auth/redis-throttler.storage.js';
 import { UsersModule } from './billing/users/users.module.js';
-import { HttpExceptionFilter } from './common/http-exception.filter.js';
+import { HttpExceptionFilter } from './http/http-exception.filter.js';
 import type { AppConfig } from './config/configuration.js';
 import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
 import { ObservabilityModule } from './observability/observability.module.js';
-import { ChangeLogModule } from './common/change-log/change-log.module.js';
-import { RecordCommandsModule } from './common/commands/record-commands.js';
-import { RecordTypesModule } from './common/record-types.js';
+import { ChangeLogModule } from './records/change-log/change-log.module.js';
+import { RecordCommandsModule } from './records/commands/record-commands.js';
+import { RecordTypesModule } from './records/record-types.js';
 import { PublicEventsModule } from './public/events/public-events.module.js';
 // Bookings first: their record types are defined (and walked by test/boundary-values) before product credits.
 import { BookingsModule } from './spaces/bookings/bookings.module.js';
@@ -65,7 +65,7 @@ import { UtilsModule } from './utils/enums.controller.js';
 /**
  * The guards every request passes, in this order: the rate limit first, so refused logins are limited
  * too; then who the caller is (AuthenticationGuard), then what it may do (RolesGuard). Registered as
- * APP_GUARD for the Nest routes; the record router (common/record-router.ts) runs the same list.
+ * APP_GUARD for the Nest routes; the record router (http/record-router.ts) runs the same list.
  */
 export const REQUEST_GUARDS = [RateLimitGuard, AuthenticationGuard, RolesGuard] as const;
 

@@ -10,8 +10,8 @@ import { InvoiceIssuanceRepository } from './billing/invoice-issuance.repository
 import { Product } from './billing/products/product.entity.js';
 import { ProductsRepository } from './billing/products/products.repository.js';
 import { SettlementRepository } from './billing/settlement/settlement.repository.js';
-import { Database, type RunResult } from './common/database.js';
-import { IdempotencyRepository } from './common/idempotency/idempotency.repository.js';
+import { Database, type RunResult } from './persistence/database.js';
+import { IdempotencyRepository } from './http/idempotency/idempotency.repository.js';
 import { BookingsRepository } from './spaces/bookings/bookings.repository.js';
 
 /**

@@ -83,7 +83,7 @@ describe('library internals the service relies on', () => {
   });
 
   it('class-validator and class-transformer: the rule and transform metadata the compiled validation reads', async () => {
-    const user = 'src/common/validation/compiled.ts';
+    const user = 'src/records/validation/compiled.ts';
     const { IsInt, IsOptional, Min, ValidationTypes } = await import('class-validator');
     const { Expose, Transform, TransformationType } = await import('class-transformer');
     const { createRequire } = await import('node:module');
@@ -112,7 +112,7 @@ describe('library internals the service relies on', () => {
     const { defaultOptions } = require('class-transformer/cjs/constants/default-options.constant.js') as { defaultOptions?: unknown };
     assert.equal(typeof defaultOptions, 'object', FAILS('class-transformer', "'cjs/constants/default-options.constant.js' defaultOptions", user));
     // The differential test (compiled.spec.ts) lists the DTO classes from the storage's private map.
-    assert.ok((storage as unknown as { validationMetadatas?: unknown }).validationMetadatas instanceof Map, FAILS('class-validator MetadataStorage', 'validationMetadatas (a Map by class)', 'src/common/validation/compiled.spec.ts'));
+    assert.ok((storage as unknown as { validationMetadatas?: unknown }).validationMetadatas instanceof Map, FAILS('class-validator MetadataStorage', 'validationMetadatas (a Map by class)', 'src/records/validation/compiled.spec.ts'));
   });
 
   it('fontkit: a font keeps its glyphs in `_glyphs`, made with the characters first asked for; PDFKit takes a parsed font', async () => {
@@ -131,7 +131,7 @@ describe('library internals the service relies on', () => {
 
   it('Nest: ValidationPipe validates through its protected `validate(object, options)`; TypeORM DataSource builds metadata in `buildMetadatas()`', async () => {
     const { ValidationPipe } = await import('@nestjs/common');
-    assert.equal(typeof (ValidationPipe.prototype as unknown as Record<string, unknown>).validate, 'function', FAILS('@nestjs/common ValidationPipe', 'validate()', 'src/common/validation/validation.ts PartialValidationPipe'));
+    assert.equal(typeof (ValidationPipe.prototype as unknown as Record<string, unknown>).validate, 'function', FAILS('@nestjs/common ValidationPipe', 'validate()', 'src/records/validation/validation.ts PartialValidationPipe'));
     assert.equal(typeof (DataSource.prototype as unknown as Record<string, unknown>).buildMetadatas, 'function', FAILS('TypeORM DataSource', 'buildMetadatas()', 'src/database/service-data-source.ts'));
   });
 

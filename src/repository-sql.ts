@@ -11,8 +11,8 @@ import { DueItemsRepository } from './billing/due-items/due-items.repository.js'
 import { ProductsRepository } from './billing/products/products.repository.js';
 import { Product } from './billing/products/product.entity.js';
 import { InvoiceReleaseRepository } from './billing/settlement/invoice-release.repository.js';
-import type { Database } from './common/database.js';
-import { RecordLinksRepository } from './common/record-links.repository.js';
+import type { Database } from './persistence/database.js';
+import { RecordLinksRepository } from './records/record-links.repository.js';
 import { MigrationLockRepository } from './database/migration-lock.repository.js';
 import { SchemaRepository } from './database/schema.repository.js';
 import { RecordingDatabase } from './guarantee-sql.js';

@@ -3,10 +3,10 @@ import { join, relative } from 'node:path';
 import { RequestMethod, type DynamicModule, type Provider, type Type } from '@nestjs/common';
 import { METHOD_METADATA, MODULE_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
 import { AppModule } from './app.module.js';
-import { CUSTOMER_ONLY, IS_PUBLIC, PERMISSION, type Permission } from './common/access.js';
-import type { RecordDefinition } from './common/record-definition.js';
-import { recordRoutes } from './common/record-router.js';
-import { RECORD_DEFINITION } from './common/record.service.js';
+import { CUSTOMER_ONLY, IS_PUBLIC, PERMISSION, type Permission } from './platform/access.js';
+import type { RecordDefinition } from './records/record-definition.js';
+import { recordRoutes } from './http/record-router.js';
+import { RECORD_DEFINITION } from './records/record.service.js';
 import { validateEnvironment } from './config/configuration.js';
 
 /** docs/routes.md, from the repository's root (docs/architecture.md §1, "Routes"). */
@@ -99,7 +99,7 @@ export function routesDocument(rows: readonly RouteRow[]): string {
     '# Routes',
     '',
     'Every route of the service (default configuration), written by `npm run docs:routes` from the record',
-    'router\'s table (`src/common/record-router.ts`) and the hand-written controllers\' decorators; a unit test',
+    'router\'s table (`src/http/record-router.ts`) and the hand-written controllers\' decorators; a unit test',
     '(`src/route-table.spec.ts`) fails when this file is out of date. Permission: the role a route needs',
     '(full administrators hold every one), `authenticated` (any signed-in user; the operation decides the rest),',
     '`customer` (a customer\'s token) or `public`. File: where the record type is defined, or the controller.',

@@ -9,9 +9,9 @@ const src = join(import.meta.dirname, '..', '..', 'src');
 /**
  * Where SQL may be run (docs/architecture.md, "The database"): repositories (`*.repository.ts`), the
  * drivers (src/persistence/), the migrations, the façade that hands statements to the driver
- * (common/database.ts) and the snapshots' recorders, which run nothing.
+ * (persistence/database.ts) and the snapshots' recorders, which run nothing.
  */
-const MAY_RUN_SQL = [/\.repository\.ts$/, /^persistence\//, /^database\/migrations\//, /\.spec\.ts$/, /^common\/database\.ts$/, /^guarantee-sql\.ts$/, /^repository-sql\.ts$/];
+const MAY_RUN_SQL = [/\.repository\.ts$/, /^persistence\//, /^database\/migrations\//, /\.spec\.ts$/, /^persistence\/database\.ts$/, /^guarantee-sql\.ts$/, /^repository-sql\.ts$/];
 
 /** A statement sent to the database: through the façade, a DataSource, a query runner or an entity manager. */
 const RUNS_SQL = /\b(db|this\.db|dataSource|this\.dataSource|runner|queryRunner|manager|this\.manager)\s*\.\s*(query|queryArrays|run|causalRead|write|transientWrite)\s*(<[^()]*>)?\s*\(/;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { RecordCommands } from '../src/common/commands/record-commands.js';
-import { refusal } from '../src/common/errors.js';
+import { RecordCommands } from '../src/records/commands/record-commands.js';
+import { refusal } from '../src/records/errors.js';
 import { createUser } from './support/auth.js';
 import { createBusinesses, createCoworker } from './support/fixtures.js';
 import { tableRows } from './support/record-checks.js';

@@ -4,7 +4,7 @@ import { LocalDate } from '@js-joda/core';
 import { BillingRunWorker } from '../src/billing/billing-runs/billing-run.worker.js';
 import { BillingRunner } from '../src/billing/billing-runs/billing-runner.js';
 import { BillingRunsService } from '../src/billing/billing-runs/billing-runs.service.js';
-import type { WriteScope } from '../src/common/write-scope.js';
+import type { WriteScope } from '../src/persistence/write-scope.js';
 import { asPreviewLine as pick, billRun, createProduct, linesOf } from './support/billing-fixtures.js';
 import { create, createBusinesses, createCoworker, createTariff } from './support/fixtures.js';
 import { createUser } from './support/auth.js';

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { RecordDefinition } from '../src/common/record-definition.js';
+import type { RecordDefinition } from '../src/records/record-definition.js';
 import { appPerSuite } from './support/test-app.js';
 import { fieldsOf, pathOf, RecordMaker, type FieldRules } from './support/valid-records.js';
-import { RecordTypes } from '../src/common/record-types.js';
+import { RecordTypes } from '../src/records/record-types.js';
 
 // Every record type's writable fields, taken from its DTO's rules, sent with boundary values (the
 // least and the most a rule allows and just past each, nulls, wrong types) on create and on update:

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 
 import { operationsOf, pathOf, RecordWalker } from './support/record-walker.js';
 import { appPerSuite } from './support/test-app.js';
-import { RecordTypes } from '../src/common/record-types.js';
+import { RecordTypes } from '../src/records/record-types.js';
 
 // docs/api.md §1.2–§1.3, on every registered record type (a type added later is walked too):
 // - `id` with a bracketed list is batch get; any other `id`/`Id` value is the equality filter on Id,

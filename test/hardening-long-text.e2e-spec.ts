@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import { fieldsOf, operationsOf, pathOf, RecordWalker } from './support/record-walker.js';
-import { isLongTextColumn } from '../src/common/columns.js';
+import { isLongTextColumn } from '../src/records/columns.js';
 import { appPerSuite, onMySql, type HttpResponse } from './support/test-app.js';
-import { RecordTypes } from '../src/common/record-types.js';
+import { RecordTypes } from '../src/records/record-types.js';
 
 // docs/api.md §1: lengths are in Unicode characters, whatever their size in UTF-8. Every long-text field
 // of every record type (those declared later included) holds 65,535 characters of any script — 2-byte

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { WireRecord } from '../src/common/record-definition.js';
+import type { WireRecord } from '../src/records/record-definition.js';
 import { createBusiness, createCoworker } from './support/fixtures.js';
 import { fieldsOf, operationsOf, pathOf, RecordWalker } from './support/record-walker.js';
 import { appPerSuite } from './support/test-app.js';
-import { RecordTypes } from '../src/common/record-types.js';
+import { RecordTypes } from '../src/records/record-types.js';
 
 // docs/api.md §1.2: on the source document's record types (requiredOnUpdate) required fields stay
 // required on update; on every other type an absent required field keeps its stored value, a present

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { AnyClass } from '../src/common/columns.js';
-import type { RecordDefinition } from '../src/common/record-definition.js';
-import { referencesOf } from '../src/common/validation/fields.js';
+import type { AnyClass } from '../src/records/columns.js';
+import type { RecordDefinition } from '../src/records/record-definition.js';
+import { referencesOf } from '../src/records/validation/fields.js';
 import { createProduct } from './support/billing-fixtures.js';
 import { createBusiness, createCoworker, createTariff } from './support/fixtures.js';
 import { operationsOf, pathOf, RecordWalker } from './support/record-walker.js';
 import { appPerSuite, type TestApp } from './support/test-app.js';
-import { RecordTypes } from '../src/common/record-types.js';
+import { RecordTypes } from '../src/records/record-types.js';
 
 // docs/api.md §1.2: nothing points at what is gone. Every id and id list that names another record
 // (declared with `@Reference` / `@IdList({ references })`, those added later included) blocks the delete

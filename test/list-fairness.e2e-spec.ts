@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { listScans } from '../src/common/list-lane.js';
+import { listScans } from '../src/platform/list-lane.js';
 import { bearer, createUser, passwordToken } from './support/auth.js';
 import { createBusiness, createCoworker } from './support/fixtures.js';
 import { appPerSuite, onMySql } from './support/test-app.js';

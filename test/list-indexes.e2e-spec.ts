@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { FIRST_DUE_DATE, seedRows } from '../bench/seed.js';
 import type { EntityManager } from 'typeorm';
-import type { Database } from '../src/common/database.js';
+import type { Database } from '../src/persistence/database.js';
 import { onMySql, startApp, type TestApp } from './support/test-app.js';
 
 // The lists back-office tools page through stay cheap as the data grows: for the SQL the service
@@ -52,7 +52,7 @@ async function planProblems(db: Database, { sql, parameters }: Statement, inOrde
       else if (step.type === 'index' && step.key === 'PRIMARY') problems.push('reads the whole primary key');
       if (inOrder && !isCount && /filesort/i.test(step.Extra ?? '')) problems.push('sorts the rows');
       if (isCount && !/Using index(;|$)/.test(step.Extra ?? '')) problems.push('reads the rows to count them');
-      // A page's ids are found first (src/common/page-query.ts): from an index alone, so a far page skips index entries, not rows.
+      // A page's ids are found first (src/records/page-query.ts): from an index alone, so a far page skips index entries, not rows.
       if (!isCount && step.select_type === 'DERIVED' && !/Using index(;|$)/.test(step.Extra ?? '')) problems.push("reads rows to find the page's ids");
     }
     return { plan: JSON.stringify(steps), problems };

@@ -8,12 +8,12 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
-import type { RecordDefinition } from '../src/common/record-definition.js';
+import type { RecordDefinition } from '../src/records/record-definition.js';
 import { createBilledInvoice, createCreditSpendingBooking } from './support/billing-fixtures.js';
 import { ROOT } from './support/service.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, appPerSuite, type HttpResponse } from './support/test-app.js';
 import { fieldsOf, offers, pathOf, RecordMaker } from './support/valid-records.js';
-import { RecordTypes } from '../src/common/record-types.js';
+import { RecordTypes } from '../src/records/record-types.js';
 
 // The OpenAPI document at /api/docs-json describes every answer the service gives (docs/api.md §10):
 // Redocly's recommended rules find nothing in it, real answers of every operation of every record type

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { toErrorResponse } from '../src/common/http-exception.filter.js';
-import type { Principal } from '../src/common/principal.js';
+import { toErrorResponse } from '../src/http/http-exception.filter.js';
+import type { Principal } from '../src/platform/principal.js';
 import { PublicEventsController } from '../src/public/events/public-events.controller.js';
 import { PublicEventsService, type Customer } from '../src/public/events/public-events.service.js';
 import { createAttendee, createEvent, hoursFromNow } from './support/content-fixtures.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { ALL_OPERATIONS, type RecordDefinition } from '../src/common/record-definition.js';
-import { recordRoutes, recordTypesOf } from '../src/common/record-router.js';
+import { ALL_OPERATIONS, type RecordDefinition } from '../src/records/record-definition.js';
+import { recordRoutes, recordTypesOf } from '../src/http/record-router.js';
 import { createBilledInvoice, createCreditSpendingBooking } from './support/billing-fixtures.js';
 import { appPerSuite, type HttpResponse } from './support/test-app.js';
 import { offers, pathOf, RecordMaker } from './support/valid-records.js';

@@ -4,7 +4,7 @@ import { Writable } from 'node:stream';
 import { passwordToken } from './support/auth.js';
 import { createProduct } from './support/billing-fixtures.js';
 import { create, createBusinesses, createCoworker, currencyId } from './support/fixtures.js';
-import { createLogger, safeError } from '../src/common/logging.js';
+import { createLogger, safeError } from '../src/platform/logging.js';
 import { appPerSuite } from './support/test-app.js';
 
 // Every accepted value fits both databases and reads back as written; what does not fit is a 400

@@ -4,7 +4,7 @@ import { ConfigService } from '@nestjs/config';
 import { JwtService } from '@nestjs/jwt';
 import { verify as verifyTotp } from 'otplib';
 import type { EntityManager } from 'typeorm';
-import type { Principal } from '../common/principal.js';
+import type { Principal } from '../platform/principal.js';
 import { jwtKeyId, type AppConfig } from '../config/configuration.js';
 import { decoyHash, verifyPassword, type PasswordRequest } from './passwords.js';
 import { FAMILY_REVOCATION_KEPT_MS } from './refresh-tokens.service.js';

@@ -1,7 +1,7 @@
 import { ModuleRef } from '@nestjs/core';
 import { Injectable, UnauthorizedException, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Principal } from '../common/principal.js';
+import type { Principal } from '../platform/principal.js';
 import { accessDenied } from './access-denied.js';
 import { AuthService } from './auth.service.js';
 import { BasicPassportGuard } from './passport.guards.js';

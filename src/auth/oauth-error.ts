@@ -1,5 +1,5 @@
 import { HttpStatus } from '@nestjs/common';
-import { WireResponseException } from '../common/errors.js';
+import { WireResponseException } from '../records/errors.js';
 
 export type OAuthErrorCode = 'unsupported_grant_type' | 'invalid_grant' | 'two_factor_auth_check';
 

@@ -1,7 +1,7 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { FairQueue } from '../common/fair-queue.js';
+import { FairQueue } from '../platform/fair-queue.js';
 
 // Passwords are stored as salted scrypt hashes (Node's crypto), with their parameters so they can be
 // raised later without invalidating stored hashes: scrypt$N$r$p$salt$hash (base64url).

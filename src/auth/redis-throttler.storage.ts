@@ -5,7 +5,7 @@ import type { ThrottlerStorage } from '@nestjs/throttler';
 import { Redis } from 'ioredis';
 import CircuitBreaker from 'opossum';
 import type { AppConfig } from '../config/configuration.js';
-import { OutageLog } from '../common/outage-log.js';
+import { OutageLog } from '../platform/outage-log.js';
 import { FixedWindowStorage } from './fixed-window-storage.js';
 
 interface ThrottlerStorageRecord {

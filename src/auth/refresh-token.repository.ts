@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { Database } from '../common/database.js';
-import { isUniqueViolation } from '../common/database-errors.js';
-import { parseDbDateTime } from '../common/wire-values.js';
+import { Database } from '../persistence/database.js';
+import { isUniqueViolation } from '../persistence/database-errors.js';
+import { parseDbDateTime } from '../records/wire-values.js';
 
 /** A stored refresh token, found by its hash, with the email of its user (the default client id). */
 export interface StoredRefreshToken {

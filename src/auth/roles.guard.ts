@@ -1,7 +1,7 @@
 import { Injectable, UnauthorizedException, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { allows } from '../common/access.js';
-import type { Principal } from '../common/principal.js';
+import { allows } from '../platform/access.js';
+import type { Principal } from '../platform/principal.js';
 import { RoutePolicies } from './route-policy.js';
 
 export { allows };

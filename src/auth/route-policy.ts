@@ -1,8 +1,8 @@
 import { Injectable, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ACCESS_DENIED_WHEN_UNRESOLVED, CUSTOMER_ONLY, IS_PUBLIC, PERMISSION, type Permission } from '../common/access.js';
+import { ACCESS_DENIED_WHEN_UNRESOLVED, CUSTOMER_ONLY, IS_PUBLIC, PERMISSION, type Permission } from '../platform/access.js';
 
-/** What a route asks of its caller, from its access decorators (common/access.ts). */
+/** What a route asks of its caller, from its access decorators (platform/access.ts). */
 export interface RoutePolicy {
   isPublic: boolean;
   permission: Permission | undefined;

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { refuseForeignCharset } from '../common/body-limits.js';
+import { refuseForeignCharset } from '../http/body-limits.js';
 import { OAuthError } from './oauth-error.js';
 
 const FORM = /^application\/x-www-form-urlencoded\b/i;

@@ -1,8 +1,8 @@
 import { Controller, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { Public } from '../common/access.js';
-import { ApiAnswer, documentSchemas, objectSchema, ref } from '../common/openapi.js';
+import { Public } from '../platform/access.js';
+import { ApiAnswer, documentSchemas, objectSchema, ref } from '../http/openapi.js';
 import { passwordGrantLogin, PasswordGrantGuard } from './passport.guards.js';
 import { TokenRateLimit } from './rate-limit.guard.js';
 import { TokenService, type TokenResponse } from './token.service.js';

@@ -1,5 +1,5 @@
 import { allows } from './roles.guard.js';
-import type { Principal, RecordAction } from '../common/principal.js';
+import type { Principal, RecordAction } from '../platform/principal.js';
 
 /** What decides who may manage a user: its admin flag, its roles and its businesses (null: all). */
 export interface UserPowers {

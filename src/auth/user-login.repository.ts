@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { Database } from '../common/database.js';
-import { emailKey } from '../common/validation/fields.js';
-import { parseDbDateTime } from '../common/wire-values.js';
+import { Database } from '../persistence/database.js';
+import { emailKey } from '../records/validation/fields.js';
+import { parseDbDateTime } from '../records/wire-values.js';
 
 /** A user as the login checks see it. */
 export interface LoginUser {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { AnyClass } from '../common/columns.js';
-import { Database } from '../common/database.js';
+import type { AnyClass } from '../records/columns.js';
+import { Database } from '../persistence/database.js';
 
 /** Each kind of invoice is numbered in its own series, per business. */
 export type InvoiceSeries = 'Invoice' | 'CoworkerInvoice';

@@ -1,5 +1,5 @@
-import { RecordValidationException } from '../common/errors.js';
-import type { WireRecord } from '../common/record-definition.js';
+import { RecordValidationException } from '../records/errors.js';
+import type { WireRecord } from '../records/record-definition.js';
 
 // What both kinds of invoice share at issuance (docs/api.md §3.1), besides their SQL
 // (InvoiceIssuanceRepository): the snapshot of values copied from other records, so that later edits

@@ -3,7 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/configuration.js';
-import { Database } from '../common/database.js';
+import { Database } from '../persistence/database.js';
 import { buildDataSourceOptions } from './data-source-options.js';
 import { ServiceDataSource } from './service-data-source.js';
 import { SqliteCheckpoints } from './sqlite-checkpoints.js';

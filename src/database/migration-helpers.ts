@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { MYSQL_LONG_TEXT_TYPE } from '../common/columns.js';
+import { MYSQL_LONG_TEXT_TYPE } from '../records/columns.js';
 import { Table, TableForeignKey, TableIndex, type QueryRunner, type TableColumnOptions, type TableOptions } from 'typeorm';
 import { SchemaRepository } from './schema.repository.js';
 
 // Schema pieces for migrations, written with TypeORM's schema API so one migration file runs on
-// SQLite and MySQL alike (house style 11). The types match the column helpers of src/common/columns.ts.
+// SQLite and MySQL alike (house style 11). The types match the column helpers of src/records/columns.ts.
 
 type Opt = { nullable?: boolean };
 

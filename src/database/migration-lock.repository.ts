@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { isMySqlFamily } from '../common/database.js';
+import { isMySqlFamily } from '../persistence/database.js';
 import { MYSQL_TABLE_OPTIONS } from './migration-helpers.js';
 
 const LOCK_TABLE = 'migration_lock';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Logger } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import { isDatabaseUnavailable, isDeadlock, isUniqueViolation } from '../common/database-errors.js';
+import { isDatabaseUnavailable, isDeadlock, isUniqueViolation } from '../persistence/database-errors.js';
 import { MigrationLockRepository } from './migration-lock.repository.js';
 
 const LOCK_NAME = 'migrations';

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import { isMySqlFamily } from '../common/database.js';
-import { isDatabaseUnavailable } from '../common/database-errors.js';
+import { isMySqlFamily } from '../persistence/database.js';
+import { isDatabaseUnavailable } from '../persistence/database-errors.js';
 import { MYSQL_TABLE_OPTIONS } from './migration-helpers.js';
 import { MigrationLock, type MigrationInProgress } from './migration-lock.js';
 import { readSchemaNames, undoSchemaAdditions } from './schema-repair.js';

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { isLongTextColumn, MYSQL_LONG_TEXT_TYPE } from '../common/columns.js';
+import { isLongTextColumn, MYSQL_LONG_TEXT_TYPE } from '../records/columns.js';
 
 /**
  * The service's TypeORM data source: a DataSource whose entity metadata says what the migrations

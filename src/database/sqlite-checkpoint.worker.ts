@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import BetterSqlite3 from 'better-sqlite3';
-import { lowerThisThread } from '../common/idle-priority.js';
+import { lowerThisThread } from '../platform/idle-priority.js';
 
 /** What SqliteCheckpoints gives the thread: the database file and how often to checkpoint. */
 export interface CheckpointWorkerData {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { DataSource } from 'typeorm';
 import { eventually } from '../../test/support/auth.js';
-import { Database } from '../common/database.js';
+import { Database } from '../persistence/database.js';
 import { SqliteCheckpoints } from './sqlite-checkpoints.js';
 
 /** A SQLite database in a file of its own, in WAL mode as the service opens it, with its checkpoints. */

@@ -2,7 +2,7 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShut
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { Database } from '../common/database.js';
+import { Database } from '../persistence/database.js';
 import type { CheckpointWorkerData } from './sqlite-checkpoint.worker.js';
 
 /** How often the checkpoint thread copies the WAL into the database file. */

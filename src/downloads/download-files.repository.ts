@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database } from '../common/database.js';
+import { Database } from '../persistence/database.js';
 
 /** A file waiting for its download. */
 export interface DownloadFile {

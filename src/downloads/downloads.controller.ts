@@ -1,10 +1,10 @@
 import { Controller, Get, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { Public } from '../common/access.js';
-import { bulkTurn } from '../common/bulk-lane.js';
-import { RecordNotFoundException } from '../common/errors.js';
-import { ApiAnswer, ref } from '../common/openapi.js';
+import { Public } from '../platform/access.js';
+import { bulkTurn } from '../platform/bulk-lane.js';
+import { RecordNotFoundException } from '../records/errors.js';
+import { ApiAnswer, ref } from '../http/openapi.js';
 import { DOWNLOAD_PATH, Downloads } from './downloads.js';
 
 /** `filename` and `filename*` (RFC 6266) for any name: an ASCII fallback and the name itself. */

@@ -3,8 +3,8 @@ import { HealthCheckService, HealthIndicatorService, type HealthIndicatorFunctio
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { SkipThrottle } from '@nestjs/throttler';
 import type { FastifyReply } from 'fastify';
-import { Public } from '../common/access.js';
-import { ApiAnswer, ref } from '../common/openapi.js';
+import { Public } from '../platform/access.js';
+import { ApiAnswer, ref } from '../http/openapi.js';
 import { HealthRepository } from './health.repository.js';
 import { Readiness } from './readiness.js';
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database } from '../common/database.js';
+import { Database } from '../persistence/database.js';
 
 /** The database probe of GET /health. */
 @Injectable()

@@ -2,7 +2,7 @@ import { Controller, Get, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { SkipThrottle } from '@nestjs/throttler';
 import type { FastifyReply } from 'fastify';
-import { Public } from '../common/access.js';
+import { Public } from '../platform/access.js';
 import { Metrics } from './metrics.js';
 
 /**

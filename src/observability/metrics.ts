@@ -4,7 +4,7 @@ import { Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationB
 import { ConfigService } from '@nestjs/config';
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { Database } from '../common/database.js';
+import { Database } from '../persistence/database.js';
 import type { AppConfig } from '../config/configuration.js';
 
 // Prometheus metrics (docs/operations.md, "Metrics"): off unless METRICS_ENABLED=true or METRICS_PORT

@@ -1,8 +1,8 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { Counter } from 'prom-client';
-import { ChangeLog, type RecordChange } from '../common/change-log/change-log.service.js';
-import { Database } from '../common/database.js';
-import type { WireRecord } from '../common/record-definition.js';
+import { ChangeLog, type RecordChange } from '../records/change-log/change-log.service.js';
+import { Database } from '../persistence/database.js';
+import type { WireRecord } from '../records/record-definition.js';
 import { Metrics } from './metrics.js';
 
 // The metrics of the money (docs/operations.md, "Metrics"): invoices issued, credit notes, payments and

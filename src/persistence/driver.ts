@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 
 // The one interface both databases are used through (docs/architecture.md, "The database"): each
 // driver owns its connections and is the only code that reads its library's private fields
-// (src/internals.spec.ts lists them). The façade `Database` (src/common/database.ts) picks one.
+// (src/internals.spec.ts lists them). The façade `Database` (src/persistence/database.ts) picks one.
 
 /** What a write statement did: rows it changed (a conditional claim reads 1 or 0) and the id an INSERT made. */
 export interface RunResult {
@@ -13,7 +13,7 @@ export interface RunResult {
 /**
  * What a transaction's work asks of the database besides its statements: that none of it commits once
  * the request's deadline passed, and steps to run just before COMMIT. `WriteScope`
- * (src/common/write-scope.ts) is the one implementation; the database only needs its shape.
+ * (src/persistence/write-scope.ts) is the one implementation; the database only needs its shape.
  */
 export interface TransactionScope {
   readonly requestId?: string;

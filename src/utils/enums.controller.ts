@@ -6,9 +6,9 @@ import { DeliveryType } from '../spaces/coworker-deliveries/coworker-delivery.en
 import { AvailableAs, SystemProductType } from '../billing/products/product.entity.js';
 import { ExpirationType } from '../billing/product-booking-credits/product-booking-credit.entity.js';
 import { REGULAR_PAYMENT_PROVIDERS } from '../billing/coworker-invoice-payment-tokens/coworker-invoice-payment-token.entity.js';
-import { Authenticated } from '../common/access.js';
-import { RecordNotFoundException } from '../common/errors.js';
-import { ApiAnswer, objectSchema, ref } from '../common/openapi.js';
+import { Authenticated } from '../platform/access.js';
+import { RecordNotFoundException } from '../records/errors.js';
+import { ApiAnswer, objectSchema, ref } from '../http/openapi.js';
 import { WEBHOOK_ACTIONS } from '../integrations/webhooks/webhook-actions.js';
 
 type EnumValues = ReadonlyArray<{ Id: number; Name: string }>;

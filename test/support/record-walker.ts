@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { getMetadataStorage } from 'class-validator';
-import type { AnyClass } from '../../src/common/columns.js';
-import { ALL_OPERATIONS, type RecordDefinition, type RecordOperation } from '../../src/common/record-definition.js';
-import { referencesOf } from '../../src/common/validation/fields.js';
+import type { AnyClass } from '../../src/records/columns.js';
+import { ALL_OPERATIONS, type RecordDefinition, type RecordOperation } from '../../src/records/record-definition.js';
+import { referencesOf } from '../../src/records/validation/fields.js';
 import type { TestApp } from './test-app.js';
-import { RecordTypes } from '../../src/common/record-types.js';
+import { RecordTypes } from '../../src/records/record-types.js';
 
 // Makes a valid record of any registered record type from its DTO's rules (required fields, references
 // made first), so a suite can walk every record type, those added later included, without naming them.

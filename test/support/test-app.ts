@@ -7,8 +7,8 @@ import { Test } from '@nestjs/testing';
 import mysql from 'mysql2/promise';
 import { AppModule } from '../../src/app.module.js';
 import { createFastifyAdapter, setupApp } from '../../src/app.setup.js';
-import { Database } from '../../src/common/database.js';
-import { createLogger } from '../../src/common/logging.js';
+import { Database } from '../../src/persistence/database.js';
+import { createLogger } from '../../src/platform/logging.js';
 import { validateEnvironment } from '../../src/config/configuration.js';
 
 /** The database the HTTP suites run on: in-memory SQLite, or MariaDB when TEST_DATABASE=mysql. */

@@ -1,4 +1,4 @@
-import { ALL_OPERATIONS, type RecordDefinition, type RecordOperation } from '../../src/common/record-definition.js';
+import { ALL_OPERATIONS, type RecordDefinition, type RecordOperation } from '../../src/records/record-definition.js';
 import { RecordWalker } from './record-walker.js';
 
 // Valid records of any record type, made from its DTO's rules alone (the records its references name

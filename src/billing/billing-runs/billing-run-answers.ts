@@ -1,4 +1,4 @@
-import { pickProperties, type Schema } from '../../common/openapi.js';
+import { pickProperties, type Schema } from '../../http/openapi.js';
 
 // The Value of COWORKER_BILL_RUN in the OpenAPI document (docs/billing.md, "Running it"), from the
 // schemas of the records it is made of, so the two never disagree.

@@ -1,6 +1,6 @@
 import { Entity } from 'typeorm';
-import { DateTimeColumn, IdListColumn, IntColumn, LongTextColumn, TextColumn } from '../../common/columns.js';
-import { RecordEntity } from '../../common/record.entity.js';
+import { DateTimeColumn, IdListColumn, IntColumn, LongTextColumn, TextColumn } from '../../records/columns.js';
+import { RecordEntity } from '../../records/record.entity.js';
 import { Business } from '../../kernel/businesses/business.entity.js';
 
 /** One billing run of one business, manual or automatic (docs/billing.md). */

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { LocalDate } from '@js-joda/core';
 import type { EntityManager } from 'typeorm';
-import { Database } from '../../common/database.js';
-import { isUniqueViolation } from '../../common/database-errors.js';
-import { formatDateTime } from '../../common/wire-values.js';
-import type { Principal } from '../../common/principal.js';
+import { Database } from '../../persistence/database.js';
+import { isUniqueViolation } from '../../persistence/database-errors.js';
+import { formatDateTime } from '../../records/wire-values.js';
+import type { Principal } from '../../platform/principal.js';
 import { CoworkerInvoiceLinesService } from '../coworker-invoice-lines/coworker-invoice-lines.service.js';
 import { CoworkerInvoicesService } from '../coworker-invoices/coworker-invoices.service.js';
 import { type BilledCustomer, type DueItem, type DueLine } from '../due-items/due-items.js';

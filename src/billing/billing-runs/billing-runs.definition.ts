@@ -1,4 +1,4 @@
-import { defineRecord } from '../../common/record-definition.js';
+import { defineRecord } from '../../records/record-definition.js';
 import { Business } from '../../kernel/businesses/business.entity.js';
 import { BillingRun } from './billing-run.entity.js';
 

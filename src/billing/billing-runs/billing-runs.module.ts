@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { RecordModule } from '../../common/record.module.js';
+import { RecordModule } from '../../records/record.module.js';
 import { ContractProductsModule } from '../contract-products/contract-products.module.js';
 import { CoworkerContractsModule } from '../coworker-contracts/coworker-contracts.module.js';
 import { CoworkerInvoiceLinesModule } from '../coworker-invoice-lines/coworker-invoice-lines.module.js';

@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
-import { Database } from '../../common/database.js';
-import { isUniqueViolation } from '../../common/database-errors.js';
+import { Database } from '../../persistence/database.js';
+import { isUniqueViolation } from '../../persistence/database-errors.js';
 import { TaxRate } from '../../kernel/tax-rates/tax-rate.entity.js';
 import { ContractProduct } from '../contract-products/contract-product.entity.js';
 import { CoworkerBookingCredit } from '../coworker-booking-credits/coworker-booking-credit.entity.js';

@@ -1,21 +1,21 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { LocalDate } from '@js-joda/core';
-import { CommandResult, RecordCommands } from '../../common/commands/record-commands.js';
-import { refusal } from '../../common/errors.js';
-import { BOUNDED_FIRST_YEAR, BOUNDED_LAST_YEAR } from '../../common/validation/fields.js';
-import type { Principal } from '../../common/principal.js';
-import type { WriteScope } from '../../common/write-scope.js';
-import type { WireRecord } from '../../common/record-definition.js';
-import { Database } from '../../common/database.js';
-import { InjectRecords } from '../../common/record.module.js';
-import type { RecordService } from '../../common/record.service.js';
+import { CommandResult, RecordCommands } from '../../records/commands/record-commands.js';
+import { refusal } from '../../records/errors.js';
+import { BOUNDED_FIRST_YEAR, BOUNDED_LAST_YEAR } from '../../records/validation/fields.js';
+import type { Principal } from '../../platform/principal.js';
+import type { WriteScope } from '../../persistence/write-scope.js';
+import type { WireRecord } from '../../records/record-definition.js';
+import { Database } from '../../persistence/database.js';
+import { InjectRecords } from '../../records/record.module.js';
+import type { RecordService } from '../../records/record.service.js';
 import type { BilledCustomer } from '../due-items/due-items.js';
 import { atMidnight } from '../due-items/periods.js';
 import { BillingError, BillingRunner, CAPPED_MESSAGE, todayUtc, type BilledInvoice } from './billing-runner.js';
 import { billingRuns } from './billing-runs.definition.js';
 import { billRunValue } from './billing-run-answers.js';
 import { Metrics } from '../../observability/metrics.js';
-import { bulkTurn } from '../../common/bulk-lane.js';
+import { bulkTurn } from '../../platform/bulk-lane.js';
 
 export type RunTrigger = 'Manual' | 'Automatic';
 

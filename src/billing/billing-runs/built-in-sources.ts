@@ -1,11 +1,11 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { LocalDate } from '@js-joda/core';
 import type { EntityManager } from 'typeorm';
-import { Database } from '../../common/database.js';
-import type { RecordService } from '../../common/record.service.js';
+import { Database } from '../../persistence/database.js';
+import type { RecordService } from '../../records/record.service.js';
 import { ContractProduct } from '../contract-products/contract-product.entity.js';
 import { contractProducts } from '../contract-products/contract-products.definition.js';
-import { InjectRecords } from '../../common/record.module.js';
+import { InjectRecords } from '../../records/record.module.js';
 import { CoworkerContract } from '../coworker-contracts/coworker-contract.entity.js';
 import { coworkerContracts } from '../coworker-contracts/coworker-contracts.definition.js';
 import { CoworkerProduct } from '../coworker-products/coworker-product.entity.js';

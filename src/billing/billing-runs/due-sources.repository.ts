@@ -1,12 +1,12 @@
 import type { EntityManager } from 'typeorm';
-import { Database } from '../../common/database.js';
-import type { Principal } from '../../common/principal.js';
+import { Database } from '../../persistence/database.js';
+import type { Principal } from '../../platform/principal.js';
 import { ContractProduct } from '../contract-products/contract-product.entity.js';
 import { CoworkerContract } from '../coworker-contracts/coworker-contract.entity.js';
 import { CoworkerProduct } from '../coworker-products/coworker-product.entity.js';
 import { Product } from '../products/product.entity.js';
 import { Tariff } from '../tariffs/tariff.entity.js';
-import { updateStampParameters, updateStampSql } from '../../common/audit-stamp.js';
+import { updateStampParameters, updateStampSql } from '../../records/audit-stamp.js';
 import { inList } from '../due-items/due-items.js';
 
 /** A row as the built-in sources read it: the columns named in each method, as the database returns them. */

@@ -1,12 +1,12 @@
 import { Controller, HttpCode, Param, Post, Req, UnauthorizedException } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Actor, RequirePermission } from '../../common/access.js';
-import { successConfirmation } from '../../common/envelopes.js';
-import { ApiAnswer, ref } from '../../common/openapi.js';
-import { RecordNotFoundException, refusal } from '../../common/errors.js';
-import type { Principal } from '../../common/principal.js';
-import { RecordIdPipe } from '../../common/record-id.pipe.js';
+import { Actor, RequirePermission } from '../../platform/access.js';
+import { successConfirmation } from '../../records/envelopes.js';
+import { ApiAnswer, ref } from '../../http/openapi.js';
+import { RecordNotFoundException, refusal } from '../../records/errors.js';
+import type { Principal } from '../../platform/principal.js';
+import { RecordIdPipe } from '../../http/record-id.pipe.js';
 import { todayUtc } from './billing-runner.js';
 import { BillingRunsService } from './billing-runs.service.js';
 

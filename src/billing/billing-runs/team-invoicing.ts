@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { Database } from '../../common/database.js';
+import { Database } from '../../persistence/database.js';
 import { byCustomer, DueItemSources, mapLazily, type BilledCustomer, type DueContext, type DueItem } from '../due-items/due-items.js';
 import { BillingRunsRepository } from './billing-runs.repository.js';
 

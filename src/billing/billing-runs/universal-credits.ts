@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { LocalDate } from '@js-joda/core';
 import type { EntityManager } from 'typeorm';
-import { Database } from '../../common/database.js';
-import type { Principal } from '../../common/principal.js';
-import { parseDbDateTime, toWire } from '../../common/wire-values.js';
+import { Database } from '../../persistence/database.js';
+import type { Principal } from '../../platform/principal.js';
+import { parseDbDateTime, toWire } from '../../records/wire-values.js';
 import { CoworkerBookingCreditUseHistoriesService } from '../coworker-booking-credit-use-histories/coworker-booking-credit-use-histories.service.js';
 import { spendingOrder, type Spend, type SpendableCredit } from '../coworker-booking-credit-use-histories/spend-rules.js';
 import { creditApplies, type CreditUse, type Eligibility } from '../coworker-booking-credits/credit-rules.js';

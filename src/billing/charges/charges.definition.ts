@@ -1,4 +1,4 @@
-import { defineRecord } from '../../common/record-definition.js';
+import { defineRecord } from '../../records/record-definition.js';
 import { Coworker } from '../coworkers/coworker.entity.js';
 import { Charge } from './charge.entity.js';
 import { ChargeDto } from './dto/charge.dto.js';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { RecordModule } from '../../common/record.module.js';
+import { RecordModule } from '../../records/record.module.js';
 import { BillingRunsModule } from '../billing-runs/billing-runs.module.js';
 import { ChargeItems } from './charge-items.js';
 import { charges } from './charges.definition.js';

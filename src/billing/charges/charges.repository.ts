@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { inList } from '../due-items/due-items.js';
-import type { Database } from '../../common/database.js';
+import type { Database } from '../../persistence/database.js';
 import { Business } from '../../kernel/businesses/business.entity.js';
 import { Charge } from './charge.entity.js';
 

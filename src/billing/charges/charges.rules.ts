@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Database } from '../../common/database.js';
-import { refusal } from '../../common/errors.js';
-import type { WireRecord } from '../../common/record-definition.js';
-import type { DeleteContext, RecordRules, SaveContext, SaveDecision } from '../../common/record-rules.js';
+import { Database } from '../../persistence/database.js';
+import { refusal } from '../../records/errors.js';
+import type { WireRecord } from '../../records/record-definition.js';
+import type { DeleteContext, RecordRules, SaveContext, SaveDecision } from '../../records/record-rules.js';
 import { wholeSecond } from '../coworker-booking-credits/coworker-booking-credits.service.js';
 import { billedDeleteRefusal, refuseBilledChanges } from '../due-items/billed-items.js';
 import { holdUnbilled } from '../due-items/flag-claims.js';

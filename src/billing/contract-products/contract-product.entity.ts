@@ -1,6 +1,6 @@
 import { Entity } from 'typeorm';
-import { DateTimeColumn, IntColumn, LongTextColumn, MoneyColumn } from '../../common/columns.js';
-import { RecordEntity } from '../../common/record.entity.js';
+import { DateTimeColumn, IntColumn, LongTextColumn, MoneyColumn } from '../../records/columns.js';
+import { RecordEntity } from '../../records/record.entity.js';
 import { CoworkerContract } from '../coworker-contracts/coworker-contract.entity.js';
 import { Product } from '../products/product.entity.js';
 

@@ -1,4 +1,4 @@
-import { defineRecord } from '../../common/record-definition.js';
+import { defineRecord } from '../../records/record-definition.js';
 import { Coworker } from '../../billing/coworkers/coworker.entity.js';
 import { Product } from '../products/product.entity.js';
 import { ContractProduct } from './contract-product.entity.js';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { RecordModule } from '../../common/record.module.js';
+import { RecordModule } from '../../records/record.module.js';
 import { contractProducts } from './contract-products.definition.js';
 import { ContractProductsRules } from './contract-products.rules.js';
 import { ContractProductsRepository } from './contract-products.repository.js';

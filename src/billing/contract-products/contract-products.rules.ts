@@ -1,14 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { FieldError } from '../../common/envelopes.js';
-import { RecordValidationException, refusal } from '../../common/errors.js';
-import type { WireRecord } from '../../common/record-definition.js';
-import { parseDbDateTime } from '../../common/wire-values.js';
+import type { FieldError } from '../../records/envelopes.js';
+import { RecordValidationException, refusal } from '../../records/errors.js';
+import type { WireRecord } from '../../records/record-definition.js';
+import { parseDbDateTime } from '../../records/wire-values.js';
 import type { LocalDate } from '@js-joda/core';
 import { billedDeleteRefusal, hasBilledLines, refuseBilledChanges } from '../due-items/billed-items.js';
 import { utcDate } from '../due-items/periods.js';
-import type { DeleteContext, RecordRules, SaveContext, SaveDecision } from '../../common/record-rules.js';
-import { Database } from '../../common/database.js';
+import type { DeleteContext, RecordRules, SaveContext, SaveDecision } from '../../records/record-rules.js';
+import { Database } from '../../persistence/database.js';
 import type { ContractProductDto } from './dto/contract-product.dto.js';
 import { ContractProductsRepository } from './contract-products.repository.js';
 

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { RecordModule } from '../../common/record.module.js';
+import { RecordModule } from '../../records/record.module.js';
 import { CoworkerBookingCreditsModule } from '../coworker-booking-credits/coworker-booking-credits.module.js';
 import { coworkerBookingCreditUseHistories } from './coworker-booking-credit-use-histories.definition.js';
 import { CoworkerBookingCreditUseHistoriesService } from './coworker-booking-credit-use-histories.service.js';

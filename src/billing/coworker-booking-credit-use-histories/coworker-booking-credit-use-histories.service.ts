@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { unitsText } from '../due-items/money.js';
-import type { Principal } from '../../common/principal.js';
-import { InjectRecords } from '../../common/record.module.js';
-import type { RecordService } from '../../common/record.service.js';
+import type { Principal } from '../../platform/principal.js';
+import { InjectRecords } from '../../records/record.module.js';
+import type { RecordService } from '../../records/record.service.js';
 import { coworkerBookingCredits } from '../coworker-booking-credits/coworker-booking-credits.definition.js';
 import { coworkerBookingCreditUseHistories } from './coworker-booking-credit-use-histories.definition.js';
 import { CreditSpendingRepository, type CreditQuestion, type CreditUse } from './credit-spending.repository.js';

@@ -1,6 +1,6 @@
 import { Entity } from 'typeorm';
-import { BoolColumn, IntColumn, MoneyColumn } from '../../common/columns.js';
-import { RecordEntity } from '../../common/record.entity.js';
+import { BoolColumn, IntColumn, MoneyColumn } from '../../records/columns.js';
+import { RecordEntity } from '../../records/record.entity.js';
 import { Coworker } from '../../billing/coworkers/coworker.entity.js';
 import { CoworkerBookingCredit } from '../coworker-booking-credits/coworker-booking-credit.entity.js';
 

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { Database } from '../../common/database.js';
+import { Database } from '../../persistence/database.js';
 import { toUnits, unitsText } from '../due-items/money.js';
-import { parseDbDateTime, toWire } from '../../common/wire-values.js';
+import { parseDbDateTime, toWire } from '../../records/wire-values.js';
 import { CoworkerBookingCredit } from '../coworker-booking-credits/coworker-booking-credit.entity.js';
 import { creditApplies, type Eligibility } from '../coworker-booking-credits/credit-rules.js';
 import type { SpendableCredit } from './spend-rules.js';

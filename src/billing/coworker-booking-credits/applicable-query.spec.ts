@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { RecordValidationException } from '../../common/errors.js';
+import { RecordValidationException } from '../../records/errors.js';
 import { parseApplicableQuery } from './applicable-query.js';
 
 /** The PropertyNames of the 400 a query is refused with. */

@@ -1,5 +1,5 @@
-import { RecordValidationException } from '../../common/errors.js';
-import { MAX_ID } from '../../common/validation/fields.js';
+import { RecordValidationException } from '../../records/errors.js';
+import { MAX_ID } from '../../records/validation/fields.js';
 import type { CreditUse } from './credit-rules.js';
 
 /** What `GET /api/billing/coworkerbookingcredits/applicable` asks (docs/api.md §3.1). */

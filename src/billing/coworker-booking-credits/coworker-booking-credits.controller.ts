@@ -1,8 +1,8 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { Actor, RequirePermission } from '../../common/access.js';
-import { ApiAnswer, ref } from '../../common/openapi.js';
-import type { Principal } from '../../common/principal.js';
+import { Actor, RequirePermission } from '../../platform/access.js';
+import { ApiAnswer, ref } from '../../http/openapi.js';
+import type { Principal } from '../../platform/principal.js';
 import { CoworkerBookingCreditsService } from './coworker-booking-credits.service.js';
 
 /**

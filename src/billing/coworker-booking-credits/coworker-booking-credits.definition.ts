@@ -1,4 +1,4 @@
-import { defineRecord } from '../../common/record-definition.js';
+import { defineRecord } from '../../records/record-definition.js';
 import { Coworker } from '../../billing/coworkers/coworker.entity.js';
 import { CoworkerBookingCredit } from './coworker-booking-credit.entity.js';
 import { CoworkerBookingCreditDto } from './dto/coworker-booking-credit.dto.js';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { RecordModule } from '../../common/record.module.js';
+import { RecordModule } from '../../records/record.module.js';
 import { ApplicableCreditsController } from './coworker-booking-credits.controller.js';
 import { coworkerBookingCredits } from './coworker-booking-credits.definition.js';
 import { CoworkerBookingCreditsRepository } from './coworker-booking-credits.repository.js';

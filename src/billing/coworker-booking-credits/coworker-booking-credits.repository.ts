@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { Database } from '../../common/database.js';
-import { toWire } from '../../common/wire-values.js';
+import { Database } from '../../persistence/database.js';
+import { toWire } from '../../records/wire-values.js';
 import { Coworker } from '../../billing/coworkers/coworker.entity.js';
 import { ProductBookingCredit } from '../product-booking-credits/product-booking-credit.entity.js';
 import { CoworkerBookingCredit } from './coworker-booking-credit.entity.js';
 import type { ExpiryRule } from './credit-rules.js';
 import { CoworkerBookingCreditUseHistory } from '../coworker-booking-credit-use-histories/coworker-booking-credit-use-history.entity.js';
-import { units } from '../settlement/money.js';
+import { units } from '../money.js';
 
 /** A product's booking credit as a sale releases it. */
 export interface ProductCredit extends ExpiryRule {

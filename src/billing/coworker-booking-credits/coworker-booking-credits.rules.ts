@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { RecordValidationException } from '../../common/errors.js';
-import type { WireRecord } from '../../common/record-definition.js';
-import type { RecordRules, SaveContext, SaveDecision } from '../../common/record-rules.js';
-import { toAmount, toDecimalText, units } from '../settlement/money.js';
+import { RecordValidationException } from '../../records/errors.js';
+import type { WireRecord } from '../../records/record-definition.js';
+import type { RecordRules, SaveContext, SaveDecision } from '../../records/record-rules.js';
+import { toAmount, toDecimalText, units } from '../money.js';
 import { wholeSecond } from './coworker-booking-credits.service.js';
 import { CoworkerBookingCreditsRepository } from './coworker-booking-credits.repository.js';
 import type { CoworkerBookingCreditDto } from './dto/coworker-booking-credit.dto.js';

@@ -1,18 +1,18 @@
 import { Inject, Injectable, UnauthorizedException } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { ListEnvelope } from '../../common/envelopes.js';
-import { RecordNotFoundException, RecordValidationException } from '../../common/errors.js';
-import type { Principal } from '../../common/principal.js';
-import type { WireRecord } from '../../common/record-definition.js';
-import { InjectRecords } from '../../common/record.module.js';
-import type { RecordService } from '../../common/record.service.js';
-import { LAST_YEAR, MONEY_LIMIT } from '../../common/validation/fields.js';
-import { formatDateTime } from '../../common/wire-values.js';
+import type { ListEnvelope } from '../../records/envelopes.js';
+import { RecordNotFoundException, RecordValidationException } from '../../records/errors.js';
+import type { Principal } from '../../platform/principal.js';
+import type { WireRecord } from '../../records/record-definition.js';
+import { InjectRecords } from '../../records/record.module.js';
+import type { RecordService } from '../../records/record.service.js';
+import { LAST_YEAR, MONEY_LIMIT } from '../../records/validation/fields.js';
+import { formatDateTime } from '../../records/wire-values.js';
 import { parseApplicableQuery } from './applicable-query.js';
 import { coworkerBookingCredits } from './coworker-booking-credits.definition.js';
 import { CoworkerBookingCreditsRepository } from './coworker-booking-credits.repository.js';
 import { creditApplies, expiryDate, nextRenewal, releasedAmount, type Eligibility, type PlanTerm } from './credit-rules.js';
-import { createStamp } from '../../common/audit-stamp.js';
+import { createStamp } from '../../records/audit-stamp.js';
 
 /** A sale whose product's credits are released, as the sale's transaction knows it. */
 export interface ReleasingSale {

@@ -1,6 +1,6 @@
 import { Entity } from 'typeorm';
-import { BoolColumn, DateTimeColumn, IntColumn, LongTextColumn, MoneyColumn } from '../../common/columns.js';
-import { RecordEntity } from '../../common/record.entity.js';
+import { BoolColumn, DateTimeColumn, IntColumn, LongTextColumn, MoneyColumn } from '../../records/columns.js';
+import { RecordEntity } from '../../records/record.entity.js';
 import { Coworker } from '../../billing/coworkers/coworker.entity.js';
 import { Tariff } from '../tariffs/tariff.entity.js';
 

@@ -1,5 +1,5 @@
-import type { RecordChange } from '../../common/change-log/change-log.service.js';
-import type { RecordEvents } from '../../common/record-events.js';
+import type { RecordChange } from '../../records/change-log/change-log.service.js';
+import type { RecordEvents } from '../../records/record-events.js';
 
 /** The webhook actions of contract changes (src/integrations/webhooks/webhook-actions.ts): a cancellation besides. */
 export const coworkerContractEvents: RecordEvents = {

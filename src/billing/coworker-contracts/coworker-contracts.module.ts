@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { RecordModule } from '../../common/record.module.js';
+import { RecordModule } from '../../records/record.module.js';
 import { coworkerContracts } from './coworker-contracts.definition.js';
 import { CoworkerContractsRepository } from './coworker-contracts.repository.js';
 import { CoworkerContractsRules } from './coworker-contracts.rules.js';

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { Database } from '../../common/database.js';
-import type { SqlContext } from '../../common/record-definition.js';
-import { parseDbDateTime, toWire } from '../../common/wire-values.js';
+import { Database } from '../../persistence/database.js';
+import type { SqlContext } from '../../records/record-definition.js';
+import { parseDbDateTime, toWire } from '../../records/wire-values.js';
 import { Coworker } from '../../billing/coworkers/coworker.entity.js';
 import { Tariff } from '../tariffs/tariff.entity.js';
 import { CoworkerContract } from './coworker-contract.entity.js';

@@ -1,18 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { FieldError } from '../../common/envelopes.js';
-import { RecordValidationException, refusal } from '../../common/errors.js';
+import type { FieldError } from '../../records/envelopes.js';
+import { RecordValidationException, refusal } from '../../records/errors.js';
 import { billedDeleteRefusal, hasBilledLines, refuseBilledChanges } from '../due-items/billed-items.js';
 import { atMidnight, defaultBillingDay, utcDate } from '../due-items/periods.js';
-import type { Principal } from '../../common/principal.js';
-import type { WireRecord } from '../../common/record-definition.js';
+import type { Principal } from '../../platform/principal.js';
+import type { WireRecord } from '../../records/record-definition.js';
 import { CoworkerContractsRepository, type MainContract } from './coworker-contracts.repository.js';
 import type { CoworkerContractDto } from './dto/coworker-contract.dto.js';
-import type { DeleteContext, RecordRules, SaveContext, SaveDecision } from '../../common/record-rules.js';
-import { RecordTypes } from '../../common/record-types.js';
-import type { RecordService } from '../../common/record.service.js';
+import type { DeleteContext, RecordRules, SaveContext, SaveDecision } from '../../records/record-rules.js';
+import { RecordTypes } from '../../records/record-types.js';
+import type { RecordService } from '../../records/record.service.js';
 import { coworkerContracts } from './coworker-contracts.definition.js';
-import { Database } from '../../common/database.js';
+import { Database } from '../../persistence/database.js';
 
 /**
  * Customers' contracts (docs/api.md §11.4). Every write, through this API or when a customer is

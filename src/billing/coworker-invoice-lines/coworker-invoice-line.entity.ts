@@ -1,6 +1,6 @@
 import { Entity, Index } from 'typeorm';
-import { DateTimeColumn, IntColumn, LongTextColumn, MoneyColumn, TextColumn } from '../../common/columns.js';
-import { RecordEntity } from '../../common/record.entity.js';
+import { DateTimeColumn, IntColumn, LongTextColumn, MoneyColumn, TextColumn } from '../../records/columns.js';
+import { RecordEntity } from '../../records/record.entity.js';
 import { TaxRate } from '../../kernel/tax-rates/tax-rate.entity.js';
 import { CoworkerInvoice } from '../coworker-invoices/coworker-invoice.entity.js';
 

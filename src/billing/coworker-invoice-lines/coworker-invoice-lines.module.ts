@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { RecordModule } from '../../common/record.module.js';
+import { RecordModule } from '../../records/record.module.js';
 import { coworkerInvoiceLines } from './coworker-invoice-lines.definition.js';
 import { CoworkerInvoiceLinesService } from './coworker-invoice-lines.service.js';
 

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { createStamp } from '../../common/audit-stamp.js';
-import type { Principal } from '../../common/principal.js';
-import { withFields } from '../../common/record-writes.js';
-import { InjectRecords } from '../../common/record.module.js';
-import type { RecordService } from '../../common/record.service.js';
+import { createStamp } from '../../records/audit-stamp.js';
+import type { Principal } from '../../platform/principal.js';
+import { withFields } from '../../records/record-writes.js';
+import { InjectRecords } from '../../records/record.module.js';
+import type { RecordService } from '../../records/record.service.js';
 import { coworkerInvoiceLines } from './coworker-invoice-lines.definition.js';
 
 /** Invoice lines are written by billing runs only (docs/billing.md): inside the run's transaction, with their history. */

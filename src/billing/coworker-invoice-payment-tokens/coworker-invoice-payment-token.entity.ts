@@ -1,6 +1,6 @@
 import { Entity } from 'typeorm';
-import { IntColumn, LongTextColumn } from '../../common/columns.js';
-import { RecordEntity } from '../../common/record.entity.js';
+import { IntColumn, LongTextColumn } from '../../records/columns.js';
+import { RecordEntity } from '../../records/record.entity.js';
 import { CoworkerInvoice } from '../coworker-invoices/coworker-invoice.entity.js';
 
 /**

@@ -1,4 +1,4 @@
-import { defineRecord } from '../../common/record-definition.js';
+import { defineRecord } from '../../records/record-definition.js';
 import { CoworkerInvoice } from './coworker-invoice.entity.js';
 import { CoworkerInvoiceDto } from './dto/coworker-invoice.dto.js';
 

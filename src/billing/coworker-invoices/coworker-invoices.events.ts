@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { RecordChange } from '../../common/change-log/change-log.service.js';
-import type { EventDelivery, RecordEvents } from '../../common/record-events.js';
+import type { RecordChange } from '../../records/change-log/change-log.service.js';
+import type { EventDelivery, RecordEvents } from '../../records/record-events.js';
 import { CoworkerInvoicesRepository } from './coworker-invoices.repository.js';
 
 const CREATE_FIRST = 'CoworkerInvoiceCreateFirst';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { RecordModule } from '../../common/record.module.js';
+import { RecordModule } from '../../records/record.module.js';
 import { InvoiceIssuanceRepository } from '../invoice-issuance.repository.js';
 import { SettlementRepository } from '../settlement/settlement.repository.js';
 import { coworkerInvoices } from './coworker-invoices.definition.js';

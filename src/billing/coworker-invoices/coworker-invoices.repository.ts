@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { Database } from '../../common/database.js';
+import { Database } from '../../persistence/database.js';
 import { CoworkerInvoice } from './coworker-invoice.entity.js';
 import { Coworker } from '../../billing/coworkers/coworker.entity.js';
 

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { Principal } from '../../common/principal.js';
-import { InjectRecords } from '../../common/record.module.js';
-import type { RecordService } from '../../common/record.service.js';
-import { formatDateTime } from '../../common/wire-values.js';
+import type { Principal } from '../../platform/principal.js';
+import { InjectRecords } from '../../records/record.module.js';
+import type { RecordService } from '../../records/record.service.js';
+import { formatDateTime } from '../../records/wire-values.js';
 import { coworkerInvoices } from './coworker-invoices.definition.js';
 import { CoworkerInvoicesRules, type InvoiceDeletionRule } from './coworker-invoices.rules.js';
 import { InvoiceLedger } from './invoice-ledger.js';

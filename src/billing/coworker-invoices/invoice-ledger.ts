@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { Principal } from '../../common/principal.js';
-import { RecordTypes } from '../../common/record-types.js';
-import type { RecordService } from '../../common/record.service.js';
+import type { Principal } from '../../platform/principal.js';
+import { RecordTypes } from '../../records/record-types.js';
+import type { RecordService } from '../../records/record.service.js';
 import { coworkerLedgerEntries } from '../coworker-ledger-entries/coworker-ledger-entries.definition.js';
 import { CREDIT_NOTE_CODE, INVOICE_CODE, VOID_CODE } from '../coworker-ledger-entries/service-entries.js';
-import { toDecimalText, type Units } from '../settlement/money.js';
+import { toDecimalText, type Units } from '../money.js';
 import { SettlementRepository, type LedgerInvoice, type OwnEntry } from '../settlement/settlement.repository.js';
 
 /** ePaymentProvider 0 None: the service's own entries move no money. */

@@ -1,4 +1,4 @@
-import { defineRecord, type SqlContext } from '../../common/record-definition.js';
+import { defineRecord, type SqlContext } from '../../records/record-definition.js';
 import { CoworkerInvoice } from '../coworker-invoices/coworker-invoice.entity.js';
 import { CoworkerLedgerEntry } from './coworker-ledger-entry.entity.js';
 import { CoworkerLedgerEntryDto, CoworkerLedgerEntryUpdateDto } from './dto/coworker-ledger-entry.dto.js';

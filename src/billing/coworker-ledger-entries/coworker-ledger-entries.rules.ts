@@ -1,15 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { RecordValidationException } from '../../common/errors.js';
-import type { Principal } from '../../common/principal.js';
-import type { WireRecord } from '../../common/record-definition.js';
+import { RecordValidationException } from '../../records/errors.js';
+import type { Principal } from '../../platform/principal.js';
+import type { WireRecord } from '../../records/record-definition.js';
 import { wholeSecond } from '../coworker-booking-credits/coworker-booking-credits.service.js';
 import { InvoiceSettlement } from '../settlement/invoice-settlement.js';
-import { units } from '../settlement/money.js';
+import { units } from '../money.js';
 import { isServiceCode, SERVICE_CODES } from './service-entries.js';
-import type { DeleteContext, RecordRules, SaveContext, SaveDecision } from '../../common/record-rules.js';
-import { RecordTypes } from '../../common/record-types.js';
-import type { RecordService } from '../../common/record.service.js';
+import type { DeleteContext, RecordRules, SaveContext, SaveDecision } from '../../records/record-rules.js';
+import { RecordTypes } from '../../records/record-types.js';
+import type { RecordService } from '../../records/record.service.js';
 import { coworkerLedgerEntries } from './coworker-ledger-entries.definition.js';
 import type { CoworkerLedgerEntryDto } from './dto/coworker-ledger-entry.dto.js';
 

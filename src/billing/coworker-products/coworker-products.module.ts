@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { RecordModule } from '../../common/record.module.js';
+import { RecordModule } from '../../records/record.module.js';
 import { CoworkerBookingCreditsModule } from '../coworker-booking-credits/coworker-booking-credits.module.js';
 import { CoworkerContractsModule } from '../coworker-contracts/coworker-contracts.module.js';
 import { ProductsModule } from '../products/products.module.js';

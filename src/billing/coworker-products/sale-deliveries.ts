@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import type { Principal } from '../../common/principal.js';
+import type { Principal } from '../../platform/principal.js';
 
 /** A new sale as the delivery it makes needs it. */
 export interface DeliveredSale {

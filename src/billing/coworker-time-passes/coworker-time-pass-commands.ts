@@ -1,8 +1,8 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import { claimCommand } from '../../common/commands/claim-command.js';
-import { RecordCommands } from '../../common/commands/record-commands.js';
-import { InjectRecords } from '../../common/record.module.js';
-import type { RecordService } from '../../common/record.service.js';
+import { claimCommand } from '../../records/commands/claim-command.js';
+import { RecordCommands } from '../../records/commands/record-commands.js';
+import { InjectRecords } from '../../records/record.module.js';
+import type { RecordService } from '../../records/record.service.js';
 import { coworkerTimePasses } from './coworker-time-passes.definition.js';
 import { CoworkerTimePassesRepository } from './coworker-time-passes.repository.js';
 

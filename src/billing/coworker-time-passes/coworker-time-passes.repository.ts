@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { inList } from '../due-items/due-items.js';
-import { Database } from '../../common/database.js';
-import { toWire } from '../../common/wire-values.js';
+import { Database } from '../../persistence/database.js';
+import { toWire } from '../../records/wire-values.js';
 import { wholeSecond } from '../coworker-booking-credits/coworker-booking-credits.service.js';
 import { TimePass } from '../time-passes/time-pass.entity.js';
 import { CoworkerTimePass } from './coworker-time-pass.entity.js';
 import { holdUnbilled } from '../due-items/flag-claims.js';
-import { updateStampParameters, updateStampSql } from '../../common/audit-stamp.js';
+import { updateStampParameters, updateStampSql } from '../../records/audit-stamp.js';
 
 
 /** What the presence rules read of a TimePass. */

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { FieldError } from '../../common/envelopes.js';
-import { RecordValidationException, refusal } from '../../common/errors.js';
-import type { WireRecord } from '../../common/record-definition.js';
-import type { DeleteContext, RecordRules, SaveContext, SaveDecision } from '../../common/record-rules.js';
+import type { FieldError } from '../../records/envelopes.js';
+import { RecordValidationException, refusal } from '../../records/errors.js';
+import type { WireRecord } from '../../records/record-definition.js';
+import type { DeleteContext, RecordRules, SaveContext, SaveDecision } from '../../records/record-rules.js';
 import { wholeSecond } from '../coworker-booking-credits/coworker-booking-credits.service.js';
 import { billedDeleteRefusal, refuseBilledChanges } from '../due-items/billed-items.js';
 import { CoworkerTimePassesRepository } from './coworker-time-passes.repository.js';

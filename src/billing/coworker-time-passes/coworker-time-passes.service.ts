@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { RecordValidationException } from '../../common/errors.js';
-import type { Principal } from '../../common/principal.js';
-import { RecordTypes } from '../../common/record-types.js';
-import type { RecordService } from '../../common/record.service.js';
-import { LAST_YEAR } from '../../common/validation/fields.js';
-import { formatDateTime } from '../../common/wire-values.js';
+import { RecordValidationException } from '../../records/errors.js';
+import type { Principal } from '../../platform/principal.js';
+import { RecordTypes } from '../../records/record-types.js';
+import type { RecordService } from '../../records/record.service.js';
+import { LAST_YEAR } from '../../records/validation/fields.js';
+import { formatDateTime } from '../../records/wire-values.js';
 import { wholeSecond } from '../coworker-booking-credits/coworker-booking-credits.service.js';
 import { coworkerTimePasses } from './coworker-time-passes.definition.js';
 import { CoworkerTimePassesRepository, type ClaimedPass, type PassKind } from './coworker-time-passes.repository.js';
-import { createStamp } from '../../common/audit-stamp.js';
+import { createStamp } from '../../records/audit-stamp.js';
 
 /** The most passes one sale releases (Quantity × TimePassQuantity). */
 export const MAX_PASSES_PER_SALE = 1000;

@@ -1,6 +1,6 @@
 import { Entity } from 'typeorm';
-import { IntColumn, TextColumn } from '../../common/columns.js';
-import { RecordEntity } from '../../common/record.entity.js';
+import { IntColumn, TextColumn } from '../../records/columns.js';
+import { RecordEntity } from '../../records/record.entity.js';
 import { Business } from '../../kernel/businesses/business.entity.js';
 import { Country } from '../../kernel/countries/country.entity.js';
 

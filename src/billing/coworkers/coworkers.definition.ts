@@ -1,4 +1,4 @@
-import { defineRecord, type WireRecord } from '../../common/record-definition.js';
+import { defineRecord, type WireRecord } from '../../records/record-definition.js';
 import { Coworker } from './coworker.entity.js';
 import { coworkerReadSql } from './coworkers.repository.js';
 import { CoworkerDto } from './dto/coworker.dto.js';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { RecordModule } from '../../common/record.module.js';
+import { RecordModule } from '../../records/record.module.js';
 import { CoworkerContractsModule } from '../../billing/coworker-contracts/coworker-contracts.module.js';
 import { UsersModule } from '../../billing/users/users.module.js';
 import { coworkers } from './coworkers.definition.js';

@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CoworkerContractsRules } from '../../billing/coworker-contracts/coworker-contracts.rules.js';
 import { prehashPassword } from '../../auth/passwords.js';
-import { RecordValidationException } from '../../common/errors.js';
+import { RecordValidationException } from '../../records/errors.js';
 import { UsersRules } from '../../billing/users/users.rules.js';
 import { CoworkersRepository } from './coworkers.repository.js';
 import type { CoworkerDto } from './dto/coworker.dto.js';
-import type { RecordRules, SaveContext } from '../../common/record-rules.js';
+import type { RecordRules, SaveContext } from '../../records/record-rules.js';
 
 /**
  * Customers; `CreateUser` + `Password` also create the customer's login, and `TariffId` starts or

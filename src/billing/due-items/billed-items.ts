@@ -1,8 +1,8 @@
 import type { EntityManager } from 'typeorm';
-import type { Database } from '../../common/database.js';
-import type { FieldError } from '../../common/envelopes.js';
-import { RecordValidationException } from '../../common/errors.js';
-import type { WireRecord } from '../../common/record-definition.js';
+import type { Database } from '../../persistence/database.js';
+import type { FieldError } from '../../records/envelopes.js';
+import { RecordValidationException } from '../../records/errors.js';
+import type { WireRecord } from '../../records/record-definition.js';
 import { DueItemsRepository, type SourceColumn } from './due-items.repository.js';
 
 // What the records billing reads share once they are billed (docs/billing.md, last point): a record

@@ -1,8 +1,8 @@
 import type { EntityManager } from 'typeorm';
-import type { Database } from '../../common/database.js';
-import type { Principal } from '../../common/principal.js';
+import type { Database } from '../../persistence/database.js';
+import type { Principal } from '../../platform/principal.js';
 import { CoworkerInvoiceLine } from '../coworker-invoice-lines/coworker-invoice-line.entity.js';
-import { updateStampParameters, updateStampSql } from '../../common/audit-stamp.js';
+import { updateStampParameters, updateStampSql } from '../../records/audit-stamp.js';
 
 /** The line column naming each kind of source. */
 export type SourceColumn = 'CoworkerContractUniqueId' | 'ContractProductUniqueId' | 'CoworkerProductUniqueId' | 'BookingUniqueId' | 'CoworkerTimePassUniqueId'

@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
-import type { Database } from '../../common/database.js';
-import type { Principal } from '../../common/principal.js';
-import type { RecordService } from '../../common/record.service.js';
+import type { Database } from '../../persistence/database.js';
+import type { Principal } from '../../platform/principal.js';
+import type { RecordService } from '../../records/record.service.js';
 import type { ClaimContext, DueItem, DueLine, ReleaseContext } from './due-items.js';
 import { DueItemsRepository } from './due-items.repository.js';
 import { roundToCents, toUnits } from './money.js';

@@ -1,9 +1,9 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { zipSync } from 'fflate';
-import { bulkTurn } from '../../common/bulk-lane.js';
-import { CommandResult, RecordCommands } from '../../common/commands/record-commands.js';
-import { refusal } from '../../common/errors.js';
-import type { WireRecord } from '../../common/record-definition.js';
+import { bulkTurn } from '../../platform/bulk-lane.js';
+import { CommandResult, RecordCommands } from '../../records/commands/record-commands.js';
+import { refusal } from '../../records/errors.js';
+import type { WireRecord } from '../../records/record-definition.js';
 import { Downloads } from '../../downloads/downloads.js';
 import type { PdfInvoice } from '../invoice-pdf/invoice-pdf.js';
 import { distinct, fileName, InvoicePrints, MAX_PRINT_LINES } from '../settlement/invoice-prints.js';

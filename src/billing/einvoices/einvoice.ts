@@ -1,4 +1,4 @@
-import { CENT, proportionCents, roundCents, sum, units, type Units } from '../settlement/money.js';
+import { CENT, proportionCents, roundCents, sum, units, type Units } from '../money.js';
 
 /**
  * An invoice or credit note as an EN 16931 document (docs/api.md §14.3, docs/einvoices.md): the terms of

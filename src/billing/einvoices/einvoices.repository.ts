@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Database } from '../../common/database.js';
-import { toWire } from '../../common/wire-values.js';
+import { Database } from '../../persistence/database.js';
+import { toWire } from '../../records/wire-values.js';
 import { Business } from '../../kernel/businesses/business.entity.js';
 import { Country } from '../../kernel/countries/country.entity.js';
 import { TaxRate } from '../../kernel/tax-rates/tax-rate.entity.js';

@@ -1,5 +1,5 @@
 import { zipSync } from 'fflate';
-import { runAtIdlePriority } from '../../common/idle-priority.js';
+import { runAtIdlePriority } from '../../platform/idle-priority.js';
 import { renderInvoicePdf, type PdfDocumentInput } from './invoice-pdf.js';
 
 /**

@@ -1,7 +1,7 @@
 import { Injectable, Optional, type OnApplicationShutdown } from '@nestjs/common';
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { RoundRobinQueue } from '../../common/round-robin-queue.js';
+import { RoundRobinQueue } from '../../platform/round-robin-queue.js';
 import { Metrics } from '../../observability/metrics.js';
 import type { PdfDocumentInput } from './invoice-pdf.js';
 import type { PdfStep, PdfStepResult } from './invoice-pdf.process.js';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as fontkit from 'fontkit';
 import PDFDocument from 'pdfkit';
-import { CENT, roundCents, units } from '../settlement/money.js';
+import { CENT, roundCents, units } from '../money.js';
 import { embedFacturX, FACTUR_X_PDF_OPTIONS } from './factur-x.js';
 
 /**

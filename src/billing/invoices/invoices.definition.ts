@@ -1,4 +1,4 @@
-import { defineRecord } from '../../common/record-definition.js';
+import { defineRecord } from '../../records/record-definition.js';
 import { InvoiceDto, InvoiceUpdateDto } from './dto/invoice.dto.js';
 import { Invoice } from './invoice.entity.js';
 

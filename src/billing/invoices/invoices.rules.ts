@@ -3,7 +3,7 @@ import { Country } from '../../kernel/countries/country.entity.js';
 import { Currency } from '../../kernel/currencies/currency.entity.js';
 import { refuseBusinessChange, repointed } from '../invoice-issuance.js';
 import { InvoiceIssuanceRepository } from '../invoice-issuance.repository.js';
-import type { RecordRules, SaveContext, SaveDecision } from '../../common/record-rules.js';
+import type { RecordRules, SaveContext, SaveDecision } from '../../records/record-rules.js';
 import type { InvoiceDto } from './dto/invoice.dto.js';
 
 /**

@@ -1,6 +1,6 @@
 import { Entity } from 'typeorm';
-import { BoolColumn, IdListColumn, IntColumn, MoneyColumn, TextColumn } from '../../common/columns.js';
-import { RecordEntity } from '../../common/record.entity.js';
+import { BoolColumn, IdListColumn, IntColumn, MoneyColumn, TextColumn } from '../../records/columns.js';
+import { RecordEntity } from '../../records/record.entity.js';
 import { Product } from '../products/product.entity.js';
 
 /** Unit of a released credit's expiry period (docs/api.md §3); 0 or null: the credit does not expire. */

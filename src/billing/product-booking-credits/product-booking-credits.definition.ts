@@ -1,4 +1,4 @@
-import { defineRecord } from '../../common/record-definition.js';
+import { defineRecord } from '../../records/record-definition.js';
 import { Product } from '../products/product.entity.js';
 import { ProductBookingCreditDto } from './dto/product-booking-credit.dto.js';
 import { ProductBookingCredit } from './product-booking-credit.entity.js';

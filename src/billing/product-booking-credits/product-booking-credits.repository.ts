@@ -1,4 +1,4 @@
-import type { SqlContext } from '../../common/record-definition.js';
+import type { SqlContext } from '../../records/record-definition.js';
 import { Business } from '../../kernel/businesses/business.entity.js';
 import { Currency } from '../../kernel/currencies/currency.entity.js';
 import { Product } from '../products/product.entity.js';

@@ -1,5 +1,5 @@
-import type { RecordChange } from '../../common/change-log/change-log.service.js';
-import type { RecordEvents } from '../../common/record-events.js';
+import type { RecordChange } from '../../records/change-log/change-log.service.js';
+import type { RecordEvents } from '../../records/record-events.js';
 
 /** Whether the change set LowStockAlertedOn: only a sale that claimed the alert does (ProductsRepository.claimLowStockAlert). */
 const alerts = ({ action, before, after }: RecordChange) =>

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { RecordModule } from '../../common/record.module.js';
+import { RecordModule } from '../../records/record.module.js';
 import { products } from './products.definition.js';
 import { ProductsRepository } from './products.repository.js';
 import { ProductsRules } from './products.rules.js';

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { Database } from '../../common/database.js';
-import type { SqlContext } from '../../common/record-definition.js';
-import { MAX_ID } from '../../common/validation/fields.js';
+import { Database } from '../../persistence/database.js';
+import type { SqlContext } from '../../records/record-definition.js';
+import { MAX_ID } from '../../records/validation/fields.js';
 import { Product } from './product.entity.js';
 
 /** SQL of the read-only field LowStock (docs/api.md §3.1): the stock is at or below the alert level. */

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { RecordRules, SaveContext } from '../../common/record-rules.js';
+import type { RecordRules, SaveContext } from '../../records/record-rules.js';
 import type { ProductDto } from './dto/product.dto.js';
 import { ProductsRepository } from './products.repository.js';
 

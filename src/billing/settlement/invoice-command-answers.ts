@@ -1,4 +1,4 @@
-import { pickProperties, type Schema } from '../../common/openapi.js';
+import { pickProperties, type Schema } from '../../http/openapi.js';
 
 // The Value of COWORKER_INVOICE_CANCEL in the OpenAPI document (docs/settlement.md), from the invoice's
 // own schema.

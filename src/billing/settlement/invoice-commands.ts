@@ -1,20 +1,20 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { CommandResult, RecordCommands, type CommandContext } from '../../common/commands/record-commands.js';
-import { refusal } from '../../common/errors.js';
-import type { Principal } from '../../common/principal.js';
-import type { WireRecord } from '../../common/record-definition.js';
+import { CommandResult, RecordCommands, type CommandContext } from '../../records/commands/record-commands.js';
+import { refusal } from '../../records/errors.js';
+import type { Principal } from '../../platform/principal.js';
+import type { WireRecord } from '../../records/record-definition.js';
 import { CoworkerInvoicesService } from '../coworker-invoices/coworker-invoices.service.js';
 import { coworkerInvoices } from '../coworker-invoices/coworker-invoices.definition.js';
-import { InjectRecords } from '../../common/record.module.js';
-import type { RecordService } from '../../common/record.service.js';
+import { InjectRecords } from '../../records/record.module.js';
+import type { RecordService } from '../../records/record.service.js';
 import { CoworkerLedgerEntriesRules } from '../coworker-ledger-entries/coworker-ledger-entries.rules.js';
 import { PaymentProvider } from '../coworker-ledger-entries/coworker-ledger-entry.entity.js';
 import { creditNotesValue } from './invoice-command-answers.js';
 import { InvoicePrints } from './invoice-prints.js';
 import { InvoiceRelease } from './invoice-release.js';
 import { InvoiceSettlement, settledFields, type Settled } from './invoice-settlement.js';
-import { CENT, proportionCents, toAmount, toDecimalText, units, type Units } from './money.js';
+import { CENT, proportionCents, toAmount, toDecimalText, units, type Units } from '../money.js';
 import { SettlementRepository } from './settlement.repository.js';
 
 const INVOICE = 'CoworkerInvoice';

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DownloadFile } from '../../downloads/download-files.repository.js';
 import { Downloads } from '../../downloads/downloads.js';
-import { bulkTurn } from '../../common/bulk-lane.js';
-import { refusal } from '../../common/errors.js';
-import type { WireRecord } from '../../common/record-definition.js';
+import { bulkTurn } from '../../platform/bulk-lane.js';
+import { refusal } from '../../records/errors.js';
+import type { WireRecord } from '../../records/record-definition.js';
 import type { PdfBusiness, PdfDocumentInput, PdfInvoice, PdfLine } from '../invoice-pdf/invoice-pdf.js';
 import { InvoicePdfRenderer } from '../invoice-pdf/invoice-pdf.renderer.js';
 import { SettlementRepository } from './settlement.repository.js';

@@ -1,10 +1,10 @@
 import type { EntityManager } from 'typeorm';
-import { Database } from '../../common/database.js';
-import type { Principal } from '../../common/principal.js';
+import { Database } from '../../persistence/database.js';
+import type { Principal } from '../../platform/principal.js';
 import { CoworkerInvoiceLine } from '../coworker-invoice-lines/coworker-invoice-line.entity.js';
 import { CoworkerInvoice } from '../coworker-invoices/coworker-invoice.entity.js';
 import { CoworkerProduct } from '../coworker-products/coworker-product.entity.js';
-import { updateStampParameters, updateStampSql } from '../../common/audit-stamp.js';
+import { updateStampParameters, updateStampSql } from '../../records/audit-stamp.js';
 
 /** The line field naming a source an invoice delete gives back. */
 export type ReleasedField = 'CoworkerContractUniqueId' | 'ContractProductUniqueId' | 'CoworkerProductUniqueId';

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { RecordValidationException } from '../../common/errors.js';
-import type { Principal } from '../../common/principal.js';
+import { RecordValidationException } from '../../records/errors.js';
+import type { Principal } from '../../platform/principal.js';
 import { CoworkerInvoicesService } from '../coworker-invoices/coworker-invoices.service.js';
-import { sum, toAmount, type Units } from './money.js';
+import { sum, toAmount, type Units } from '../money.js';
 import { settle, settledFields, type Settled } from './settled.js';
 import { SettlementRepository } from './settlement.repository.js';
 

@@ -1,4 +1,4 @@
-import { sum, toDecimalText, type Units } from './money.js';
+import { sum, toDecimalText, type Units } from '../money.js';
 import type { InvoiceEntry, LockedInvoice } from './settlement.repository.js';
 
 // The settled fields of an invoice as pure functions of its entries and credit notes (docs/api.md §10.1).

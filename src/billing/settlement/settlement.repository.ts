@@ -1,15 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { Database } from '../../common/database.js';
-import { toWire } from '../../common/wire-values.js';
+import { Database } from '../../persistence/database.js';
+import { toWire } from '../../records/wire-values.js';
 import { Business } from '../../kernel/businesses/business.entity.js';
 import { Country } from '../../kernel/countries/country.entity.js';
 import { CoworkerInvoiceLine } from '../coworker-invoice-lines/coworker-invoice-line.entity.js';
 import { CoworkerInvoice } from '../coworker-invoices/coworker-invoice.entity.js';
 import { CoworkerLedgerEntry } from '../coworker-ledger-entries/coworker-ledger-entry.entity.js';
 import { SERVICE_CODES } from '../coworker-ledger-entries/service-entries.js';
-import { units, type Units } from './money.js';
-import { createStamp } from '../../common/audit-stamp.js';
+import { units, type Units } from '../money.js';
+import { createStamp } from '../../records/audit-stamp.js';
 
 /** An invoice as settlement reads it, under its row lock. */
 export interface LockedInvoice {

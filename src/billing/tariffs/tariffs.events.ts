@@ -1,4 +1,4 @@
-import type { RecordEvents } from '../../common/record-events.js';
+import type { RecordEvents } from '../../records/record-events.js';
 
 /** The webhook actions of Tariff changes (src/integrations/webhooks/webhook-actions.ts). */
 export const tariffEvents: RecordEvents = {

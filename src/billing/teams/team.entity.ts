@@ -1,6 +1,6 @@
 import { Entity } from 'typeorm';
-import { BoolColumn, IntColumn, LongTextColumn, TextColumn } from '../../common/columns.js';
-import { RecordEntity } from '../../common/record.entity.js';
+import { BoolColumn, IntColumn, LongTextColumn, TextColumn } from '../../records/columns.js';
+import { RecordEntity } from '../../records/record.entity.js';
 import { Business } from '../../kernel/businesses/business.entity.js';
 
 /**

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { RecordModule } from '../../common/record.module.js';
+import { RecordModule } from '../../records/record.module.js';
 import { teams } from './teams.definition.js';
 import { TeamsRepository } from './teams.repository.js';
 import { TeamsRules } from './teams.rules.js';

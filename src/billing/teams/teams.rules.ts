@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { RecordValidationException } from '../../common/errors.js';
+import { RecordValidationException } from '../../records/errors.js';
 import type { TeamDto } from './dto/team.dto.js';
 import { TeamsRepository } from './teams.repository.js';
-import type { RecordRules, SaveContext } from '../../common/record-rules.js';
+import type { RecordRules, SaveContext } from '../../records/record-rules.js';
 
 /**
  * Teams: every member must be a customer of the team's business (400 naming TeamMembers), and the paying

@@ -1,4 +1,4 @@
-import { defineRecord } from '../../common/record-definition.js';
+import { defineRecord } from '../../records/record-definition.js';
 import { Business } from '../../kernel/businesses/business.entity.js';
 import { Currency } from '../../kernel/currencies/currency.entity.js';
 import { TimePassDto } from './dto/time-pass.dto.js';

@@ -1,4 +1,4 @@
-import { defineRecord } from '../../common/record-definition.js';
+import { defineRecord } from '../../records/record-definition.js';
 import { UserDto } from './dto/user.dto.js';
 import { User } from './user.entity.js';
 

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { RecordModule } from '../../common/record.module.js';
+import { RecordModule } from '../../records/record.module.js';
 import { users } from './users.definition.js';
 import { UsersRepository } from './users.repository.js';
 import { UsersRules } from './users.rules.js';

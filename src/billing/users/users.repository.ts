@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Not, type EntityManager } from 'typeorm';
-import { Database } from '../../common/database.js';
-import { emailKey } from '../../common/validation/fields.js';
+import { Database } from '../../persistence/database.js';
+import { emailKey } from '../../records/validation/fields.js';
 import { Coworker } from '../../billing/coworkers/coworker.entity.js';
 import { User } from './user.entity.js';
 

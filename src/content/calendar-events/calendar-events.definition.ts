@@ -1,4 +1,4 @@
-import { defineRecord } from '../../common/record-definition.js';
+import { defineRecord } from '../../records/record-definition.js';
 import { CalendarEvent } from './calendar-event.entity.js';
 import { attendeeCountSql } from './calendar-events.repository.js';
 import { CalendarEventDto } from './dto/calendar-event.dto.js';

@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { RecordChange } from '../../common/change-log/change-log.service.js';
-import type { WireRecord } from '../../common/record-definition.js';
-import type { EventDelivery, RecordEvents } from '../../common/record-events.js';
-import { InjectRecords } from '../../common/record.module.js';
-import type { RecordService } from '../../common/record.service.js';
+import type { RecordChange } from '../../records/change-log/change-log.service.js';
+import type { WireRecord } from '../../records/record-definition.js';
+import type { EventDelivery, RecordEvents } from '../../records/record-events.js';
+import { InjectRecords } from '../../records/record.module.js';
+import type { RecordService } from '../../records/record.service.js';
 import { calendarEvents } from './calendar-events.definition.js';
 import { CalendarEventsRepository } from './calendar-events.repository.js';
 

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { RecordModule } from '../../common/record.module.js';
+import { RecordModule } from '../../records/record.module.js';
 import { calendarEvents } from './calendar-events.definition.js';
 import { CalendarEventsRules } from './calendar-events.rules.js';
 import { CalendarEventEvents, FreedPlaces } from './calendar-events.events.js';

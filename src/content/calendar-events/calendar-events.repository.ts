@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { Database } from '../../common/database.js';
-import type { SqlContext } from '../../common/record-definition.js';
+import { Database } from '../../persistence/database.js';
+import type { SqlContext } from '../../records/record-definition.js';
 import { EventAttendee } from '../event-attendees/event-attendee.entity.js';
 import { EventWaitingAttendee } from '../event-waiting-attendees/event-waiting-attendee.entity.js';
 

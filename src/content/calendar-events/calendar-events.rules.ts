@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { RecordValidationException } from '../../common/errors.js';
-import { formatDateTime } from '../../common/wire-values.js';
+import { RecordValidationException } from '../../records/errors.js';
+import { formatDateTime } from '../../records/wire-values.js';
 import type { CalendarEventDto } from './dto/calendar-event.dto.js';
-import type { RecordRules, SaveContext } from '../../common/record-rules.js';
+import type { RecordRules, SaveContext } from '../../records/record-rules.js';
 
 @Injectable()
 export class CalendarEventsRules implements RecordRules<CalendarEventDto> {

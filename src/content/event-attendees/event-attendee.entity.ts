@@ -1,6 +1,6 @@
 import { Entity } from 'typeorm';
-import { BoolColumn, IntColumn, TextColumn } from '../../common/columns.js';
-import { RecordEntity } from '../../common/record.entity.js';
+import { BoolColumn, IntColumn, TextColumn } from '../../records/columns.js';
+import { RecordEntity } from '../../records/record.entity.js';
 import { CalendarEvent } from '../calendar-events/calendar-event.entity.js';
 import { Coworker } from '../../billing/coworkers/coworker.entity.js';
 

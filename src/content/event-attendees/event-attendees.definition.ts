@@ -1,4 +1,4 @@
-import { defineRecord } from '../../common/record-definition.js';
+import { defineRecord } from '../../records/record-definition.js';
 import { CalendarEvent } from '../calendar-events/calendar-event.entity.js';
 import { EventAttendeeDto } from './dto/event-attendee.dto.js';
 import { EventAttendee } from './event-attendee.entity.js';

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { RecordChange } from '../../common/change-log/change-log.service.js';
-import type { EventDelivery, RecordEvents } from '../../common/record-events.js';
+import type { RecordChange } from '../../records/change-log/change-log.service.js';
+import type { EventDelivery, RecordEvents } from '../../records/record-events.js';
 import { FreedPlaces, SPOT_AVAILABLE } from '../calendar-events/calendar-events.events.js';
 
 /** The webhook actions of attendee changes (src/integrations/webhooks/webhook-actions.ts): a place freed on its event. */

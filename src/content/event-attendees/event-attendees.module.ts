@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { RecordModule } from '../../common/record.module.js';
+import { RecordModule } from '../../records/record.module.js';
 import { CalendarEventsModule } from '../calendar-events/calendar-events.module.js';
 import { eventAttendees } from './event-attendees.definition.js';
 import { EventAttendeesRepository } from './event-attendees.repository.js';

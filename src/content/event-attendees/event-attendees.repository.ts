@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { Database } from '../../common/database.js';
+import { Database } from '../../persistence/database.js';
 import { CalendarEvent } from '../calendar-events/calendar-event.entity.js';
 import { EventAttendee } from './event-attendee.entity.js';
 

@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { EventAttendeeDto } from './dto/event-attendee.dto.js';
 import { EventAttendeesRepository } from './event-attendees.repository.js';
-import type { RecordRules, SaveContext } from '../../common/record-rules.js';
-import { refusal } from '../../common/errors.js';
+import type { RecordRules, SaveContext } from '../../records/record-rules.js';
+import { refusal } from '../../records/errors.js';
 
 @Injectable()
 export class EventAttendeesRules implements RecordRules<EventAttendeeDto> {

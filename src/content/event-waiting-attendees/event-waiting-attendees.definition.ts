@@ -1,4 +1,4 @@
-import { defineRecord } from '../../common/record-definition.js';
+import { defineRecord } from '../../records/record-definition.js';
 import { Coworker } from '../../billing/coworkers/coworker.entity.js';
 import { CalendarEvent } from '../calendar-events/calendar-event.entity.js';
 import { EventWaitingAttendeeDto } from './dto/event-waiting-attendee.dto.js';

@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { isUniqueViolation } from '../../common/database-errors.js';
-import type { ChangeAction } from '../../common/change-log/changes.js';
-import { RecordValidationException } from '../../common/errors.js';
+import { isUniqueViolation } from '../../persistence/database-errors.js';
+import type { ChangeAction } from '../../records/field-changes.js';
+import { RecordValidationException } from '../../records/errors.js';
 import type { EventWaitingAttendeeDto } from './dto/event-waiting-attendee.dto.js';
 import { EventWaitingAttendeesRepository } from './event-waiting-attendees.repository.js';
-import type { RecordRules, SaveContext } from '../../common/record-rules.js';
+import type { RecordRules, SaveContext } from '../../records/record-rules.js';
 
 /** A second entry for the same customer and event: 400 naming CoworkerId. */
 export class AlreadyOnWaitingListException extends RecordValidationException {

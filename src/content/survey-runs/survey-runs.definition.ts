@@ -1,4 +1,4 @@
-import { defineRecord } from '../../common/record-definition.js';
+import { defineRecord } from '../../records/record-definition.js';
 import { Coworker } from '../../billing/coworkers/coworker.entity.js';
 import { Survey } from '../surveys/survey.entity.js';
 import { SurveyRunDto } from './dto/survey-run.dto.js';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { RecordModule } from '../../common/record.module.js';
+import { RecordModule } from '../../records/record.module.js';
 import { surveyRuns } from './survey-runs.definition.js';
 
 @Module(RecordModule.forType({ definition: surveyRuns }))

@@ -1,4 +1,4 @@
-import { defineRecord } from '../../common/record-definition.js';
+import { defineRecord } from '../../records/record-definition.js';
 import { SurveyDto } from './dto/survey.dto.js';
 import { Survey } from './survey.entity.js';
 

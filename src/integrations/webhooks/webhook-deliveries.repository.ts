@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { Database } from '../../common/database.js';
-import { listEnvelope, type ListEnvelope } from '../../common/envelopes.js';
-import { parseListQuery } from '../../common/list-query.js';
-import { toWire } from '../../common/wire-values.js';
+import { Database } from '../../persistence/database.js';
+import { listEnvelope, type ListEnvelope } from '../../records/envelopes.js';
+import { parseListQuery } from '../../records/list-query.js';
+import { toWire } from '../../records/wire-values.js';
 
 export type DeliveryStatus = 'Pending' | 'Succeeded' | 'Failed';
 

@@ -4,7 +4,7 @@ import type { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../../config/configuration.js';
 import type { ClaimedDelivery, WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
 import { WebhookDeliveryWorker } from './webhook-delivery.worker.js';
-import type { Database } from '../../common/database.js';
+import type { Database } from '../../persistence/database.js';
 import { Metrics } from '../../observability/metrics.js';
 
 const CONFIG = { get: (key: string) => ({ WEBHOOK_ALLOW_PRIVATE_TARGETS: true, WEBHOOK_RETRY_DELAYS: [1], WEBHOOK_MAX_CONSECUTIVE_FAILURES: 5 })[key] } as unknown as ConfigService<AppConfig, true>;

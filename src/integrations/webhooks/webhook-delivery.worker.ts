@@ -5,7 +5,7 @@ import { Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationB
 import { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../../config/configuration.js';
 import { Metrics } from '../../observability/metrics.js';
-import { OutageLog } from '../../common/outage-log.js';
+import { OutageLog } from '../../platform/outage-log.js';
 import { signedHeaders } from './signatures.js';
 import { WebhookDeliveriesRepository, type ClaimedDelivery } from './webhook-deliveries.repository.js';
 import { ATTEMPT_TIMEOUT_MS, WebhookSender } from './webhook-sender.js';

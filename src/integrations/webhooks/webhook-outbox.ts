@@ -1,9 +1,9 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { ChangeLog, type RecordChange } from '../../common/change-log/change-log.service.js';
-import { Database } from '../../common/database.js';
-import type { EventDelivery, StandaloneEvents } from '../../common/record-events.js';
-import { RecordTypes } from '../../common/record-types.js';
+import { ChangeLog, type RecordChange } from '../../records/change-log/change-log.service.js';
+import { Database } from '../../persistence/database.js';
+import type { EventDelivery, StandaloneEvents } from '../../records/record-events.js';
+import { RecordTypes } from '../../records/record-types.js';
 import { ActiveHookIndex } from './active-hook-index.js';
 import { WEBHOOK_ACTIONS } from './webhook-actions.js';
 import { WebhookDeliveriesRepository, type NewDelivery } from './webhook-deliveries.repository.js';

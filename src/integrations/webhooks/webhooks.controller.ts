@@ -1,9 +1,9 @@
 import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { Actor, RequirePermission } from '../../common/access.js';
-import { ApiAnswer, documentSchemas, listEnvelopeSchema, objectSchema, ref } from '../../common/openapi.js';
-import type { Principal } from '../../common/principal.js';
-import { RecordIdPipe } from '../../common/record-id.pipe.js';
+import { Actor, RequirePermission } from '../../platform/access.js';
+import { ApiAnswer, documentSchemas, listEnvelopeSchema, objectSchema, ref } from '../../http/openapi.js';
+import type { Principal } from '../../platform/principal.js';
+import { RecordIdPipe } from '../../http/record-id.pipe.js';
 import { WebHooksService } from './webhooks.service.js';
 
 /** A hook's secret, its delivery log, redelivery and test (beside the record routes the machinery makes). */

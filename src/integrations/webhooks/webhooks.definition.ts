@@ -1,4 +1,4 @@
-import { defineRecord } from '../../common/record-definition.js';
+import { defineRecord } from '../../records/record-definition.js';
 import { WebHookDto, WebHookUpdateDto } from './dto/webhook.dto.js';
 import { WebHook } from './webhook.entity.js';
 

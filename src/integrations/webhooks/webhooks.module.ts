@@ -1,7 +1,7 @@
 import { Global, Module } from '@nestjs/common';
-import { StandaloneEvents } from '../../common/record-events.js';
+import { StandaloneEvents } from '../../records/record-events.js';
 import { ActiveHookIndex } from './active-hook-index.js';
-import { RecordModule } from '../../common/record.module.js';
+import { RecordModule } from '../../records/record.module.js';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
 import { WebhookDeliveryWorker } from './webhook-delivery.worker.js';
 import { WebhookOutbox } from './webhook-outbox.js';
@@ -19,6 +19,6 @@ import { WebHooksRules } from './webhooks.rules.js';
     { provide: StandaloneEvents, useExisting: WebhookOutbox }],
   exports: [WebhookOutbox, StandaloneEvents],
 }))
-// Global: record types of lower layers fire standalone events through StandaloneEvents (common/record-events.ts).
+// Global: record types of lower layers fire standalone events through StandaloneEvents (records/record-events.ts).
 @Global()
 export class WebHooksModule {}

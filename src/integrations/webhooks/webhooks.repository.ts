@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { ChangeProbe } from '../../common/change-log/change-log.repository.js';
-import { Database } from '../../common/database.js';
+import type { ChangeProbe } from '../../records/change-log/change-log.repository.js';
+import { Database } from '../../persistence/database.js';
 
 /** An active hook a change fires: its id and action. */
 export interface FiredHook {

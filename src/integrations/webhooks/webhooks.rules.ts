@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { ChangeAction } from '../../common/change-log/changes.js';
-import { RecordValidationException } from '../../common/errors.js';
-import type { RecordRules, SaveContext, SaveDecision } from '../../common/record-rules.js';
+import type { ChangeAction } from '../../records/field-changes.js';
+import { RecordValidationException } from '../../records/errors.js';
+import type { RecordRules, SaveContext, SaveDecision } from '../../records/record-rules.js';
 import type { WebHookDto, WebHookUpdateDto } from './dto/webhook.dto.js';
 import { ActiveHookIndex } from './active-hook-index.js';
 import { generateSecret } from './signatures.js';

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { successConfirmation, type ActionConfirmation } from '../../common/envelopes.js';
-import { RecordNotFoundException } from '../../common/errors.js';
-import type { Principal } from '../../common/principal.js';
-import { InjectRecords } from '../../common/record.module.js';
-import type { RecordService } from '../../common/record.service.js';
+import { successConfirmation, type ActionConfirmation } from '../../records/envelopes.js';
+import { RecordNotFoundException } from '../../records/errors.js';
+import type { Principal } from '../../platform/principal.js';
+import { InjectRecords } from '../../records/record.module.js';
+import type { RecordService } from '../../records/record.service.js';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
 import { webHooks } from './webhooks.definition.js';
 import { WebhooksRepository } from './webhooks.repository.js';

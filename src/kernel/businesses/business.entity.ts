@@ -1,6 +1,6 @@
 import { Entity } from 'typeorm';
-import { IntColumn, TextColumn } from '../../common/columns.js';
-import { RecordEntity } from '../../common/record.entity.js';
+import { IntColumn, TextColumn } from '../../records/columns.js';
+import { RecordEntity } from '../../records/record.entity.js';
 import { Country } from '../countries/country.entity.js';
 import { Currency } from '../currencies/currency.entity.js';
 

@@ -1,4 +1,4 @@
-import { defineRecord } from '../../common/record-definition.js';
+import { defineRecord } from '../../records/record-definition.js';
 import { Country } from '../countries/country.entity.js';
 import { Currency } from '../currencies/currency.entity.js';
 import { Business } from './business.entity.js';

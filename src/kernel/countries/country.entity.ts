@@ -1,6 +1,6 @@
 import { Entity, Index } from 'typeorm';
-import { TextColumn } from '../../common/columns.js';
-import { RecordEntity } from '../../common/record.entity.js';
+import { TextColumn } from '../../records/columns.js';
+import { RecordEntity } from '../../records/record.entity.js';
 
 /** An ISO 3166-1 country; reference data, read-only. */
 @Entity('country')

@@ -1,4 +1,4 @@
-import { defineRecord } from '../../common/record-definition.js';
+import { defineRecord } from '../../records/record-definition.js';
 import { Currency } from './currency.entity.js';
 
 export const currencies = defineRecord({

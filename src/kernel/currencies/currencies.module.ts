@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { RecordModule } from '../../common/record.module.js';
+import { RecordModule } from '../../records/record.module.js';
 import { currencies } from './currencies.definition.js';
 
 @Module(RecordModule.forType({ definition: currencies }))

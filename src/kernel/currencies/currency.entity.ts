@@ -1,6 +1,6 @@
 import { Entity, Index } from 'typeorm';
-import { TextColumn } from '../../common/columns.js';
-import { RecordEntity } from '../../common/record.entity.js';
+import { TextColumn } from '../../records/columns.js';
+import { RecordEntity } from '../../records/record.entity.js';
 
 /** An ISO 4217 currency; reference data, read-only. */
 @Entity('currency')

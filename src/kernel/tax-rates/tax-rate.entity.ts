@@ -1,6 +1,6 @@
 import { Entity } from 'typeorm';
-import { IntColumn, LongTextColumn, MoneyColumn, TextColumn } from '../../common/columns.js';
-import { RecordEntity } from '../../common/record.entity.js';
+import { IntColumn, LongTextColumn, MoneyColumn, TextColumn } from '../../records/columns.js';
+import { RecordEntity } from '../../records/record.entity.js';
 import { Business } from '../businesses/business.entity.js';
 
 /** A business's tax rate (docs/billing.md): products and tariffs name it, billed lines capture its Rate. */

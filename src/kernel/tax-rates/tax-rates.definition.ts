@@ -1,4 +1,4 @@
-import { defineRecord } from '../../common/record-definition.js';
+import { defineRecord } from '../../records/record-definition.js';
 import { Business } from '../businesses/business.entity.js';
 import { TaxRateDto } from './dto/tax-rate.dto.js';
 import { TaxRate } from './tax-rate.entity.js';

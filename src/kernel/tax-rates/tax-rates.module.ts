@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { RecordModule } from '../../common/record.module.js';
+import { RecordModule } from '../../records/record.module.js';
 import { taxRates } from './tax-rates.definition.js';
 import { TaxRatesRules } from './tax-rates.rules.js';
 import { TaxRatesRepository } from './tax-rates.repository.js';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { AnyClass } from '../../common/columns.js';
-import { Database } from '../../common/database.js';
+import type { AnyClass } from '../../records/columns.js';
+import { Database } from '../../persistence/database.js';
 
 /** The SQL of tax rates beyond the record machinery's own. */
 @Injectable()

@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { referencesOf } from '../../common/validation/fields.js';
-import { RecordValidationException, refusal } from '../../common/errors.js';
-import type { RecordDefinition, WireRecord } from '../../common/record-definition.js';
-import { RecordTypes } from '../../common/record-types.js';
+import { referencesOf } from '../../records/validation/fields.js';
+import { RecordValidationException, refusal } from '../../records/errors.js';
+import type { RecordDefinition, WireRecord } from '../../records/record-definition.js';
+import { RecordTypes } from '../../records/record-types.js';
 import { TaxRate } from './tax-rate.entity.js';
-import type { DeleteContext, RecordRules, SaveContext, SaveDecision } from '../../common/record-rules.js';
-import { Database } from '../../common/database.js';
+import type { DeleteContext, RecordRules, SaveContext, SaveDecision } from '../../records/record-rules.js';
+import { Database } from '../../persistence/database.js';
 import type { TaxRateDto } from './dto/tax-rate.dto.js';
 import { TaxRatesRepository } from './tax-rates.repository.js';
 

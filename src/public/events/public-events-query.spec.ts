@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { RecordValidationException } from '../../common/errors.js';
+import { RecordValidationException } from '../../records/errors.js';
 import { parsePublicEventsQuery } from './public-events-query.js';
 
 const refusal = (query: Record<string, unknown>, property: string) =>

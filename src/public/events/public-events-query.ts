@@ -1,6 +1,6 @@
-import { RecordValidationException } from '../../common/errors.js';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../common/list-query.js';
-import { MAX_ID } from '../../common/validation/fields.js';
+import { RecordValidationException } from '../../records/errors.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../records/list-query.js';
+import { MAX_ID } from '../../records/validation/fields.js';
 
 /** The query of `GET /api/public/events` (docs/api.md §3.2). */
 export interface PublicEventsQuery {

@@ -1,12 +1,12 @@
 import { Controller, Get, HttpCode, HttpStatus, Param, Post, Query, Req, UnauthorizedException } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { Actor, CustomerOnly, Public } from '../../common/access.js';
-import { failureConfirmation } from '../../common/envelopes.js';
-import { WireResponseException } from '../../common/errors.js';
-import { ApiAnswer, documentSchemas, listEnvelopeSchema, objectSchema, pickProperties, ref } from '../../common/openapi.js';
-import type { Principal } from '../../common/principal.js';
-import { RecordIdPipe } from '../../common/record-id.pipe.js';
+import { Actor, CustomerOnly, Public } from '../../platform/access.js';
+import { failureConfirmation } from '../../records/envelopes.js';
+import { WireResponseException } from '../../records/errors.js';
+import { ApiAnswer, documentSchemas, listEnvelopeSchema, objectSchema, pickProperties, ref } from '../../http/openapi.js';
+import type { Principal } from '../../platform/principal.js';
+import { RecordIdPipe } from '../../http/record-id.pipe.js';
 import { JoinWaitingListDto } from './dto/join-waiting-list.dto.js';
 import { PUBLIC_FIELDS } from './public-events.repository.js';
 import { PublicEventsService } from './public-events.service.js';

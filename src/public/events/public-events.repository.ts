@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { wireKindOf, type WireKind } from '../../common/columns.js';
-import { Database } from '../../common/database.js';
-import type { WireRecord } from '../../common/record-definition.js';
-import { toWire } from '../../common/wire-values.js';
+import { wireKindOf, type WireKind } from '../../records/columns.js';
+import { Database } from '../../persistence/database.js';
+import type { WireRecord } from '../../records/record-definition.js';
+import { toWire } from '../../records/wire-values.js';
 import { CalendarEvent } from '../../content/calendar-events/calendar-event.entity.js';
 import { attendeeCountSql } from '../../content/calendar-events/calendar-events.repository.js';
 import { Coworker } from '../../billing/coworkers/coworker.entity.js';

@@ -1,6 +1,6 @@
 import { Entity } from 'typeorm';
-import { IntColumn } from '../../common/columns.js';
-import { RecordEntity } from '../../common/record.entity.js';
+import { IntColumn } from '../../records/columns.js';
+import { RecordEntity } from '../../records/record.entity.js';
 import { CoworkerProduct } from '../../billing/coworker-products/coworker-product.entity.js';
 import { Product } from '../../billing/products/product.entity.js';
 import { Booking } from '../bookings/booking.entity.js';

@@ -1,5 +1,5 @@
 import { Product } from '../../billing/products/product.entity.js';
-import { defineRecord } from '../../common/record-definition.js';
+import { defineRecord } from '../../records/record-definition.js';
 import { Booking } from '../bookings/booking.entity.js';
 import { BookingProduct } from './booking-product.entity.js';
 import { BookingProductDto } from './dto/booking-product.dto.js';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { RecordModule } from '../../common/record.module.js';
+import { RecordModule } from '../../records/record.module.js';
 import { CoworkerProductsModule } from '../../billing/coworker-products/coworker-products.module.js';
 import { bookingProducts } from './booking-products.definition.js';
 import { BookingProductsRules } from './booking-products.rules.js';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { Database } from '../../common/database.js';
+import { Database } from '../../persistence/database.js';
 import { Booking } from '../bookings/booking.entity.js';
 
 /** The SQL of booking products beyond the record machinery's own. */

@@ -1,13 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CoworkerProductDto } from '../../billing/coworker-products/dto/coworker-product.dto.js';
 import { coworkerProducts } from '../../billing/coworker-products/coworker-products.definition.js';
-import { InjectRecords } from '../../common/record.module.js';
-import type { RecordService } from '../../common/record.service.js';
-import { RecordValidationException, refusal } from '../../common/errors.js';
-import type { FieldError } from '../../common/envelopes.js';
-import type { Principal } from '../../common/principal.js';
-import type { WireRecord } from '../../common/record-definition.js';
-import type { DeleteContext, RecordRules, SaveContext, SaveDecision } from '../../common/record-rules.js';
+import { InjectRecords } from '../../records/record.module.js';
+import type { RecordService } from '../../records/record.service.js';
+import { RecordValidationException, refusal } from '../../records/errors.js';
+import type { FieldError } from '../../records/envelopes.js';
+import type { Principal } from '../../platform/principal.js';
+import type { WireRecord } from '../../records/record-definition.js';
+import type { DeleteContext, RecordRules, SaveContext, SaveDecision } from '../../records/record-rules.js';
 import type { BookingProductDto } from './dto/booking-product.dto.js';
 import { BookingProductsRepository } from './booking-products.repository.js';
 

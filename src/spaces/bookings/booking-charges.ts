@@ -3,11 +3,11 @@ import { dbDate } from '../../billing/billing-runs/built-in-sources.js';
 import { DueItemSources, type DueContext, type DueItem } from '../../billing/due-items/due-items.js';
 import { FlagClaims } from '../../billing/due-items/flag-claims.js';
 import { atMidnight } from '../../billing/due-items/periods.js';
-import { Database } from '../../common/database.js';
-import { parseDbDateTime } from '../../common/wire-values.js';
+import { Database } from '../../persistence/database.js';
+import { parseDbDateTime } from '../../records/wire-values.js';
 import { Booking } from './booking.entity.js';
-import { InjectRecords } from '../../common/record.module.js';
-import type { RecordService } from '../../common/record.service.js';
+import { InjectRecords } from '../../records/record.module.js';
+import type { RecordService } from '../../records/record.service.js';
 import { bookings } from './bookings.definition.js';
 import { BookingsRepository } from './bookings.repository.js';
 

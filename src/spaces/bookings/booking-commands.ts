@@ -1,9 +1,9 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { RecordCommands } from '../../common/commands/record-commands.js';
-import { RecordNotFoundException, refusal } from '../../common/errors.js';
+import { RecordCommands } from '../../records/commands/record-commands.js';
+import { RecordNotFoundException, refusal } from '../../records/errors.js';
 import { BookingCancellationReason } from './booking.entity.js';
-import { InjectRecords } from '../../common/record.module.js';
-import type { RecordService } from '../../common/record.service.js';
+import { InjectRecords } from '../../records/record.module.js';
+import type { RecordService } from '../../records/record.service.js';
 import { bookings } from './bookings.definition.js';
 
 const REASONS = new Set<number>(Object.values(BookingCancellationReason));

@@ -1,10 +1,10 @@
 import { Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Actor, RequirePermission } from '../../common/access.js';
-import { JsonBody } from '../../common/json-body.js';
-import { ApiAnswer, objectSchema, ref } from '../../common/openapi.js';
-import type { Principal } from '../../common/principal.js';
-import { RecordBodyPipe } from '../../common/record-body.pipe.js';
+import { Actor, RequirePermission } from '../../platform/access.js';
+import { JsonBody } from '../../http/json-body.js';
+import { ApiAnswer, objectSchema, ref } from '../../http/openapi.js';
+import type { Principal } from '../../platform/principal.js';
+import { RecordBodyPipe } from '../../http/record-body.pipe.js';
 import { BookingsRules } from './bookings.rules.js';
 import { BookingDto } from './dto/booking.dto.js';
 

@@ -1,4 +1,4 @@
-import { defineRecord } from '../../common/record-definition.js';
+import { defineRecord } from '../../records/record-definition.js';
 import { Coworker } from '../../billing/coworkers/coworker.entity.js';
 import { Resource } from '../resources/resource.entity.js';
 import { Booking } from './booking.entity.js';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { RecordModule } from '../../common/record.module.js';
+import { RecordModule } from '../../records/record.module.js';
 import { BillingRunsModule } from '../../billing/billing-runs/billing-runs.module.js';
 import { CoworkerBookingCreditUseHistoriesModule } from '../../billing/coworker-booking-credit-use-histories/coworker-booking-credit-use-histories.module.js';
 import { CoworkerContractsModule } from '../../billing/coworker-contracts/coworker-contracts.module.js';

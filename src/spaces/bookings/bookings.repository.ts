@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { inList } from '../../billing/due-items/due-items.js';
-import { Database } from '../../common/database.js';
+import { Database } from '../../persistence/database.js';
 import { toUnits } from '../../billing/due-items/money.js';
-import { parseDbDateTime, toWire } from '../../common/wire-values.js';
+import { parseDbDateTime, toWire } from '../../records/wire-values.js';
 import { Coworker } from '../../billing/coworkers/coworker.entity.js';
 import { Resource } from '../resources/resource.entity.js';
 import { BookingProduct } from '../booking-products/booking-product.entity.js';

@@ -4,21 +4,21 @@ import { CoworkerBookingCreditUseHistoriesService } from '../../billing/coworker
 import type { CreditQuestion } from '../../billing/coworker-booking-credit-use-histories/credit-spending.repository.js';
 import { spent, type Spend } from '../../billing/coworker-booking-credit-use-histories/spend-rules.js';
 import { CoworkerContractsRules } from '../../billing/coworker-contracts/coworker-contracts.rules.js';
-import { RecordNotFoundException, RecordValidationException } from '../../common/errors.js';
+import { RecordNotFoundException, RecordValidationException } from '../../records/errors.js';
 import { fromUnits, toUnits, unitsText } from '../../billing/due-items/money.js';
-import type { Principal } from '../../common/principal.js';
-import type { WireRecord } from '../../common/record-definition.js';
-import { MONEY_LIMIT } from '../../common/validation/fields.js';
+import type { Principal } from '../../platform/principal.js';
+import type { WireRecord } from '../../records/record-definition.js';
+import { MONEY_LIMIT } from '../../records/validation/fields.js';
 import { bookingProducts } from '../booking-products/booking-products.definition.js';
 import { besides } from '../booking-products/booking-products.rules.js';
-import { InjectRecords } from '../../common/record.module.js';
+import { InjectRecords } from '../../records/record.module.js';
 import { bookingPrice, bookingRefusal, lengthBoundRefusal, minutesBetween, timesRefusal, type BookingFacts, type BookingRefusal } from './booking-rules.js';
 import { BookingsRepository } from './bookings.repository.js';
 import type { BookingDto } from './dto/booking.dto.js';
-import type { DeleteContext, RecordRules, SaveContext, SaveDecision } from '../../common/record-rules.js';
-import { refusal as refusalOf } from '../../common/errors.js';
-import { RecordTypes } from '../../common/record-types.js';
-import type { RecordService } from '../../common/record.service.js';
+import type { DeleteContext, RecordRules, SaveContext, SaveDecision } from '../../records/record-rules.js';
+import { refusal as refusalOf } from '../../records/errors.js';
+import { RecordTypes } from '../../records/record-types.js';
+import type { RecordService } from '../../records/record.service.js';
 import { bookings } from './bookings.definition.js';
 
 /** A booking as it will stand after the write: the body's values over the stored ones. */

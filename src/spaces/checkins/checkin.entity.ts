@@ -1,6 +1,6 @@
 import { Entity, Index } from 'typeorm';
-import { BoolColumn, DateTimeColumn, IntColumn, TextColumn } from '../../common/columns.js';
-import { RecordEntity } from '../../common/record.entity.js';
+import { BoolColumn, DateTimeColumn, IntColumn, TextColumn } from '../../records/columns.js';
+import { RecordEntity } from '../../records/record.entity.js';
 import { Business } from '../../kernel/businesses/business.entity.js';
 import { Coworker } from '../../billing/coworkers/coworker.entity.js';
 

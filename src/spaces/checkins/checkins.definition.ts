@@ -1,4 +1,4 @@
-import { defineRecord } from '../../common/record-definition.js';
+import { defineRecord } from '../../records/record-definition.js';
 import { Business } from '../../kernel/businesses/business.entity.js';
 import { Coworker } from '../../billing/coworkers/coworker.entity.js';
 import { Checkin } from './checkin.entity.js';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { Database } from '../../common/database.js';
+import { Database } from '../../persistence/database.js';
 import { Checkin } from './checkin.entity.js';
 
 /** The open key of a customer's check-in at a business: unique while open (the index UQ_checkin_OpenKey). */

@@ -1,5 +1,5 @@
-import type { RecordChange } from '../../common/change-log/change-log.service.js';
-import type { RecordEvents } from '../../common/record-events.js';
+import type { RecordChange } from '../../records/change-log/change-log.service.js';
+import type { RecordEvents } from '../../records/record-events.js';
 
 /** Whether the change gives the delivery a customer it did not have: made with one, or moved to another. */
 const assigns = ({ action, before, after }: RecordChange) =>

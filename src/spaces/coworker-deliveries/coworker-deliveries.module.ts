@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { SaleDeliveries } from '../../billing/coworker-products/sale-deliveries.js';
-import { RecordModule } from '../../common/record.module.js';
+import { RecordModule } from '../../records/record.module.js';
 import { CoworkerDeliveryCommands } from './coworker-delivery-commands.js';
 import { coworkerDeliveries } from './coworker-deliveries.definition.js';
 import { coworkerDeliveryEvents } from './coworker-deliveries.events.js';

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { wholeSecond } from '../../billing/coworker-booking-credits/coworker-booking-credits.service.js';
-import { Database } from '../../common/database.js';
+import { Database } from '../../persistence/database.js';
 import { CoworkerDelivery } from './coworker-delivery.entity.js';
-import { updateStampParameters, updateStampSql } from '../../common/audit-stamp.js';
+import { updateStampParameters, updateStampSql } from '../../records/audit-stamp.js';
 
 /** The SQL of deliveries beyond the machinery's own (docs/stock-and-deliveries.md), inside the caller's transaction. */
 @Injectable()

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { SaleDeliveries, type DeliveredSale } from '../../billing/coworker-products/sale-deliveries.js';
-import type { Principal } from '../../common/principal.js';
-import { InjectRecords } from '../../common/record.module.js';
-import type { RecordService } from '../../common/record.service.js';
+import type { Principal } from '../../platform/principal.js';
+import { InjectRecords } from '../../records/record.module.js';
+import type { RecordService } from '../../records/record.service.js';
 import { coworkerDeliveries } from './coworker-deliveries.definition.js';
 import { CoworkerDeliveriesRepository } from './coworker-deliveries.repository.js';
 import { DeliveryType } from './coworker-delivery.entity.js';

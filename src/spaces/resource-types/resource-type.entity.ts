@@ -1,6 +1,6 @@
 import { Entity } from 'typeorm';
-import { IntColumn, TextColumn } from '../../common/columns.js';
-import { RecordEntity } from '../../common/record.entity.js';
+import { IntColumn, TextColumn } from '../../records/columns.js';
+import { RecordEntity } from '../../records/record.entity.js';
 import { Business } from '../../kernel/businesses/business.entity.js';
 
 /** A kind of bookable resource (meeting room, desk); booking credits may name the types they pay for (docs/bookings.md). */

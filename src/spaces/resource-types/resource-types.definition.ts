@@ -1,4 +1,4 @@
-import { defineRecord } from '../../common/record-definition.js';
+import { defineRecord } from '../../records/record-definition.js';
 import { Business } from '../../kernel/businesses/business.entity.js';
 import { ResourceTypeDto } from './dto/resource-type.dto.js';
 import { ResourceType } from './resource-type.entity.js';

@@ -1,4 +1,4 @@
-import { defineRecord } from '../../common/record-definition.js';
+import { defineRecord } from '../../records/record-definition.js';
 import { Currency } from '../../kernel/currencies/currency.entity.js';
 import { ResourceType } from '../resource-types/resource-type.entity.js';
 import { ResourceDto } from './dto/resource.dto.js';

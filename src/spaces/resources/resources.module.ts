@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { RecordModule } from '../../common/record.module.js';
+import { RecordModule } from '../../records/record.module.js';
 import { resources } from './resources.definition.js';
 import { ResourcesRules } from './resources.rules.js';
 import { ResourcesRepository } from './resources.repository.js';

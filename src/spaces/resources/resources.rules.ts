@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { RecordValidationException } from '../../common/errors.js';
-import type { RecordRules, SaveContext, SaveDecision } from '../../common/record-rules.js';
+import { RecordValidationException } from '../../records/errors.js';
+import type { RecordRules, SaveContext, SaveDecision } from '../../records/record-rules.js';
 import type { ResourceDto } from './dto/resource.dto.js';
 import { ResourcesRepository } from './resources.repository.js';
 

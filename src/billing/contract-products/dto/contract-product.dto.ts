@@ -1,5 +1,5 @@
-import { DateTime, Integer, Money, Reference, Text } from '../../../common/validation/fields.js';
-import { RecordDto } from '../../../common/validation/record.dto.js';
+import { DateTime, Integer, Money, Reference, Text } from '../../../records/validation/fields.js';
+import { RecordDto } from '../../../records/validation/record.dto.js';
 import { CoworkerContract } from '../../coworker-contracts/coworker-contract.entity.js';
 import { Product } from '../../products/product.entity.js';
 

@@ -1,5 +1,5 @@
-import { Bool, DateTime, entityNamed, IdList, Money, Reference, Text } from '../../../common/validation/fields.js';
-import { RecordDto } from '../../../common/validation/record.dto.js';
+import { Bool, DateTime, entityNamed, IdList, Money, Reference, Text } from '../../../records/validation/fields.js';
+import { RecordDto } from '../../../records/validation/record.dto.js';
 import { Coworker } from '../../../billing/coworkers/coworker.entity.js';
 import { Business } from '../../../kernel/businesses/business.entity.js';
 import { Product } from '../../products/product.entity.js';

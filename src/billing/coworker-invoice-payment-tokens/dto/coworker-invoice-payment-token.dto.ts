@@ -1,5 +1,5 @@
-import { Enum, Reference, Text } from '../../../common/validation/fields.js';
-import { RecordDto } from '../../../common/validation/record.dto.js';
+import { Enum, Reference, Text } from '../../../records/validation/fields.js';
+import { RecordDto } from '../../../records/validation/record.dto.js';
 import { CoworkerInvoice } from '../../coworker-invoices/coworker-invoice.entity.js';
 import { REGULAR_PAYMENT_PROVIDERS } from '../coworker-invoice-payment-token.entity.js';
 

@@ -1,5 +1,5 @@
-import { DateTime, Money, Reference, Text } from '../../../common/validation/fields.js';
-import { RecordDto } from '../../../common/validation/record.dto.js';
+import { DateTime, Money, Reference, Text } from '../../../records/validation/fields.js';
+import { RecordDto } from '../../../records/validation/record.dto.js';
 import { Coworker } from '../../../billing/coworkers/coworker.entity.js';
 import { Business } from '../../../kernel/businesses/business.entity.js';
 import { Currency } from '../../../kernel/currencies/currency.entity.js';

@@ -1,5 +1,5 @@
-import { Bool, DateTime, Integer, Money, Reference, Text } from '../../../common/validation/fields.js';
-import { RecordDto } from '../../../common/validation/record.dto.js';
+import { Bool, DateTime, Integer, Money, Reference, Text } from '../../../records/validation/fields.js';
+import { RecordDto } from '../../../records/validation/record.dto.js';
 import { Business } from '../../../kernel/businesses/business.entity.js';
 import { Coworker } from '../../coworkers/coworker.entity.js';
 import { TimePass } from '../../time-passes/time-pass.entity.js';

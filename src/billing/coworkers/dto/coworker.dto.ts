@@ -1,7 +1,7 @@
 import { Expose, Transform } from 'class-transformer';
 import { MinLength } from 'class-validator';
-import { Bool, EmailAddress, Enum, IdList, Reference, Text } from '../../../common/validation/fields.js';
-import { RecordDto } from '../../../common/validation/record.dto.js';
+import { Bool, EmailAddress, Enum, IdList, Reference, Text } from '../../../records/validation/fields.js';
+import { RecordDto } from '../../../records/validation/record.dto.js';
 import { Tariff } from '../../../billing/tariffs/tariff.entity.js';
 import { Business } from '../../../kernel/businesses/business.entity.js';
 import { Country } from '../../../kernel/countries/country.entity.js';

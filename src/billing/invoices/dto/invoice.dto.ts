@@ -1,5 +1,5 @@
-import { Bool, DateTime, Integer, Money, Reference, Text } from '../../../common/validation/fields.js';
-import { RecordDto } from '../../../common/validation/record.dto.js';
+import { Bool, DateTime, Integer, Money, Reference, Text } from '../../../records/validation/fields.js';
+import { RecordDto } from '../../../records/validation/record.dto.js';
 import { Business } from '../../../kernel/businesses/business.entity.js';
 import { Country } from '../../../kernel/countries/country.entity.js';
 import { Currency } from '../../../kernel/currencies/currency.entity.js';

@@ -1,5 +1,5 @@
-import { Bool, entityNamed, Enum, IdList, Integer, Money, Reference, Text } from '../../../common/validation/fields.js';
-import { RecordDto } from '../../../common/validation/record.dto.js';
+import { Bool, entityNamed, Enum, IdList, Integer, Money, Reference, Text } from '../../../records/validation/fields.js';
+import { RecordDto } from '../../../records/validation/record.dto.js';
 import { Tariff } from '../../tariffs/tariff.entity.js';
 import { Product } from '../../products/product.entity.js';
 import { ExpirationType } from '../product-booking-credit.entity.js';

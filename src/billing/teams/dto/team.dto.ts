@@ -1,5 +1,5 @@
-import { Bool, IdList, Reference, Text } from '../../../common/validation/fields.js';
-import { RecordDto } from '../../../common/validation/record.dto.js';
+import { Bool, IdList, Reference, Text } from '../../../records/validation/fields.js';
+import { RecordDto } from '../../../records/validation/record.dto.js';
 import { Business } from '../../../kernel/businesses/business.entity.js';
 import { Coworker } from '../../coworkers/coworker.entity.js';
 

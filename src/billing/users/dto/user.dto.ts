@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsOptional, IsString, Matches, MinLength } from 'class-validator';
-import { Bool, EmailAddress, IdList, Reference, Text } from '../../../common/validation/fields.js';
-import { RecordDto } from '../../../common/validation/record.dto.js';
+import { Bool, EmailAddress, IdList, Reference, Text } from '../../../records/validation/fields.js';
+import { RecordDto } from '../../../records/validation/record.dto.js';
 import { Coworker } from '../../../billing/coworkers/coworker.entity.js';
 import { Business } from '../../../kernel/businesses/business.entity.js';
 

@@ -1,5 +1,5 @@
-import { Bool, DateTime, Reference } from '../../../common/validation/fields.js';
-import { RecordDto } from '../../../common/validation/record.dto.js';
+import { Bool, DateTime, Reference } from '../../../records/validation/fields.js';
+import { RecordDto } from '../../../records/validation/record.dto.js';
 import { Coworker } from '../../../billing/coworkers/coworker.entity.js';
 import { Survey } from '../../surveys/survey.entity.js';
 

@@ -1,5 +1,5 @@
-import { Bool, Enum, Reference, Text } from '../../../common/validation/fields.js';
-import { RecordDto } from '../../../common/validation/record.dto.js';
+import { Bool, Enum, Reference, Text } from '../../../records/validation/fields.js';
+import { RecordDto } from '../../../records/validation/record.dto.js';
 import { Business } from '../../../kernel/businesses/business.entity.js';
 import { WEBHOOK_ACTIONS } from '../webhook-actions.js';
 import { URL_MAX } from '../webhook.entity.js';

@@ -1,5 +1,5 @@
-import { Enum, PatternText, Reference, Text } from '../../../common/validation/fields.js';
-import { RecordDto } from '../../../common/validation/record.dto.js';
+import { Enum, PatternText, Reference, Text } from '../../../records/validation/fields.js';
+import { RecordDto } from '../../../records/validation/record.dto.js';
 import { Country } from '../../countries/country.entity.js';
 import { Currency } from '../../currencies/currency.entity.js';
 import { VAT_IDENTIFIER } from '../vat-identifier.js';

@@ -1,5 +1,5 @@
-import { Integer, Money, Reference, Text, TextCode } from '../../../common/validation/fields.js';
-import { RecordDto } from '../../../common/validation/record.dto.js';
+import { Integer, Money, Reference, Text, TextCode } from '../../../records/validation/fields.js';
+import { RecordDto } from '../../../records/validation/record.dto.js';
 import { Business } from '../../businesses/business.entity.js';
 
 /** The VAT categories of EN 16931 (UNTDID 5305 as the standard restricts it). */

@@ -1,4 +1,4 @@
-import { Text } from '../../../common/validation/fields.js';
+import { Text } from '../../../records/validation/fields.js';
 
 /** Both fields are optional: absent, null or blank, they default to the customer's own. */
 export class JoinWaitingListDto {

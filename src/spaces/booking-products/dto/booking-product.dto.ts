@@ -1,7 +1,7 @@
 import { MAX_SALE_QUANTITY } from '../../../billing/coworker-products/dto/coworker-product.dto.js';
 import { Product } from '../../../billing/products/product.entity.js';
-import { Integer, Reference } from '../../../common/validation/fields.js';
-import { RecordDto } from '../../../common/validation/record.dto.js';
+import { Integer, Reference } from '../../../records/validation/fields.js';
+import { RecordDto } from '../../../records/validation/record.dto.js';
 import { Booking } from '../../bookings/booking.entity.js';
 
 /** A product sold with a booking; BookingId, ProductId and Quantity stay as sold. */

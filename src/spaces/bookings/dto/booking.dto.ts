@@ -1,5 +1,5 @@
-import { Bool, DateTime, Reference, Text } from '../../../common/validation/fields.js';
-import { RecordDto } from '../../../common/validation/record.dto.js';
+import { Bool, DateTime, Reference, Text } from '../../../records/validation/fields.js';
+import { RecordDto } from '../../../records/validation/record.dto.js';
 import { Coworker } from '../../../billing/coworkers/coworker.entity.js';
 import { Resource } from '../../resources/resource.entity.js';
 

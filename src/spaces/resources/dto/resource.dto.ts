@@ -1,5 +1,5 @@
-import { Bool, Integer, Money, Reference, Text } from '../../../common/validation/fields.js';
-import { RecordDto } from '../../../common/validation/record.dto.js';
+import { Bool, Integer, Money, Reference, Text } from '../../../records/validation/fields.js';
+import { RecordDto } from '../../../records/validation/record.dto.js';
 import { Business } from '../../../kernel/businesses/business.entity.js';
 import { Currency } from '../../../kernel/currencies/currency.entity.js';
 import { TaxRate } from '../../../kernel/tax-rates/tax-rate.entity.js';
