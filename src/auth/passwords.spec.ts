@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { setImmediate } from 'node:timers/promises';
 import { describe, it } from 'node:test';
-import { ClientBusyError, ServiceBusyError } from '../http/http-exception.filter.js';
+import { ClientBusyError, ServiceBusyError } from '../platform/fair-queue.js';
 import { hashPassword, passwordHashing, verifyPassword, type PasswordDoor } from './passwords.js';
 
 /** Takes every hashing slot until `release` is called. */

@@ -6,6 +6,7 @@ import { isDatabaseUnavailable } from '../persistence/database-errors.js';
 import { RequestTimeoutError } from '../persistence/request-timeout.js';
 import { failureConfirmation } from '../records/envelopes.js';
 import { RecordNotFoundException, WireResponseException } from '../records/errors.js';
+import { ClientBusyError, ServiceBusyError } from '../platform/fair-queue.js';
 import { countUnavailable, databaseReason } from '../platform/unavailable-log.js';
 
 export const UNAUTHORIZED_BODY = { Message: 'Authorization has been denied for this request.' };
@@ -37,27 +38,6 @@ const FASTIFY_ERRORS: Record<string, { status: number; message: string }> = {
 
 // RequestTimeoutError lives with the database, which raises it too (src/persistence/request-timeout.ts).
 export { RequestTimeoutError };
-
-/**
- * Work refused because a bounded capacity is full (password checks), or dropped because its request
- * was abandoned: 503 with Retry-After, and no error logged for it (it is overload, not a fault).
- */
-export class ServiceBusyError extends Error {
-  constructor(reason: string) {
-    super(`The service is busy: ${reason}.`);
-  }
-}
-
-/**
- * Work refused because its client already has its share of a bounded queue waiting (password checks
- * of one address, list scans of one user: fair-queue.ts): 429 with Retry-After, that client's rate,
- * not the service's state (docs/api.md §2.2).
- */
-export class ClientBusyError extends Error {
-  constructor(reason: string) {
-    super(`Too many requests: ${reason}.`);
-  }
-}
 
 export const UNAVAILABLE_MESSAGE = 'The service is temporarily unavailable; try again later.';
 const UNAVAILABLE: ErrorResponse = { status: 503, body: failureConfirmation(503, UNAVAILABLE_MESSAGE), headers: { 'Retry-After': '5' } };

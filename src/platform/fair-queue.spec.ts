@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ClientBusyError, FairQueue } from './fair-queue.js';
-import { ServiceBusyError } from '../http/http-exception.filter.js';
+import { ClientBusyError, FairQueue, ServiceBusyError } from './fair-queue.js';
 
 /** A gate the test opens: work held on it runs until `open()`. */
 function gate(): { held: Promise<void>; open: () => void } {

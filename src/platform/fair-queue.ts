@@ -1,6 +1,26 @@
-import { ClientBusyError, ServiceBusyError } from '../http/http-exception.filter.js';
+// The two refusals of a bounded queue, answered 503 and 429 by the HTTP error writer
+// (src/http/http-exception.filter.ts), which lies above this file.
 
-export { ClientBusyError };
+/**
+ * Work refused because a bounded capacity is full (password checks), or dropped because its request
+ * was abandoned: 503 with Retry-After, and no error logged for it (it is overload, not a fault).
+ */
+export class ServiceBusyError extends Error {
+  constructor(reason: string) {
+    super(`The service is busy: ${reason}.`);
+  }
+}
+
+/**
+ * Work refused because its client already has its share of a bounded queue waiting (password checks
+ * of one address, list scans of one user: fair-queue.ts): 429 with Retry-After, that client's rate,
+ * not the service's state (docs/api.md §2.2).
+ */
+export class ClientBusyError extends Error {
+  constructor(reason: string) {
+    super(`Too many requests: ${reason}.`);
+  }
+}
 
 /** Where a piece of work waits: its lane (served in turn with the other lanes) and its client within it. */
 export interface FairQueueSlot {
