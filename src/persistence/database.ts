@@ -4,9 +4,22 @@ import type { PoolUse, RunResult } from './driver.js';
 import { isMySqlFamily, openDriver } from './open-driver.js';
 import type { MySqlDriver } from './mysql/mysql-driver.js';
 import type { SqliteDriver } from './sqlite/sqlite-driver.js';
-import type { AnyClass } from '../records/columns.js';
-import type { SqlContext } from '../records/record-definition.js';
 import type { WriteScope } from './write-scope.js';
+
+/** Any class: entities and DTOs, as decorators and metadata lookups receive them. */
+export type AnyClass = abstract new (...args: any[]) => any;
+
+/** Quoting helpers for read-only fields written as SQL. */
+export interface SqlContext {
+  /** The alias of the record's own table. */
+  alias: string;
+  id(name: string): string;
+  table(entity: AnyClass): string;
+  /** The current UTC date-time as SQL, comparable with stored datetime columns. */
+  now: string;
+  /** The aggregate that gathers values into a JSON array (`JSON_ARRAYAGG`, `json_group_array`). */
+  jsonArrayAgg: string;
+}
 
 export { isMySqlFamily };
 export type { RunResult };

@@ -1,4 +1,5 @@
 import { Column, ForeignKey, Index, type ColumnOptions } from 'typeorm';
+import type { AnyClass } from '../persistence/database.js';
 
 // Portable column declarations: each means the same on SQLite and MySQL (house style 12).
 
@@ -82,5 +83,6 @@ export const DateTimeColumn = (o: Nullable & { index?: boolean } = {}) => tagged
 /** Id lists of record types this service does not hold, kept as JSON text. */
 export const IdListColumn = () => tagged('idList', { type: 'simple-json', nullable: true });
 
-/** Any class: entities and DTOs, as decorators and metadata lookups receive them. */
-export type AnyClass = abstract new (...args: any[]) => any;
+// Any class (entities and DTOs, as decorators and metadata lookups receive them) is the database
+// façade's type, which names tables by entity.
+export type { AnyClass };

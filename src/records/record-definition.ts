@@ -1,3 +1,4 @@
+import type { SqlContext } from '../persistence/database.js';
 import type { AnyClass, WireKind } from './columns.js';
 import type { RecordEntity } from './record.entity.js';
 import type { RecordDto } from './validation/record.dto.js';
@@ -8,17 +9,8 @@ export const ALL_OPERATIONS: readonly RecordOperation[] = ['list', 'get', 'creat
 /** A record as it goes on the wire: PascalCase fields with wire values. */
 export type WireRecord = Record<string, unknown>;
 
-/** Quoting helpers for read-only fields written as SQL. */
-export interface SqlContext {
-  /** The alias of the record's own table. */
-  alias: string;
-  id(name: string): string;
-  table(entity: AnyClass): string;
-  /** The current UTC date-time as SQL, comparable with stored datetime columns. */
-  now: string;
-  /** The aggregate that gathers values into a JSON array (`JSON_ARRAYAGG`, `json_group_array`). */
-  jsonArrayAgg: string;
-}
+// The SQL context is the database façade's (src/persistence/database.ts), which makes it.
+export type { SqlContext };
 
 /** A read-only field taken from another record (`CurrencyCode` from the currency of `CurrencyId`). */
 export interface JoinedField {
