@@ -15,9 +15,18 @@ const ROOT = '(src)';
 
 /** The layers, lowest first: each top folder of src/ lies in exactly one. */
 const LAYERS: readonly (readonly string[])[] = [
-  // The data layer: drivers, their connections and the database's errors. It imports no other folder.
+  // The data layer: drivers, their connections, the database's errors and the façade over them
+  // (`Database`, the write scope). It imports no other folder.
   ['persistence'],
-  ['common', 'config'],
+  // What every layer above runs on: logging, outage logs, queues and lanes, deadlines, thread
+  // priorities, who acts (principal, access); and the configuration.
+  ['platform', 'config'],
+  // The record engine: definitions, plan, repository, write flow, wire mapping, service, change log,
+  // commands, validation, and the errors and envelopes it answers with.
+  ['records'],
+  // HTTP: the error writer, bodies, headers, the write interceptor and idempotency, the record router
+  // and its pipes, the OpenAPI documents.
+  ['http'],
   ['database', 'observability', 'auth', 'downloads', 'health'],
   // The records every area references: businesses, their countries, currencies and tax rates.
   ['kernel'],
@@ -34,14 +43,108 @@ const LAYERS: readonly (readonly string[])[] = [
 const KNOWN_VIOLATIONS: ReadonlySet<string> = new Set<string>([]);
 
 /**
- * Inside src/persistence/, lowest first: the interface and what both drivers share, then the two
- * drivers (which never import each other), then the one file that picks a driver.
+ * The layers inside packages, lowest first, by part: a sub-folder, or a file directly in the package.
+ * A part imports only parts of lower layers, never one of its own layer, so no two parts import each
+ * other. A part that takes part in no import between parts may be left out.
  */
-const PERSISTENCE_LAYERS: readonly (readonly string[])[] = [
-  ['driver.js', 'database-errors.js', 'request-timeout.js', 'transaction-steps.js'],
-  ['sqlite', 'mysql'],
-  ['open-driver.js'],
-];
+const PACKAGE_LAYERS: Readonly<Record<string, readonly (readonly string[])[]>> = {
+  // The interface and what both drivers share; the drivers (which never import each other) and the
+  // write scope; the file that picks a driver; the façade over it.
+  persistence: [
+    ['driver.js', 'database-errors.js', 'request-timeout.js', 'transaction-steps.js'],
+    ['sqlite', 'mysql', 'write-scope.js'],
+    ['open-driver.js'],
+    ['database.js'],
+  ],
+  // The queues, logs and priorities stand alone; the list lane runs on the bulk lane and the fair queue.
+  platform: [
+    [
+      'access.js',
+      'answer-deadlines.js',
+      'bulk-lane.js',
+      'fair-queue.js',
+      'idle-priority.js',
+      'logging.js',
+      'outage-log.js',
+      'principal.js',
+      'round-robin-queue.js',
+      'unavailable-log.js',
+    ],
+    ['list-lane.js'],
+  ],
+  records: [
+    // The vocabulary: column helpers, wire values, field changes, the registry, definitions, rules, events.
+    [
+      'columns.js',
+      'wire-values.js',
+      'field-changes.js',
+      'record-types.js',
+      'id-lists.js',
+      'page-query.js',
+      'record-definition.js',
+      'record-rules.js',
+      'record-events.js',
+    ],
+    ['envelopes.js', 'record-plan.js', 'record.entity.js'],
+    ['errors.js'],
+    ['validation', 'versions.js'],
+    ['list-query.js', 'commands', 'listed-references.js', 'record.repository.js', 'record-wire.js', 'same-business.js'],
+    ['change-log', 'record-sql.js', 'record-writes.js'],
+    ['record.service.js'],
+    ['record.module.js'],
+  ],
+  http: [
+    ['http-exception.filter.js', 'body-limits.js', 'form-body.js', 'http-headers.js', 'openapi.js', 'openapi-safe-writes.js', 'record-id.pipe.js'],
+    ['idempotency', 'json-body.js', 'openapi-commands.js', 'record-body.pipe.js'],
+    ['write.interceptor.js'],
+    ['record-router.js'],
+  ],
+  // The intended order of the billing types, the customers at its foot; the imports that still run
+  // against it are the KNOWN_PART_VIOLATIONS below (docs/architecture.md §6).
+  billing: [
+    ['tariffs', 'time-passes', 'money.js', 'invoice-issuance.repository.js'],
+    ['products', 'invoice-issuance.js', 'invoice-pdf'],
+    ['product-booking-credits', 'invoices'],
+    ['coworkers'],
+    ['users', 'teams'],
+    ['coworker-invoices'],
+    ['coworker-invoice-lines'],
+    ['due-items'],
+    ['coworker-contracts'],
+    ['contract-products', 'coworker-booking-credits'],
+    ['coworker-booking-credit-use-histories'],
+    ['coworker-time-passes'],
+    ['coworker-products'],
+    ['coworker-ledger-entries'],
+    ['settlement'],
+    ['billing-runs'],
+    ['charges', 'coworker-invoice-payment-tokens', 'einvoices'],
+  ],
+};
+
+/**
+ * Parts of a package that still import a part of their own or a higher layer, as
+ * `package: part → part`, with why: each takes more than a file move to undo (the import turned
+ * round behind an interface the lower part declares), and is left to the redesign of #46.
+ */
+const KNOWN_PART_VIOLATIONS: ReadonlyMap<string, string> = new Map([
+  [
+    'billing: coworkers → coworker-contracts',
+    "a coworker's TariffId starts or replaces its main contract (rules); its TariffId, TariffName and CoworkerContractIds are read from the contracts (repository)",
+  ],
+  ['billing: coworkers → users', "a coworker's login is a user: the rules write it, the repository reads its fields"],
+  ['billing: coworkers → teams', "a coworker's team fields are read from the teams (repository)"],
+  ['billing: coworker-invoices → settlement', "an invoice's settled state and its lock are settlement's (settled.ts, settlement.repository.ts)"],
+  ['billing: coworker-invoices → coworker-ledger-entries', 'issuing an invoice writes its ledger entries (service-entries.ts)'],
+  ['billing: coworker-invoices → due-items', 'the invoice rules compute with due-items/money.ts, the second money module (one money module is #46 work)'],
+  [
+    'billing: coworker-ledger-entries → settlement',
+    "settlement's providers are registered in the ledger-entries module, and a payment settles through invoice-settlement.ts",
+  ],
+  ['billing: coworker-ledger-entries → billing-runs', 'the ledger-entries module imports the billing-runs module'],
+  ['billing: coworker-time-passes → billing-runs', 'time-pass charges are a due-item source of the billing run, registered by importing it (built-in-sources.ts)'],
+  ['billing: coworker-booking-credits → coworker-booking-credit-use-histories', "a credit's remaining balance is read from its use histories (repository)"],
+]);
 
 const layerOf = new Map(LAYERS.flatMap((areas, layer) => areas.map((area) => [area, layer] as const)));
 
@@ -118,12 +221,17 @@ function cycles(graph: Map<string, Set<string>>): string[] {
 
 const describeLayer = (area: string) => `${area} (layer ${layerOf.get(area)}: ${LAYERS[layerOf.get(area)!]?.join(', ')})`;
 
-const persistenceLayerOf = new Map(PERSISTENCE_LAYERS.flatMap((parts, layer) => parts.map((part) => [part, layer] as const)));
-/** The part of src/persistence/ a file lies in: its sub-folder, or its own name directly in the folder. */
-const persistencePart = (file: string) => relative(join(SRC, 'persistence'), file).split(sep)[0];
+/** The part of a package a file lies in: its sub-folder, or its own name directly in the package. */
+const partOf = (pkg: string, file: string) => relative(join(SRC, pkg), file).split(sep)[0];
 
 describe('import directions', () => {
   const all = imports();
+  /** The imports between two parts of one package, by part. */
+  const partImports = (pkg: string) =>
+    all
+      .filter(({ from, to }) => from === pkg && to === pkg)
+      .map(({ file, target }) => ({ file, target, from: partOf(pkg, join(SRC, file)), to: partOf(pkg, resolve(dirname(join(SRC, file)), target)) }))
+      .filter(({ from, to }) => from !== to);
 
   it('reads the import lines, entity imports included', () => {
     assert.ok(all.some(({ target }) => target.endsWith('.entity.js')), 'entity imports are counted');
@@ -147,17 +255,24 @@ describe('import directions', () => {
     assert.deepEqual(cycles(areaGraph(all)), []);
   });
 
-  it('inside src/persistence/, imports run down its layers only, and the two drivers never import each other', () => {
-    const inside = all
-      .filter(({ from, to }) => from === 'persistence' && to === 'persistence')
-      .map(({ file, target }) => ({ file, target, from: persistencePart(join(SRC, file)), to: persistencePart(resolve(dirname(join(SRC, file)), target)) }));
-    assert.ok(inside.some(({ from }) => from === 'mysql'), 'the scan reads src/persistence/ (the MySQL driver imports the interface)');
-    const undeclared = [...new Set(inside.flatMap(({ from, to }) => [from, to]))].filter((part) => !persistenceLayerOf.has(part));
-    assert.deepEqual(undeclared, [], `parts of src/persistence/ in no layer of PERSISTENCE_LAYERS: ${undeclared.join(', ')}`);
-    const wrong = inside
-      .filter(({ from, to }) => from !== to && persistenceLayerOf.get(to)! >= persistenceLayerOf.get(from)!)
-      .map(({ file, target }) => `${file} → ${target}`);
-    assert.deepEqual(wrong, [], `imports inside src/persistence/ that run up or across:\n${wrong.join('\n')}`);
+  for (const [pkg, layers] of Object.entries(PACKAGE_LAYERS)) {
+    const layerOfPart = new Map(layers.flatMap((parts, layer) => parts.map((part) => [part, layer] as const)));
+    it(`inside src/${pkg}/, imports run down its layers only`, () => {
+      const inside = partImports(pkg);
+      assert.ok(inside.length > 0, `the scan reads the imports between the parts of src/${pkg}/`);
+      const undeclared = [...new Set(inside.flatMap(({ from, to }) => [from, to]))].filter((part) => !layerOfPart.has(part));
+      assert.deepEqual(undeclared, [], `parts of src/${pkg}/ in no layer of PACKAGE_LAYERS.${pkg}: ${undeclared.join(', ')}`);
+      const wrong = inside
+        .filter(({ from, to }) => layerOfPart.get(to)! >= layerOfPart.get(from)!)
+        .filter(({ from, to }) => !KNOWN_PART_VIOLATIONS.has(`${pkg}: ${from} → ${to}`))
+        .map(({ file, target }) => `${file} → ${target}`);
+      assert.deepEqual(wrong, [], `imports inside src/${pkg}/ that run up or across its layers:\n${wrong.join('\n')}`);
+    });
+  }
+
+  it('every known violation inside a package still happens (one undone leaves the list)', () => {
+    const seen = new Set(Object.keys(PACKAGE_LAYERS).flatMap((pkg) => partImports(pkg).map(({ from, to }) => `${pkg}: ${from} → ${to}`)));
+    assert.deepEqual([...KNOWN_PART_VIOLATIONS.keys()].filter((known) => !seen.has(known)), []);
   });
 
   it('src/persistence/ imports nothing of the service above it (no HTTP, records or configuration)', () => {
