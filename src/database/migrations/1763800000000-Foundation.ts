@@ -1,6 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { column, createRecordTable, seedRecords } from '../migration-helpers.js';
-import { COUNTRIES, CURRENCIES } from '../reference-data/iso-reference-data.js';
+import { COUNTRIES } from '../reference-data/iso-countries.js';
+import { CURRENCIES } from '../reference-data/iso-currencies.js';
 
 /** Currencies and countries (seeded with ISO 4217 and ISO 3166-1) and businesses. */
 export class Foundation1763800000000 implements MigrationInterface {
