@@ -63,9 +63,11 @@ if (target.type === 'sqlite') {
     try {
       await connection.query('START TRANSACTION');
       const result = await work(
-        async (sql, parameters = []) => ((await connection.execute(sql, parameters as mysql.ExecuteValues))[0] as { insertId: number; affectedRows: number }).insertId,
+        async (sql, parameters = []) =>
+          ((await connection.execute(sql, parameters as mysql.ExecuteValues))[0] as { insertId: number; affectedRows: number }).insertId,
         async (sql, parameters = []) => (await connection.execute(sql, parameters as mysql.ExecuteValues))[0] as any[],
-        async (sql, parameters = []) => ((await connection.execute(sql, parameters as mysql.ExecuteValues))[0] as { affectedRows: number }).affectedRows,
+        async (sql, parameters = []) =>
+          ((await connection.execute(sql, parameters as mysql.ExecuteValues))[0] as { affectedRows: number }).affectedRows,
       );
       await connection.query('COMMIT');
       return result;
@@ -122,7 +124,8 @@ const reads = await (async () => {
   const repository = new RecordRepository(db, plan, product);
   const sample = repository.pageStatements(parseListQuery({ Product_Business: '7', size: '25', page: '3' }, plan.listSchema), null);
   // The handlers below bind [business, size, offset] and [business]: the statements must take them so.
-  if (JSON.stringify([sample.page.parameters, sample.count.parameters]) !== JSON.stringify([[7, 25, 50], [7]])) throw new Error('the service\'s list SQL changed its parameters');
+  if (JSON.stringify([sample.page.parameters, sample.count.parameters]) !== JSON.stringify([[7, 25, 50], [7]]))
+    throw new Error("the service's list SQL changed its parameters");
   return { byId: repository.byIdStatement(1, null).sql, page: sample.page.sql, count: sample.count.sql };
 })();
 
@@ -161,14 +164,25 @@ app.post<{ Body: Record<string, unknown> }>('/api/billing/products', { schema: {
   const body = request.body;
   const now = new Date().toISOString().replace('T', ' ').replace('Z', '');
   const values: Record<string, unknown> = {
-    UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, IsNew: 1,
-    BusinessId: body.BusinessId, Name: body.Name, SystemProductType: body.SystemProductType, Description: body.Description,
-    DisplayOrder: body.DisplayOrder, Price: body.Price, CurrencyId: body.CurrencyId, AvailableAs: body.AvailableAs,
+    UniqueId: randomUUID(),
+    CreatedOn: now,
+    UpdatedOn: now,
+    IsNew: 1,
+    BusinessId: body.BusinessId,
+    Name: body.Name,
+    SystemProductType: body.SystemProductType,
+    Description: body.Description,
+    DisplayOrder: body.DisplayOrder,
+    Price: body.Price,
+    CurrencyId: body.CurrencyId,
+    AvailableAs: body.AvailableAs,
   };
   const columns = Object.keys(values);
   const insert = `INSERT INTO ${q('product')} (${columns.map(q).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
   if (!createWithHistory) return { Value: { Id: await run(insert, Object.values(values)) }, WasSuccessful: true };
-  const changes = columns.filter((name) => !['UniqueId', 'CreatedOn', 'UpdatedOn', 'IsNew'].includes(name)).map((name) => ({ Field: name, From: null, To: values[name] }));
+  const changes = columns
+    .filter((name) => !['UniqueId', 'CreatedOn', 'UpdatedOn', 'IsNew'].includes(name))
+    .map((name) => ({ Field: name, From: null, To: values[name] }));
   const id = await transaction(async (runIn) => {
     const newId = await runIn(insert, Object.values(values));
     await runIn(
@@ -188,7 +202,12 @@ app.post<{ Body: Record<string, unknown> }>('/api/billing/products', { schema: {
 const checkinSchema = {
   type: 'object',
   required: ['BusinessId', 'CoworkerId', 'FromTime'],
-  properties: { BusinessId: { type: 'integer', minimum: 1 }, CoworkerId: { type: 'integer', minimum: 1 }, FromTime: { type: 'string' }, ToTime: { type: 'string' } },
+  properties: {
+    BusinessId: { type: 'integer', minimum: 1 },
+    CoworkerId: { type: 'integer', minimum: 1 },
+    FromTime: { type: 'string' },
+    ToTime: { type: 'string' },
+  },
 };
 const utcParam = (date: Date) => date.toISOString().replace('T', ' ').replace('Z', '');
 app.post<{ Body: Record<string, unknown> }>('/api/spaces/checkins', { schema: { body: checkinSchema } }, async (request, reply) => {
@@ -202,7 +221,10 @@ app.post<{ Body: Record<string, unknown> }>('/api/spaces/checkins', { schema: { 
   const answer = await transaction(async (runIn, read, change) => {
     const [customer] = await read(`SELECT ${q('BusinessId')} AS b FROM ${q('coworker')} WHERE ${q('Id')} = ?`, [body.CoworkerId]);
     if (!customer || Number(customer.b) !== body.BusinessId) return null;
-    await read(`SELECT ${q('Id')} FROM ${q('coworkercontract')} WHERE ${q('CoworkerId')} = ? AND ${q('StartDate')} <= ? AND (${q('CancellationDate')} IS NULL OR ${q('CancellationDate')} > ?) LIMIT 1`, [body.CoworkerId, utcParam(from), utcParam(from)]);
+    await read(
+      `SELECT ${q('Id')} FROM ${q('coworkercontract')} WHERE ${q('CoworkerId')} = ? AND ${q('StartDate')} <= ? AND (${q('CancellationDate')} IS NULL OR ${q('CancellationDate')} > ?) LIMIT 1`,
+      [body.CoworkerId, utcParam(from), utcParam(from)],
+    );
     await read(
       `SELECT ${q('CoworkerTimePassGuid')} FROM ${q('checkin')} WHERE ${q('CoworkerId')} = ? AND ${q('FromTime')} >= ? AND ${q('FromTime')} < ? AND ${q('BusinessId')} = ? AND ${q('CoworkerTimePassGuid')} IS NOT NULL LIMIT 1`,
       [body.CoworkerId, utcParam(new Date(day)), utcParam(new Date(day + 86_400_000)), body.BusinessId],
@@ -215,14 +237,48 @@ app.post<{ Body: Record<string, unknown> }>('/api/spaces/checkins', { schema: { 
       if (!passes.length) return null;
       for (const pass of passes) {
         const [before] = await read(`SELECT * FROM ${q('coworkertimepass')} WHERE ${q('Id')} = ?`, [pass.id]);
-        const used = await change(`UPDATE ${q('coworkertimepass')} SET ${q('Used')} = 1, ${q('UsedDate')} = ?, ${q('Version')} = ${q('Version')} + 1, ${q('UpdatedOn')} = ? WHERE ${q('Id')} = ? AND ${q('Used')} = 0`, [utcParam(from), now, pass.id]);
+        const used = await change(
+          `UPDATE ${q('coworkertimepass')} SET ${q('Used')} = 1, ${q('UsedDate')} = ?, ${q('Version')} = ${q('Version')} + 1, ${q('UpdatedOn')} = ? WHERE ${q('Id')} = ? AND ${q('Used')} = 0`,
+          [utcParam(from), now, pass.id],
+        );
         if (!before || used !== 1) continue;
-        const values = { UniqueId: randomUUID(), CreatedOn: now, UpdatedOn: now, IsNew: 1, BusinessId: body.BusinessId, CoworkerId: body.CoworkerId, FromTime: utcParam(from), ToTime: to ? utcParam(to) : null, CoworkerTimePassGuid: pass.uid };
+        const values = {
+          UniqueId: randomUUID(),
+          CreatedOn: now,
+          UpdatedOn: now,
+          IsNew: 1,
+          BusinessId: body.BusinessId,
+          CoworkerId: body.CoworkerId,
+          FromTime: utcParam(from),
+          ToTime: to ? utcParam(to) : null,
+          CoworkerTimePassGuid: pass.uid,
+        };
         const columns = Object.keys(values);
-        const id = await runIn(`INSERT INTO ${q('checkin')} (${columns.map(q).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`, Object.values(values));
+        const id = await runIn(
+          `INSERT INTO ${q('checkin')} (${columns.map(q).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
+          Object.values(values),
+        );
         const log = `INSERT INTO ${q('change_log')} (${['Entity', 'RecordId', 'Action', 'On', 'By', 'RequestId', 'BusinessId', 'Changes'].map(q).join(', ')}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`;
-        await runIn(log, ['CoworkerTimePass', pass.id, 'Update', now, 'bench@example.com', randomUUID(), body.BusinessId, JSON.stringify([{ Field: 'Used', From: false, To: true }])]);
-        await runIn(log, ['Checkin', id, 'Create', now, 'bench@example.com', randomUUID(), body.BusinessId, JSON.stringify(columns.map((name) => ({ Field: name, From: null, To: values[name as keyof typeof values] })))]);
+        await runIn(log, [
+          'CoworkerTimePass',
+          pass.id,
+          'Update',
+          now,
+          'bench@example.com',
+          randomUUID(),
+          body.BusinessId,
+          JSON.stringify([{ Field: 'Used', From: false, To: true }]),
+        ]);
+        await runIn(log, [
+          'Checkin',
+          id,
+          'Create',
+          now,
+          'bench@example.com',
+          randomUUID(),
+          body.BusinessId,
+          JSON.stringify(columns.map((name) => ({ Field: name, From: null, To: values[name as keyof typeof values] }))),
+        ]);
         return id;
       }
     }
@@ -233,14 +289,29 @@ app.post<{ Body: Record<string, unknown> }>('/api/spaces/checkins', { schema: { 
 
 app.post<{ Body: Record<string, string> }>('/api/token', async (request, reply) => {
   const { username, password } = request.body ?? {};
-  const [user] = await query(`SELECT ${q('Id')} AS id, ${q('PasswordHash')} AS hash FROM ${q('user')} WHERE ${q('EmailKey')} = ?`, [String(username).toLowerCase()]);
+  const [user] = await query(`SELECT ${q('Id')} AS id, ${q('PasswordHash')} AS hash FROM ${q('user')} WHERE ${q('EmailKey')} = ?`, [
+    String(username).toLowerCase(),
+  ]);
   if (!user || !(await verifyPassword(String(password), String(user.hash)))) return reply.code(400).send({ error: 'invalid_grant' });
   const refresh = randomBytes(32).toString('base64url');
   const now = new Date();
   const utc = (d: Date) => d.toISOString().replace('T', ' ').replace('Z', '');
-  await run(`INSERT INTO ${q('refresh_token')} (${q('UserId')}, ${q('ClientId')}, ${q('TokenHash')}, ${q('CreatedOn')}, ${q('ExpiresOn')}) VALUES (?, ?, ?, ?, ?)`,
-    [user.id, `bare-${refresh.slice(0, 8)}`, createHash('sha256').update(refresh).digest('hex'), utc(now), utc(new Date(now.getTime() + 15 * 86_400_000))]);
-  return { access_token: jwt.sign({ sub: String(user.id), ver: 0 }, secret, { algorithm: 'HS256', expiresIn: 3600 }), token_type: 'bearer', expires_in: 3600, refresh_token: refresh };
+  await run(
+    `INSERT INTO ${q('refresh_token')} (${q('UserId')}, ${q('ClientId')}, ${q('TokenHash')}, ${q('CreatedOn')}, ${q('ExpiresOn')}) VALUES (?, ?, ?, ?, ?)`,
+    [
+      user.id,
+      `bare-${refresh.slice(0, 8)}`,
+      createHash('sha256').update(refresh).digest('hex'),
+      utc(now),
+      utc(new Date(now.getTime() + 15 * 86_400_000)),
+    ],
+  );
+  return {
+    access_token: jwt.sign({ sub: String(user.id), ver: 0 }, secret, { algorithm: 'HS256', expiresIn: 3600 }),
+    token_type: 'bearer',
+    expires_in: 3600,
+    refresh_token: refresh,
+  };
 });
 
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });

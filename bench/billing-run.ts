@@ -49,7 +49,11 @@ type Row = Record<string, unknown>;
 const day = (date: Date) => date.toISOString().slice(0, 10);
 
 async function post(base: string, headers: Record<string, string>, path: string, body: Row): Promise<number> {
-  const res = await fetch(base + path, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(base + path, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const answer = (await res.json()) as { Value?: { Id: number }; Message?: string };
   if (res.status !== 200 || !answer.Value) throw new Error(`POST ${path}: ${res.status} ${answer.Message ?? ''}`);
   return answer.Value.Id;
@@ -59,7 +63,9 @@ async function post(base: string, headers: Record<string, string>, path: string,
 async function cloneCustomers(dataSource: DataSource, template: number): Promise<number[]> {
   const q = (name: string) => dataSource.driver.escape(name);
   const rowsOf = async (table: string, column: string, id: number): Promise<Row[]> =>
-    (await dataSource.query<Row[]>(`SELECT * FROM ${q(table)} WHERE ${q(column)} = ? ORDER BY ${q('Id')}`, [id])).map(({ Id: _id, ...row }) => row);
+    (await dataSource.query<Row[]>(`SELECT * FROM ${q(table)} WHERE ${q(column)} = ? ORDER BY ${q('Id')}`, [id])).map(
+      ({ Id: _id, ...row }) => row,
+    );
   const [customer] = await rowsOf('coworker', 'Id', template);
   const [contract] = await rowsOf('coworkercontract', 'CoworkerId', template);
   const [contractProduct] = await rowsOf('contractproduct', 'CoworkerId', template);
@@ -73,18 +79,40 @@ async function cloneCustomers(dataSource: DataSource, template: number): Promise
         const tuple = `(${names.map(() => '?').join(', ')})`;
         for (let start = 0; start < rows.length; start += 200) {
           const batch = rows.slice(start, start + 200);
-          await manager.query(`INSERT INTO ${q(table)} (${names.map(q).join(', ')}) VALUES ${batch.map(() => tuple).join(', ')}`, batch.flatMap((row) => names.map((name) => row[name])));
+          await manager.query(
+            `INSERT INTO ${q(table)} (${names.map(q).join(', ')}) VALUES ${batch.map(() => tuple).join(', ')}`,
+            batch.flatMap((row) => names.map((name) => row[name])),
+          );
         }
-        const made = await manager.query<Array<{ id: number; u: string }>>(`SELECT ${q('Id')} AS id, ${q('UniqueId')} AS u FROM ${q(table)} WHERE ${q('UniqueId')} IN (${rows.map(() => '?').join(', ')})`, rows.map((row) => row.UniqueId));
+        const made = await manager.query<Array<{ id: number; u: string }>>(
+          `SELECT ${q('Id')} AS id, ${q('UniqueId')} AS u FROM ${q(table)} WHERE ${q('UniqueId')} IN (${rows.map(() => '?').join(', ')})`,
+          rows.map((row) => row.UniqueId),
+        );
         return new Map(made.map((row) => [String(row.u), Number(row.id)]));
       };
-      const customers = Array.from({ length: count }, (_, i) => ({ ...customer, UniqueId: randomUUID(), FullName: `Billed ${first + i}`, Email: `billed${first + i}@bench.example` }));
+      const customers = Array.from({ length: count }, (_, i) => ({
+        ...customer,
+        UniqueId: randomUUID(),
+        FullName: `Billed ${first + i}`,
+        Email: `billed${first + i}@bench.example`,
+      }));
       const customerIds = await insert('coworker', customers);
       const newIds = customers.map((row) => customerIds.get(row.UniqueId)!);
       const contracts = newIds.map((id) => ({ ...contract, UniqueId: randomUUID(), CoworkerId: id }));
       const contractIds = await insert('coworkercontract', contracts);
-      await insert('contractproduct', contracts.map((row, i) => ({ ...contractProduct, UniqueId: randomUUID(), CoworkerId: newIds[i], CoworkerContractId: contractIds.get(row.UniqueId)! })));
-      await insert('coworkerproduct', newIds.flatMap((id) => sales.map((row) => ({ ...row, UniqueId: randomUUID(), CoworkerId: id }))));
+      await insert(
+        'contractproduct',
+        contracts.map((row, i) => ({
+          ...contractProduct,
+          UniqueId: randomUUID(),
+          CoworkerId: newIds[i],
+          CoworkerContractId: contractIds.get(row.UniqueId)!,
+        })),
+      );
+      await insert(
+        'coworkerproduct',
+        newIds.flatMap((id) => sales.map((row) => ({ ...row, UniqueId: randomUUID(), CoworkerId: id }))),
+      );
       ids.push(...newIds);
     });
   }
@@ -96,7 +124,11 @@ async function cloneCustomers(dataSource: DataSource, template: number): Promise
  * plain invoice creates. `pid`: the service's (its process tree's memory is sampled).
  */
 export async function billingRunBench(
-  base: string, headers: Record<string, string>, getCase: Case, pid: number, config: Pick<AppConfig, 'database' | 'DATABASE_POOL_SIZE' | 'REQUEST_TIMEOUT_MS'>,
+  base: string,
+  headers: Record<string, string>,
+  getCase: Case,
+  pid: number,
+  config: Pick<AppConfig, 'database' | 'DATABASE_POOL_SIZE' | 'REQUEST_TIMEOUT_MS'>,
 ): Promise<BillingRunFigures> {
   const dataSource = await new DataSource(buildDataSourceOptions(config)).initialize();
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
@@ -106,15 +138,46 @@ export async function billingRunBench(
     const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
     const nextMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
     const business = await post(base, headers, '/api/sys/businesses', { Name: 'Bench Billing Run', CurrencyId: 1, CountryId: 1 });
-    const tariff = await post(base, headers, '/api/billing/tariffs', { BusinessId: business, Name: 'Bench desk', Price: 99.5, CurrencyId: 1 });
-    const product = await post(base, headers, '/api/billing/products', { BusinessId: business, Name: 'Bench coffee', SystemProductType: 99, Description: 'A coffee', DisplayOrder: 0, Price: 2.35, CurrencyId: 1, AvailableAs: 1 });
-    const template = await post(base, headers, '/api/spaces/coworkers', { BusinessId: business, FullName: 'Billed 0', Email: 'billed0@bench.example' });
-    const contract = await post(base, headers, '/api/billing/coworkercontracts', { CoworkerId: template, TariffId: tariff, StartDate: day(nextMonth), BillingDay: 1 });
-    await post(base, headers, '/api/billing/contractproducts', { CoworkerContractId: contract, ProductId: product, Price: 15, Quantity: 1 });
-    for (let i = 0; i < 2; i++) await post(base, headers, '/api/billing/coworkerproducts', { CoworkerId: template, ProductId: product, SaleDate: day(monthStart) });
+    const tariff = await post(base, headers, '/api/billing/tariffs', {
+      BusinessId: business,
+      Name: 'Bench desk',
+      Price: 99.5,
+      CurrencyId: 1,
+    });
+    const product = await post(base, headers, '/api/billing/products', {
+      BusinessId: business,
+      Name: 'Bench coffee',
+      SystemProductType: 99,
+      Description: 'A coffee',
+      DisplayOrder: 0,
+      Price: 2.35,
+      CurrencyId: 1,
+      AvailableAs: 1,
+    });
+    const template = await post(base, headers, '/api/spaces/coworkers', {
+      BusinessId: business,
+      FullName: 'Billed 0',
+      Email: 'billed0@bench.example',
+    });
+    const contract = await post(base, headers, '/api/billing/coworkercontracts', {
+      CoworkerId: template,
+      TariffId: tariff,
+      StartDate: day(nextMonth),
+      BillingDay: 1,
+    });
+    await post(base, headers, '/api/billing/contractproducts', {
+      CoworkerContractId: contract,
+      ProductId: product,
+      Price: 15,
+      Quantity: 1,
+    });
+    for (let i = 0; i < 2; i++)
+      await post(base, headers, '/api/billing/coworkerproducts', { CoworkerId: template, ProductId: product, SaleDate: day(monthStart) });
     const seeding = Date.now();
     const customers = await cloneCustomers(dataSource, template);
-    console.log(`billing run: seeded ${customers.length} customers (a contract, a contract product, 2 sales each) through the database in ${((Date.now() - seeding) / 1000).toFixed(1)} s`);
+    console.log(
+      `billing run: seeded ${customers.length} customers (a contract, a contract product, 2 sales each) through the database in ${((Date.now() - seeding) / 1000).toFixed(1)} s`,
+    );
 
     // GET by id with nothing else running: as long as the run will be measured, at least ROUNDS slices.
     await probe(agent, base, getCase, PROBE_SLICE_SECONDS, PROBE_RATE);
@@ -128,7 +191,13 @@ export async function billingRunBench(
       `UPDATE ${q('coworkercontract')} SET ${q('StartDate')} = ?, ${q('RenewalDate')} = ? WHERE ${q('CoworkerId')} IN (SELECT ${q('Id')} FROM ${q('coworker')} WHERE ${q('BusinessId')} = ?)`,
       [monthStartParam, monthStartParam, business],
     );
-    const runOf = async () => (await dataSource.query<Array<{ f: unknown }>>(`SELECT ${q('FinishedOn')} AS f FROM ${q('billingrun')} WHERE ${q('BusinessId')} = ?`, [business]))[0];
+    const runOf = async () =>
+      (
+        await dataSource.query<Array<{ f: unknown }>>(
+          `SELECT ${q('FinishedOn')} AS f FROM ${q('billingrun')} WHERE ${q('BusinessId')} = ?`,
+          [business],
+        )
+      )[0];
     while (!(await runOf())) await new Promise((resolve) => setTimeout(resolve, 50));
     const started = performance.now();
     let rssPeakMb = treeResidentMemoryMb(pid);
@@ -150,21 +219,49 @@ export async function billingRunBench(
     const seconds = (finished - started) / 1000;
     const count = async (sql: string) => Number((await dataSource.query<Array<{ n: number }>>(sql, [business]))[0].n);
     const invoices = await count(`SELECT COUNT(*) AS n FROM ${q('coworkerinvoice')} WHERE ${q('BusinessId')} = ?`);
-    const lines = await count(`SELECT COUNT(*) AS n FROM ${q('coworkerinvoiceline')} l JOIN ${q('coworkerinvoice')} i ON i.${q('Id')} = l.${q('CoworkerInvoiceId')} WHERE i.${q('BusinessId')} = ?`);
-    if (invoices !== CUSTOMERS || lines !== 4 * CUSTOMERS) throw new Error(`the run made ${invoices} invoices and ${lines} lines; ${CUSTOMERS} invoices of 4 lines expected`);
+    const lines = await count(
+      `SELECT COUNT(*) AS n FROM ${q('coworkerinvoiceline')} l JOIN ${q('coworkerinvoice')} i ON i.${q('Id')} = l.${q('CoworkerInvoiceId')} WHERE i.${q('BusinessId')} = ?`,
+    );
+    if (invoices !== CUSTOMERS || lines !== 4 * CUSTOMERS)
+      throw new Error(`the run made ${invoices} invoices and ${lines} lines; ${CUSTOMERS} invoices of 4 lines expected`);
 
     // Plain invoice creates through the API for the same customers, as the table's cases load the service.
     const create: Case = {
-      name: 'POST create customer invoice', target: null, method: 'POST', path: () => '/api/billing/coworkerinvoices', headers: { ...headers, 'content-type': 'application/json' },
-      body: () => JSON.stringify({ BusinessId: business, CoworkerId: customers[Math.floor(Math.random() * customers.length)], CurrencyId: 1, TotalAmount: 120 }),
+      name: 'POST create customer invoice',
+      target: null,
+      method: 'POST',
+      path: () => '/api/billing/coworkerinvoices',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: () =>
+        JSON.stringify({
+          BusinessId: business,
+          CoworkerId: customers[Math.floor(Math.random() * customers.length)],
+          CurrencyId: 1,
+          TotalAmount: 120,
+        }),
     };
     await load(base, create, 2);
-    const plainCreates = medianMeasure([await load(base, create, DURATION, pid), await load(base, create, DURATION, pid), await load(base, create, DURATION, pid)]);
+    const plainCreates = medianMeasure([
+      await load(base, create, DURATION, pid),
+      await load(base, create, DURATION, pid),
+      await load(base, create, DURATION, pid),
+    ]);
     const getBefore = latencyOf(before.latencies, before.failed);
     const getDuring = latencyOf(during, failed);
     return {
-      customers: CUSTOMERS, invoices, lines, seconds, invoicesPerSecond: invoices / seconds, linesPerSecond: lines / seconds, rssBeforeMb: Math.round(rssBeforeMb), rssPeakMb: Math.round(rssPeakMb),
-      plainCreates, ratio: invoices / seconds / plainCreates.rps, getBefore, getDuring, p99Ratio: getDuring.p99 / Math.max(0.01, getBefore.p99),
+      customers: CUSTOMERS,
+      invoices,
+      lines,
+      seconds,
+      invoicesPerSecond: invoices / seconds,
+      linesPerSecond: lines / seconds,
+      rssBeforeMb: Math.round(rssBeforeMb),
+      rssPeakMb: Math.round(rssPeakMb),
+      plainCreates,
+      ratio: invoices / seconds / plainCreates.rps,
+      getBefore,
+      getDuring,
+      p99Ratio: getDuring.p99 / Math.max(0.01, getBefore.p99),
     };
   } finally {
     agent.destroy();

@@ -26,9 +26,11 @@ type Row = Record<string, unknown>;
 
 async function inParallel(count: number, work: (i: number) => Promise<unknown>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: WIDTH }, async () => {
-    while (next < count) await work(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: WIDTH }, async () => {
+      while (next < count) await work(next++);
+    }),
+  );
 }
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
@@ -45,7 +47,11 @@ async function insertRows(db: Database, manager: EntityManager, table: string, r
   for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
     const batch = rows.slice(start, start + ROWS_PER_INSERT);
     const values = batch.map(() => `(${names.map(() => '?').join(', ')})`).join(', ');
-    await db.query(`INSERT INTO ${db.id(table)} (${names.map((name) => db.id(name)).join(', ')}) VALUES ${values}`, batch.flatMap((row) => names.map((name) => row[name])), manager);
+    await db.query(
+      `INSERT INTO ${db.id(table)} (${names.map((name) => db.id(name)).join(', ')}) VALUES ${values}`,
+      batch.flatMap((row) => names.map((name) => row[name])),
+      manager,
+    );
   }
 }
 
@@ -62,12 +68,36 @@ async function cloneCustomers(db: Database, template: number): Promise<number[]>
     const count = Math.min(1000, CUSTOMERS - first);
     const uniqueIds = Array.from({ length: count }, () => randomUUID());
     await db.transaction(async (manager) => {
-      await insertRows(db, manager, 'coworker', uniqueIds.map((uniqueId, i) => ({ ...customer, UniqueId: uniqueId, FullName: `Member ${first + i}`, Email: `member${first + i}@bench.example` })));
-      const made = await db.query<{ Id: number; UniqueId: string }>(`SELECT ${db.id('Id')}, ${db.id('UniqueId')} FROM ${db.id('coworker')} WHERE ${db.id('UniqueId')} IN (${uniqueIds.map(() => '?').join(', ')})`, uniqueIds, manager);
+      await insertRows(
+        db,
+        manager,
+        'coworker',
+        uniqueIds.map((uniqueId, i) => ({
+          ...customer,
+          UniqueId: uniqueId,
+          FullName: `Member ${first + i}`,
+          Email: `member${first + i}@bench.example`,
+        })),
+      );
+      const made = await db.query<{ Id: number; UniqueId: string }>(
+        `SELECT ${db.id('Id')}, ${db.id('UniqueId')} FROM ${db.id('coworker')} WHERE ${db.id('UniqueId')} IN (${uniqueIds.map(() => '?').join(', ')})`,
+        uniqueIds,
+        manager,
+      );
       const idOf = new Map(made.map((row) => [String(row.UniqueId), Number(row.Id)]));
       const newIds = uniqueIds.map((uniqueId) => idOf.get(uniqueId)!);
-      await insertRows(db, manager, 'coworkercontract', newIds.flatMap((id) => contracts.map((row) => ({ ...row, UniqueId: randomUUID(), CoworkerId: id }))));
-      await insertRows(db, manager, 'coworkerproduct', newIds.flatMap((id) => sales.map((row) => ({ ...row, UniqueId: randomUUID(), CoworkerId: id }))));
+      await insertRows(
+        db,
+        manager,
+        'coworkercontract',
+        newIds.flatMap((id) => contracts.map((row) => ({ ...row, UniqueId: randomUUID(), CoworkerId: id }))),
+      );
+      await insertRows(
+        db,
+        manager,
+        'coworkerproduct',
+        newIds.flatMap((id) => sales.map((row) => ({ ...row, UniqueId: randomUUID(), CoworkerId: id }))),
+      );
       ids.push(...newIds);
     });
   }
@@ -76,7 +106,8 @@ async function cloneCustomers(db: Database, template: number): Promise<number[]>
 
 async function main(): Promise<void> {
   // DATABASE_URL names the server, as for the other benches; the test app makes a fresh database on it.
-  if (/^(mysql|mariadb):/.test(process.env.DATABASE_URL ?? '')) Object.assign(process.env, { TEST_DATABASE: 'mysql', TEST_MYSQL_URL: process.env.DATABASE_URL });
+  if (/^(mysql|mariadb):/.test(process.env.DATABASE_URL ?? ''))
+    Object.assign(process.env, { TEST_DATABASE: 'mysql', TEST_MYSQL_URL: process.env.DATABASE_URL });
   const { startApp } = await import('../test/support/test-app.js');
   const database = process.env.TEST_DATABASE === 'mysql' ? 'MariaDB' : 'SQLite';
   const t: TestApp = await startApp({ BILLING_RUN_INTERVAL_SECONDS: '0', RATE_LIMIT_PER_MINUTE: '10000000', REQUEST_TIMEOUT_MS: '600000' });
@@ -89,11 +120,18 @@ async function main(): Promise<void> {
     const tariff = await createTariff(t, business, { Price: 99.5 });
     const product = await createProduct(t, business, { Price: 2.35 });
     const seeded = Date.now();
-    const template = await create(t, '/api/spaces/coworkers', { BusinessId: business, FullName: 'Member 0', Email: 'member0@bench.example' });
+    const template = await create(t, '/api/spaces/coworkers', {
+      BusinessId: business,
+      FullName: 'Member 0',
+      Email: 'member0@bench.example',
+    });
     await create(t, '/api/billing/coworkercontracts', { CoworkerId: template, TariffId: tariff, StartDate: monthStart, BillingDay: 1 });
-    for (let i = 0; i < 2; i++) await create(t, '/api/billing/coworkerproducts', { CoworkerId: template, ProductId: product, SaleDate: monthStart });
+    for (let i = 0; i < 2; i++)
+      await create(t, '/api/billing/coworkerproducts', { CoworkerId: template, ProductId: product, SaleDate: monthStart });
     const customers = await cloneCustomers(t.db, template);
-    console.log(`seeded ${customers.length} customers (a contract and 2 sales each) in ${((Date.now() - seeded) / 1000).toFixed(1)} s on ${database}`);
+    console.log(
+      `seeded ${customers.length} customers (a contract and 2 sales each) in ${((Date.now() - seeded) / 1000).toFixed(1)} s on ${database}`,
+    );
 
     // The automatic run, as every instance makes it: the business's due customers read 200 at a time.
     // RSS counts an in-memory SQLite database too; the JS heap is what the run itself holds
@@ -125,26 +163,43 @@ async function main(): Promise<void> {
     peak = Math.max(peak, process.memoryUsage().rss);
     gc?.();
     const after = process.memoryUsage();
-    const [{ n: invoices }] = await t.db.query<{ n: number }>(`SELECT COUNT(*) AS n FROM ${t.db.id('coworkerinvoice')} WHERE ${t.db.id('BusinessId')} = ?`, [business]);
+    const [{ n: invoices }] = await t.db.query<{ n: number }>(
+      `SELECT COUNT(*) AS n FROM ${t.db.id('coworkerinvoice')} WHERE ${t.db.id('BusinessId')} = ?`,
+      [business],
+    );
     const [{ n: lines }] = await t.db.query<{ n: number }>(`SELECT COUNT(*) AS n FROM ${t.db.id('coworkerinvoiceline')}`);
     // Read in SQL: on SQLite the run kept the event loop busy, and the client's idle keep-alive sockets may be closed.
-    const [run] = await t.db.query<{ CustomersBilled: number }>(`SELECT ${t.db.id('CustomersBilled')} FROM ${t.db.id('billingrun')} ORDER BY ${t.db.id('Id')} DESC LIMIT 1`);
+    const [run] = await t.db.query<{ CustomersBilled: number }>(
+      `SELECT ${t.db.id('CustomersBilled')} FROM ${t.db.id('billingrun')} ORDER BY ${t.db.id('Id')} DESC LIMIT 1`,
+    );
     if (Number(invoices) !== CUSTOMERS || Number(lines) !== 3 * CUSTOMERS || Number(run?.CustomersBilled) !== CUSTOMERS) {
-      throw new Error(`the run made ${invoices} invoices, ${lines} lines, run ${JSON.stringify(run)}; ${CUSTOMERS} invoices of 3 lines expected`);
+      throw new Error(
+        `the run made ${invoices} invoices, ${lines} lines, run ${JSON.stringify(run)}; ${CUSTOMERS} invoices of 3 lines expected`,
+      );
     }
 
     // Let the sockets the server closed while the run kept it busy be seen closed before they are reused.
     await new Promise((resolve) => setTimeout(resolve, 500));
     const createStarted = process.hrtime.bigint();
-    await inParallel(CREATES, (i) => create(t, '/api/billing/coworkerinvoices', { BusinessId: business, CoworkerId: customers[i], CurrencyId: gbp, TotalAmount: 120 }));
+    await inParallel(CREATES, (i) =>
+      create(t, '/api/billing/coworkerinvoices', { BusinessId: business, CoworkerId: customers[i], CurrencyId: gbp, TotalAmount: 120 }),
+    );
     const createSeconds = Number(process.hrtime.bigint() - createStarted) / 1e9;
 
     const rate = Number(invoices) / runSeconds;
     const plainRate = CREATES / createSeconds;
-    console.log(`billing run: ${invoices} invoices (3 lines each) in ${runSeconds.toFixed(1)} s = ${rate.toFixed(0)} invoices/s, ${runner.width} customers at a time`);
-    console.log(`customer transactions: ${runner.attempts.transactions}, of which retries (a conflict on the invoice counter or a claim lost): ${runner.attempts.retries}`);
-    console.log(`memory: RSS ${mb(before.rss)} before the run, peak ${mb(peak)} during it (+${mb(peak - before.rss)}); JS heap used ${mb(before.heapUsed)} before, peak ${mb(peakHeap)}, ${gc ? `${mb(after.heapUsed)} live after it` : 'live size unknown (no --expose-gc)'}`);
-    console.log(`plain creates: ${CREATES} invoices through the API (${WIDTH} at a time) in ${createSeconds.toFixed(1)} s = ${plainRate.toFixed(0)} invoices/s`);
+    console.log(
+      `billing run: ${invoices} invoices (3 lines each) in ${runSeconds.toFixed(1)} s = ${rate.toFixed(0)} invoices/s, ${runner.width} customers at a time`,
+    );
+    console.log(
+      `customer transactions: ${runner.attempts.transactions}, of which retries (a conflict on the invoice counter or a claim lost): ${runner.attempts.retries}`,
+    );
+    console.log(
+      `memory: RSS ${mb(before.rss)} before the run, peak ${mb(peak)} during it (+${mb(peak - before.rss)}); JS heap used ${mb(before.heapUsed)} before, peak ${mb(peakHeap)}, ${gc ? `${mb(after.heapUsed)} live after it` : 'live size unknown (no --expose-gc)'}`,
+    );
+    console.log(
+      `plain creates: ${CREATES} invoices through the API (${WIDTH} at a time) in ${createSeconds.toFixed(1)} s = ${plainRate.toFixed(0)} invoices/s`,
+    );
     console.log(`ratio billing run / plain creates: ${(rate / plainRate).toFixed(2)}`);
   } finally {
     await t.close();

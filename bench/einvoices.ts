@@ -7,7 +7,10 @@ import { json } from './pdf.js';
 
 const EXPORTERS = Number(process.env.BENCH_EINVOICE_CONCURRENCY ?? 4);
 
-export const E_INVOICE_CASES = [{ name: 'e-invoice export UBL', format: 'UBL' }, { name: 'e-invoice export Factur-X', format: 'FACTURX' }] as const;
+export const E_INVOICE_CASES = [
+  { name: 'e-invoice export UBL', format: 'UBL' },
+  { name: 'e-invoice export Factur-X', format: 'FACTURX' },
+] as const;
 
 export interface EInvoiceFigures {
   case: string;
@@ -20,30 +23,76 @@ export interface EInvoiceFigures {
 
 /** A 20-line invoice of business 1 made by a billing run (a monthly contract that started 20 months ago), with what EN 16931 needs. */
 async function twentyLineInvoice(base: string, headers: Record<string, string>): Promise<number> {
-  const business = (await json(base, headers, 'GET', '/api/sys/businesses/1'));
-  await json(base, headers, 'PUT', '/api/sys/businesses/1', { ...business, TaxIDNumber: 'DE123456789', LegalRegistrationNumber: 'HRB 1', BankAccountIban: 'DE89370400440532013000', BankAccountBic: 'COBADEFFXXX' });
-  const rate = (await json(base, headers, 'POST', '/api/sys/taxrates', { BusinessId: 1, Name: 'Bench VAT', Rate: 19, VatCategoryCode: 'S' })).Value.Id;
-  const tariff = (await json(base, headers, 'POST', '/api/billing/tariffs', { BusinessId: 1, Name: 'Bench desk', Price: 199.99, CurrencyId: 1, TaxRateId: rate })).Value.Id;
-  const customer = (await json(base, headers, 'POST', '/api/spaces/coworkers', {
-    BusinessId: 1, FullName: 'Zoë Šťastná', CompanyName: 'Bench Buyer GmbH', Email: `einvoice.${Date.now()}@bench.example`, Address: 'Ulica Łódzka 5', City: 'Kraków', CountryId: 1, TaxIDNumber: 'PL1234567890',
-  })).Value.Id;
+  const business = await json(base, headers, 'GET', '/api/sys/businesses/1');
+  await json(base, headers, 'PUT', '/api/sys/businesses/1', {
+    ...business,
+    TaxIDNumber: 'DE123456789',
+    LegalRegistrationNumber: 'HRB 1',
+    BankAccountIban: 'DE89370400440532013000',
+    BankAccountBic: 'COBADEFFXXX',
+  });
+  const rate = (
+    await json(base, headers, 'POST', '/api/sys/taxrates', { BusinessId: 1, Name: 'Bench VAT', Rate: 19, VatCategoryCode: 'S' })
+  ).Value.Id;
+  const tariff = (
+    await json(base, headers, 'POST', '/api/billing/tariffs', {
+      BusinessId: 1,
+      Name: 'Bench desk',
+      Price: 199.99,
+      CurrencyId: 1,
+      TaxRateId: rate,
+    })
+  ).Value.Id;
+  const customer = (
+    await json(base, headers, 'POST', '/api/spaces/coworkers', {
+      BusinessId: 1,
+      FullName: 'Zoë Šťastná',
+      CompanyName: 'Bench Buyer GmbH',
+      Email: `einvoice.${Date.now()}@bench.example`,
+      Address: 'Ulica Łódzka 5',
+      City: 'Kraków',
+      CountryId: 1,
+      TaxIDNumber: 'PL1234567890',
+    })
+  ).Value.Id;
   const start = new Date();
   start.setUTCMonth(start.getUTCMonth() - 19, 1);
-  await json(base, headers, 'POST', '/api/billing/coworkercontracts', { CoworkerId: customer, TariffId: tariff, StartDate: start.toISOString().slice(0, 10), BillingDay: 1 });
-  const invoice = (await json(base, headers, 'POST', '/api/spaces/coworkers/runcommand', { Key: 'COWORKER_BILL_RUN', Ids: [customer] })).Value[0].Id as number;
-  const lines = await json(base, headers, 'GET', `/api/billing/coworkerinvoicelines?CoworkerInvoiceLine_CoworkerInvoice=${invoice}&size=100`);
+  await json(base, headers, 'POST', '/api/billing/coworkercontracts', {
+    CoworkerId: customer,
+    TariffId: tariff,
+    StartDate: start.toISOString().slice(0, 10),
+    BillingDay: 1,
+  });
+  const invoice = (await json(base, headers, 'POST', '/api/spaces/coworkers/runcommand', { Key: 'COWORKER_BILL_RUN', Ids: [customer] }))
+    .Value[0].Id as number;
+  const lines = await json(
+    base,
+    headers,
+    'GET',
+    `/api/billing/coworkerinvoicelines?CoworkerInvoiceLine_CoworkerInvoice=${invoice}&size=100`,
+  );
   if (lines.Records.length !== 20) throw new Error(`the bench invoice has ${lines.Records.length} lines, not 20`);
   return invoice;
 }
 
 /** Exports and downloads the invoice in EXPORTERS loops for `seconds`: the time of each. */
-async function exportLoops(base: string, headers: Record<string, string>, invoice: number, format: string, seconds: number): Promise<number[]> {
+async function exportLoops(
+  base: string,
+  headers: Record<string, string>,
+  invoice: number,
+  format: string,
+  seconds: number,
+): Promise<number[]> {
   const times: number[] = [];
   const until = performance.now() + seconds * 1000;
   const loop = async () => {
     while (performance.now() < until) {
       const started = performance.now();
-      const answer = await json(base, headers, 'POST', '/api/billing/coworkerinvoices/runcommand', { Key: 'COWORKER_INVOICE_EXPORT_EN16931', Ids: [invoice], Parameters: [{ Name: 'Format', Value: format }] });
+      const answer = await json(base, headers, 'POST', '/api/billing/coworkerinvoices/runcommand', {
+        Key: 'COWORKER_INVOICE_EXPORT_EN16931',
+        Ids: [invoice],
+        Parameters: [{ Name: 'Format', Value: format }],
+      });
       const file = await fetch(base + answer.RedirectURL);
       if (file.status !== 200) throw new Error(`download: ${file.status}`);
       await file.arrayBuffer();
@@ -71,7 +120,9 @@ export async function eInvoiceBench(base: string, headers: Record<string, string
     }
     const row = { case: c.name, documentsPerSecond: median(rounds), medianMs: median(times), rounds };
     figures.push(row);
-    console.log(`${c.name}: ${row.documentsPerSecond.toFixed(1)} documents/s of a 20-line invoice (export + download, ${EXPORTERS} at a time, median ${row.medianMs.toFixed(0)} ms each)`);
+    console.log(
+      `${c.name}: ${row.documentsPerSecond.toFixed(1)} documents/s of a 20-line invoice (export + download, ${EXPORTERS} at a time, median ${row.medianMs.toFixed(0)} ms each)`,
+    );
   }
   return figures;
 }

@@ -23,7 +23,10 @@ export const SERVER_CORE = 1;
 export function pinLoadGenerator(): void {
   if (process.env.BENCH_PINNED === '1') lowerHelperThreads();
   if (hasTaskset && process.env.BENCH_PINNED !== '1') {
-    const child = spawnSync('taskset', ['-c', '0', process.execPath, ...process.argv.slice(1)], { stdio: 'inherit', env: { ...process.env, BENCH_PINNED: '1' } });
+    const child = spawnSync('taskset', ['-c', '0', process.execPath, ...process.argv.slice(1)], {
+      stdio: 'inherit',
+      env: { ...process.env, BENCH_PINNED: '1' },
+    });
     process.exit(child.status ?? 1);
   }
 }
@@ -35,12 +38,13 @@ export const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 export const JWT_SECRET = 'bench-secret-bench-secret-bench-secret-0123';
 
-export const freePort = () => new Promise<number>((resolve) => {
-  const server = createServer().listen(0, '127.0.0.1', () => {
-    const { port } = server.address() as { port: number };
-    server.close(() => resolve(port));
+export const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
   });
-});
 
 /** A fresh database: a SQLite file in a temporary folder, or a new database on DATABASE_URL's server. */
 export async function prepareDatabase(label = 'bench'): Promise<{ url: string; drop: () => Promise<void> }> {
@@ -51,7 +55,12 @@ export async function prepareDatabase(label = 'bench'): Promise<{ url: string; d
   }
   const server = new URL(given);
   const name = `${label}_${Date.now().toString(36)}`;
-  const admin = await mysql.createConnection({ host: server.hostname, port: Number(server.port || 3306), user: decodeURIComponent(server.username), password: decodeURIComponent(server.password) });
+  const admin = await mysql.createConnection({
+    host: server.hostname,
+    port: Number(server.port || 3306),
+    user: decodeURIComponent(server.username),
+    password: decodeURIComponent(server.password),
+  });
   await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
   const url = new URL(server.toString());
   url.pathname = `/${name}`;
@@ -131,7 +140,9 @@ const processTree = (pid: number): number[] => [pid, ...childProcesses(pid).flat
  * (npm's tree: 69 MB resident for npm alone, 51 MB of it the node binary the service maps too).
  */
 export function treeResidentMemoryMb(pid: number): number {
-  const all = processTree(pid).map(residentAndPrivateKb).sort((a, b) => b.rss - a.rss);
+  const all = processTree(pid)
+    .map(residentAndPrivateKb)
+    .sort((a, b) => b.rss - a.rss);
   if (!all.length) return 0;
   return (all[0].rss + all.slice(1).reduce((sum, one) => sum + one.own, 0)) / 1024;
 }
@@ -204,8 +215,11 @@ export function medianMeasure(measures: Measure[]): Measure {
   const of = (pick: (m: Measure) => number) => median(measures.map(pick));
   const rss = measures.map((m) => m.rssMb ?? 0);
   return {
-    rps: of((m) => m.rps), p50: of((m) => m.p50), p99: of((m) => m.p99),
-    non2xx: measures.reduce((sum, m) => sum + m.non2xx, 0), errors: measures.reduce((sum, m) => sum + m.errors, 0),
+    rps: of((m) => m.rps),
+    p50: of((m) => m.p50),
+    p99: of((m) => m.p99),
+    non2xx: measures.reduce((sum, m) => sum + m.non2xx, 0),
+    errors: measures.reduce((sum, m) => sum + m.errors, 0),
     rssMb: measures[0].rssMb === undefined ? undefined : Math.max(...rss),
     cpuUs: measures[0].cpuUs === undefined ? undefined : of((m) => m.cpuUs ?? 0),
     dbCpuUs: measures[0].dbCpuUs === undefined ? undefined : of((m) => m.dbCpuUs ?? 0),
@@ -226,18 +240,31 @@ export async function load(base: string, c: Case, duration: number, pid?: number
     url: base,
     connections: CONNECTIONS,
     duration,
-    requests: [{
-      method: c.method,
-      headers: c.headers,
-      setupRequest: (request) => ({ ...request, path: c.path(), body: c.body?.(), ...(c.requestHeaders ? { headers: { ...request.headers, ...c.requestHeaders() } } : {}) }),
-    }],
+    requests: [
+      {
+        method: c.method,
+        headers: c.headers,
+        setupRequest: (request) => ({
+          ...request,
+          path: c.path(),
+          body: c.body?.(),
+          ...(c.requestHeaders ? { headers: { ...request.headers, ...c.requestHeaders() } } : {}),
+        }),
+      },
+    ],
   });
   if (sampler) clearInterval(sampler);
   const answered = Math.max(1, result.requests.total);
   const perRequest = (after: number, before: number) => (after && before ? Math.round((after - before) / answered) : undefined);
   return {
-    rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors + result.timeouts, rssMb: pid ? Math.round(rssMb) : undefined,
-    cpuUs: perRequest(cpuMicros(pid), cpuBefore[0]), dbCpuUs: perRequest(cpuMicros(databasePid), cpuBefore[1]),
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    rssMb: pid ? Math.round(rssMb) : undefined,
+    cpuUs: perRequest(cpuMicros(pid), cpuBefore[0]),
+    dbCpuUs: perRequest(cpuMicros(databasePid), cpuBefore[1]),
   };
 }
 

@@ -35,7 +35,8 @@ export function memoryFigures(rows: Row[]): { figures: MemoryFigures; line: stri
   const readmeMb = readme.length ? highest(readme.map((row) => row.ours)) : null;
   const ratio = serviceMb / Math.max(1, bareMb);
   const met = ratio <= MEMORY_RATIO_TARGET && serviceMb < MEMORY_BUDGET_MB;
-  const line = `memory under load, highest RSS of the process tree over ${vsBare.length} cases: service ${serviceMb} MB, bare server ${bareMb} MB, ratio ${ratio.toFixed(2)}` +
+  const line =
+    `memory under load, highest RSS of the process tree over ${vsBare.length} cases: service ${serviceMb} MB, bare server ${bareMb} MB, ratio ${ratio.toFixed(2)}` +
     ` (targets ≤ ${MEMORY_RATIO_TARGET}× and < ${MEMORY_BUDGET_MB} MB: ${met ? 'met' : 'NOT met'})` +
     (readmeMb === null ? '' : ` | started the README's way (npm and the service): ${readmeMb} MB`);
   return { figures: { serviceMb, bareMb, ratio, readmeMb, met }, line };

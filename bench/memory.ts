@@ -17,7 +17,15 @@ const admin = { email: 'admin@example.com', password: 'a long secret' };
 const child = spawn('npm', ['run', 'start:prod'], {
   cwd: root,
   // The README's start, on a database of its own; the rate limit lifted so the load is served, not refused.
-  env: { PATH: process.env.PATH ?? '', PORT: String(port), DATABASE_URL: `sqlite:${join(dir, 'coworking.sqlite')}`, BOOTSTRAP_ADMIN_EMAIL: admin.email, BOOTSTRAP_ADMIN_PASSWORD: admin.password, RATE_LIMIT_PER_MINUTE: '10000000', LOG_LEVEL: 'warn' },
+  env: {
+    PATH: process.env.PATH ?? '',
+    PORT: String(port),
+    DATABASE_URL: `sqlite:${join(dir, 'coworking.sqlite')}`,
+    BOOTSTRAP_ADMIN_EMAIL: admin.email,
+    BOOTSTRAP_ADMIN_PASSWORD: admin.password,
+    RATE_LIMIT_PER_MINUTE: '10000000',
+    LOG_LEVEL: 'warn',
+  },
   stdio: ['ignore', 'ignore', 'inherit'],
   // A process group of its own, so that npm and the service it runs are stopped together.
   detached: true,
@@ -29,12 +37,22 @@ try {
     if (waited > 120_000 || child.exitCode !== null) throw new Error('the service did not start');
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  const token = ((await (await fetch(`${url}/api/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'password', username: admin.email, password: admin.password }) })).json()) as { access_token: string }).access_token;
+  const token = (
+    (await (
+      await fetch(`${url}/api/token`, {
+        method: 'POST',
+        body: new URLSearchParams({ grant_type: 'password', username: admin.email, password: admin.password }),
+      })
+    ).json()) as { access_token: string }
+  ).access_token;
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const create = async (path: string, body: unknown) => ((await (await fetch(url + path, { method: 'POST', headers, body: JSON.stringify(body) })).json()) as { Value: { Id: number } }).Value.Id;
+  const create = async (path: string, body: unknown) =>
+    ((await (await fetch(url + path, { method: 'POST', headers, body: JSON.stringify(body) })).json()) as { Value: { Id: number } }).Value
+      .Id;
   const business = await create('/api/sys/businesses', { Name: 'Memory', CurrencyId: 1, CountryId: 1 });
   const ids: number[] = [];
-  for (let i = 0; i < 200; i++) ids.push(await create('/api/spaces/coworkers', { BusinessId: business, FullName: `Seed ${i}`, Email: `seed${i}@example.com` }));
+  for (let i = 0; i < 200; i++)
+    ids.push(await create('/api/spaces/coworkers', { BusinessId: business, FullName: `Seed ${i}`, Email: `seed${i}@example.com` }));
 
   const pid = childProcesses(child.pid!)[0];
   const tree = () => treeResidentMemoryMb(child.pid!);
@@ -50,23 +68,36 @@ try {
     connections: 50,
     duration: Number(process.env.SECONDS ?? 30),
     headers,
-    requests: [{
-      // Each request gets headers of its own: autocannon writes a POST's Content-Length into the headers
-      // object it is given, and a GET sent after it on a shared object then announced a body it did not
-      // have, so the server read the next request as that body and answered 400 (about 40% of the load).
-      setupRequest: (template) => {
-        const kind = n++ % 3;
-        const request = { ...template, headers: { ...headers } };
-        if (kind === 0) return { ...request, method: 'GET', path: `/api/spaces/coworkers/${ids[n % ids.length]}` };
-        if (kind === 1) return { ...request, method: 'GET', path: `/api/spaces/coworkers?Coworker_Business=${business}&size=100` };
-        return { ...request, method: 'POST', path: '/api/spaces/coworkers', body: JSON.stringify({ BusinessId: business, FullName: `Load ${n}`, Email: `load${n}@example.com` }) };
+    requests: [
+      {
+        // Each request gets headers of its own: autocannon writes a POST's Content-Length into the headers
+        // object it is given, and a GET sent after it on a shared object then announced a body it did not
+        // have, so the server read the next request as that body and answered 400 (about 40% of the load).
+        setupRequest: (template) => {
+          const kind = n++ % 3;
+          const request = { ...template, headers: { ...headers } };
+          if (kind === 0) return { ...request, method: 'GET', path: `/api/spaces/coworkers/${ids[n % ids.length]}` };
+          if (kind === 1) return { ...request, method: 'GET', path: `/api/spaces/coworkers?Coworker_Business=${business}&size=100` };
+          return {
+            ...request,
+            method: 'POST',
+            path: '/api/spaces/coworkers',
+            body: JSON.stringify({ BusinessId: business, FullName: `Load ${n}`, Email: `load${n}@example.com` }),
+          };
+        },
       },
-    }],
+    ],
   });
   clearInterval(sampler);
-  console.log(`50 connections, ${result.duration} s: ${Math.round(result.requests.average)} requests/s, ${result.non2xx} non-2xx, ${result.errors + result.timeouts} errors, p99 ${result.latency.p99} ms`);
-  console.log(`resident memory of the process tree (npm and the service): idle ${Math.round(idle[0])} MB, highest ${Math.round(peak[0])} MB, after ${Math.round(tree())} MB`);
-  console.log(`of the service alone: idle ${Math.round(idle[1])} MB, highest ${Math.round(peak[1])} MB, after ${Math.round(residentMemoryMb(pid))} MB`);
+  console.log(
+    `50 connections, ${result.duration} s: ${Math.round(result.requests.average)} requests/s, ${result.non2xx} non-2xx, ${result.errors + result.timeouts} errors, p99 ${result.latency.p99} ms`,
+  );
+  console.log(
+    `resident memory of the process tree (npm and the service): idle ${Math.round(idle[0])} MB, highest ${Math.round(peak[0])} MB, after ${Math.round(tree())} MB`,
+  );
+  console.log(
+    `of the service alone: idle ${Math.round(idle[1])} MB, highest ${Math.round(peak[1])} MB, after ${Math.round(residentMemoryMb(pid))} MB`,
+  );
 } finally {
   process.kill(-child.pid!, 'SIGTERM');
   await new Promise((resolve) => child.once('exit', resolve));

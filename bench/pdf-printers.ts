@@ -21,7 +21,11 @@ export interface PrintersJob {
 }
 
 async function json(base: string, headers: Record<string, string>, path: string, body: unknown): Promise<any> {
-  const res = await fetch(base + path, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(base + path, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const parsed = (await res.json()) as any;
   if (res.status !== 200 || parsed.WasSuccessful === false) throw new Error(`POST ${path}: ${res.status} ${JSON.stringify(parsed)}`);
   return parsed;
@@ -36,7 +40,8 @@ async function printOnce(base: string, headers: Record<string, string>, invoice:
   const answer = await json(base, headers, '/api/billing/coworkerinvoices/runcommand', { Key: 'COWORKER_INVOICE_PRINT', Ids: [invoice] });
   const pdf = await fetch(base + String(answer.RedirectURL));
   const bytes = await pdf.arrayBuffer();
-  if (pdf.status !== 200 || bytes.byteLength < 1000 || !Buffer.from(bytes.slice(0, 5)).equals(Buffer.from('%PDF-'))) throw new Error(`download: ${pdf.status}`);
+  if (pdf.status !== 200 || bytes.byteLength < 1000 || !Buffer.from(bytes.slice(0, 5)).equals(Buffer.from('%PDF-')))
+    throw new Error(`download: ${pdf.status}`);
   return performance.now() - began;
 }
 
@@ -77,10 +82,12 @@ export async function printLoops({ base, headers, invoice, printers, invoices, r
     await Promise.all(started);
     return printed;
   }
-  await Promise.all(Array.from({ length: printers }, async (_, i) => {
-    const which = invoices?.length ? invoices[i % invoices.length] : invoice;
-    while (Date.now() < until) await record(which);
-  }));
+  await Promise.all(
+    Array.from({ length: printers }, async (_, i) => {
+      const which = invoices?.length ? invoices[i % invoices.length] : invoice;
+      while (Date.now() < until) await record(which);
+    }),
+  );
   return printed;
 }
 

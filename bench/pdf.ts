@@ -72,7 +72,11 @@ function mainThreadCpuMicros(pid: number): number {
 }
 
 export async function json(base: string, headers: Record<string, string>, method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(base + path, { method, headers: { ...headers, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(base + path, {
+    method,
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const parsed = (await res.json()) as any;
   if (res.status !== 200 || parsed.WasSuccessful === false) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(parsed)}`);
   return parsed;
@@ -80,14 +84,34 @@ export async function json(base: string, headers: Record<string, string>, method
 
 /** An invoice of 20 lines made by a billing run: a monthly contract that started 20 months ago. */
 async function twentyLineInvoice(base: string, headers: Record<string, string>, business = 1): Promise<number> {
-  const tariff = (await json(base, headers, 'POST', '/api/billing/tariffs', { BusinessId: business, Name: 'Bench desk', Price: 199.99, CurrencyId: 1 })).Value.Id;
-  const customer = (await json(base, headers, 'POST', '/api/spaces/coworkers', { BusinessId: business, FullName: 'Zoë Šťastná Дмитрий Ανδρέας', Email: `pdf.${business}.${Date.now()}@bench.example`, Address: 'Ulica Łódzka 5', City: 'Kraków' })).Value.Id;
+  const tariff = (
+    await json(base, headers, 'POST', '/api/billing/tariffs', { BusinessId: business, Name: 'Bench desk', Price: 199.99, CurrencyId: 1 })
+  ).Value.Id;
+  const customer = (
+    await json(base, headers, 'POST', '/api/spaces/coworkers', {
+      BusinessId: business,
+      FullName: 'Zoë Šťastná Дмитрий Ανδρέας',
+      Email: `pdf.${business}.${Date.now()}@bench.example`,
+      Address: 'Ulica Łódzka 5',
+      City: 'Kraków',
+    })
+  ).Value.Id;
   const start = new Date();
   start.setUTCMonth(start.getUTCMonth() - 19, 1);
-  await json(base, headers, 'POST', '/api/billing/coworkercontracts', { CoworkerId: customer, TariffId: tariff, StartDate: start.toISOString().slice(0, 10), BillingDay: 1 });
+  await json(base, headers, 'POST', '/api/billing/coworkercontracts', {
+    CoworkerId: customer,
+    TariffId: tariff,
+    StartDate: start.toISOString().slice(0, 10),
+    BillingDay: 1,
+  });
   const run = await json(base, headers, 'POST', '/api/spaces/coworkers/runcommand', { Key: 'COWORKER_BILL_RUN', Ids: [customer] });
   const invoice = run.Value[0].Id as number;
-  const lines = await json(base, headers, 'GET', `/api/billing/coworkerinvoicelines?CoworkerInvoiceLine_CoworkerInvoice=${invoice}&size=100`);
+  const lines = await json(
+    base,
+    headers,
+    'GET',
+    `/api/billing/coworkerinvoicelines?CoworkerInvoiceLine_CoworkerInvoice=${invoice}&size=100`,
+  );
   if (lines.Records.length !== 20) throw new Error(`the bench invoice has ${lines.Records.length} lines, not 20`);
   return invoice;
 }
@@ -101,11 +125,25 @@ async function twentyLineInvoice(base: string, headers: Record<string, string>, 
  * (docs/performance.md, "Figures of 2026-11-27"). The times of each print. With `spin`, the process only
  * spins until `until`, moved to `spin.core` (a control: BENCH_PDF_CONTROL=spin).
  */
-function printLoops(base: string, headers: Record<string, string>, invoice: number, until: number, spin?: { core?: number }, pace: Pick<PrintersJob, 'invoices' | 'rate'> = {}): Promise<Printed> {
+function printLoops(
+  base: string,
+  headers: Record<string, string>,
+  invoice: number,
+  until: number,
+  spin?: { core?: number },
+  pace: Pick<PrintersJob, 'invoices' | 'rate'> = {},
+): Promise<Printed> {
   return new Promise((resolve, reject) => {
-    const printers = fork(fileURLToPath(new URL('./pdf-printers.js', import.meta.url)), [], { execArgv: ['--single-threaded'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
-    if (spin?.core !== undefined && printers.pid) spawnSync('taskset', ['--all-tasks', '--pid', '--cpu-list', String(spin.core), String(printers.pid)], { stdio: 'ignore' });
-    printers.once('message', (result: Printed | { error: string }) => ('times' in result ? resolve(result) : reject(new Error(result.error))));
+    const printers = fork(fileURLToPath(new URL('./pdf-printers.js', import.meta.url)), [], {
+      execArgv: ['--single-threaded'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      serialization: 'advanced',
+    });
+    if (spin?.core !== undefined && printers.pid)
+      spawnSync('taskset', ['--all-tasks', '--pid', '--cpu-list', String(spin.core), String(printers.pid)], { stdio: 'ignore' });
+    printers.once('message', (result: Printed | { error: string }) =>
+      'times' in result ? resolve(result) : reject(new Error(result.error)),
+    );
     printers.once('error', reject);
     printers.once('exit', (code) => reject(new Error(`the printers stopped (exit code ${code})`)));
     printers.send({ base, headers, invoice, printers: PRINTERS, until, spin: spin !== undefined, ...pace } satisfies PrintersJob);
@@ -116,7 +154,13 @@ function printLoops(base: string, headers: Record<string, string>, invoice: numb
 const SLICE_SECONDS = Number(process.env.BENCH_PDF_SLICE ?? 2);
 
 /** With `spin` (the control BENCH_PDF_CONTROL=spin), the printing slices only spin on `spin.core`. */
-export async function pdfBench(base: string, headers: Record<string, string>, getCase: Case, servingPid?: number, spin?: { core?: number }): Promise<PdfFigures> {
+export async function pdfBench(
+  base: string,
+  headers: Record<string, string>,
+  getCase: Case,
+  servingPid?: number,
+  spin?: { core?: number },
+): Promise<PdfFigures> {
   const invoice = await twentyLineInvoice(base, headers);
   // Another business's 20-line invoice: at full throughput one printer prints it beside three printing
   // `invoice`, to see the PDF process serve the two businesses in turn (docs/performance.md, "Printing: bounded and fair").
@@ -127,8 +171,13 @@ export async function pdfBench(base: string, headers: Record<string, string>, ge
     await printLoops(base, headers, invoice, Date.now() + 2000);
     await probe(agent, base, getCase, 2, PROBE_RATE);
     const cpuBefore = servingPid ? [mainThreadCpuMicros(servingPid), cpuMicros(servingPid) + childrenCpuMicros(servingPid)] : undefined;
-    const alone = await printLoops(base, headers, invoice, Date.now() + DURATION * 1000, undefined, { invoices: [invoice, invoice, invoice, other] });
-    const cpu = servingPid && cpuBefore ? [mainThreadCpuMicros(servingPid) - cpuBefore[0], cpuMicros(servingPid) + childrenCpuMicros(servingPid) - cpuBefore[1]] : undefined;
+    const alone = await printLoops(base, headers, invoice, Date.now() + DURATION * 1000, undefined, {
+      invoices: [invoice, invoice, invoice, other],
+    });
+    const cpu =
+      servingPid && cpuBefore
+        ? [mainThreadCpuMicros(servingPid) - cpuBefore[0], cpuMicros(servingPid) + childrenCpuMicros(servingPid) - cpuBefore[1]]
+        : undefined;
     // GET latency with and without PDFs being made, in short slices taken in turns (ROUNDS × 2 × DURATION
     // seconds in all): on a shared machine the other processes' bursts then fall on both sides alike,
     // where two long windows one after the other would compare two different moments of the machine.
@@ -155,7 +204,11 @@ export async function pdfBench(base: string, headers: Record<string, string>, ge
           printingSeconds += (Date.now() - began) / 1000;
         }
       }
-      rounds.push({ alone: latencyOf(pools.alone.latencies, pools.alone.failed), whilePrinting: latencyOf(pools.printing.latencies, pools.printing.failed), pdfsPerSecond: printed / printingSeconds });
+      rounds.push({
+        alone: latencyOf(pools.alone.latencies, pools.alone.failed),
+        whilePrinting: latencyOf(pools.printing.latencies, pools.printing.failed),
+        pdfsPerSecond: printed / printingSeconds,
+      });
     }
     const sorted = [...alone.times].sort((a, b) => a - b);
     const printersOf = (which: number) => [invoice, invoice, invoice, other].slice(0, PRINTERS).filter((one) => one === which).length || 1;
@@ -164,7 +217,11 @@ export async function pdfBench(base: string, headers: Record<string, string>, ge
     return {
       pdfsPerSecond: alone.times.length / DURATION,
       printMedianMs: percentile(sorted, 50),
-      turns: { perPrinter: [perPrinter(invoice), perPrinter(other)], printers: [printersOf(invoice), printersOf(other)], medianMs: [medianOf(invoice), medianOf(other)] },
+      turns: {
+        perPrinter: [perPrinter(invoice), perPrinter(other)],
+        printers: [printersOf(invoice), printersOf(other)],
+        medianMs: [medianOf(invoice), medianOf(other)],
+      },
       printRate: PRINT_RATE || null,
       getAlone: medianLatency(rounds.map((r) => r.alone)),
       getWhilePrinting: medianLatency(rounds.map((r) => r.whilePrinting)),
@@ -173,7 +230,12 @@ export async function pdfBench(base: string, headers: Record<string, string>, ge
       pdfsPerSecondUnderGets: median(rounds.map((r) => r.pdfsPerSecond)),
       probeRate: PROBE_RATE,
       printers: PRINTERS,
-      ...(cpu && alone.times.length ? { requestThreadCpuMsPerPdf: cpu[0] / 1000 / alone.times.length, otherThreadsCpuMsPerPdf: (cpu[1] - cpu[0]) / 1000 / alone.times.length } : {}),
+      ...(cpu && alone.times.length
+        ? {
+            requestThreadCpuMsPerPdf: cpu[0] / 1000 / alone.times.length,
+            otherThreadsCpuMsPerPdf: (cpu[1] - cpu[0]) / 1000 / alone.times.length,
+          }
+        : {}),
     };
   } finally {
     agent.destroy();

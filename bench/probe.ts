@@ -13,13 +13,20 @@ export interface Latency {
   failed: number;
 }
 
-export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+export const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 
 /** The latency figures of some GETs (milliseconds). */
 export function latencyOf(latencies: number[], failed: number): Latency {
   const sorted = [...latencies].sort((x, y) => x - y);
   const round = (ms: number) => Math.round(ms * 100) / 100;
-  return { requests: sorted.length, p50: round(percentile(sorted, 50)), p99: round(percentile(sorted, 99)), max: round(sorted.at(-1) ?? 0), failed };
+  return {
+    requests: sorted.length,
+    p50: round(percentile(sorted, 50)),
+    p99: round(percentile(sorted, 99)),
+    max: round(sorted.at(-1) ?? 0),
+    failed,
+  };
 }
 
 /**
@@ -27,27 +34,34 @@ export function latencyOf(latencies: number[], failed: number): Latency {
  * then (on a free keep-alive connection, a new one when all are busy); its latency counts from when it was
  * due (or sent, if that was earlier), so a service that stalls is charged for the requests that queued behind the stall.
  */
-export async function probe(agent: Agent, base: string, c: Case, seconds: number, rate: number): Promise<{ latencies: number[]; failed: number }> {
+export async function probe(
+  agent: Agent,
+  base: string,
+  c: Case,
+  seconds: number,
+  rate: number,
+): Promise<{ latencies: number[]; failed: number }> {
   const url = new URL(base);
   const latencies: number[] = [];
   let failed = 0;
-  const one = (due: number) => new Promise<void>((resolve) => {
-    // A request sent up to 1 ms before it was due (the loop does not sleep for less) counts from its sending.
-    const from = Math.min(due, performance.now());
-    const req = request({ agent, host: url.hostname, port: url.port, method: 'GET', path: c.path(), headers: c.headers }, (res) => {
-      if (res.statusCode !== 200) failed++;
-      res.resume();
-      res.on('end', () => {
-        latencies.push(performance.now() - from);
+  const one = (due: number) =>
+    new Promise<void>((resolve) => {
+      // A request sent up to 1 ms before it was due (the loop does not sleep for less) counts from its sending.
+      const from = Math.min(due, performance.now());
+      const req = request({ agent, host: url.hostname, port: url.port, method: 'GET', path: c.path(), headers: c.headers }, (res) => {
+        if (res.statusCode !== 200) failed++;
+        res.resume();
+        res.on('end', () => {
+          latencies.push(performance.now() - from);
+          resolve();
+        });
+      });
+      req.on('error', () => {
+        failed++;
         resolve();
       });
+      req.end();
     });
-    req.on('error', () => {
-      failed++;
-      resolve();
-    });
-    req.end();
-  });
   const inFlight: Array<Promise<void>> = [];
   const start = performance.now();
   const total = Math.round(seconds * rate);
@@ -71,4 +85,3 @@ export const medianLatency = (all: Latency[]): Latency => ({
   max: Math.max(...all.map((l) => l.max)),
   failed: all.reduce((sum, l) => sum + l.failed, 0),
 });
-

@@ -9,8 +9,25 @@ import { join } from 'node:path';
 import { parseDatabaseUrl } from '../src/config/configuration.js';
 import { runtimeEnvironment } from '../src/runtime-settings.js';
 import {
-  bearerFor, CONNECTIONS, dist, DURATION, freePort, hasTaskset, JWT_SECRET, load, median, medianMeasure, pinLoadGenerator, prepareDatabase,
-  resultsDir, ROUNDS, selectCases, start, waitFor, type Case, type Measure,
+  bearerFor,
+  CONNECTIONS,
+  dist,
+  DURATION,
+  freePort,
+  hasTaskset,
+  JWT_SECRET,
+  load,
+  median,
+  medianMeasure,
+  pinLoadGenerator,
+  prepareDatabase,
+  resultsDir,
+  ROUNDS,
+  selectCases,
+  start,
+  waitFor,
+  type Case,
+  type Measure,
 } from './harness.js';
 import { BENCH_EMAIL, BENCH_PASSWORD, BUSINESSES, DUE_DATE_DAYS, FIRST_DUE_DATE, seed, type SeedSizes } from './seed.js';
 
@@ -56,14 +73,25 @@ const cases: ScaleCase[] = [
     make: (server) => ({
       method: 'POST',
       path: () => '/api/billing/invoices',
-      body: () => JSON.stringify({
-        BusinessId: randomInt(BUSINESSES), CurrencyId: server.references.currency, BillToCountryId: server.references.country,
-        BillToName: `Created ${++created}`, BillToAddress: '2 Low Road', BillToCity: 'Leeds', BillToPostCode: 'LS1 1AA',
-        TotalAmount: 120, TaxAmount: 20, DueDate: `${day(randomInt(DUE_DATE_DAYS))}T00:00:00Z`,
-      }),
+      body: () =>
+        JSON.stringify({
+          BusinessId: randomInt(BUSINESSES),
+          CurrencyId: server.references.currency,
+          BillToCountryId: server.references.country,
+          BillToName: `Created ${++created}`,
+          BillToAddress: '2 Low Road',
+          BillToCity: 'Leeds',
+          BillToPostCode: 'LS1 1AA',
+          TotalAmount: 120,
+          TaxAmount: 20,
+          DueDate: `${day(randomInt(DUE_DATE_DAYS))}T00:00:00Z`,
+        }),
     }),
   },
-  { name: 'page 1 of a business, with count', make: () => ({ method: 'GET', path: () => `/api/billing/invoices?${businessQuery()}&size=25&page=1` }) },
+  {
+    name: 'page 1 of a business, with count',
+    make: () => ({ method: 'GET', path: () => `/api/billing/invoices?${businessQuery()}&size=25&page=1` }),
+  },
   {
     name: 'page 200 of a business, with count',
     target: { maxRatioTo: 'page 1 of a business, with count', max: 2 },
@@ -103,23 +131,45 @@ try {
     type = target.type;
     const seeded = Date.now();
     await seed({ database: target, DATABASE_POOL_SIZE: 10, REQUEST_TIMEOUT_MS: 10_000 }, SIZES[size]);
-    console.log(`seeded ${target.type} (${size}): ${SIZES[size].invoices} invoices, ${SIZES[size].products} products in ${((Date.now() - seeded) / 1000).toFixed(1)} s`);
+    console.log(
+      `seeded ${target.type} (${size}): ${SIZES[size].invoices} invoices, ${SIZES[size].products} products in ${((Date.now() - seeded) / 1000).toFixed(1)} s`,
+    );
     const port = await freePort();
-    const child = start(join(dist, 'src', 'main.js'), {
-      ...runtimeEnvironment(), DATABASE_URL: db.url, JWT_SECRET, LOG_LEVEL: 'warn', NODE_ENV: 'production', PORT: String(port),
-      RATE_LIMIT_PER_MINUTE: '10000000', RATE_LIMIT_TOKEN_PER_MINUTE: '10000000',
-    }, `scale-${size}`);
+    const child = start(
+      join(dist, 'src', 'main.js'),
+      {
+        ...runtimeEnvironment(),
+        DATABASE_URL: db.url,
+        JWT_SECRET,
+        LOG_LEVEL: 'warn',
+        NODE_ENV: 'production',
+        PORT: String(port),
+        RATE_LIMIT_PER_MINUTE: '10000000',
+        RATE_LIMIT_TOKEN_PER_MINUTE: '10000000',
+      },
+      `scale-${size}`,
+    );
     children.push(child);
     const base = `http://127.0.0.1:${port}`;
     await waitFor(`${base}/health`, child);
     const headers = await bearerFor(base, BENCH_EMAIL, BENCH_PASSWORD);
-    const idOf = async (path: string) => ((await (await fetch(`${base}${path}`, { headers })).json()) as { Records: Array<{ Id: number }> }).Records[0].Id;
+    const idOf = async (path: string) =>
+      ((await (await fetch(`${base}${path}`, { headers })).json()) as { Records: Array<{ Id: number }> }).Records[0].Id;
     servers[size] = {
-      size, base, child, pid: child.pid!, headers: { ...headers, 'content-type': 'application/json' },
-      references: { currency: await idOf('/api/sys/currencies?Currency_Code=GBP'), country: await idOf('/api/sys/countries?Country_TwoDigitsCode=GB') },
+      size,
+      base,
+      child,
+      pid: child.pid!,
+      headers: { ...headers, 'content-type': 'application/json' },
+      references: {
+        currency: await idOf('/api/sys/currencies?Currency_Code=GBP'),
+        country: await idOf('/api/sys/countries?Country_TwoDigitsCode=GB'),
+      },
     };
   }
-  console.log(`each case: ${ROUNDS} rounds of ${DURATION} s on each database, alternating, ${CONNECTIONS} connections; medians over the rounds`);
+  console.log(
+    `each case: ${ROUNDS} rounds of ${DURATION} s on each database, alternating, ${CONNECTIONS} connections; medians over the rounds`,
+  );
 
   const rows: Array<{ case: string; small: Measure; large: Measure; costRatio: number; target?: ScaleCase['target'] }> = [];
   for (const c of selectCases(cases)) {
@@ -134,9 +184,14 @@ try {
     const large = medianMeasure(measures.large);
     const costRatio = median(measures.small.map((m, i) => m.rps / measures.large[i].rps));
     rows.push({ case: c.name, small, large, costRatio, target: c.target });
-    const figures = (m: Measure) => `${m.rps.toFixed(0).padStart(6)} req/s p50 ${String(m.p50).padStart(4)} ms p99 ${String(m.p99).padStart(5)} ms`;
-    const failures = [small, large].some((m) => m.non2xx || m.errors) ? ` | non-2xx ${small.non2xx}/${large.non2xx}, errors ${small.errors}/${large.errors}` : '';
-    console.log(`${c.name.padEnd(37)} 10k ${figures(small)} | ${SIZES.large.invoices / 1000}k ${figures(large)} | cost× ${costRatio.toFixed(2)}${c.target && 'maxCostRatio' in c.target ? ` (target ≤ ${c.target.maxCostRatio})` : ''}${failures}`);
+    const figures = (m: Measure) =>
+      `${m.rps.toFixed(0).padStart(6)} req/s p50 ${String(m.p50).padStart(4)} ms p99 ${String(m.p99).padStart(5)} ms`;
+    const failures = [small, large].some((m) => m.non2xx || m.errors)
+      ? ` | non-2xx ${small.non2xx}/${large.non2xx}, errors ${small.errors}/${large.errors}`
+      : '';
+    console.log(
+      `${c.name.padEnd(37)} 10k ${figures(small)} | ${SIZES.large.invoices / 1000}k ${figures(large)} | cost× ${costRatio.toFixed(2)}${c.target && 'maxCostRatio' in c.target ? ` (target ≤ ${c.target.maxCostRatio})` : ''}${failures}`,
+    );
   }
   for (const row of rows) {
     const target = row.target;
@@ -148,10 +203,19 @@ try {
       console.log(`${row.case} costs ${ratio.toFixed(2)}× ${other.case} at ${SIZES[size].invoices} invoices (target ≤ ${target.max})`);
     }
   }
-  const rss = Object.values(servers).map((server) => `${server.size} ${Math.max(...rows.map((r) => r[server.size].rssMb ?? 0))} MB`).join(', ');
+  const rss = Object.values(servers)
+    .map((server) => `${server.size} ${Math.max(...rows.map((r) => r[server.size].rssMb ?? 0))} MB`)
+    .join(', ');
   console.log(`highest resident memory of the serving processes: ${rss}`);
   const file = join(resultsDir, `scale-${type}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  writeFileSync(file, JSON.stringify({ database: type, sizes: SIZES, durationSeconds: DURATION, rounds: ROUNDS, connections: CONNECTIONS, pinned: hasTaskset, rows }, null, 2));
+  writeFileSync(
+    file,
+    JSON.stringify(
+      { database: type, sizes: SIZES, durationSeconds: DURATION, rounds: ROUNDS, connections: CONNECTIONS, pinned: hasTaskset, rows },
+      null,
+      2,
+    ),
+  );
   console.log(`written ${file}`);
 } finally {
   for (const child of children) child.kill('SIGTERM');

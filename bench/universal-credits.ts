@@ -18,18 +18,52 @@ const FIRST_DAY = Date.UTC(2001, 0, 1);
 export async function universalCreditCases(base: string, auth: Record<string, string>, baseline: string): Promise<Case[]> {
   if (!selectCases([{ name: UNIVERSAL_CREDITS_CASE }]).length) return [];
   const send = async (method: 'GET' | 'POST', path: string, body?: Record<string, unknown>): Promise<any> => {
-    const response = await fetch(`${base}${path}`, { method, headers: { ...auth, 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: body && JSON.stringify(body),
+    });
     const answer = (await response.json()) as { Message?: string };
     if (!response.ok) throw new Error(`seeding universal credits: ${method} ${path} answered ${response.status} ${answer.Message ?? ''}`);
     return answer;
   };
   const currency = (await send('GET', '/api/sys/businesses/1')).CurrencyId;
-  const product = (await send('POST', '/api/billing/products', { BusinessId: 1, Name: 'Bench daily locker', Description: 'A locker, billed daily', Price: 2, CurrencyId: currency, SystemProductType: 1, AvailableAs: 3, DisplayOrder: 0 })).Value.Id;
+  const product = (
+    await send('POST', '/api/billing/products', {
+      BusinessId: 1,
+      Name: 'Bench daily locker',
+      Description: 'A locker, billed daily',
+      Price: 2,
+      CurrencyId: currency,
+      SystemProductType: 1,
+      AvailableAs: 3,
+      DisplayOrder: 0,
+    })
+  ).Value.Id;
   const customers: number[] = [];
   for (let i = 0; i < CUSTOMERS; i++) {
-    const customer = (await send('POST', '/api/spaces/coworkers', { BusinessId: 1, FullName: `Bench credit holder ${i}`, Email: `bench.credit.${i}@example.com` })).Value.Id;
-    await send('POST', '/api/billing/coworkerproducts', { CoworkerId: customer, ProductId: product, RegularCharge: true, RepeatCycle: 2, SaleDate: '2001-01-01' });
-    if (WITH_CREDIT) await send('POST', '/api/billing/coworkerbookingcredits', { CoworkerId: customer, BusinessId: 1, Description: 'Bench credit', IsUniversalCredit: true, TotalCredit: 1_000_000_000 });
+    const customer = (
+      await send('POST', '/api/spaces/coworkers', {
+        BusinessId: 1,
+        FullName: `Bench credit holder ${i}`,
+        Email: `bench.credit.${i}@example.com`,
+      })
+    ).Value.Id;
+    await send('POST', '/api/billing/coworkerproducts', {
+      CoworkerId: customer,
+      ProductId: product,
+      RegularCharge: true,
+      RepeatCycle: 2,
+      SaleDate: '2001-01-01',
+    });
+    if (WITH_CREDIT)
+      await send('POST', '/api/billing/coworkerbookingcredits', {
+        CoworkerId: customer,
+        BusinessId: 1,
+        Description: 'Bench credit',
+        IsUniversalCredit: true,
+        TotalCredit: 1_000_000_000,
+      });
     customers.push(customer);
   }
   const runs = customers.map(() => 0);
@@ -39,8 +73,15 @@ export async function universalCreditCases(base: string, auth: Record<string, st
     const until = new Date(FIRST_DAY + runs[k]++ * 86_400_000).toISOString().slice(0, 10);
     return JSON.stringify({ Key: 'COWORKER_BILL_RUN', Ids: [customers[k]], Parameters: [{ Name: 'Until', Value: until }] });
   };
-  return [{
-    name: UNIVERSAL_CREDITS_CASE, target: null, method: 'POST', path: () => '/api/spaces/coworkers/runcommand',
-    headers: { ...auth, 'content-type': 'application/json' }, body, baseline,
-  }];
+  return [
+    {
+      name: UNIVERSAL_CREDITS_CASE,
+      target: null,
+      method: 'POST',
+      path: () => '/api/spaces/coworkers/runcommand',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body,
+      baseline,
+    },
+  ];
 }

@@ -93,11 +93,14 @@ export class AppModule {
           useFactory: (settings: ConfigService<AppConfig, true>, storage: RedisThrottlerStorage | null) => ({
             // Shared by every instance when REDIS_URL is set; otherwise counted in this process.
             storage: storage ?? new FixedWindowStorage(),
-            throttlers: [{
-              name: 'default',
-              ttl: 60_000,
-              limit: (context) => settings.get(isTokenRoute(context) ? 'RATE_LIMIT_TOKEN_PER_MINUTE' : 'RATE_LIMIT_PER_MINUTE', { infer: true }),
-            }],
+            throttlers: [
+              {
+                name: 'default',
+                ttl: 60_000,
+                limit: (context) =>
+                  settings.get(isTokenRoute(context) ? 'RATE_LIMIT_TOKEN_PER_MINUTE' : 'RATE_LIMIT_PER_MINUTE', { infer: true }),
+              },
+            ],
             // One counter per client for /api/token and one for everything else (not one per route).
             generateKey: (context, tracker) => `${isTokenRoute(context) ? 'token' : 'api'}:${tracker}`,
           }),

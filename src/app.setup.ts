@@ -166,9 +166,14 @@ export async function setupApp(app: NestFastifyApplication): Promise<void> {
   });
   // JSON bodies are bounded in depth and size before they are parsed (docs/api.md §11.2).
   const adapter = app.getHttpAdapter() as FastifyAdapter;
-  adapter.useBodyParser('application/json', false, { bodyLimit: BODY_LIMIT }, (request: FastifyRequest, body: Buffer, done: (error: Error | null, body?: unknown) => void) => {
-    done(null, parseJsonBody(body.toString('utf8'), request.headers['content-type']));
-  });
+  adapter.useBodyParser(
+    'application/json',
+    false,
+    { bodyLimit: BODY_LIMIT },
+    (request: FastifyRequest, body: Buffer, done: (error: Error | null, body?: unknown) => void) => {
+      done(null, parseJsonBody(body.toString('utf8'), request.headers['content-type']));
+    },
+  );
 
   // Every record route, served by the one record router with the guards of app.module.ts.
   const recordRoutes = installRecordRouter(app, REQUEST_GUARDS);

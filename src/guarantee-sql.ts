@@ -83,27 +83,30 @@ interface Guarantee {
 const GUARANTEES: Guarantee[] = [
   {
     title: 'Idempotency-Key claim',
-    guarantees: 'the unique ScopeHash lets one request of a key claim it; a second of the same scope fails as a unique violation and is answered from the stored claim (docs/api.md, "Idempotency-Key").',
+    guarantees:
+      'the unique ScopeHash lets one request of a key claim it; a second of the same scope fails as a unique violation and is answered from the stored claim (docs/api.md, "Idempotency-Key").',
     run: (db) => new IdempotencyRepository(db).insert('scope', 'request', 1, new Date(0), new Date(0)),
   },
   {
-    title: 'Idempotency-Key answer, stored in the write\'s own transaction',
+    title: "Idempotency-Key answer, stored in the write's own transaction",
     guarantees: 'the answer commits with the write it answers, or neither does.',
     run: (db, manager) => new IdempotencyRepository(db).complete(1, 200, '{}', null, manager),
   },
   {
     title: 'Refresh-token rotation',
-    guarantees: 'of parallel refreshes with one token, exactly one marks it used (one changed row) and gets the next token; the others are refused.',
+    guarantees:
+      'of parallel refreshes with one token, exactly one marks it used (one changed row) and gets the next token; the others are refused.',
     run: (db) => new RefreshTokenRepository(db).markUsed(1),
   },
   {
     title: 'TOTP time step',
-    guarantees: 'a code\'s time step is accepted once: of parallel logins with it (or an earlier one), one changes the row (RFC 6238 §5.2).',
+    guarantees: "a code's time step is accepted once: of parallel logins with it (or an earlier one), one changes the row (RFC 6238 §5.2).",
     run: (db) => new UserLoginRepository(db).claimTotpStep(1, 1),
   },
   {
     title: 'The billing lease (automatic runs)',
-    guarantees: 'the row is made once (unique BusinessId, a duplicate ignored), then one conditional UPDATE gives the lease to one instance until LeaseUntil; its holder alone releases it (docs/billing.md).',
+    guarantees:
+      'the row is made once (unique BusinessId, a duplicate ignored), then one conditional UPDATE gives the lease to one instance until LeaseUntil; its holder alone releases it (docs/billing.md).',
     run: async (db) => {
       const lease = new BillingRunsRepository(db);
       await lease.takeLease(1, 'holder', new Date(0), new Date(0));
@@ -111,34 +114,49 @@ const GUARANTEES: Guarantee[] = [
     },
   },
   {
-    title: 'The customer\'s billing turn',
-    guarantees: 'every transaction billing a customer (or a batch of them, one UPDATE) first writes its row, so they take turns on one server and conflict (and run again) across Galera nodes; none commits on what it read before another\'s commit (docs/billing.md, "Exactly once").',
+    title: "The customer's billing turn",
+    guarantees:
+      'every transaction billing a customer (or a batch of them, one UPDATE) first writes its row, so they take turns on one server and conflict (and run again) across Galera nodes; none commits on what it read before another\'s commit (docs/billing.md, "Exactly once").',
     run: (db, manager) => new BillingRunsRepository(db).takeTurns([1, 2], manager),
   },
   {
     title: 'Claim of a due item (contract period; contract products and sales alike)',
-    guarantees: 'the item is marked billed only from the state the run read (one changed row), so no period is billed twice, whatever runs at once.',
-    run: (db, manager) => new DueSourcesRepository(db).conditionalUpdate(manager, undefined, CoworkerContract, 1, { RenewalDate: null }, 'RenewalDate', '2026-01-01 00:00:00'),
+    guarantees:
+      'the item is marked billed only from the state the run read (one changed row), so no period is billed twice, whatever runs at once.',
+    run: (db, manager) =>
+      new DueSourcesRepository(db).conditionalUpdate(
+        manager,
+        undefined,
+        CoworkerContract,
+        1,
+        { RenewalDate: null },
+        'RenewalDate',
+        '2026-01-01 00:00:00',
+      ),
   },
   {
     title: 'Invoice number',
-    guarantees: 'one upsert takes the next number of the business\'s series and holds the counter row until the transaction ends: numbers are unique, sequential and never reused.',
+    guarantees:
+      "one upsert takes the next number of the business's series and holds the counter row until the transaction ends: numbers are unique, sequential and never reused.",
     rows: [{ n: 1 }],
     run: (db, manager) => new InvoiceIssuanceRepository(db).nextNumber('CoworkerInvoice', 1, manager),
   },
   {
     title: 'The invoice lock (settlement)',
-    guarantees: 'every writer of one invoice (payments, credit notes, cancellations) takes turns on its row: a row lock on MySQL, the one writer on SQLite (docs/settlement.md).',
+    guarantees:
+      'every writer of one invoice (payments, credit notes, cancellations) takes turns on its row: a row lock on MySQL, the one writer on SQLite (docs/settlement.md).',
     run: (db, manager) => new SettlementRepository(db).lockInvoice(1, manager),
   },
   {
     title: 'Stock decrement (a sale)',
-    guarantees: 'one conditional UPDATE takes the quantity only while enough is left (unless negative stock is allowed): concurrent sales never oversell.',
+    guarantees:
+      'one conditional UPDATE takes the quantity only while enough is left (unless negative stock is allowed): concurrent sales never oversell.',
     run: (db, manager) => new ProductsRepository(db).takeStock(1, 1, manager),
   },
   {
-    title: 'A guarded write\'s turn (Galera: after the stock, credit, pass, booking and invoice-lock statements)',
-    guarantees: 'a unique key on (table, row, Version or sequence after the write): on a Galera cluster two nodes\' writes that took the same turn of a row cannot both commit, where the conditional UPDATE alone can run on a replaced row version (docs/architecture.md §7).',
+    title: "A guarded write's turn (Galera: after the stock, credit, pass, booking and invoice-lock statements)",
+    guarantees:
+      "a unique key on (table, row, Version or sequence after the write): on a Galera cluster two nodes' writes that took the same turn of a row cannot both commit, where the conditional UPDATE alone can run on a replaced row version (docs/architecture.md §7).",
     run: (db, manager) => db.recordTurn(manager, Product, 1, 'Version'),
   },
   {
@@ -147,8 +165,9 @@ const GUARANTEES: Guarantee[] = [
     run: (db, manager) => new CreditSpendingRepository(db).take(1, 1n, manager),
   },
   {
-    title: 'A resource\'s bookings take turns',
-    guarantees: 'a write of the resource\'s row makes every booking write of it wait for the one before, so no two bookings overlap (docs/bookings.md).',
+    title: "A resource's bookings take turns",
+    guarantees:
+      "a write of the resource's row makes every booking write of it wait for the one before, so no two bookings overlap (docs/bookings.md).",
     run: (db, manager) => new BookingsRepository(db).lockResource(1, manager),
   },
   {
@@ -161,7 +180,10 @@ const GUARANTEES: Guarantee[] = [
 /** The guarantee statements of one dialect's `db`, as reviewable text (docs/sql/<dialect>/guarantees.sql). */
 export async function guaranteeSql(offline: Database): Promise<string> {
   const db = new RecordingDatabase(offline.dataSource);
-  const lines = ['-- The statements that carry the exactly-once guarantees: generated by `npm run sql:snapshots` from the', '-- methods that run them (src/guarantee-sql.ts); do not edit.'];
+  const lines = [
+    '-- The statements that carry the exactly-once guarantees: generated by `npm run sql:snapshots` from the',
+    '-- methods that run them (src/guarantee-sql.ts); do not edit.',
+  ];
   for (const guarantee of GUARANTEES) {
     db.sent.length = 0;
     db.rows = guarantee.rows ?? [];

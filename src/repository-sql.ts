@@ -48,58 +48,161 @@ const STATEMENTS: NamedStatement[] = [
   { name: 'BillingRunsRepository.universalCredits', run: (db, manager) => new BillingRunsRepository(db).universalCredits(1, 1, manager) },
   { name: 'DueSourcesRepository.contractsDue', run: (db, manager) => new DueSourcesRepository(db).contractsDue([1, 2], at, manager) },
   { name: 'DueSourcesRepository.contractProducts', run: (db, manager) => new DueSourcesRepository(db).contractProducts([1, 2], manager) },
-  { name: 'DueSourcesRepository.unbilledOneOffSales', run: (db, manager) => new DueSourcesRepository(db).unbilledOneOffSales([1, 2], at, manager) },
+  {
+    name: 'DueSourcesRepository.unbilledOneOffSales',
+    run: (db, manager) => new DueSourcesRepository(db).unbilledOneOffSales([1, 2], at, manager),
+  },
   { name: 'DueSourcesRepository.recurringSales', run: (db, manager) => new DueSourcesRepository(db).recurringSales([1, 2], manager) },
   { name: 'DueSourcesRepository.mainContract', run: (db, manager) => new DueSourcesRepository(db).mainContract(1, at, at, manager) },
-  { name: 'DueItemsRepository.hasBilledLines', run: (db, manager) => new DueItemsRepository(db).hasBilledLines('CoworkerProductUniqueId', 'u', manager) },
+  {
+    name: 'DueItemsRepository.hasBilledLines',
+    run: (db, manager) => new DueItemsRepository(db).hasBilledLines('CoworkerProductUniqueId', 'u', manager),
+  },
   { name: 'DueItemsRepository.holdUnbilled', run: (db, manager) => new DueItemsRepository(db).holdUnbilled(CoworkerProduct, 1, manager) },
   { name: 'DueItemsRepository.flaggedOn', run: (db, manager) => new DueItemsRepository(db).flaggedOn(CoworkerProduct, 1, manager) },
-  { name: 'DueItemsRepository.updateFlagged (a claim)', run: (db, manager) => new DueItemsRepository(db).updateFlagged(CoworkerProduct, 1, { Invoiced: 1, CoworkerInvoiceId: 1 }, 1, undefined, manager) },
-  { name: 'DueItemsRepository.updateFlagged (a release)', run: (db, manager) => new DueItemsRepository(db).updateFlagged(CoworkerProduct, 1, { Invoiced: 0, CoworkerInvoiceId: null }, null, undefined, manager) },
-  { name: 'InvoiceReleaseRepository.billedBy', run: (db, manager) => new InvoiceReleaseRepository(db).billedBy(1, 'CoworkerProductUniqueId', manager) },
-  { name: 'InvoiceReleaseRepository.sourceRecord', run: (db, manager) => new InvoiceReleaseRepository(db).sourceRecord(CoworkerProduct, 'u', manager) },
-  { name: 'InvoiceReleaseRepository.otherBillings', run: (db, manager) => new InvoiceReleaseRepository(db).otherBillings('CoworkerProductUniqueId', 'u', 1, manager) },
-  { name: 'InvoiceReleaseRepository.markReleased', run: (db, manager) => new InvoiceReleaseRepository(db).markReleased(CoworkerProduct, 1, { Invoiced: 0 }, undefined, manager) },
+  {
+    name: 'DueItemsRepository.updateFlagged (a claim)',
+    run: (db, manager) =>
+      new DueItemsRepository(db).updateFlagged(CoworkerProduct, 1, { Invoiced: 1, CoworkerInvoiceId: 1 }, 1, undefined, manager),
+  },
+  {
+    name: 'DueItemsRepository.updateFlagged (a release)',
+    run: (db, manager) =>
+      new DueItemsRepository(db).updateFlagged(CoworkerProduct, 1, { Invoiced: 0, CoworkerInvoiceId: null }, null, undefined, manager),
+  },
+  {
+    name: 'InvoiceReleaseRepository.billedBy',
+    run: (db, manager) => new InvoiceReleaseRepository(db).billedBy(1, 'CoworkerProductUniqueId', manager),
+  },
+  {
+    name: 'InvoiceReleaseRepository.sourceRecord',
+    run: (db, manager) => new InvoiceReleaseRepository(db).sourceRecord(CoworkerProduct, 'u', manager),
+  },
+  {
+    name: 'InvoiceReleaseRepository.otherBillings',
+    run: (db, manager) => new InvoiceReleaseRepository(db).otherBillings('CoworkerProductUniqueId', 'u', 1, manager),
+  },
+  {
+    name: 'InvoiceReleaseRepository.markReleased',
+    run: (db, manager) => new InvoiceReleaseRepository(db).markReleased(CoworkerProduct, 1, { Invoiced: 0 }, undefined, manager),
+  },
   { name: 'ChargesRepository.dueForBilling', run: (db, manager) => new ChargesRepository(db).dueForBilling([1, 2], at, manager) },
-  { name: 'CoworkerTimePassesRepository.dueForBilling', run: (db, manager) => new CoworkerTimePassesRepository(db).dueForBilling([1, 2], at, manager) },
-  { name: 'CoworkerTimePassesRepository.checkinUsing', run: (db, manager) => new CoworkerTimePassesRepository(db).checkinUsing('u', manager) },
+  {
+    name: 'CoworkerTimePassesRepository.dueForBilling',
+    run: (db, manager) => new CoworkerTimePassesRepository(db).dueForBilling([1, 2], at, manager),
+  },
+  {
+    name: 'CoworkerTimePassesRepository.checkinUsing',
+    run: (db, manager) => new CoworkerTimePassesRepository(db).checkinUsing('u', manager),
+  },
   { name: 'BookingsRepository.dueForBilling', run: (db, manager) => new BookingsRepository(db).dueForBilling([1, 2], at, manager) },
-  { name: 'ContractProductsRepository.invoicedPeriod', run: (db, manager) => new ContractProductsRepository(db).invoicedPeriod(1, manager) },
+  {
+    name: 'ContractProductsRepository.invoicedPeriod',
+    run: (db, manager) => new ContractProductsRepository(db).invoicedPeriod(1, manager),
+  },
   { name: 'ContractProductsRepository.contractOf', run: (db, manager) => new ContractProductsRepository(db).contractOf(1, manager) },
   { name: 'ContractProductsRepository.productOf', run: (db, manager) => new ContractProductsRepository(db).productOf(1, manager) },
-  { name: 'CoworkerProductsRepository.invoicedPeriod', run: (db, manager) => new CoworkerProductsRepository(db).invoicedPeriod(1, manager) },
+  {
+    name: 'CoworkerProductsRepository.invoicedPeriod',
+    run: (db, manager) => new CoworkerProductsRepository(db).invoicedPeriod(1, manager),
+  },
   { name: 'ProductsRepository.claimLowStockAlert', run: (db, manager) => new ProductsRepository(db).claimLowStockAlert(1, 1, at, manager) },
   { name: 'ProductsRepository.rearmLowStockAlert', run: (db, manager) => new ProductsRepository(db).rearmLowStockAlert(1, manager) },
-  { name: 'CoworkerDeliveriesRepository.collect', run: (db, manager) => new CoworkerDeliveriesRepository(db).collect(1, at, null, manager) },
-  { name: 'TaxRatesRepository.isNamedIn', run: (db, manager) => new TaxRatesRepository(db).isNamedIn(Product, ['TaxRateId', 'ReducedTaxRateId', 'ExemptTaxRateId'], 1, manager) },
+  {
+    name: 'CoworkerDeliveriesRepository.collect',
+    run: (db, manager) => new CoworkerDeliveriesRepository(db).collect(1, at, null, manager),
+  },
+  {
+    name: 'TaxRatesRepository.isNamedIn',
+    run: (db, manager) => new TaxRatesRepository(db).isNamedIn(Product, ['TaxRateId', 'ReducedTaxRateId', 'ExemptTaxRateId'], 1, manager),
+  },
   { name: 'ResourcesRepository.currencyOfBusiness', run: (db, manager) => new ResourcesRepository(db).currencyOfBusiness(1, manager) },
   { name: 'ResourcesRepository.hasBookings', run: (db, manager) => new ResourcesRepository(db).hasBookings(1, manager) },
-  { name: 'BookingProductsRepository.customerOfBooking', run: (db, manager) => new BookingProductsRepository(db).customerOfBooking(1, manager) },
+  {
+    name: 'BookingProductsRepository.customerOfBooking',
+    run: (db, manager) => new BookingProductsRepository(db).customerOfBooking(1, manager),
+  },
   { name: 'RecordLinksRepository.listedIds', run: (db, manager) => new RecordLinksRepository(db).listedIds(list, 1, manager) },
   { name: 'RecordLinksRepository.unlist', run: (db, manager) => new RecordLinksRepository(db).unlist(list, 1, [2, 3], manager) },
   { name: 'RecordLinksRepository.list', run: (db, manager) => new RecordLinksRepository(db).list(list, 1, [2, 3], manager) },
-  { name: 'RecordLinksRepository.names (an id)', run: (db, manager) => new RecordLinksRepository(db).names({ table: 'product', column: 'TaxRateId', json: false }, 1, manager) },
-  { name: 'RecordLinksRepository.names (a JSON id list)', run: (db, manager) => new RecordLinksRepository(db).names({ table: 'coworkerbookingcredit', column: 'ElegibleProducts', json: true }, 1, manager) },
+  {
+    name: 'RecordLinksRepository.names (an id)',
+    run: (db, manager) => new RecordLinksRepository(db).names({ table: 'product', column: 'TaxRateId', json: false }, 1, manager),
+  },
+  {
+    name: 'RecordLinksRepository.names (a JSON id list)',
+    run: (db, manager) =>
+      new RecordLinksRepository(db).names({ table: 'coworkerbookingcredit', column: 'ElegibleProducts', json: true }, 1, manager),
+  },
   { name: 'RecordLinksRepository.lockRow (MySQL)', run: (db, manager) => new RecordLinksRepository(db).lockRow(Product, 1, manager) },
-  { name: 'RecordLinksRepository.businessesOf (a column)', run: (db, manager) => new RecordLinksRepository(db).businessesOf(Product, { column: 'BusinessId' }, [1, 2], manager) },
-  { name: 'RecordLinksRepository.businessesOf (through a parent)', run: (db, manager) => new RecordLinksRepository(db).businessesOf(CoworkerProduct, { via: () => Coworker, on: 'CoworkerId' }, [1], manager) },
-  { name: 'MigrationLockRepository.ensureTable', run: (_db, _manager, dataSource) => new MigrationLockRepository(dataSource, 'migrations').ensureTable() },
-  { name: 'MigrationLockRepository.ensureRow', run: (_db, _manager, dataSource) => new MigrationLockRepository(dataSource, 'migrations').ensureRow() },
-  { name: 'MigrationLockRepository.claim', run: (_db, _manager, dataSource) => new MigrationLockRepository(dataSource, 'migrations').claim('owner', 0, 0) },
-  { name: 'MigrationLockRepository.read', run: (_db, _manager, dataSource) => new MigrationLockRepository(dataSource, 'migrations').read() },
-  { name: 'MigrationLockRepository.renew', run: (_db, _manager, dataSource) => new MigrationLockRepository(dataSource, 'migrations').renew('owner', 0) },
-  { name: 'MigrationLockRepository.owner', run: (_db, _manager, dataSource) => new MigrationLockRepository(dataSource, 'migrations').owner() },
-  { name: 'MigrationLockRepository.recordProgress', run: (_db, _manager, dataSource) => new MigrationLockRepository(dataSource, 'migrations').recordProgress('owner', null, null) },
-  { name: 'MigrationLockRepository.release', run: (_db, _manager, dataSource) => new MigrationLockRepository(dataSource, 'migrations').release('owner') },
-  { name: 'SchemaRepository.ensureMigrationsTable (MySQL)', run: (_db, _manager, dataSource) => new SchemaRepository(dataSource).ensureMigrationsTable('ENGINE=InnoDB') },
+  {
+    name: 'RecordLinksRepository.businessesOf (a column)',
+    run: (db, manager) => new RecordLinksRepository(db).businessesOf(Product, { column: 'BusinessId' }, [1, 2], manager),
+  },
+  {
+    name: 'RecordLinksRepository.businessesOf (through a parent)',
+    run: (db, manager) =>
+      new RecordLinksRepository(db).businessesOf(CoworkerProduct, { via: () => Coworker, on: 'CoworkerId' }, [1], manager),
+  },
+  {
+    name: 'MigrationLockRepository.ensureTable',
+    run: (_db, _manager, dataSource) => new MigrationLockRepository(dataSource, 'migrations').ensureTable(),
+  },
+  {
+    name: 'MigrationLockRepository.ensureRow',
+    run: (_db, _manager, dataSource) => new MigrationLockRepository(dataSource, 'migrations').ensureRow(),
+  },
+  {
+    name: 'MigrationLockRepository.claim',
+    run: (_db, _manager, dataSource) => new MigrationLockRepository(dataSource, 'migrations').claim('owner', 0, 0),
+  },
+  {
+    name: 'MigrationLockRepository.read',
+    run: (_db, _manager, dataSource) => new MigrationLockRepository(dataSource, 'migrations').read(),
+  },
+  {
+    name: 'MigrationLockRepository.renew',
+    run: (_db, _manager, dataSource) => new MigrationLockRepository(dataSource, 'migrations').renew('owner', 0),
+  },
+  {
+    name: 'MigrationLockRepository.owner',
+    run: (_db, _manager, dataSource) => new MigrationLockRepository(dataSource, 'migrations').owner(),
+  },
+  {
+    name: 'MigrationLockRepository.recordProgress',
+    run: (_db, _manager, dataSource) => new MigrationLockRepository(dataSource, 'migrations').recordProgress('owner', null, null),
+  },
+  {
+    name: 'MigrationLockRepository.release',
+    run: (_db, _manager, dataSource) => new MigrationLockRepository(dataSource, 'migrations').release('owner'),
+  },
+  {
+    name: 'SchemaRepository.ensureMigrationsTable (MySQL)',
+    run: (_db, _manager, dataSource) => new SchemaRepository(dataSource).ensureMigrationsTable('ENGINE=InnoDB'),
+  },
   { name: 'SchemaRepository.appliedMigrations', run: (_db, _manager, dataSource) => new SchemaRepository(dataSource).appliedMigrations() },
   { name: 'SchemaRepository.isApplied', run: (_db, _manager, dataSource) => new SchemaRepository(dataSource).isApplied('Migration1') },
   { name: 'SchemaRepository.tables (MySQL)', run: (_db, _manager, dataSource) => new SchemaRepository(dataSource).tables() },
   { name: 'SchemaRepository.columns (MySQL)', run: (_db, _manager, dataSource) => new SchemaRepository(dataSource).columns() },
   { name: 'SchemaRepository.indexes (MySQL)', run: (_db, _manager, dataSource) => new SchemaRepository(dataSource).indexes() },
   { name: 'SchemaRepository.foreignKeys (MySQL)', run: (_db, _manager, dataSource) => new SchemaRepository(dataSource).foreignKeys() },
-  { name: 'SchemaRepository.withoutForeignKeyChecks (MySQL)', run: (_db, _manager, dataSource) => new SchemaRepository(dataSource).withoutForeignKeyChecks(['DROP TABLE IF EXISTS `t`']) },
-  { name: 'SchemaRepository.insertRows', run: (_db, _manager, dataSource) => SchemaRepository.insertRows(dataSource.createQueryRunner(), 'currency', ['Code', 'Name'], [['EUR', 'Euro'], ['USD', 'US Dollar']]) },
+  {
+    name: 'SchemaRepository.withoutForeignKeyChecks (MySQL)',
+    run: (_db, _manager, dataSource) => new SchemaRepository(dataSource).withoutForeignKeyChecks(['DROP TABLE IF EXISTS `t`']),
+  },
+  {
+    name: 'SchemaRepository.insertRows',
+    run: (_db, _manager, dataSource) =>
+      SchemaRepository.insertRows(
+        dataSource.createQueryRunner(),
+        'currency',
+        ['Code', 'Name'],
+        [
+          ['EUR', 'Euro'],
+          ['USD', 'US Dollar'],
+        ],
+      ),
+  },
 ];
 
 /**
@@ -113,7 +216,8 @@ function recordingDataSource(db: RecordingDatabase): DataSource {
   };
   const runner = { query, release: () => Promise.resolve(), connection: db.dataSource };
   return new Proxy(db.dataSource, {
-    get: (target, property, receiver) => (property === 'query' ? query : property === 'createQueryRunner' ? () => runner : Reflect.get(target, property, receiver)),
+    get: (target, property, receiver) =>
+      property === 'query' ? query : property === 'createQueryRunner' ? () => runner : Reflect.get(target, property, receiver),
   });
 }
 
@@ -121,7 +225,10 @@ function recordingDataSource(db: RecordingDatabase): DataSource {
 export async function repositorySql(offline: Database): Promise<string> {
   const db = new RecordingDatabase(offline.dataSource);
   const dataSource = recordingDataSource(db);
-  const lines = ['-- The statements of the repositories that domain code calls by name: generated by `npm run sql:snapshots` from the', '-- methods that run them (src/repository-sql.ts); do not edit.'];
+  const lines = [
+    '-- The statements of the repositories that domain code calls by name: generated by `npm run sql:snapshots` from the',
+    '-- methods that run them (src/repository-sql.ts); do not edit.',
+  ];
   for (const statement of STATEMENTS) {
     db.sent.length = 0;
     await statement.run(db, db.manager, dataSource);

@@ -34,7 +34,10 @@ function modulesOf(root: DynamicModule): Array<{ controllers: Type<unknown>[]; p
     if ('forwardRef' in entry) return visit(entry.forwardRef());
     const dynamic = 'module' in entry ? entry : undefined;
     const moduleClass = dynamic ? dynamic.module : (entry as Type<unknown>);
-    const metadata = <T>(key: string): T[] => [...((Reflect.getMetadata(key, moduleClass) as T[] | undefined) ?? []), ...(((dynamic as Record<string, unknown> | undefined)?.[key] as T[] | undefined) ?? [])];
+    const metadata = <T>(key: string): T[] => [
+      ...((Reflect.getMetadata(key, moduleClass) as T[] | undefined) ?? []),
+      ...(((dynamic as Record<string, unknown> | undefined)?.[key] as T[] | undefined) ?? []),
+    ];
     found.push({ controllers: metadata(MODULE_METADATA.CONTROLLERS), providers: metadata(MODULE_METADATA.PROVIDERS) });
     for (const imported of metadata<ModuleEntry>(MODULE_METADATA.IMPORTS)) visit(imported);
   };
@@ -43,15 +46,21 @@ function modulesOf(root: DynamicModule): Array<{ controllers: Type<unknown>[]; p
 }
 
 const permissionText = (permission: Permission | null | undefined, isPublic = false, customer = false): string =>
-  (isPublic ? 'public' : customer ? 'customer' : permission ? `${permission.entity}-${permission.action}` : 'authenticated');
+  isPublic ? 'public' : customer ? 'customer' : permission ? `${permission.entity}-${permission.action}` : 'authenticated';
 
-const joinPath = (...parts: Array<string | undefined>) => `/${parts.filter(Boolean).join('/')}`.replace(/\/+/g, '/').replace(/(.)\/$/, '$1');
+const joinPath = (...parts: Array<string | undefined>) =>
+  `/${parts.filter(Boolean).join('/')}`.replace(/\/+/g, '/').replace(/(.)\/$/, '$1');
 
 /** The source files under `src/`, to name the file of each route. */
 function sources(root: string): Array<{ file: string; text: string }> {
   return readdirSync(join(root, 'src'), { recursive: true, encoding: 'utf8' })
     .filter((file) => file.endsWith('.ts') && !file.endsWith('.spec.ts'))
-    .map((file) => ({ file: relative(root, join(root, 'src', file)).split('\\').join('/'), text: readFileSync(join(root, 'src', file), 'utf8') }));
+    .map((file) => ({
+      file: relative(root, join(root, 'src', file))
+        .split('\\')
+        .join('/'),
+      text: readFileSync(join(root, 'src', file), 'utf8'),
+    }));
 }
 
 /**
@@ -61,7 +70,11 @@ function sources(root: string): Array<{ file: string; text: string }> {
  * `src/` names each route's file.
  */
 export function routeTable(root: string): RouteRow[] {
-  const config = validateEnvironment({ NODE_ENV: 'test', DATABASE_URL: 'sqlite::memory:', JWT_SECRET: 'route-table-route-table-route-table-0123' });
+  const config = validateEnvironment({
+    NODE_ENV: 'test',
+    DATABASE_URL: 'sqlite::memory:',
+    JWT_SECRET: 'route-table-route-table-route-table-0123',
+  });
   const files = sources(root);
   const fileWith = (pattern: RegExp) => files.find(({ text }) => pattern.test(text))?.file ?? '?';
   const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -70,23 +83,36 @@ export function routeTable(root: string): RouteRow[] {
   for (const module of modulesOf(AppModule.register(config))) {
     for (const controller of module.controllers) controllers.add(controller);
     for (const provider of module.providers) {
-      if (typeof provider !== 'object' || !('provide' in provider) || provider.provide !== RECORD_DEFINITION || !('useValue' in provider)) continue;
+      if (typeof provider !== 'object' || !('provide' in provider) || provider.provide !== RECORD_DEFINITION || !('useValue' in provider))
+        continue;
       const definition = provider.useValue as RecordDefinition<any>;
       const file = fileWith(new RegExp(`path:\\s*['"]${escape(definition.path)}['"]`));
-      for (const route of recordRoutes(definition)) rows.push({ method: route.method, path: route.path, permission: route.operation === 'notAllowed' ? 'authenticated (405: not offered)' : permissionText(route.permission), file });
+      for (const route of recordRoutes(definition))
+        rows.push({
+          method: route.method,
+          path: route.path,
+          permission: route.operation === 'notAllowed' ? 'authenticated (405: not offered)' : permissionText(route.permission),
+          file,
+        });
     }
   }
   for (const controller of controllers) {
     const file = fileWith(new RegExp(`class ${escape(controller.name)}\\b`));
     const prefixes = [Reflect.getMetadata(PATH_METADATA, controller) as string | string[] | undefined].flat();
     for (const key of Object.getOwnPropertyNames(controller.prototype)) {
-      const handler = (Object.getOwnPropertyDescriptor(controller.prototype, key)?.value) as object | undefined;
+      const handler = Object.getOwnPropertyDescriptor(controller.prototype, key)?.value as object | undefined;
       if (typeof handler !== 'function' || Reflect.getMetadata(METHOD_METADATA, handler) === undefined) continue;
       const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];
-      const look = <T>(metadataKey: string) => (Reflect.getMetadata(metadataKey, handler) ?? Reflect.getMetadata(metadataKey, controller)) as T | undefined;
-      const permission = permissionText(look<Permission>(PERMISSION), look<boolean>(IS_PUBLIC) === true, look<boolean>(CUSTOMER_ONLY) === true);
+      const look = <T>(metadataKey: string) =>
+        (Reflect.getMetadata(metadataKey, handler) ?? Reflect.getMetadata(metadataKey, controller)) as T | undefined;
+      const permission = permissionText(
+        look<Permission>(PERMISSION),
+        look<boolean>(IS_PUBLIC) === true,
+        look<boolean>(CUSTOMER_ONLY) === true,
+      );
       for (const prefix of prefixes) {
-        for (const path of [Reflect.getMetadata(PATH_METADATA, handler) as string | string[]].flat()) rows.push({ method, path: joinPath(prefix, path), permission, file });
+        for (const path of [Reflect.getMetadata(PATH_METADATA, handler) as string | string[]].flat())
+          rows.push({ method, path: joinPath(prefix, path), permission, file });
       }
     }
   }
@@ -99,10 +125,10 @@ export function routesDocument(rows: readonly RouteRow[]): string {
     '# Routes',
     '',
     'Every route of the service (default configuration), written by `npm run docs:routes` from the record',
-    'router\'s table (`src/http/record-router.ts`) and the hand-written controllers\' decorators; a unit test',
+    "router's table (`src/http/record-router.ts`) and the hand-written controllers' decorators; a unit test",
     '(`src/route-table.spec.ts`) fails when this file is out of date. Permission: the role a route needs',
     '(full administrators hold every one), `authenticated` (any signed-in user; the operation decides the rest),',
-    '`customer` (a customer\'s token) or `public`. File: where the record type is defined, or the controller.',
+    "`customer` (a customer's token) or `public`. File: where the record type is defined, or the controller.",
     '',
     '| Method | Path | Permission | File |',
     '|---|---|---|---|',

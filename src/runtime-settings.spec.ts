@@ -33,7 +33,14 @@ describe('missingSettings', () => {
   });
 
   it('other Node flags are not taken for a heap size', () => {
-    assert.deepEqual(missingSettings(['--max-semi-space-size-x=16'], { NODE_OPTIONS: '--max-old-space-size-percentage=50', MALLOC_ARENA_MAX: '1', MALLOC_MMAP_THRESHOLD_: '65536' }, true), [heapFlag, nurseryFlag]);
+    assert.deepEqual(
+      missingSettings(
+        ['--max-semi-space-size-x=16'],
+        { NODE_OPTIONS: '--max-old-space-size-percentage=50', MALLOC_ARENA_MAX: '1', MALLOC_MMAP_THRESHOLD_: '65536' },
+        true,
+      ),
+      [heapFlag, nurseryFlag],
+    );
   });
 
   it('the warning names what is missing and how to start with it', () => {

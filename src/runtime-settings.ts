@@ -57,7 +57,11 @@ export function missingSettings(execArgv: readonly string[], env: NodeJS.Process
   const given = [...execArgv, ...(env.NODE_OPTIONS ?? '').split(/\s+/)];
   const flags = V8_FLAGS.filter(({ pattern }) => !given.some((flag) => pattern.test(flag))).map(({ flag }) => flag);
   const { NODE_OPTIONS: _flags, ...variables } = runtimeEnvironment();
-  const unset = glibc ? Object.entries(variables).filter(([name]) => !isSet(env[name])).map(([name, value]) => `${name}=${value}`) : [];
+  const unset = glibc
+    ? Object.entries(variables)
+        .filter(([name]) => !isSet(env[name]))
+        .map(([name, value]) => `${name}=${value}`)
+    : [];
   return [...flags, ...unset];
 }
 

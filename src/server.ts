@@ -36,7 +36,16 @@ export async function bootstrap(): Promise<void> {
   await app.listen({ port: config.PORT, host: config.HOST });
   // The effective heap cap and arena count, so an operator can see the runtime settings took effect.
   const heapLimitMb = Math.round(getHeapStatistics().heap_size_limit / 2 ** 20);
-  logger.info({ host: config.HOST, port: config.PORT, database: config.database.type, heapLimitMb, mallocArenaMax: process.env.MALLOC_ARENA_MAX ?? null }, 'listening');
+  logger.info(
+    {
+      host: config.HOST,
+      port: config.PORT,
+      database: config.database.type,
+      heapLimitMb,
+      mallocArenaMax: process.env.MALLOC_ARENA_MAX ?? null,
+    },
+    'listening',
+  );
   // Started without the runtime settings (plain `node dist/src/main.js`): said once, not relaunched.
   const warning = settingsWarning(process.execArgv, process.env);
   if (warning) logger.warn(warning);

@@ -11,24 +11,37 @@ const src = join(import.meta.dirname, '..', '..', 'src');
  * drivers (src/persistence/), the migrations, the façade that hands statements to the driver
  * (persistence/database.ts) and the snapshots' recorders, which run nothing.
  */
-const MAY_RUN_SQL = [/\.repository\.ts$/, /^persistence\//, /^database\/migrations\//, /\.spec\.ts$/, /^persistence\/database\.ts$/, /^guarantee-sql\.ts$/, /^repository-sql\.ts$/];
+const MAY_RUN_SQL = [
+  /\.repository\.ts$/,
+  /^persistence\//,
+  /^database\/migrations\//,
+  /\.spec\.ts$/,
+  /^persistence\/database\.ts$/,
+  /^guarantee-sql\.ts$/,
+  /^repository-sql\.ts$/,
+];
 
 /** A statement sent to the database: through the façade, a DataSource, a query runner or an entity manager. */
-const RUNS_SQL = /\b(db|this\.db|dataSource|this\.dataSource|runner|queryRunner|manager|this\.manager)\s*\.\s*(query|queryArrays|run|causalRead|write|transientWrite)\s*(<[^()]*>)?\s*\(/;
+const RUNS_SQL =
+  /\b(db|this\.db|dataSource|this\.dataSource|runner|queryRunner|manager|this\.manager)\s*\.\s*(query|queryArrays|run|causalRead|write|transientWrite)\s*(<[^()]*>)?\s*\(/;
 /** TypeORM's query builder, whose writes are read through `.affected`. */
 const QUERY_BUILDER = /\bcreateQueryBuilder\s*\(/;
 
 function sources(): string[] {
-  return readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts')).map((file) => file.split('\\').join('/'));
+  return readdirSync(src, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.ts'))
+    .map((file) => file.split('\\').join('/'));
 }
 
 function offending(pattern: RegExp): string[] {
   const found: string[] = [];
   for (const file of sources()) {
     if (MAY_RUN_SQL.some((allowed) => allowed.test(file))) continue;
-    readFileSync(join(src, file), 'utf8').split('\n').forEach((line, index) => {
-      if (pattern.test(line)) found.push(`src/${file}:${index + 1}: ${line.trim()}`);
-    });
+    readFileSync(join(src, file), 'utf8')
+      .split('\n')
+      .forEach((line, index) => {
+        if (pattern.test(line)) found.push(`src/${file}:${index + 1}: ${line.trim()}`);
+      });
   }
   return found;
 }

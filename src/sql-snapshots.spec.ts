@@ -20,6 +20,7 @@ describe('SQL snapshots (docs/sql)', () => {
     const committed = readdirSync(join(root, SQL_SNAPSHOT_DIR), { recursive: true, encoding: 'utf8' })
       .filter((file) => file.endsWith('.sql'))
       .map((file) => join(SQL_SNAPSHOT_DIR, file));
-    for (const path of committed) assert.ok(generated.has(path), `${path} belongs to no record type and is not guarantees.sql or repositories.sql: ${RUN}`);
+    for (const path of committed)
+      assert.ok(generated.has(path), `${path} belongs to no record type and is not guarantees.sql or repositories.sql: ${RUN}`);
   });
 });

@@ -24,7 +24,8 @@ export async function generateSqlSnapshots(): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   for (const dialect of Object.keys(DIALECTS) as Array<keyof typeof DIALECTS>) {
     const db = await offlineDatabase(dialect);
-    for (const definition of await definitionFiles()) files.set(join(SQL_SNAPSHOT_DIR, dialect, `${definition.name}.sql`), recordSql(definition, db));
+    for (const definition of await definitionFiles())
+      files.set(join(SQL_SNAPSHOT_DIR, dialect, `${definition.name}.sql`), recordSql(definition, db));
     files.set(join(SQL_SNAPSHOT_DIR, dialect, 'guarantees.sql'), await guaranteeSql(db));
     files.set(join(SQL_SNAPSHOT_DIR, dialect, 'repositories.sql'), await repositorySql(db));
   }
@@ -37,7 +38,9 @@ export async function generateSqlSnapshots(): Promise<Map<string, string>> {
  */
 export async function definitionFiles(): Promise<RecordDefinition<any>[]> {
   const found: RecordDefinition<any>[] = [];
-  for (const file of readdirSync(import.meta.dirname, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.definition.js')).sort()) {
+  for (const file of readdirSync(import.meta.dirname, { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.definition.js'))
+    .sort()) {
     const exported: Record<string, unknown> = await import(pathToFileURL(join(import.meta.dirname, file)).href);
     for (const value of Object.values(exported)) if (isDefinition(value)) found.push(value);
   }
@@ -46,7 +49,14 @@ export async function definitionFiles(): Promise<RecordDefinition<any>[]> {
 
 function isDefinition(value: unknown): value is RecordDefinition<any> {
   const candidate = value as Partial<RecordDefinition<any>> | null;
-  return typeof candidate === 'object' && candidate !== null && typeof candidate.name === 'string' && typeof candidate.path === 'string' && typeof candidate.entity === 'function' && typeof candidate.toStringText === 'function';
+  return (
+    typeof candidate === 'object' &&
+    candidate !== null &&
+    typeof candidate.name === 'string' &&
+    typeof candidate.path === 'string' &&
+    typeof candidate.entity === 'function' &&
+    typeof candidate.toStringText === 'function'
+  );
 }
 
 /**
@@ -55,7 +65,12 @@ function isDefinition(value: unknown): value is RecordDefinition<any> {
  */
 export async function offlineDatabase(dialect: keyof typeof DIALECTS): Promise<Database> {
   const entities = getMetadataArgsStorage().tables.map((table) => table.target as () => unknown);
-  const dataSource = new DataSource({ type: DIALECTS[dialect], database: ':memory:', entities, namingStrategy: new SchemaNamingStrategy() });
+  const dataSource = new DataSource({
+    type: DIALECTS[dialect],
+    database: ':memory:',
+    entities,
+    namingStrategy: new SchemaNamingStrategy(),
+  });
   await (dataSource as unknown as { buildMetadatas(): Promise<void> }).buildMetadatas();
   return new Database(dataSource);
 }

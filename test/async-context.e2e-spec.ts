@@ -35,11 +35,26 @@ describe('async context', () => {
     assert.equal((await t.get(`/api/billing/products/${product}/history`)).status, 200);
     const read = await t.get<Record<string, unknown>>(`/api/billing/products/${product}`);
     assert.equal((await t.put(`/api/billing/products/${product}`, { ...read.body, Name: 'Green tea' })).status, 200);
-    const keyed = { BusinessId: business, Name: 'Keyed', SystemProductType: 3, Description: 'x', DisplayOrder: 0, Price: 1, CurrencyId: read.body.CurrencyId, AvailableAs: 3 };
-    assert.equal((await t.request('POST', '/api/billing/products', { body: keyed, headers: { 'idempotency-key': 'context-test-key' } })).status, 200);
+    const keyed = {
+      BusinessId: business,
+      Name: 'Keyed',
+      SystemProductType: 3,
+      Description: 'x',
+      DisplayOrder: 0,
+      Price: 1,
+      CurrencyId: read.body.CurrencyId,
+      AvailableAs: 3,
+    };
+    assert.equal(
+      (await t.request('POST', '/api/billing/products', { body: keyed, headers: { 'idempotency-key': 'context-test-key' } })).status,
+      200,
+    );
     assert.equal((await t.get('/api/spaces/coworkers/commands')).status, 200);
     assert.equal((await t.delete(`/api/billing/products/${product}`)).status, 200);
-    const token = await t.request('POST', '/api/token', { auth: '', form: { grant_type: 'password', username: ADMIN_EMAIL, password: ADMIN_PASSWORD } });
+    const token = await t.request('POST', '/api/token', {
+      auth: '',
+      form: { grant_type: 'password', username: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+    });
     assert.equal(token.status, 200);
     assert.deepEqual(entered, []);
   });

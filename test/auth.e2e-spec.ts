@@ -52,7 +52,10 @@ describe('authentication and authorisation (docs/api.md §2)', () => {
     });
 
     it('refuses anything but a form: JSON body, other types, missing or unknown grant → unsupported_grant_type', async () => {
-      const json = await t.request('POST', '/api/token', { body: { grant_type: 'password', username: ADMIN_EMAIL, password: ADMIN_PASSWORD }, auth: null });
+      const json = await t.request('POST', '/api/token', {
+        body: { grant_type: 'password', username: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+        auth: null,
+      });
       assert.equal(json.status, 400);
       assert.deepEqual(json.body, { error: 'unsupported_grant_type' });
       const text = await t.request('POST', '/api/token', { raw: { contentType: 'text/plain', data: 'grant_type=password' }, auth: null });
@@ -86,9 +89,19 @@ describe('authentication and authorisation (docs/api.md §2)', () => {
       await createUser(t, { Email: address, TwoFactorEnabled: true, TwoFactorSecret: secret });
       const missing = await requestToken(t, { grant_type: 'password', username: address, password: PASSWORD });
       assert.deepEqual([missing.status, missing.body.error], [400, 'two_factor_auth_check']);
-      const wrong = await requestToken(t, { grant_type: 'password', username: address, password: PASSWORD, totp: '000000' === generateSync({ secret }) ? '111111' : '000000' });
+      const wrong = await requestToken(t, {
+        grant_type: 'password',
+        username: address,
+        password: PASSWORD,
+        totp: '000000' === generateSync({ secret }) ? '111111' : '000000',
+      });
       assert.deepEqual([wrong.status, wrong.body.error], [400, 'two_factor_auth_check']);
-      const right = await requestToken(t, { grant_type: 'password', username: address, password: PASSWORD, totp: generateSync({ secret }) });
+      const right = await requestToken(t, {
+        grant_type: 'password',
+        username: address,
+        password: PASSWORD,
+        totp: generateSync({ secret }),
+      });
       assert.equal(right.status, 200);
     });
 
@@ -114,7 +127,11 @@ describe('authentication and authorisation (docs/api.md §2)', () => {
       assert.equal((await t.get('/api/sys/businesses', { auth: bearer(second.body.access_token) })).status, 200);
       const replay = await requestToken(t, { grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: 'rotation-app' });
       assert.deepEqual([replay.status, replay.body.error], [400, 'invalid_grant']);
-      const successor = await requestToken(t, { grant_type: 'refresh_token', refresh_token: second.body.refresh_token, client_id: 'rotation-app' });
+      const successor = await requestToken(t, {
+        grant_type: 'refresh_token',
+        refresh_token: second.body.refresh_token,
+        client_id: 'rotation-app',
+      });
       assert.deepEqual([successor.status, successor.body.error], [400, 'invalid_grant']);
     });
 
@@ -122,12 +139,20 @@ describe('authentication and authorisation (docs/api.md §2)', () => {
       const issued = await passwordToken(t, ADMIN_EMAIL, ADMIN_PASSWORD, { client_id: 'mobile' });
       const mismatch = await requestToken(t, { grant_type: 'refresh_token', refresh_token: issued.refresh_token, client_id: 'desktop' });
       assert.deepEqual([mismatch.status, mismatch.body.error], [400, 'invalid_grant']);
-      const viaHeader = await requestToken(t, { grant_type: 'refresh_token', refresh_token: issued.refresh_token }, { client_id: 'mobile' });
+      const viaHeader = await requestToken(
+        t,
+        { grant_type: 'refresh_token', refresh_token: issued.refresh_token },
+        { client_id: 'mobile' },
+      );
       assert.equal(viaHeader.status, 200);
       const byDefault = await passwordToken(t, ADMIN_EMAIL, ADMIN_PASSWORD);
       const withoutClient = await requestToken(t, { grant_type: 'refresh_token', refresh_token: byDefault.refresh_token });
       assert.equal(withoutClient.status, 200);
-      const withEmail = await requestToken(t, { grant_type: 'refresh_token', refresh_token: withoutClient.body.refresh_token, client_id: ADMIN_EMAIL });
+      const withEmail = await requestToken(t, {
+        grant_type: 'refresh_token',
+        refresh_token: withoutClient.body.refresh_token,
+        client_id: ADMIN_EMAIL,
+      });
       assert.equal(withEmail.status, 200);
     });
 
@@ -135,15 +160,27 @@ describe('authentication and authorisation (docs/api.md §2)', () => {
       const older = await passwordToken(t, ADMIN_EMAIL, ADMIN_PASSWORD, { client_id: 'kiosk' });
       const newer = await passwordToken(t, ADMIN_EMAIL, ADMIN_PASSWORD, { client_id: 'kiosk' });
       const other = await passwordToken(t, ADMIN_EMAIL, ADMIN_PASSWORD, { client_id: 'other-app' });
-      assert.equal((await requestToken(t, { grant_type: 'refresh_token', refresh_token: older.refresh_token, client_id: 'kiosk' })).status, 400);
-      assert.equal((await requestToken(t, { grant_type: 'refresh_token', refresh_token: other.refresh_token, client_id: 'other-app' })).status, 200);
+      assert.equal(
+        (await requestToken(t, { grant_type: 'refresh_token', refresh_token: older.refresh_token, client_id: 'kiosk' })).status,
+        400,
+      );
+      assert.equal(
+        (await requestToken(t, { grant_type: 'refresh_token', refresh_token: other.refresh_token, client_id: 'other-app' })).status,
+        200,
+      );
       // The replay of `older` revoked the kiosk family, newer included.
-      assert.equal((await requestToken(t, { grant_type: 'refresh_token', refresh_token: newer.refresh_token, client_id: 'kiosk' })).status, 400);
+      assert.equal(
+        (await requestToken(t, { grant_type: 'refresh_token', refresh_token: newer.refresh_token, client_id: 'kiosk' })).status,
+        400,
+      );
     });
 
     it('unknown or missing refresh tokens → invalid_grant; refresh tokens are stored hashed', async () => {
       const issued = await passwordToken(t, ADMIN_EMAIL, ADMIN_PASSWORD, { client_id: 'hash-check' });
-      const forms: Array<Record<string, string>> = [{ grant_type: 'refresh_token', refresh_token: 'not-a-token' }, { grant_type: 'refresh_token' }];
+      const forms: Array<Record<string, string>> = [
+        { grant_type: 'refresh_token', refresh_token: 'not-a-token' },
+        { grant_type: 'refresh_token' },
+      ];
       for (const form of forms) {
         const res = await requestToken(t, form);
         assert.deepEqual([res.status, res.body.error], [400, 'invalid_grant']);
@@ -154,8 +191,11 @@ describe('authentication and authorisation (docs/api.md §2)', () => {
 
     it('20 simultaneous refreshes with one refresh token yield at most one new token', async () => {
       const issued = await passwordToken(t, ADMIN_EMAIL, ADMIN_PASSWORD, { client_id: 'race' });
-      const results = await Promise.all(Array.from({ length: 20 }, () =>
-        requestToken(t, { grant_type: 'refresh_token', refresh_token: issued.refresh_token, client_id: 'race' })));
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          requestToken(t, { grant_type: 'refresh_token', refresh_token: issued.refresh_token, client_id: 'race' }),
+        ),
+      );
       const granted = results.filter((r) => r.status === 200);
       assert.ok(granted.length <= 1, `${granted.length} granted`);
       assert.ok(results.every((r) => r.status === 200 || r.body.error === 'invalid_grant'));
@@ -180,7 +220,8 @@ describe('authentication and authorisation (docs/api.md §2)', () => {
       const expired = signed({ ...payload, iat: now - 7200, exp: now - 3600 });
       const none = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}.`;
       const wrongSecret = signed(payload, undefined, 'another-secret-another-secret-another-secret');
-      for (const token of [tampered, expired, none, wrongSecret, 'garbage']) denied(await t.get('/api/sys/businesses', { auth: bearer(token) }));
+      for (const token of [tampered, expired, none, wrongSecret, 'garbage'])
+        denied(await t.get('/api/sys/businesses', { auth: bearer(token) }));
       assert.equal((await t.get('/api/sys/businesses', { auth: bearer(signed(payload)) })).status, 200);
     });
 
@@ -199,7 +240,14 @@ describe('authentication and authorisation (docs/api.md §2)', () => {
 
     it('malformed Basic credentials → 401', async () => {
       const encoded = (text: string) => `Basic ${Buffer.from(text).toString('base64')}`;
-      for (const auth of ['Basic', 'Basic not*base64!', encoded('no-colon-at-all'), encoded(`:${ADMIN_PASSWORD}`), 'Basic  ', `Basic ${Buffer.from(`${ADMIN_EMAIL}:${ADMIN_PASSWORD}`).toString('base64')}extra`]) {
+      for (const auth of [
+        'Basic',
+        'Basic not*base64!',
+        encoded('no-colon-at-all'),
+        encoded(`:${ADMIN_PASSWORD}`),
+        'Basic  ',
+        `Basic ${Buffer.from(`${ADMIN_EMAIL}:${ADMIN_PASSWORD}`).toString('base64')}extra`,
+      ]) {
         denied(await t.get('/api/sys/countries?size=1', { auth }));
       }
     });
@@ -220,7 +268,9 @@ describe('authentication and authorisation (docs/api.md §2)', () => {
       assert.equal(read.status, 200);
       assert.equal((await t.put(`/api/sys/businesses/${b1}`, { ...read.body }, { auth })).status, 200);
       const before = await t.rows('business');
-      denied(await t.post('/api/sys/businesses', { Name: 'X', CurrencyId: read.body.CurrencyId, CountryId: read.body.CountryId }, { auth }));
+      denied(
+        await t.post('/api/sys/businesses', { Name: 'X', CurrencyId: read.body.CurrencyId, CountryId: read.body.CountryId }, { auth }),
+      );
       denied(await t.delete(`/api/sys/businesses/${b1}`, { auth }));
       denied(await t.get('/api/sys/users', { auth }));
       assert.deepEqual(await t.rows('business'), before);
@@ -253,7 +303,22 @@ describe('authentication and authorisation (docs/api.md §2)', () => {
     let auth: string;
     before(async () => {
       const address = email('restricted');
-      await createUser(t, { Email: address, Businesses: [b1], Roles: ['Business-List', 'Business-Read', 'Business-Edit', 'Coworker-List', 'Coworker-Read', 'Coworker-Create', 'Coworker-Edit', 'User-List', 'User-Read', 'User-Create'] });
+      await createUser(t, {
+        Email: address,
+        Businesses: [b1],
+        Roles: [
+          'Business-List',
+          'Business-Read',
+          'Business-Edit',
+          'Coworker-List',
+          'Coworker-Read',
+          'Coworker-Create',
+          'Coworker-Edit',
+          'User-List',
+          'User-Read',
+          'User-Create',
+        ],
+      });
       auth = basicAuth(address, PASSWORD);
       await createCoworker(t, b1, { FullName: 'In North' });
       await createCoworker(t, b2, { FullName: 'In South' });
@@ -261,7 +326,10 @@ describe('authentication and authorisation (docs/api.md §2)', () => {
 
     it('see only their businesses in lists, with counts and pages to match', async () => {
       const businesses = await t.get('/api/sys/businesses', { auth });
-      assert.deepEqual(businesses.body.Records.map((b: any) => b.Id), [b1]);
+      assert.deepEqual(
+        businesses.body.Records.map((b: any) => b.Id),
+        [b1],
+      );
       assert.equal(businesses.body.TotalItems, 1);
       const coworkers = await t.get('/api/spaces/coworkers?size=1', { auth });
       const all = await t.get('/api/spaces/coworkers?size=1000');
@@ -269,7 +337,10 @@ describe('authentication and authorisation (docs/api.md §2)', () => {
       assert.equal(coworkers.body.TotalItems, north);
       assert.equal(coworkers.body.TotalPages, north);
       const batch = await t.get(`/api/sys/businesses?id=[${b1},${b2}]`, { auth });
-      assert.deepEqual(batch.body.map((b: any) => b.Id), [b1]);
+      assert.deepEqual(
+        batch.body.map((b: any) => b.Id),
+        [b1],
+      );
     });
 
     it("get 401 on another business's record, and on creating into or moving to another business", async () => {
@@ -282,7 +353,10 @@ describe('authentication and authorisation (docs/api.md §2)', () => {
       denied(await t.put('/api/spaces/coworkers', { ...north, BusinessId: b2 }, { auth }));
       denied(await t.put('/api/spaces/coworkers', { ...south, FullName: 'Renamed' }, { auth }));
       assert.deepEqual(await t.rows('coworker'), before);
-      assert.equal((await t.post('/api/spaces/coworkers', { BusinessId: b1, FullName: 'Allowed', Email: 'allowed@example.com' }, { auth })).status, 200);
+      assert.equal(
+        (await t.post('/api/spaces/coworkers', { BusinessId: b1, FullName: 'Allowed', Email: 'allowed@example.com' }, { auth })).status,
+        200,
+      );
     });
 
     it('see and make users of their businesses only, and never full administrators', async () => {
@@ -290,8 +364,13 @@ describe('authentication and authorisation (docs/api.md §2)', () => {
       assert.ok(users.body.Records.every((u: any) => u.Businesses.includes(b1)));
       assert.ok(!users.body.Records.some((u: any) => u.Email === ADMIN_EMAIL));
       denied(await t.post('/api/sys/users', { Email: email('x'), FullName: 'X', Password: PASSWORD, Businesses: [b2] }, { auth }));
-      denied(await t.post('/api/sys/users', { Email: email('x'), FullName: 'X', Password: PASSWORD, IsAdmin: true, Businesses: [b1] }, { auth }));
-      assert.equal((await t.post('/api/sys/users', { Email: email('x'), FullName: 'X', Password: PASSWORD, Businesses: [b1] }, { auth })).status, 200);
+      denied(
+        await t.post('/api/sys/users', { Email: email('x'), FullName: 'X', Password: PASSWORD, IsAdmin: true, Businesses: [b1] }, { auth }),
+      );
+      assert.equal(
+        (await t.post('/api/sys/users', { Email: email('x'), FullName: 'X', Password: PASSWORD, Businesses: [b1] }, { auth })).status,
+        200,
+      );
     });
   });
 
@@ -327,9 +406,12 @@ describe('authentication and authorisation (docs/api.md §2)', () => {
     });
 
     it('changing the roles stops existing tokens', async () => {
-      await check((id) => update(id, { Roles: ['Country-List', 'Country-Read'] }), async (basic) => {
-        assert.equal((await t.get('/api/sys/countries?size=1', { auth: basic })).status, 200);
-      });
+      await check(
+        (id) => update(id, { Roles: ['Country-List', 'Country-Read'] }),
+        async (basic) => {
+          assert.equal((await t.get('/api/sys/countries?size=1', { auth: basic })).status, 200);
+        },
+      );
     });
 
     it('deleting a user stops its tokens', async () => {
@@ -351,7 +433,8 @@ describe('authentication and authorisation (docs/api.md §2)', () => {
     it('10 consecutive failures (grant and Basic) lock the account: the right password then fails too', async () => {
       const address = email('locked');
       await createUser(t, { Email: address, Roles: ['Country-List'] });
-      for (let i = 0; i < 5; i++) assert.equal((await requestToken(t, { grant_type: 'password', username: address, password: `wrong-${i}` })).status, 400);
+      for (let i = 0; i < 5; i++)
+        assert.equal((await requestToken(t, { grant_type: 'password', username: address, password: `wrong-${i}` })).status, 400);
       for (let i = 0; i < 5; i++) assert.equal((await t.get('/api/sys/countries', { auth: basicAuth(address, `wrong-${i}`) })).status, 401);
       const grant = await requestToken(t, { grant_type: 'password', username: address, password: PASSWORD });
       assert.deepEqual([grant.status, grant.body.error], [400, 'invalid_grant']);
@@ -366,12 +449,16 @@ describe('authentication and authorisation (docs/api.md §2)', () => {
     it('parallel Basic requests with the same credentials share one password check', async () => {
       const address = email('burst');
       await createUser(t, { Email: address, Roles: ['Country-List'] });
-      const wrong = await Promise.all(Array.from({ length: 20 }, () => t.get('/api/sys/countries?size=1', { auth: basicAuth(address, 'the-same-wrong-guess') })));
+      const wrong = await Promise.all(
+        Array.from({ length: 20 }, () => t.get('/api/sys/countries?size=1', { auth: basicAuth(address, 'the-same-wrong-guess') })),
+      );
       assert.deepEqual([...new Set(wrong.map((res) => res.status))], [401]);
       const [row] = (await t.rows('user')).filter((u) => u.Email === address);
       assert.equal(Number(row.FailedLoginCount), 1);
       assert.equal(row.LockedUntil, null);
-      const right = await Promise.all(Array.from({ length: 20 }, () => t.get('/api/sys/countries?size=1', { auth: basicAuth(address, PASSWORD) })));
+      const right = await Promise.all(
+        Array.from({ length: 20 }, () => t.get('/api/sys/countries?size=1', { auth: basicAuth(address, PASSWORD) })),
+      );
       assert.deepEqual([...new Set(right.map((res) => res.status))], [200]);
     });
 
@@ -391,13 +478,15 @@ describe('authentication and authorisation (docs/api.md §2)', () => {
         // first: once the address is over its /api/token limit, Basic credentials are no longer checked.
         assert.equal((await limited.get('/api/sys/countries?size=1')).status, 200);
         const statuses = [];
-        for (let i = 0; i < 4; i++) statuses.push((await requestToken(limited, { grant_type: 'password', username: ADMIN_EMAIL, password: 'x' })).status);
+        for (let i = 0; i < 4; i++)
+          statuses.push((await requestToken(limited, { grant_type: 'password', username: ADMIN_EMAIL, password: 'x' })).status);
         assert.deepEqual(statuses, [400, 400, 400, 429]);
         const over = await requestToken(limited, { grant_type: 'password', username: ADMIN_EMAIL, password: ADMIN_PASSWORD });
         assert.equal(over.status, 429);
         assert.ok(Number(over.headers.get('retry-after')) > 0);
         const api = [];
-        for (let i = 0; i < 5; i++) api.push((await limited.get(i % 2 ? '/api/sys/countries?size=1' : '/api/sys/currencies?size=1')).status);
+        for (let i = 0; i < 5; i++)
+          api.push((await limited.get(i % 2 ? '/api/sys/countries?size=1' : '/api/sys/currencies?size=1')).status);
         assert.deepEqual(api, [200, 200, 200, 200, 429]);
         assert.equal((await limited.get('/health')).status, 200);
       } finally {

@@ -13,14 +13,25 @@ import { appPerSuite, basicAuth, type TestApp } from './support/test-app.js';
 // next run), stored records with dates out of bounds billed in turn, and a run's record written when it
 // starts. Also the PricePlan and RepeatFrom rules of recurring sales.
 
-const TABLES = ['coworkercontract', 'contractproduct', 'coworkerproduct', 'booking', 'coworkerinvoice', 'coworkerinvoiceline', 'billingrun', 'change_log'];
+const TABLES = [
+  'coworkercontract',
+  'contractproduct',
+  'coworkerproduct',
+  'booking',
+  'coworkerinvoice',
+  'coworkerinvoiceline',
+  'billingrun',
+  'change_log',
+];
 const CAPPED = 'Only the first 1,000 due lines were billed; the rest waits for the next run.';
 const SUCCESS = 'The command was run correctly.';
 /** Out of bounds, each a valid date-time of docs/api.md §1. */
 const OUT_OF_BOUNDS = ['1000-01-01', '1999-12-31T23:59:00Z', '2100-01-01', '9999-12-31'];
 
 const invoicesOf = async (t: TestApp, customer: number) =>
-  ((await t.get(`/api/billing/coworkerinvoices?size=1000`)).body.Records as Array<Record<string, any>>).filter((invoice) => invoice.CoworkerId === customer).sort((a, b) => a.Id - b.Id);
+  ((await t.get(`/api/billing/coworkerinvoices?size=1000`)).body.Records as Array<Record<string, any>>)
+    .filter((invoice) => invoice.CoworkerId === customer)
+    .sort((a, b) => a.Id - b.Id);
 
 const day = (wire: string) => wire.slice(0, 10);
 const dayAfter = (wire: string) => new Date(Date.parse(wire) + 86_400_000).toISOString().slice(0, 10);
@@ -30,7 +41,8 @@ async function billedDays(t: TestApp, invoiceIds: number[], source: string, colu
   const lines = (await Promise.all(invoiceIds.map((id) => linesOf(t, id)))).flat().filter((line) => line[column] === source);
   const keys = lines.map((line) => `${line[column]}/${line.PeriodFrom}`);
   assert.equal(new Set(keys).size, keys.length, 'a line billed twice');
-  for (let i = 1; i < lines.length; i++) assert.equal(day(lines[i].PeriodFrom), dayAfter(lines[i - 1].PeriodTo), `a gap or an overlap before line ${i}`);
+  for (let i = 1; i < lines.length; i++)
+    assert.equal(day(lines[i].PeriodFrom), dayAfter(lines[i - 1].PeriodTo), `a gap or an overlap before line ${i}`);
   return lines.map((line) => day(line.PeriodFrom));
 }
 
@@ -66,7 +78,12 @@ describe('Billing bounds', () => {
     it('a preview or run up to 9999-12-31 (or any Until outside 2000–2099) by a restricted administrator is refused naming Until; nothing written, the instance answers on', async () => {
       const customer = await createCoworker(t, business);
       await create(t, '/api/billing/coworkercontracts', { CoworkerId: customer, TariffId: tariff, StartDate: '2025-01-01', BillingDay: 1 });
-      await createUser(t, { Email: 'bounded-biller@example.com', Password: 'a-long-password-9', Roles: ['CoworkerInvoice-Create'], Businesses: [business] });
+      await createUser(t, {
+        Email: 'bounded-biller@example.com',
+        Password: 'a-long-password-9',
+        Roles: ['CoworkerInvoice-Create'],
+        Businesses: [business],
+      });
       const biller = basicAuth('bounded-biller@example.com', 'a-long-password-9');
       for (const until of ['9999-12-31', '1999-12-31', '2100-01-01', '1000-01-01']) {
         for (const preview of [true, false]) {
@@ -78,18 +95,39 @@ describe('Billing bounds', () => {
       }
       assert.equal((await t.get(`/api/spaces/coworkers/${customer}`)).status, 200);
       // The bounds themselves are allowed.
-      for (const until of ['2000-01-01', '2099-12-31']) assert.equal((await billRun(t, [customer], until, true, biller)).body.WasSuccessful, true, until);
+      for (const until of ['2000-01-01', '2099-12-31'])
+        assert.equal((await billRun(t, [customer], until, true, biller)).body.WasSuccessful, true, until);
     });
 
     it('each billing date of a contract, contract product and sale outside 2000-01-01 to 2099-12-31 is a 400 naming it, on create and update, changing nothing', async () => {
       const customer = await createCoworker(t, business);
-      const contract = await create(t, '/api/billing/coworkercontracts', { CoworkerId: customer, TariffId: tariff, StartDate: '2025-01-01' });
+      const contract = await create(t, '/api/billing/coworkercontracts', {
+        CoworkerId: customer,
+        TariffId: tariff,
+        StartDate: '2025-01-01',
+      });
       const cp = await create(t, '/api/billing/contractproducts', { CoworkerContractId: contract, ProductId: product });
-      const sale = await create(t, '/api/billing/coworkerproducts', { CoworkerId: customer, ProductId: product, RegularCharge: true, RepeatCycle: 4, SaleDate: '2025-01-01' });
+      const sale = await create(t, '/api/billing/coworkerproducts', {
+        CoworkerId: customer,
+        ProductId: product,
+        RegularCharge: true,
+        RepeatCycle: 4,
+        SaleDate: '2025-01-01',
+      });
       const kinds: Array<[string, number, Record<string, unknown>, string[]]> = [
-        ['/api/billing/coworkercontracts', contract, { CoworkerId: customer, TariffId: tariff, StartDate: '2025-01-01' }, ['StartDate', 'CancellationDate']],
+        [
+          '/api/billing/coworkercontracts',
+          contract,
+          { CoworkerId: customer, TariffId: tariff, StartDate: '2025-01-01' },
+          ['StartDate', 'CancellationDate'],
+        ],
         ['/api/billing/contractproducts', cp, { CoworkerContractId: contract, ProductId: product }, ['RepeatFrom', 'RepeatUntil']],
-        ['/api/billing/coworkerproducts', sale, { CoworkerId: customer, ProductId: product, RegularCharge: true, RepeatCycle: 2, SaleDate: '2025-01-01' }, ['SaleDate', 'RepeatFrom', 'RepeatUntil']],
+        [
+          '/api/billing/coworkerproducts',
+          sale,
+          { CoworkerId: customer, ProductId: product, RegularCharge: true, RepeatCycle: 2, SaleDate: '2025-01-01' },
+          ['SaleDate', 'RepeatFrom', 'RepeatUntil'],
+        ],
       ];
       for (const [path, id, body, fields] of kinds) {
         const stored = (await t.get(`${path}/${id}`)).body;
@@ -103,14 +141,27 @@ describe('Billing bounds', () => {
         }
       }
       // The first and the last day are inside.
-      const edges = await create(t, '/api/billing/coworkerproducts', { CoworkerId: customer, ProductId: product, RegularCharge: true, RepeatCycle: 2, SaleDate: '2000-01-01', RepeatFrom: '2000-01-01', RepeatUntil: '2099-12-31T23:59:00Z' });
+      const edges = await create(t, '/api/billing/coworkerproducts', {
+        CoworkerId: customer,
+        ProductId: product,
+        RegularCharge: true,
+        RepeatCycle: 2,
+        SaleDate: '2000-01-01',
+        RepeatFrom: '2000-01-01',
+        RepeatUntil: '2099-12-31T23:59:00Z',
+      });
       const read = (await t.get(`/api/billing/coworkerproducts/${edges}`)).body;
       assert.deepEqual([read.RepeatFrom, read.RepeatUntil], ['2000-01-01T00:00:00Z', '2099-12-31T23:59:00Z']);
     });
 
     it('bookings: both times between 2000-01-01 and 2099-12-31 and at most 31 days apart, on create, move and /available (400 naming the field)', async () => {
       const type = await create(t, '/api/spaces/resourcetypes', { BusinessId: business, Name: 'Studio' });
-      const studio = await create(t, '/api/spaces/resources', { BusinessId: business, Name: 'Studio', ResourceTypeId: type, HourlyPrice: 0 });
+      const studio = await create(t, '/api/spaces/resources', {
+        BusinessId: business,
+        Name: 'Studio',
+        ResourceTypeId: type,
+        HourlyPrice: 0,
+      });
       const customer = await createCoworker(t, business);
       const body = (FromTime: string, ToTime: string) => ({ ResourceId: studio, CoworkerId: customer, FromTime, ToTime });
       const cases: Array<[string, string, string]> = [
@@ -128,11 +179,16 @@ describe('Billing bounds', () => {
         assert.ok(errorNames(made.body).includes(field), `${from} – ${to}: ${JSON.stringify(made.body)}`);
         const asked = await refused(t, TABLES, 400, () => t.post('/api/spaces/bookings/available', body(from, to)));
         assert.ok(errorNames(asked.body).includes(field), `available ${from} – ${to}: ${JSON.stringify(asked.body)}`);
-        const moved = await refused(t, TABLES, 400, () => t.put(`/api/spaces/bookings/${booking}`, { ...stored, FromTime: from, ToTime: to }));
+        const moved = await refused(t, TABLES, 400, () =>
+          t.put(`/api/spaces/bookings/${booking}`, { ...stored, FromTime: from, ToTime: to }),
+        );
         assert.ok(errorNames(moved.body).includes(field), `move ${from} – ${to}: ${JSON.stringify(moved.body)}`);
       }
       // Exactly 31 days, and the first and last minutes of the bounds, are fine.
-      assert.equal((await t.post('/api/spaces/bookings/available', body('2030-01-01T09:00:00Z', '2030-02-01T09:00:00Z'))).body.Available, true);
+      assert.equal(
+        (await t.post('/api/spaces/bookings/available', body('2030-01-01T09:00:00Z', '2030-02-01T09:00:00Z'))).body.Available,
+        true,
+      );
       await create(t, '/api/spaces/bookings', body('2030-01-01T09:00:00Z', '2030-02-01T09:00:00Z'));
       await create(t, '/api/spaces/bookings', body('2000-01-01T00:00:00Z', '2000-01-01T01:00:00Z'));
       await create(t, '/api/spaces/bookings', body('2099-12-31T22:00:00Z', '2099-12-31T23:59:00Z'));
@@ -142,7 +198,13 @@ describe('Billing bounds', () => {
   describe('at most 1,000 lines an invoice', () => {
     it('a stored daily sale from 1000-01-01: each run bills the next 1,000 days, named in the Message, none twice and none lost; the preview shows the same 1,000', async () => {
       const customer = await createCoworker(t, business);
-      const sale = await create(t, '/api/billing/coworkerproducts', { CoworkerId: customer, ProductId: product, RegularCharge: true, RepeatCycle: 2, SaleDate: '2020-01-01' });
+      const sale = await create(t, '/api/billing/coworkerproducts', {
+        CoworkerId: customer,
+        ProductId: product,
+        RegularCharge: true,
+        RepeatCycle: 2,
+        SaleDate: '2020-01-01',
+      });
       await store('coworkerproduct', sale, { SaleDate: '1000-01-01', RepeatFrom: '1000-01-01' });
       const saleUid = (await t.get(`/api/billing/coworkerproducts/${sale}`)).body.UniqueId;
 
@@ -171,8 +233,19 @@ describe('Billing bounds', () => {
 
     it('the 1,000 earliest of several sources, by PeriodFrom then source; the rest (a one-off sale among them) on the next run, which says nothing of a limit once all fit', async () => {
       const customer = await createCoworker(t, business);
-      const contract = await create(t, '/api/billing/coworkercontracts', { CoworkerId: customer, TariffId: tariff, StartDate: '2020-01-01', BillingDay: 1 });
-      const daily = await create(t, '/api/billing/coworkerproducts', { CoworkerId: customer, ProductId: product, RegularCharge: true, RepeatCycle: 2, SaleDate: '2022-01-01' });
+      const contract = await create(t, '/api/billing/coworkercontracts', {
+        CoworkerId: customer,
+        TariffId: tariff,
+        StartDate: '2020-01-01',
+        BillingDay: 1,
+      });
+      const daily = await create(t, '/api/billing/coworkerproducts', {
+        CoworkerId: customer,
+        ProductId: product,
+        RegularCharge: true,
+        RepeatCycle: 2,
+        SaleDate: '2022-01-01',
+      });
       const oneOff = await create(t, '/api/billing/coworkerproducts', { CoworkerId: customer, ProductId: product, SaleDate: '2024-11-01' });
       const until = '2024-12-31';
       const first = await billRun(t, [customer], until);
@@ -186,7 +259,10 @@ describe('Billing bounds', () => {
       assert.deepEqual([contractLines.length, dailyLines.length], [56, 944]);
       assert.deepEqual([day(contractLines[55].PeriodFrom), day(dailyLines[943].PeriodFrom)], ['2024-08-01', '2024-08-01']);
       // On the invoice, lines keep the sources' order.
-      assert.deepEqual(lines.slice(55, 57).map((line) => Boolean(line.CoworkerContractUniqueId)), [true, false]);
+      assert.deepEqual(
+        lines.slice(55, 57).map((line) => Boolean(line.CoworkerContractUniqueId)),
+        [true, false],
+      );
       assert.equal((await t.get(`/api/billing/coworkerproducts/${oneOff}`)).body.Invoiced, false, 'the one-off sale of 2024-11-01 waits');
       assert.equal((await t.get(`/api/billing/coworkercontracts/${contract}`)).body.InvoicedPeriod, '2024-09-01T00:00:00Z');
       assert.equal(await storedDay('coworkerproduct', daily, 'InvoicedPeriod'), '2024-08-02');
@@ -206,7 +282,12 @@ describe('Billing bounds', () => {
       const [shop] = await createBusinesses(t, 'Ancient Works');
       const oldTariff = await createTariff(t, shop, { Name: 'Ancient desk', Price: 10 });
       const customer = await createCoworker(t, shop);
-      const contract = await create(t, '/api/billing/coworkercontracts', { CoworkerId: customer, TariffId: oldTariff, StartDate: '2025-01-01', BillingDay: 1 });
+      const contract = await create(t, '/api/billing/coworkercontracts', {
+        CoworkerId: customer,
+        TariffId: oldTariff,
+        StartDate: '2025-01-01',
+        BillingDay: 1,
+      });
       await store('coworkercontract', contract, { StartDate: '1000-01-01', RenewalDate: '1000-01-01' });
       const worker = t.app.get(BillingRunWorker);
       await worker.runOnce();
@@ -224,7 +305,12 @@ describe('Billing bounds', () => {
       await worker.runOnce();
       const invoices = await invoicesOf(t, customer);
       assert.equal(invoices.length, 2);
-      const days = await billedDays(t, invoices.map((invoice) => invoice.Id), read.UniqueId, 'CoworkerContractUniqueId');
+      const days = await billedDays(
+        t,
+        invoices.map((invoice) => invoice.Id),
+        read.UniqueId,
+        'CoworkerContractUniqueId',
+      );
       assert.deepEqual([days.length, days[1000]], [2000, '1083-05-01']);
       assert.equal((await t.get('/api/spaces/coworkers?size=1')).status, 200);
     });
@@ -236,11 +322,13 @@ describe('Billing bounds', () => {
       const shopProduct = await createProduct(t, shop, { Price: 4 });
       const billed = await createCoworker(t, shop);
       const dying = await createCoworker(t, shop);
-      for (const customer of [billed, dying]) await create(t, '/api/billing/coworkerproducts', { CoworkerId: customer, ProductId: shopProduct, SaleDate: '2025-01-02' });
+      for (const customer of [billed, dying])
+        await create(t, '/api/billing/coworkerproducts', { CoworkerId: customer, ProductId: shopProduct, SaleDate: '2025-01-02' });
       // The process dies while it works out what the second customer owes (an item source is where a
       // run spends its time): the error ends the run as a crash would, after its start.
       t.app.get(DueItemSources).register({
-        name: 'Dies on one customer', order: 99,
+        name: 'Dies on one customer',
+        order: 99,
         collect: async ({ customerIds }) => {
           if (customerIds.includes(dying)) throw new Error('the instance died here');
           return [];
@@ -258,7 +346,9 @@ describe('Billing bounds', () => {
       // A run that ends completes its record.
       const done = await billRun(t, [billed], '2025-01-31');
       assert.equal(done.body.WasSuccessful, true);
-      const finished = (await t.get('/api/billing/billingruns?size=1000')).body.Records.filter((run: any) => run.BusinessId === shop && run.FinishedOn !== null);
+      const finished = (await t.get('/api/billing/billingruns?size=1000')).body.Records.filter(
+        (run: any) => run.BusinessId === shop && run.FinishedOn !== null,
+      );
       assert.equal(finished.length, 1);
       assert.ok(Date.parse(finished[0].FinishedOn) >= Date.parse(finished[0].StartedOn));
     });
@@ -267,14 +357,34 @@ describe('Billing bounds', () => {
   describe('recurring sales', () => {
     it('RepeatFrom defaults to the sale date, on a one-off sale and a recurring one', async () => {
       const customer = await createCoworker(t, business);
-      const oneOff = await create(t, '/api/billing/coworkerproducts', { CoworkerId: customer, ProductId: product, SaleDate: '2025-03-04T10:30:00Z' });
-      const recurring = await create(t, '/api/billing/coworkerproducts', { CoworkerId: customer, ProductId: product, SaleDate: '2025-03-05', RegularCharge: true, RepeatCycle: 4 });
+      const oneOff = await create(t, '/api/billing/coworkerproducts', {
+        CoworkerId: customer,
+        ProductId: product,
+        SaleDate: '2025-03-04T10:30:00Z',
+      });
+      const recurring = await create(t, '/api/billing/coworkerproducts', {
+        CoworkerId: customer,
+        ProductId: product,
+        SaleDate: '2025-03-05',
+        RegularCharge: true,
+        RepeatCycle: 4,
+      });
       assert.equal((await t.get(`/api/billing/coworkerproducts/${oneOff}`)).body.RepeatFrom, '2025-03-04T10:30:00Z');
       assert.equal((await t.get(`/api/billing/coworkerproducts/${recurring}`)).body.RepeatFrom, '2025-03-05T00:00:00Z');
     });
 
     for (const [invoiceEvery, expected] of [
-      [1, ['2090-01-01 – 2090-01-31', '2090-02-01 – 2090-02-28', '2090-03-01 – 2090-03-31', '2090-04-01 – 2090-04-30', '2090-05-01 – 2090-05-31', '2090-06-01 – 2090-06-30']],
+      [
+        1,
+        [
+          '2090-01-01 – 2090-01-31',
+          '2090-02-01 – 2090-02-28',
+          '2090-03-01 – 2090-03-31',
+          '2090-04-01 – 2090-04-30',
+          '2090-05-01 – 2090-05-31',
+          '2090-06-01 – 2090-06-30',
+        ],
+      ],
       [3, ['2090-01-01 – 2090-03-31', '2090-04-01 – 2090-06-30']],
     ] as const) {
       it(`PricePlan sales are billed with each due period of the main contract, InvoiceEvery ${invoiceEvery} (a contract yet to start included)`, async () => {
@@ -283,17 +393,40 @@ describe('Billing bounds', () => {
         const extra = await createProduct(t, business, { Name: `Plan extra ${invoiceEvery}`, Price: 5 });
         const customer = await createCoworker(t, business);
         // Another contract, not the main one, runs on another cycle.
-        await create(t, '/api/billing/coworkercontracts', { CoworkerId: customer, TariffId: monthly, StartDate: '2089-11-15', BillingDay: 15 });
-        await create(t, '/api/billing/coworkercontracts', { CoworkerId: customer, TariffId: plan, StartDate: '2090-01-01', BillingDay: 1, IsPrimaryContract: true });
-        const sale = await create(t, '/api/billing/coworkerproducts', { CoworkerId: customer, ProductId: extra, RegularCharge: true, RepeatCycle: 1, SaleDate: '2089-12-20' });
-        const saleLines = (lines: Array<Record<string, any>>) => lines.filter((line) => line.Description.startsWith('Plan extra')).map((line) => line.Description.replace(/^Plan extra \d \((.*)\)$/, '$1'));
+        await create(t, '/api/billing/coworkercontracts', {
+          CoworkerId: customer,
+          TariffId: monthly,
+          StartDate: '2089-11-15',
+          BillingDay: 15,
+        });
+        await create(t, '/api/billing/coworkercontracts', {
+          CoworkerId: customer,
+          TariffId: plan,
+          StartDate: '2090-01-01',
+          BillingDay: 1,
+          IsPrimaryContract: true,
+        });
+        const sale = await create(t, '/api/billing/coworkerproducts', {
+          CoworkerId: customer,
+          ProductId: extra,
+          RegularCharge: true,
+          RepeatCycle: 1,
+          SaleDate: '2089-12-20',
+        });
+        const saleLines = (lines: Array<Record<string, any>>) =>
+          lines
+            .filter((line) => line.Description.startsWith('Plan extra'))
+            .map((line) => line.Description.replace(/^Plan extra \d \((.*)\)$/, '$1'));
 
         const preview = await billRun(t, [customer], '2090-06-30', true);
         assert.deepEqual(saleLines(preview.body.Value[0].Lines), expected);
         const run = await billRun(t, [customer], '2090-06-30');
         const lines = await linesOf(t, run.body.Value[0].Id);
         assert.deepEqual(saleLines(lines), expected);
-        assert.deepEqual(lines.filter((line) => line.Description.startsWith('Plan extra')).map((line) => [line.UnitPrice, line.TotalAmount]), expected.map(() => [5, 5]));
+        assert.deepEqual(
+          lines.filter((line) => line.Description.startsWith('Plan extra')).map((line) => [line.UnitPrice, line.TotalAmount]),
+          expected.map(() => [5, 5]),
+        );
         const next = expected[expected.length - 1].slice(-10);
         assert.equal(await storedDay('coworkerproduct', sale, 'InvoicedPeriod'), dayAfter(`${next}T00:00:00Z`));
         assert.deepEqual((await billRun(t, [customer], '2090-06-30')).body.Value, [], 'nothing billed twice');

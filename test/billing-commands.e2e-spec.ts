@@ -21,13 +21,22 @@ describe('Commands', () => {
       name: 'Rename (test)',
       permission: { entity: 'Coworker', action: 'Edit' },
       order: 99,
-      parameters: [{ Name: 'Suffix', Type: 'String', required: true }, { Name: 'Loud', Type: 'Boolean' }, { Name: 'On', Type: 'Date' }, { Name: 'Times', Type: 'Integer' }],
+      parameters: [
+        { Name: 'Suffix', Type: 'String', required: true },
+        { Name: 'Loud', Type: 'Boolean' },
+        { Name: 'On', Type: 'Date' },
+        { Name: 'Times', Type: 'Integer' },
+      ],
       refuses: (record) => (String(record.FullName).startsWith('Locked') ? `${record.FullName} is locked.` : null),
       run: async ({ ids, parameters, manager }) => {
         seen.push(parameters);
         for (const id of ids) {
           if (parameters.Suffix === 'fail-late' && id === ids[ids.length - 1]) throw refusal('The last one cannot be renamed.');
-          await t.db.query(`UPDATE ${t.db.id('coworker')} SET ${t.db.id('FullName')} = ${t.db.isMySql ? 'CONCAT(FullName, ?)' : 'FullName || ?'} WHERE ${t.db.id('Id')} = ?`, [` ${parameters.Suffix}`, id], manager);
+          await t.db.query(
+            `UPDATE ${t.db.id('coworker')} SET ${t.db.id('FullName')} = ${t.db.isMySql ? 'CONCAT(FullName, ?)' : 'FullName || ?'} WHERE ${t.db.id('Id')} = ?`,
+            [` ${parameters.Suffix}`, id],
+            manager,
+          );
         }
         return { Renamed: ids.length };
       },
@@ -41,7 +50,17 @@ describe('Commands', () => {
     const all = await t.get('/api/spaces/coworkers/commands');
     assert.equal(all.status, 200);
     const rename = all.body.find((c: any) => c.Key === 'TEST_RENAME');
-    assert.deepEqual(Object.keys(rename).sort(), ['AppliesOnlyToMultipleEntities', 'AppliesOnlyToOneEntity', 'AppliesOnlyToTwoEntities', 'DisplayInDropdown', 'Key', 'Name', 'NeedsEntitiesToRun', 'Order', 'RequiresParameters']);
+    assert.deepEqual(Object.keys(rename).sort(), [
+      'AppliesOnlyToMultipleEntities',
+      'AppliesOnlyToOneEntity',
+      'AppliesOnlyToTwoEntities',
+      'DisplayInDropdown',
+      'Key',
+      'Name',
+      'NeedsEntitiesToRun',
+      'Order',
+      'RequiresParameters',
+    ]);
     assert.deepEqual(rename.RequiresParameters[0], { Name: 'Suffix', Type: 'String' });
     assert.ok((await t.get(`/api/spaces/coworkers/commands?id=${ada}`)).body.some((c: any) => c.Key === 'TEST_RENAME'));
     assert.ok(!(await t.get(`/api/spaces/coworkers/commands?id=${locked}`)).body.some((c: any) => c.Key === 'TEST_RENAME'));
@@ -53,7 +72,14 @@ describe('Commands', () => {
     const a = await createCoworker(t, business, { FullName: 'Ann' });
     const b = await createCoworker(t, business, { FullName: 'Bob' });
     const res = await t.post('/api/spaces/coworkers/runcommand', {
-      Key: 'test_rename', Ids: [a, b], Parameters: [{ name: 'suffix', Value: 'Jr' }, { Name: 'LOUD', Type: 'Boolean', Value: 'TRUE' }, { Name: 'On', Value: '2031-03-31' }, { Name: 'Times', Value: '994' }],
+      Key: 'test_rename',
+      Ids: [a, b],
+      Parameters: [
+        { name: 'suffix', Value: 'Jr' },
+        { Name: 'LOUD', Type: 'Boolean', Value: 'TRUE' },
+        { Name: 'On', Value: '2031-03-31' },
+        { Name: 'Times', Value: '994' },
+      ],
     });
     assert.equal(res.status, 200);
     assert.equal(res.body.WasSuccessful, true, JSON.stringify(res.body));
@@ -75,8 +101,28 @@ describe('Commands', () => {
       [{ Key: 'TEST_RENAME', Ids: [a, 999999], Parameters: [{ Name: 'Suffix', Value: 'x' }] }, /999999/],
       [{ Key: 'TEST_RENAME', Ids: [a, locked], Parameters: [{ Name: 'Suffix', Value: 'x' }] }, /locked/],
       [{ Key: 'TEST_RENAME', Ids: [a] }, /Suffix/],
-      [{ Key: 'TEST_RENAME', Ids: [a], Parameters: [{ Name: 'Suffix', Value: 'x' }, { Name: 'Loud', Value: 'maybe' }] }, /Loud/],
-      [{ Key: 'TEST_RENAME', Ids: [a], Parameters: [{ Name: 'Suffix', Value: 'x' }, { Name: 'On', Value: '2031-02-30' }] }, /On/],
+      [
+        {
+          Key: 'TEST_RENAME',
+          Ids: [a],
+          Parameters: [
+            { Name: 'Suffix', Value: 'x' },
+            { Name: 'Loud', Value: 'maybe' },
+          ],
+        },
+        /Loud/,
+      ],
+      [
+        {
+          Key: 'TEST_RENAME',
+          Ids: [a],
+          Parameters: [
+            { Name: 'Suffix', Value: 'x' },
+            { Name: 'On', Value: '2031-02-30' },
+          ],
+        },
+        /On/,
+      ],
       [{ Key: 'TEST_RENAME', Ids: ['abc'], Parameters: [{ Name: 'Suffix', Value: 'x' }] }, /Ids/],
       [{ Key: 'TEST_RENAME', Ids: [a, foreign], Parameters: [{ Name: 'Suffix', Value: 'fail-late' }] }, /last one/],
     ];
@@ -90,7 +136,7 @@ describe('Commands', () => {
     assert.deepEqual(await tableRows(t, 'coworker'), before);
   });
 
-  it('needs credentials, and the command\'s own permission; a restricted administrator reaches only its businesses', async () => {
+  it("needs credentials, and the command's own permission; a restricted administrator reaches only its businesses", async () => {
     const a = await createCoworker(t, business, { FullName: 'Eve' });
     const foreign = await createCoworker(t, other, { FullName: 'Fay' });
     const body = { Key: 'TEST_RENAME', Ids: [a], Parameters: [{ Name: 'Suffix', Value: 'x' }] };
@@ -99,7 +145,12 @@ describe('Commands', () => {
     const lister = basicAuth('lister@example.com', 'a-long-password-1');
     assert.equal((await t.get('/api/spaces/coworkers/commands', { auth: lister })).status, 200);
     assert.equal((await t.post('/api/spaces/coworkers/runcommand', body, { auth: lister })).status, 401);
-    await createUser(t, { Email: 'editor@example.com', Password: 'a-long-password-2', Roles: ['Coworker-Edit', 'Coworker-Read'], Businesses: [business] });
+    await createUser(t, {
+      Email: 'editor@example.com',
+      Password: 'a-long-password-2',
+      Roles: ['Coworker-Edit', 'Coworker-Read'],
+      Businesses: [business],
+    });
     const editor = basicAuth('editor@example.com', 'a-long-password-2');
     const before = await tableRows(t, 'coworker');
     const out = await t.post('/api/spaces/coworkers/runcommand', { ...body, Ids: [a, foreign] }, { auth: editor });
@@ -119,7 +170,11 @@ describe('Commands', () => {
     assert.equal(again.text, first.text);
     assert.equal(again.headers.get('idempotent-replayed'), 'true');
     assert.equal((await t.get(`/api/spaces/coworkers/${a}`)).body.FullName, 'Gus Sr');
-    const changed = await t.post('/api/spaces/coworkers/runcommand', { ...body, Parameters: [{ Name: 'Suffix', Value: 'III' }] }, { headers });
+    const changed = await t.post(
+      '/api/spaces/coworkers/runcommand',
+      { ...body, Parameters: [{ Name: 'Suffix', Value: 'III' }] },
+      { headers },
+    );
     assert.equal(changed.status, 422);
   });
 });

@@ -17,7 +17,9 @@ describe('Tax rates', () => {
     assert.equal(rate.ExemptionReason, 1);
     const res = await refused(t, ['taxrate'], 400, () => t.put(`/api/sys/taxrates/${id}`, { BusinessId: other, Name: 'VAT', Rate: 20 }));
     assert.deepEqual(errorNames(res.body), ['BusinessId']);
-    const high = await refused(t, ['taxrate'], 400, () => t.post('/api/sys/taxrates', { BusinessId: business, Name: 'Too much', Rate: 100.5 }));
+    const high = await refused(t, ['taxrate'], 400, () =>
+      t.post('/api/sys/taxrates', { BusinessId: business, Name: 'Too much', Rate: 100.5 }),
+    );
     assert.deepEqual(errorNames(high.body), ['Rate']);
   });
 
@@ -25,18 +27,43 @@ describe('Tax rates', () => {
     const [business, other] = await createBusinesses(t, 'Mill Yard', 'Dock Street');
     const vat = await create(t, '/api/sys/taxrates', { BusinessId: business, Name: 'VAT', Rate: 20 });
     const foreign = await create(t, '/api/sys/taxrates', { BusinessId: other, Name: 'VAT', Rate: 21 });
-    const refusedProduct = await refused(t, ['product'], 400, async () => t.post('/api/billing/products', {
-      BusinessId: business, Name: 'Locker', SystemProductType: 99, Description: 'x', DisplayOrder: 0, Price: 5, CurrencyId: 1, AvailableAs: 3, TaxRateId: vat, ReducedTaxRateId: 999_999,
-    }));
+    const refusedProduct = await refused(t, ['product'], 400, async () =>
+      t.post('/api/billing/products', {
+        BusinessId: business,
+        Name: 'Locker',
+        SystemProductType: 99,
+        Description: 'x',
+        DisplayOrder: 0,
+        Price: 5,
+        CurrencyId: 1,
+        AvailableAs: 3,
+        TaxRateId: vat,
+        ReducedTaxRateId: 999_999,
+      }),
+    );
     assert.deepEqual(errorNames(refusedProduct.body), ['ReducedTaxRateId']);
-    const crossProduct = await refused(t, ['product'], 400, async () => t.post('/api/billing/products', {
-      BusinessId: business, Name: 'Locker', SystemProductType: 99, Description: 'x', DisplayOrder: 0, Price: 5, CurrencyId: 1, AvailableAs: 3, ExemptTaxRateId: foreign,
-    }));
+    const crossProduct = await refused(t, ['product'], 400, async () =>
+      t.post('/api/billing/products', {
+        BusinessId: business,
+        Name: 'Locker',
+        SystemProductType: 99,
+        Description: 'x',
+        DisplayOrder: 0,
+        Price: 5,
+        CurrencyId: 1,
+        AvailableAs: 3,
+        ExemptTaxRateId: foreign,
+      }),
+    );
     assert.deepEqual(errorNames(crossProduct.body), ['ExemptTaxRateId']);
     const product = await createProduct(t, business, { TaxRateId: vat });
-    const tariffRefused = await refused(t, ['tariff'], 400, async () => t.post('/api/billing/tariffs', { BusinessId: business, Name: 'Desk', Price: 10, CurrencyId: 1, TaxRateId: foreign }));
+    const tariffRefused = await refused(t, ['tariff'], 400, async () =>
+      t.post('/api/billing/tariffs', { BusinessId: business, Name: 'Desk', Price: 10, CurrencyId: 1, TaxRateId: foreign }),
+    );
     assert.deepEqual(errorNames(tariffRefused.body), ['TaxRateId']);
-    const everyRefused = await refused(t, ['tariff'], 400, async () => t.post('/api/billing/tariffs', { BusinessId: business, Name: 'Desk', Price: 10, CurrencyId: 1, InvoiceEvery: 13 }));
+    const everyRefused = await refused(t, ['tariff'], 400, async () =>
+      t.post('/api/billing/tariffs', { BusinessId: business, Name: 'Desk', Price: 10, CurrencyId: 1, InvoiceEvery: 13 }),
+    );
     assert.deepEqual(errorNames(everyRefused.body), ['InvoiceEvery']);
     const tariff = await createTariff(t, business, { TaxRateId: vat, InvoiceEvery: 3 });
     assert.equal((await t.get(`/api/billing/tariffs/${tariff}`)).body.InvoiceEvery, 3);
@@ -44,7 +71,10 @@ describe('Tax rates', () => {
 
     const inUse = await refused(t, ['taxrate'], 400, () => t.delete(`/api/sys/taxrates/${vat}`));
     assert.match(inUse.body.Message, /Product and Tariff/);
-    const cleared = await t.put(`/api/billing/products/${product}`, { ...(await t.get(`/api/billing/products/${product}`)).body, TaxRateId: null });
+    const cleared = await t.put(`/api/billing/products/${product}`, {
+      ...(await t.get(`/api/billing/products/${product}`)).body,
+      TaxRateId: null,
+    });
     assert.equal(cleared.status, 200, JSON.stringify(cleared.body));
     const stillTariff = await refused(t, ['taxrate'], 400, () => t.delete(`/api/sys/taxrates/${vat}`));
     assert.match(stillTariff.body.Message, /Tariff/);

@@ -27,15 +27,35 @@ describe('charges', () => {
 
   const customer = (name: string, at = business) => createCoworker(t, at, { FullName: name });
   const charge = (coworkerId: number, overrides: Record<string, unknown> = {}) =>
-    create(t, CHARGES, { BusinessId: business, CoworkerId: coworkerId, Description: 'Printing', TotalAmount: 12.5, SaleDate: '2027-05-03', ...overrides });
+    create(t, CHARGES, {
+      BusinessId: business,
+      CoworkerId: coworkerId,
+      Description: 'Printing',
+      TotalAmount: 12.5,
+      SaleDate: '2027-05-03',
+      ...overrides,
+    });
   const read = async (id: number) => (await t.get(`${CHARGES}/${id}`)).body;
 
   it('reads back with every field, CoworkerFullName; Invoiced false, CreditAmount 0; SaleDate defaults to now', async () => {
     const who = await customer('Ada Charged');
-    const record = await createAndReadBack(t, CHARGES, 'Charge', {
-      BusinessId: business, CoworkerId: who, Description: 'Locker key', TotalAmount: 7.25, InvoiceLineDisplayAs: 'Locker key replacement',
-      TaxRateId: vat, SaleDate: '2027-05-02T00:00:00Z', DueDate: '2027-05-20T00:00:00Z', PurchaseOrder: 'PO-7',
-    }, { Invoiced: true, CoworkerInvoiceId: 99, CreditAmount: 3 });
+    const record = await createAndReadBack(
+      t,
+      CHARGES,
+      'Charge',
+      {
+        BusinessId: business,
+        CoworkerId: who,
+        Description: 'Locker key',
+        TotalAmount: 7.25,
+        InvoiceLineDisplayAs: 'Locker key replacement',
+        TaxRateId: vat,
+        SaleDate: '2027-05-02T00:00:00Z',
+        DueDate: '2027-05-20T00:00:00Z',
+        PurchaseOrder: 'PO-7',
+      },
+      { Invoiced: true, CoworkerInvoiceId: 99, CreditAmount: 3 },
+    );
     assertFields(record, { CoworkerFullName: 'Ada Charged', Invoiced: false, InvoicedOn: null, CoworkerInvoiceId: null, CreditAmount: 0 });
     const now = await read(await create(t, CHARGES, { BusinessId: business, CoworkerId: who, Description: 'Coffee', TotalAmount: 2 }));
     assert.ok(Math.abs(Date.parse(now.SaleDate) - Date.now()) < 60_000, now.SaleDate);
@@ -55,7 +75,8 @@ describe('charges', () => {
       [{ ...valid, TaxRateId: foreignVat }, ['TaxRateId']],
       [{ ...valid, SaleDate: '1999-12-31' }, ['SaleDate']],
     ];
-    for (const [body, names] of cases) assert.deepEqual(errorNames((await refused(t, TABLES, 400, () => t.post(CHARGES, body))).body), names, JSON.stringify(body));
+    for (const [body, names] of cases)
+      assert.deepEqual(errorNames((await refused(t, TABLES, 400, () => t.post(CHARGES, body))).body), names, JSON.stringify(body));
   });
 
   it('filters Charge_Coworker and Charge_Invoiced', async () => {
@@ -71,7 +92,12 @@ describe('charges', () => {
 
   it('is due by SaleDate ≤ Until: one line (InvoiceLineDisplayAs, else Description; its tax rate; the sale date), billed once, then Invoiced with its invoice', async () => {
     const who = await customer('Billed charges');
-    const displayed = await charge(who, { TotalAmount: 12.5, TaxRateId: vat, InvoiceLineDisplayAs: 'Printing (May)', SaleDate: '2027-05-03T15:30:00Z' });
+    const displayed = await charge(who, {
+      TotalAmount: 12.5,
+      TaxRateId: vat,
+      InvoiceLineDisplayAs: 'Printing (May)',
+      SaleDate: '2027-05-03T15:30:00Z',
+    });
     const plain = await charge(who, { Description: 'Postage', TotalAmount: 3.2, SaleDate: '2027-05-04' });
     const later = await charge(who, { SaleDate: '2027-05-06' });
     const preview = await billRun(t, [who], '2027-05-05', true);
@@ -81,10 +107,39 @@ describe('charges', () => {
     const invoice = made.body.Value[0];
     const lines = await linesOf(t, invoice.Id);
     assert.deepEqual(lines.map(asPreviewLine), preview.body.Value[0].Lines, 'the preview showed exactly these lines');
-    assert.deepEqual(lines.map((l) => [l.Description, l.Quantity, l.UnitPrice, l.SubTotal, l.TaxRateId, l.TaxRate, l.TaxAmount, l.TotalAmount, l.PeriodFrom, l.PeriodTo, l.CoworkerChargeUniqueId, l.CreditAmount]), [
-      ['Printing (May)', 1, 12.5, 12.5, vat, 20, 2.5, 15, '2027-05-03T00:00:00Z', '2027-05-03T00:00:00Z', (await read(displayed)).UniqueId, 0],
-      ['Postage', 1, 3.2, 3.2, null, 0, 0, 3.2, '2027-05-04T00:00:00Z', '2027-05-04T00:00:00Z', (await read(plain)).UniqueId, 0],
-    ]);
+    assert.deepEqual(
+      lines.map((l) => [
+        l.Description,
+        l.Quantity,
+        l.UnitPrice,
+        l.SubTotal,
+        l.TaxRateId,
+        l.TaxRate,
+        l.TaxAmount,
+        l.TotalAmount,
+        l.PeriodFrom,
+        l.PeriodTo,
+        l.CoworkerChargeUniqueId,
+        l.CreditAmount,
+      ]),
+      [
+        [
+          'Printing (May)',
+          1,
+          12.5,
+          12.5,
+          vat,
+          20,
+          2.5,
+          15,
+          '2027-05-03T00:00:00Z',
+          '2027-05-03T00:00:00Z',
+          (await read(displayed)).UniqueId,
+          0,
+        ],
+        ['Postage', 1, 3.2, 3.2, null, 0, 0, 3.2, '2027-05-04T00:00:00Z', '2027-05-04T00:00:00Z', (await read(plain)).UniqueId, 0],
+      ],
+    );
     assert.equal(invoice.TotalAmount, 18.2);
     for (const id of [displayed, plain]) {
       const record = await read(id);
@@ -99,9 +154,15 @@ describe('charges', () => {
     const who = await customer('Raced charge');
     const id = await charge(who);
     const answers = await Promise.all(Array.from({ length: 6 }, () => billRun(t, [who], '2027-05-31')));
-    assert.deepEqual(answers.map((a) => a.status), answers.map(() => 200));
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      answers.map(() => 200),
+    );
     assert.equal(answers.flatMap((a) => a.body.Value).length, 1, JSON.stringify(answers.map((a) => a.body)));
-    const lines = await t.db.query(`SELECT COUNT(*) AS n FROM ${t.db.id('coworkerinvoiceline')} WHERE ${t.db.id('CoworkerChargeUniqueId')} = ?`, [(await read(id)).UniqueId]);
+    const lines = await t.db.query(
+      `SELECT COUNT(*) AS n FROM ${t.db.id('coworkerinvoiceline')} WHERE ${t.db.id('CoworkerChargeUniqueId')} = ?`,
+      [(await read(id)).UniqueId],
+    );
     assert.equal(Number(lines[0].n), 1);
   });
 
@@ -135,14 +196,28 @@ describe('charges', () => {
 
   it('roles Charge-*, scoped by business (401 outside)', async () => {
     const email = `charger.${Date.now()}@example.com`;
-    await createUser(t, { Email: email, Roles: ['Charge-Create', 'Charge-Read', 'Charge-List'], Businesses: [business], FullName: 'Charger', IsAdmin: false });
+    await createUser(t, {
+      Email: email,
+      Roles: ['Charge-Create', 'Charge-Read', 'Charge-List'],
+      Businesses: [business],
+      FullName: 'Charger',
+      IsAdmin: false,
+    });
     const auth = basicAuth(email, 'correct horse battery');
     const mine = await customer('Scoped charge');
     const stranger = await customer('Harbour stranger', otherBusiness);
     const made = await t.post(CHARGES, { BusinessId: business, CoworkerId: mine, Description: 'Scoped', TotalAmount: 4 }, { auth });
     assert.equal(made.status, 200, JSON.stringify(made.body));
-    await refused(t, TABLES, 401, () => t.post(CHARGES, { BusinessId: otherBusiness, CoworkerId: stranger, Description: 'Outside', TotalAmount: 4 }, { auth }));
-    const foreign = await create(t, CHARGES, { BusinessId: otherBusiness, CoworkerId: stranger, Description: 'Theirs', TotalAmount: 4, CurrencyId: await currencyId(t, 'GBP') });
+    await refused(t, TABLES, 401, () =>
+      t.post(CHARGES, { BusinessId: otherBusiness, CoworkerId: stranger, Description: 'Outside', TotalAmount: 4 }, { auth }),
+    );
+    const foreign = await create(t, CHARGES, {
+      BusinessId: otherBusiness,
+      CoworkerId: stranger,
+      Description: 'Theirs',
+      TotalAmount: 4,
+      CurrencyId: await currencyId(t, 'GBP'),
+    });
     assert.equal((await t.get(`${CHARGES}/${foreign}`, { auth })).status, 401);
     assert.equal((await t.delete(`${CHARGES}/${made.body.Value.Id}`, { auth })).status, 401, 'no Charge-Delete role');
   });

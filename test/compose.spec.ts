@@ -66,7 +66,11 @@ describe('compose.yaml', () => {
       assert.deepEqual(service.env_file, [{ path: '.env', required: false }], `${name} reads .env`);
     }
     assert.ok(envExampleNames.length >= 5);
-    assert.deepEqual(envExampleNames.filter((variable) => !ENVIRONMENT_VARIABLES.includes(variable)), [], '.env.example');
+    assert.deepEqual(
+      envExampleNames.filter((variable) => !ENVIRONMENT_VARIABLES.includes(variable)),
+      [],
+      '.env.example',
+    );
   });
 
   it('secrets come from files (NAME_FILE, compose secrets), never from the environment or .env.example', () => {
@@ -82,8 +86,10 @@ describe('compose.yaml', () => {
       }
     }
     // A secret file .env.example points the operator at is one compose declares.
-    for (const [, secret] of envExample.matchAll(/(?:\.\/|\/run\/)secrets\/(\w+)/g)) assert.ok(compose.secrets[secret], `.env.example names ${secret}, which compose.yaml does not declare`);
-    for (const variable of SECRET_VARIABLES) assert.doesNotMatch(envExample, new RegExp(`^\\s*${variable}=`, 'm'), `.env.example sets ${variable}`);
+    for (const [, secret] of envExample.matchAll(/(?:\.\/|\/run\/)secrets\/(\w+)/g))
+      assert.ok(compose.secrets[secret], `.env.example names ${secret}, which compose.yaml does not declare`);
+    for (const variable of SECRET_VARIABLES)
+      assert.doesNotMatch(envExample, new RegExp(`^\\s*${variable}=`, 'm'), `.env.example sets ${variable}`);
     assert.match(readFileSync(join(ROOT, '.gitignore'), 'utf8'), /^secrets\/$/m);
     // Nor are they sent to the image build.
     const dockerignore = readFileSync(join(ROOT, '.dockerignore'), 'utf8');
@@ -121,7 +127,11 @@ describe('compose.yaml', () => {
   it('starts in order: MariaDB healthy → migrate done → instances (with Redis) ready → nginx', () => {
     assert.deepEqual(services.migrate.depends_on, { mariadb: { condition: 'service_healthy' } });
     for (const [name, service] of instances) {
-      assert.deepEqual(service.depends_on, { migrate: { condition: 'service_completed_successfully' }, redis: { condition: 'service_healthy' } }, name);
+      assert.deepEqual(
+        service.depends_on,
+        { migrate: { condition: 'service_completed_successfully' }, redis: { condition: 'service_healthy' } },
+        name,
+      );
       assert.match(service.healthcheck?.test.join(' ') ?? '', /\/health\/ready/, `${name}: healthy when ready`);
     }
     assert.deepEqual(services.nginx.depends_on, { api1: { condition: 'service_healthy' }, api2: { condition: 'service_healthy' } });
@@ -133,22 +143,29 @@ describe('compose.yaml', () => {
     const conf = readFileSync(NGINX_CONF, 'utf8');
     const upstream = /upstream coworking \{([^}]*)\}/.exec(conf)?.[1] ?? '';
     const servers = [...upstream.matchAll(/server ([\w.-]+):(\d+)/g)].map((m) => `${m[1]}:${m[2]}`);
-    assert.deepEqual(servers, instances.map(([name, service]) => `${name}:${service.environment?.PORT}`));
+    assert.deepEqual(
+      servers,
+      instances.map(([name, service]) => `${name}:${service.environment?.PORT}`),
+    );
     assert.match(conf, /^\s*listen 8080;/m, 'listens on the published container port');
     assert.doesNotMatch(conf, /^\s*daemon /m, 'the image runs it with -g "daemon off;"');
     assert.match(conf, /location = \/metrics \{\s*return 404;/, 'metrics are not served through the balancer');
   });
 
-  it('deploy/nginx.conf, as the tests run it, is a valid nginx configuration', { skip: !existsSync(NGINX) && !process.env.CI && 'no nginx here' }, () => {
-    const prefix = mkdtempSync(join(tmpdir(), 'cw-nginx-t-'));
-    try {
-      for (const dir of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi', 'logs']) mkdirSync(join(prefix, dir));
-      const conf = join(prefix, 'nginx.conf');
-      writeFileSync(conf, testNginxConfig(readFileSync(NGINX_CONF, 'utf8'), { port: 18080, upstreamPorts: [13001, 13002], prefix }));
-      const result = spawnSync(NGINX, ['-t', '-c', conf, '-p', prefix, '-e', join(prefix, 'error.log')], { encoding: 'utf8' });
-      assert.equal(result.status, 0, result.stderr);
-    } finally {
-      rmSync(prefix, { recursive: true, force: true });
-    }
-  });
+  it(
+    'deploy/nginx.conf, as the tests run it, is a valid nginx configuration',
+    { skip: !existsSync(NGINX) && !process.env.CI && 'no nginx here' },
+    () => {
+      const prefix = mkdtempSync(join(tmpdir(), 'cw-nginx-t-'));
+      try {
+        for (const dir of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi', 'logs']) mkdirSync(join(prefix, dir));
+        const conf = join(prefix, 'nginx.conf');
+        writeFileSync(conf, testNginxConfig(readFileSync(NGINX_CONF, 'utf8'), { port: 18080, upstreamPorts: [13001, 13002], prefix }));
+        const result = spawnSync(NGINX, ['-t', '-c', conf, '-p', prefix, '-e', join(prefix, 'error.log')], { encoding: 'utf8' });
+        assert.equal(result.status, 0, result.stderr);
+      } finally {
+        rmSync(prefix, { recursive: true, force: true });
+      }
+    },
+  );
 });

@@ -16,7 +16,10 @@ const PARALLEL = 50;
 /** Statuses of the answers, with the body of any 5xx for the failure message. */
 function noServerErrors(answers: HttpResponse[], allowed: number[] = [200]): void {
   const bad = answers.filter((answer) => !allowed.includes(answer.status));
-  assert.deepEqual(bad.map((answer) => `${answer.status} ${answer.text}`), []);
+  assert.deepEqual(
+    bad.map((answer) => `${answer.status} ${answer.text}`),
+    [],
+  );
 }
 
 describe('concurrent writes', () => {
@@ -35,13 +38,24 @@ describe('concurrent writes', () => {
   it('parallel creates of products with Tariffs: all 200, each with its own list', async () => {
     const gbp = await currencyId(t, 'GBP');
     const bodies = Array.from({ length: PARALLEL }, (_, i) => ({
-      BusinessId: business, Name: `Parallel ${i}`, SystemProductType: 1, Description: 'x', DisplayOrder: 0, Price: 1, CurrencyId: gbp, AvailableAs: 3, Tariffs: some(i),
+      BusinessId: business,
+      Name: `Parallel ${i}`,
+      SystemProductType: 1,
+      Description: 'x',
+      DisplayOrder: 0,
+      Price: 1,
+      CurrencyId: gbp,
+      AvailableAs: 3,
+      Tariffs: some(i),
     }));
     const answers = await Promise.all(bodies.map((body) => t.post('/api/billing/products', body)));
     noServerErrors(answers);
     for (const [i, answer] of answers.entries()) {
       const product = (await t.get(`/api/billing/products/${answer.body.Value.Id}`)).body;
-      assert.deepEqual(product.Tariffs, [...bodies[i].Tariffs].sort((a, b) => a - b));
+      assert.deepEqual(
+        product.Tariffs,
+        [...bodies[i].Tariffs].sort((a, b) => a - b),
+      );
     }
   });
 
@@ -49,24 +63,46 @@ describe('concurrent writes', () => {
     const id = await createProduct(t, business, { Tariffs: [tariffs[0]] });
     const product = (await t.get(`/api/billing/products/${id}`)).body;
     const lists = Array.from({ length: PARALLEL }, (_, i) => some(i));
-    const answers = await Promise.all(lists.map((Tariffs, i) => (i % 2 ? t.put('/api/billing/products', { ...product, Tariffs }) : t.put(`/api/billing/products/${id}`, { ...product, Tariffs }))));
+    const answers = await Promise.all(
+      lists.map((Tariffs, i) =>
+        i % 2 ? t.put('/api/billing/products', { ...product, Tariffs }) : t.put(`/api/billing/products/${id}`, { ...product, Tariffs }),
+      ),
+    );
     noServerErrors(answers);
     const stored = (await t.get(`/api/billing/products/${id}`)).body.Tariffs;
-    assert.ok(lists.some((list) => JSON.stringify(list) === JSON.stringify(stored)), JSON.stringify(stored));
+    assert.ok(
+      lists.some((list) => JSON.stringify(list) === JSON.stringify(stored)),
+      JSON.stringify(stored),
+    );
     const rows = (await tableRows(t, 'product_tariff')).filter((row) => Number(row.ProductId) === id);
     assert.equal(rows.length, stored.length);
   });
 
   it('parallel user creates and updates with Businesses: all 200', async () => {
     const businesses = [business, await createBusiness(t, { Name: 'Second' }), await createBusiness(t, { Name: 'Third' })];
-    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => t.post('/api/sys/users', {
-      Email: `parallel${i}@example.com`, FullName: `User ${i}`, Password: 'a long password here', Roles: ['Product-List'], Businesses: businesses.filter((_, j) => j <= i % 3),
-    })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        t.post('/api/sys/users', {
+          Email: `parallel${i}@example.com`,
+          FullName: `User ${i}`,
+          Password: 'a long password here',
+          Roles: ['Product-List'],
+          Businesses: businesses.filter((_, j) => j <= i % 3),
+        }),
+      ),
+    );
     noServerErrors(answers);
     const id = answers[0].body.Value.Id;
-    const updates = await Promise.all(Array.from({ length: 20 }, (_, i) => t.put(`/api/sys/users/${id}`, {
-      Email: 'parallel0@example.com', FullName: 'User 0', Roles: ['Product-List'], Businesses: businesses.filter((_, j) => j !== i % 3),
-    })));
+    const updates = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        t.put(`/api/sys/users/${id}`, {
+          Email: 'parallel0@example.com',
+          FullName: 'User 0',
+          Roles: ['Product-List'],
+          Businesses: businesses.filter((_, j) => j !== i % 3),
+        }),
+      ),
+    );
     noServerErrors(updates);
     const rows = (await tableRows(t, 'user_business')).filter((row) => Number(row.UserId) === id);
     assert.equal(rows.length, 2);
@@ -82,7 +118,10 @@ describe('concurrent writes', () => {
     for (let i = 0; i < 40; i++) {
       work.push(t.post('/api/billing/coworkerproducts', { CoworkerId: customer, ProductId: product, Quantity: 1 }));
       if (i % 4 === 0) work.push(t.put('/api/billing/products', { ...stored, CurrentStock: undefined, Tariffs: some(i) }));
-      if (i % 2 === 0) work.push(t.post('/api/billing/coworkerinvoices', { BusinessId: business, CoworkerId: customer, CurrencyId: gbp, TotalAmount: 10 }));
+      if (i % 2 === 0)
+        work.push(
+          t.post('/api/billing/coworkerinvoices', { BusinessId: business, CoworkerId: customer, CurrencyId: gbp, TotalAmount: 10 }),
+        );
     }
     const answers = await Promise.all(work);
     noServerErrors(answers, [200, 400]);
@@ -90,8 +129,13 @@ describe('concurrent writes', () => {
     const stock = (await t.get(`/api/billing/products/${product}`)).body.CurrentStock;
     assert.equal(stock, 30 - sold);
     assert.ok(sold <= 30);
-    const numbers = (await t.get('/api/billing/coworkerinvoices?size=1000')).body.Records.map((r: { InvoiceNumber: string }) => Number(r.InvoiceNumber)).sort((a: number, b: number) => a - b);
-    assert.deepEqual(numbers, numbers.map((_: number, i: number) => i + 1));
+    const numbers = (await t.get('/api/billing/coworkerinvoices?size=1000')).body.Records.map((r: { InvoiceNumber: string }) =>
+      Number(r.InvoiceNumber),
+    ).sort((a: number, b: number) => a - b);
+    assert.deepEqual(
+      numbers,
+      numbers.map((_: number, i: number) => i + 1),
+    );
   });
 
   // What keeps guarded writes in turn on a Galera cluster (docs/architecture.md §7): a second record of a
@@ -104,16 +148,28 @@ describe('concurrent writes', () => {
     assert.equal(sale.status, 200, sale.text);
     assert.deepEqual(await tableRows(t, 'row_turn'), before, 'no turn taken off Galera');
     await t.db.transaction((manager) => t.db.recordTurn(manager, Product, product, 'Version'));
-    const second = await t.db.transaction((manager) => t.db.recordTurn(manager, Product, product, 'Version')).then(() => null, (error: unknown) => error);
+    const second = await t.db
+      .transaction((manager) => t.db.recordTurn(manager, Product, product, 'Version'))
+      .then(
+        () => null,
+        (error: unknown) => error,
+      );
     assert.ok(second, 'the same turn twice is refused');
     if (t.db.isMySql) assert.equal(isTransientConflict(second), true, String(second));
     const turns = (await tableRows(t, 'row_turn')).filter((row) => Number(row.RowId) === product);
-    assert.deepEqual(turns.map((row) => [row.TableName, Number(row.Turn)]), [['product', 2]]);
+    assert.deepEqual(
+      turns.map((row) => [row.TableName, Number(row.Turn)]),
+      [['product', 2]],
+    );
   });
 
   it('parallel attendee sign-ups never exceed the allocation', async () => {
     const event = await createEvent(t, business, { Allocation: 10 });
-    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => t.post('/api/content/eventattendees', { CalendarEventId: event, FullName: `Guest ${i}`, Email: `guest${i}@example.com` })));
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        t.post('/api/content/eventattendees', { CalendarEventId: event, FullName: `Guest ${i}`, Email: `guest${i}@example.com` }),
+      ),
+    );
     noServerErrors(answers, [200, 400]);
     assert.equal(answers.filter((answer) => answer.status === 200).length, 10);
   });
@@ -134,9 +190,20 @@ describe('the first writes after start, more at once than the pool has connectio
   });
 
   it('parallel creates of products right after start: all 200', async () => {
-    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => t.post('/api/billing/products', {
-      BusinessId: business, Name: `Burst ${i}`, SystemProductType: 1, Description: 'x', DisplayOrder: 0, Price: 1, CurrencyId: gbp, AvailableAs: 3,
-    })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        t.post('/api/billing/products', {
+          BusinessId: business,
+          Name: `Burst ${i}`,
+          SystemProductType: 1,
+          Description: 'x',
+          DisplayOrder: 0,
+          Price: 1,
+          CurrencyId: gbp,
+          AvailableAs: 3,
+        }),
+      ),
+    );
     noServerErrors(answers);
     assert.equal((await t.get(`/api/billing/products?Product_Business=${business}`)).body.TotalItems, 20);
   });

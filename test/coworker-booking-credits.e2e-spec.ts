@@ -3,7 +3,14 @@ import { before, describe, it } from 'node:test';
 import { createUser } from './support/auth.js';
 import { createProduct } from './support/billing-fixtures.js';
 import { create, createBusinesses, createCoworker, createTariff } from './support/fixtures.js';
-import { assertFields, createAndReadBack, errorNames, putBackChangesNothing, refused, unknownIdIsNotFound } from './support/record-checks.js';
+import {
+  assertFields,
+  createAndReadBack,
+  errorNames,
+  putBackChangesNothing,
+  refused,
+  unknownIdIsNotFound,
+} from './support/record-checks.js';
 import { appPerSuite, basicAuth } from './support/test-app.js';
 
 const PATH = '/api/billing/coworkerbookingcredits';
@@ -57,13 +64,15 @@ describe('customer booking credits (CoworkerBookingCredit)', () => {
       assertFields(read, { CoworkerFullName: 'Ada Lovelace', ToStringText: 'Welcome credit' });
     });
 
-    it('defaults: the customer\'s business, RemainingCredit = TotalCredit, empty lists, false flags, no dates', async () => {
+    it("defaults: the customer's business, RemainingCredit = TotalCredit, empty lists, false flags, no dates", async () => {
       const read = (await t.get(`${PATH}/${await create(t, PATH, { CoworkerId: customer, TotalCredit: 4 })}`)).body;
       assert.equal(read.BusinessId, business);
       assert.equal(read.TotalCredit, 4);
       assert.equal(read.RemainingCredit, 4);
-      for (const list of ['ElegibleResourceTypes', 'ElegibleProducts', 'ElegibleTariffs', 'EventCategories', 'ElegiblePasses']) assert.deepEqual(read[list], [], list);
-      for (const flag of ['CaneBeUsedForBookings', 'CaneBeUsedForEvents', 'IsUniversalCredit', 'AppliesToCharges']) assert.equal(read[flag], false, flag);
+      for (const list of ['ElegibleResourceTypes', 'ElegibleProducts', 'ElegibleTariffs', 'EventCategories', 'ElegiblePasses'])
+        assert.deepEqual(read[list], [], list);
+      for (const flag of ['CaneBeUsedForBookings', 'CaneBeUsedForEvents', 'IsUniversalCredit', 'AppliesToCharges'])
+        assert.equal(read[flag], false, flag);
       for (const field of ['Description', 'ValidFrom', 'ExpireDate', 'CoworkerProductUniqueId']) assert.equal(read[field], null, field);
       assert.equal(read.ToStringText, `Booking credit ${read.Id}`);
       const empty = (await t.get(`${PATH}/${await create(t, PATH, { CoworkerId: customer })}`)).body;
@@ -72,21 +81,41 @@ describe('customer booking credits (CoworkerBookingCredit)', () => {
 
     it('refusals name the field and write nothing', async () => {
       assert.deepEqual(errorNames((await refused(t, TABLES, 400, () => t.post(PATH, { TotalCredit: 1 }))).body), ['CoworkerId']);
-      const missing = await refused(t, TABLES, 400, () => t.post(PATH, { CoworkerId: 990001, BusinessId: 990002, ElegibleProducts: [990003], ElegibleTariffs: [990004] }));
+      const missing = await refused(t, TABLES, 400, () =>
+        t.post(PATH, { CoworkerId: 990001, BusinessId: 990002, ElegibleProducts: [990003], ElegibleTariffs: [990004] }),
+      );
       assert.deepEqual(errorNames(missing.body), ['BusinessId', 'CoworkerId', 'ElegibleProducts', 'ElegibleTariffs']);
       const wrongBusiness = await refused(t, TABLES, 400, () => t.post(PATH, { CoworkerId: customer, BusinessId: otherBusiness }));
       assert.equal(wrongBusiness.body.Message, `BusinessId: Coworker ${customer} is not a customer of Business ${otherBusiness}.`);
-      const bad = await refused(t, TABLES, 400, () => t.post(PATH, { CoworkerId: customer, TotalCredit: -1, RemainingCredit: 'x', ExpireDate: 'soon', ElegiblePasses: [0], CoworkerProductUniqueId: 'x'.repeat(37) }));
+      const bad = await refused(t, TABLES, 400, () =>
+        t.post(PATH, {
+          CoworkerId: customer,
+          TotalCredit: -1,
+          RemainingCredit: 'x',
+          ExpireDate: 'soon',
+          ElegiblePasses: [0],
+          CoworkerProductUniqueId: 'x'.repeat(37),
+        }),
+      );
       assert.deepEqual(errorNames(bad.body), ['CoworkerProductUniqueId', 'ElegiblePasses', 'ExpireDate', 'RemainingCredit', 'TotalCredit']);
     });
 
     it('update: absent keeps, null clears (amounts to 0); a GET body PUT back changes nothing; delete, then 404', async () => {
       const id = await create(t, PATH, everyField());
       await putBackChangesNothing(t, PATH, id, { CoworkerFullName: 'ignored' });
-      const res = await t.put(`${PATH}/${id}`, { CoworkerId: customer, RemainingCredit: null, ExpireDate: null, ElegiblePasses: [], BusinessId: null });
+      const res = await t.put(`${PATH}/${id}`, {
+        CoworkerId: customer,
+        RemainingCredit: null,
+        ExpireDate: null,
+        ElegiblePasses: [],
+        BusinessId: null,
+      });
       assert.equal(res.status, 200, JSON.stringify(res.body));
       const read = (await t.get(`${PATH}/${id}`)).body;
-      assert.deepEqual([read.RemainingCredit, read.ExpireDate, read.ElegiblePasses, read.BusinessId, read.TotalCredit, read.Description], [0, null, [], business, 12.5, 'Welcome credit']);
+      assert.deepEqual(
+        [read.RemainingCredit, read.ExpireDate, read.ElegiblePasses, read.BusinessId, read.TotalCredit, read.Description],
+        [0, null, [], business, 12.5, 'Welcome credit'],
+      );
       await refused(t, TABLES, 400, () => t.put(`${PATH}/${id}`, { CoworkerId: harbourCustomer }));
       assert.equal((await t.delete(`${PATH}/${id}`)).body.Message, 'CoworkerBookingCredit was successfully deleted.');
       await unknownIdIsNotFound(t, PATH, TABLES, { CoworkerId: customer }, { id });
@@ -94,7 +123,12 @@ describe('customer booking credits (CoworkerBookingCredit)', () => {
 
     it('restricted administrators work in their businesses only', async () => {
       const address = `credits.${Date.now()}@example.com`;
-      await createUser(t, { Email: address, Password: PASSWORD, Businesses: [business], Roles: ['CoworkerBookingCredit-List', 'CoworkerBookingCredit-Read', 'CoworkerBookingCredit-Create'] });
+      await createUser(t, {
+        Email: address,
+        Password: PASSWORD,
+        Businesses: [business],
+        Roles: ['CoworkerBookingCredit-List', 'CoworkerBookingCredit-Read', 'CoworkerBookingCredit-Create'],
+      });
       const auth = basicAuth(address, PASSWORD);
       const foreign = await create(t, PATH, { CoworkerId: harbourCustomer, TotalCredit: 1 });
       assert.deepEqual((await refused(t, TABLES, 401, () => t.post(PATH, { CoworkerId: harbourCustomer }, { auth }))).body, DENIED);
@@ -130,13 +164,30 @@ describe('customer booking credits (CoworkerBookingCredit)', () => {
         ['universal, product', { IsUniversalCredit: true, ElegibleProducts: [product] }],
         ['universal, pass 31', { IsUniversalCredit: true, ElegiblePasses: [31] }],
         ['universal, charges', { IsUniversalCredit: true, AppliesToCharges: true }],
-        ['listed but not universal', { ElegibleProducts: [product], ElegiblePasses: [31], AppliesToCharges: true, ElegibleResourceTypes: [4], EventCategories: [2] }],
+        [
+          'listed but not universal',
+          { ElegibleProducts: [product], ElegiblePasses: [31], AppliesToCharges: true, ElegibleResourceTypes: [4], EventCategories: [2] },
+        ],
         ['expires later', { CaneBeUsedForBookings: true, ExpireDate: '2099-01-01T00:00:00Z' }],
-        ['expired', { CaneBeUsedForBookings: true, CaneBeUsedForEvents: true, IsUniversalCredit: true, ExpireDate: '2020-01-01T00:00:00Z' }],
-        ['used up', { CaneBeUsedForBookings: true, CaneBeUsedForEvents: true, IsUniversalCredit: true, TotalCredit: 5, RemainingCredit: 0 }],
+        [
+          'expired',
+          { CaneBeUsedForBookings: true, CaneBeUsedForEvents: true, IsUniversalCredit: true, ExpireDate: '2020-01-01T00:00:00Z' },
+        ],
+        [
+          'used up',
+          { CaneBeUsedForBookings: true, CaneBeUsedForEvents: true, IsUniversalCredit: true, TotalCredit: 5, RemainingCredit: 0 },
+        ],
       ];
-      for (const [description, fields] of credits) ids[description] = await create(t, PATH, { CoworkerId: payer, TotalCredit: 5, Description: description, ...fields });
-      await create(t, PATH, { CoworkerId: other, TotalCredit: 5, Description: 'not theirs', CaneBeUsedForBookings: true, CaneBeUsedForEvents: true, IsUniversalCredit: true });
+      for (const [description, fields] of credits)
+        ids[description] = await create(t, PATH, { CoworkerId: payer, TotalCredit: 5, Description: description, ...fields });
+      await create(t, PATH, {
+        CoworkerId: other,
+        TotalCredit: 5,
+        Description: 'not theirs',
+        CaneBeUsedForBookings: true,
+        CaneBeUsedForEvents: true,
+        IsUniversalCredit: true,
+      });
     });
 
     it('resource types: credits usable for bookings, for every type or listing it (rule 2)', async () => {
@@ -159,15 +210,35 @@ describe('customer booking credits (CoworkerBookingCredit)', () => {
 
     it('answers the list envelope: paging, order and filters as any list', async () => {
       const page = await applicable('resourceTypeId=4&size=2&page=2');
-      assert.deepEqual(page.Records.map((c: any) => c.Id), [ids['expires later']]);
+      assert.deepEqual(
+        page.Records.map((c: any) => c.Id),
+        [ids['expires later']],
+      );
       assert.deepEqual(
         { ...page, Records: undefined },
-        { Records: undefined, CurrentPageSize: 2, CurrentPage: 2, CurrentOrderField: 'Id', CurrentSortDirection: 1, FirstItem: 3, HasNextPage: false, HasPreviousPage: true, LastItem: 3, PageNumber: 2, PageSize: 2, TotalItems: 3, TotalPages: 2 },
+        {
+          Records: undefined,
+          CurrentPageSize: 2,
+          CurrentPage: 2,
+          CurrentOrderField: 'Id',
+          CurrentSortDirection: 1,
+          FirstItem: 3,
+          HasNextPage: false,
+          HasPreviousPage: true,
+          LastItem: 3,
+          PageNumber: 2,
+          PageSize: 2,
+          TotalItems: 3,
+          TotalPages: 2,
+        },
       );
       const record = page.Records[0];
       assert.deepEqual(record, (await t.get(`${PATH}/${record.Id}`)).body, 'records read as GET reads them');
       assert.deepEqual(await named('resourceTypeId=4&orderBy=Id&dir=desc'), ['expires later', 'bookings, type 4', 'bookings, every type']);
-      assert.deepEqual(await named('resourceTypeId=4&CoworkerBookingCredit_Description=type'), ['bookings, every type', 'bookings, type 4']);
+      assert.deepEqual(await named('resourceTypeId=4&CoworkerBookingCredit_Description=type'), [
+        'bookings, every type',
+        'bookings, type 4',
+      ]);
       assert.deepEqual(await named('ResourceTypeID=4&COWORKERID=' + payer + '&size=1'), ['bookings, every type']);
       assert.equal((await t.get(`${APPLICABLE}?coworkerId=${payer}&charge=true&orderBy=Nope`)).status, 400);
     });
@@ -175,10 +246,20 @@ describe('customer booking credits (CoworkerBookingCredit)', () => {
     it('credits released by a sale apply at once; a spent credit stops applying', async () => {
       const buyer = await createCoworker(t, business, { FullName: 'Buyer' });
       const bundle = await createProduct(t, business, { Name: 'Room hours' });
-      await create(t, '/api/billing/productbookingcredits', { Name: 'Room hours', ProductId: bundle, Credit: 2, CaneBeUsedForBookings: true, ExpirationType: 2, ExpiresIn: 30 });
+      await create(t, '/api/billing/productbookingcredits', {
+        Name: 'Room hours',
+        ProductId: bundle,
+        Credit: 2,
+        CaneBeUsedForBookings: true,
+        ExpirationType: 2,
+        ExpiresIn: 30,
+      });
       await create(t, '/api/billing/coworkerproducts', { CoworkerId: buyer, ProductId: bundle, Quantity: 2 });
       const found = (await t.get(`${APPLICABLE}?coworkerId=${buyer}&resourceTypeId=1`)).body.Records;
-      assert.deepEqual(found.map((c: any) => [c.Description, c.RemainingCredit]), [['Room hours', 4]]);
+      assert.deepEqual(
+        found.map((c: any) => [c.Description, c.RemainingCredit]),
+        [['Room hours', 4]],
+      );
       assert.equal((await t.put(PATH, { ...found[0], RemainingCredit: 0 })).status, 200);
       assert.equal((await t.get(`${APPLICABLE}?coworkerId=${buyer}&resourceTypeId=1`)).body.TotalItems, 0);
     });
@@ -198,7 +279,10 @@ describe('customer booking credits (CoworkerBookingCredit)', () => {
       assert.deepEqual(await names(`?coworkerId=${payer}&productId=0`), ['productId']);
       assert.deepEqual(await names(`?coworkerId=${payer}&charge=maybe`), ['charge']);
       const res = await t.get(`${APPLICABLE}?coworkerId=${payer}`);
-      assert.equal(res.body.Message, 'resourceTypeId|eventCategoryId|productId|passId|charge: One of resourceTypeId, eventCategoryId, productId, passId or charge=true is required: what the credits should pay for.');
+      assert.equal(
+        res.body.Message,
+        'resourceTypeId|eventCategoryId|productId|passId|charge: One of resourceTypeId, eventCategoryId, productId, passId or charge=true is required: what the credits should pay for.',
+      );
     });
 
     it('an unknown customer: 404 "Not found"', async () => {
@@ -213,7 +297,7 @@ describe('customer booking credits (CoworkerBookingCredit)', () => {
       assert.equal((await t.get(`${PATH}/applicabl`)).status, 404);
     });
 
-    it('needs CoworkerBookingCredit-List; a restricted administrator asks only about its businesses\' customers', async () => {
+    it("needs CoworkerBookingCredit-List; a restricted administrator asks only about its businesses' customers", async () => {
       const address = `applicable.${Date.now()}@example.com`;
       await createUser(t, { Email: address, Password: PASSWORD, Roles: ['CoworkerBookingCredit-Read'] });
       assert.deepEqual((await t.get(`${APPLICABLE}?coworkerId=${payer}&charge=true`, { auth: basicAuth(address, PASSWORD) })).body, DENIED);
@@ -227,7 +311,10 @@ describe('customer booking credits (CoworkerBookingCredit)', () => {
       assert.deepEqual(res.body, DENIED);
       await create(t, PATH, { CoworkerId: harbourCustomer, TotalCredit: 3, Description: 'harbour', IsUniversalCredit: true });
       const own = await t.get(`${APPLICABLE}?coworkerId=${harbourCustomer}&charge=true`, { auth });
-      assert.deepEqual(own.body.Records.map((c: any) => c.Description), ['harbour']);
+      assert.deepEqual(
+        own.body.Records.map((c: any) => c.Description),
+        ['harbour'],
+      );
     });
   });
 });

@@ -2,7 +2,17 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { createCoworkerInvoice } from './support/billing-fixtures.js';
 import { countryId, create, createBusiness, createCoworker, currencyId } from './support/fixtures.js';
-import { assertFields, createAndReadBack, deletesThenNotFound, eachRequiredFieldIsNamed, errorNames, putBackChangesNothing, refused, unknownIdIsNotFound, withoutUpdateStamp } from './support/record-checks.js';
+import {
+  assertFields,
+  createAndReadBack,
+  deletesThenNotFound,
+  eachRequiredFieldIsNamed,
+  errorNames,
+  putBackChangesNothing,
+  refused,
+  unknownIdIsNotFound,
+  withoutUpdateStamp,
+} from './support/record-checks.js';
 import { appPerSuite, startApp } from './support/test-app.js';
 
 const PATH = '/api/billing/coworkerinvoices';
@@ -19,8 +29,16 @@ describe('customer invoices', () => {
   let fr: number;
 
   const customerFields = () => ({
-    FullName: 'Ada Lovelace', CoworkerType: 2, CompanyName: 'Analytical Engines Ltd', BillingName: 'AE Ltd (accounts)', Address: '12 St James Sq', City: 'London',
-    PostCode: 'SW1Y 4JH', CountryId: uk, TaxIDNumber: 'GB999', MobilePhone: '+44 7700 900000',
+    FullName: 'Ada Lovelace',
+    CoworkerType: 2,
+    CompanyName: 'Analytical Engines Ltd',
+    BillingName: 'AE Ltd (accounts)',
+    Address: '12 St James Sq',
+    City: 'London',
+    PostCode: 'SW1Y 4JH',
+    CountryId: uk,
+    TaxIDNumber: 'GB999',
+    MobilePhone: '+44 7700 900000',
   });
 
   before(async () => {
@@ -32,7 +50,12 @@ describe('customer invoices', () => {
     customer = await createCoworker(t, business, customerFields());
   });
 
-  const minimal = (overrides: Record<string, unknown> = {}) => ({ CoworkerId: customer, BusinessId: business, CurrencyId: gbp, ...overrides });
+  const minimal = (overrides: Record<string, unknown> = {}) => ({
+    CoworkerId: customer,
+    BusinessId: business,
+    CurrencyId: gbp,
+    ...overrides,
+  });
 
   const everyField = (overrides: Record<string, unknown> = {}) => ({
     ...minimal(),
@@ -49,11 +72,28 @@ describe('customer invoices', () => {
 
   it('creates with every field, reads each back equal, with number, customer name, currency code and bill-to details captured', async () => {
     // Paid, PaidOn and Void are read-only (docs/api.md §10.1): ignored on create.
-    const read = await createAndReadBack(t, PATH, 'CoworkerInvoice', everyField(), { InvoiceNumber: '42', BillToName: 'Forged', CurrencyCode: 'XXX', Paid: true, PaidOn: '2025-03-02T10:30:00Z', Void: true });
+    const read = await createAndReadBack(t, PATH, 'CoworkerInvoice', everyField(), {
+      InvoiceNumber: '42',
+      BillToName: 'Forged',
+      CurrencyCode: 'XXX',
+      Paid: true,
+      PaidOn: '2025-03-02T10:30:00Z',
+      Void: true,
+    });
     assertFields(read, { Paid: false, PaidOn: null, Void: false, PaidAmount: 0, DueAmount: 300.5 });
     assertFields(read, {
-      InvoiceNumber: '1', CoworkerFullName: 'Ada Lovelace', CurrencyCode: 'GBP', BillToName: 'AE Ltd (accounts)', BillToAddress: '12 St James Sq', BillToCity: 'London',
-      BillToPostCode: 'SW1Y 4JH', BillToTaxIDNumber: 'GB999', BillToPhone: '+44 7700 900000', BillToFax: null, BillToCountryId: uk, BillToCountryName: 'United Kingdom',
+      InvoiceNumber: '1',
+      CoworkerFullName: 'Ada Lovelace',
+      CurrencyCode: 'GBP',
+      BillToName: 'AE Ltd (accounts)',
+      BillToAddress: '12 St James Sq',
+      BillToCity: 'London',
+      BillToPostCode: 'SW1Y 4JH',
+      BillToTaxIDNumber: 'GB999',
+      BillToPhone: '+44 7700 900000',
+      BillToFax: null,
+      BillToCountryId: uk,
+      BillToCountryName: 'United Kingdom',
     });
     assert.equal(read.ToStringText, '1 - AE Ltd (accounts)');
   });
@@ -86,12 +126,14 @@ describe('customer invoices', () => {
       const res = await refused(t, TABLES, 400, () => t.post(PATH, minimal({ CoworkerId: 92001, CurrencyId: 92002 })));
       assert.deepEqual(errorNames(res.body), ['CoworkerId', 'CurrencyId']);
       assert.equal(res.body.Message, 'CoworkerId: Coworker 92001 does not exist');
-      const types = await refused(t, TABLES, 400, () => t.post(PATH, minimal({ Void: 'no', PaidOn: '2025-02-30', DiscountAmount: 1.23456 })));
+      const types = await refused(t, TABLES, 400, () =>
+        t.post(PATH, minimal({ Void: 'no', PaidOn: '2025-02-30', DiscountAmount: 1.23456 })),
+      );
       // Void and PaidOn are read-only since docs/api.md §10.1: ignored, whatever they hold.
       assert.deepEqual(errorNames(types.body), ['DiscountAmount']);
     });
 
-    it('the customer must be a customer of the invoice\'s business', async () => {
+    it("the customer must be a customer of the invoice's business", async () => {
       const other = await createBusiness(t, { Name: 'Elsewhere' });
       const res = await refused(t, TABLES, 400, () => t.post(PATH, minimal({ BusinessId: other })));
       assert.deepEqual(errorNames(res.body), ['CoworkerId']);
@@ -112,7 +154,14 @@ describe('customer invoices', () => {
     it('absent optional fields keep their value, explicit nulls clear them; the captured fields stay', async () => {
       const id = await create(t, PATH, everyField());
       const before = (await t.get(`${PATH}/${id}`)).body;
-      const res = await t.put(PATH, { ...minimal({ Id: id }), TotalAmount: 310, Description: null, PaidOn: null, Void: null, BillToName: 'ignored' });
+      const res = await t.put(PATH, {
+        ...minimal({ Id: id }),
+        TotalAmount: 310,
+        Description: null,
+        PaidOn: null,
+        Void: null,
+        BillToName: 'ignored',
+      });
       assert.equal(res.status, 200, JSON.stringify(res.body));
       assert.equal(res.body.Message, 'CoworkerInvoice was successfully updated.');
       const read = (await t.get(`${PATH}/${id}`)).body;
@@ -120,7 +169,18 @@ describe('customer invoices', () => {
       assert.equal(read.Description, null);
       assert.equal(read.PaidOn, null);
       assert.equal(read.Void, false);
-      for (const field of ['DueDate', 'InvoiceFromDate', 'InvoiceToDate', 'TaxAmount', 'DiscountAmount', 'Paid', 'SystemId', 'InvoiceNumber', 'BillToName', 'CurrencyCode']) {
+      for (const field of [
+        'DueDate',
+        'InvoiceFromDate',
+        'InvoiceToDate',
+        'TaxAmount',
+        'DiscountAmount',
+        'Paid',
+        'SystemId',
+        'InvoiceNumber',
+        'BillToName',
+        'CurrencyCode',
+      ]) {
         assert.deepEqual(read[field], before[field], field);
       }
     });
@@ -130,7 +190,7 @@ describe('customer invoices', () => {
       await putBackChangesNothing(t, PATH, id);
     });
 
-    it('giving the invoice to another customer captures that customer\'s details; another currency its code', async () => {
+    it("giving the invoice to another customer captures that customer's details; another currency its code", async () => {
       const id = await create(t, PATH, minimal());
       const other = await createCoworker(t, business, { FullName: 'Mary Somerville', City: 'Edinburgh', CountryId: fr });
       assert.equal((await t.put(PATH, minimal({ Id: id, CoworkerId: other, CurrencyId: eur }))).status, 200);
@@ -155,12 +215,27 @@ describe('customer invoices', () => {
         const id = await createCoworkerInvoice(local, shop, coworker, { TotalAmount: 99 });
         const issued = (await local.get(`${PATH}/${id}`)).body;
         const edit = await local.put(`/api/spaces/coworkers/${coworker}`, {
-          ...person, FullName: 'Ada King', CompanyName: 'New Co', BillingName: null, Address: '1 New Rd', City: 'Bath', PostCode: 'BA1', CountryId: ids.fr, TaxIDNumber: 'FR1', MobilePhone: '0',
+          ...person,
+          FullName: 'Ada King',
+          CompanyName: 'New Co',
+          BillingName: null,
+          Address: '1 New Rd',
+          City: 'Bath',
+          PostCode: 'BA1',
+          CountryId: ids.fr,
+          TaxIDNumber: 'FR1',
+          MobilePhone: '0',
         });
         assert.equal(edit.status, 200, JSON.stringify(edit.body));
         await local.put(`/api/sys/businesses/${shop}`, { Name: 'Renamed works', CurrencyId: ids.gbp, CountryId: ids.fr });
-        await local.db.query(`UPDATE ${local.db.id('country')} SET ${local.db.id('Name')} = ? WHERE ${local.db.id('Id')} = ?`, ['Britain (renamed)', ids.uk]);
-        await local.db.query(`UPDATE ${local.db.id('currency')} SET ${local.db.id('Code')} = ? WHERE ${local.db.id('Id')} = ?`, ['GBX', ids.gbp]);
+        await local.db.query(`UPDATE ${local.db.id('country')} SET ${local.db.id('Name')} = ? WHERE ${local.db.id('Id')} = ?`, [
+          'Britain (renamed)',
+          ids.uk,
+        ]);
+        await local.db.query(`UPDATE ${local.db.id('currency')} SET ${local.db.id('Code')} = ? WHERE ${local.db.id('Id')} = ?`, [
+          'GBX',
+          ids.gbp,
+        ]);
         assert.deepEqual((await local.get(`${PATH}/${id}`)).body, issued);
         // Updating the invoice itself (same customer, same currency) does not refresh the snapshot either.
         assert.equal((await local.put(`${PATH}/${id}`, { ...issued, TotalAmount: 100 })).status, 200);
@@ -178,14 +253,28 @@ describe('customer invoices', () => {
       }
     });
 
-    it('30 issued in parallel get 1..30; a deleted invoice\'s number is never given again; a series of its own', async () => {
+    it("30 issued in parallel get 1..30; a deleted invoice's number is never given again; a series of its own", async () => {
       const shop = await createBusiness(t, { Name: 'Parallel customers' });
       const buyer = await createCoworker(t, shop);
-      await create(t, '/api/billing/invoices', { BusinessId: shop, BillToName: 'x', BillToAddress: 'x', BillToCity: 'x', BillToPostCode: 'x', BillToCountryId: uk, CurrencyId: gbp });
+      await create(t, '/api/billing/invoices', {
+        BusinessId: shop,
+        BillToName: 'x',
+        BillToAddress: 'x',
+        BillToCity: 'x',
+        BillToPostCode: 'x',
+        BillToCountryId: uk,
+        CurrencyId: gbp,
+      });
       const results = await Promise.all(Array.from({ length: 30 }, () => t.post(PATH, minimal({ BusinessId: shop, CoworkerId: buyer }))));
       for (const res of results) assert.equal(res.status, 200, JSON.stringify(res.body));
-      const records = (await t.get(`${PATH}?CoworkerInvoice_Business=${shop}&size=100`)).body.Records as Array<{ Id: number; InvoiceNumber: string }>;
-      assert.deepEqual(records.map((r) => Number(r.InvoiceNumber)).sort((a, b) => a - b), Array.from({ length: 30 }, (_, i) => i + 1));
+      const records = (await t.get(`${PATH}?CoworkerInvoice_Business=${shop}&size=100`)).body.Records as Array<{
+        Id: number;
+        InvoiceNumber: string;
+      }>;
+      assert.deepEqual(
+        records.map((r) => Number(r.InvoiceNumber)).sort((a, b) => a - b),
+        Array.from({ length: 30 }, (_, i) => i + 1),
+      );
       const last = records.find((r) => r.InvoiceNumber === '30')!;
       assert.equal((await t.delete(`${PATH}/${last.Id}`)).status, 200);
       const next = await createCoworkerInvoice(t, shop, buyer);
@@ -205,7 +294,10 @@ describe('customer invoices', () => {
       const res = await refused(t, ['coworker', ...TABLES], 400, () => t.delete(`/api/spaces/coworkers/${buyer}`));
       assert.equal(res.body.WasSuccessful, false);
       // Its invoice's INV entry (docs/settlement.md) refers to it too.
-      assert.equal(res.body.Message, `Coworker ${buyer} cannot be deleted because CoworkerInvoice and CoworkerLedgerEntry records refer to it.`);
+      assert.equal(
+        res.body.Message,
+        `Coworker ${buyer} cannot be deleted because CoworkerInvoice and CoworkerLedgerEntry records refer to it.`,
+      );
     });
 
     it('an invoice with payment tokens cannot be deleted', async () => {

@@ -29,7 +29,10 @@ describe('links across businesses', () => {
     const before = await tableRows(t, table);
     const res = await t.post(path, body);
     assert.equal(res.status, 400, `${path}: ${JSON.stringify(res.body)}`);
-    assert.deepEqual(res.body.Errors.map((e: { PropertyName: string }) => e.PropertyName), [field]);
+    assert.deepEqual(
+      res.body.Errors.map((e: { PropertyName: string }) => e.PropertyName),
+      [field],
+    );
     assert.deepEqual(await tableRows(t, table), before);
     const id = await create(t, path, { ...body, ...fix });
     // Moving it to a foreign record by update is refused the same way.
@@ -42,11 +45,31 @@ describe('links across businesses', () => {
 
   it('a customer of another business is refused wherever a record names a customer', async () => {
     const survey = await createSurvey(t, mine);
-    await refusedThenTaken('/api/content/surveyruns', 'surveyrun', { SurveyId: survey, CoworkerId: theirCustomer }, 'CoworkerId', { CoworkerId: myCustomer });
+    await refusedThenTaken('/api/content/surveyruns', 'surveyrun', { SurveyId: survey, CoworkerId: theirCustomer }, 'CoworkerId', {
+      CoworkerId: myCustomer,
+    });
     const event = await createEvent(t, mine);
-    await refusedThenTaken('/api/content/eventattendees', 'eventattendee', { CalendarEventId: event, FullName: 'A', Email: 'a@example.com', CoworkerId: theirCustomer }, 'CoworkerId', { CoworkerId: myCustomer });
-    await refusedThenTaken('/api/content/eventwaitingattendees', 'eventwaitingattendee', { BusinessId: mine, CalendarEventId: event, FullName: 'W', Email: 'w@example.com', CoworkerId: theirCustomer }, 'CoworkerId', { CoworkerId: myCustomer });
-    await refusedThenTaken('/api/billing/coworkerinvoices', 'coworkerinvoice', { BusinessId: mine, CurrencyId: gbp, CoworkerId: theirCustomer }, 'CoworkerId', { CoworkerId: myCustomer });
+    await refusedThenTaken(
+      '/api/content/eventattendees',
+      'eventattendee',
+      { CalendarEventId: event, FullName: 'A', Email: 'a@example.com', CoworkerId: theirCustomer },
+      'CoworkerId',
+      { CoworkerId: myCustomer },
+    );
+    await refusedThenTaken(
+      '/api/content/eventwaitingattendees',
+      'eventwaitingattendee',
+      { BusinessId: mine, CalendarEventId: event, FullName: 'W', Email: 'w@example.com', CoworkerId: theirCustomer },
+      'CoworkerId',
+      { CoworkerId: myCustomer },
+    );
+    await refusedThenTaken(
+      '/api/billing/coworkerinvoices',
+      'coworkerinvoice',
+      { BusinessId: mine, CurrencyId: gbp, CoworkerId: theirCustomer },
+      'CoworkerId',
+      { CoworkerId: myCustomer },
+    );
   });
 
   it('a survey run moved to another business keeps no foreign customer', async () => {
@@ -65,14 +88,49 @@ describe('links across businesses', () => {
     const theirTariff = await createTariff(t, theirs);
     const myProduct = await createProduct(t, mine);
     const theirProduct = await createProduct(t, theirs);
-    const product = { BusinessId: mine, Name: 'Pass', SystemProductType: 1, Description: 'x', DisplayOrder: 0, Price: 5, CurrencyId: gbp, AvailableAs: 3 };
-    await refusedThenTaken('/api/billing/products', 'product_tariff', { ...product, Tariffs: [myTariff, theirTariff] }, 'Tariffs', { Tariffs: [myTariff] });
+    const product = {
+      BusinessId: mine,
+      Name: 'Pass',
+      SystemProductType: 1,
+      Description: 'x',
+      DisplayOrder: 0,
+      Price: 5,
+      CurrencyId: gbp,
+      AvailableAs: 3,
+    };
+    await refusedThenTaken('/api/billing/products', 'product_tariff', { ...product, Tariffs: [myTariff, theirTariff] }, 'Tariffs', {
+      Tariffs: [myTariff],
+    });
     const credit = { Name: 'Hours', ProductId: myProduct, Credit: 5 };
-    await refusedThenTaken('/api/billing/productbookingcredits', 'productbookingcredit', { ...credit, ElegibleProducts: [theirProduct] }, 'ElegibleProducts', { ElegibleProducts: [myProduct] });
-    await refusedThenTaken('/api/billing/productbookingcredits', 'productbookingcredit', { ...credit, ElegibleTariffs: [theirTariff] }, 'ElegibleTariffs', { ElegibleTariffs: [myTariff] });
+    await refusedThenTaken(
+      '/api/billing/productbookingcredits',
+      'productbookingcredit',
+      { ...credit, ElegibleProducts: [theirProduct] },
+      'ElegibleProducts',
+      { ElegibleProducts: [myProduct] },
+    );
+    await refusedThenTaken(
+      '/api/billing/productbookingcredits',
+      'productbookingcredit',
+      { ...credit, ElegibleTariffs: [theirTariff] },
+      'ElegibleTariffs',
+      { ElegibleTariffs: [myTariff] },
+    );
     const customerCredit = { CoworkerId: myCustomer, BusinessId: mine, Description: 'Hours', TotalCredit: 5 };
-    await refusedThenTaken('/api/billing/coworkerbookingcredits', 'coworkerbookingcredit', { ...customerCredit, ElegibleProducts: [theirProduct] }, 'ElegibleProducts', { ElegibleProducts: [myProduct] });
-    await refusedThenTaken('/api/billing/coworkerbookingcredits', 'coworkerbookingcredit', { ...customerCredit, ElegibleTariffs: [myTariff, theirTariff] }, 'ElegibleTariffs', { ElegibleTariffs: [myTariff] });
+    await refusedThenTaken(
+      '/api/billing/coworkerbookingcredits',
+      'coworkerbookingcredit',
+      { ...customerCredit, ElegibleProducts: [theirProduct] },
+      'ElegibleProducts',
+      { ElegibleProducts: [myProduct] },
+    );
+    await refusedThenTaken(
+      '/api/billing/coworkerbookingcredits',
+      'coworkerbookingcredit',
+      { ...customerCredit, ElegibleTariffs: [myTariff, theirTariff] },
+      'ElegibleTariffs',
+      { ElegibleTariffs: [myTariff] },
+    );
   });
 
   it('records that name a customer racing its delete are answered 200 or 400, never 500', async () => {
@@ -83,7 +141,14 @@ describe('links across businesses', () => {
       const writes = [
         () => t.post('/api/billing/coworkerinvoices', { BusinessId: mine, CurrencyId: gbp, CoworkerId: customer }),
         () => t.post('/api/content/surveyruns', { SurveyId: survey, CoworkerId: customer }),
-        () => t.post('/api/content/eventwaitingattendees', { BusinessId: mine, CalendarEventId: event, FullName: 'W', Email: 'w@example.com', CoworkerId: customer }),
+        () =>
+          t.post('/api/content/eventwaitingattendees', {
+            BusinessId: mine,
+            CalendarEventId: event,
+            FullName: 'W',
+            Email: 'w@example.com',
+            CoworkerId: customer,
+          }),
         () => t.post('/api/billing/coworkerbookingcredits', { CoworkerId: customer, Description: 'Hours', TotalCredit: 5 }),
         () => t.post('/api/billing/coworkerproducts', { CoworkerId: customer, ProductId: 1 }),
       ];

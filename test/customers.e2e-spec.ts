@@ -12,7 +12,12 @@ describe('tariffs and coworkers', () => {
 
   it('a coworker with a tariff has an active contract, and reads the tariff name', async () => {
     const tariff = await createTariff(t, business, { Name: 'Hot desk' });
-    const member = await createCoworker(t, business, { TariffId: tariff, CoworkerType: 2, CompanyName: 'Analytical Engines Ltd', CountryId: await countryId(t, 'GB') });
+    const member = await createCoworker(t, business, {
+      TariffId: tariff,
+      CoworkerType: 2,
+      CompanyName: 'Analytical Engines Ltd',
+      CountryId: await countryId(t, 'GB'),
+    });
     const contact = await createCoworker(t, business);
     const read = (await t.get(`/api/spaces/coworkers/${member}`)).body;
     assert.equal(read.ActiveContract, true);
@@ -27,9 +32,18 @@ describe('tariffs and coworkers', () => {
 
   it('refuses an unknown CoworkerType and a tariff that does not exist, changing nothing', async () => {
     const before = await t.rows('coworker');
-    const bad = await t.post('/api/spaces/coworkers', { BusinessId: business, FullName: 'X', Email: 'x@example.com', CoworkerType: 3, TariffId: 9999 });
+    const bad = await t.post('/api/spaces/coworkers', {
+      BusinessId: business,
+      FullName: 'X',
+      Email: 'x@example.com',
+      CoworkerType: 3,
+      TariffId: 9999,
+    });
     assert.equal(bad.status, 400);
-    assert.deepEqual(bad.body.Errors.map((e: any) => e.PropertyName), ['CoworkerType']);
+    assert.deepEqual(
+      bad.body.Errors.map((e: any) => e.PropertyName),
+      ['CoworkerType'],
+    );
     const missing = await t.post('/api/spaces/coworkers', { BusinessId: business, FullName: 'X', Email: 'x@example.com', TariffId: 9999 });
     assert.equal(missing.body.Message, 'TariffId: Tariff 9999 does not exist');
     assert.deepEqual(await t.rows('coworker'), before);

@@ -23,7 +23,12 @@ describe('database faults (MariaDB behind a TCP proxy)', { skip: !onMySql && 'ru
 
   const call = async (method: string, path: string, body?: unknown): Promise<Timed> => {
     const start = Date.now();
-    const res = await httpRequest(service.url + path, { method, headers: { authorization: auth }, json: body, timeoutMs: REQUEST_TIMEOUT_MS * 3 });
+    const res = await httpRequest(service.url + path, {
+      method,
+      headers: { authorization: auth },
+      json: body,
+      timeoutMs: REQUEST_TIMEOUT_MS * 3,
+    });
     return { ...res, ms: Date.now() - start };
   };
   const unavailable = (res: Timed, what: string) => {
@@ -67,7 +72,7 @@ describe('database faults (MariaDB behind a TCP proxy)', { skip: !onMySql && 'ru
     createdId = created.body.Value.Id;
   });
 
-  it('database stopped: health and every request answer 503 promptly, in the contract\'s body', async () => {
+  it("database stopped: health and every request answer 503 promptly, in the contract's body", async () => {
     await proxy.stop();
     const health = await call('GET', '/health');
     unavailable(health, 'health');
@@ -82,7 +87,10 @@ describe('database faults (MariaDB behind a TCP proxy)', { skip: !onMySql && 'ru
     unavailableEnvelope(await call('GET', '/api/sys/businesses'), 'list');
     unavailableEnvelope(await call('GET', `/api/sys/businesses/${createdId}`), 'get');
     unavailableEnvelope(await call('POST', '/api/sys/businesses', { Name: 'During the outage', CurrencyId: 1, CountryId: 1 }), 'create');
-    const token = await httpRequest(`${service.url}/api/token`, { method: 'POST', form: { grant_type: 'password', username: ADMIN.email, password: ADMIN.password } });
+    const token = await httpRequest(`${service.url}/api/token`, {
+      method: 'POST',
+      form: { grant_type: 'password', username: ADMIN.email, password: ADMIN.password },
+    });
     assert.equal(token.status, 503, JSON.stringify(token.body));
     assert.equal(service.child.exitCode, null, 'the service keeps running');
   });
@@ -102,8 +110,15 @@ describe('database faults (MariaDB behind a TCP proxy)', { skip: !onMySql && 'ru
     const recoveredIn = await waitForHealth(service, 15_000);
     const list = await call('GET', '/api/sys/businesses');
     assert.equal(list.status, 200, JSON.stringify(list.body));
-    assert.deepEqual(list.body.Records.map((b: { Name: string }) => b.Name), ['Before the outage']);
-    const created = await call('POST', '/api/sys/businesses', { Name: 'After the outage', CurrencyId: list.body.Records[0].CurrencyId, CountryId: list.body.Records[0].CountryId });
+    assert.deepEqual(
+      list.body.Records.map((b: { Name: string }) => b.Name),
+      ['Before the outage'],
+    );
+    const created = await call('POST', '/api/sys/businesses', {
+      Name: 'After the outage',
+      CurrencyId: list.body.Records[0].CurrencyId,
+      CountryId: list.body.Records[0].CountryId,
+    });
     assert.equal(created.status, 200, JSON.stringify(created.body));
     assert.ok(recoveredIn < 15_000);
   });

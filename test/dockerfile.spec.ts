@@ -32,17 +32,32 @@ const last = (keyword: string) => runtime.filter((i) => i.keyword === keyword).a
 describe('Dockerfile', () => {
   it('passes the linter (dockerfile-utils) without a problem', () => {
     const problems = validate(text);
-    assert.deepEqual(problems.map((p) => `line ${p.range.start.line + 1}: ${p.message}`), []);
+    assert.deepEqual(
+      problems.map((p) => `line ${p.range.start.line + 1}: ${p.message}`),
+      [],
+    );
   });
 
   it('is multi-stage: built with the toolchain and dev dependencies, which are pruned', () => {
     assert.ok(stages.length >= 2, 'at least a build and a runtime stage');
     const from = runtime[0].args;
     assert.match(from, /^node:24[\w.-]*-slim\b/, `small runtime base image on Node 24, got ${from}`);
-    assert.ok(instructions.filter((i) => i.keyword === 'FROM').every((i) => !/:latest\b/.test(i.args) && /:/.test(i.args)), 'base images are tagged');
-    assert.ok(stages.slice(0, -1).some((stage) => stage.some((i) => i.keyword === 'RUN' && /npm (prune --omit=dev|ci --omit=dev)/.test(i.args))), 'dev dependencies pruned');
-    assert.ok(runtime.some((i) => i.keyword === 'COPY' && /--from=build/.test(i.args)), 'the runtime copies the build');
-    assert.ok(!runtime.some((i) => i.keyword === 'RUN' && /apt-get install|npm (ci|install)/.test(i.args)), 'nothing is installed in the runtime stage');
+    assert.ok(
+      instructions.filter((i) => i.keyword === 'FROM').every((i) => !/:latest\b/.test(i.args) && /:/.test(i.args)),
+      'base images are tagged',
+    );
+    assert.ok(
+      stages.slice(0, -1).some((stage) => stage.some((i) => i.keyword === 'RUN' && /npm (prune --omit=dev|ci --omit=dev)/.test(i.args))),
+      'dev dependencies pruned',
+    );
+    assert.ok(
+      runtime.some((i) => i.keyword === 'COPY' && /--from=build/.test(i.args)),
+      'the runtime copies the build',
+    );
+    assert.ok(
+      !runtime.some((i) => i.keyword === 'RUN' && /apt-get install|npm (ci|install)/.test(i.args)),
+      'nothing is installed in the runtime stage',
+    );
   });
 
   it('runs as a non-root user, in production mode', () => {

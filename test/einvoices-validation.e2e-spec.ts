@@ -25,7 +25,10 @@ describe('e-invoices pass the EN 16931 validation rules', { skip: !ARTEFACTS && 
   });
   const fatal = (syntax: Syntax, xml: Uint8Array | Buffer) => validate(syntax, xml).filter((failure) => failure.flag === 'fatal');
 
-  for (const [format, syntax] of [['UBL', 'ubl'], ['CII', 'cii']] as const) {
+  for (const [format, syntax] of [
+    ['UBL', 'ubl'],
+    ['CII', 'cii'],
+  ] as const) {
     it(`${format}: no fatal failed assert`, async () => {
       for (const [what, id] of Object.entries(documents())) {
         const file = await exportOf(t, [id], format);

@@ -81,7 +81,12 @@ describe('e-invoices (EN 16931)', () => {
 
     const written = all(doc, 'cac:InvoiceLine');
     assert.equal(written.length, lines.length);
-    const categories: Record<number, string> = { [world.rates.standard]: 'S', [world.rates.zero]: 'Z', [world.rates.exempt]: 'E', [world.rates.reverse]: 'AE' };
+    const categories: Record<number, string> = {
+      [world.rates.standard]: 'S',
+      [world.rates.zero]: 'Z',
+      [world.rates.exempt]: 'E',
+      [world.rates.reverse]: 'AE',
+    };
     for (const [i, line] of lines.entries()) {
       const node = written[i];
       assert.equal(text(node, 'cbc:ID'), String(line.Position));
@@ -126,7 +131,10 @@ describe('e-invoices (EN 16931)', () => {
     const file = await exportOf(t, [world.mixed], 'Cii');
     assert.equal(file.name, `Invoice-${invoice.InvoiceNumber}.xml`);
     const doc = parse(file.bytes)['rsm:CrossIndustryInvoice'];
-    assert.equal(text(doc, 'rsm:ExchangedDocumentContext/ram:GuidelineSpecifiedDocumentContextParameter/ram:ID'), 'urn:cen.eu:en16931:2017');
+    assert.equal(
+      text(doc, 'rsm:ExchangedDocumentContext/ram:GuidelineSpecifiedDocumentContextParameter/ram:ID'),
+      'urn:cen.eu:en16931:2017',
+    );
     assert.equal(text(doc, 'rsm:ExchangedDocument/ram:ID'), invoice.InvoiceNumber);
     assert.equal(text(doc, 'rsm:ExchangedDocument/ram:TypeCode'), '380');
     assert.equal(text(doc, 'rsm:ExchangedDocument/ram:IssueDateTime/udt:DateTimeString'), day(invoice.CreatedOn).replaceAll('-', ''));
@@ -141,7 +149,10 @@ describe('e-invoices (EN 16931)', () => {
     const settlement = trade['ram:ApplicableHeaderTradeSettlement'];
     assert.equal(text(settlement, 'ram:InvoiceCurrencyCode'), 'EUR');
     assert.equal(text(settlement, 'ram:SpecifiedTradeSettlementPaymentMeans/ram:TypeCode'), '58');
-    assert.equal(text(settlement, 'ram:SpecifiedTradeSettlementPaymentMeans/ram:PayeePartyCreditorFinancialAccount/ram:IBANID'), 'DE89370400440532013000');
+    assert.equal(
+      text(settlement, 'ram:SpecifiedTradeSettlementPaymentMeans/ram:PayeePartyCreditorFinancialAccount/ram:IBANID'),
+      'DE89370400440532013000',
+    );
     assert.equal(all(settlement, 'ram:ApplicableTradeTax').length, 4);
     const sums = settlement['ram:SpecifiedTradeSettlementHeaderMonetarySummation'];
     assert.equal(text(sums, 'ram:GrandTotalAmount'), cents(invoice.TotalAmount));
@@ -150,7 +161,7 @@ describe('e-invoices (EN 16931)', () => {
     assert.equal(text(sums, 'ram:DuePayableAmount'), cents(invoice.TotalAmount - 100));
   });
 
-  it('a credit note: type 381, its original (BG-3), positive amounts, its line split over the original\'s VAT groups, no payment means', async () => {
+  it("a credit note: type 381, its original (BG-3), positive amounts, its line split over the original's VAT groups, no payment means", async () => {
     const note = await read(world.creditNote);
     const original = await read(world.mixed);
     const ubl = await exportOf(t, [world.creditNote], 'UBL');
@@ -206,9 +217,16 @@ describe('e-invoices (EN 16931)', () => {
     assert.match(raw, /\/Subtype \/text#2Fxml/);
     assert.match(raw, /\/AF \[\d+ 0 R\]/);
     assert.match(raw, /\/EmbeddedFiles/);
-    for (const xmp of ['<pdfaid:part>3</pdfaid:part>', '<pdfaid:conformance>B</pdfaid:conformance>', 'xmlns:fx="urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#"',
-      '<fx:DocumentType>INVOICE</fx:DocumentType>', '<fx:DocumentFileName>factur-x.xml</fx:DocumentFileName>', '<fx:Version>1.0</fx:Version>',
-      '<fx:ConformanceLevel>EN 16931</fx:ConformanceLevel>', '<pdfaSchema:prefix>fx</pdfaSchema:prefix>']) {
+    for (const xmp of [
+      '<pdfaid:part>3</pdfaid:part>',
+      '<pdfaid:conformance>B</pdfaid:conformance>',
+      'xmlns:fx="urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#"',
+      '<fx:DocumentType>INVOICE</fx:DocumentType>',
+      '<fx:DocumentFileName>factur-x.xml</fx:DocumentFileName>',
+      '<fx:Version>1.0</fx:Version>',
+      '<fx:ConformanceLevel>EN 16931</fx:ConformanceLevel>',
+      '<pdfaSchema:prefix>fx</pdfaSchema:prefix>',
+    ]) {
       assert.ok(raw.includes(xmp), xmp);
     }
     // The §10.3 PDF: its text is the invoice's.
@@ -217,19 +235,34 @@ describe('e-invoices (EN 16931)', () => {
 
   it('several ids: EInvoices.zip with one file each; the command is listed for invoices with lines that are not void', async () => {
     const [mixed, note] = [await read(world.mixed), await read(world.creditNote)];
-    for (const [format, extension] of [['UBL', 'xml'], ['FACTURX', 'pdf']]) {
+    for (const [format, extension] of [
+      ['UBL', 'xml'],
+      ['FACTURX', 'pdf'],
+    ]) {
       const zip = await exportOf(t, [world.mixed, world.creditNote], format);
       assert.equal(zip.name, 'EInvoices.zip');
       assert.match(zip.type, /^application\/zip/);
-      assert.deepEqual(Object.keys(unzipped(zip.bytes)).sort(), [`CreditNote-${note.InvoiceNumber}.${extension}`, `Invoice-${mixed.InvoiceNumber}.${extension}`]);
+      assert.deepEqual(Object.keys(unzipped(zip.bytes)).sort(), [
+        `CreditNote-${note.InvoiceNumber}.${extension}`,
+        `Invoice-${mixed.InvoiceNumber}.${extension}`,
+      ]);
     }
-    const listed = async (id: number) => ((await t.get(`${INVOICES}/commands?id=${id}`)).body as Array<{ Key: string }>).some((c) => c.Key === EXPORT);
+    const listed = async (id: number) =>
+      ((await t.get(`${INVOICES}/commands?id=${id}`)).body as Array<{ Key: string }>).some((c) => c.Key === EXPORT);
     assert.equal(await listed(world.mixed), true);
     assert.equal(await listed(world.creditNote), true);
-    const posted = await create(t, INVOICES, { BusinessId: world.business, CoworkerId: world.customer, CurrencyId: await currencyId(t, 'EUR'), TotalAmount: 10 });
+    const posted = await create(t, INVOICES, {
+      BusinessId: world.business,
+      CoworkerId: world.customer,
+      CurrencyId: await currencyId(t, 'EUR'),
+      TotalAmount: 10,
+    });
     assert.equal(await listed(posted), false);
     const all = (await t.get(`${INVOICES}/commands`)).body as Array<{ Key: string; RequiresParameters: Array<{ Name: string }> }>;
-    assert.deepEqual(all.find((c) => c.Key === EXPORT)?.RequiresParameters.map((p) => p.Name), ['Format']);
+    assert.deepEqual(
+      all.find((c) => c.Key === EXPORT)?.RequiresParameters.map((p) => p.Name),
+      ['Format'],
+    );
   });
 
   it('writes nothing: no history, no event, no UpdatedOn; CoworkerInvoice-Read is enough, none is a 401', async () => {
@@ -241,11 +274,24 @@ describe('e-invoices (EN 16931)', () => {
     assert.deepEqual(await read(world.mixed), before);
     assert.equal((await tableRows(t, 'change_log')).length, history.length);
     assert.equal((await tableRows(t, 'webhook_delivery')).length, events.length);
-    await createUser(t, { Email: 'reader@example.com', Password: 'a-long-password-9', Roles: ['CoworkerInvoice-Read', 'CoworkerInvoice-List'], Businesses: [world.business] });
+    await createUser(t, {
+      Email: 'reader@example.com',
+      Password: 'a-long-password-9',
+      Roles: ['CoworkerInvoice-Read', 'CoworkerInvoice-List'],
+      Businesses: [world.business],
+    });
     const reader = basicAuth('reader@example.com', 'a-long-password-9');
     assert.equal(ok(await run([world.mixed], [{ Name: 'Format', Value: 'UBL' }], reader)).Value, null);
-    await createUser(t, { Email: 'lister@example.com', Password: 'a-long-password-9', Roles: ['CoworkerInvoice-List'], Businesses: [world.business] });
-    assert.equal((await run([world.mixed], [{ Name: 'Format', Value: 'UBL' }], basicAuth('lister@example.com', 'a-long-password-9'))).status, 401);
+    await createUser(t, {
+      Email: 'lister@example.com',
+      Password: 'a-long-password-9',
+      Roles: ['CoworkerInvoice-List'],
+      Businesses: [world.business],
+    });
+    assert.equal(
+      (await run([world.mixed], [{ Name: 'Format', Value: 'UBL' }], basicAuth('lister@example.com', 'a-long-password-9'))).status,
+      401,
+    );
     assert.equal((await t.post(`${INVOICES}/runcommand`, { Key: EXPORT, Ids: [world.mixed] }, { auth: '' })).status, 401);
   });
 
@@ -261,9 +307,20 @@ describe('e-invoices (EN 16931)', () => {
     };
     const customerOf = (body: Record<string, unknown>) => createCoworker(t, world.business, body);
     const billedWith = async (customer: number, taxRate: number | null) => {
-      const product = await createProduct(t, world.business, { Name: 'Thing', Price: 10, CurrencyId: await currencyId(t, 'EUR'), ...(taxRate ? { TaxRateId: taxRate } : {}) });
+      const product = await createProduct(t, world.business, {
+        Name: 'Thing',
+        Price: 10,
+        CurrencyId: await currencyId(t, 'EUR'),
+        ...(taxRate ? { TaxRateId: taxRate } : {}),
+      });
       await create(t, '/api/billing/coworkerproducts', { CoworkerId: customer, ProductId: product, SaleDate: '2025-03-02' });
-      return ok(await t.post('/api/spaces/coworkers/runcommand', { Key: 'COWORKER_BILL_RUN', Ids: [customer], Parameters: [{ Name: 'Until', Value: '2025-03-31' }] })).Value[0].Id as number;
+      return ok(
+        await t.post('/api/spaces/coworkers/runcommand', {
+          Key: 'COWORKER_BILL_RUN',
+          Ids: [customer],
+          Parameters: [{ Name: 'Until', Value: '2025-03-31' }],
+        }),
+      ).Value[0].Id as number;
     };
 
     it('Format missing or unknown, naming Format', async () => {
@@ -277,7 +334,12 @@ describe('e-invoices (EN 16931)', () => {
       ok(await t.post(`${INVOICES}/runcommand`, { Key: 'VOID_INVOICE', Ids: [voided] }));
       const number = (await read(voided)).InvoiceNumber;
       await refused([world.mixed, voided], 'UBL', new RegExp(`^Void: Invoice ${number} is void`));
-      const posted = await create(t, INVOICES, { BusinessId: world.business, CoworkerId: world.customer, CurrencyId: await currencyId(t, 'EUR'), TotalAmount: 10 });
+      const posted = await create(t, INVOICES, {
+        BusinessId: world.business,
+        CoworkerId: world.customer,
+        CurrencyId: await currencyId(t, 'EUR'),
+        TotalAmount: 10,
+      });
       await refused([posted], 'CII', new RegExp(`^Lines: Invoice ${(await read(posted)).InvoiceNumber} has no lines`));
       await refused([world.mixed, world.mixed + 100_000], 'UBL', /does not exist/);
     });
@@ -285,55 +347,118 @@ describe('e-invoices (EN 16931)', () => {
     it('a line without a tax rate or whose tax rate has no VatCategoryCode; O mixed with another category', async () => {
       const customer = await customerOf({ FullName: 'Untaxed Customer', CountryId: 1, TaxIDNumber: 'FR40303265045' });
       const untaxed = await billedWith(customer, null);
-      await refused([untaxed], 'UBL', new RegExp(`^VatCategoryCode: line 1 of Invoice ${(await read(untaxed)).InvoiceNumber} has no tax rate`));
+      await refused(
+        [untaxed],
+        'UBL',
+        new RegExp(`^VatCategoryCode: line 1 of Invoice ${(await read(untaxed)).InvoiceNumber} has no tax rate`),
+      );
       const bare = await create(t, '/api/sys/taxrates', { BusinessId: world.business, Name: 'Old rate', Rate: 7 });
       const uncategorised = await billedWith(customer, bare);
-      await refused([uncategorised], 'FACTURX', new RegExp(`^VatCategoryCode: line 1 of Invoice .* has TaxRate ${bare}, which has no VatCategoryCode`));
-      const outside = await create(t, '/api/sys/taxrates', { BusinessId: world.business, Name: 'Outside', Rate: 0, VatCategoryCode: 'O', VatExemptionReasonText: 'Not subject' });
-      const desk = await createProduct(t, world.business, { Name: 'Desk', Price: 10, CurrencyId: await currencyId(t, 'EUR'), TaxRateId: world.rates.standard });
+      await refused(
+        [uncategorised],
+        'FACTURX',
+        new RegExp(`^VatCategoryCode: line 1 of Invoice .* has TaxRate ${bare}, which has no VatCategoryCode`),
+      );
+      const outside = await create(t, '/api/sys/taxrates', {
+        BusinessId: world.business,
+        Name: 'Outside',
+        Rate: 0,
+        VatCategoryCode: 'O',
+        VatExemptionReasonText: 'Not subject',
+      });
+      const desk = await createProduct(t, world.business, {
+        Name: 'Desk',
+        Price: 10,
+        CurrencyId: await currencyId(t, 'EUR'),
+        TaxRateId: world.rates.standard,
+      });
       await create(t, '/api/billing/coworkerproducts', { CoworkerId: customer, ProductId: desk, SaleDate: '2025-03-02' });
       const mixed = await billedWith(customer, outside);
-      await refused([mixed], 'UBL', /^VatCategoryCode: Invoice .* mixes lines outside the scope of VAT \(O\) with lines of category S \(BR-O-11\)/);
+      await refused(
+        [mixed],
+        'UBL',
+        /^VatCategoryCode: Invoice .* mixes lines outside the scope of VAT \(O\) with lines of category S \(BR-O-11\)/,
+      );
     });
 
     it('a business without TaxIDNumber; outside the scope without LegalRegistrationNumber', async () => {
       const eur = await currencyId(t, 'EUR');
       const business = await create(t, '/api/sys/businesses', { Name: 'No VAT Ltd', CurrencyId: eur, CountryId: 1 });
       const standard = await create(t, '/api/sys/taxrates', { BusinessId: business, Name: 'S', Rate: 20, VatCategoryCode: 'S' });
-      const outside = await create(t, '/api/sys/taxrates', { BusinessId: business, Name: 'O', Rate: 0, VatCategoryCode: 'O', VatExemptionReasonCode: 'VATEX-EU-O' });
+      const outside = await create(t, '/api/sys/taxrates', {
+        BusinessId: business,
+        Name: 'O',
+        Rate: 0,
+        VatCategoryCode: 'O',
+        VatExemptionReasonCode: 'VATEX-EU-O',
+      });
       const bill = async (rate: number) => {
         const customer = await createCoworker(t, business, { FullName: 'Buyer', CountryId: 1 });
         const product = await createProduct(t, business, { Name: 'Desk', Price: 10, CurrencyId: eur, TaxRateId: rate });
         await create(t, '/api/billing/coworkerproducts', { CoworkerId: customer, ProductId: product, SaleDate: '2025-03-02' });
-        return ok(await t.post('/api/spaces/coworkers/runcommand', { Key: 'COWORKER_BILL_RUN', Ids: [customer], Parameters: [{ Name: 'Until', Value: '2025-03-31' }] })).Value[0].Id as number;
+        return ok(
+          await t.post('/api/spaces/coworkers/runcommand', {
+            Key: 'COWORKER_BILL_RUN',
+            Ids: [customer],
+            Parameters: [{ Name: 'Until', Value: '2025-03-31' }],
+          }),
+        ).Value[0].Id as number;
       };
       await refused([await bill(standard)], 'UBL', new RegExp(`^TaxIDNumber: Business ${business} \\(No VAT Ltd\\) has no TaxIDNumber`));
-      await refused([await bill(outside)], 'UBL', new RegExp(`^LegalRegistrationNumber: Business ${business} \\(No VAT Ltd\\) has no LegalRegistrationNumber`));
+      await refused(
+        [await bill(outside)],
+        'UBL',
+        new RegExp(`^LegalRegistrationNumber: Business ${business} \\(No VAT Ltd\\) has no LegalRegistrationNumber`),
+      );
     });
 
     it('AE without BillToTaxIDNumber; a BillToTaxIDNumber without a country prefix; no BillToCountryId', async () => {
       const reverse = await billedWith(await customerOf({ FullName: 'No VAT Id', CountryId: 1 }), world.rates.reverse);
-      await refused([reverse], 'UBL', new RegExp(`^BillToTaxIDNumber: Invoice ${(await read(reverse)).InvoiceNumber} has lines of VAT category AE but no BillToTaxIDNumber`));
-      const unprefixed = await billedWith(await customerOf({ FullName: 'Bad VAT Id', CountryId: 1, TaxIDNumber: '123456789' }), world.rates.standard);
+      await refused(
+        [reverse],
+        'UBL',
+        new RegExp(
+          `^BillToTaxIDNumber: Invoice ${(await read(reverse)).InvoiceNumber} has lines of VAT category AE but no BillToTaxIDNumber`,
+        ),
+      );
+      const unprefixed = await billedWith(
+        await customerOf({ FullName: 'Bad VAT Id', CountryId: 1, TaxIDNumber: '123456789' }),
+        world.rates.standard,
+      );
       await refused([unprefixed], 'CII', /^BillToTaxIDNumber: 123456789 of Invoice .* does not start with a country prefix \(BR-CO-09\)/);
       const countryless = await billedWith(await customerOf({ FullName: 'Nowhere' }), world.rates.standard);
-      await refused([countryless], 'UBL', new RegExp(`^BillToCountryId: Invoice ${(await read(countryless)).InvoiceNumber} has no BillToCountryId`));
+      await refused(
+        [countryless],
+        'UBL',
+        new RegExp(`^BillToCountryId: Invoice ${(await read(countryless)).InvoiceNumber} has no BillToCountryId`),
+      );
     });
   });
 
   // EINVOICE_EXAMPLES=folder writes the documents of the partly paid invoice and its credit note there: the examples of docs/einvoices.md.
-  it('writes the examples of docs/einvoices.md when asked', { skip: !process.env.EINVOICE_EXAMPLES && 'EINVOICE_EXAMPLES is not set' }, async () => {
-    const folder = process.env.EINVOICE_EXAMPLES!;
-    mkdirSync(folder, { recursive: true });
-    for (const [id, format, extension] of [[world.mixed, 'UBL', 'ubl.xml'], [world.mixed, 'CII', 'cii.xml'], [world.mixed, 'FACTURX', 'pdf'], [world.creditNote, 'UBL', 'credit-note.ubl.xml']] as const) {
-      writeFileSync(join(folder, `example.${extension}`), (await exportOf(t, [id], format)).bytes);
-    }
-  });
+  it(
+    'writes the examples of docs/einvoices.md when asked',
+    { skip: !process.env.EINVOICE_EXAMPLES && 'EINVOICE_EXAMPLES is not set' },
+    async () => {
+      const folder = process.env.EINVOICE_EXAMPLES!;
+      mkdirSync(folder, { recursive: true });
+      for (const [id, format, extension] of [
+        [world.mixed, 'UBL', 'ubl.xml'],
+        [world.mixed, 'CII', 'cii.xml'],
+        [world.mixed, 'FACTURX', 'pdf'],
+        [world.creditNote, 'UBL', 'credit-note.ubl.xml'],
+      ] as const) {
+        writeFileSync(join(folder, `example.${extension}`), (await exportOf(t, [id], format)).bytes);
+      }
+    },
+  );
 
   it('the lines of a 20-line invoice each say their own quantity and amount', async () => {
     const lines = await linesOf(t, world.standard);
     const doc = parse((await exportOf(t, [world.standard], 'UBL')).bytes).Invoice;
-    assert.deepEqual(all(doc, 'cac:InvoiceLine').map((line) => [text(line, 'cbc:InvoicedQuantity'), text(line, 'cbc:LineExtensionAmount')]),
-      lines.map((line: any) => [String(line.Quantity), cents(line.SubTotal)]));
+    assert.deepEqual(
+      all(doc, 'cac:InvoiceLine').map((line) => [text(line, 'cbc:InvoicedQuantity'), text(line, 'cbc:LineExtensionAmount')]),
+      lines.map((line: any) => [String(line.Quantity), cents(line.SubTotal)]),
+    );
   });
 });

@@ -9,8 +9,13 @@ import { ROOT } from './support/service.js';
 // which better-sqlite3 13's build needs; 22.12 crashes loading it) and Node 24, the image's. Every
 // package in the lock file must accept both ends, so `npm ci` prints no EBADENGINE.
 
-const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string }; overrides?: Record<string, string> };
-const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version?: string; engines?: { node?: string } | string[] }> };
+const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  engines: { node: string };
+  overrides?: Record<string, string>;
+};
+const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as {
+  packages: Record<string, { version?: string; engines?: { node?: string } | string[] }>;
+};
 const OLDEST = '22.14.0';
 const imageMajor = Number(/^FROM node:(\d+)/m.exec(readFileSync(join(ROOT, 'Dockerfile'), 'utf8'))?.[1]);
 /** The image's tag follows the newest release of its major (node:24 was 24.22 on 2026-11-29). */
@@ -21,8 +26,10 @@ describe('Node versions', () => {
     const range = manifest.engines.node;
     // Node 24 is the primary target (docs/operations.md, "Image and Node versions").
     assert.equal(imageMajor, 24);
-    for (const version of [OLDEST, '22.23.5', `${imageMajor}.0.0`, `${imageMajor}.22.3`, `${imageMajor}.99.0`]) assert.ok(semver.satisfies(version, range), `${version} in ${range}`);
-    for (const version of ['20.20.2', '22.12.0', '23.11.0', '18.20.0']) assert.ok(!semver.satisfies(version, range), `${version} not in ${range}`);
+    for (const version of [OLDEST, '22.23.5', `${imageMajor}.0.0`, `${imageMajor}.22.3`, `${imageMajor}.99.0`])
+      assert.ok(semver.satisfies(version, range), `${version} in ${range}`);
+    for (const version of ['20.20.2', '22.12.0', '23.11.0', '18.20.0'])
+      assert.ok(!semver.satisfies(version, range), `${version} not in ${range}`);
   });
 
   it(`every package in package-lock.json accepts Node ${OLDEST} and ${IMAGE_LTS} (no EBADENGINE)`, () => {

@@ -17,7 +17,8 @@ async function hashWaiting(): Promise<void> {
 }
 
 /** Settles with 'answered' when the request is answered while the hashing stays held, 'stuck' otherwise (then the test fails). */
-const answeredWhileHeld = (request: Promise<unknown>) => Promise.race([request.then(() => 'answered' as const), sleep(15_000, 'stuck' as const, { ref: false })]);
+const answeredWhileHeld = (request: Promise<unknown>) =>
+  Promise.race([request.then(() => 'answered' as const), sleep(15_000, 'stuck' as const, { ref: false })]);
 
 describe('a write that waits on a password hash', () => {
   const t = appPerSuite();
@@ -34,7 +35,13 @@ describe('a write that waits on a password hash', () => {
     const hashing = holdHashing();
     let create: Promise<{ status: number; body: any }> | undefined;
     try {
-      create = t.post('/api/spaces/coworkers', { BusinessId: business, FullName: 'Late Login', Email: email, CreateUser: true, Password: 'late login password' });
+      create = t.post('/api/spaces/coworkers', {
+        BusinessId: business,
+        FullName: 'Late Login',
+        Email: email,
+        CreateUser: true,
+        Password: 'late login password',
+      });
       await hashWaiting();
       // Another client's list and the table read outside any transaction: no uncommitted customer.
       const list = await t.get('/api/spaces/coworkers?page=1&size=500');
@@ -43,7 +50,7 @@ describe('a write that waits on a password hash', () => {
       assert.equal((await t.rows('coworker')).filter((c) => c.Email === email).length, 0);
       // Another write (on MariaDB one that needs the business row the customer's insert points at) is answered now.
       const rename = t.put(`/api/sys/businesses/${business}`, { ...stored, Name: 'Renamed while a hash waits' });
-      assert.equal(await answeredWhileHeld(rename), 'answered', 'a write waited on another request\'s password hash');
+      assert.equal(await answeredWhileHeld(rename), 'answered', "a write waited on another request's password hash");
       const renamed = await rename;
       assert.equal(renamed.status, 200, JSON.stringify(renamed.body));
     } finally {
@@ -58,7 +65,13 @@ describe('a write that waits on a password hash', () => {
   });
 
   it('a user update with a new password keeps no row locked while it hashes', async () => {
-    const user = await t.post('/api/sys/users', { Email: `locked.${Date.now()}@example.com`, FullName: 'Row Lock', Password: 'first password here', Businesses: [business], Roles: ['Product-Read'] });
+    const user = await t.post('/api/sys/users', {
+      Email: `locked.${Date.now()}@example.com`,
+      FullName: 'Row Lock',
+      Password: 'first password here',
+      Businesses: [business],
+      Roles: ['Product-Read'],
+    });
     assert.equal(user.status, 200, JSON.stringify(user.body));
     const id = user.body.Value.Id as number;
     const email = `locked.${Date.now()}@example.com`;
@@ -68,7 +81,7 @@ describe('a write that waits on a password hash', () => {
       change = t.put(`/api/sys/users/${id}`, { Id: id, Email: email, FullName: 'Row Lock', Password: 'second password here' });
       await hashWaiting();
       const rename = t.put(`/api/sys/users/${id}`, { Id: id, Email: email, FullName: 'Renamed meanwhile' });
-      assert.equal(await answeredWhileHeld(rename), 'answered', 'an update waited on another request\'s password hash');
+      assert.equal(await answeredWhileHeld(rename), 'answered', "an update waited on another request's password hash");
       assert.equal((await rename).status, 200);
     } finally {
       hashing.release();
@@ -105,6 +118,9 @@ describe('a transaction that awaits something else', () => {
     proceed();
     await assert.rejects(work, /rolled back on purpose/);
     assert.equal((await read).body.Name, 'Before');
-    assert.deepEqual((await list).body.Records.map((b: any) => b.Name), ['Before']);
+    assert.deepEqual(
+      (await list).body.Records.map((b: any) => b.Name),
+      ['Before'],
+    );
   });
 });

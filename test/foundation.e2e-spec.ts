@@ -1,7 +1,16 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { countryId, currencyId } from './support/fixtures.js';
-import { assertFields, assertNotFound, createAndReadBack, deletesThenNotFound, errorNames, putBackChangesNothing, refused, unknownIdIsNotFound } from './support/record-checks.js';
+import {
+  assertFields,
+  assertNotFound,
+  createAndReadBack,
+  deletesThenNotFound,
+  errorNames,
+  putBackChangesNothing,
+  refused,
+  unknownIdIsNotFound,
+} from './support/record-checks.js';
 import { appPerSuite, startApp } from './support/test-app.js';
 
 const GB = 'GB';
@@ -17,7 +26,13 @@ describe('foundation: the shared record machinery over HTTP', () => {
     [gbp, eur, uk, fr] = [await currencyId(t, 'GBP'), await currencyId(t, 'EUR'), await countryId(t, GB), await countryId(t, 'FR')];
   });
 
-  const business = (overrides: Record<string, unknown> = {}) => ({ Name: 'Canal Works', CurrencyId: gbp, CountryId: uk, City: 'London', ...overrides });
+  const business = (overrides: Record<string, unknown> = {}) => ({
+    Name: 'Canal Works',
+    CurrencyId: gbp,
+    CountryId: uk,
+    City: 'London',
+    ...overrides,
+  });
 
   describe('health, documentation and request ids', () => {
     it('answers /health with 200 {"status":"ok"}', async () => {
@@ -68,7 +83,11 @@ describe('foundation: the shared record machinery over HTTP', () => {
     });
 
     it('is read-only: no create, update or delete routes', async () => {
-      for (const [method, path] of [['POST', '/api/sys/currencies'], ['PUT', `/api/sys/currencies/${eur}`], ['DELETE', `/api/sys/countries/${uk}`]]) {
+      for (const [method, path] of [
+        ['POST', '/api/sys/currencies'],
+        ['PUT', `/api/sys/currencies/${eur}`],
+        ['DELETE', `/api/sys/countries/${uk}`],
+      ]) {
         const res = await t.request(method, path, { body: { Code: 'XXX', Name: 'x' } });
         assert.equal(res.status, 404, `${method} ${path}`);
       }
@@ -77,13 +96,23 @@ describe('foundation: the shared record machinery over HTTP', () => {
 
     it('filters by case-insensitive contains on text', async () => {
       const res = await t.get('/api/sys/countries?Country_Name=KINGDOM');
-      assert.deepEqual(res.body.Records.map((c: any) => c.TwoDigitsCode), ['GB']);
+      assert.deepEqual(
+        res.body.Records.map((c: any) => c.TwoDigitsCode),
+        ['GB'],
+      );
     });
   });
 
   describe('create, read, update, delete', () => {
     it('creates with every field and reads it back with the common and read-only fields', async () => {
-      const input = business({ Address: '1 Canal St', PostCode: 'N1 9AA', Email: 'desk@canal.example', WebAddress: 'https://canal.example', SimpleTimeZoneId: 'Europe/London', SystemId: 'ext-1' });
+      const input = business({
+        Address: '1 Canal St',
+        PostCode: 'N1 9AA',
+        Email: 'desk@canal.example',
+        WebAddress: 'https://canal.example',
+        SimpleTimeZoneId: 'Europe/London',
+        SystemId: 'ext-1',
+      });
       const read = await createAndReadBack(t, '/api/sys/businesses', 'Business', input);
       assertFields(read, { CurrencyCode: 'GBP', CountryName: 'United Kingdom', ToStringText: 'Canal Works' });
     });
@@ -150,7 +179,10 @@ describe('foundation: the shared record machinery over HTTP', () => {
     before(async () => {
       ids = [];
       for (let i = 1; i <= 7; i++) {
-        const res = await t.post('/api/sys/businesses', business({ Name: `List Hub ${String(i).padStart(2, '0')}`, City: i % 2 ? 'Leeds' : 'York', CurrencyId: i <= 2 ? eur : gbp }));
+        const res = await t.post(
+          '/api/sys/businesses',
+          business({ Name: `List Hub ${String(i).padStart(2, '0')}`, City: i % 2 ? 'Leeds' : 'York', CurrencyId: i <= 2 ? eur : gbp }),
+        );
         ids.push(res.body.Value.Id);
       }
     });
@@ -160,10 +192,23 @@ describe('foundation: the shared record machinery over HTTP', () => {
       assert.equal(res.status, 200);
       const { Records, ...envelope } = res.body;
       assert.deepEqual(envelope, {
-        CurrentPageSize: 3, CurrentPage: 2, CurrentOrderField: 'Id', CurrentSortDirection: 1, FirstItem: 4, HasNextPage: true,
-        HasPreviousPage: true, LastItem: 6, PageNumber: 2, PageSize: 3, TotalItems: 7, TotalPages: 3,
+        CurrentPageSize: 3,
+        CurrentPage: 2,
+        CurrentOrderField: 'Id',
+        CurrentSortDirection: 1,
+        FirstItem: 4,
+        HasNextPage: true,
+        HasPreviousPage: true,
+        LastItem: 6,
+        PageNumber: 2,
+        PageSize: 3,
+        TotalItems: 7,
+        TotalPages: 3,
       });
-      assert.deepEqual(Records.map((r: any) => r.Id), ids.slice(3, 6));
+      assert.deepEqual(
+        Records.map((r: any) => r.Id),
+        ids.slice(3, 6),
+      );
     });
 
     it('reports an empty page past the end with the true total', async () => {
@@ -199,11 +244,19 @@ describe('foundation: the shared record machinery over HTTP', () => {
 
     it('filters by foreign key navigation name, by equality and by inclusive ranges', async () => {
       const byCurrency = await t.get(`/api/sys/businesses?Business_Currency=${eur}&Business_Name=list hub`);
-      assert.deepEqual(byCurrency.body.Records.map((r: any) => r.Id), ids.slice(0, 2));
+      assert.deepEqual(
+        byCurrency.body.Records.map((r: any) => r.Id),
+        ids.slice(0, 2),
+      );
       const byId = await t.get(`/api/sys/businesses?from_Business_Id=${ids[2]}&to_Business_Id=${ids[4]}`);
-      assert.deepEqual(byId.body.Records.map((r: any) => r.Id), ids.slice(2, 5));
+      assert.deepEqual(
+        byId.body.Records.map((r: any) => r.Id),
+        ids.slice(2, 5),
+      );
       const today = new Date().toISOString().slice(0, 10);
-      const byDay = await t.get(`/api/sys/businesses?from_Business_CreatedOn=${today}&to_Business_CreatedOn=${today}&Business_Name=list hub`);
+      const byDay = await t.get(
+        `/api/sys/businesses?from_Business_CreatedOn=${today}&to_Business_CreatedOn=${today}&Business_Name=list hub`,
+      );
       assert.equal(byDay.body.TotalItems, 7);
       const future = await t.get('/api/sys/businesses?from_Business_UpdatedOn=2999-01-01T00:00');
       assert.equal(future.body.TotalItems, 0);
@@ -213,13 +266,28 @@ describe('foundation: the shared record machinery over HTTP', () => {
       const wanted = [ids[4], ids[1]];
       const raw = await t.get(`/api/sys/businesses/?id=[${wanted.join(',')}]`);
       assert.equal(raw.status, 200);
-      assert.deepEqual(raw.body.map((r: any) => r.Id), [ids[1], ids[4]]);
+      assert.deepEqual(
+        raw.body.map((r: any) => r.Id),
+        [ids[1], ids[4]],
+      );
       const encoded = await t.get(`/api/sys/businesses?id=${encodeURIComponent(`[${wanted.join(',')}]`)}`);
-      assert.deepEqual(encoded.body.map((r: any) => r.Id), [ids[1], ids[4]]);
+      assert.deepEqual(
+        encoded.body.map((r: any) => r.Id),
+        [ids[1], ids[4]],
+      );
     });
 
     it('refuses an unknown orderBy, a bad dir, a bad page and a typed filter of the wrong type with 400', async () => {
-      for (const query of ['orderBy=Nope', 'dir=sideways', 'page=abc', 'from_Business_CreatedOn=yesterday', 'Business_Currency=abc', 'Business_Nope=1', 'id=[1,x]', 'id=[0]']) {
+      for (const query of [
+        'orderBy=Nope',
+        'dir=sideways',
+        'page=abc',
+        'from_Business_CreatedOn=yesterday',
+        'Business_Currency=abc',
+        'Business_Nope=1',
+        'id=[1,x]',
+        'id=[0]',
+      ]) {
         const res = await t.get(`/api/sys/businesses?${query}`);
         assert.equal(res.status, 400, query);
         assert.equal(res.body.WasSuccessful, false);
@@ -260,7 +328,10 @@ describe('foundation: the shared record machinery over HTTP', () => {
     });
 
     it('wrong types, over-long strings and empty required text: 400 with AttemptedValue', async () => {
-      const res = await refuse(() => t.post('/api/sys/businesses', business({ CurrencyId: '1', City: 42, Address: 'x'.repeat(256), Name: '' })), 400);
+      const res = await refuse(
+        () => t.post('/api/sys/businesses', business({ CurrencyId: '1', City: 42, Address: 'x'.repeat(256), Name: '' })),
+        400,
+      );
       const byName = Object.fromEntries(res.body.Errors.map((e: any) => [e.PropertyName, e]));
       assert.equal(byName.CurrencyId.AttemptedValue, '1');
       assert.equal(byName.City.AttemptedValue, 42);
@@ -271,11 +342,16 @@ describe('foundation: the shared record machinery over HTTP', () => {
     it('foreign keys that point at nothing: 400 "<Field>: <Entity> <id> does not exist"', async () => {
       const res = await refuse(() => t.post('/api/sys/businesses', business({ CurrencyId: 424242 })), 400);
       assert.equal(res.body.Message, 'CurrencyId: Currency 424242 does not exist');
-      assert.deepEqual(res.body.Errors, [{ PropertyName: 'CurrencyId', AttemptedValue: 424242, Message: 'Currency 424242 does not exist' }]);
+      assert.deepEqual(res.body.Errors, [
+        { PropertyName: 'CurrencyId', AttemptedValue: 424242, Message: 'Currency 424242 does not exist' },
+      ]);
     });
 
     it('malformed JSON: 400 envelope', async () => {
-      const res = await refuse(() => t.request('POST', '/api/sys/businesses', { raw: { contentType: 'application/json', data: '{"Name": "x",' } }), 400);
+      const res = await refuse(
+        () => t.request('POST', '/api/sys/businesses', { raw: { contentType: 'application/json', data: '{"Name": "x",' } }),
+        400,
+      );
       assert.equal(res.body.WasSuccessful, false);
       assert.equal(res.body.Status, 400);
     });
@@ -283,7 +359,13 @@ describe('foundation: the shared record machinery over HTTP', () => {
     it('a body that is not a JSON object: 400; neither JSON nor form-encoded: 415', async () => {
       await refuse(() => t.request('POST', '/api/sys/businesses', { raw: { contentType: 'application/json', data: '[1,2]' } }), 400);
       await refuse(() => t.request('POST', '/api/sys/businesses', { raw: { contentType: 'application/json', data: '"text"' } }), 400);
-      const text = await refuse(() => t.request('POST', '/api/sys/businesses', { raw: { contentType: 'text/plain', data: `Name=Form&CurrencyId=${gbp}&CountryId=${uk}` } }), 415);
+      const text = await refuse(
+        () =>
+          t.request('POST', '/api/sys/businesses', {
+            raw: { contentType: 'text/plain', data: `Name=Form&CurrencyId=${gbp}&CountryId=${uk}` },
+          }),
+        415,
+      );
       assert.equal(text.body.Status, 415);
     });
 
@@ -292,7 +374,10 @@ describe('foundation: the shared record machinery over HTTP', () => {
       await refuse(() => t.request('POST', '/api/sys/businesses', { raw: { contentType: 'application/json', data: huge } }), 413);
       // docs/api.md §1: the limit holds for every request, so it is decided before routing; a body
       // limit set only on the record routes would let the unknown route answer 404 instead.
-      const onRecord = await refuse(() => t.request('PUT', '/api/sys/businesses/1', { raw: { contentType: 'application/json', data: huge } }), 413);
+      const onRecord = await refuse(
+        () => t.request('PUT', '/api/sys/businesses/1', { raw: { contentType: 'application/json', data: huge } }),
+        413,
+      );
       for (const path of ['/api/anything', '/nowhere/at/all']) {
         const res = await t.request('POST', path, { raw: { contentType: 'application/json', data: huge } });
         assert.equal(res.status, 413, `${path}: ${res.text.slice(0, 200)}`);
@@ -301,7 +386,12 @@ describe('foundation: the shared record machinery over HTTP', () => {
     });
 
     it('__proto__ and constructor keys never reach a prototype', async () => {
-      const res = await t.request('POST', '/api/sys/businesses', { raw: { contentType: 'application/json', data: `{"Name":"Proto","CurrencyId":${gbp},"CountryId":${uk},"__proto__":{"isAdmin":true},"constructor":{"prototype":{"x":1}}}` } });
+      const res = await t.request('POST', '/api/sys/businesses', {
+        raw: {
+          contentType: 'application/json',
+          data: `{"Name":"Proto","CurrencyId":${gbp},"CountryId":${uk},"__proto__":{"isAdmin":true},"constructor":{"prototype":{"x":1}}}`,
+        },
+      });
       assert.equal(res.status, 200);
       assert.equal(({} as any).isAdmin, undefined);
       assert.equal(({} as any).x, undefined);

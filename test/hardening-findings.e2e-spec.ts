@@ -77,10 +77,15 @@ describe('hardening findings', () => {
       const at = nextDay();
       const first = await create(t, BOOKINGS, { CoworkerId: customer, ResourceId: room, FromTime: at(9), ToTime: at(10) });
       const other = await createCoworker(t, business, { FullName: 'Grace Hopper' });
-      const res = await refused(t, ['booking', 'change_log'], 400, () => t.post(BOOKINGS, { CoworkerId: other, ResourceId: room, FromTime: at(9, 30), ToTime: at(11) }));
+      const res = await refused(t, ['booking', 'change_log'], 400, () =>
+        t.post(BOOKINGS, { CoworkerId: other, ResourceId: room, FromTime: at(9, 30), ToTime: at(11) }),
+      );
       assert.deepEqual(errorNames(res.body), ['FromTime']);
       const date = at(0).slice(0, 10);
-      assert.equal(res.body.Message, `FromTime: Resource "Room 1" is already booked from 09:00 to 10:00 on ${date} UTC (booking ${first}).`);
+      assert.equal(
+        res.body.Message,
+        `FromTime: Resource "Room 1" is already booked from 09:00 to 10:00 on ${date} UTC (booking ${first}).`,
+      );
       assert.doesNotMatch(JSON.stringify(res.body), /Ada Lovelace/);
     });
 
@@ -90,7 +95,10 @@ describe('hardening findings', () => {
         const at = nextDay();
         const id = await create(t, BOOKINGS, { CoworkerId: customer, ResourceId: room, FromTime: at(9), ToTime: at(10) });
         const [deleteA, deleteB, cancelled, moved] = await Promise.all([
-          t.delete(`${BOOKINGS}/${id}`), t.delete(`${BOOKINGS}/${id}`), cancel(id), t.put(`${BOOKINGS}/${id}`, { FromTime: at(11), ToTime: at(12) }),
+          t.delete(`${BOOKINGS}/${id}`),
+          t.delete(`${BOOKINGS}/${id}`),
+          cancel(id),
+          t.put(`${BOOKINGS}/${id}`, { FromTime: at(11), ToTime: at(12) }),
         ]);
         const answers = [deleteA, deleteB, cancelled, moved];
         for (const answer of answers) assert.doesNotMatch(answer.text, /invoiced/, `round ${round}: ${answer.status} ${answer.text}`);

@@ -27,7 +27,11 @@ describe('ids on the wire: ?Id= is a filter; malformed path ids are 404 on every
         const res = await t.get(`${path}?${name}=${id}&page=1&size=1000`);
         assert.equal(res.status, 200, `${definition.name} ?${name}=: ${res.text}`);
         assert.ok(!Array.isArray(res.body), `${definition.name} ?${name}=${id} answered a bare array`);
-        assert.deepEqual(res.body.Records.map((r: any) => r.Id), [id], `${definition.name} ?${name}=`);
+        assert.deepEqual(
+          res.body.Records.map((r: any) => r.Id),
+          [id],
+          `${definition.name} ?${name}=`,
+        );
         assert.equal(res.body.TotalItems, 1);
         assert.equal(res.body.CurrentPageSize, 1000);
       }
@@ -37,7 +41,10 @@ describe('ids on the wire: ?Id= is a filter; malformed path ids are 404 on every
         const res = await t.get(`${path}?${query}`);
         assert.equal(res.status, 200, `${definition.name} ?${query}`);
         assert.ok(Array.isArray(res.body), `${definition.name} ?${query} is batch get`);
-        assert.deepEqual(res.body.map((r: any) => r.Id), [id]);
+        assert.deepEqual(
+          res.body.map((r: any) => r.Id),
+          [id],
+        );
       }
       const bad = await t.get(`${path}?Id=abc`);
       assert.equal(bad.status, 400, `${definition.name} ?Id=abc`);
@@ -56,14 +63,34 @@ describe('ids on the wire: ?Id= is a filter; malformed path ids are 404 on every
       if (found === undefined) continue;
       const id: number = found;
       const stored = (await t.get(`${path}/${id}`)).body;
-      const malformed = [`${id}.0`, `0x${id.toString(16)}`, `${id}e0`, `0${id}`, `+${id}`, `${id}%20`, '1.0', '0x3', 'abc', '1e3', '-1', '0', '2147483648', '99999999999'];
+      const malformed = [
+        `${id}.0`,
+        `0x${id.toString(16)}`,
+        `${id}e0`,
+        `0${id}`,
+        `+${id}`,
+        `${id}%20`,
+        '1.0',
+        '0x3',
+        'abc',
+        '1e3',
+        '-1',
+        '0',
+        '2147483648',
+        '99999999999',
+      ];
       const routes: Array<[string, (bad: string) => string, unknown?]> = [];
       if (operations.includes('get')) routes.push(['GET', (bad) => `${path}/${bad}`], ['GET', (bad) => `${path}/${bad}/history`]);
       if (operations.includes('update') && definition.dto) routes.push(['PUT', (bad) => `${path}/${bad}`, { ...stored, Id: undefined }]);
       if (operations.includes('delete')) routes.push(['DELETE', (bad) => `${path}/${bad}`]);
       if (definition.name === 'WebHook') {
-        routes.push(['GET', (bad) => `${path}/${bad}/secret`], ['GET', (bad) => `${path}/${bad}/deliveries`], ['POST', (bad) => `${path}/${bad}/test`],
-          ['POST', (bad) => `${path}/${bad}/deliveries/1/redeliver`], ['POST', (bad) => `${path}/${id}/deliveries/${bad}/redeliver`]);
+        routes.push(
+          ['GET', (bad) => `${path}/${bad}/secret`],
+          ['GET', (bad) => `${path}/${bad}/deliveries`],
+          ['POST', (bad) => `${path}/${bad}/test`],
+          ['POST', (bad) => `${path}/${bad}/deliveries/1/redeliver`],
+          ['POST', (bad) => `${path}/${id}/deliveries/${bad}/redeliver`],
+        );
       }
       if (definition.name === 'User') routes.push(['POST', (bad) => `${path}/${bad}/token/refresh`, {}]);
       const before = await t.rows(definition.entity.name.toLowerCase()).catch(() => null);

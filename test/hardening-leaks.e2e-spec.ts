@@ -20,9 +20,17 @@ describe('smaller leaks', () => {
     const business = await createBusiness(t);
     const cases: Array<[string, Record<string, unknown>, string]> = [
       ['/api/sys/users', { Email: 'leak1@example.com', FullName: 'Leak', Password: 'sh0rt' }, 'sh0rt'],
-      ['/api/sys/users', { Email: 'leak2@example.com', FullName: 'Leak', Password: PASSWORD, TwoFactorEnabled: true, TwoFactorSecret: 'JBSWY3DPEHPK3PXQ' }, 'JBSWY3DPEHPK3PXQ'],
+      [
+        '/api/sys/users',
+        { Email: 'leak2@example.com', FullName: 'Leak', Password: PASSWORD, TwoFactorEnabled: true, TwoFactorSecret: 'JBSWY3DPEHPK3PXQ' },
+        'JBSWY3DPEHPK3PXQ',
+      ],
       [HOOKS, { BusinessId: business, Name: 'Leaky', Action: 74, URL: 'https://192.0.2.1/h', Secret: 'short-Secret-1' }, 'short-Secret-1'],
-      ['/api/spaces/coworkers', { BusinessId: business, FullName: 'Leak', Email: 'leak3@example.com', CreateUser: true, Password: 'tiny-pw' }, 'tiny-pw'],
+      [
+        '/api/spaces/coworkers',
+        { BusinessId: business, FullName: 'Leak', Email: 'leak3@example.com', CreateUser: true, Password: 'tiny-pw' },
+        'tiny-pw',
+      ],
     ];
     for (const [i, [path, body, secret]] of cases.entries()) {
       for (const headers of [{}, { 'Idempotency-Key': `leak-${i}-${Date.now()}` }] as Array<Record<string, string>>) {
@@ -42,7 +50,16 @@ describe('smaller leaks', () => {
   });
 
   it('answers 404 to enum names that are object members, and knows the enums of §9–§11', async () => {
-    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', 'isPrototypeOf', '__defineGetter__', 'CONSTRUCTOR']) {
+    for (const name of [
+      'constructor',
+      '__proto__',
+      'toString',
+      'hasOwnProperty',
+      'valueOf',
+      'isPrototypeOf',
+      '__defineGetter__',
+      'CONSTRUCTOR',
+    ]) {
       const res = await t.get(`/api/utils/enums?name=${encodeURIComponent(name)}`);
       assert.equal(res.status, 404, `${name}: ${res.text.slice(0, 100)}`);
     }
@@ -51,33 +68,54 @@ describe('smaller leaks', () => {
     const providers = (await t.get('/api/utils/enums?name=ePaymentProvider')).body as Array<{ Id: number; Name: string }>;
     assert.equal(providers.length, 46);
     const byId = new Map(providers.map((p) => [p.Id, p.Name]));
-    assert.deepEqual([byId.get(0), byId.get(4), byId.get(11), byId.get(401), byId.get(994), byId.get(999), byId.get(10)], ['None', 'Stripe', 'Manual', 'HostedPaymentPage1', 'Credit', 'Other', undefined]);
+    assert.deepEqual(
+      [byId.get(0), byId.get(4), byId.get(11), byId.get(401), byId.get(994), byId.get(999), byId.get(10)],
+      ['None', 'Stripe', 'Manual', 'HostedPaymentPage1', 'Credit', 'Other', undefined],
+    );
     const reasons = (await t.get('/api/utils/enums?name=ebookingcancellationreason')).body;
-    assert.deepEqual(reasons.map((r: any) => r.Id), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    assert.deepEqual(
+      reasons.map((r: any) => r.Id),
+      [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+    );
     assert.equal(reasons[9].Name, 'MarketPlace');
   });
 
-  it('shows a customer moved from B to A to A\'s administrator without its B-era values', async () => {
+  it("shows a customer moved from B to A to A's administrator without its B-era values", async () => {
     const [b, a] = [await createBusiness(t, { Name: 'Bee' }), await createBusiness(t, { Name: 'Ay' })];
     const customer = await createCoworker(t, b, { FullName: 'Secret Name', City: 'Secret City' });
-    assert.equal((await t.put(`/api/spaces/coworkers/${customer}`, { BusinessId: a, FullName: 'Public Name', City: 'Public City' })).status, 200);
+    assert.equal(
+      (await t.put(`/api/spaces/coworkers/${customer}`, { BusinessId: a, FullName: 'Public Name', City: 'Public City' })).status,
+      200,
+    );
     await createUser(t, { Email: 'admin.a@example.com', Password: PASSWORD, Roles: ['Coworker-Read'], Businesses: [a] });
     await createUser(t, { Email: 'admin.b@example.com', Password: PASSWORD, Roles: ['Coworker-Read'], Businesses: [b] });
     const seenByA = await t.get(`/api/spaces/coworkers/${customer}/history`, { auth: basicAuth('admin.a@example.com', PASSWORD) });
     assert.equal(seenByA.status, 200, seenByA.text);
-    assert.deepEqual(seenByA.body.Records.map((e: any) => e.Action), ['Update']);
+    assert.deepEqual(
+      seenByA.body.Records.map((e: any) => e.Action),
+      ['Update'],
+    );
     assert.ok(!seenByA.text.includes('Secret'), seenByA.text);
     const moved = seenByA.body.Records[0].Changes;
-    assert.deepEqual(moved.find((c: any) => c.Field === 'City'), { Field: 'City', From: null, To: 'Public City' });
+    assert.deepEqual(
+      moved.find((c: any) => c.Field === 'City'),
+      { Field: 'City', From: null, To: 'Public City' },
+    );
     const seenByB = await t.get(`/api/spaces/coworkers/${customer}/history`, { auth: basicAuth('admin.b@example.com', PASSWORD) });
-    assert.deepEqual(seenByB.body.Records.map((e: any) => e.Action), ['Create']);
+    assert.deepEqual(
+      seenByB.body.Records.map((e: any) => e.Action),
+      ['Create'],
+    );
     assert.ok(!seenByB.text.includes('Public'), seenByB.text);
     // A full administrator sees both values.
     const full = (await t.get(`/api/spaces/coworkers/${customer}/history`)).body.Records[0].Changes;
-    assert.deepEqual(full.find((c: any) => c.Field === 'City'), { Field: 'City', From: 'Secret City', To: 'Public City' });
+    assert.deepEqual(
+      full.find((c: any) => c.Field === 'City'),
+      { Field: 'City', From: 'Secret City', To: 'Public City' },
+    );
   });
 
-  it('does not hand a webhook\'s deliveries of business B to business A when the hook moves to A', async () => {
+  it("does not hand a webhook's deliveries of business B to business A when the hook moves to A", async () => {
     const receiver = await startReceiver();
     try {
       const [b, a] = [await createBusiness(t, { Name: 'Hook B' }), await createBusiness(t, { Name: 'Hook A' })];
@@ -114,7 +152,10 @@ describe('a webhook moved to another business', () => {
       const hook = await create(t, HOOKS, { BusinessId: b, Name: 'Mover', Action: 74, URL: `${receiver.url}/moved` });
       await createTariff(t, b, { Name: 'Left behind' });
       // The first attempt failed: the delivery waits for its retry.
-      await eventually(async () => (await t.rows('webhook_delivery')).some((d) => Number(d.Attempts) === 1 && d.Status === 'Pending'), 8000);
+      await eventually(
+        async () => (await t.rows('webhook_delivery')).some((d) => Number(d.Attempts) === 1 && d.Status === 'Pending'),
+        8000,
+      );
       assert.equal((await t.put(`${HOOKS}/${hook}`, { BusinessId: a })).status, 200);
       const [delivery] = await t.rows('webhook_delivery');
       assert.equal(delivery.Status, 'Failed');
@@ -135,7 +176,14 @@ describe('webhook targets: IPv6 addresses that embed a private IPv4 address', ()
       const business = await createBusiness(t);
       const port = new URL(receiver.url).port;
       const ids: number[] = [];
-      for (const host of ['[::127.0.0.1]', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '[64:ff9b::127.0.0.1]', '[2002:7f00:1::1]', '[::ffff:0:127.0.0.1]']) {
+      for (const host of [
+        '[::127.0.0.1]',
+        '[::ffff:127.0.0.1]',
+        '[::ffff:7f00:1]',
+        '[64:ff9b::127.0.0.1]',
+        '[2002:7f00:1::1]',
+        '[::ffff:0:127.0.0.1]',
+      ]) {
         ids.push(await create(t, HOOKS, { BusinessId: business, Name: 'embedded', Action: 74, URL: `http://${host}:${port}/embedded` }));
       }
       await createTariff(t, business);

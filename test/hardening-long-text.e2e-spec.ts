@@ -62,8 +62,15 @@ describe('long text is counted in characters, on both databases', () => {
     const walked: string[] = [];
     for (const definition of t.app.get(RecordTypes).definitions()) {
       if (!definition.dto || !operationsOf(definition).includes('create')) continue;
-      const field = fieldsOf(definition.dto).find((f) => f.required && f.rules.has('isString') && !f.rules.has('isEmail') && !f.rules.has('minLength')
-        && Number(f.rules.get('maxLength')?.[0]) === 255 && !/url$/i.test(f.name));
+      const field = fieldsOf(definition.dto).find(
+        (f) =>
+          f.required &&
+          f.rules.has('isString') &&
+          !f.rules.has('isEmail') &&
+          !f.rules.has('minLength') &&
+          Number(f.rules.get('maxLength')?.[0]) === 255 &&
+          !/url$/i.test(f.name),
+      );
       if (!field) continue;
       await walker.create(definition);
       const path = pathOf(definition);
@@ -81,21 +88,25 @@ describe('long text is counted in characters, on both databases', () => {
     assert.ok(walked.length >= 10, walked.join(', '));
   });
 
-  it('makes every long-text column of every entity MEDIUMTEXT on MySQL/MariaDB, tables of later migrations included', { skip: !onMySql && 'MySQL/MariaDB only' }, async () => {
-    const columns = await t.db.query<{ t: string; c: string; type: string }>(
-      'SELECT TABLE_NAME AS t, COLUMN_NAME AS c, DATA_TYPE AS type FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE()',
-    );
-    const typeOf = new Map(columns.map((row) => [`${row.t}.${row.c}`, String(row.type).toLowerCase()]));
-    const checked: string[] = [];
-    for (const metadata of t.db.dataSource.entityMetadatas) {
-      for (const column of metadata.columns) {
-        const prototype = typeof column.target === 'function' ? column.target.prototype : undefined;
-        if (!prototype || !isLongTextColumn(prototype, column.propertyName)) continue;
-        const key = `${metadata.tableName}.${column.databaseName}`;
-        assert.equal(typeOf.get(key), 'mediumtext', key);
-        checked.push(key);
+  it(
+    'makes every long-text column of every entity MEDIUMTEXT on MySQL/MariaDB, tables of later migrations included',
+    { skip: !onMySql && 'MySQL/MariaDB only' },
+    async () => {
+      const columns = await t.db.query<{ t: string; c: string; type: string }>(
+        'SELECT TABLE_NAME AS t, COLUMN_NAME AS c, DATA_TYPE AS type FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE()',
+      );
+      const typeOf = new Map(columns.map((row) => [`${row.t}.${row.c}`, String(row.type).toLowerCase()]));
+      const checked: string[] = [];
+      for (const metadata of t.db.dataSource.entityMetadatas) {
+        for (const column of metadata.columns) {
+          const prototype = typeof column.target === 'function' ? column.target.prototype : undefined;
+          if (!prototype || !isLongTextColumn(prototype, column.propertyName)) continue;
+          const key = `${metadata.tableName}.${column.databaseName}`;
+          assert.equal(typeOf.get(key), 'mediumtext', key);
+          checked.push(key);
+        }
       }
-    }
-    assert.ok(checked.length >= 15, checked.join(', '));
-  });
+      assert.ok(checked.length >= 15, checked.join(', '));
+    },
+  );
 });

@@ -17,7 +17,7 @@ const kept = (record: WireRecord) => {
   return rest;
 };
 
-describe('partial updates of the platform\'s other record types', () => {
+describe("partial updates of the platform's other record types", () => {
   const t = appPerSuite();
 
   it('keeps every absent field of a non-source type, in JSON and form-encoded; a source type still requires its fields', async () => {
@@ -31,12 +31,17 @@ describe('partial updates of the platform\'s other record types', () => {
       if (found === undefined) continue;
       const id: number = found;
       const before = (await t.get(`${path}/${id}`)).body;
-      const required = fieldsOf(definition.updateDto ?? definition.dto).filter((f) => f.required).map((f) => f.name);
+      const required = fieldsOf(definition.updateDto ?? definition.dto)
+        .filter((f) => f.required)
+        .map((f) => f.name);
       if (definition.requiredOnUpdate) {
         if (!required.length) continue;
         const res = await t.put(`${path}/${id}`, { SystemId: 'partial' });
         assert.equal(res.status, 400, `${definition.name}: ${res.text.slice(0, 200)}`);
-        assert.ok(res.body.Errors.some((e: any) => required.includes(e.PropertyName)), definition.name);
+        assert.ok(
+          res.body.Errors.some((e: any) => required.includes(e.PropertyName)),
+          definition.name,
+        );
         assert.deepEqual((await t.get(`${path}/${id}`)).body, before, `${definition.name} changed`);
         strict.push(definition.name);
         continue;
@@ -64,7 +69,12 @@ describe('partial updates of the platform\'s other record types', () => {
       partial.push(definition.name);
     }
     assert.ok(partial.length >= 10, partial.join(', '));
-    assert.deepEqual(strict.sort(), ['CoworkerInvoicePaymentToken', 'Invoice', 'Product', 'ProductBookingCredit', 'SurveyRun', 'User'].filter((n) => strict.includes(n)).sort());
+    assert.deepEqual(
+      strict.sort(),
+      ['CoworkerInvoicePaymentToken', 'Invoice', 'Product', 'ProductBookingCredit', 'SurveyRun', 'User']
+        .filter((n) => strict.includes(n))
+        .sort(),
+    );
     assert.ok(strict.includes('Product') && strict.includes('Invoice'), strict.join(', '));
   });
 
@@ -74,7 +84,10 @@ describe('partial updates of the platform\'s other record types', () => {
     const res = await t.request('PUT', `/api/spaces/coworkers/${id}`, { form: { FullName: 'Grace Hopper', Email: 'grace@example.com' } });
     assert.equal(res.status, 200, res.text);
     const read = (await t.get(`/api/spaces/coworkers/${id}`)).body;
-    assert.deepEqual([read.FullName, read.Email, read.BusinessId, read.City, read.CompanyName], ['Grace Hopper', 'grace@example.com', business, 'Bath', 'Canal Co']);
+    assert.deepEqual(
+      [read.FullName, read.Email, read.BusinessId, read.City, read.CompanyName],
+      ['Grace Hopper', 'grace@example.com', business, 'Bath', 'Canal Co'],
+    );
     const json = await t.put('/api/spaces/coworkers', { Id: id, FullName: 'Grace B. Hopper', City: null });
     assert.equal(json.status, 200, json.text);
     const after = (await t.get(`/api/spaces/coworkers/${id}`)).body;

@@ -14,16 +14,18 @@ import { RecordTypes } from '../src/records/record-types.js';
 // of the named record with a 400 and a Message, nothing removed; and a delete racing a write that adds
 // such a reference never leaves one dangling (run in parallel, repeatedly, on SQLite and MariaDB).
 
-
 /** Whether deleting the named record is meant to take the referring one along or clear it (a declared foreign-key action). */
 function cascades(t: TestApp, definition: RecordDefinition<any>, property: string): boolean {
   const metadata = t.db.dataSource.getMetadata(definition.entity);
-  return metadata.foreignKeys.some((key) => key.columns.some((c) => c.propertyName === property) && key.onDelete !== 'RESTRICT' && key.onDelete !== 'NO ACTION');
+  return metadata.foreignKeys.some(
+    (key) => key.columns.some((c) => c.propertyName === property) && key.onDelete !== 'RESTRICT' && key.onDelete !== 'NO ACTION',
+  );
 }
 
 /** Records a domain rule deletes with the record they belong to (docs/bookings.md: a booking's products). */
 const OWNED: ReadonlyArray<[owner: string, owned: string]> = [['Booking', 'BookingProduct']];
-const ownedBy = (owner: RecordDefinition<any>, owned: RecordDefinition<any>) => OWNED.some(([a, b]) => a === owner.name && b === owned.name);
+const ownedBy = (owner: RecordDefinition<any>, owned: RecordDefinition<any>) =>
+  OWNED.some(([a, b]) => a === owner.name && b === owned.name);
 
 describe('a record named by another cannot be deleted', () => {
   const t = appPerSuite();
@@ -38,7 +40,8 @@ describe('a record named by another cannot be deleted', () => {
       for (const reference of referencesOf(definition.dto)) {
         const target = definitionOf(reference.target());
         const stored = definition.lists?.[reference.property] || metadata.findColumnWithPropertyName(reference.property);
-        if (!target || !stored || !operationsOf(target).includes('delete') || !target.dto || !operationsOf(target).includes('create')) continue;
+        if (!target || !stored || !operationsOf(target).includes('delete') || !target.dto || !operationsOf(target).includes('create'))
+          continue;
         if (cascades(t, definition, reference.property)) continue;
         await walker.recordOf(reference.target());
         const named = (await walker.create(target)).id;
@@ -55,7 +58,11 @@ describe('a record named by another cannot be deleted', () => {
         if (res.status === 200 && ownedBy(target, definition)) {
           // A domain rule deletes what the record owns along with it (a booking's booking products):
           // nothing is left pointing at what is gone.
-          assert.equal((await t.get(`${pathOf(definition)}/${referring}`)).status, 404, `${definition.name} ${referring} still names ${target.name} ${named}`);
+          assert.equal(
+            (await t.get(`${pathOf(definition)}/${referring}`)).status,
+            404,
+            `${definition.name} ${referring} still names ${target.name} ${named}`,
+          );
           checked.push(`${definition.name}.${reference.property} (deleted with it)`);
           continue;
         }
@@ -67,8 +74,15 @@ describe('a record named by another cannot be deleted', () => {
         checked.push(`${definition.name}.${reference.property}`);
       }
     }
-    for (const field of ['Product.Tariffs', 'ProductBookingCredit.ElegibleProducts', 'ProductBookingCredit.ElegibleTariffs', 'CoworkerBookingCredit.ElegibleProducts',
-      'CoworkerBookingCredit.ElegibleTariffs', 'Team.TeamMembers', 'CoworkerContract.TariffId']) {
+    for (const field of [
+      'Product.Tariffs',
+      'ProductBookingCredit.ElegibleProducts',
+      'ProductBookingCredit.ElegibleTariffs',
+      'CoworkerBookingCredit.ElegibleProducts',
+      'CoworkerBookingCredit.ElegibleTariffs',
+      'Team.TeamMembers',
+      'CoworkerContract.TariffId',
+    ]) {
       assert.ok(checked.includes(field), `${field} not checked: ${checked.join(', ')}`);
     }
   });
@@ -77,11 +91,20 @@ describe('a record named by another cannot be deleted', () => {
     const business = await createBusiness(t, { Name: 'Race Works' });
     const product = await createProduct(t, business);
     const team = (await t.post('/api/spaces/teams', { BusinessId: business, Name: 'Racers' })).body.Value.Id;
-    const credit = (await t.post('/api/billing/productbookingcredits', { Name: 'Race hours', ProductId: product, Credit: 1 })).body.Value.Id;
+    const credit = (await t.post('/api/billing/productbookingcredits', { Name: 'Race hours', ProductId: product, Credit: 1 })).body.Value
+      .Id;
     const outcomes = new Map<string, number>();
-    const races: Array<{ name: string; make: () => Promise<number>; path: string; write: (id: number) => Promise<() => Promise<{ status: number }>>; read: () => Promise<number[]> }> = [
+    const races: Array<{
+      name: string;
+      make: () => Promise<number>;
+      path: string;
+      write: (id: number) => Promise<() => Promise<{ status: number }>>;
+      read: () => Promise<number[]>;
+    }> = [
       {
-        name: 'Product.Tariffs', make: () => createTariff(t, business), path: '/api/billing/tariffs',
+        name: 'Product.Tariffs',
+        make: () => createTariff(t, business),
+        path: '/api/billing/tariffs',
         write: async (id) => {
           const body = { ...(await t.get(`/api/billing/products/${product}`)).body, Tariffs: [id] };
           return () => t.put('/api/billing/products', body);
@@ -89,15 +112,29 @@ describe('a record named by another cannot be deleted', () => {
         read: async () => (await t.get(`/api/billing/products/${product}`)).body.Tariffs,
       },
       {
-        name: 'new Product.Tariffs', make: () => createTariff(t, business), path: '/api/billing/tariffs',
+        name: 'new Product.Tariffs',
+        make: () => createTariff(t, business),
+        path: '/api/billing/tariffs',
         write: async (id) => {
-          const body = { BusinessId: business, Name: 'Raced', SystemProductType: 1, Description: 'x', Price: 1, CurrencyId: (await t.get(`/api/sys/businesses/${business}`)).body.CurrencyId, AvailableAs: 3, Tariffs: [id] };
+          const body = {
+            BusinessId: business,
+            Name: 'Raced',
+            SystemProductType: 1,
+            Description: 'x',
+            Price: 1,
+            CurrencyId: (await t.get(`/api/sys/businesses/${business}`)).body.CurrencyId,
+            AvailableAs: 3,
+            Tariffs: [id],
+          };
           return () => t.post('/api/billing/products', body);
         },
-        read: async () => ((await t.get(`/api/billing/products?Product_Name=Raced&size=1000`)).body.Records as any[]).flatMap((p) => p.Tariffs),
+        read: async () =>
+          ((await t.get(`/api/billing/products?Product_Name=Raced&size=1000`)).body.Records as any[]).flatMap((p) => p.Tariffs),
       },
       {
-        name: 'ProductBookingCredit.ElegibleTariffs', make: () => createTariff(t, business), path: '/api/billing/tariffs',
+        name: 'ProductBookingCredit.ElegibleTariffs',
+        make: () => createTariff(t, business),
+        path: '/api/billing/tariffs',
         write: async (id) => {
           const body = { ...(await t.get(`/api/billing/productbookingcredits/${credit}`)).body, ElegibleTariffs: [id] };
           return () => t.put('/api/billing/productbookingcredits', body);
@@ -105,14 +142,20 @@ describe('a record named by another cannot be deleted', () => {
         read: async () => (await t.get(`/api/billing/productbookingcredits/${credit}`)).body.ElegibleTariffs ?? [],
       },
       {
-        name: 'Team.TeamMembers', make: () => createCoworker(t, business), path: '/api/spaces/coworkers',
+        name: 'Team.TeamMembers',
+        make: () => createCoworker(t, business),
+        path: '/api/spaces/coworkers',
         write: async (id) => () => t.put(`/api/spaces/teams/${team}`, { TeamMembers: [id] }),
         read: async () => (await t.get(`/api/spaces/teams/${team}`)).body.TeamMembers ?? [],
       },
       {
-        name: 'Coworker.TariffId', make: () => createTariff(t, business), path: '/api/billing/tariffs',
-        write: async (id) => () => t.post('/api/spaces/coworkers', { BusinessId: business, FullName: 'Racer', Email: `racer.${id}@example.com`, TariffId: id }),
-        read: async () => ((await t.get(`/api/spaces/coworkers?Coworker_FullName=Racer&size=1000`)).body.Records as any[]).map((c) => c.TariffId),
+        name: 'Coworker.TariffId',
+        make: () => createTariff(t, business),
+        path: '/api/billing/tariffs',
+        write: async (id) => () =>
+          t.post('/api/spaces/coworkers', { BusinessId: business, FullName: 'Racer', Email: `racer.${id}@example.com`, TariffId: id }),
+        read: async () =>
+          ((await t.get(`/api/spaces/coworkers?Coworker_FullName=Racer&size=1000`)).body.Records as any[]).map((c) => c.TariffId),
       },
     ];
     for (const race of races) {
@@ -125,18 +168,29 @@ describe('a record named by another cannot be deleted', () => {
           await new Promise((resolve) => setTimeout(resolve, round % 4));
           return t.delete(`${race.path}/${id}`);
         };
-        const [written, deleted] = round % 2
-          ? await Promise.all([write(), later()])
-          : (await Promise.all([t.delete(`${race.path}/${id}`), write()])).reverse() as [{ status: number }, { status: number }];
-        assert.ok([200, 400].includes(written.status) && [200, 400].includes(deleted.status), `${race.name}: ${written.status} ${deleted.status}`);
+        const [written, deleted] =
+          round % 2
+            ? await Promise.all([write(), later()])
+            : ((await Promise.all([t.delete(`${race.path}/${id}`), write()])).reverse() as [{ status: number }, { status: number }]);
+        assert.ok(
+          [200, 400].includes(written.status) && [200, 400].includes(deleted.status),
+          `${race.name}: ${written.status} ${deleted.status}`,
+        );
         const exists = (await t.get(`${race.path}/${id}`)).status === 200;
         const named = (await race.read()).includes(id);
-        assert.ok(!(named && !exists), `${race.name} round ${round}: ${id} is named but gone (write ${written.status}, delete ${deleted.status})`);
-        assert.ok(!(written.status === 200 && deleted.status === 200), `${race.name} round ${round}: both the write and the delete succeeded`);
+        assert.ok(
+          !(named && !exists),
+          `${race.name} round ${round}: ${id} is named but gone (write ${written.status}, delete ${deleted.status})`,
+        );
+        assert.ok(
+          !(written.status === 200 && deleted.status === 200),
+          `${race.name} round ${round}: both the write and the delete succeeded`,
+        );
         const key = `${race.name} write ${written.status} delete ${deleted.status}`;
         outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
         // Clear the reference for the next round.
-        if (named && race.name !== 'new Product.Tariffs' && race.name !== 'Coworker.TariffId') await (await race.write(0))().catch(() => undefined);
+        if (named && race.name !== 'new Product.Tariffs' && race.name !== 'Coworker.TariffId')
+          await (await race.write(0))().catch(() => undefined);
       }
     }
     if (process.env.RACE_OUTCOMES) console.log(Object.fromEntries(outcomes));

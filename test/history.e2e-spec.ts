@@ -20,12 +20,27 @@ describe('change history (GET …/{id}/history)', () => {
   const history = (path: string, options?: { auth?: string }) => t.get(`${path}/history`, options);
 
   it('records create, update and delete with actor, request id and the changed fields, newest first', async () => {
-    const created = await t.post(PRODUCTS, {
-      BusinessId: business, Name: 'Day pass', SystemProductType: 1, Description: 'One day', DisplayOrder: 0, Price: 25, CurrencyId: (await t.get(`/api/sys/businesses/${business}`)).body.CurrencyId, AvailableAs: 3,
-    }, { headers: { 'X-Request-Id': 'create-req-1' } });
+    const created = await t.post(
+      PRODUCTS,
+      {
+        BusinessId: business,
+        Name: 'Day pass',
+        SystemProductType: 1,
+        Description: 'One day',
+        DisplayOrder: 0,
+        Price: 25,
+        CurrencyId: (await t.get(`/api/sys/businesses/${business}`)).body.CurrencyId,
+        AvailableAs: 3,
+      },
+      { headers: { 'X-Request-Id': 'create-req-1' } },
+    );
     assert.equal(created.status, 200, JSON.stringify(created.body));
     const id = created.body.Value.Id;
-    const updated = await t.put(`${PRODUCTS}/${id}`, { ...(await t.get(`${PRODUCTS}/${id}`)).body, Price: 30.5, Name: 'Day pass (new)' }, { headers: { 'X-Request-Id': 'update-req-2' } });
+    const updated = await t.put(
+      `${PRODUCTS}/${id}`,
+      { ...(await t.get(`${PRODUCTS}/${id}`)).body, Price: 30.5, Name: 'Day pass (new)' },
+      { headers: { 'X-Request-Id': 'update-req-2' } },
+    );
     assert.equal(updated.status, 200);
     const unchanged = await t.put(`${PRODUCTS}/${id}`, (await t.get(`${PRODUCTS}/${id}`)).body);
     assert.equal(unchanged.status, 200);
@@ -36,7 +51,10 @@ describe('change history (GET …/{id}/history)', () => {
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.equal(res.body.TotalItems, 4);
     const [del, same, upd, cre] = res.body.Records;
-    assert.deepEqual(res.body.Records.map((e: any) => e.Action), ['Delete', 'Update', 'Update', 'Create']);
+    assert.deepEqual(
+      res.body.Records.map((e: any) => e.Action),
+      ['Delete', 'Update', 'Update', 'Create'],
+    );
     for (const entry of res.body.Records) {
       assert.equal(entry.Entity, 'Product');
       assert.equal(entry.RecordId, id);
@@ -51,15 +69,21 @@ describe('change history (GET …/{id}/history)', () => {
     assert.deepEqual(field(cre, 'Name'), { Field: 'Name', From: null, To: 'Day pass' });
     assert.deepEqual(field(cre, 'Price'), { Field: 'Price', From: null, To: 25 });
     assert.equal(field(cre, 'SystemId'), undefined, 'a field not set is not listed on create');
-    assert.deepEqual(upd.Changes.sort((a: any, b: any) => a.Field.localeCompare(b.Field)), [
-      { Field: 'Name', From: 'Day pass', To: 'Day pass (new)' },
-      { Field: 'Price', From: 25, To: 30.5 },
-    ]);
+    assert.deepEqual(
+      upd.Changes.sort((a: any, b: any) => a.Field.localeCompare(b.Field)),
+      [
+        { Field: 'Name', From: 'Day pass', To: 'Day pass (new)' },
+        { Field: 'Price', From: 25, To: 30.5 },
+      ],
+    );
     assert.deepEqual(same.Changes, []);
     assert.deepEqual(del.Changes, []);
     // Paging: newest first, the envelope of any list.
     const page2 = (await t.get(`${PRODUCTS}/${id}/history?page=2&size=3`)).body;
-    assert.deepEqual(page2.Records.map((e: any) => e.Action), ['Create']);
+    assert.deepEqual(
+      page2.Records.map((e: any) => e.Action),
+      ['Create'],
+    );
     assert.equal(page2.TotalPages, 2);
     assert.equal(page2.HasPreviousPage, true);
   });
@@ -76,24 +100,39 @@ describe('change history (GET …/{id}/history)', () => {
 
   it('a client request id of up to 128 plain characters is kept; anything else is replaced', async () => {
     const long = 'r'.repeat(128);
-    const id = (await t.post('/api/content/surveys', { BusinessId: business, Name: 'Kept' }, { headers: { 'X-Request-Id': long } })).body.Value.Id;
+    const id = (await t.post('/api/content/surveys', { BusinessId: business, Name: 'Kept' }, { headers: { 'X-Request-Id': long } })).body
+      .Value.Id;
     assert.equal((await history(`/api/content/surveys/${id}`)).body.Records[0].RequestId, long);
-    const res = await t.post('/api/content/surveys', { BusinessId: business, Name: 'Replaced' }, { headers: { 'X-Request-Id': 'has spaces/and slashes' } });
+    const res = await t.post(
+      '/api/content/surveys',
+      { BusinessId: business, Name: 'Replaced' },
+      { headers: { 'X-Request-Id': 'has spaces/and slashes' } },
+    );
     const entry = (await history(`/api/content/surveys/${res.body.Value.Id}`)).body.Records[0];
     assert.equal(entry.RequestId, res.headers.get('x-request-id'));
     assert.notEqual(entry.RequestId, 'has spaces/and slashes');
   });
 
   it('write-only fields are named, never their values', async () => {
-    const id = await createUser(t, { Email: 'writer@example.com', Password: PASSWORD, TwoFactorSecret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP' });
+    const id = await createUser(t, {
+      Email: 'writer@example.com',
+      Password: PASSWORD,
+      TwoFactorSecret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
+    });
     await t.put(`/api/sys/users/${id}`, { Email: 'writer@example.com', FullName: 'Test User', Password: 'another long password' });
     const res = await history(`/api/sys/users/${id}`);
     const [upd, cre] = res.body.Records;
-    assert.deepEqual(cre.Changes.filter((c: any) => ['Password', 'TwoFactorSecret'].includes(c.Field)), [
+    assert.deepEqual(
+      cre.Changes.filter((c: any) => ['Password', 'TwoFactorSecret'].includes(c.Field)),
+      [
+        { Field: 'Password', From: null, To: null },
+        { Field: 'TwoFactorSecret', From: null, To: null },
+      ],
+    );
+    assert.deepEqual(
+      upd.Changes.find((c: any) => c.Field === 'Password'),
       { Field: 'Password', From: null, To: null },
-      { Field: 'TwoFactorSecret', From: null, To: null },
-    ]);
-    assert.deepEqual(upd.Changes.find((c: any) => c.Field === 'Password'), { Field: 'Password', From: null, To: null });
+    );
     const stored = JSON.stringify(await t.rows('change_log'));
     assert.ok(!stored.includes(PASSWORD) && !stored.includes('another long password') && !stored.includes('JBSWY3DPEHPK3PXP'));
   });
@@ -102,7 +141,11 @@ describe('change history (GET …/{id}/history)', () => {
     const product = await createProduct(t, business, { TrackStock: true, CurrentStock: 10 });
     await create(t, '/api/billing/productbookingcredits', { Name: 'Meeting room hours', ProductId: product, Credit: 2 });
     const customer = await createCoworker(t, business);
-    const sale = await t.post('/api/billing/coworkerproducts', { CoworkerId: customer, ProductId: product, Quantity: 3 }, { headers: { 'X-Request-Id': 'sale-1' } });
+    const sale = await t.post(
+      '/api/billing/coworkerproducts',
+      { CoworkerId: customer, ProductId: product, Quantity: 3 },
+      { headers: { 'X-Request-Id': 'sale-1' } },
+    );
     assert.equal(sale.status, 200);
     const stock = (await history(`${PRODUCTS}/${product}`)).body.Records[0];
     assert.equal(stock.Action, 'Update');
@@ -111,13 +154,24 @@ describe('change history (GET …/{id}/history)', () => {
     const credits = (await t.get(`/api/billing/coworkerbookingcredits?CoworkerBookingCredit_Coworker=${customer}`)).body.Records;
     assert.equal(credits.length, 1);
     const released = (await history(`/api/billing/coworkerbookingcredits/${credits[0].Id}`)).body.Records;
-    assert.deepEqual(released.map((e: any) => [e.Action, e.RequestId]), [['Create', 'sale-1']]);
+    assert.deepEqual(
+      released.map((e: any) => [e.Action, e.RequestId]),
+      [['Create', 'sale-1']],
+    );
     assert.ok(released[0].Changes.some((c: any) => c.Field === 'TotalCredit' && c.To === 6));
     assert.equal((await t.delete(`/api/billing/coworkerproducts/${sale.body.Value.Id}`)).status, 200);
     const removed = (await history(`/api/billing/coworkerbookingcredits/${credits[0].Id}`)).body.Records;
-    assert.deepEqual(removed.map((e: any) => e.Action), ['Delete', 'Create']);
+    assert.deepEqual(
+      removed.map((e: any) => e.Action),
+      ['Delete', 'Create'],
+    );
     // Invoice numbers are part of the issued invoice's own entry.
-    const invoice = await create(t, '/api/billing/coworkerinvoices', { BusinessId: business, CoworkerId: customer, CurrencyId: (await t.get(`/api/sys/businesses/${business}`)).body.CurrencyId, TotalAmount: 10 });
+    const invoice = await create(t, '/api/billing/coworkerinvoices', {
+      BusinessId: business,
+      CoworkerId: customer,
+      CurrencyId: (await t.get(`/api/sys/businesses/${business}`)).body.CurrencyId,
+      TotalAmount: 10,
+    });
     const issued = (await history(`/api/billing/coworkerinvoices/${invoice}`)).body.Records[0];
     assert.ok(issued.Changes.some((c: any) => c.Field === 'InvoiceNumber' && c.From === null && typeof c.To === 'string'));
   });
@@ -144,15 +198,24 @@ describe('change history (GET …/{id}/history)', () => {
     const lister = await reader('lister@example.com', ['Product-List'], [business, otherBusiness]);
     const firstSees = await history(`${PRODUCTS}/${product}`, { auth: first });
     assert.equal(firstSees.status, 200);
-    assert.deepEqual(firstSees.body.Records.map((e: any) => e.Action), ['Create']);
+    assert.deepEqual(
+      firstSees.body.Records.map((e: any) => e.Action),
+      ['Create'],
+    );
     const secondSees = await history(`${PRODUCTS}/${product}`, { auth: second });
-    assert.deepEqual(secondSees.body.Records.map((e: any) => e.Action), ['Update']);
+    assert.deepEqual(
+      secondSees.body.Records.map((e: any) => e.Action),
+      ['Update'],
+    );
     assert.equal((await history(`${PRODUCTS}/${product}`, { auth: lister })).status, 401);
     const foreign = await createProduct(t, otherBusiness);
     assert.equal((await history(`${PRODUCTS}/${foreign}`, { auth: first })).status, 401);
     // A deleted record's history stays readable, to those who could see it.
     assert.equal((await t.delete(`${PRODUCTS}/${foreign}`)).status, 200);
-    assert.deepEqual((await history(`${PRODUCTS}/${foreign}`, { auth: second })).body.Records.map((e: any) => e.Action), ['Delete', 'Create']);
+    assert.deepEqual(
+      (await history(`${PRODUCTS}/${foreign}`, { auth: second })).body.Records.map((e: any) => e.Action),
+      ['Delete', 'Create'],
+    );
     assert.equal((await history(`${PRODUCTS}/${foreign}`, { auth: first })).status, 401);
   });
 
@@ -162,7 +225,10 @@ describe('change history (GET …/{id}/history)', () => {
     const login = (await t.get('/api/sys/users?User_Email=login@example.com')).body.Records[0];
     const entry = (await history(`/api/sys/users/${login.Id}`)).body.Records[0];
     assert.equal(entry.Action, 'Create');
-    assert.deepEqual(entry.Changes.find((c: any) => c.Field === 'Password'), { Field: 'Password', From: null, To: null });
+    assert.deepEqual(
+      entry.Changes.find((c: any) => c.Field === 'Password'),
+      { Field: 'Password', From: null, To: null },
+    );
     assert.equal((await history(`/api/sys/businesses/${business}`)).body.Records[0].Action, 'Create');
   });
 });

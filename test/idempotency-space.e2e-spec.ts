@@ -11,7 +11,7 @@ const PRODUCTS = '/api/billing/products';
 const MIB = 1024 * 1024;
 const PASSWORD = 'correct horse battery';
 
-describe('the stored answers of one user\'s Idempotency-Keys are bounded', () => {
+describe("the stored answers of one user's Idempotency-Keys are bounded", () => {
   const t = appPerSuite();
   let business: number;
   let gbp: number;
@@ -20,23 +20,38 @@ describe('the stored answers of one user\'s Idempotency-Keys are bounded', () =>
   before(async () => {
     business = await createBusiness(t);
     gbp = await currencyId(t, 'GBP');
-    for (const email of ['flooder@example.com', 'other@example.com']) await createUser(t, { Email: email, IsAdmin: true, Password: PASSWORD });
+    for (const email of ['flooder@example.com', 'other@example.com'])
+      await createUser(t, { Email: email, IsAdmin: true, Password: PASSWORD });
     flooder = bearer((await passwordToken(t, 'flooder@example.com', PASSWORD)).access_token);
     other = bearer((await passwordToken(t, 'other@example.com', PASSWORD)).access_token);
   });
 
-  const product = (overrides: Record<string, unknown> = {}) => ({ BusinessId: business, Name: 'Coffee', SystemProductType: 3, Description: 'A cup', Price: 2.5, CurrencyId: gbp, AvailableAs: 3, DisplayOrder: 0, ...overrides });
+  const product = (overrides: Record<string, unknown> = {}) => ({
+    BusinessId: business,
+    Name: 'Coffee',
+    SystemProductType: 3,
+    Description: 'A cup',
+    Price: 2.5,
+    CurrencyId: gbp,
+    AvailableAs: 3,
+    DisplayOrder: 0,
+    ...overrides,
+  });
   /** A refusal that echoes a 7,000-character value: an answer of some 7 KB, under the 8 KiB kept in full. */
   const invalid = (i: number) => product({ Name: `${i}`.padEnd(7000, 'n') });
-  const post = (auth: string, key: string, body: unknown) => t.request('POST', PRODUCTS, { body, headers: { 'Idempotency-Key': key }, auth });
-  const storedBytes = async () => (await t.rows('idempotency_key')).reduce((sum, row) => sum + Buffer.byteLength(String(row.Body ?? '')), 0);
+  const post = (auth: string, key: string, body: unknown) =>
+    t.request('POST', PRODUCTS, { body, headers: { 'Idempotency-Key': key }, auth });
+  const storedBytes = async () =>
+    (await t.rows('idempotency_key')).reduce((sum, row) => sum + Buffer.byteLength(String(row.Body ?? '')), 0);
   const products = async () => (await t.rows('product')).length;
 
   /** `count` keyed refusals from one user, ten at a time. */
   async function flood(auth: string, prefix: string, count: number): Promise<string[]> {
     const texts: string[] = [];
     for (let i = 0; i < count; i += 10) {
-      const answers = await Promise.all(Array.from({ length: Math.min(10, count - i) }, (_, j) => post(auth, `${prefix}-${i + j}`, invalid(i + j))));
+      const answers = await Promise.all(
+        Array.from({ length: Math.min(10, count - i) }, (_, j) => post(auth, `${prefix}-${i + j}`, invalid(i + j))),
+      );
       for (const answer of answers) {
         assert.equal(answer.status, 400, answer.text.slice(0, 200));
         texts.push(answer.text);

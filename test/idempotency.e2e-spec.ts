@@ -20,9 +20,18 @@ describe('Idempotency-Key on POST', () => {
   let seq = 0;
   const key = () => `key-${++seq}-${Date.now()}`;
   const product = (overrides: Record<string, unknown> = {}) => ({
-    BusinessId: business, Name: 'Coffee', SystemProductType: 3, Description: 'A cup', DisplayOrder: 0, Price: 2.5, CurrencyId: gbp, AvailableAs: 3, ...overrides,
+    BusinessId: business,
+    Name: 'Coffee',
+    SystemProductType: 3,
+    Description: 'A cup',
+    DisplayOrder: 0,
+    Price: 2.5,
+    CurrencyId: gbp,
+    AvailableAs: 3,
+    ...overrides,
   });
-  const post = (path: string, body: unknown, idempotencyKey: string, auth?: string) => t.request('POST', path, { body, headers: { 'Idempotency-Key': idempotencyKey }, auth });
+  const post = (path: string, body: unknown, idempotencyKey: string, auth?: string) =>
+    t.request('POST', path, { body, headers: { 'Idempotency-Key': idempotencyKey }, auth });
   const count = async (table: string) => (await tableRows(t, table)).length;
 
   before(async () => {
@@ -37,7 +46,10 @@ describe('Idempotency-Key on POST', () => {
     assert.equal(first.headers.get('idempotent-replayed'), null);
     const before = await count('product');
     // The same JSON with the keys in another order and other whitespace.
-    const again = await t.request('POST', PRODUCTS, { raw: { contentType: 'application/json', data: JSON.stringify(Object.fromEntries(Object.entries(product()).reverse()), null, 2) }, headers: { 'Idempotency-Key': k } });
+    const again = await t.request('POST', PRODUCTS, {
+      raw: { contentType: 'application/json', data: JSON.stringify(Object.fromEntries(Object.entries(product()).reverse()), null, 2) },
+      headers: { 'Idempotency-Key': k },
+    });
     assert.equal(again.status, 200);
     assert.equal(again.text, first.text);
     assert.equal(again.headers.get('idempotent-replayed'), 'true');
@@ -80,7 +92,11 @@ describe('Idempotency-Key on POST', () => {
     }
     // On MySQL the requests run side by side, so some find the key in flight. SQLite writes take
     // turns, and the claims queued behind the first request's transaction find it finished: replays.
-    if (onMySql) assert.ok(answers.some((a) => a.status === 409), answers.map((a) => `${a.status} ${a.headers.get('idempotent-replayed')}`).join(', '));
+    if (onMySql)
+      assert.ok(
+        answers.some((a) => a.status === 409),
+        answers.map((a) => `${a.status} ${a.headers.get('idempotent-replayed')}`).join(', '),
+      );
     const replay = await post('/api/sys/users', body, k);
     assert.equal(replay.text, fresh[0].text);
     assert.equal(replay.headers.get('idempotent-replayed'), 'true');
@@ -143,7 +159,10 @@ describe('Idempotency-Key on POST', () => {
     const before = await Promise.all(['coworkerproduct', 'coworkerbookingcredit', 'product'].map((table) => tableRows(t, table)));
     const again = await post('/api/billing/coworkerproducts', sale, k);
     assert.equal(again.text, first.text);
-    assert.deepEqual(await Promise.all(['coworkerproduct', 'coworkerbookingcredit', 'product'].map((table) => tableRows(t, table))), before);
+    assert.deepEqual(
+      await Promise.all(['coworkerproduct', 'coworkerbookingcredit', 'product'].map((table) => tableRows(t, table))),
+      before,
+    );
     assert.equal((await t.get(`${PRODUCTS}/${stocked}`)).body.CurrentStock, 3);
 
     const form = { grant_type: 'password', username: 'second@example.com', password: 'second password' };
@@ -198,7 +217,9 @@ describe('a write past the answer deadline', () => {
         await held;
       }
     }
-    const connection = await mysql.createConnection(String((t.db.dataSource.options as { url: string }).url).replace(/^mariadb:/, 'mysql:'));
+    const connection = await mysql.createConnection(
+      String((t.db.dataSource.options as { url: string }).url).replace(/^mariadb:/, 'mysql:'),
+    );
     try {
       await connection.query('START TRANSACTION');
       await connection.query('SELECT * FROM `business` WHERE `Id` = ? FOR UPDATE', [business]);
@@ -210,7 +231,17 @@ describe('a write past the answer deadline', () => {
   }
 
   it('a create waiting on a lock past the deadline gets 503, and nothing is written after the lock goes', async () => {
-    const body = (name: string, extra: Record<string, unknown> = {}) => ({ BusinessId: business, Name: name, SystemProductType: 3, Description: 'x', DisplayOrder: 0, Price: 1, CurrencyId: gbp, AvailableAs: 3, ...extra });
+    const body = (name: string, extra: Record<string, unknown> = {}) => ({
+      BusinessId: business,
+      Name: name,
+      SystemProductType: 3,
+      Description: 'x',
+      DisplayOrder: 0,
+      Price: 1,
+      CurrencyId: gbp,
+      AvailableAs: 3,
+      ...extra,
+    });
     const before = await tableRows(t, 'product');
     const countryId = (await t.get(`/api/sys/businesses/${business}`)).body.CountryId;
     const answers: HttpResponse[] = await holdingBusiness(async () => {

@@ -94,7 +94,15 @@ const PACKAGE_LAYERS: Readonly<Record<string, readonly (readonly string[])[]>> =
     ['record.module.js'],
   ],
   http: [
-    ['http-exception.filter.js', 'body-limits.js', 'form-body.js', 'http-headers.js', 'openapi.js', 'openapi-safe-writes.js', 'record-id.pipe.js'],
+    [
+      'http-exception.filter.js',
+      'body-limits.js',
+      'form-body.js',
+      'http-headers.js',
+      'openapi.js',
+      'openapi-safe-writes.js',
+      'record-id.pipe.js',
+    ],
     ['idempotency', 'json-body.js', 'openapi-commands.js', 'record-body.pipe.js'],
     ['write.interceptor.js'],
     ['record-router.js'],
@@ -134,16 +142,28 @@ const KNOWN_PART_VIOLATIONS: ReadonlyMap<string, string> = new Map([
   ],
   ['billing: coworkers → users', "a coworker's login is a user: the rules write it, the repository reads its fields"],
   ['billing: coworkers → teams', "a coworker's team fields are read from the teams (repository)"],
-  ['billing: coworker-invoices → settlement', "an invoice's settled state and its lock are settlement's (settled.ts, settlement.repository.ts)"],
+  [
+    'billing: coworker-invoices → settlement',
+    "an invoice's settled state and its lock are settlement's (settled.ts, settlement.repository.ts)",
+  ],
   ['billing: coworker-invoices → coworker-ledger-entries', 'issuing an invoice writes its ledger entries (service-entries.ts)'],
-  ['billing: coworker-invoices → due-items', 'the invoice rules compute with due-items/money.ts, the second money module (one money module is #46 work)'],
+  [
+    'billing: coworker-invoices → due-items',
+    'the invoice rules compute with due-items/money.ts, the second money module (one money module is #46 work)',
+  ],
   [
     'billing: coworker-ledger-entries → settlement',
     "settlement's providers are registered in the ledger-entries module, and a payment settles through invoice-settlement.ts",
   ],
   ['billing: coworker-ledger-entries → billing-runs', 'the ledger-entries module imports the billing-runs module'],
-  ['billing: coworker-time-passes → billing-runs', 'time-pass charges are a due-item source of the billing run, registered by importing it (built-in-sources.ts)'],
-  ['billing: coworker-booking-credits → coworker-booking-credit-use-histories', "a credit's remaining balance is read from its use histories (repository)"],
+  [
+    'billing: coworker-time-passes → billing-runs',
+    'time-pass charges are a due-item source of the billing run, registered by importing it (built-in-sources.ts)',
+  ],
+  [
+    'billing: coworker-booking-credits → coworker-booking-credit-use-histories',
+    "a credit's remaining balance is read from its use histories (repository)",
+  ],
 ]);
 
 const layerOf = new Map(LAYERS.flatMap((areas, layer) => areas.map((area) => [area, layer] as const)));
@@ -162,7 +182,12 @@ function areaOf(file: string): string {
   return parts.length === 1 ? ROOT : parts[0];
 }
 
-interface Import { file: string; target: string; from: string; to: string }
+interface Import {
+  file: string;
+  target: string;
+  from: string;
+  to: string;
+}
 
 /** Every relative import of the compiled service (static, re-export and dynamic), entities included. */
 function imports(): Import[] {
@@ -230,12 +255,23 @@ describe('import directions', () => {
   const partImports = (pkg: string) =>
     all
       .filter(({ from, to }) => from === pkg && to === pkg)
-      .map(({ file, target }) => ({ file, target, from: partOf(pkg, join(SRC, file)), to: partOf(pkg, resolve(dirname(join(SRC, file)), target)) }))
+      .map(({ file, target }) => ({
+        file,
+        target,
+        from: partOf(pkg, join(SRC, file)),
+        to: partOf(pkg, resolve(dirname(join(SRC, file)), target)),
+      }))
       .filter(({ from, to }) => from !== to);
 
   it('reads the import lines, entity imports included', () => {
-    assert.ok(all.some(({ target }) => target.endsWith('.entity.js')), 'entity imports are counted');
-    assert.ok(all.some(({ from, to }) => from === 'spaces' && to === 'billing'), 'the scan reads the import lines (spaces imports billing)');
+    assert.ok(
+      all.some(({ target }) => target.endsWith('.entity.js')),
+      'entity imports are counted',
+    );
+    assert.ok(
+      all.some(({ from, to }) => from === 'spaces' && to === 'billing'),
+      'the scan reads the import lines (spaces imports billing)',
+    );
   });
 
   it('every top folder of src/ lies in a declared layer', () => {
@@ -272,11 +308,16 @@ describe('import directions', () => {
 
   it('every known violation inside a package still happens (one undone leaves the list)', () => {
     const seen = new Set(Object.keys(PACKAGE_LAYERS).flatMap((pkg) => partImports(pkg).map(({ from, to }) => `${pkg}: ${from} → ${to}`)));
-    assert.deepEqual([...KNOWN_PART_VIOLATIONS.keys()].filter((known) => !seen.has(known)), []);
+    assert.deepEqual(
+      [...KNOWN_PART_VIOLATIONS.keys()].filter((known) => !seen.has(known)),
+      [],
+    );
   });
 
   it('src/persistence/ imports nothing of the service above it (no HTTP, records or configuration)', () => {
-    const out = all.filter(({ from, to }) => from === 'persistence' && to !== 'persistence').map(({ file, target }) => `${file} → ${target}`);
+    const out = all
+      .filter(({ from, to }) => from === 'persistence' && to !== 'persistence')
+      .map(({ file, target }) => `${file} → ${target}`);
     assert.deepEqual(out, [], `the data layer imports from above:\n${out.join('\n')}`);
   });
 });

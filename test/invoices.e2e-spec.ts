@@ -1,7 +1,16 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { countryId, create, createBusiness, currencyId } from './support/fixtures.js';
-import { assertFields, assertNotFound, createAndReadBack, eachRequiredFieldIsNamed, errorNames, putBackChangesNothing, refused, unknownIdIsNotFound } from './support/record-checks.js';
+import {
+  assertFields,
+  assertNotFound,
+  createAndReadBack,
+  eachRequiredFieldIsNamed,
+  errorNames,
+  putBackChangesNothing,
+  refused,
+  unknownIdIsNotFound,
+} from './support/record-checks.js';
 import { appPerSuite, onMySql, startApp } from './support/test-app.js';
 
 const PATH = '/api/billing/invoices';
@@ -9,7 +18,7 @@ const TABLES = ['invoice', 'invoice_sequence'];
 const REQUIRED_ON_CREATE = ['BillToAddress', 'BillToCity', 'BillToCountryId', 'BillToName', 'BillToPostCode', 'BusinessId', 'CurrencyId'];
 const REQUIRED_ON_UPDATE = ['BillToAddress', 'BillToCity', 'BillToCountryId', 'BillToName', 'BillToPostCode', 'BusinessId'];
 
-describe('invoices (the platform\'s bills to operators)', () => {
+describe("invoices (the platform's bills to operators)", () => {
   const t = appPerSuite();
   let business: number;
   let gbp: number;
@@ -24,7 +33,14 @@ describe('invoices (the platform\'s bills to operators)', () => {
   });
 
   const minimal = (overrides: Record<string, unknown> = {}) => ({
-    BusinessId: business, BillToName: 'Canal Works Ltd', BillToAddress: '1 Canal St', BillToCity: 'London', BillToPostCode: 'N1 9AA', BillToCountryId: uk, CurrencyId: gbp, ...overrides,
+    BusinessId: business,
+    BillToName: 'Canal Works Ltd',
+    BillToAddress: '1 Canal St',
+    BillToCity: 'London',
+    BillToPostCode: 'N1 9AA',
+    BillToCountryId: uk,
+    CurrencyId: gbp,
+    ...overrides,
   });
 
   const everyField = (overrides: Record<string, unknown> = {}) => ({
@@ -52,16 +68,47 @@ describe('invoices (the platform\'s bills to operators)', () => {
   it('creates with every field and reads each back equal, with the captured number, currency code and country name', async () => {
     const own = await createBusiness(t, { Name: 'Every field' });
     const input = everyField({ BusinessId: own });
-    const read = await createAndReadBack(t, PATH, 'Invoice', input, { InvoiceNumber: '999', CurrencyCode: 'XXX', BillToCountryName: 'Nowhere' });
+    const read = await createAndReadBack(t, PATH, 'Invoice', input, {
+      InvoiceNumber: '999',
+      CurrencyCode: 'XXX',
+      BillToCountryName: 'Nowhere',
+    });
     assert.equal(read.InvoiceNumber, '1', 'the first invoice of a business is number 1; a request cannot choose it');
     assertFields(read, { CurrencyCode: 'GBP', BillToCountryName: 'United Kingdom', ToStringText: '1' });
-    for (const field of ['Id', 'UniqueId', 'CreatedOn', 'UpdatedOn', 'UpdatedBy', 'IsNew', 'SystemId', 'ToStringText', 'LocalizationDetails', 'CustomFields']) assert.ok(field in read, field);
+    for (const field of [
+      'Id',
+      'UniqueId',
+      'CreatedOn',
+      'UpdatedOn',
+      'UpdatedBy',
+      'IsNew',
+      'SystemId',
+      'ToStringText',
+      'LocalizationDetails',
+      'CustomFields',
+    ])
+      assert.ok(field in read, field);
   });
 
   it('optional fields read null (Paid false) when not given', async () => {
     const read = (await t.get(`${PATH}/${await create(t, PATH, minimal())}`)).body;
-    for (const field of ['BillToTaxIDNumber', 'BillToPhone', 'BillToFax', 'Description', 'DiscountAmount', 'DueDate', 'InvoiceFromDate', 'InvoiceToDate', 'SubscriptionAmount',
-      'ResellerAmount', 'TotalAmount', 'TaxAmount', 'PaidOn', 'CustomData', 'PaymentAttemptsCount']) {
+    for (const field of [
+      'BillToTaxIDNumber',
+      'BillToPhone',
+      'BillToFax',
+      'Description',
+      'DiscountAmount',
+      'DueDate',
+      'InvoiceFromDate',
+      'InvoiceToDate',
+      'SubscriptionAmount',
+      'ResellerAmount',
+      'TotalAmount',
+      'TaxAmount',
+      'PaidOn',
+      'CustomData',
+      'PaymentAttemptsCount',
+    ]) {
       assert.equal(read[field], null, field);
     }
     assert.equal(read.Paid, false);
@@ -78,16 +125,26 @@ describe('invoices (the platform\'s bills to operators)', () => {
       const id = await create(t, PATH, minimal());
       const all = await refused(t, TABLES, 400, () => t.put(PATH, { Id: id }));
       assert.deepEqual(errorNames(all.body), REQUIRED_ON_UPDATE);
-      await eachRequiredFieldIsNamed(t, TABLES, REQUIRED_ON_UPDATE, () => ({ ...minimal(), Id: id }), (body) => t.put(PATH, body));
+      await eachRequiredFieldIsNamed(
+        t,
+        TABLES,
+        REQUIRED_ON_UPDATE,
+        () => ({ ...minimal(), Id: id }),
+        (body) => t.put(PATH, body),
+      );
       const noId = await refused(t, TABLES, 400, () => t.put(PATH, minimal()));
       assert.deepEqual(errorNames(noId.body), ['Id']);
     });
 
     it('references that point at nothing, wrong types and negative counts: 400', async () => {
-      const res = await refused(t, TABLES, 400, () => t.post(PATH, minimal({ BusinessId: 91001, BillToCountryId: 91002, CurrencyId: 91003 })));
+      const res = await refused(t, TABLES, 400, () =>
+        t.post(PATH, minimal({ BusinessId: 91001, BillToCountryId: 91002, CurrencyId: 91003 })),
+      );
       assert.deepEqual(errorNames(res.body), ['BillToCountryId', 'BusinessId', 'CurrencyId']);
       assert.equal(res.body.Errors.find((e: any) => e.PropertyName === 'BillToCountryId').Message, 'Country 91002 does not exist');
-      const types = await refused(t, TABLES, 400, () => t.post(PATH, minimal({ DueDate: 'soon', TotalAmount: '12', Paid: 1, PaymentAttemptsCount: -1, CustomData: 'x'.repeat(65_536) })));
+      const types = await refused(t, TABLES, 400, () =>
+        t.post(PATH, minimal({ DueDate: 'soon', TotalAmount: '12', Paid: 1, PaymentAttemptsCount: -1, CustomData: 'x'.repeat(65_536) })),
+      );
       assert.deepEqual(errorNames(types.body), ['CustomData', 'DueDate', 'Paid', 'PaymentAttemptsCount', 'TotalAmount']);
     });
 
@@ -118,7 +175,11 @@ describe('invoices (the platform\'s bills to operators)', () => {
       const res = await t.put(PATH, {
         ...minimal({ Id: id, BillToName: 'Canal Works Group', BillToCity: 'Leeds' }),
         BillToPhone: null,
-        TotalAmount: 1, CurrencyId: eur, Paid: false, Description: 'changed', InvoiceNumber: '77',
+        TotalAmount: 1,
+        CurrencyId: eur,
+        Paid: false,
+        Description: 'changed',
+        InvoiceNumber: '77',
       });
       assert.equal(res.status, 200, JSON.stringify(res.body));
       assert.equal(res.body.Message, 'Invoice was successfully updated.');
@@ -128,7 +189,8 @@ describe('invoices (the platform\'s bills to operators)', () => {
       assert.equal(read.BillToPhone, null);
       assert.equal(read.BillToTaxIDNumber, before.BillToTaxIDNumber);
       assert.equal(read.BillToFax, before.BillToFax);
-      for (const field of ['TotalAmount', 'CurrencyId', 'CurrencyCode', 'Paid', 'Description', 'InvoiceNumber', 'PaidOn', 'CustomData']) assert.deepEqual(read[field], before[field], field);
+      for (const field of ['TotalAmount', 'CurrencyId', 'CurrencyCode', 'Paid', 'Description', 'InvoiceNumber', 'PaidOn', 'CustomData'])
+        assert.deepEqual(read[field], before[field], field);
       assert.equal(read.IsNew, false);
     });
 
@@ -149,9 +211,25 @@ describe('invoices (the platform\'s bills to operators)', () => {
         assert.equal(issued.BillToCountryName, 'United Kingdom');
         assert.equal(issued.CurrencyCode, 'GBP');
         // Reference data is read-only over HTTP, so it is changed underneath, as a data fix would.
-        await local.db.query(`UPDATE ${local.db.id('country')} SET ${local.db.id('Name')} = ? WHERE ${local.db.id('Id')} = ?`, ['Britain (renamed)', ids.uk]);
-        await local.db.query(`UPDATE ${local.db.id('currency')} SET ${local.db.id('Code')} = ? WHERE ${local.db.id('Id')} = ?`, ['GBX', ids.gbp]);
-        assert.equal((await local.put(`/api/sys/businesses/${shop}`, { Name: 'Renamed works', CurrencyId: ids.gbp, CountryId: ids.fr, Address: 'New St' })).status, 200);
+        await local.db.query(`UPDATE ${local.db.id('country')} SET ${local.db.id('Name')} = ? WHERE ${local.db.id('Id')} = ?`, [
+          'Britain (renamed)',
+          ids.uk,
+        ]);
+        await local.db.query(`UPDATE ${local.db.id('currency')} SET ${local.db.id('Code')} = ? WHERE ${local.db.id('Id')} = ?`, [
+          'GBX',
+          ids.gbp,
+        ]);
+        assert.equal(
+          (
+            await local.put(`/api/sys/businesses/${shop}`, {
+              Name: 'Renamed works',
+              CurrencyId: ids.gbp,
+              CountryId: ids.fr,
+              Address: 'New St',
+            })
+          ).status,
+          200,
+        );
         assert.deepEqual((await local.get(`${PATH}/${id}`)).body, issued);
         // An update naming the same country keeps the captured name; another country is captured anew.
         await local.put(PATH, minimal({ Id: id, BusinessId: shop, BillToCountryId: ids.uk }));
@@ -161,7 +239,11 @@ describe('invoices (the platform\'s bills to operators)', () => {
         assert.equal(moved.BillToCountryName, 'France');
         assert.equal(moved.CurrencyCode, 'GBP');
         // A new invoice captures today's values.
-        const later = (await local.get(`${PATH}/${await create(local, PATH, minimal({ BusinessId: shop, BillToCountryId: ids.uk, CurrencyId: ids.gbp }))}`)).body;
+        const later = (
+          await local.get(
+            `${PATH}/${await create(local, PATH, minimal({ BusinessId: shop, BillToCountryId: ids.uk, CurrencyId: ids.gbp }))}`,
+          )
+        ).body;
         assert.equal(later.BillToCountryName, 'Britain (renamed)');
         assert.equal(later.CurrencyCode, 'GBX');
       } finally {
@@ -180,34 +262,51 @@ describe('invoices (the platform\'s bills to operators)', () => {
         numbers.push((await t.get(`${PATH}/${id}`)).body.InvoiceNumber);
       }
       assert.deepEqual(numbers, ['1', '1', '2', '3', '2']);
-      assert.deepEqual((await t.get(`${PATH}?Invoice_Business=${a}&orderBy=Id`)).body.Records.map((i: any) => i.InvoiceNumber), ['1', '2', '3']);
+      assert.deepEqual(
+        (await t.get(`${PATH}?Invoice_Business=${a}&orderBy=Id`)).body.Records.map((i: any) => i.InvoiceNumber),
+        ['1', '2', '3'],
+      );
     });
 
     it('30 invoices issued in parallel for each of two businesses get 1..30 each: no duplicates, no gaps', async () => {
       const a = await createBusiness(t, { Name: 'Parallel A' });
       const b = await createBusiness(t, { Name: 'Parallel B' });
-      const results = await Promise.all(Array.from({ length: 60 }, (_, i) => t.post(PATH, minimal({ BusinessId: i % 2 ? b : a, BillToName: `Parallel ${i}` }))));
+      const results = await Promise.all(
+        Array.from({ length: 60 }, (_, i) => t.post(PATH, minimal({ BusinessId: i % 2 ? b : a, BillToName: `Parallel ${i}` }))),
+      );
       for (const res of results) assert.equal(res.status, 200, JSON.stringify(res.body));
       for (const owner of [a, b]) {
         const records = (await t.get(`${PATH}?Invoice_Business=${owner}&size=100`)).body.Records as Array<{ InvoiceNumber: string }>;
         const numbers = records.map((r) => Number(r.InvoiceNumber)).sort((x, y) => x - y);
-        assert.deepEqual(numbers, Array.from({ length: 30 }, (_, i) => i + 1));
+        assert.deepEqual(
+          numbers,
+          Array.from({ length: 30 }, (_, i) => i + 1),
+        );
       }
     });
 
-    it('two instances on one MySQL database share the series', { skip: !onMySql && 'one in-memory SQLite database cannot be shared' }, async () => {
-      const url = (t.db.dataSource.options as { url: string }).url;
-      const second = await startApp({ DATABASE_URL: url });
-      try {
-        const shop = await createBusiness(t, { Name: 'Two instances' });
-        const results = await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 2 ? second : t).post(PATH, minimal({ BusinessId: shop }))));
-        for (const res of results) assert.equal(res.status, 200, JSON.stringify(res.body));
-        const records = (await t.get(`${PATH}?Invoice_Business=${shop}&size=100`)).body.Records as Array<{ InvoiceNumber: string }>;
-        assert.deepEqual(records.map((r) => Number(r.InvoiceNumber)).sort((x, y) => x - y), Array.from({ length: 30 }, (_, i) => i + 1));
-      } finally {
-        await second.close();
-      }
-    });
+    it(
+      'two instances on one MySQL database share the series',
+      { skip: !onMySql && 'one in-memory SQLite database cannot be shared' },
+      async () => {
+        const url = (t.db.dataSource.options as { url: string }).url;
+        const second = await startApp({ DATABASE_URL: url });
+        try {
+          const shop = await createBusiness(t, { Name: 'Two instances' });
+          const results = await Promise.all(
+            Array.from({ length: 30 }, (_, i) => (i % 2 ? second : t).post(PATH, minimal({ BusinessId: shop }))),
+          );
+          for (const res of results) assert.equal(res.status, 200, JSON.stringify(res.body));
+          const records = (await t.get(`${PATH}?Invoice_Business=${shop}&size=100`)).body.Records as Array<{ InvoiceNumber: string }>;
+          assert.deepEqual(
+            records.map((r) => Number(r.InvoiceNumber)).sort((x, y) => x - y),
+            Array.from({ length: 30 }, (_, i) => i + 1),
+          );
+        } finally {
+          await second.close();
+        }
+      },
+    );
 
     it('a refused issuance uses up no number', async () => {
       const shop = await createBusiness(t, { Name: 'No gaps' });

@@ -29,7 +29,8 @@ describe('joining a waiting list as a customer', () => {
   };
   const join = (event: number | string, auth: string | null, body: unknown = {}) =>
     t.request('POST', `/api/public/events/${event}/joinWaitingList`, { body, auth });
-  const waiting = async (event: number) => (await t.get(`/api/content/eventwaitingattendees?EventWaitingAttendee_CalendarEvent=${event}&orderBy=CreatedOn`)).body.Records;
+  const waiting = async (event: number) =>
+    (await t.get(`/api/content/eventwaitingattendees?EventWaitingAttendee_CalendarEvent=${event}&orderBy=CreatedOn`)).body.Records;
 
   before(async () => {
     [business] = await createBusinesses(t, 'Canal Works');
@@ -108,7 +109,10 @@ describe('joining a waiting list as a customer', () => {
     const event = await soldOut();
     const results = await Promise.all(Array.from({ length: 30 }, () => join(event, bearer(racer.token))));
     assert.equal(results.filter((r) => r.status === 200).length, 1);
-    assert.ok(results.every((r) => r.status === 200 || r.status === 400), results.map((r) => r.status).join());
+    assert.ok(
+      results.every((r) => r.status === 200 || r.status === 400),
+      results.map((r) => r.status).join(),
+    );
     assert.equal((await waiting(event)).length, 1);
   });
 
@@ -117,6 +121,9 @@ describe('joining a waiting list as a customer', () => {
     const line = [await customer('first'), await customer('second'), await customer('third')];
     // Within one second CreatedOn ties on MySQL; the list's tie-break on Id keeps the joining order.
     for (const person of line) assert.equal((await join(event, bearer(person.token))).status, 200);
-    assert.deepEqual((await waiting(event)).map((e: any) => e.CoworkerId), line.map((p) => p.id));
+    assert.deepEqual(
+      (await waiting(event)).map((e: any) => e.CoworkerId),
+      line.map((p) => p.id),
+    );
   });
 });

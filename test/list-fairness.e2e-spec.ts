@@ -27,13 +27,24 @@ describe('a user flooding the service with list scans', () => {
     const unique = onMySql ? 'UUID()' : 'lower(hex(randomblob(16)))';
     for (let round = 0; round < DOUBLINGS; round++) {
       const value = (name: string) =>
-        name === 'UniqueId' ? unique
-          : name === 'Email' ? `concat('c${round}.', c.Id, '@example.com')`
-            : name === 'FullName' ? "concat('Customer ', c.Id)"
+        name === 'UniqueId'
+          ? unique
+          : name === 'Email'
+            ? `concat('c${round}.', c.Id, '@example.com')`
+            : name === 'FullName'
+              ? "concat('Customer ', c.Id)"
               : `c.${t.db.id(name)}`;
-      await t.db.query(`INSERT INTO coworker (${columns.map((name) => t.db.id(name)).join(', ')}) SELECT ${columns.map(value).join(', ')} FROM coworker c WHERE c.BusinessId = ?`, [business]);
+      await t.db.query(
+        `INSERT INTO coworker (${columns.map((name) => t.db.id(name)).join(', ')}) SELECT ${columns.map(value).join(', ')} FROM coworker c WHERE c.BusinessId = ?`,
+        [business],
+      );
     }
-    scannerId = await createUser(t, { Email: 'scanner@example.com', Password: 'scanner password 1', Roles: ['Coworker-List'], Businesses: [business] });
+    scannerId = await createUser(t, {
+      Email: 'scanner@example.com',
+      Password: 'scanner password 1',
+      Roles: ['Coworker-List'],
+      Businesses: [business],
+    });
     scanner = bearer((await passwordToken(t, 'scanner@example.com', 'scanner password 1')).access_token);
   });
 
@@ -45,7 +56,7 @@ describe('a user flooding the service with list scans', () => {
   const scan = (i: number) => t.get(`/api/spaces/coworkers?Coworker_FullName=zz${i}q&page=1&size=30`, { auth: scanner });
   const readById = () => timed(() => t.get(`/api/spaces/coworkers/${someone}`));
 
-  it('answers the others\' GET by id in about their normal time and runs at most its share of the user\'s scans at once', async () => {
+  it("answers the others' GET by id in about their normal time and runs at most its share of the user's scans at once", async () => {
     const oneScan = await timed(() => scan(-1));
     assert.equal(oneScan.status, 200);
     const baseline: number[] = [];
@@ -70,17 +81,28 @@ describe('a user flooding the service with list scans', () => {
     await watching;
 
     // The flooding user's own lists: answered, refused beyond its share (429), or past their deadline in its queue (503).
-    assert.deepEqual([...new Set(statuses)].filter((s) => s !== 200 && s !== 429 && s !== 503), [], `only 200, 429 or 503: ${statuses.join(',')}`);
+    assert.deepEqual(
+      [...new Set(statuses)].filter((s) => s !== 200 && s !== 429 && s !== 503),
+      [],
+      `only 200, 429 or 503: ${statuses.join(',')}`,
+    );
     // SQLite's scans run within one turn (the watcher sees none); MariaDB's hold a connection while it looks.
     const share = listScans.limits.perClientRunning;
     assert.ok(mostOfTheUser <= share, `${mostOfTheUser} scans of the user ran at once (its share: ${share})`);
-    assert.deepEqual(during.map((r) => r.status), [200, 200, 200]);
+    assert.deepEqual(
+      during.map((r) => r.status),
+      [200, 200, 200],
+    );
     const normal = Math.max(...baseline);
     // A GET by id waits behind at most the scans of the user that started in the same turn (SQLite).
-    for (const { ms } of during) assert.ok(ms < normal + share * oneScan.ms + 1000, `a GET by id took ${Math.round(ms)} ms during the flood (normal ${Math.round(normal)} ms, one scan ${Math.round(oneScan.ms)} ms, the flood ${Math.round(floodMs)} ms)`);
+    for (const { ms } of during)
+      assert.ok(
+        ms < normal + share * oneScan.ms + 1000,
+        `a GET by id took ${Math.round(ms)} ms during the flood (normal ${Math.round(normal)} ms, one scan ${Math.round(oneScan.ms)} ms, the flood ${Math.round(floodMs)} ms)`,
+      );
   });
 
-  it('refuses a list beyond the user\'s share of waiting lists at once with 429 and Retry-After; other users still list', async () => {
+  it("refuses a list beyond the user's share of waiting lists at once with 429 and Retry-After; other users still list", async () => {
     // The flood's lists answered 503 at their deadline leave the queue as their turn comes: wait for that.
     for (const until = Date.now() + 10_000; listScans.activeCount || listScans.pendingCount;) {
       assert.ok(Date.now() < until, `the previous flood still queued: ${listScans.activeCount} running, ${listScans.pendingCount} waiting`);
@@ -89,12 +111,18 @@ describe('a user flooding the service with list scans', () => {
     // The user's running lists (its whole share) held by the test, as long scans would hold them.
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const held = Promise.all(Array.from({ length: listScans.limits.perClientRunning }, () => listScans.run({ client: `user ${scannerId}`, wanted: () => true }, () => gate)));
+    const held = Promise.all(
+      Array.from({ length: listScans.limits.perClientRunning }, () =>
+        listScans.run({ client: `user ${scannerId}`, wanted: () => true }, () => gate),
+      ),
+    );
     let beyond: { status: number; headers: Headers } | undefined;
     let waiting: Array<Promise<{ status: number }>> = [];
     try {
       // Lists by id: cheap, so the waiting ones finish well within their deadline once released.
-      waiting = Array.from({ length: listScans.limits.perClientWaiting }, (_, i) => t.get(`/api/spaces/coworkers?id=[${someone}]&n=${i}`, { auth: scanner }));
+      waiting = Array.from({ length: listScans.limits.perClientWaiting }, (_, i) =>
+        t.get(`/api/spaces/coworkers?id=[${someone}]&n=${i}`, { auth: scanner }),
+      );
       const until = Date.now() + 10_000;
       while (listScans.waitingOf(`user ${scannerId}`) < listScans.limits.perClientWaiting) {
         assert.ok(Date.now() < until, `${listScans.waitingOf(`user ${scannerId}`)} lists waiting`);

@@ -26,7 +26,10 @@ async function statementsOf(db: Database, table: string, work: () => Promise<voi
   const record = (sql: string, parameters: unknown[] = []) => {
     if (sql.includes(`FROM ${db.id(table)} r`)) seen.push({ sql, parameters });
   };
-  db.query = <T>(sql: string, parameters?: unknown[], manager?: EntityManager) => (record(sql, parameters), query<T>(sql, parameters, manager));
+  db.query = <T>(sql: string, parameters?: unknown[], manager?: EntityManager) => (
+    record(sql, parameters),
+    query<T>(sql, parameters, manager)
+  );
   db.queryArrays = (sql, parameters, manager) => (record(sql, parameters), queryArrays(sql, parameters, manager));
   try {
     await work();
@@ -45,7 +48,11 @@ async function planProblems(db: Database, { sql, parameters }: Statement, inOrde
   if (onMySql) {
     // As text, not as a prepared statement: MariaDB's EXPLAIN of a statement prepared again on the same
     // connection may leave "Using index" out.
-    const steps = await db.query<{ select_type: string; table: string; type: string; key: string | null; Extra: string | null }>(`EXPLAIN ${sql}`, parameters, db.manager);
+    const steps = await db.query<{ select_type: string; table: string; type: string; key: string | null; Extra: string | null }>(
+      `EXPLAIN ${sql}`,
+      parameters,
+      db.manager,
+    );
     for (const step of steps.filter((s) => s.table === 'r')) {
       if (step.type === 'ALL') problems.push('reads the whole table');
       else if (!step.key) problems.push('uses no index');
@@ -53,7 +60,8 @@ async function planProblems(db: Database, { sql, parameters }: Statement, inOrde
       if (inOrder && !isCount && /filesort/i.test(step.Extra ?? '')) problems.push('sorts the rows');
       if (isCount && !/Using index(;|$)/.test(step.Extra ?? '')) problems.push('reads the rows to count them');
       // A page's ids are found first (src/records/page-query.ts): from an index alone, so a far page skips index entries, not rows.
-      if (!isCount && step.select_type === 'DERIVED' && !/Using index(;|$)/.test(step.Extra ?? '')) problems.push("reads rows to find the page's ids");
+      if (!isCount && step.select_type === 'DERIVED' && !/Using index(;|$)/.test(step.Extra ?? ''))
+        problems.push("reads rows to find the page's ids");
     }
     return { plan: JSON.stringify(steps), problems };
   }
@@ -83,16 +91,40 @@ describe('list indexes (EXPLAIN of the SQL the service runs)', () => {
   after(async () => app?.close());
 
   const lists: Array<{ name: string; table: string; path: () => string; inOrder?: boolean }> = [
-    { name: "a page of one business's invoices", table: 'invoice', path: () => `/api/billing/invoices?Invoice_Business=${business}&size=25&page=20`, inOrder: true },
-    { name: "a page of one business's invoices, newest first", table: 'invoice', path: () => `/api/billing/invoices?Invoice_Business=${business}&size=25&page=3&dir=desc`, inOrder: true },
-    { name: "a page of one business's products", table: 'product', path: () => `/api/billing/products?Product_Business=${business}&size=25&page=4`, inOrder: true },
+    {
+      name: "a page of one business's invoices",
+      table: 'invoice',
+      path: () => `/api/billing/invoices?Invoice_Business=${business}&size=25&page=20`,
+      inOrder: true,
+    },
+    {
+      name: "a page of one business's invoices, newest first",
+      table: 'invoice',
+      path: () => `/api/billing/invoices?Invoice_Business=${business}&size=25&page=3&dir=desc`,
+      inOrder: true,
+    },
+    {
+      name: "a page of one business's products",
+      table: 'product',
+      path: () => `/api/billing/products?Product_Business=${business}&size=25&page=4`,
+      inOrder: true,
+    },
     {
       name: "one business's invoices due within a month",
       table: 'invoice',
       path: () => `/api/billing/invoices?Invoice_Business=${business}&from_Invoice_DueDate=${day(200)}&to_Invoice_DueDate=${day(229)}`,
     },
-    { name: "one business's invoices by due date", table: 'invoice', path: () => `/api/billing/invoices?Invoice_Business=${business}&orderBy=DueDate&size=25&page=5`, inOrder: true },
-    { name: 'all invoices due within a week', table: 'invoice', path: () => `/api/billing/invoices?from_Invoice_DueDate=${day(300)}&to_Invoice_DueDate=${day(306)}` },
+    {
+      name: "one business's invoices by due date",
+      table: 'invoice',
+      path: () => `/api/billing/invoices?Invoice_Business=${business}&orderBy=DueDate&size=25&page=5`,
+      inOrder: true,
+    },
+    {
+      name: 'all invoices due within a week',
+      table: 'invoice',
+      path: () => `/api/billing/invoices?from_Invoice_DueDate=${day(300)}&to_Invoice_DueDate=${day(306)}`,
+    },
   ];
 
   // The optimiser's choice between indexes that lead with BusinessId follows its row estimates, which

@@ -16,7 +16,11 @@ const ADMIN = { email: 'job@test.example', password: 'job-admin-password' };
 const MIGRATIONS = readdirSync(join(ROOT, 'dist', 'src', 'database', 'migrations')).filter((file) => /^\d+-.*\.js$/.test(file)).length;
 
 function migrateJob(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, ['dist/src/migrate.js'], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['dist/src/migrate.js'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -35,7 +39,12 @@ describe('MIGRATIONS_RUN=false and the migrate job', () => {
       const dir = mkdtempSync(join(tmpdir(), 'cw-migrate-'));
       database = { url: `sqlite:${join(dir, 'db.sqlite')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
     }
-    env = { DATABASE_URL: database.url, JWT_SECRET: TEST_JWT_SECRET, BOOTSTRAP_ADMIN_EMAIL: ADMIN.email, BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password };
+    env = {
+      DATABASE_URL: database.url,
+      JWT_SECRET: TEST_JWT_SECRET,
+      BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
+      BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
+    };
   });
   after(async () => {
     await service?.stop();
@@ -66,7 +75,10 @@ describe('MIGRATIONS_RUN=false and the migrate job', () => {
     const ready = await httpRequest(`${service!.url}/health/ready`, { method: 'GET' });
     assert.equal(ready.status, 200, JSON.stringify(ready.body));
     assert.equal(ready.body.details.migrations.status, 'up');
-    const list = await httpRequest(`${service!.url}/api/sys/businesses`, { method: 'GET', headers: { authorization: basicAuth(ADMIN.email, ADMIN.password) } });
+    const list = await httpRequest(`${service!.url}/api/sys/businesses`, {
+      method: 'GET',
+      headers: { authorization: basicAuth(ADMIN.email, ADMIN.password) },
+    });
     assert.equal(list.status, 200, JSON.stringify(list.body));
   });
 

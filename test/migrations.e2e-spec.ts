@@ -31,14 +31,19 @@ describe('migrations', () => {
     return { status: result.status, output: `${result.stdout}\n${result.stderr}` };
   };
   const withDataSource = async <T>(work: (dataSource: DataSource) => Promise<T>): Promise<T> => {
-    const dataSource = await new ServiceDataSource(buildDataSourceOptions(validateEnvironment({ DATABASE_URL: database.url }))).initialize();
+    const dataSource = await new ServiceDataSource(
+      buildDataSourceOptions(validateEnvironment({ DATABASE_URL: database.url })),
+    ).initialize();
     try {
       return await work(dataSource);
     } finally {
       await dataSource.destroy();
     }
   };
-  const applied = (dataSource: DataSource) => dataSource.query<Array<{ name: string }>>(`SELECT ${dataSource.driver.escape('name')} AS name FROM ${dataSource.driver.escape('migrations')} ORDER BY ${dataSource.driver.escape('timestamp')}`);
+  const applied = (dataSource: DataSource) =>
+    dataSource.query<Array<{ name: string }>>(
+      `SELECT ${dataSource.driver.escape('name')} AS name FROM ${dataSource.driver.escape('migrations')} ORDER BY ${dataSource.driver.escape('timestamp')}`,
+    );
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'cw-migrations-'));
@@ -57,7 +62,10 @@ describe('migrations', () => {
     all = (await withDataSource(applied)).map((m) => m.name);
     const known = await withDataSource(async (dataSource) => dataSource.migrations.map((m) => m.name ?? m.constructor.name));
     const timestamp = (name: string) => Number(/\d{13}$/.exec(name)?.[0]);
-    assert.deepEqual(all, [...known].sort((a, b) => timestamp(a) - timestamp(b)));
+    assert.deepEqual(
+      all,
+      [...known].sort((a, b) => timestamp(a) - timestamp(b)),
+    );
     assert.ok(all.length >= 2);
   });
 
@@ -66,7 +74,10 @@ describe('migrations', () => {
       const revert = cli('migration:revert');
       assert.equal(revert.status, 0, revert.output);
     }
-    assert.deepEqual((await withDataSource(applied)).map((m) => m.name), all.slice(0, 1));
+    assert.deepEqual(
+      (await withDataSource(applied)).map((m) => m.name),
+      all.slice(0, 1),
+    );
   });
 
   it('an older database moves forward when the service starts, its rows intact', async () => {
@@ -99,14 +110,23 @@ describe('migrations', () => {
     } finally {
       assert.equal((await service.stop()).code, 0);
     }
-    assert.deepEqual((await withDataSource(applied)).map((m) => m.name), all);
+    assert.deepEqual(
+      (await withDataSource(applied)).map((m) => m.name),
+      all,
+    );
   });
 
-  it('migration:generate finds no difference between the entities and the migrated schema', { skip: !onMySql && 'checked on MySQL/MariaDB, where production runs' }, async () => {
-    const pending = await withDataSource(async (dataSource) => (await dataSource.driver.createSchemaBuilder().log()).upQueries.map((q) => q.query));
-    assert.deepEqual(pending, []);
-    const check = cli('migration:generate', join(dir, 'Drift'), '--check');
-    assert.equal(check.status, 0, check.output);
-    assert.match(check.output, /No changes in database schema were found/);
-  });
+  it(
+    'migration:generate finds no difference between the entities and the migrated schema',
+    { skip: !onMySql && 'checked on MySQL/MariaDB, where production runs' },
+    async () => {
+      const pending = await withDataSource(async (dataSource) =>
+        (await dataSource.driver.createSchemaBuilder().log()).upQueries.map((q) => q.query),
+      );
+      assert.deepEqual(pending, []);
+      const check = cli('migration:generate', join(dir, 'Drift'), '--check');
+      assert.equal(check.status, 0, check.output);
+      assert.match(check.output, /No changes in database schema were found/);
+    },
+  );
 });

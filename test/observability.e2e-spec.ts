@@ -16,16 +16,21 @@ const WEBHOOKS = { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_RETRY_DELAYS: 
 
 /** Prometheus's text format: each sample's name, labels and value. */
 function samples(text: string): Array<{ name: string; labels: Record<string, string>; value: number }> {
-  return text.split('\n').filter((line) => line && !line.startsWith('#')).map((line) => {
-    const match = /^(\w+)(?:\{(.*)\})? (\S+)$/.exec(line);
-    assert.ok(match, `a sample line: ${line}`);
-    const labels: Record<string, string> = {};
-    for (const [, name, value] of (match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) labels[name] = value;
-    return { name: match[1], labels, value: Number(match[3]) };
-  });
+  return text
+    .split('\n')
+    .filter((line) => line && !line.startsWith('#'))
+    .map((line) => {
+      const match = /^(\w+)(?:\{(.*)\})? (\S+)$/.exec(line);
+      assert.ok(match, `a sample line: ${line}`);
+      const labels: Record<string, string> = {};
+      for (const [, name, value] of (match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) labels[name] = value;
+      return { name: match[1], labels, value: Number(match[3]) };
+    });
 }
 const value = (text: string, name: string, labels: Record<string, string> = {}) =>
-  samples(text).filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v)).reduce((sum, s) => sum + s.value, 0);
+  samples(text)
+    .filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))
+    .reduce((sum, s) => sum + s.value, 0);
 
 describe('metrics are off by default', () => {
   const t = appPerSuite();
@@ -62,9 +67,19 @@ describe('GET /metrics (METRICS_ENABLED=true)', () => {
     assert.equal((await t.get(`/no/such/path/${product}`)).status, 404);
     const text = await scrape();
     const route = { method: 'GET', route: '/api/billing/products/:id' };
-    assert.equal(value(text, 'http_requests_total', { ...route, status: '200' }) - value(before, 'http_requests_total', { ...route, status: '200' }), 3);
-    assert.equal(value(text, 'http_requests_total', { ...route, status: '401' }) - value(before, 'http_requests_total', { ...route, status: '401' }), 1);
-    assert.equal(value(text, 'http_request_duration_seconds_count', { ...route, status: '200' }) - value(before, 'http_request_duration_seconds_count', { ...route, status: '200' }), 3);
+    assert.equal(
+      value(text, 'http_requests_total', { ...route, status: '200' }) - value(before, 'http_requests_total', { ...route, status: '200' }),
+      3,
+    );
+    assert.equal(
+      value(text, 'http_requests_total', { ...route, status: '401' }) - value(before, 'http_requests_total', { ...route, status: '401' }),
+      1,
+    );
+    assert.equal(
+      value(text, 'http_request_duration_seconds_count', { ...route, status: '200' }) -
+        value(before, 'http_request_duration_seconds_count', { ...route, status: '200' }),
+      3,
+    );
     assert.ok(value(text, 'http_request_duration_seconds_sum', { ...route, status: '200' }) > 0);
     assert.ok(value(text, 'http_request_duration_seconds_bucket', { ...route, status: '200', le: '+Inf' }) >= 3);
     assert.ok(value(text, 'http_requests_total', { route: '(unmatched)', status: '404' }) >= 1);
@@ -78,7 +93,9 @@ describe('GET /metrics (METRICS_ENABLED=true)', () => {
 
   it('counts 429s of the rate limit by limit', async () => {
     const before = value(await scrape(), 'coworking_rate_limited_total', { limit: 'token' });
-    const answers = await Promise.all(Array.from({ length: 6 }, () => requestToken(t, { grant_type: 'password', username: ADMIN_EMAIL, password: 'wrong password' })));
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => requestToken(t, { grant_type: 'password', username: ADMIN_EMAIL, password: 'wrong password' })),
+    );
     const refused = answers.filter((res) => res.status === 429).length;
     assert.ok(refused >= 3, `${refused} of 6 refused with 429`);
     const text = await scrape();
@@ -117,7 +134,8 @@ describe('GET /metrics (METRICS_ENABLED=true)', () => {
     const billed = await createBilledInvoice(t);
     const invoice = (await t.get(`/api/billing/coworkerinvoices/${billed}`)).body;
     const other = await createCoworkerInvoice(t, invoice.BusinessId, invoice.CoworkerId, { TotalAmount: 50 });
-    const command = (Key: string, Ids: number[], Parameters: unknown[] = []) => t.post('/api/billing/coworkerinvoices/runcommand', { Key, Ids, Parameters });
+    const command = (Key: string, Ids: number[], Parameters: unknown[] = []) =>
+      t.post('/api/billing/coworkerinvoices/runcommand', { Key, Ids, Parameters });
     assert.equal((await command('PAY_COWORKER_INVOICE_MANUAL', [billed])).body.WasSuccessful, true);
     // Refused (nothing is due any more): rolled back, so not counted.
     assert.equal((await command('PAY_COWORKER_INVOICE_MANUAL', [billed])).body.WasSuccessful, false);
@@ -137,7 +155,7 @@ describe('GET /metrics (METRICS_ENABLED=true)', () => {
     assert.equal(grew('coworking_prints_total', { outcome: 'made' }), 1);
     assert.equal(grew('coworking_print_duration_seconds_count'), 1);
     assert.equal(value(text, 'coworking_print_steps_waiting'), 0);
-    assert.equal(grew('coworking_invoices_issued_total'), 2, 'the run\'s invoice and the one created');
+    assert.equal(grew('coworking_invoices_issued_total'), 2, "the run's invoice and the one created");
     assert.equal(grew('coworking_credit_notes_total'), 1);
     assert.equal(grew('coworking_payments_total'), 1);
     assert.equal(grew('coworking_payments_amount_total'), invoice.TotalAmount);
@@ -151,7 +169,10 @@ describe('GET /metrics (METRICS_ENABLED=true)', () => {
     assert.ok(text.includes('# TYPE coworking_billing_run_lag_seconds gauge'));
     if (onMySql) {
       assert.equal(value(text, 'coworking_db_pool_max_connections'), 10);
-      assert.ok(value(text, 'coworking_db_pool_connections', { state: 'idle' }) + value(text, 'coworking_db_pool_connections', { state: 'used' }) >= 1);
+      assert.ok(
+        value(text, 'coworking_db_pool_connections', { state: 'idle' }) + value(text, 'coworking_db_pool_connections', { state: 'used' }) >=
+          1,
+      );
       assert.ok(samples(text).some((s) => s.name === 'coworking_db_pool_waiting_requests'));
     } else {
       assert.ok(!samples(text).some((s) => s.name.startsWith('coworking_db_pool_')), 'SQLite has no pool');
@@ -160,14 +181,27 @@ describe('GET /metrics (METRICS_ENABLED=true)', () => {
 
   it('holds no secret: no credential, token, webhook secret, e-mail or database address', async () => {
     const text = await scrape();
-    for (const secret of [TEST_JWT_SECRET, ADMIN_PASSWORD, ADMIN_EMAIL, 'Basic ', 'Bearer ', 'whsec_', '127.0.0.1:3306', 'sqlite', receiver.url]) {
+    for (const secret of [
+      TEST_JWT_SECRET,
+      ADMIN_PASSWORD,
+      ADMIN_EMAIL,
+      'Basic ',
+      'Bearer ',
+      'whsec_',
+      '127.0.0.1:3306',
+      'sqlite',
+      receiver.url,
+    ]) {
       assert.ok(!text.includes(secret), `the metrics hold ${secret}`);
     }
   });
 
   it('is public and not rate-limited; only GET', async () => {
     const answers = await Promise.all(Array.from({ length: 5 }, () => t.get('/metrics', { auth: null })));
-    assert.deepEqual(answers.map((res) => res.status), [200, 200, 200, 200, 200]);
+    assert.deepEqual(
+      answers.map((res) => res.status),
+      [200, 200, 200, 200, 200],
+    );
     assert.equal((await t.post('/metrics', {}, { auth: null })).status, 404);
   });
 });
@@ -224,17 +258,18 @@ describe('GET /health/live and /health/ready', () => {
 describe('/health/ready with the database failing', () => {
   const t = appPerSuite();
 
-  it('names only the failing check, never the database\'s address or its driver\'s error text', async () => {
+  it("names only the failing check, never the database's address or its driver's error text", async () => {
     const health = t.app.get(HealthRepository);
     const ping = health.ping.bind(health);
-    health.ping = () => Promise.reject(new Error("connect ECONNREFUSED 10.20.30.40:3306 (mysql://app:hunter2@db.internal/coworking)"));
+    health.ping = () => Promise.reject(new Error('connect ECONNREFUSED 10.20.30.40:3306 (mysql://app:hunter2@db.internal/coworking)'));
     try {
       const ready = await t.get('/health/ready', { auth: null });
       assert.equal(ready.status, 503);
       assert.equal(ready.body.status, 'error');
       assert.deepEqual(ready.body.error, { database: { status: 'down' } });
       assert.equal(ready.body.details.database.status, 'down');
-      for (const leak of ['10.20.30.40', '3306', 'hunter2', 'ECONNREFUSED', 'db.internal']) assert.ok(!ready.text.includes(leak), `the answer tells ${leak}: ${ready.text}`);
+      for (const leak of ['10.20.30.40', '3306', 'hunter2', 'ECONNREFUSED', 'db.internal'])
+        assert.ok(!ready.text.includes(leak), `the answer tells ${leak}: ${ready.text}`);
     } finally {
       health.ping = ping;
     }

@@ -20,7 +20,12 @@ import { RecordTypes } from '../src/records/record-types.js';
 // validate against its response schemas, and TypeScript types generated from it (openapi-typescript)
 // type-check a client holding those same answers. A new record type is covered without changing this file.
 
-type Document = { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }>; security?: unknown[] }>> } & Record<string, unknown>;
+type Document = {
+  paths: Record<
+    string,
+    Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }>; security?: unknown[] }>
+  >;
+} & Record<string, unknown>;
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 const UNKNOWN_ID = 2_147_483_647;
@@ -43,7 +48,8 @@ function answerChecker(document: Document) {
   addFormats(ajv);
   ajv.addSchema(document, 'openapi.json');
   const compiled = new Map<string, ValidateFunction>();
-  const pointer = (...tokens: string[]) => tokens.map((token) => encodeURIComponent(token.replace(/~/g, '~0').replace(/\//g, '~1'))).join('/');
+  const pointer = (...tokens: string[]) =>
+    tokens.map((token) => encodeURIComponent(token.replace(/~/g, '~0').replace(/\//g, '~1'))).join('/');
   return (path: string, method: string, status: number, body: unknown): string[] => {
     const response = document.paths[path]?.[method]?.responses[String(status)];
     if (!response) return [`${method.toUpperCase()} ${path} documents no ${status}`];
@@ -51,7 +57,9 @@ function answerChecker(document: Document) {
     const key = `${path} ${method} ${status}`;
     let validate = compiled.get(key);
     if (!validate) {
-      validate = ajv.getSchema(`openapi.json#/${pointer('paths', path, method, 'responses', String(status), 'content', 'application/json', 'schema')}`)!;
+      validate = ajv.getSchema(
+        `openapi.json#/${pointer('paths', path, method, 'responses', String(status), 'content', 'application/json', 'schema')}`,
+      )!;
       compiled.set(key, validate);
     }
     return validate(body) ? [] : [`${method.toUpperCase()} ${path} ${status}: ${ajv.errorsText(validate.errors)}`];
@@ -61,11 +69,19 @@ function answerChecker(document: Document) {
 /** TypeScript diagnostics of files compiled together (strict), as text. */
 function typeErrors(folder: string, files: Record<string, string>): string[] {
   for (const [name, text] of Object.entries(files)) writeFileSync(join(folder, name), text);
-  const program = ts.createProgram(Object.keys(files).map((name) => join(folder, name)), {
-    strict: true, noEmit: true, skipLibCheck: true, target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'], types: [],
-  });
+  const program = ts.createProgram(
+    Object.keys(files).map((name) => join(folder, name)),
+    {
+      strict: true,
+      noEmit: true,
+      skipLibCheck: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
+      types: [],
+    },
+  );
   return ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
 }
 
@@ -83,18 +99,26 @@ describe('the OpenAPI document', () => {
     assert.equal(res.status, 200);
     document = res.body;
     folder = mkdtempSync(join(tmpdir(), 'openapi-client-'));
-    described.push(...t.app.get(RecordTypes).definitions().filter((d) => document.paths[pathOf(d)] || document.paths[`${pathOf(d)}/{id}`]));
+    described.push(
+      ...t.app
+        .get(RecordTypes)
+        .definitions()
+        .filter((d) => document.paths[pathOf(d)] || document.paths[`${pathOf(d)}/{id}`]),
+    );
   });
   after(() => rmSync(folder, { recursive: true, force: true }));
 
-  it('passes Redocly\'s recommended rules with no error and no warning', () => {
+  it("passes Redocly's recommended rules with no error and no warning", () => {
     const file = join(folder, 'openapi.json');
     writeFileSync(file, JSON.stringify(document));
     const run = spawnSync(process.execPath, [join(ROOT, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', file, '--format=json'], {
       encoding: 'utf8',
       env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
     });
-    const report = JSON.parse(run.stdout.slice(run.stdout.indexOf('{'))) as { totals: { errors: number; warnings: number }; problems: Array<{ ruleId: string; message: string; location: Array<{ pointer: string }> }> };
+    const report = JSON.parse(run.stdout.slice(run.stdout.indexOf('{'))) as {
+      totals: { errors: number; warnings: number };
+      problems: Array<{ ruleId: string; message: string; location: Array<{ pointer: string }> }>;
+    };
     const problems = report.problems.map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`);
     assert.deepEqual(problems, []);
     assert.deepEqual(report.totals, { ...report.totals, errors: 0, warnings: 0 });
@@ -110,17 +134,28 @@ describe('the OpenAPI document', () => {
         if (!Array.isArray(operation.security)) missing.push(`${name}: no security`);
         else if (operation.security.length === 0) publicOnes.push(name);
         // Swagger UI's "Try it out" sends a parameter's example: a list would become a batch get.
-        for (const parameter of (operation as { parameters?: Array<{ name: string; example?: unknown; schema?: { example?: unknown } }> }).parameters ?? []) {
-          if (parameter.example !== undefined || parameter.schema?.example !== undefined) missing.push(`${name}: parameter ${parameter.name} has an example`);
+        for (const parameter of (operation as { parameters?: Array<{ name: string; example?: unknown; schema?: { example?: unknown } }> })
+          .parameters ?? []) {
+          if (parameter.example !== undefined || parameter.schema?.example !== undefined)
+            missing.push(`${name}: parameter ${parameter.name} has an example`);
         }
         for (const [status, response] of Object.entries(operation.responses)) {
-          if (status.startsWith('2') && !response.content && !EMPTY_ANSWERS.has(name)) missing.push(`${name}: ${status} has no body schema`);
+          if (status.startsWith('2') && !response.content && !EMPTY_ANSWERS.has(name))
+            missing.push(`${name}: ${status} has no body schema`);
         }
       }
     }
     assert.deepEqual(missing, []);
     // The download link of a printed invoice works without credentials (docs/settlement.md).
-    assert.deepEqual(publicOnes.sort(), ['get /ContentDownload/DownloadTempDataFile', 'get /api/public/events', 'get /api/public/events/{id}', 'get /health', 'get /health/live', 'get /health/ready', 'post /api/token']);
+    assert.deepEqual(publicOnes.sort(), [
+      'get /ContentDownload/DownloadTempDataFile',
+      'get /api/public/events',
+      'get /api/public/events/{id}',
+      'get /health',
+      'get /health/live',
+      'get /health/ready',
+      'post /api/token',
+    ]);
     assert.ok(Array.isArray(document.servers) && document.servers.length > 0);
     assert.ok(described.length >= 19, described.map((d) => d.name).join(', '));
   });
@@ -129,7 +164,8 @@ describe('the OpenAPI document', () => {
     const check = answerChecker(document);
     const failures: string[] = [];
     const record = (path: string, method: string, res: HttpResponse, expected: number, constant: string | null) => {
-      if (res.status !== expected) failures.push(`${method.toUpperCase()} ${path}: ${res.status}, expected ${expected}: ${res.text.slice(0, 300)}`);
+      if (res.status !== expected)
+        failures.push(`${method.toUpperCase()} ${path}: ${res.status}, expected ${expected}: ${res.text.slice(0, 300)}`);
       failures.push(...check(path, method, res.status, res.text === '' ? undefined : res.body));
       seen.push({ path, method, status: res.status, body: res.text === '' ? undefined : res.body, constant });
     };
@@ -161,7 +197,8 @@ describe('the OpenAPI document', () => {
       record(`${base}/batch`, 'get', await t.get(`${base}/batch?id=1,x`), 400, null);
       // The list route still answers the platform's batch form, with the same records.
       const platformBatch = await t.get(`${base}?id=[${id}]`);
-      if (JSON.stringify(platformBatch.body) !== JSON.stringify(seen.at(-2)!.body)) failures.push(`GET ${base}?id=[${id}] differs from ${base}/batch`);
+      if (JSON.stringify(platformBatch.body) !== JSON.stringify(seen.at(-2)!.body))
+        failures.push(`GET ${base}?id=[${id}] differs from ${base}/batch`);
       record(base, 'get', await t.get(`${base}?orderBy=NoSuchField`), 400, `${name}_listRefused`);
       record(`${base}/{id}`, 'get', await t.get(`${base}/${id}`), 200, `${name}_record`);
       record(`${base}/{id}`, 'get', await t.get(`${base}/${UNKNOWN_ID}`), 404, `${name}_notFound`);
@@ -194,7 +231,13 @@ describe('the OpenAPI document', () => {
     // Beside the record types: the token endpoint, its refusals, the public events and the health check.
     const form = { grant_type: 'password', username: ADMIN_EMAIL, password: ADMIN_PASSWORD };
     record('/api/token', 'post', await t.post('/api/token', undefined, { form, auth: null }), 200, 'token');
-    record('/api/token', 'post', await t.post('/api/token', undefined, { form: { ...form, password: 'wrong' }, auth: null }), 400, 'tokenRefused');
+    record(
+      '/api/token',
+      'post',
+      await t.post('/api/token', undefined, { form: { ...form, password: 'wrong' }, auth: null }),
+      400,
+      'tokenRefused',
+    );
     record('/api/public/events', 'get', await t.get('/api/public/events', { auth: null }), 200, 'publicEvents');
     record('/api/public/events', 'get', await t.get('/api/public/events?page=x', { auth: null }), 400, null);
     record('/api/public/events/{id}', 'get', await t.get(`/api/public/events/${UNKNOWN_ID}`, { auth: null }), 404, null);
@@ -238,9 +281,11 @@ describe('the OpenAPI document', () => {
     for (const s of seen) {
       if (!s.constant) continue;
       // The answers as received (the put-back body: the record as read, which a client PUTs back).
-      lines.push(s.method === 'put-body'
-        ? `export const ${s.constant}: ${typeOf(s)} = { ...${s.constant.replace(/_putBack$/, '_record')} };`
-        : `export const ${s.constant}: ${typeOf(s)} = ${JSON.stringify(s.body)};`);
+      lines.push(
+        s.method === 'put-body'
+          ? `export const ${s.constant}: ${typeOf(s)} = { ...${s.constant.replace(/_putBack$/, '_record')} };`
+          : `export const ${s.constant}: ${typeOf(s)} = ${JSON.stringify(s.body)};`,
+      );
     }
     for (const definition of described) {
       const name = identifier(definition);
@@ -256,8 +301,19 @@ describe('the OpenAPI document', () => {
         `  if (!first) return null;`,
         `  const id: number = first.Id;`,
         `  const one = await call<Schemas['${definition.name}']>(\`\${base}${base}/\${id}\`, { headers });`,
-        ...(document.paths[base]?.post ? [`  const created = await call<${typeOf({ path: base, method: 'post', status: 200 } as Seen)}>(\`\${base}${base}\`, { method: 'POST', headers, body: JSON.stringify(${name}_createBody) });`, `  const newId: number = created.Value.Id;`] : [`  const newId = id;`]),
-        ...(document.paths[`${base}/{id}`]?.put ? [`  const body: NonNullable<paths['${base}/{id}']['put']['requestBody']>['content']['application/json'] = { ...one };`, `  const updated = await call<Schemas['ActionConfirmation']>(\`\${base}${base}/\${newId}\`, { method: 'PUT', headers, body: JSON.stringify(body) });`, `  if (!updated.WasSuccessful) return updated.Errors?.map((e) => e.PropertyName) ?? [];`] : []),
+        ...(document.paths[base]?.post
+          ? [
+              `  const created = await call<${typeOf({ path: base, method: 'post', status: 200 } as Seen)}>(\`\${base}${base}\`, { method: 'POST', headers, body: JSON.stringify(${name}_createBody) });`,
+              `  const newId: number = created.Value.Id;`,
+            ]
+          : [`  const newId = id;`]),
+        ...(document.paths[`${base}/{id}`]?.put
+          ? [
+              `  const body: NonNullable<paths['${base}/{id}']['put']['requestBody']>['content']['application/json'] = { ...one };`,
+              `  const updated = await call<Schemas['ActionConfirmation']>(\`\${base}${base}/\${newId}\`, { method: 'PUT', headers, body: JSON.stringify(body) });`,
+              `  if (!updated.WasSuccessful) return updated.Errors?.map((e) => e.PropertyName) ?? [];`,
+            ]
+          : []),
         `  return [one.ToStringText, one.UpdatedOn];`,
         `}`,
       );

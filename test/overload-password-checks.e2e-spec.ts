@@ -49,20 +49,41 @@ describe('a flood of wrong Basic credentials', () => {
     await sleep(500);
     const during = [];
     for (let i = 0; i < 5; i++) during.push(await readAsReader());
-    const login = await timed(() => requestToken(t, { grant_type: 'password', username: reader.email, password: reader.password, client_id: 'during' }, from('203.0.113.11')));
+    const login = await timed(() =>
+      requestToken(
+        t,
+        { grant_type: 'password', username: reader.email, password: reader.password, client_id: 'during' },
+        from('203.0.113.11'),
+      ),
+    );
     await flooding;
     const statuses = (await Promise.all(sent)).map((res) => res.status);
 
-    assert.deepEqual([...new Set(statuses)].filter((s) => ![401, 429, 503].includes(s)), [], 'only 401, 429 or 503');
-    assert.ok(statuses.filter((s) => s === 429).length >= 150 - TOKEN_LIMIT - passwordHashing.limits.perClientWaiting - passwordHashing.limits.concurrency, `429s: ${statuses.filter((s) => s === 429).length}`);
+    assert.deepEqual(
+      [...new Set(statuses)].filter((s) => ![401, 429, 503].includes(s)),
+      [],
+      'only 401, 429 or 503',
+    );
+    assert.ok(
+      statuses.filter((s) => s === 429).length >=
+        150 - TOKEN_LIMIT - passwordHashing.limits.perClientWaiting - passwordHashing.limits.concurrency,
+      `429s: ${statuses.filter((s) => s === 429).length}`,
+    );
     assert.ok(statuses.filter((s) => s === 401).length <= TOKEN_LIMIT);
     // The failures counted against the address's /api/token limit: its logins are refused too.
-    assert.equal((await requestToken(t, { grant_type: 'password', username: reader.email, password: reader.password }, from(FLOOD))).status, 429);
+    assert.equal(
+      (await requestToken(t, { grant_type: 'password', username: reader.email, password: reader.password }, from(FLOOD))).status,
+      429,
+    );
     // Everyone else: bearer reads and a login answered, in about the time they take without the flood.
-    assert.deepEqual(during.map((r) => r.status), [200, 200, 200, 200, 200]);
+    assert.deepEqual(
+      during.map((r) => r.status),
+      [200, 200, 200, 200, 200],
+    );
     assert.equal(login.status, 200);
     const normal = Math.max(...baseline);
-    for (const { ms } of during) assert.ok(ms < normal + 1000, `a bearer read took ${Math.round(ms)} ms during the flood (normal ${Math.round(normal)} ms)`);
+    for (const { ms } of during)
+      assert.ok(ms < normal + 1000, `a bearer read took ${Math.round(ms)} ms during the flood (normal ${Math.round(normal)} ms)`);
     // No backlog of checks is left behind the flood.
     assert.equal(passwordHashing.pendingCount, 0);
   });
@@ -87,14 +108,22 @@ describe('a flood of wrong Basic credentials', () => {
       let answers: Array<{ status: number }>;
       try {
         const logins = Array.from({ length: people }, (_, i) =>
-          requestToken(t, { grant_type: 'password', username: email, password: right(i) ? 'office password 1' : `typo ${i}`, client_id: `office ${i}` }, from(office)));
+          requestToken(
+            t,
+            { grant_type: 'password', username: email, password: right(i) ? 'office password 1' : `typo ${i}`, client_id: `office ${i}` },
+            from(office),
+          ),
+        );
         await checksWaiting(people).finally(() => hashing.release());
         answers = await Promise.all(logins);
       } finally {
         hashing.release();
       }
       await hashing.held;
-      assert.deepEqual(answers.map((res) => res.status), Array.from({ length: people }, (_, i) => (right(i) ? 200 : 400)));
+      assert.deepEqual(
+        answers.map((res) => res.status),
+        Array.from({ length: people }, (_, i) => (right(i) ? 200 : 400)),
+      );
     });
   }
 
@@ -109,7 +138,9 @@ describe('a flood of wrong Basic credentials', () => {
     let another: Promise<{ status: number }> | undefined;
     try {
       // Basic credentials, each different (equal ones would share one check).
-      waiting = Array.from({ length: share }, (_, i) => t.get('/api/sys/countries?size=1', { auth: basicAuth(email, `guess ${i}`), headers: from(address) }));
+      waiting = Array.from({ length: share }, (_, i) =>
+        t.get('/api/sys/countries?size=1', { auth: basicAuth(email, `guess ${i}`), headers: from(address) }),
+      );
       await checksWaiting(share);
       beyond = await t.get('/api/sys/countries?size=1', { auth: basicAuth(email, 'one guess too many'), headers: from(address) });
       another = t.get('/api/sys/countries?size=1', { auth: basicAuth(email, 'from elsewhere'), headers: from('198.51.100.78') });
@@ -125,7 +156,16 @@ describe('a flood of wrong Basic credentials', () => {
 
   it('an address that logged in lately is served in turn beside a queue full of others', async () => {
     const known = '203.0.113.50';
-    assert.equal((await requestToken(t, { grant_type: 'password', username: reader.email, password: reader.password, client_id: 'known' }, from(known))).status, 200);
+    assert.equal(
+      (
+        await requestToken(
+          t,
+          { grant_type: 'password', username: reader.email, password: reader.password, client_id: 'known' },
+          from(known),
+        )
+      ).status,
+      200,
+    );
     await createUser(t, { Email: 'flooded@example.com', Password: 'flooded password 1' });
     const hashing = holdHashing();
     const finished: string[] = [];
@@ -134,10 +174,23 @@ describe('a flood of wrong Basic credentials', () => {
     try {
       // The other lane full, one check per random address.
       flood = Array.from({ length: passwordHashing.limits.laneWaiting }, (_, i) =>
-        t.get('/api/sys/countries?size=1', { auth: basicAuth('flooded@example.com', `f ${i}`), headers: from(`10.9.${i >> 8}.${i & 255}`) }).then(() => finished.push('flood')));
+        t
+          .get('/api/sys/countries?size=1', {
+            auth: basicAuth('flooded@example.com', `f ${i}`),
+            headers: from(`10.9.${i >> 8}.${i & 255}`),
+          })
+          .then(() => finished.push('flood')),
+      );
       await checksWaiting(passwordHashing.limits.laneWaiting);
-      login = requestToken(t, { grant_type: 'password', username: reader.email, password: reader.password, client_id: 'known' }, from(known));
-      login.then(() => finished.push('login'), () => undefined);
+      login = requestToken(
+        t,
+        { grant_type: 'password', username: reader.email, password: reader.password, client_id: 'known' },
+        from(known),
+      );
+      login.then(
+        () => finished.push('login'),
+        () => undefined,
+      );
       await checksWaiting(passwordHashing.limits.laneWaiting + 1);
     } finally {
       hashing.release();
@@ -159,7 +212,12 @@ describe('a flood of wrong Basic credentials', () => {
       for (let i = 0; i < 4; i++) {
         const abort = new AbortController();
         aborts.push(abort);
-        sent.push(fetch(`${t.url}/api/sys/countries?size=1`, { headers: { authorization: basicAuth(victim, `wrong ${i}`), ...from(`192.0.2.${i + 1}`) }, signal: abort.signal }).catch(() => 'aborted'));
+        sent.push(
+          fetch(`${t.url}/api/sys/countries?size=1`, {
+            headers: { authorization: basicAuth(victim, `wrong ${i}`), ...from(`192.0.2.${i + 1}`) },
+            signal: abort.signal,
+          }).catch(() => 'aborted'),
+        );
       }
       while (passwordHashing.pendingCount < 4) await sleep(5);
       for (const abort of aborts) abort.abort();
@@ -181,9 +239,15 @@ describe('a flood of wrong Basic credentials', () => {
     try {
       const queued = passwordHashing.limits.laneWaiting;
       // One check per address (the per-address share is not what is tested here).
-      const waiting = Array.from({ length: queued }, (_, i) => t.get('/api/sys/countries?size=1', { auth: basicAuth('target@example.com', `w ${i}`), headers: from(`192.0.2.${100 + i}`) }));
+      const waiting = Array.from({ length: queued }, (_, i) =>
+        t.get('/api/sys/countries?size=1', { auth: basicAuth('target@example.com', `w ${i}`), headers: from(`192.0.2.${100 + i}`) }),
+      );
       while (passwordHashing.pendingCount < queued) await sleep(5);
-      const more = Promise.all(Array.from({ length: 5 }, (_, i) => t.get('/api/sys/countries?size=1', { auth: basicAuth('target@example.com', `x ${i}`), headers: from(`192.0.2.${200 + i}`) })));
+      const more = Promise.all(
+        Array.from({ length: 5 }, (_, i) =>
+          t.get('/api/sys/countries?size=1', { auth: basicAuth('target@example.com', `x ${i}`), headers: from(`192.0.2.${200 + i}`) }),
+        ),
+      );
       // Answered while the capacity is still held (or, queued behind it, not at all: then the test fails).
       const answered = await Promise.race([more, sleep(15_000, null, { ref: false })]);
       assert.ok(answered, 'checks beyond the capacity waited in a queue');
@@ -194,7 +258,10 @@ describe('a flood of wrong Basic credentials', () => {
       hashing.release();
     }
     await hashing.held;
-    assert.deepEqual(answers.map((r) => r.status), [503, 503, 503, 503, 503]);
+    assert.deepEqual(
+      answers.map((r) => r.status),
+      [503, 503, 503, 503, 503],
+    );
     assert.equal(answers[0].headers.get('retry-after'), '1');
   });
 });

@@ -2,7 +2,15 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { createCoworkerInvoice } from './support/billing-fixtures.js';
 import { create, createBusiness, createCoworker } from './support/fixtures.js';
-import { assertFields, createAndReadBack, deletesThenNotFound, errorNames, putBackChangesNothing, refused, unknownIdIsNotFound } from './support/record-checks.js';
+import {
+  assertFields,
+  createAndReadBack,
+  deletesThenNotFound,
+  errorNames,
+  putBackChangesNothing,
+  refused,
+  unknownIdIsNotFound,
+} from './support/record-checks.js';
 import { appPerSuite } from './support/test-app.js';
 
 const PATH = '/api/billing/coworkerinvoicepaymenttokens';
@@ -21,7 +29,13 @@ describe('customer invoice payment tokens', () => {
     otherInvoice = await createCoworkerInvoice(t, business, customer);
   });
 
-  const everyField = () => ({ CoworkerInvoiceId: invoice, RegularPaymentProvider: 12, Token: 'tok_'.repeat(4000), Notes: 'Mandate signed 2025-01-10.', SystemId: 'gw-1' });
+  const everyField = () => ({
+    CoworkerInvoiceId: invoice,
+    RegularPaymentProvider: 12,
+    Token: 'tok_'.repeat(4000),
+    Notes: 'Mandate signed 2025-01-10.',
+    SystemId: 'gw-1',
+  });
 
   it('creates with every field and reads each back equal, with the invoice number', async () => {
     const read = await createAndReadBack(t, PATH, 'CoworkerInvoicePaymentToken', everyField());
@@ -88,8 +102,14 @@ describe('customer invoice payment tokens', () => {
       const a = await create(t, PATH, { CoworkerInvoiceId: otherInvoice, RegularPaymentProvider: 96 });
       const b = await create(t, PATH, { CoworkerInvoiceId: otherInvoice, RegularPaymentProvider: 95 });
       const ids = async (query: string) => (await t.get(`${PATH}?${query}`)).body.Records.map((r: any) => r.Id);
-      assert.deepEqual(await ids(`CoworkerInvoicePaymentToken_CoworkerInvoice=${otherInvoice}&CoworkerInvoicePaymentToken_RegularPaymentProvider=96`), [a]);
-      assert.deepEqual(await ids(`coworkerinvoicepaymenttoken_coworkerinvoice=${otherInvoice}&CoworkerInvoicePaymentToken_RegularPaymentProvider=95`), [b]);
+      assert.deepEqual(
+        await ids(`CoworkerInvoicePaymentToken_CoworkerInvoice=${otherInvoice}&CoworkerInvoicePaymentToken_RegularPaymentProvider=96`),
+        [a],
+      );
+      assert.deepEqual(
+        await ids(`coworkerinvoicepaymenttoken_coworkerinvoice=${otherInvoice}&CoworkerInvoicePaymentToken_RegularPaymentProvider=95`),
+        [b],
+      );
     });
 
     it('deletes; then 404', async () => {

@@ -15,7 +15,10 @@ const HOOKS = '/api/sys/webhooks';
 const TABLES = ['checkin', 'coworkertimepass', 'timepass', 'coworkerproduct', 'product', 'change_log'];
 
 const noServerErrors = (answers: HttpResponse[]) =>
-  assert.deepEqual(answers.filter((a) => a.status >= 500).map((a) => `${a.status} ${a.text}`), []);
+  assert.deepEqual(
+    answers.filter((a) => a.status >= 500).map((a) => `${a.status} ${a.text}`),
+    [],
+  );
 
 describe('presence: passes, day passes and check-ins', () => {
   const t = appPerSuite();
@@ -36,13 +39,16 @@ describe('presence: passes, day passes and check-ins', () => {
     dayPassKind = await kind({ Name: 'Day pass', Price: 20 });
   });
 
-  const kind = async (overrides: Record<string, unknown> = {}) => create(t, TIME_PASSES, { BusinessId: business, Name: 'Pass', Price: 15, CurrencyId: await currencyId(t, 'GBP'), ...overrides });
+  const kind = async (overrides: Record<string, unknown> = {}) =>
+    create(t, TIME_PASSES, { BusinessId: business, Name: 'Pass', Price: 15, CurrencyId: await currencyId(t, 'GBP'), ...overrides });
   const customer = (name: string, at = business) => createCoworker(t, at, { FullName: name });
-  const givePass = (coworkerId: number, overrides: Record<string, unknown> = {}) => create(t, PASSES, { CoworkerId: coworkerId, BusinessId: business, TimePassId: dayPassKind, ...overrides });
+  const givePass = (coworkerId: number, overrides: Record<string, unknown> = {}) =>
+    create(t, PASSES, { CoworkerId: coworkerId, BusinessId: business, TimePassId: dayPassKind, ...overrides });
   const checkIn = (coworkerId: number, fromTime: string, overrides: Record<string, unknown> = {}) =>
     t.post(CHECKINS, { BusinessId: business, CoworkerId: coworkerId, FromTime: fromTime, Source: 'Manual', ...overrides });
   const read = async (path: string, id: number) => (await t.get(`${path}/${id}`)).body;
-  const passesOf = async (coworkerId: number) => (await t.get(`${PASSES}?CoworkerTimePass_Coworker=${coworkerId}&size=1000`)).body.Records as any[];
+  const passesOf = async (coworkerId: number) =>
+    (await t.get(`${PASSES}?CoworkerTimePass_Coworker=${coworkerId}&size=1000`)).body.Records as any[];
   const usedPasses = async (coworkerId: number) => (await passesOf(coworkerId)).filter((pass) => pass.Used);
 
   describe('TimePass', () => {
@@ -50,13 +56,38 @@ describe('presence: passes, day passes and check-ins', () => {
       // In a business of its own: a pay-as-you-go TimePass changes how its customers check in (rule 4).
       const rate = await create(t, '/api/sys/taxrates', { BusinessId: otherBusiness, Name: 'VAT', Rate: 20 });
       const full = {
-        BusinessId: otherBusiness, Name: 'Ten-day pass', Price: 150.5, CurrencyId: await currencyId(t, 'EUR'), InvoiceDisplay: 'Pass (10 days)', TaxRateId: rate,
-        PaygContacts: true, PaygMembers: true, UsePriority: 3, ValidityDays: 10, MinutesIncluded: 480, Archived: false, SystemId: 'tp-1',
+        BusinessId: otherBusiness,
+        Name: 'Ten-day pass',
+        Price: 150.5,
+        CurrencyId: await currencyId(t, 'EUR'),
+        InvoiceDisplay: 'Pass (10 days)',
+        TaxRateId: rate,
+        PaygContacts: true,
+        PaygMembers: true,
+        UsePriority: 3,
+        ValidityDays: 10,
+        MinutesIncluded: 480,
+        Archived: false,
+        SystemId: 'tp-1',
       };
       const read = await createAndReadBack(t, TIME_PASSES, 'TimePass', full);
       assertFields(read, { BusinessName: 'Harbour Hub', CurrencyCode: 'EUR', ToStringText: 'Ten-day pass' });
-      const bare = await createAndReadBack(t, TIME_PASSES, 'TimePass', { BusinessId: business, Name: 'Bare', Price: 0, CurrencyId: await currencyId(t, 'GBP') });
-      assertFields(bare, { InvoiceDisplay: null, TaxRateId: null, PaygContacts: false, PaygMembers: false, UsePriority: null, ValidityDays: null, MinutesIncluded: null, Archived: false });
+      const bare = await createAndReadBack(t, TIME_PASSES, 'TimePass', {
+        BusinessId: business,
+        Name: 'Bare',
+        Price: 0,
+        CurrencyId: await currencyId(t, 'GBP'),
+      });
+      assertFields(bare, {
+        InvoiceDisplay: null,
+        TaxRateId: null,
+        PaygContacts: false,
+        PaygMembers: false,
+        UsePriority: null,
+        ValidityDays: null,
+        MinutesIncluded: null,
+        Archived: false,
+      });
       await putBackChangesNothing(t, TIME_PASSES, read.Id);
     });
 
@@ -64,10 +95,24 @@ describe('presence: passes, day passes and check-ins', () => {
       const gbp = await currencyId(t, 'GBP');
       const foreignRate = await create(t, '/api/sys/taxrates', { BusinessId: otherBusiness, Name: 'Harbour VAT', Rate: 10 });
       const body = { BusinessId: business, Name: 'X', Price: 1, CurrencyId: gbp };
-      for (const [change, field] of [[{ ValidityDays: 0 }, 'ValidityDays'], [{ ValidityDays: 3651 }, 'ValidityDays'], [{ TaxRateId: foreignRate }, 'TaxRateId'], [{ Price: -1 }, 'Price']] as const) {
-        assert.deepEqual(errorNames((await refused(t, TABLES, 400, () => t.post(TIME_PASSES, { ...body, ...change }))).body), [field], JSON.stringify(change));
+      for (const [change, field] of [
+        [{ ValidityDays: 0 }, 'ValidityDays'],
+        [{ ValidityDays: 3651 }, 'ValidityDays'],
+        [{ TaxRateId: foreignRate }, 'TaxRateId'],
+        [{ Price: -1 }, 'Price'],
+      ] as const) {
+        assert.deepEqual(
+          errorNames((await refused(t, TABLES, 400, () => t.post(TIME_PASSES, { ...body, ...change }))).body),
+          [field],
+          JSON.stringify(change),
+        );
       }
-      assert.deepEqual(errorNames((await refused(t, TABLES, 400, () => t.post(TIME_PASSES, {}))).body), ['BusinessId', 'CurrencyId', 'Name', 'Price']);
+      assert.deepEqual(errorNames((await refused(t, TABLES, 400, () => t.post(TIME_PASSES, {}))).body), [
+        'BusinessId',
+        'CurrencyId',
+        'Name',
+        'Price',
+      ]);
     });
 
     it('a TimePass named by a pass or by a product cannot be deleted (400, nothing removed); unnamed, it can', async () => {
@@ -87,17 +132,54 @@ describe('presence: passes, day passes and check-ins', () => {
       const tenDays = await kind({ Name: 'Ten days', Price: 12, ValidityDays: 10 });
       const who = await customer('Grace Hopper');
       const before = Date.now() - 1000;
-      const id = await givePass(who, { TimePassId: tenDays, Used: true, UsedDate: '2027-01-01T00:00:00Z', IsPayAsYouGo: true, Invoiced: true });
+      const id = await givePass(who, {
+        TimePassId: tenDays,
+        Used: true,
+        UsedDate: '2027-01-01T00:00:00Z',
+        IsPayAsYouGo: true,
+        Invoiced: true,
+      });
       const pass = await read(PASSES, id);
       assertFields(pass, {
-        CoworkerId: who, BusinessId: business, TimePassId: tenDays, Price: 12, Free: false, Used: false, UsedDate: null, IsPayAsYouGo: false, Invoiced: false,
-        InvoicedOn: null, CoworkerInvoiceId: null, CancelDate: null, CreateMultiple: 1, CoworkerProductUniqueId: null, TimePassName: 'Ten days', CoworkerFullName: 'Grace Hopper',
+        CoworkerId: who,
+        BusinessId: business,
+        TimePassId: tenDays,
+        Price: 12,
+        Free: false,
+        Used: false,
+        UsedDate: null,
+        IsPayAsYouGo: false,
+        Invoiced: false,
+        InvoicedOn: null,
+        CoworkerInvoiceId: null,
+        CancelDate: null,
+        CreateMultiple: 1,
+        CoworkerProductUniqueId: null,
+        TimePassName: 'Ten days',
+        CoworkerFullName: 'Grace Hopper',
       });
       const sold = Date.parse(pass.SaleDate);
       assert.ok(sold >= before && sold <= Date.now(), pass.SaleDate);
       assert.equal(Date.parse(pass.ExpireDate) - sold, 10 * 86_400_000);
-      const given = await read(PASSES, await givePass(who, { TimePassId: tenDays, SaleDate: '2027-05-01T09:30:00Z', Price: 0, Free: true, Notes: 'Gift', PurchaseOrder: 'PO-7' }));
-      assertFields(given, { SaleDate: '2027-05-01T09:30:00Z', ExpireDate: '2027-05-11T09:30:00Z', Price: 0, Free: true, Notes: 'Gift', PurchaseOrder: 'PO-7' });
+      const given = await read(
+        PASSES,
+        await givePass(who, {
+          TimePassId: tenDays,
+          SaleDate: '2027-05-01T09:30:00Z',
+          Price: 0,
+          Free: true,
+          Notes: 'Gift',
+          PurchaseOrder: 'PO-7',
+        }),
+      );
+      assertFields(given, {
+        SaleDate: '2027-05-01T09:30:00Z',
+        ExpireDate: '2027-05-11T09:30:00Z',
+        Price: 0,
+        Free: true,
+        Notes: 'Gift',
+        PurchaseOrder: 'PO-7',
+      });
       const forever = await read(PASSES, await givePass(who));
       assert.equal(forever.ExpireDate, null, 'no ValidityDays: never expires');
       await putBackChangesNothing(t, PASSES, given.Id);
@@ -112,20 +194,50 @@ describe('presence: passes, day passes and check-ins', () => {
       assert.equal(Ids.length, 4);
       assert.equal(Ids[0], Id);
       const records = await passesOf(who);
-      assert.deepEqual(records.map((pass) => pass.Id), Ids);
+      assert.deepEqual(
+        records.map((pass) => pass.Id),
+        Ids,
+      );
       assert.equal(new Set(records.map((pass) => pass.UniqueId)).size, 4);
       for (const pass of records) assertFields(pass, { CreateMultiple: 1, Price: 20, Used: false });
-      for (const bad of [0, 101, 2.5]) assert.deepEqual(errorNames((await refused(t, TABLES, 400, () => t.post(PASSES, { CoworkerId: who, BusinessId: business, TimePassId: dayPassKind, CreateMultiple: bad }))).body), ['CreateMultiple']);
+      for (const bad of [0, 101, 2.5])
+        assert.deepEqual(
+          errorNames(
+            (
+              await refused(t, TABLES, 400, () =>
+                t.post(PASSES, { CoworkerId: who, BusinessId: business, TimePassId: dayPassKind, CreateMultiple: bad }),
+              )
+            ).body,
+          ),
+          ['CreateMultiple'],
+        );
       // SaleDate is a billing date (docs/api.md §9.1): 2000 to 2099.
-      for (const bad of ['1999-12-31', '2100-01-01', '1000-01-01']) assert.deepEqual(errorNames((await refused(t, TABLES, 400, () => t.post(PASSES, { CoworkerId: who, BusinessId: business, TimePassId: dayPassKind, SaleDate: bad }))).body), ['SaleDate']);
+      for (const bad of ['1999-12-31', '2100-01-01', '1000-01-01'])
+        assert.deepEqual(
+          errorNames(
+            (
+              await refused(t, TABLES, 400, () =>
+                t.post(PASSES, { CoworkerId: who, BusinessId: business, TimePassId: dayPassKind, SaleDate: bad }),
+              )
+            ).body,
+          ),
+          ['SaleDate'],
+        );
       assert.deepEqual((await t.post(PASSES, { CoworkerId: who, BusinessId: business, TimePassId: dayPassKind })).body.Value.Ids.length, 1);
     });
 
     it('parallel creates make exactly the sum of what they asked for', async () => {
       const who = await customer('Parallel buyer');
-      const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => t.post(PASSES, { CoworkerId: who, BusinessId: business, TimePassId: dayPassKind, CreateMultiple: i + 1 })));
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          t.post(PASSES, { CoworkerId: who, BusinessId: business, TimePassId: dayPassKind, CreateMultiple: i + 1 }),
+        ),
+      );
       noServerErrors(answers);
-      assert.deepEqual(answers.map((a) => a.status), Array(10).fill(200));
+      assert.deepEqual(
+        answers.map((a) => a.status),
+        Array(10).fill(200),
+      );
       assert.equal((await passesOf(who)).length, 55);
       assert.equal(new Set(answers.flatMap((a) => a.body.Value.Ids)).size, 55);
     });
@@ -139,11 +251,20 @@ describe('presence: passes, day passes and check-ins', () => {
       const archivedAnswer = await refused(t, TABLES, 400, () => t.post(PASSES, { ...body, TimePassId: archived }));
       assert.deepEqual(errorNames(archivedAnswer.body), ['TimePassId']);
       assert.match(archivedAnswer.body.Message, /archived/);
-      assert.deepEqual(errorNames((await refused(t, TABLES, 400, () => t.post(PASSES, { ...body, TimePassId: foreignKind }))).body), ['TimePassId']);
-      assert.deepEqual(errorNames((await refused(t, TABLES, 400, () => t.post(PASSES, { ...body, CoworkerId: stranger }))).body), ['CoworkerId']);
-      assert.deepEqual(errorNames((await refused(t, TABLES, 400, () => t.post(PASSES, { CoworkerId: who }))).body), ['BusinessId', 'TimePassId']);
+      assert.deepEqual(errorNames((await refused(t, TABLES, 400, () => t.post(PASSES, { ...body, TimePassId: foreignKind }))).body), [
+        'TimePassId',
+      ]);
+      assert.deepEqual(errorNames((await refused(t, TABLES, 400, () => t.post(PASSES, { ...body, CoworkerId: stranger }))).body), [
+        'CoworkerId',
+      ]);
+      assert.deepEqual(errorNames((await refused(t, TABLES, 400, () => t.post(PASSES, { CoworkerId: who }))).body), [
+        'BusinessId',
+        'TimePassId',
+      ]);
       const id = await givePass(who);
-      assert.deepEqual(errorNames((await refused(t, TABLES, 400, () => t.put(`${PASSES}/${id}`, { CoworkerId: stranger }))).body), ['CoworkerId']);
+      assert.deepEqual(errorNames((await refused(t, TABLES, 400, () => t.put(`${PASSES}/${id}`, { CoworkerId: stranger }))).body), [
+        'CoworkerId',
+      ]);
     });
 
     it('the filters clients send: CoworkerTimePass_Coworker, CoworkerTimePass_IsUsed=false (alias of _Used), CoworkerTimePass_CancelDate=null', async () => {
@@ -151,7 +272,9 @@ describe('presence: passes, day passes and check-ins', () => {
       const [unused, used] = [await givePass(who), await givePass(who)];
       await t.post(`${PASSES}/runcommand`, { Key: 'USE_TIME_PASS', Ids: [used] });
       const list = async (query: string) => ((await t.get(`${PASSES}?${query}`)).body.Records as any[]).map((pass) => pass.Id);
-      assert.deepEqual(await list(`CoworkerTimePass_Coworker=${who}&CoworkerTimePass_IsUsed=false&CoworkerTimePass_CancelDate=null`), [unused]);
+      assert.deepEqual(await list(`CoworkerTimePass_Coworker=${who}&CoworkerTimePass_IsUsed=false&CoworkerTimePass_CancelDate=null`), [
+        unused,
+      ]);
       assert.deepEqual(await list(`coworkertimepass_coworker=${who}&coworkertimepass_isused=true`), [used]);
       assert.deepEqual(await list(`CoworkerTimePass_Coworker=${who}&CoworkerTimePass_Used=false`), [unused]);
       assert.deepEqual(await list(`CoworkerTimePass_Coworker=${who}&CoworkerTimePass_UsedDate=null`), [unused]);
@@ -162,7 +285,10 @@ describe('presence: passes, day passes and check-ins', () => {
     it('USE_TIME_PASS: each pass reads Used and UsedDate now; listed only for an unused pass; refused for all ids when one is used, nothing done', async () => {
       const who = await customer('Command user');
       const [first, second, third] = [await givePass(who), await givePass(who), await givePass(who)];
-      assert.deepEqual(((await t.get(`${PASSES}/commands?id=${first}`)).body as any[]).map((c) => c.Key), ['USE_TIME_PASS']);
+      assert.deepEqual(
+        ((await t.get(`${PASSES}/commands?id=${first}`)).body as any[]).map((c) => c.Key),
+        ['USE_TIME_PASS'],
+      );
       const start = Date.now() - 1000;
       const done = await t.post(`${PASSES}/runcommand`, { Key: 'USE_TIME_PASS', Ids: [first] });
       assertFields(done.body, { WasSuccessful: true, Message: 'The command was run correctly.' });
@@ -170,21 +296,25 @@ describe('presence: passes, day passes and check-ins', () => {
       assert.equal(used.Used, true);
       assert.ok(Date.parse(used.UsedDate) >= start && Date.parse(used.UsedDate) <= Date.now(), used.UsedDate);
       assert.deepEqual((await t.get(`${PASSES}/commands?id=${first}`)).body, []);
-      const again = await refused(t, TABLES, 200, () => t.post(`${PASSES}/runcommand`, { Key: 'USE_TIME_PASS', Ids: [second, first, third] }));
+      const again = await refused(t, TABLES, 200, () =>
+        t.post(`${PASSES}/runcommand`, { Key: 'USE_TIME_PASS', Ids: [second, first, third] }),
+      );
       assertFields(again.body, { WasSuccessful: false });
       assert.match(again.body.Message, new RegExp(`CoworkerTimePass ${first} has been used already`));
     });
 
     it('parallel USE_TIME_PASS on one pass: exactly one succeeds', async () => {
       const pass = await givePass(await customer('Contested pass'));
-      const answers = await Promise.all(Array.from({ length: 12 }, () => t.post(`${PASSES}/runcommand`, { Key: 'USE_TIME_PASS', Ids: [pass] })));
+      const answers = await Promise.all(
+        Array.from({ length: 12 }, () => t.post(`${PASSES}/runcommand`, { Key: 'USE_TIME_PASS', Ids: [pass] })),
+      );
       noServerErrors(answers);
       assert.equal(answers.filter((a) => a.body.WasSuccessful === true).length, 1, JSON.stringify(answers.map((a) => a.body.Message)));
     });
   });
 
   describe('DayPass products', () => {
-    it('a DayPass sale releases Quantity × TimePassQuantity passes: Free, Price 0, the sale\'s date and UniqueId; deleting the sale leaves them', async () => {
+    it("a DayPass sale releases Quantity × TimePassQuantity passes: Free, Price 0, the sale's date and UniqueId; deleting the sale leaves them", async () => {
       const weekly = await kind({ Name: 'Week pass', Price: 30, ValidityDays: 7 });
       const product = await createProduct(t, business, { Name: 'Day pass bundle', TimePassId: weekly, TimePassQuantity: 2 });
       assertFields(await read('/api/billing/products', product), { TimePassId: weekly, TimePassQuantity: 2 });
@@ -195,8 +325,15 @@ describe('presence: passes, day passes and check-ins', () => {
       assert.equal(passes.length, 6);
       for (const pass of passes) {
         assertFields(pass, {
-          TimePassId: weekly, BusinessId: business, Free: true, Price: 0, SaleDate: '2027-02-01T10:00:00Z', ExpireDate: '2027-02-08T10:00:00Z',
-          CoworkerProductUniqueId: saleRecord.UniqueId, Used: false, IsPayAsYouGo: false,
+          TimePassId: weekly,
+          BusinessId: business,
+          Free: true,
+          Price: 0,
+          SaleDate: '2027-02-01T10:00:00Z',
+          ExpireDate: '2027-02-08T10:00:00Z',
+          CoworkerProductUniqueId: saleRecord.UniqueId,
+          Used: false,
+          IsPayAsYouGo: false,
         });
       }
       assert.equal((await t.delete(`${SALES}/${sale}`)).status, 200);
@@ -214,18 +351,39 @@ describe('presence: passes, day passes and check-ins', () => {
       assert.equal((await passesOf(who)).length, 2);
     });
 
-    it('a product\'s TimePassId must be a TimePass of its business; TimePassQuantity 1 to 100 (400 naming each, nothing written)', async () => {
+    it("a product's TimePassId must be a TimePass of its business; TimePassQuantity 1 to 100 (400 naming each, nothing written)", async () => {
       const foreignKind = await kind({ Name: 'Harbour day', BusinessId: otherBusiness });
-      const product = { BusinessId: business, Name: 'X', SystemProductType: 1, Description: 'x', DisplayOrder: 0, Price: 1, CurrencyId: await currencyId(t, 'GBP'), AvailableAs: 3 };
-      for (const [change, field] of [[{ TimePassId: foreignKind }, 'TimePassId'], [{ TimePassId: 987654 }, 'TimePassId'], [{ TimePassQuantity: 0 }, 'TimePassQuantity'], [{ TimePassQuantity: 101 }, 'TimePassQuantity']] as const) {
-        assert.deepEqual(errorNames((await refused(t, TABLES, 400, () => t.post('/api/billing/products', { ...product, ...change }))).body), [field], JSON.stringify(change));
+      const product = {
+        BusinessId: business,
+        Name: 'X',
+        SystemProductType: 1,
+        Description: 'x',
+        DisplayOrder: 0,
+        Price: 1,
+        CurrencyId: await currencyId(t, 'GBP'),
+        AvailableAs: 3,
+      };
+      for (const [change, field] of [
+        [{ TimePassId: foreignKind }, 'TimePassId'],
+        [{ TimePassId: 987654 }, 'TimePassId'],
+        [{ TimePassQuantity: 0 }, 'TimePassQuantity'],
+        [{ TimePassQuantity: 101 }, 'TimePassQuantity'],
+      ] as const) {
+        assert.deepEqual(
+          errorNames((await refused(t, TABLES, 400, () => t.post('/api/billing/products', { ...product, ...change }))).body),
+          [field],
+          JSON.stringify(change),
+        );
       }
     });
 
     it('a sale that would release more than 1000 passes is a 400 naming Quantity; nothing written', async () => {
       const who = await customer('Bulk buyer');
       const product = await createProduct(t, business, { Name: 'Bulk day pass', TimePassId: dayPassKind, TimePassQuantity: 100 });
-      assert.deepEqual(errorNames((await refused(t, TABLES, 400, () => t.post(SALES, { CoworkerId: who, ProductId: product, Quantity: 11 }))).body), ['Quantity']);
+      assert.deepEqual(
+        errorNames((await refused(t, TABLES, 400, () => t.post(SALES, { CoworkerId: who, ProductId: product, Quantity: 11 }))).body),
+        ['Quantity'],
+      );
     });
   });
 
@@ -233,11 +391,23 @@ describe('presence: passes, day passes and check-ins', () => {
     it('rule 1: a customer with a contract active at FromTime is in without a pass', async () => {
       const at = nextDay();
       const member = await customer('Member');
-      await create(t, '/api/billing/coworkercontracts', { CoworkerId: member, TariffId: await createTariff(t, business), StartDate: '2027-01-01' });
+      await create(t, '/api/billing/coworkercontracts', {
+        CoworkerId: member,
+        TariffId: await createTariff(t, business),
+        StartDate: '2027-01-01',
+      });
       const pass = await givePass(member);
       const answer = await checkIn(member, at(9));
       assert.equal(answer.status, 200, JSON.stringify(answer.body));
-      assertFields(await read(CHECKINS, answer.body.Value.Id), { CoworkerTimePassGuid: null, CoworkerId: member, BusinessId: business, ToTime: null, Source: 'Manual', CoworkerFullName: 'Member', BusinessName: 'Canal Works' });
+      assertFields(await read(CHECKINS, answer.body.Value.Id), {
+        CoworkerTimePassGuid: null,
+        CoworkerId: member,
+        BusinessId: business,
+        ToTime: null,
+        Source: 'Manual',
+        CoworkerFullName: 'Member',
+        BusinessName: 'Canal Works',
+      });
       assert.equal((await read(PASSES, pass)).Used, false);
     });
 
@@ -270,7 +440,10 @@ describe('presence: passes, day passes and check-ins', () => {
       const at = nextDay();
       const who = await customer('Back after lunch');
       const [first, second] = [await givePass(who), await givePass(who)];
-      const morning = await read(CHECKINS, await create(t, CHECKINS, { BusinessId: business, CoworkerId: who, FromTime: at(9), ToTime: at(12) }));
+      const morning = await read(
+        CHECKINS,
+        await create(t, CHECKINS, { BusinessId: business, CoworkerId: who, FromTime: at(9), ToTime: at(12) }),
+      );
       const afternoon = await read(CHECKINS, await create(t, CHECKINS, { BusinessId: business, CoworkerId: who, FromTime: at(13) }));
       const firstPass = await read(PASSES, first);
       assert.equal(morning.CoworkerTimePassGuid, firstPass.UniqueId);
@@ -284,7 +457,8 @@ describe('presence: passes, day passes and check-ins', () => {
     it('rule 4: without a valid pass, a new pass of the pay-as-you-go TimePass (lowest UsePriority, not archived) is made, used and priced', async () => {
       const at = nextDay();
       const gbp = await currencyId(t, 'GBP');
-      const payg = (overrides: Record<string, unknown>) => create(t, TIME_PASSES, { BusinessId: paygBusiness, Name: 'Door', Price: 9, CurrencyId: gbp, PaygContacts: true, ...overrides });
+      const payg = (overrides: Record<string, unknown>) =>
+        create(t, TIME_PASSES, { BusinessId: paygBusiness, Name: 'Door', Price: 9, CurrencyId: gbp, PaygContacts: true, ...overrides });
       await payg({ Name: 'Archived door', UsePriority: 0, Archived: true });
       await payg({ Name: 'No priority', UsePriority: null });
       await payg({ Name: 'Second', UsePriority: 2 });
@@ -294,7 +468,17 @@ describe('presence: passes, day passes and check-ins', () => {
       const answer = await checkIn(who, at(9), { BusinessId: paygBusiness });
       assert.equal(answer.status, 200, JSON.stringify(answer.body));
       const [pass] = await passesOf(who);
-      assertFields(pass, { TimePassId: chosen, IsPayAsYouGo: true, Used: true, UsedDate: at(9), SaleDate: at(9), Price: 12.5, Free: false, ExpireDate: at(24 + 9), BusinessId: paygBusiness });
+      assertFields(pass, {
+        TimePassId: chosen,
+        IsPayAsYouGo: true,
+        Used: true,
+        UsedDate: at(9),
+        SaleDate: at(9),
+        Price: 12.5,
+        Free: false,
+        ExpireDate: at(24 + 9),
+        BusinessId: paygBusiness,
+      });
       assert.equal((await read(CHECKINS, answer.body.Value.Id)).CoworkerTimePassGuid, pass.UniqueId);
     });
 
@@ -302,15 +486,25 @@ describe('presence: passes, day passes and check-ins', () => {
       const at = nextDay();
       const who = await customer('No pass');
       const hooks: Record<number, number> = {};
-      for (const action of [37, 63, 47]) hooks[action] = await create(t, HOOKS, { BusinessId: business, Name: `Presence ${action}`, Action: action, URL: 'https://192.0.2.1/hook', Active: true });
+      for (const action of [37, 63, 47])
+        hooks[action] = await create(t, HOOKS, {
+          BusinessId: business,
+          Name: `Presence ${action}`,
+          Action: action,
+          URL: 'https://192.0.2.1/hook',
+          Active: true,
+        });
       const usedElsewhere = await givePass(who, { ExpireDate: at(8) });
       const answer = await refused(t, TABLES, 400, () => checkIn(who, at(9)));
       assertFields(answer.body, { Message: 'CoworkerId: The customer has no valid pass for this business.', WasSuccessful: false });
       assert.deepEqual(errorNames(answer.body), ['CoworkerId']);
       assert.equal((await read(PASSES, usedElsewhere)).Used, false);
-      const deliveries = async (action: number) => ((await t.get(`${HOOKS}/${hooks[action]}/deliveries`)).body.Records as any[]);
+      const deliveries = async (action: number) => (await t.get(`${HOOKS}/${hooks[action]}/deliveries`)).body.Records as any[];
       const failed = await deliveries(37);
-      assert.deepEqual(failed.map((d) => [d.Action, d.RecordId]), [[37, who]]);
+      assert.deepEqual(
+        failed.map((d) => [d.Action, d.RecordId]),
+        [[37, who]],
+      );
       assert.deepEqual(await deliveries(63), []);
       assert.deepEqual(await deliveries(47), []);
       // Another refusal (a second open check-in) fires nothing.
@@ -327,7 +521,10 @@ describe('presence: passes, day passes and check-ins', () => {
       await givePass(who);
       const stranger = await customer('Foreigner', otherBusiness);
       assert.deepEqual(errorNames((await refused(t, TABLES, 400, () => checkIn(stranger, at(9)))).body), ['CoworkerId']);
-      assert.deepEqual(errorNames((await refused(t, TABLES, 400, () => t.post(CHECKINS, { BusinessId: business, CoworkerId: who }))).body), ['FromTime']);
+      assert.deepEqual(
+        errorNames((await refused(t, TABLES, 400, () => t.post(CHECKINS, { BusinessId: business, CoworkerId: who }))).body),
+        ['FromTime'],
+      );
       assert.deepEqual(errorNames((await refused(t, TABLES, 400, () => checkIn(who, at(9), { ToTime: at(8) }))).body), ['ToTime']);
     });
   });
@@ -346,7 +543,9 @@ describe('presence: passes, day passes and check-ins', () => {
       assert.equal((await t.put(`${CHECKINS}/${first.Id}`, { ...first, ToTime: at(11) })).status, 200);
       assert.equal((await checkIn(who, at(12))).status, 200);
       // Re-opening the first one (ToTime null) would make two open ones.
-      assert.deepEqual(errorNames((await refused(t, TABLES, 400, () => t.put(`${CHECKINS}/${first.Id}`, { ToTime: null }))).body), ['FromTime']);
+      assert.deepEqual(errorNames((await refused(t, TABLES, 400, () => t.put(`${CHECKINS}/${first.Id}`, { ToTime: null }))).body), [
+        'FromTime',
+      ]);
     });
 
     it('20 parallel check-ins of one customer: one 200, one pass used; the others 400 naming FromTime', async () => {
@@ -356,14 +555,22 @@ describe('presence: passes, day passes and check-ins', () => {
       const answers = await Promise.all(Array.from({ length: 20 }, () => checkIn(who, at(9))));
       noServerErrors(answers);
       assert.equal(answers.filter((a) => a.status === 200).length, 1);
-      for (const answer of answers.filter((a) => a.status !== 200)) assert.deepEqual(errorNames(answer.body), ['FromTime'], JSON.stringify(answer.body));
+      for (const answer of answers.filter((a) => a.status !== 200))
+        assert.deepEqual(errorNames(answer.body), ['FromTime'], JSON.stringify(answer.body));
       assert.equal((await usedPasses(who)).length, 1);
       assert.equal((await tableRows(t, 'checkin')).filter((row) => Number(row.CoworkerId) === who).length, 1);
     });
 
     it('20 parallel pay-as-you-go check-ins: one 200, one pass made', async () => {
       const at = nextDay();
-      await create(t, TIME_PASSES, { BusinessId: paygBusiness, Name: 'Door again', Price: 5, CurrencyId: await currencyId(t, 'GBP'), PaygContacts: true, UsePriority: -1 });
+      await create(t, TIME_PASSES, {
+        BusinessId: paygBusiness,
+        Name: 'Door again',
+        Price: 5,
+        CurrencyId: await currencyId(t, 'GBP'),
+        PaygContacts: true,
+        UsePriority: -1,
+      });
       const who = await customer('Crowded walk-in', paygBusiness);
       const answers = await Promise.all(Array.from({ length: 20 }, () => checkIn(who, at(9), { BusinessId: paygBusiness })));
       noServerErrors(answers);
@@ -375,22 +582,41 @@ describe('presence: passes, day passes and check-ins', () => {
       const at = nextDay();
       const who = await customer('Leaver');
       await givePass(who);
-      const checkin = await read(CHECKINS, await create(t, CHECKINS, { BusinessId: business, CoworkerId: who, FromTime: at(9), CoworkerTimePassGuid: 'not-mine' }));
+      const checkin = await read(
+        CHECKINS,
+        await create(t, CHECKINS, { BusinessId: business, CoworkerId: who, FromTime: at(9), CoworkerTimePassGuid: 'not-mine' }),
+      );
       assert.notEqual(checkin.CoworkerTimePassGuid, 'not-mine');
       const other = await customer('Other');
-      assert.deepEqual(errorNames((await refused(t, TABLES, 400, () => t.put(`${CHECKINS}/${checkin.Id}`, { ...checkin, ToTime: at(8) }))).body), ['ToTime']);
-      assert.deepEqual(errorNames((await refused(t, TABLES, 400, () => t.put(`${CHECKINS}/${checkin.Id}`, { ...checkin, CoworkerId: other }))).body), ['CoworkerId']);
-      assert.deepEqual(errorNames((await refused(t, TABLES, 400, () => t.put(CHECKINS, { Id: checkin.Id, BusinessId: paygBusiness }))).body), ['BusinessId']);
+      assert.deepEqual(
+        errorNames((await refused(t, TABLES, 400, () => t.put(`${CHECKINS}/${checkin.Id}`, { ...checkin, ToTime: at(8) }))).body),
+        ['ToTime'],
+      );
+      assert.deepEqual(
+        errorNames((await refused(t, TABLES, 400, () => t.put(`${CHECKINS}/${checkin.Id}`, { ...checkin, CoworkerId: other }))).body),
+        ['CoworkerId'],
+      );
+      assert.deepEqual(
+        errorNames((await refused(t, TABLES, 400, () => t.put(CHECKINS, { Id: checkin.Id, BusinessId: paygBusiness }))).body),
+        ['BusinessId'],
+      );
       const out = await t.put(CHECKINS, { ...checkin, ToTime: at(17, 30), CoworkerTimePassGuid: null });
       assertFields(out.body, { Message: 'Checkin was successfully updated.', WasSuccessful: true });
-      assertFields(await read(CHECKINS, checkin.Id), { ToTime: at(17, 30), CoworkerTimePassGuid: checkin.CoworkerTimePassGuid, FromTime: at(9) });
+      assertFields(await read(CHECKINS, checkin.Id), {
+        ToTime: at(17, 30),
+        CoworkerTimePassGuid: checkin.CoworkerTimePassGuid,
+        FromTime: at(9),
+      });
     });
 
     it('who is in now: Checkin_ToTime=null; orderBy=ToTime&dir=Descending lists the latest check-out first and open ones last', async () => {
       const at = nextDay();
       const visitors = [await customer('In 1'), await customer('In 2'), await customer('Out early'), await customer('Out late')];
       for (const who of visitors) await givePass(who);
-      const [in1, in2] = [await create(t, CHECKINS, { BusinessId: business, CoworkerId: visitors[0], FromTime: at(9) }), await create(t, CHECKINS, { BusinessId: business, CoworkerId: visitors[1], FromTime: at(9) })];
+      const [in1, in2] = [
+        await create(t, CHECKINS, { BusinessId: business, CoworkerId: visitors[0], FromTime: at(9) }),
+        await create(t, CHECKINS, { BusinessId: business, CoworkerId: visitors[1], FromTime: at(9) }),
+      ];
       const early = await create(t, CHECKINS, { BusinessId: business, CoworkerId: visitors[2], FromTime: at(9), ToTime: at(10) });
       const late = await create(t, CHECKINS, { BusinessId: business, CoworkerId: visitors[3], FromTime: at(9), ToTime: at(16) });
       const ids = async (query: string) => ((await t.get(`${CHECKINS}?${query}`)).body.Records as any[]).map((c) => c.Id);
@@ -427,14 +653,22 @@ describe('presence: passes, day passes and check-ins', () => {
       const who = await customer('Observed');
       await givePass(who);
       const hooks: Record<number, number> = {};
-      for (const action of [47, 36, 48, 35, 49]) hooks[action] = await create(t, HOOKS, { BusinessId: business, Name: `Checkin ${action}`, Action: action, URL: 'https://192.0.2.1/hook', Active: true });
+      for (const action of [47, 36, 48, 35, 49])
+        hooks[action] = await create(t, HOOKS, {
+          BusinessId: business,
+          Name: `Checkin ${action}`,
+          Action: action,
+          URL: 'https://192.0.2.1/hook',
+          Active: true,
+        });
       const id = await create(t, CHECKINS, { BusinessId: business, CoworkerId: who, FromTime: at(9) });
       assert.equal((await t.put(`${CHECKINS}/${id}`, { Source: 'Kiosk' })).status, 200);
       assert.equal((await t.put(`${CHECKINS}/${id}`, { ToTime: at(17) })).status, 200);
       assert.equal((await t.put(`${CHECKINS}/${id}`, { ToTime: at(18) })).status, 200);
       assert.equal((await t.delete(`${CHECKINS}/${id}`)).status, 200);
       const closed = await create(t, CHECKINS, { BusinessId: business, CoworkerId: who, FromTime: at(19), ToTime: at(20) });
-      const seen = async (action: number) => ((await t.get(`${HOOKS}/${hooks[action]}/deliveries`)).body.Records as any[]).map((d) => d.RecordId).sort((a, b) => a - b);
+      const seen = async (action: number) =>
+        ((await t.get(`${HOOKS}/${hooks[action]}/deliveries`)).body.Records as any[]).map((d) => d.RecordId).sort((a, b) => a - b);
       assert.deepEqual(await seen(47), [id, closed]);
       assert.deepEqual(await seen(36), [id, closed]);
       assert.deepEqual(await seen(48), [id, id, id]);
@@ -445,10 +679,12 @@ describe('presence: passes, day passes and check-ins', () => {
   });
 
   describe('billing passes', () => {
-    const bill = (who: number, until: string) => t.post('/api/spaces/coworkers/runcommand', { Key: 'COWORKER_BILL_RUN', Ids: [who], Parameters: [{ Name: 'Until', Value: until }] });
-    const linesOf = async (invoice: number) => (await t.get(`/api/billing/coworkerinvoicelines?CoworkerInvoiceLine_CoworkerInvoice=${invoice}`)).body.Records as any[];
+    const bill = (who: number, until: string) =>
+      t.post('/api/spaces/coworkers/runcommand', { Key: 'COWORKER_BILL_RUN', Ids: [who], Parameters: [{ Name: 'Until', Value: until }] });
+    const linesOf = async (invoice: number) =>
+      (await t.get(`/api/billing/coworkerinvoicelines?CoworkerInvoiceLine_CoworkerInvoice=${invoice}`)).body.Records as any[];
 
-    it('a sold pass (not Free, Price > 0) is billed once, used or not: one line with the TimePass\'s tax rate and InvoiceDisplay; free, zero-priced and later ones are not', async () => {
+    it("a sold pass (not Free, Price > 0) is billed once, used or not: one line with the TimePass's tax rate and InvoiceDisplay; free, zero-priced and later ones are not", async () => {
       const who = await customer('Billed visitor');
       const rate = await create(t, '/api/sys/taxrates', { BusinessId: business, Name: 'VAT 20', Rate: 20 });
       const taxed = await kind({ Name: 'Taxed day', Price: 10, TaxRateId: rate, InvoiceDisplay: 'Day pass (Canal Works)' });
@@ -463,10 +699,46 @@ describe('presence: passes, day passes and check-ins', () => {
       assert.equal(made.body.Value.length, 1);
       const invoice = made.body.Value[0].Id;
       const lines = (await linesOf(invoice)).filter((line) => line.CoworkerTimePassUniqueId !== null);
-      assert.deepEqual(lines.map((line) => [line.CoworkerTimePassUniqueId, line.Description, line.Quantity, line.UnitPrice, line.TaxRateId, line.TaxRate, line.TaxAmount, line.TotalAmount, line.PeriodFrom, line.PeriodTo]), [
-        [(await read(PASSES, sold)).UniqueId, 'Day pass (Canal Works)', 1, 10, rate, 20, 2, 12, '2027-04-02T00:00:00Z', '2027-04-02T00:00:00Z'],
-        [(await read(PASSES, usedToo)).UniqueId, 'Day pass (Canal Works)', 1, 8, rate, 20, 1.6, 9.6, '2027-04-03T00:00:00Z', '2027-04-03T00:00:00Z'],
-      ]);
+      assert.deepEqual(
+        lines.map((line) => [
+          line.CoworkerTimePassUniqueId,
+          line.Description,
+          line.Quantity,
+          line.UnitPrice,
+          line.TaxRateId,
+          line.TaxRate,
+          line.TaxAmount,
+          line.TotalAmount,
+          line.PeriodFrom,
+          line.PeriodTo,
+        ]),
+        [
+          [
+            (await read(PASSES, sold)).UniqueId,
+            'Day pass (Canal Works)',
+            1,
+            10,
+            rate,
+            20,
+            2,
+            12,
+            '2027-04-02T00:00:00Z',
+            '2027-04-02T00:00:00Z',
+          ],
+          [
+            (await read(PASSES, usedToo)).UniqueId,
+            'Day pass (Canal Works)',
+            1,
+            8,
+            rate,
+            20,
+            1.6,
+            9.6,
+            '2027-04-03T00:00:00Z',
+            '2027-04-03T00:00:00Z',
+          ],
+        ],
+      );
       for (const id of [sold, usedToo]) {
         const pass = await read(PASSES, id);
         assertFields(pass, { Invoiced: true, CoworkerInvoiceId: invoice });
@@ -487,7 +759,10 @@ describe('presence: passes, day passes and check-ins', () => {
       await create(t, SALES, { CoworkerId: who, ProductId: product, SaleDate: '2027-04-02T10:00:00Z' });
       const invoice = (await bill(who, '2027-04-05')).body.Value[0].Id;
       const lines = await linesOf(invoice);
-      assert.deepEqual(lines.map((line) => [line.UnitPrice, line.CoworkerProductUniqueId !== null, line.CoworkerTimePassUniqueId]), [[25, true, null]]);
+      assert.deepEqual(
+        lines.map((line) => [line.UnitPrice, line.CoworkerProductUniqueId !== null, line.CoworkerTimePassUniqueId]),
+        [[25, true, null]],
+      );
     });
 
     it('COWORKER_INVOICE_DELETE makes a billed pass due again: the next run bills it on a new invoice', async () => {

@@ -35,14 +35,49 @@ describe('printing: bounded and fair', () => {
   });
 
   const invoice = (business: number, customer: number) =>
-    create(t, INVOICES, { BusinessId: business, CoworkerId: customer, CurrencyId: gbp, TotalAmount: 12, TaxAmount: 2, Description: 'Desk days' });
+    create(t, INVOICES, {
+      BusinessId: business,
+      CoworkerId: customer,
+      CurrencyId: gbp,
+      TotalAmount: 12,
+      TaxAmount: 2,
+      Description: 'Desk days',
+    });
   /** Adds `count` lines to an invoice by SQL, as stored records or direct data may hold them (no run makes more than 1,000). */
   const addLines = async (invoiceId: number, count: number) => {
     const { db } = t;
-    const columns = ['UniqueId', 'CreatedOn', 'UpdatedOn', 'IsNew', 'CoworkerInvoiceId', 'Description', 'Quantity', 'UnitPrice', 'SubTotal', 'TaxRate', 'TaxAmount', 'TotalAmount', 'Position'];
+    const columns = [
+      'UniqueId',
+      'CreatedOn',
+      'UpdatedOn',
+      'IsNew',
+      'CoworkerInvoiceId',
+      'Description',
+      'Quantity',
+      'UnitPrice',
+      'SubTotal',
+      'TaxRate',
+      'TaxAmount',
+      'TotalAmount',
+      'Position',
+    ];
     const now = '2026-01-01 00:00:00';
     for (let from = 0; from < count; from += 500) {
-      const rows = Array.from({ length: Math.min(500, count - from) }, (_, i) => [randomUUID(), now, now, 1, invoiceId, `Desk day ${from + i + 1}`, 1, 10, 10, 20, 2, 12, from + i + 1]);
+      const rows = Array.from({ length: Math.min(500, count - from) }, (_, i) => [
+        randomUUID(),
+        now,
+        now,
+        1,
+        invoiceId,
+        `Desk day ${from + i + 1}`,
+        1,
+        10,
+        10,
+        20,
+        2,
+        12,
+        from + i + 1,
+      ]);
       await db.query(
         `INSERT INTO ${db.id('coworkerinvoiceline')} (${columns.map((c) => db.id(c)).join(', ')}) VALUES ${rows.map(() => `(${columns.map(() => '?').join(', ')})`).join(', ')}`,
         rows.flat(),
@@ -95,7 +130,8 @@ describe('printing: bounded and fair', () => {
 
     it('more than 50 invoices are refused: print them 50 at a time', async () => {
       const ids: number[] = [];
-      while (ids.length < 51) ids.push(...(await Promise.all(Array.from({ length: Math.min(10, 51 - ids.length) }, () => invoice(businessB, customerB)))));
+      while (ids.length < 51)
+        ids.push(...(await Promise.all(Array.from({ length: Math.min(10, 51 - ids.length) }, () => invoice(businessB, customerB)))));
       assert.match(await refusedPrint(ids), /at most 50 invoices; these are 51: print them 50 or fewer at a time/);
     });
 
@@ -111,7 +147,7 @@ describe('printing: bounded and fair', () => {
   });
 
   describe('two businesses printing at once', () => {
-    it('a huge invoice\'s print beside another business\'s one-line print: the small print is made in about its time alone, the instance answers, the PDF process lives on', async () => {
+    it("a huge invoice's print beside another business's one-line print: the small print is made in about its time alone, the instance answers, the PDF process lives on", async () => {
       const huge = await invoice(businessA, customerA);
       await addLines(huge, 9132);
       const small = await invoice(businessB, customerB);
@@ -130,14 +166,17 @@ describe('printing: bounded and fair', () => {
       assert.equal(bigDone.res.body.WasSuccessful, false, JSON.stringify(bigDone.res.body));
       assert.match(bigDone.res.body.Message, /9,132 lines/);
       // Generous: a noisy 2-core host may slow it several times, never to the seconds a huge PDF took.
-      assert.ok(smallDone.ms < alone.ms * 4 + 2000, `${Math.round(smallDone.ms)} ms beside the huge print, ${Math.round(alone.ms)} ms alone`);
+      assert.ok(
+        smallDone.ms < alone.ms * 4 + 2000,
+        `${Math.round(smallDone.ms)} ms beside the huge print, ${Math.round(alone.ms)} ms alone`,
+      );
       const file = await download(RedirectURL);
       assert.equal(file.status, 200);
       assert.ok(pdfText(file.bytes).includes((await t.get(`${INVOICES}/${small}`)).body.InvoiceNumber));
       assert.equal(pdfProcess()?.pid, processBefore, 'the PDF process was not started again');
     });
 
-    it('business A\'s print of ten 100-line invoices, business B\'s one-line print sent 100 ms later: B\'s is served in turn between A\'s documents and answers first', async () => {
+    it("business A's print of ten 100-line invoices, business B's one-line print sent 100 ms later: B's is served in turn between A's documents and answers first", async () => {
       const ids = await Promise.all(Array.from({ length: 10 }, () => invoice(businessA, customerA)));
       for (const id of ids) await addLines(id, 100);
       const small = await invoice(businessB, customerB);
@@ -155,29 +194,33 @@ describe('printing: bounded and fair', () => {
       assert.equal(Object.keys(unzipSync((await download(ok(bigDone.res).RedirectURL)).bytes)).length, 10);
     });
 
-    it('the PDF process killed while it holds business A\'s print: business B\'s print waiting behind it is made by a new process', { skip: process.platform !== 'linux' }, async () => {
-      const printA = await invoice(businessA, customerA);
-      const printB = await invoice(businessB, customerB);
-      ok(await print([printB]));
-      const stopped = pdfProcess()!;
-      // Stopped first, so that A's print is on it (not yet made) and B's waits when it is killed.
-      stopped.kill('SIGSTOP');
-      const answerA = print([printA]);
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      const answerB = print([printB]);
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      stopped.ref(); // unreferenced by the renderer, so that it never holds the service open; here the test waits for its end
-      const exited = new Promise((resolve) => stopped.once('exit', resolve));
-      stopped.kill('SIGKILL');
-      await exited;
-      const { RedirectURL } = ok(await answerB);
-      assert.equal((await download(RedirectURL)).status, 200);
-      // A's print failed with the process (or, on a slow host, had not reached it yet and was made).
-      assert.ok([200, 500].includes((await answerA).status));
-      assert.equal((await t.get(`${INVOICES}/${printA}`)).status, 200);
-      assert.notEqual(pdfProcess()?.pid, stopped.pid);
-      ok(await print([printA]));
-    });
+    it(
+      "the PDF process killed while it holds business A's print: business B's print waiting behind it is made by a new process",
+      { skip: process.platform !== 'linux' },
+      async () => {
+        const printA = await invoice(businessA, customerA);
+        const printB = await invoice(businessB, customerB);
+        ok(await print([printB]));
+        const stopped = pdfProcess()!;
+        // Stopped first, so that A's print is on it (not yet made) and B's waits when it is killed.
+        stopped.kill('SIGSTOP');
+        const answerA = print([printA]);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        const answerB = print([printB]);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        stopped.ref(); // unreferenced by the renderer, so that it never holds the service open; here the test waits for its end
+        const exited = new Promise((resolve) => stopped.once('exit', resolve));
+        stopped.kill('SIGKILL');
+        await exited;
+        const { RedirectURL } = ok(await answerB);
+        assert.equal((await download(RedirectURL)).status, 200);
+        // A's print failed with the process (or, on a slow host, had not reached it yet and was made).
+        assert.ok([200, 500].includes((await answerA).status));
+        assert.equal((await t.get(`${INVOICES}/${printA}`)).status, 200);
+        assert.notEqual(pdfProcess()?.pid, stopped.pid);
+        ok(await print([printA]));
+      },
+    );
   });
 
   describe('stored downloads per user', () => {
@@ -194,7 +237,7 @@ describe('printing: bounded and fair', () => {
       for (const link of links.slice(2)) assert.equal((await download(link)).status, 200);
     });
 
-    it('and at most 10 MB: the oldest files beyond it are dropped, the newest always kept; another user\'s files stay', async () => {
+    it("and at most 10 MB: the oldest files beyond it are dropped, the newest always kept; another user's files stay", async () => {
       const id = await invoice(businessB, customerB);
       ok(await print([id]));
       const userId = Number((await tableRows(t, 'download_file')).at(-1)!.UserId);
@@ -204,7 +247,16 @@ describe('printing: bounded and fair', () => {
         const content = Buffer.alloc(megabytes * 1024 * 1024, 1);
         await db.query(
           `INSERT INTO ${db.id('download_file')} (${['TokenHash', 'FileName', 'ContentType', 'Content', 'CreatedOn', 'ExpiresOn', 'UserId', 'ByteCount'].map((c) => db.id(c)).join(', ')}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-          [randomUUID().replace(/-/g, '').padEnd(64, '0'), 'Big.zip', 'application/zip', content, '2026-01-01 00:00:00', expires, owner, content.byteLength],
+          [
+            randomUUID().replace(/-/g, '').padEnd(64, '0'),
+            'Big.zip',
+            'application/zip',
+            content,
+            '2026-01-01 00:00:00',
+            expires,
+            owner,
+            content.byteLength,
+          ],
         );
       };
       const otherUser = userId + 1000;

@@ -2,7 +2,15 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { createProduct } from './support/billing-fixtures.js';
 import { create, createBusiness, createTariff, currencyId } from './support/fixtures.js';
-import { assertFields, createAndReadBack, deletesThenNotFound, eachRequiredFieldIsNamed, errorNames, putBackChangesNothing, refused } from './support/record-checks.js';
+import {
+  assertFields,
+  createAndReadBack,
+  deletesThenNotFound,
+  eachRequiredFieldIsNamed,
+  errorNames,
+  putBackChangesNothing,
+  refused,
+} from './support/record-checks.js';
 import { appPerSuite } from './support/test-app.js';
 
 const PATH = '/api/billing/productbookingcredits';
@@ -51,12 +59,14 @@ describe('product booking credits', () => {
 
   it('optional fields default to empty lists, false and null', async () => {
     const read = (await t.get(`${PATH}/${await create(t, PATH, minimal())}`)).body;
-    for (const list of ['ElegibleResourceTypes', 'ElegibleProducts', 'ElegibleTariffs', 'EventCategories', 'ElegiblePasses']) assert.deepEqual(read[list], [], list);
-    for (const flag of ['CaneBeUsedForBookings', 'CaneBeUsedForEvents', 'IsUniversalCredit', 'AppliesToCharges']) assert.equal(read[flag], false, flag);
+    for (const list of ['ElegibleResourceTypes', 'ElegibleProducts', 'ElegibleTariffs', 'EventCategories', 'ElegiblePasses'])
+      assert.deepEqual(read[list], [], list);
+    for (const flag of ['CaneBeUsedForBookings', 'CaneBeUsedForEvents', 'IsUniversalCredit', 'AppliesToCharges'])
+      assert.equal(read[flag], false, flag);
     for (const field of ['ExpireTimeInMonths', 'ExpireTimeInWeeks', 'ExpirationType', 'ExpiresIn']) assert.equal(read[field], null, field);
   });
 
-  it('ProductBusinessCurrencyCode follows the currency of the product\'s business', async () => {
+  it("ProductBusinessCurrencyCode follows the currency of the product's business", async () => {
     const pounds = await createBusiness(t, { Name: 'Pounds' });
     const id = await create(t, PATH, minimal({ ProductId: await createProduct(t, pounds) }));
     assert.equal((await t.get(`${PATH}/${id}`)).body.ProductBusinessCurrencyCode, 'GBP');
@@ -84,7 +94,9 @@ describe('product booking credits', () => {
     });
 
     it('ids that point at nothing: 400 naming ProductId, ElegibleProducts, ElegibleTariffs', async () => {
-      const res = await refused(t, TABLES, 400, () => t.post(PATH, minimal({ ProductId: 99001, ElegibleProducts: [product, 99002], ElegibleTariffs: [99003] })));
+      const res = await refused(t, TABLES, 400, () =>
+        t.post(PATH, minimal({ ProductId: 99001, ElegibleProducts: [product, 99002], ElegibleTariffs: [99003] })),
+      );
       assert.deepEqual(errorNames(res.body), ['ElegibleProducts', 'ElegibleTariffs', 'ProductId']);
       assert.equal(res.body.Errors.find((e: any) => e.PropertyName === 'ElegibleProducts').Message, 'Product 99002 does not exist');
     });
@@ -92,7 +104,9 @@ describe('product booking credits', () => {
     it('ids of types held elsewhere are not looked up, but must be positive integers', async () => {
       const id = await create(t, PATH, minimal({ ElegibleResourceTypes: [123456], EventCategories: [654321], ElegiblePasses: [777] }));
       assert.deepEqual((await t.get(`${PATH}/${id}`)).body.ElegiblePasses, [777]);
-      const res = await refused(t, TABLES, 400, () => t.post(PATH, minimal({ ElegibleResourceTypes: [0], EventCategories: ['x'], ElegiblePasses: 5, Credit: -1 })));
+      const res = await refused(t, TABLES, 400, () =>
+        t.post(PATH, minimal({ ElegibleResourceTypes: [0], EventCategories: ['x'], ElegiblePasses: 5, Credit: -1 })),
+      );
       assert.deepEqual(errorNames(res.body), ['Credit', 'ElegiblePasses', 'ElegibleResourceTypes', 'EventCategories']);
     });
   });
@@ -100,7 +114,13 @@ describe('product booking credits', () => {
   describe('update and delete', () => {
     it('absent optional fields keep their value, explicit nulls clear them', async () => {
       const id = await create(t, PATH, everyField());
-      const res = await t.put(PATH, { ...minimal({ Id: id, Name: 'Renamed', Credit: 12 }), ElegibleProducts: null, EventCategories: [], ExpirationType: null, CaneBeUsedForEvents: null });
+      const res = await t.put(PATH, {
+        ...minimal({ Id: id, Name: 'Renamed', Credit: 12 }),
+        ElegibleProducts: null,
+        EventCategories: [],
+        ExpirationType: null,
+        CaneBeUsedForEvents: null,
+      });
       assert.equal(res.status, 200, JSON.stringify(res.body));
       const read = (await t.get(`${PATH}/${id}`)).body;
       assert.equal(read.Name, 'Renamed');
@@ -110,7 +130,16 @@ describe('product booking credits', () => {
       assert.equal(read.ExpirationType, null);
       assert.equal(read.CaneBeUsedForEvents, false);
       const original = everyField();
-      for (const field of ['ElegibleResourceTypes', 'ElegibleTariffs', 'ElegiblePasses', 'ExpireTimeInMonths', 'ExpiresIn', 'IsUniversalCredit', 'AppliesToCharges', 'SystemId']) {
+      for (const field of [
+        'ElegibleResourceTypes',
+        'ElegibleTariffs',
+        'ElegiblePasses',
+        'ExpireTimeInMonths',
+        'ExpiresIn',
+        'IsUniversalCredit',
+        'AppliesToCharges',
+        'SystemId',
+      ]) {
         assert.deepEqual(read[field], original[field as keyof typeof original], field);
       }
     });
@@ -120,13 +149,24 @@ describe('product booking credits', () => {
       await putBackChangesNothing(t, PATH, id);
     });
 
-    it('filters by product, lists the product\'s credits', async () => {
+    it("filters by product, lists the product's credits", async () => {
       const bundle = await createProduct(t, business, { Name: 'Filter bundle' });
       const a = await create(t, PATH, minimal({ ProductId: bundle, Name: 'Rooms' }));
       const b = await create(t, PATH, minimal({ ProductId: bundle, Name: 'Desks', CaneBeUsedForBookings: true }));
-      assert.deepEqual((await t.get(`${PATH}?ProductBookingCredit_Product=${bundle}`)).body.Records.map((c: any) => c.Id), [a, b]);
-      assert.deepEqual((await t.get(`${PATH}?ProductBookingCredit_Product=${bundle}&ProductBookingCredit_CaneBeUsedForBookings=true`)).body.Records.map((c: any) => c.Id), [b]);
-      assert.deepEqual((await t.get(`${PATH}?productbookingcredit_productname=filter bundle&orderBy=Name`)).body.Records.map((c: any) => c.Id), [b, a]);
+      assert.deepEqual(
+        (await t.get(`${PATH}?ProductBookingCredit_Product=${bundle}`)).body.Records.map((c: any) => c.Id),
+        [a, b],
+      );
+      assert.deepEqual(
+        (await t.get(`${PATH}?ProductBookingCredit_Product=${bundle}&ProductBookingCredit_CaneBeUsedForBookings=true`)).body.Records.map(
+          (c: any) => c.Id,
+        ),
+        [b],
+      );
+      assert.deepEqual(
+        (await t.get(`${PATH}?productbookingcredit_productname=filter bundle&orderBy=Name`)).body.Records.map((c: any) => c.Id),
+        [b, a],
+      );
     });
 
     it('deletes; unknown ids answer 404 "Not found"', async () => {

@@ -3,7 +3,17 @@ import { before, describe, it } from 'node:test';
 import { ProductsService } from '../src/billing/products/products.service.js';
 import { createProduct } from './support/billing-fixtures.js';
 import { create, createBusiness, createTariff, currencyId } from './support/fixtures.js';
-import { assertFields, createAndReadBack, deletesThenNotFound, eachRequiredFieldIsNamed, errorNames, putBackChangesNothing, refused, tableRows, unknownIdIsNotFound } from './support/record-checks.js';
+import {
+  assertFields,
+  createAndReadBack,
+  deletesThenNotFound,
+  eachRequiredFieldIsNamed,
+  errorNames,
+  putBackChangesNothing,
+  refused,
+  tableRows,
+  unknownIdIsNotFound,
+} from './support/record-checks.js';
 import { appPerSuite } from './support/test-app.js';
 
 const PATH = '/api/billing/products';
@@ -23,14 +33,31 @@ describe('products', () => {
     eur = await currencyId(t, 'EUR');
     business = await createBusiness(t, { Name: 'Canal Works' });
     otherBusiness = await createBusiness(t, { Name: 'Harbour Hub', CurrencyId: eur });
-    tariffs = [await createTariff(t, business, { Name: 'Hot desk' }), await createTariff(t, business, { Name: 'Resident' }), await createTariff(t, business, { Name: 'Team' })];
+    tariffs = [
+      await createTariff(t, business, { Name: 'Hot desk' }),
+      await createTariff(t, business, { Name: 'Resident' }),
+      await createTariff(t, business, { Name: 'Team' }),
+    ];
     // Tax rate ids name tax rates of the product's business (docs/billing.md).
     taxRates = [];
-    for (const [Name, Rate] of [['Standard', 20], ['Reduced', 5], ['Exempt', 0]] as const) taxRates.push(await create(t, '/api/sys/taxrates', { BusinessId: business, Name, Rate }));
+    for (const [Name, Rate] of [
+      ['Standard', 20],
+      ['Reduced', 5],
+      ['Exempt', 0],
+    ] as const)
+      taxRates.push(await create(t, '/api/sys/taxrates', { BusinessId: business, Name, Rate }));
   });
 
   const minimal = (overrides: Record<string, unknown> = {}) => ({
-    BusinessId: business, Name: 'Coffee', SystemProductType: 3, Description: 'A cup', DisplayOrder: 0, Price: 2.5, CurrencyId: gbp, AvailableAs: 3, ...overrides,
+    BusinessId: business,
+    Name: 'Coffee',
+    SystemProductType: 3,
+    Description: 'A cup',
+    DisplayOrder: 0,
+    Price: 2.5,
+    CurrencyId: gbp,
+    AvailableAs: 3,
+    ...overrides,
   });
 
   const everyField = () => ({
@@ -79,7 +106,13 @@ describe('products', () => {
       const { Tariffs, ...input } = everyField();
       const read = await createAndReadBack(t, PATH, 'Product', input, { Tariffs });
       assert.deepEqual(read.Tariffs, [tariffs[0], tariffs[2]], 'Tariffs read back as a sorted id list');
-      assertFields(read, { BusinessName: 'Canal Works', CurrencyCode: 'GBP', ImageFileName: 'meeting pack.png', LowStock: false, ToStringText: 'Meeting room pack' });
+      assertFields(read, {
+        BusinessName: 'Canal Works',
+        CurrencyCode: 'GBP',
+        ImageFileName: 'meeting pack.png',
+        LowStock: false,
+        ToStringText: 'Meeting room pack',
+      });
       const [listed] = (await t.get(`${PATH}?id=[${read.Id}]`)).body;
       assert.deepEqual(listed, read, 'batch get reads the same record');
     });
@@ -89,13 +122,39 @@ describe('products', () => {
       const read = (await t.get(`${PATH}/${id}`)).body;
       assert.equal(read.Visible, true);
       assert.equal(read.DisplayOrder, 0);
-      for (const flag of ['VisibleInKiosk', 'AvailableToAi', 'ShowPriceForAi', 'SyncToSquare', 'SyncToNexKiosk', 'OnlyForContacts', 'OnlyForMembers', 'Archived', 'Starred',
-        'TrackStock', 'AllowNegativeStock', 'ApplyProRating', 'ClearImageFile', 'InvoiceCoworker', 'CreateDeliveryWhenPurchased']) {
+      for (const flag of [
+        'VisibleInKiosk',
+        'AvailableToAi',
+        'ShowPriceForAi',
+        'SyncToSquare',
+        'SyncToNexKiosk',
+        'OnlyForContacts',
+        'OnlyForMembers',
+        'Archived',
+        'Starred',
+        'TrackStock',
+        'AllowNegativeStock',
+        'ApplyProRating',
+        'ClearImageFile',
+        'InvoiceCoworker',
+        'CreateDeliveryWhenPurchased',
+      ]) {
         assert.equal(read[flag], false, flag);
       }
       assert.equal(read.CurrentStock, 0);
       assert.deepEqual(read.Tariffs, []);
-      for (const field of ['InvoiceLineDisplayAs', 'Sku', 'Tags', 'NotesForAi', 'PriceForAi', 'TaxRateId', 'StockAlertLevel', 'NewImageUrl', 'ImageFileName', 'SystemId']) {
+      for (const field of [
+        'InvoiceLineDisplayAs',
+        'Sku',
+        'Tags',
+        'NotesForAi',
+        'PriceForAi',
+        'TaxRateId',
+        'StockAlertLevel',
+        'NewImageUrl',
+        'ImageFileName',
+        'SystemId',
+      ]) {
         assert.equal(read[field], null, field);
       }
     });
@@ -108,7 +167,10 @@ describe('products', () => {
       assert.equal((await t.get(`${PATH}/${fine}`)).body.LowStock, false);
       assert.equal((await t.get(`${PATH}/${noAlert}`)).body.LowStock, false);
       const lows = await t.get(`${PATH}?Product_Business=${otherBusiness}&Product_LowStock=true`);
-      assert.deepEqual(lows.body.Records.map((p: any) => p.Id), [low]);
+      assert.deepEqual(
+        lows.body.Records.map((p: any) => p.Id),
+        [low],
+      );
     });
 
     it('ImageFileName follows NewImageUrl, and ClearImageFile hides it', async () => {
@@ -136,7 +198,14 @@ describe('products', () => {
     });
 
     it('enums out of range: 400 naming the field', async () => {
-      for (const [field, value] of [['SystemProductType', 6], ['SystemProductType', 98], ['SystemProductType', -1], ['AvailableAs', 4], ['AvailableAs', '1'], ['AvailableAs', 1.5]] as const) {
+      for (const [field, value] of [
+        ['SystemProductType', 6],
+        ['SystemProductType', 98],
+        ['SystemProductType', -1],
+        ['AvailableAs', 4],
+        ['AvailableAs', '1'],
+        ['AvailableAs', 1.5],
+      ] as const) {
         const res = await refused(t, tables, 400, () => t.post(PATH, minimal({ [field]: value })));
         assert.deepEqual(errorNames(res.body), [field], `${field}=${value}`);
         assert.equal(res.body.Errors[0].AttemptedValue, value);
@@ -146,7 +215,9 @@ describe('products', () => {
     });
 
     it('foreign keys and tariff ids that point at nothing: 400 naming the field', async () => {
-      const res = await refused(t, tables, 400, () => t.post(PATH, minimal({ BusinessId: 90001, CurrencyId: 90002, Tariffs: [tariffs[0], 90003] })));
+      const res = await refused(t, tables, 400, () =>
+        t.post(PATH, minimal({ BusinessId: 90001, CurrencyId: 90002, Tariffs: [tariffs[0], 90003] })),
+      );
       assert.deepEqual(errorNames(res.body), ['BusinessId', 'CurrencyId', 'Tariffs']);
       const tariffError = res.body.Errors.find((e: any) => e.PropertyName === 'Tariffs');
       assert.equal(tariffError.Message, 'Tariff 90003 does not exist');
@@ -159,7 +230,9 @@ describe('products', () => {
     });
 
     it('wrong types and over-long text: 400', async () => {
-      const res = await refused(t, tables, 400, () => t.post(PATH, minimal({ Price: '2.5', Visible: 'yes', Sku: 'x'.repeat(256), NotesForAi: 'x'.repeat(65_536), Tariffs: 'all' })));
+      const res = await refused(t, tables, 400, () =>
+        t.post(PATH, minimal({ Price: '2.5', Visible: 'yes', Sku: 'x'.repeat(256), NotesForAi: 'x'.repeat(65_536), Tariffs: 'all' })),
+      );
       assert.deepEqual(errorNames(res.body), ['NotesForAi', 'Price', 'Sku', 'Tariffs', 'Visible']);
     });
   });
@@ -169,19 +242,38 @@ describe('products', () => {
       const id = await create(t, PATH, everyField());
       const res = await t.put(PATH, {
         ...minimal({ Id: id, Name: 'Renamed', Price: 99 }),
-        Sku: null, Tags: null, PriceForAi: null, TaxRateId: null, StockAlertLevel: null, CurrentStock: null, Starred: null, NotesForAi: null,
+        Sku: null,
+        Tags: null,
+        PriceForAi: null,
+        TaxRateId: null,
+        StockAlertLevel: null,
+        CurrentStock: null,
+        Starred: null,
+        NotesForAi: null,
       });
       assert.equal(res.status, 200, JSON.stringify(res.body));
       assert.equal(res.body.Message, 'Product was successfully updated.');
       const read = (await t.get(`${PATH}/${id}`)).body;
       assert.equal(read.Name, 'Renamed');
       assert.equal(read.Price, 99);
-      for (const field of ['Sku', 'Tags', 'PriceForAi', 'TaxRateId', 'StockAlertLevel', 'NotesForAi']) assert.equal(read[field], null, field);
+      for (const field of ['Sku', 'Tags', 'PriceForAi', 'TaxRateId', 'StockAlertLevel', 'NotesForAi'])
+        assert.equal(read[field], null, field);
       assert.equal(read.Starred, false);
       assert.equal(read.CurrentStock, 0, 'a cleared stock level is zero');
       // Absent: kept.
       const original = everyField();
-      for (const field of ['InvoiceLineDisplayAs', 'Visible', 'VisibleInKiosk', 'SyncToSquare', 'SyncToNexKiosk', 'ReducedTaxRateId', 'OnlyForMembers', 'Archived', 'NewImageUrl', 'SystemId']) {
+      for (const field of [
+        'InvoiceLineDisplayAs',
+        'Visible',
+        'VisibleInKiosk',
+        'SyncToSquare',
+        'SyncToNexKiosk',
+        'ReducedTaxRateId',
+        'OnlyForMembers',
+        'Archived',
+        'NewImageUrl',
+        'SystemId',
+      ]) {
         assert.deepEqual(read[field], original[field as keyof typeof original], field);
       }
       assert.deepEqual(read.Tariffs, [tariffs[0], tariffs[2]], 'absent Tariffs keeps the links');
@@ -209,7 +301,9 @@ describe('products', () => {
 
     it('an update refused by a missing tariff changes nothing', async () => {
       const id = await create(t, PATH, minimal({ Tariffs: [tariffs[0]] }));
-      await refused(t, ['product', 'product_tariff'], 400, () => t.put(PATH, minimal({ Id: id, Name: 'Nope', Tariffs: [tariffs[1], 777777] })));
+      await refused(t, ['product', 'product_tariff'], 400, () =>
+        t.put(PATH, minimal({ Id: id, Name: 'Nope', Tariffs: [tariffs[1], 777777] })),
+      );
     });
   });
 

@@ -32,7 +32,11 @@ describe('public events and the waiting list', () => {
   describe('GET /api/public/events', () => {
     const ids: Record<string, number> = {};
     before(async () => {
-      const at = (start: number, end: number, extra: Record<string, unknown> = {}) => ({ StartDate: hoursFromNow(start), EndDate: hoursFromNow(end), ...extra });
+      const at = (start: number, end: number, extra: Record<string, unknown> = {}) => ({
+        StartDate: hoursFromNow(start),
+        EndDate: hoursFromNow(end),
+        ...extra,
+      });
       ids.later = await createEvent(t, business, { Name: 'Robotics meetup', ...at(48, 50) });
       ids.sooner = await createEvent(t, business, { Name: 'Python night', ...at(24, 26, { PublishDate: hoursFromNow(-72) }) });
       ids.ongoing = await createEvent(t, business, { Name: 'All-day hackathon', ...at(-1, 8) });
@@ -49,17 +53,33 @@ describe('public events and the waiting list', () => {
       assert.deepEqual(Object.keys(res.body), ['PastEvents', 'CalendarEvents']);
       assert.equal(res.body.PastEvents, false);
       const { Records, ...envelope } = res.body.CalendarEvents;
-      assert.deepEqual(Records.map((r: any) => r.Id), [ids.ongoing, ids.sooner, ids.later]);
+      assert.deepEqual(
+        Records.map((r: any) => r.Id),
+        [ids.ongoing, ids.sooner, ids.later],
+      );
       assert.deepEqual(envelope, {
-        CurrentPageSize: 25, CurrentPage: 1, CurrentOrderField: 'StartDate', CurrentSortDirection: 1, FirstItem: 1, HasNextPage: false,
-        HasPreviousPage: false, LastItem: 3, PageNumber: 1, PageSize: 25, TotalItems: 3, TotalPages: 1,
+        CurrentPageSize: 25,
+        CurrentPage: 1,
+        CurrentOrderField: 'StartDate',
+        CurrentSortDirection: 1,
+        FirstItem: 1,
+        HasNextPage: false,
+        HasPreviousPage: false,
+        LastItem: 3,
+        PageNumber: 1,
+        PageSize: 25,
+        TotalItems: 3,
+        TotalPages: 1,
       });
     });
 
     it('pastEvents=true lists published events that have ended, latest first', async () => {
       const res = await t.get(`/api/public/events?pastEvents=true&businessId=${business}`, anonymous);
       assert.equal(res.body.PastEvents, true);
-      assert.deepEqual(res.body.CalendarEvents.Records.map((r: any) => r.Id), [ids.recent, ids.past]);
+      assert.deepEqual(
+        res.body.CalendarEvents.Records.map((r: any) => r.Id),
+        [ids.recent, ids.past],
+      );
       assert.equal(res.body.CalendarEvents.CurrentSortDirection, -1);
       const explicit = await t.get(`/api/public/events?PASTEVENTS=False&BusinessId=${business}`, anonymous);
       assert.equal(explicit.body.PastEvents, false);
@@ -69,22 +89,47 @@ describe('public events and the waiting list', () => {
     it('pages with page and top', async () => {
       const res = await t.get(`/api/public/events?businessId=${business}&top=2&page=2`, anonymous);
       const { Records, ...envelope } = res.body.CalendarEvents;
-      assert.deepEqual(Records.map((r: any) => r.Id), [ids.later]);
+      assert.deepEqual(
+        Records.map((r: any) => r.Id),
+        [ids.later],
+      );
       assert.deepEqual(envelope, {
-        CurrentPageSize: 2, CurrentPage: 2, CurrentOrderField: 'StartDate', CurrentSortDirection: 1, FirstItem: 3, HasNextPage: false,
-        HasPreviousPage: true, LastItem: 3, PageNumber: 2, PageSize: 2, TotalItems: 3, TotalPages: 2,
+        CurrentPageSize: 2,
+        CurrentPage: 2,
+        CurrentOrderField: 'StartDate',
+        CurrentSortDirection: 1,
+        FirstItem: 3,
+        HasNextPage: false,
+        HasPreviousPage: true,
+        LastItem: 3,
+        PageNumber: 2,
+        PageSize: 2,
+        TotalItems: 3,
+        TotalPages: 2,
       });
       const beyond = await t.get(`/api/public/events?businessId=${business}&top=2&page=5`, anonymous);
-      assert.deepEqual([beyond.body.CalendarEvents.Records.length, beyond.body.CalendarEvents.TotalItems, beyond.body.CalendarEvents.FirstItem], [0, 3, 0]);
+      assert.deepEqual(
+        [beyond.body.CalendarEvents.Records.length, beyond.body.CalendarEvents.TotalItems, beyond.body.CalendarEvents.FirstItem],
+        [0, 3, 0],
+      );
     });
 
     it('search matches the name case-insensitively; without businessId every business is listed', async () => {
       const res = await t.get('/api/public/events?search=ROBOTICS', anonymous);
-      assert.deepEqual(res.body.CalendarEvents.Records.map((r: any) => r.Id), [ids.elsewhere, ids.later]);
+      assert.deepEqual(
+        res.body.CalendarEvents.Records.map((r: any) => r.Id),
+        [ids.elsewhere, ids.later],
+      );
       const past = await t.get('/api/public/events?search=robotics&pastEvents=true', anonymous);
-      assert.deepEqual(past.body.CalendarEvents.Records.map((r: any) => r.Id), [ids.past]);
+      assert.deepEqual(
+        past.body.CalendarEvents.Records.map((r: any) => r.Id),
+        [ids.past],
+      );
       const other = await t.get(`/api/public/events?businessId=${otherBusiness}`, anonymous);
-      assert.deepEqual(other.body.CalendarEvents.Records.map((r: any) => r.Id), [ids.elsewhere]);
+      assert.deepEqual(
+        other.body.CalendarEvents.Records.map((r: any) => r.Id),
+        [ids.elsewhere],
+      );
       const none = await t.get('/api/public/events?businessId=424242', anonymous);
       assert.equal(none.body.CalendarEvents.TotalItems, 0);
     });
@@ -101,8 +146,21 @@ describe('public events and the waiting list', () => {
       const res = await t.get(`/api/public/events?search=python&businessId=${business}`, anonymous);
       const [record] = res.body.CalendarEvents.Records;
       assert.deepEqual(Object.keys(record).sort(), [
-        'Allocation', 'BusinessId', 'EnableWaitList', 'EndDate', 'Id', 'Location', 'LongDescription', 'Name', 'OnlyForContacts',
-        'OnlyForMembers', 'PublishDate', 'ShortDescription', 'SoldOut', 'StartDate', 'UniqueId',
+        'Allocation',
+        'BusinessId',
+        'EnableWaitList',
+        'EndDate',
+        'Id',
+        'Location',
+        'LongDescription',
+        'Name',
+        'OnlyForContacts',
+        'OnlyForMembers',
+        'PublishDate',
+        'ShortDescription',
+        'SoldOut',
+        'StartDate',
+        'UniqueId',
       ]);
       assert.equal(record.Name, 'Python night');
       assert.match(record.StartDate, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
@@ -110,7 +168,13 @@ describe('public events and the waiting list', () => {
     });
 
     it('bad query values: 400 envelope naming the parameter; injection strings are plain values', async () => {
-      for (const [query, name] of [['top=abc', 'top'], ['page=x', 'page'], ['businessId=x', 'businessId'], ['businessId=-1', 'businessId'], ['pastEvents=maybe', 'pastEvents']]) {
+      for (const [query, name] of [
+        ['top=abc', 'top'],
+        ['page=x', 'page'],
+        ['businessId=x', 'businessId'],
+        ['businessId=-1', 'businessId'],
+        ['pastEvents=maybe', 'pastEvents'],
+      ]) {
         const res = await t.get(`/api/public/events?${query}`, anonymous);
         assert.equal(res.status, 400, query);
         assert.equal(res.body.WasSuccessful, false);
@@ -128,7 +192,13 @@ describe('public events and the waiting list', () => {
 
   describe('GET /api/public/events/{id}', () => {
     it('answers the event with SoldOut and its AttendeeCount, without authentication', async () => {
-      const id = await createEvent(t, business, { Name: 'Board games', Allocation: 2, Location: 'Loft', ShortDescription: 'Bring a game', PublishDate: hoursFromNow(-1) });
+      const id = await createEvent(t, business, {
+        Name: 'Board games',
+        Allocation: 2,
+        Location: 'Loft',
+        ShortDescription: 'Bring a game',
+        PublishDate: hoursFromNow(-1),
+      });
       await createAttendee(t, id);
       let res = await t.get(`/api/public/events/${id}`, anonymous);
       assert.equal(res.status, 200);
@@ -182,7 +252,11 @@ describe('public events and the waiting list', () => {
       it('401 with no Authorization header, before the event or the body is looked at; nothing written', async () => {
         const eventId = await soldOutEvent();
         const before = await t.rows('eventwaitingattendee');
-        for (const path of [`/api/public/events/${eventId}/joinWaitingList`, '/api/public/events/424242/joinWaitingList', '/api/public/events/abc/joinWaitingList']) {
+        for (const path of [
+          `/api/public/events/${eventId}/joinWaitingList`,
+          '/api/public/events/424242/joinWaitingList',
+          '/api/public/events/abc/joinWaitingList',
+        ]) {
           const res = await t.post(path, {}, anonymous);
           assert.equal(res.status, 401, path);
           assert.deepEqual(res.body, { Message: 'Authorization has been denied for this request.' });
@@ -203,19 +277,32 @@ describe('public events and the waiting list', () => {
 
     describe('the route handler, given a customer principal', () => {
       let controller: PublicEventsController;
-      const principal = (coworkerId: number | null): Principal => ({ userId: 99, email: 'login@example.com', isAdmin: false, roles: new Set(), businessIds: null, coworkerId });
-      const request = (body: unknown, contentType: string | undefined = 'application/json') => ({ body, headers: contentType ? { 'content-type': contentType } : {} }) as any;
+      const principal = (coworkerId: number | null): Principal => ({
+        userId: 99,
+        email: 'login@example.com',
+        isAdmin: false,
+        roles: new Set(),
+        businessIds: null,
+        coworkerId,
+      });
+      const request = (body: unknown, contentType: string | undefined = 'application/json') =>
+        ({ body, headers: contentType ? { 'content-type': contentType } : {} }) as any;
       before(() => {
         controller = t.app.get(PublicEventsController);
       });
 
-      it('joins with the customer\'s own name and email; a missing body counts as {}', async () => {
+      it("joins with the customer's own name and email; a missing body counts as {}", async () => {
         const eventId = await soldOutEvent();
         const me = await customer('Hedy Lamarr');
-        const res = await outcome(() => controller.joinWaitingList(String(eventId), request(undefined, undefined), principal(me.coworkerId)));
+        const res = await outcome(() =>
+          controller.joinWaitingList(String(eventId), request(undefined, undefined), principal(me.coworkerId)),
+        );
         assert.deepEqual(res, { status: 200, body: undefined });
         const [entry] = await waiting(eventId);
-        assert.deepEqual([entry.FullName, entry.Email, entry.CoworkerId, entry.BusinessId], ['Hedy Lamarr', me.email, me.coworkerId, business]);
+        assert.deepEqual(
+          [entry.FullName, entry.Email, entry.CoworkerId, entry.BusinessId],
+          ['Hedy Lamarr', me.email, me.coworkerId, business],
+        );
       });
 
       it('401 for a principal without a coworker, or whose coworker is gone; 404 for a malformed id; 415 for a body that is not JSON', async () => {
@@ -225,7 +312,18 @@ describe('public events and the waiting list', () => {
         assert.equal((await outcome(() => controller.joinWaitingList(String(eventId), request({}), undefined))).status, 401);
         const me = await customer();
         assert.equal((await outcome(() => controller.joinWaitingList('abc', request({}), principal(me.coworkerId)))).status, 404);
-        assert.equal((await outcome(() => controller.joinWaitingList(String(eventId), request('FullName=x', 'application/x-www-form-urlencoded'), principal(me.coworkerId)))).status, 415);
+        assert.equal(
+          (
+            await outcome(() =>
+              controller.joinWaitingList(
+                String(eventId),
+                request('FullName=x', 'application/x-www-form-urlencoded'),
+                principal(me.coworkerId),
+              ),
+            )
+          ).status,
+          415,
+        );
         assert.deepEqual(await waiting(eventId), []);
       });
     });
@@ -237,18 +335,33 @@ describe('public events and the waiting list', () => {
         assert.deepEqual(await outcome(() => events.joinWaitingList(eventId, me, {})), { status: 200, body: undefined });
         const [entry] = await waiting(eventId);
         assert.deepEqual(
-          [entry.CalendarEventId, entry.BusinessId, entry.CoworkerId, entry.FullName, entry.Email, entry.CoworkerFullName, entry.CalendarEventName, entry.UpdatedBy],
+          [
+            entry.CalendarEventId,
+            entry.BusinessId,
+            entry.CoworkerId,
+            entry.FullName,
+            entry.Email,
+            entry.CoworkerFullName,
+            entry.CalendarEventName,
+            entry.UpdatedBy,
+          ],
           [eventId, business, me.coworkerId, 'Katherine Johnson', me.email, 'Katherine Johnson', 'Sold-out talk', me.email],
         );
       });
 
-      it('the body\'s FullName and Email override the defaults; null or blank ones do not', async () => {
+      it("the body's FullName and Email override the defaults; null or blank ones do not", async () => {
         const eventId = await soldOutEvent();
         const first = await customer('Dorothy Vaughan');
         await events.joinWaitingList(eventId, first, { FullName: 'Dot Vaughan', Email: 'dot@example.com', Unknown: 1 });
         const second = await customer('Mary Jackson');
         await events.joinWaitingList(eventId, second, { FullName: null, Email: '  ' });
-        assert.deepEqual((await waiting(eventId)).map((e: any) => [e.FullName, e.Email]), [['Dot Vaughan', 'dot@example.com'], ['Mary Jackson', second.email]]);
+        assert.deepEqual(
+          (await waiting(eventId)).map((e: any) => [e.FullName, e.Email]),
+          [
+            ['Dot Vaughan', 'dot@example.com'],
+            ['Mary Jackson', second.email],
+          ],
+        );
       });
 
       it('400 when the waiting list is disabled, when the event is not sold out, when already on the list', async () => {
@@ -259,7 +372,12 @@ describe('public events and the waiting list', () => {
         const listed = await soldOutEvent();
         await events.joinWaitingList(listed, me, {});
         const before = await t.rows('eventwaitingattendee');
-        for (const [eventId, message] of [[disabled, /no waiting list/], [notSoldOut, /not sold out/], [unlimited, /not sold out/], [listed, /already on the waiting list/]] as const) {
+        for (const [eventId, message] of [
+          [disabled, /no waiting list/],
+          [notSoldOut, /not sold out/],
+          [unlimited, /not sold out/],
+          [listed, /already on the waiting list/],
+        ] as const) {
           const res = await outcome(() => events.joinWaitingList(eventId, me, {}));
           assert.equal(res.status, 400);
           assert.equal(res.body.WasSuccessful, false);
@@ -273,7 +391,8 @@ describe('public events and the waiting list', () => {
         const me = await customer();
         const unpublished = await soldOutEvent({ PublishDate: hoursFromNow(24) });
         const before = await t.rows('eventwaitingattendee');
-        for (const eventId of [424242, unpublished]) assert.deepEqual(await outcome(() => events.joinWaitingList(eventId, me, {})), { status: 404, body: 'Not found' });
+        for (const eventId of [424242, unpublished])
+          assert.deepEqual(await outcome(() => events.joinWaitingList(eventId, me, {})), { status: 404, body: 'Not found' });
         assert.deepEqual(await t.rows('eventwaitingattendee'), before);
       });
 
@@ -303,9 +422,17 @@ describe('public events and the waiting list', () => {
         const line = [await customer('First Inline'), await customer('Second Inline'), await customer('Third Inline')];
         for (const person of line) await events.joinWaitingList(eventId, person, {});
         const list = await waiting(eventId);
-        assert.deepEqual(list.map((e: any) => e.CoworkerId), line.map((c) => c.coworkerId));
-        const desc = await t.get(`/api/content/eventwaitingattendees?EventWaitingAttendee_CalendarEvent=${eventId}&orderBy=CreatedOn&dir=desc`);
-        assert.deepEqual(desc.body.Records.map((e: any) => e.FullName), ['Third Inline', 'Second Inline', 'First Inline']);
+        assert.deepEqual(
+          list.map((e: any) => e.CoworkerId),
+          line.map((c) => c.coworkerId),
+        );
+        const desc = await t.get(
+          `/api/content/eventwaitingattendees?EventWaitingAttendee_CalendarEvent=${eventId}&orderBy=CreatedOn&dir=desc`,
+        );
+        assert.deepEqual(
+          desc.body.Records.map((e: any) => e.FullName),
+          ['Third Inline', 'Second Inline', 'First Inline'],
+        );
       });
     });
   });

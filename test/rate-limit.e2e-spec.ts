@@ -8,7 +8,11 @@ import { ADMIN_EMAIL, startApp, type TestApp } from './support/test-app.js';
 // The client address the rate limit counts by, and the limit shared through Redis (docs/api.md §2.2).
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const badLogin = (t: TestApp, forwardedFor?: string) =>
-  requestToken(t, { grant_type: 'password', username: ADMIN_EMAIL, password: 'wrong' }, forwardedFor ? { 'x-forwarded-for': forwardedFor } : {});
+  requestToken(
+    t,
+    { grant_type: 'password', username: ADMIN_EMAIL, password: 'wrong' },
+    forwardedFor ? { 'x-forwarded-for': forwardedFor } : {},
+  );
 
 describe('rate limits per client address', () => {
   const apps: TestApp[] = [];
@@ -32,7 +36,10 @@ describe('rate limits per client address', () => {
     assert.deepEqual(distinct, [400, 400, 400, 400]);
     const same = [];
     for (let i = 1; i <= 4; i++) same.push(await badLogin(t, '198.51.100.7'));
-    assert.deepEqual(same.map((r) => r.status), [400, 400, 400, 429]);
+    assert.deepEqual(
+      same.map((r) => r.status),
+      [400, 400, 400, 429],
+    );
     assert.ok(Number(same[3].headers.get('retry-after')) > 0);
     assert.equal(same[3].body.Status, 429);
   });
@@ -40,7 +47,10 @@ describe('rate limits per client address', () => {
   it('with REDIS_URL, instances share one count', async (context) => {
     const probe = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null });
     probe.on('error', () => undefined);
-    const reachable = await probe.connect().then(() => true, () => false);
+    const reachable = await probe.connect().then(
+      () => true,
+      () => false,
+    );
     if (!reachable) {
       probe.disconnect();
       if (process.env.CI) assert.fail(`Redis is not reachable at ${REDIS_URL}; CI needs it.`);

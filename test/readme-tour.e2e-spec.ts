@@ -34,7 +34,7 @@ function bash(script: string, env: Record<string, string>, cwd: string): Promise
   });
 }
 
-describe('the README\'s five-minute tour', () => {
+describe("the README's five-minute tour", () => {
   let service: Service;
   let folder: string;
   let dropDatabase = async () => {};
@@ -62,7 +62,11 @@ describe('the README\'s five-minute tour', () => {
 
   it('works pasted block by block, and does what it says', async () => {
     const blocks = tourBlocks();
-    assert.equal(blocks.length, 11, 'sign-in, business, products, list, ETag and PUT, delete, customer, waiting list, billing run, settlement, presence');
+    assert.equal(
+      blocks.length,
+      11,
+      'sign-in, business, products, list, ETag and PUT, delete, customer, waiting list, billing run, settlement, presence',
+    );
     // After each block, a marker and the checks of what it set; `set -e` stops at the first failure.
     const checks = [
       '[ ${#ACCESS_TOKEN} -gt 20 ]',
@@ -77,9 +81,21 @@ describe('the README\'s five-minute tour', () => {
       '[[ "$NOTE" =~ ^[0-9]+$ && -s invoice.pdf ]]',
       '[[ "$PASS_KIND" =~ ^[0-9]+$ && "$DAY_PASS" =~ ^[0-9]+$ && "$CHECKIN" =~ ^[0-9]+$ && "$GRACE_INVOICE" =~ ^[0-9]+$ ]]',
     ];
-    const script = ['set -euo pipefail', ...blocks.flatMap((block, i) => [block, checks[i], `echo "@@ block ${i + 1} done"`, 'echo "@@ PRODUCT=${PRODUCT:-} EVENT=${EVENT:-}"'])].join('\n');
+    const script = [
+      'set -euo pipefail',
+      ...blocks.flatMap((block, i) => [
+        block,
+        checks[i],
+        `echo "@@ block ${i + 1} done"`,
+        'echo "@@ PRODUCT=${PRODUCT:-} EVENT=${EVENT:-}"',
+      ]),
+    ].join('\n');
     const run = await bash(script, { BASE: service.url }, folder);
-    assert.equal(run.code, 0, `the tour stopped after: ${run.stdout.match(/@@ block \d+ done/g)?.pop() ?? 'nothing'}\n${run.stdout}\n${run.stderr}`);
+    assert.equal(
+      run.code,
+      0,
+      `the tour stopped after: ${run.stdout.match(/@@ block \d+ done/g)?.pop() ?? 'nothing'}\n${run.stdout}\n${run.stderr}`,
+    );
     const steps = run.stdout.split(/^@@ block \d+ done$/m);
     assert.match(steps[2], /"Product was successfully created."/);
     const listed = JSON.parse(steps[3].replace(/^@@.*$/m, ''));
@@ -93,7 +109,11 @@ describe('the README\'s five-minute tour', () => {
     assert.match(steps[7], /"FullName": "Ada Lovelace"/);
     assert.match(steps[8], /"CoworkerContract was successfully created."/);
     const [lines, invoice] = [...steps[8].matchAll(/^[[{][\s\S]*?^[\]}]$/gm)].map((m) => JSON.parse(m[0]));
-    assert.deepEqual(lines.map((line: { TotalAmount: number }) => line.TotalAmount), [154.84, 300], 'a pro-rated January (300 × 16 ÷ 31) and a whole February');
+    assert.deepEqual(
+      lines.map((line: { TotalAmount: number }) => line.TotalAmount),
+      [154.84, 300],
+      'a pro-rated January (300 × 16 ÷ 31) and a whole February',
+    );
     assert.match(lines[0].Description, /Resident desk/);
     assert.deepEqual([invoice.TotalAmount, invoice.DueAmount], [454.84, 454.84]);
     assert.ok(invoice.InvoiceNumber, 'the invoice has its number');
@@ -117,15 +137,30 @@ describe('the README\'s five-minute tour', () => {
     };
     assert.equal((await read(`/api/billing/products/${product}`)).status, 404);
     const products = (await read('/api/billing/products')).body;
-    assert.deepEqual(products.Records.map((p: { Name: string; Price: number }) => [p.Name, p.Price]), [['Week pass', 100], ['Day pass', 25]]);
+    assert.deepEqual(
+      products.Records.map((p: { Name: string; Price: number }) => [p.Name, p.Price]),
+      [
+        ['Week pass', 100],
+        ['Day pass', 25],
+      ],
+    );
     const checkins = (await read('/api/spaces/checkins')).body;
-    assert.deepEqual(checkins.Records.map((c: { ToTime: string }) => c.ToTime), ['2030-03-02T17:30:00Z']);
+    assert.deepEqual(
+      checkins.Records.map((c: { ToTime: string }) => c.ToTime),
+      ['2030-03-02T17:30:00Z'],
+    );
     const waiting = (await read(`/api/content/eventwaitingattendees?EventWaitingAttendee_CalendarEventId=${event}`)).body;
-    assert.deepEqual(waiting.Records.map((w: { Email: string }) => w.Email), ['ada@example.com']);
+    assert.deepEqual(
+      waiting.Records.map((w: { Email: string }) => w.Email),
+      ['ada@example.com'],
+    );
     const pdf = readFileSync(join(folder, 'invoice.pdf'));
     assert.ok(pdf.length > 1000 && pdf.subarray(0, 5).toString() === '%PDF-', 'invoice.pdf is a PDF');
     const history = (await read(`/api/billing/products/${product}/history`)).body;
-    assert.deepEqual(history.Records.map((h: { Action: string }) => h.Action), ['Delete', 'Update', 'Create']);
+    assert.deepEqual(
+      history.Records.map((h: { Action: string }) => h.Action),
+      ['Delete', 'Update', 'Create'],
+    );
     const priceChange = history.Records[1].Changes.find((c: { Field: string }) => c.Field === 'Price');
     assert.deepEqual(priceChange, { Field: 'Price', From: 25, To: 27.5 });
   });

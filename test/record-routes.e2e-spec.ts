@@ -46,7 +46,11 @@ describe('record routes: path ids on every operation of every record type', () =
 
   it('finds every record type of the application in the registry, each with its routes', () => {
     assert.ok(definitions.length >= 20, `${definitions.length} record types`);
-    for (const definition of definitions) assert.ok(recordRoutes(definition).some((route) => route.operation === 'get'), definition.name);
+    for (const definition of definitions)
+      assert.ok(
+        recordRoutes(definition).some((route) => route.operation === 'get'),
+        definition.name,
+      );
   });
 
   it('answers a bad path id with the 404 "Not found" on every operation a type offers', async () => {
@@ -61,14 +65,17 @@ describe('record routes: path ids on every operation of every record type', () =
         expect(`GET ${base}/${bad}/history`, await t.get(`${base}/${bad}/history`), 404, notFound);
         if (updates) expect(`PUT ${base}/${bad}`, await t.put(`${base}/${bad}`, stored), 404, notFound);
         if (offered.has('delete')) expect(`DELETE ${base}/${bad}`, await t.delete(`${base}/${bad}`), 404, notFound);
-        if (definition.commands) expect(`GET ${base}/commands?id=${bad}`, await t.get(`${base}/commands?id=${encodeURIComponent(bad)}`), 404, notFound);
+        if (definition.commands)
+          expect(`GET ${base}/commands?id=${bad}`, await t.get(`${base}/commands?id=${encodeURIComponent(bad)}`), 404, notFound);
         // A type that offers no update or delete answers as it does for a real id: 405 when it says so, else no route.
         const absent = definition.methodNotAllowed ? 405 : 404;
         if (!updates) expect(`PUT ${base}/${bad} (not offered)`, await t.put(`${base}/${bad}`, stored), absent);
         if (!offered.has('delete')) expect(`DELETE ${base}/${bad} (not offered)`, await t.delete(`${base}/${bad}`), absent);
       }
       // Nothing was changed by any of them.
-      expect(`GET ${base}/${id} after the bad ids`, await t.get(`${base}/${id}`), 200, (res) => (JSON.stringify(res.body) === JSON.stringify(stored) ? null : 'the record changed'));
+      expect(`GET ${base}/${id} after the bad ids`, await t.get(`${base}/${id}`), 200, (res) =>
+        JSON.stringify(res.body) === JSON.stringify(stored) ? null : 'the record changed',
+      );
     }
     assert.deepEqual(failures.splice(0), []);
   });
@@ -79,21 +86,35 @@ describe('record routes: path ids on every operation of every record type', () =
       const id = ids.get(definition)!;
       const offered = new Set(definition.operations ?? ALL_OPERATIONS);
       expect(`GET ${base}`, await t.get(base), 200, (res) => (Array.isArray(res.body?.Records) ? null : 'no list envelope'));
-      expect(`GET ${base}?id=[${id}]`, await t.get(`${base}?id=[${id}]`), 200, (res) => (Array.isArray(res.body) && res.body.some((r: { Id: number }) => r.Id === id) ? null : 'the record is not in the batch'));
+      expect(`GET ${base}?id=[${id}]`, await t.get(`${base}?id=[${id}]`), 200, (res) =>
+        Array.isArray(res.body) && res.body.some((r: { Id: number }) => r.Id === id) ? null : 'the record is not in the batch',
+      );
       const read = await t.get(`${base}/${id}`);
-      expect(`GET ${base}/${id}`, read, 200, (res) => (res.body?.Id === id && res.headers.get('etag') ? null : 'not the record, or no ETag'));
+      expect(`GET ${base}/${id}`, read, 200, (res) =>
+        res.body?.Id === id && res.headers.get('etag') ? null : 'not the record, or no ETag',
+      );
       const etag = read.headers.get('etag');
       if (etag) expect(`GET ${base}/${id} If-None-Match`, await t.get(`${base}/${id}`, { headers: { 'if-none-match': etag } }), 304);
-      expect(`GET ${base}/${id}/history`, await t.get(`${base}/${id}/history`), 200, (res) => (Array.isArray(res.body?.Records) ? null : 'no history envelope'));
+      expect(`GET ${base}/${id}/history`, await t.get(`${base}/${id}/history`), 200, (res) =>
+        Array.isArray(res.body?.Records) ? null : 'no history envelope',
+      );
       if (definition.commands) {
         expect(`GET ${base}/commands`, await t.get(`${base}/commands`), 200, (res) => (Array.isArray(res.body) ? null : 'no command list'));
-        expect(`GET ${base}/commands?id=${id}`, await t.get(`${base}/commands?id=${id}`), 200, (res) => (Array.isArray(res.body) ? null : 'no command list'));
-        expect(`POST ${base}/runcommand (bad id)`, await t.post(`${base}/runcommand`, { Key: 'none', Ids: ['1.0'] }), 200, (res) => (res.body?.WasSuccessful === false ? null : 'not refused'));
+        expect(`GET ${base}/commands?id=${id}`, await t.get(`${base}/commands?id=${id}`), 200, (res) =>
+          Array.isArray(res.body) ? null : 'no command list',
+        );
+        expect(`POST ${base}/runcommand (bad id)`, await t.post(`${base}/runcommand`, { Key: 'none', Ids: ['1.0'] }), 200, (res) =>
+          res.body?.WasSuccessful === false ? null : 'not refused',
+        );
       }
       if (offered.has('update') && (definition.updateDto ?? definition.dto)) {
         const stored = read.body as Record<string, unknown>;
-        expect(`PUT ${base}/${id}`, await t.put(`${base}/${id}`, stored), 200, (res) => (res.body?.WasSuccessful === true && res.headers.get('etag') ? null : 'not updated, or no ETag'));
-        expect(`PUT ${base} (Id in the body)`, await t.put(base, { ...stored, Id: id }), 200, (res) => (res.body?.WasSuccessful === true ? null : 'not updated'));
+        expect(`PUT ${base}/${id}`, await t.put(`${base}/${id}`, stored), 200, (res) =>
+          res.body?.WasSuccessful === true && res.headers.get('etag') ? null : 'not updated, or no ETag',
+        );
+        expect(`PUT ${base} (Id in the body)`, await t.put(base, { ...stored, Id: id }), 200, (res) =>
+          res.body?.WasSuccessful === true ? null : 'not updated',
+        );
       }
     }
     assert.deepEqual(failures.splice(0), []);

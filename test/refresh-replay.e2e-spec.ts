@@ -36,9 +36,10 @@ describe('a refresh-token replay stops the access tokens of its family', () => {
   });
 
   const status = async (app: TestApp, token: string) => (await app.get('/api/sys/businesses', { auth: bearer(token) })).status;
-  const refresh = (refreshToken: string, clientId: string) => requestToken(first, { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: clientId });
+  const refresh = (refreshToken: string, clientId: string) =>
+    requestToken(first, { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: clientId });
 
-  it('the stolen token\'s successor and the first access token answer 401 within 5 s; other logins keep working', async () => {
+  it("the stolen token's successor and the first access token answer 401 within 5 s; other logins keep working", async () => {
     const email = 'replayed@example.com';
     await createUser(first, { Email: email, FullName: 'Replayed User', IsAdmin: true, Password: PASSWORD });
     const login = await passwordToken(first, email, PASSWORD, { client_id: 'phone' });
@@ -54,7 +55,9 @@ describe('a refresh-token replay stops the access tokens of its family', () => {
     assert.deepEqual([replay.status, replay.body.error], [400, 'invalid_grant']);
     // The family's access tokens stop, on this instance and on the other.
     const took = await eventually(async () => {
-      const answers = await Promise.all([first, second].flatMap((app) => [status(app, login.access_token), status(app, rotated.body.access_token)]));
+      const answers = await Promise.all(
+        [first, second].flatMap((app) => [status(app, login.access_token), status(app, rotated.body.access_token)]),
+      );
       return answers.every((answer) => answer === 401);
     }, 5000);
     assert.ok(took <= 5000);
@@ -95,11 +98,18 @@ describe('a refresh-token replay stops the access tokens of its family', () => {
     const email = 'replayed.admin@example.com';
     const id = await createUser(first, { Email: email, FullName: 'Replayed Admin', IsAdmin: true, Password: PASSWORD });
     const login = await passwordToken(first, email, PASSWORD, { client_id: 'console' });
-    const minted = await first.post(`/api/sys/users/${id}/token/refresh`, { ValidityInMinutes: 10_080 }, { auth: bearer(login.access_token) });
+    const minted = await first.post(
+      `/api/sys/users/${id}/token/refresh`,
+      { ValidityInMinutes: 10_080 },
+      { auth: bearer(login.access_token) },
+    );
     assert.equal(minted.status, 200, JSON.stringify(minted.body));
     assert.equal(await status(second, minted.body.Value), 200);
     assert.equal((await refresh(login.refresh_token, 'console')).status, 200);
     assert.equal((await refresh(login.refresh_token, 'console')).status, 400);
-    await eventually(async () => (await status(first, minted.body.Value)) === 401 && (await status(second, minted.body.Value)) === 401, 5000);
+    await eventually(
+      async () => (await status(first, minted.body.Value)) === 401 && (await status(second, minted.body.Value)) === 401,
+      5000,
+    );
   });
 });

@@ -30,7 +30,14 @@ describe('request bodies and headers', () => {
   });
 
   const productFields = async (name: string) => ({
-    BusinessId: business, Name: name, SystemProductType: 1, Description: 'A product', DisplayOrder: 0, Price: 5, CurrencyId: await currencyId(t, 'GBP'), AvailableAs: 3,
+    BusinessId: business,
+    Name: name,
+    SystemProductType: 1,
+    Description: 'A product',
+    DisplayOrder: 0,
+    Price: 5,
+    CurrencyId: await currencyId(t, 'GBP'),
+    AvailableAs: 3,
   });
   const send = (path: string, data: string, auth?: string, contentType = 'application/json') =>
     t.request('POST', path, { raw: { contentType, data }, ...(auth ? { auth } : {}) });
@@ -52,7 +59,11 @@ describe('request bodies and headers', () => {
     })();
     const timings: number[] = [];
     for (const data of hostile) {
-      for (const [path, auth] of [['/api/billing/products', undefined], ['/api/sys/users/token/refresh', customer], ['/api/public/events/1/joinWaitingList', customer]] as const) {
+      for (const [path, auth] of [
+        ['/api/billing/products', undefined],
+        ['/api/sys/users/token/refresh', customer],
+        ['/api/public/events/1/joinWaitingList', customer],
+      ] as const) {
         const started = performance.now();
         const res = await send(path, data, auth);
         timings.push(performance.now() - started);
@@ -99,7 +110,10 @@ describe('request bodies and headers', () => {
       assert.equal(res.status, 415, type);
       assert.equal(res.body.WasSuccessful, false);
     }
-    const token = await t.request('POST', '/api/token', { raw: { contentType: 'application/x-www-form-urlencoded; charset=latin1', data: 'grant_type=password&username=a&password=b' }, auth: null });
+    const token = await t.request('POST', '/api/token', {
+      raw: { contentType: 'application/x-www-form-urlencoded; charset=latin1', data: 'grant_type=password&username=a&password=b' },
+      auth: null,
+    });
     assert.equal(token.status, 415);
     assert.equal((await t.rows('product')).length, products);
     assert.equal((await send('/api/billing/products', body, undefined, 'application/json; charset=UTF-8')).status, 200);

@@ -28,12 +28,19 @@ describe('request log at info', () => {
     await database?.drop();
   });
 
-  const answered = () => service.output().split('\n').filter((line) => line.includes('"answered"')).map((line) => JSON.parse(line) as Record<string, unknown>);
+  const answered = () =>
+    service
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('"answered"'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
 
   it('writes exactly one line per answer, naming the route template and never the query', async () => {
     const auth = `Basic ${Buffer.from(`${EMAIL}:${PASSWORD}`).toString('base64')}`;
     const ids = ['log-list-1', 'log-get-2', 'log-none-3'];
-    const list = await fetch(`${service.url}/api/billing/products?Product_Name=secret-filter-value&page=1`, { headers: { authorization: auth, 'x-request-id': ids[0] } });
+    const list = await fetch(`${service.url}/api/billing/products?Product_Name=secret-filter-value&page=1`, {
+      headers: { authorization: auth, 'x-request-id': ids[0] },
+    });
     const one = await fetch(`${service.url}/api/billing/products/424242`, { headers: { authorization: auth, 'x-request-id': ids[1] } });
     const none = await fetch(`${service.url}/no/such/route?token=secret-token-value`, { headers: { 'x-request-id': ids[2] } });
     assert.deepEqual([list.status, one.status, none.status], [200, 404, 404]);

@@ -20,30 +20,59 @@ const types: ScopedType[] = [
   { entity: 'Coworker', path: '/api/spaces/coworkers', make: (t, b) => createCoworker(t, b) },
   { entity: 'Product', path: '/api/billing/products', make: (t, b) => createProduct(t, b) },
   {
-    entity: 'ProductBookingCredit', path: '/api/billing/productbookingcredits',
-    make: async (t, b) => create(t, '/api/billing/productbookingcredits', { Name: 'Ten hours', ProductId: await createProduct(t, b), Credit: 10 }),
+    entity: 'ProductBookingCredit',
+    path: '/api/billing/productbookingcredits',
+    make: async (t, b) =>
+      create(t, '/api/billing/productbookingcredits', { Name: 'Ten hours', ProductId: await createProduct(t, b), Credit: 10 }),
   },
   {
-    entity: 'Invoice', path: '/api/billing/invoices', noDelete: true,
-    make: async (t, b) => create(t, '/api/billing/invoices', {
-      BusinessId: b, BillToName: 'Operator Ltd', BillToAddress: '1 Road', BillToCity: 'Leeds', BillToPostCode: 'LS1', BillToCountryId: await countryId(t, 'GB'), CurrencyId: await currencyId(t, 'GBP'),
-    }),
+    entity: 'Invoice',
+    path: '/api/billing/invoices',
+    noDelete: true,
+    make: async (t, b) =>
+      create(t, '/api/billing/invoices', {
+        BusinessId: b,
+        BillToName: 'Operator Ltd',
+        BillToAddress: '1 Road',
+        BillToCity: 'Leeds',
+        BillToPostCode: 'LS1',
+        BillToCountryId: await countryId(t, 'GB'),
+        CurrencyId: await currencyId(t, 'GBP'),
+      }),
   },
-  { entity: 'CoworkerInvoice', path: '/api/billing/coworkerinvoices', make: async (t, b) => createCoworkerInvoice(t, b, await createCoworker(t, b)) },
   {
-    entity: 'CoworkerInvoicePaymentToken', path: '/api/billing/coworkerinvoicepaymenttokens',
-    make: async (t, b) => create(t, '/api/billing/coworkerinvoicepaymenttokens', { CoworkerInvoiceId: await createCoworkerInvoice(t, b, await createCoworker(t, b)), RegularPaymentProvider: 97 }),
+    entity: 'CoworkerInvoice',
+    path: '/api/billing/coworkerinvoices',
+    make: async (t, b) => createCoworkerInvoice(t, b, await createCoworker(t, b)),
+  },
+  {
+    entity: 'CoworkerInvoicePaymentToken',
+    path: '/api/billing/coworkerinvoicepaymenttokens',
+    make: async (t, b) =>
+      create(t, '/api/billing/coworkerinvoicepaymenttokens', {
+        CoworkerInvoiceId: await createCoworkerInvoice(t, b, await createCoworker(t, b)),
+        RegularPaymentProvider: 97,
+      }),
   },
   { entity: 'Survey', path: '/api/content/surveys', make: (t, b) => createSurvey(t, b) },
   {
-    entity: 'SurveyRun', path: '/api/content/surveyruns',
-    make: async (t, b) => create(t, '/api/content/surveyruns', { SurveyId: await createSurvey(t, b), CoworkerId: await createCoworker(t, b) }),
+    entity: 'SurveyRun',
+    path: '/api/content/surveyruns',
+    make: async (t, b) =>
+      create(t, '/api/content/surveyruns', { SurveyId: await createSurvey(t, b), CoworkerId: await createCoworker(t, b) }),
   },
   { entity: 'CalendarEvent', path: '/api/content/calendarevents', make: (t, b) => createEvent(t, b) },
   { entity: 'EventAttendee', path: '/api/content/eventattendees', make: async (t, b) => createAttendee(t, await createEvent(t, b)) },
   {
-    entity: 'EventWaitingAttendee', path: '/api/content/eventwaitingattendees',
-    make: async (t, b) => create(t, '/api/content/eventwaitingattendees', { BusinessId: b, CalendarEventId: await createEvent(t, b), FullName: 'Waiting', Email: 'waiting@example.com' }),
+    entity: 'EventWaitingAttendee',
+    path: '/api/content/eventwaitingattendees',
+    make: async (t, b) =>
+      create(t, '/api/content/eventwaitingattendees', {
+        BusinessId: b,
+        CalendarEventId: await createEvent(t, b),
+        FullName: 'Waiting',
+        Email: 'waiting@example.com',
+      }),
   },
 ];
 
@@ -72,7 +101,10 @@ describe("a restricted administrator's view of every business-scoped record type
         assert.ok(!ids.includes(theirs), `${type.entity}: another business's record is not`);
         assert.equal(res.body.TotalItems, ids.length);
         const batch = await t.get(`${type.path}?id=[${mine},${theirs}]`, { auth });
-        assert.deepEqual(batch.body.map((r: any) => r.Id), [mine]);
+        assert.deepEqual(
+          batch.body.map((r: any) => r.Id),
+          [mine],
+        );
       });
 
       it("reads its own record; another business's record is 401, and so are changing and deleting it", async () => {

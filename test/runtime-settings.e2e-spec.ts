@@ -15,7 +15,11 @@ import { freePort, ROOT, sleep, START_COMMAND, startService, waitForHealth, type
 
 /** The heap limit V8 reports in a process started with these heap flags, MiB. */
 function heapLimitWith(flags: string): number {
-  const result = spawnSync(process.execPath, [...flags.split(' '), '-p', 'Math.round(require("v8").getHeapStatistics().heap_size_limit / 2 ** 20)'], { encoding: 'utf8' });
+  const result = spawnSync(
+    process.execPath,
+    [...flags.split(' '), '-p', 'Math.round(require("v8").getHeapStatistics().heap_size_limit / 2 ** 20)'],
+    { encoding: 'utf8' },
+  );
   return Number(result.stdout.trim());
 }
 
@@ -24,15 +28,25 @@ function heapLimitWith(flags: string): number {
  * machine a line may reach the pipe a little after /health first answers: it is waited for (10 s at most).
  */
 async function logLine(output: () => string, message: RegExp): Promise<Record<string, any>> {
-  const line = () => output().split('\n').find((text) => message.test(text));
+  const line = () =>
+    output()
+      .split('\n')
+      .find((text) => message.test(text));
   for (const start = Date.now(); !line() && Date.now() - start < 10_000;) await sleep(50);
   assert.ok(line(), `a line matching ${message} in:\n${output()}`);
   return JSON.parse(line()!);
 }
 const listeningLine = (output: () => string) => logLine(output, /"listening"/);
 
-const childrenOf = (pid: number) => readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-const environOf = (pid: number) => Object.fromEntries(readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean).map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]));
+const childrenOf = (pid: number) =>
+  readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+const environOf = (pid: number) =>
+  Object.fromEntries(
+    readFileSync(`/proc/${pid}/environ`, 'utf8')
+      .split('\0')
+      .filter(Boolean)
+      .map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]),
+  );
 const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
 
 describe('runtime settings (heap sizes, malloc arenas): one process, started with them', () => {
@@ -64,12 +78,23 @@ describe('runtime settings (heap sizes, malloc arenas): one process, started wit
     npm.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     npm.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const exited = new Promise<void>((resolve) => npm.once('exit', () => resolve()));
-    const service: Service = { name: 'npm', port, url: `http://127.0.0.1:${port}`, child: npm, output: () => output, exited: exited.then(() => ({ code: npm.exitCode, signal: npm.signalCode })), stop: async () => ({ code: null, signal: null }) };
+    const service: Service = {
+      name: 'npm',
+      port,
+      url: `http://127.0.0.1:${port}`,
+      child: npm,
+      output: () => output,
+      exited: exited.then(() => ({ code: npm.exitCode, signal: npm.signalCode })),
+      stop: async () => ({ code: null, signal: null }),
+    };
     await waitForHealth(service);
-    return { service, stop: async () => {
-      process.kill(-npm.pid!, 'SIGTERM');
-      await exited;
-    } };
+    return {
+      service,
+      stop: async () => {
+        process.kill(-npm.pid!, 'SIGTERM');
+        await exited;
+      },
+    };
   }
 
   it("the image's way (its command and ENV): the started process serves, with the settings, and warns of nothing", async () => {
@@ -87,15 +112,19 @@ describe('runtime settings (heap sizes, malloc arenas): one process, started wit
     }
   });
 
-  it('npm run start:prod: the node process npm starts serves with the settings; an operator\'s own are kept', async () => {
+  it("npm run start:prod: the node process npm starts serves with the settings; an operator's own are kept", async () => {
     for (const [extra, heapLimitMb, arenas] of [
       [{}, expectedHeapLimit, String(RUNTIME_SETTINGS.mallocArenaMax)],
-      [{ NODE_OPTIONS: '--max-old-space-size=300 --max-semi-space-size=8', MALLOC_ARENA_MAX: '2' }, heapLimitWith('--max-old-space-size=300 --max-semi-space-size=8'), '2'],
+      [
+        { NODE_OPTIONS: '--max-old-space-size=300 --max-semi-space-size=8', MALLOC_ARENA_MAX: '2' },
+        heapLimitWith('--max-old-space-size=300 --max-semi-space-size=8'),
+        '2',
+      ],
     ] as const) {
       const { service, stop } = await startNpm(extra);
       try {
         const listening = await listeningLine(() => service.output());
-        assert.deepEqual(childrenOf(service.child.pid!), [listening.pid], 'npm\'s one child is the service (the shell exec\'d it)');
+        assert.deepEqual(childrenOf(service.child.pid!), [listening.pid], "npm's one child is the service (the shell exec'd it)");
         assert.equal(listening.heapLimitMb, heapLimitMb);
         assert.equal(listening.mallocArenaMax, arenas);
         assert.equal(environOf(listening.pid).MALLOC_MMAP_THRESHOLD_, String(RUNTIME_SETTINGS.mallocMmapThresholdBytes));
@@ -113,19 +142,21 @@ describe('runtime settings (heap sizes, malloc arenas): one process, started wit
       assert.equal(listening.pid, service.child.pid);
       const warning = await logLine(() => service.output(), /Started without/);
       assert.equal(warning.level, 40, 'a warning');
-      for (const setting of ['--max-old-space-size=192', '--max-semi-space-size=32', 'MALLOC_ARENA_MAX=1', 'MALLOC_MMAP_THRESHOLD_=131072']) assert.ok(warning.msg.includes(setting), setting);
+      for (const setting of ['--max-old-space-size=192', '--max-semi-space-size=32', 'MALLOC_ARENA_MAX=1', 'MALLOC_MMAP_THRESHOLD_=131072'])
+        assert.ok(warning.msg.includes(setting), setting);
       assert.deepEqual(await service.stop(), { code: 0, signal: null });
     } finally {
       await service.stop();
     }
   });
 
-  it('the start scripts (start, start:prod) give the same values, each with an operator\'s own first, and exec the start command', () => {
+  it("the start scripts (start, start:prod) give the same values, each with an operator's own first, and exec the start command", () => {
     const { NODE_OPTIONS, ...variables } = runtimeEnvironment();
     for (const name of ['start', 'start:prod']) {
       const script = scripts[name];
       assert.ok(script.includes(`exec env NODE_OPTIONS="${NODE_OPTIONS} \${NODE_OPTIONS:-}"`), `${name}: ${script}`);
-      for (const [variable, value] of Object.entries(variables)) assert.ok(script.includes(` ${variable}=\${${variable}:-${value}} `), `${name}: ${variable}`);
+      for (const [variable, value] of Object.entries(variables))
+        assert.ok(script.includes(` ${variable}=\${${variable}:-${value}} `), `${name}: ${variable}`);
       assert.ok(script.endsWith(` ${START_COMMAND.join(' ')}`), `${name} ends with the start command`);
     }
   });

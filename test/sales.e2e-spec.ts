@@ -3,7 +3,15 @@ import { before, describe, it } from 'node:test';
 import { createUser } from './support/auth.js';
 import { createProduct } from './support/billing-fixtures.js';
 import { create, createBusinesses, createCoworker, createTariff } from './support/fixtures.js';
-import { assertFields, assertNotFound, createAndReadBack, errorNames, putBackChangesNothing, refused, unknownIdIsNotFound } from './support/record-checks.js';
+import {
+  assertFields,
+  assertNotFound,
+  createAndReadBack,
+  errorNames,
+  putBackChangesNothing,
+  refused,
+  unknownIdIsNotFound,
+} from './support/record-checks.js';
 import { appPerSuite, basicAuth, onMySql } from './support/test-app.js';
 
 const PATH = '/api/billing/coworkerproducts';
@@ -35,21 +43,31 @@ describe('sales (CoworkerProduct)', () => {
     product = await createProduct(t, business, { Name: 'Day pass', Price: 25 });
   });
 
-  const sell = (body: Record<string, unknown>, options?: { auth?: string }) => t.post(PATH, { CoworkerId: contact, ProductId: product, ...body }, options);
+  const sell = (body: Record<string, unknown>, options?: { auth?: string }) =>
+    t.post(PATH, { CoworkerId: contact, ProductId: product, ...body }, options);
   const stockOf = async (id: number) => (await t.get(`/api/billing/products/${id}`)).body;
   const creditsOf = async (saleUniqueId: string) =>
     (await t.get(`${CREDITS}?CoworkerBookingCredit_CoworkerProductUniqueId=${saleUniqueId}&size=1000`)).body.Records as any[];
 
   describe('create and read', () => {
     it('creates with every field and reads each back, with ProductName and CoworkerFullName', async () => {
-      const input = { CoworkerId: member, ProductId: product, Quantity: 2, Price: 19.9925, SaleDate: '2025-03-04T05:06:07Z', Notes: 'Paid at the desk.\n'.repeat(10), Invoiced: true, SystemId: 'pos-1' };
+      const input = {
+        CoworkerId: member,
+        ProductId: product,
+        Quantity: 2,
+        Price: 19.9925,
+        SaleDate: '2025-03-04T05:06:07Z',
+        Notes: 'Paid at the desk.\n'.repeat(10),
+        Invoiced: true,
+        SystemId: 'pos-1',
+      };
       const read = await createAndReadBack(t, PATH, 'CoworkerProduct', input);
       assertFields(read, { ProductName: 'Day pass', CoworkerFullName: 'Mary Member', ToStringText: '2 x Day pass - Mary Member' });
       assert.match(read.UniqueId, /^[0-9a-f-]{36}$/);
       assert.deepEqual((await t.get(`${PATH}?id=[${read.Id}]`)).body, [read]);
     });
 
-    it('defaults: Quantity 1, Price the product\'s, SaleDate now (whole seconds), Invoiced false, Notes null', async () => {
+    it("defaults: Quantity 1, Price the product's, SaleDate now (whole seconds), Invoiced false, Notes null", async () => {
       const priced = await createProduct(t, business, { Name: 'Coffee', Price: 2.35 });
       const start = Math.floor(Date.now() / 1000) * 1000;
       const res = await sell({ ProductId: priced, Quantity: null, Price: null, SaleDate: null });
@@ -71,7 +89,8 @@ describe('sales (CoworkerProduct)', () => {
       const shelf = await createProduct(t, business, { Name: 'Shelf item' });
       const late = await create(t, PATH, { CoworkerId: member, ProductId: shelf, SaleDate: '2025-06-01' });
       const early = await create(t, PATH, { CoworkerId: member, ProductId: shelf, SaleDate: '2025-01-01' });
-      const ids = async (query: string) => (await t.get(`${PATH}?CoworkerProduct_Product=${shelf}&${query}`)).body.Records.map((s: any) => s.Id);
+      const ids = async (query: string) =>
+        (await t.get(`${PATH}?CoworkerProduct_Product=${shelf}&${query}`)).body.Records.map((s: any) => s.Id);
       assert.deepEqual(await ids(''), [late, early]);
       assert.deepEqual(await ids('orderBy=SaleDate'), [early, late]);
       assert.deepEqual(await ids(`CoworkerProduct_Coworker=${contact}`), []);
@@ -96,7 +115,7 @@ describe('sales (CoworkerProduct)', () => {
       assert.deepEqual(errorNames(res.body), ['Notes', 'Price', 'SaleDate']);
     });
 
-    it('a product of another business than the customer\'s: 400 naming ProductId', async () => {
+    it("a product of another business than the customer's: 400 naming ProductId", async () => {
       const foreign = await createProduct(t, otherBusiness, { Name: 'Harbour pass' });
       const res = await refused(t, TABLES, 400, () => sell({ ProductId: foreign }));
       assert.deepEqual(errorNames(res.body), ['ProductId']);
@@ -149,7 +168,13 @@ describe('sales (CoworkerProduct)', () => {
     });
 
     it('with AllowNegativeStock the stock goes below zero', async () => {
-      const backorder = await createProduct(t, business, { Name: 'Mug', TrackStock: true, AllowNegativeStock: true, CurrentStock: 1, StockAlertLevel: 0 });
+      const backorder = await createProduct(t, business, {
+        Name: 'Mug',
+        TrackStock: true,
+        AllowNegativeStock: true,
+        CurrentStock: 1,
+        StockAlertLevel: 0,
+      });
       assert.equal((await sell({ ProductId: backorder, Quantity: 3 })).status, 200);
       assert.deepEqual(await stockOf(backorder).then((p) => [p.CurrentStock, p.LowStock]), [-2, true]);
     });
@@ -174,13 +199,26 @@ describe('sales (CoworkerProduct)', () => {
       ['type wins over legacy', { ExpirationType: 2, ExpiresIn: 1, ExpireTimeInMonths: 6 }, '2024-02-01T10:20:30Z', '2024-02-01T10:20:30Z'],
     ];
     let bundle: number;
-    const eligibility = { ElegibleResourceTypes: [4, 9], EventCategories: [2], ElegiblePasses: [31], CaneBeUsedForBookings: true, CaneBeUsedForEvents: true, IsUniversalCredit: true, AppliesToCharges: true };
+    const eligibility = {
+      ElegibleResourceTypes: [4, 9],
+      EventCategories: [2],
+      ElegiblePasses: [31],
+      CaneBeUsedForBookings: true,
+      CaneBeUsedForEvents: true,
+      IsUniversalCredit: true,
+      AppliesToCharges: true,
+    };
 
     before(async () => {
       bundle = await createProduct(t, business, { Name: 'Credit bundle', SystemProductType: 2, TrackStock: true, CurrentStock: 100 });
       for (const [name, rule] of RULES) await create(t, PRODUCT_CREDITS, { Name: name, ProductId: bundle, Credit: 2.5, ...rule });
       await create(t, PRODUCT_CREDITS, {
-        Name: 'eligible', ProductId: bundle, Credit: 0.1, ...eligibility, ElegibleProducts: [product, bundle], ElegibleTariffs: [tariff],
+        Name: 'eligible',
+        ProductId: bundle,
+        Credit: 0.1,
+        ...eligibility,
+        ElegibleProducts: [product, bundle],
+        ElegibleTariffs: [tariff],
       });
     });
 
@@ -202,15 +240,20 @@ describe('sales (CoworkerProduct)', () => {
           assert.equal(credit.CoworkerId, coworker);
           assert.equal(credit.BusinessId, business);
           assert.equal(credit.CoworkerProductUniqueId, sale.UniqueId);
-          for (const list of ['ElegibleResourceTypes', 'ElegibleProducts', 'ElegibleTariffs', 'EventCategories', 'ElegiblePasses']) assert.deepEqual(credit[list], [], `${name}: ${list}`);
-          for (const flag of ['CaneBeUsedForBookings', 'CaneBeUsedForEvents', 'IsUniversalCredit', 'AppliesToCharges']) assert.equal(credit[flag], false, `${name}: ${flag}`);
+          for (const list of ['ElegibleResourceTypes', 'ElegibleProducts', 'ElegibleTariffs', 'EventCategories', 'ElegiblePasses'])
+            assert.deepEqual(credit[list], [], `${name}: ${list}`);
+          for (const flag of ['CaneBeUsedForBookings', 'CaneBeUsedForEvents', 'IsUniversalCredit', 'AppliesToCharges'])
+            assert.equal(credit[flag], false, `${name}: ${flag}`);
         }
         const copied = released.find((c) => c.Description === 'eligible');
         assert.equal(copied.TotalCredit, 0.3, '0.1 × 3 exactly');
         assert.equal(copied.RemainingCredit, 0.3);
         assert.equal(copied.ExpireDate, null);
         for (const [field, value] of Object.entries(eligibility)) assert.deepEqual(copied[field], value, field);
-        assert.deepEqual(copied.ElegibleProducts, [product, bundle].sort((a, b) => a - b));
+        assert.deepEqual(
+          copied.ElegibleProducts,
+          [product, bundle].sort((a, b) => a - b),
+        );
         assert.deepEqual(copied.ElegibleTariffs, [tariff]);
         assert.equal(copied.IsNew, true);
         assert.equal(copied.UpdatedBy, 'admin@test.example');
@@ -238,9 +281,11 @@ describe('sales (CoworkerProduct)', () => {
       await create(t, PRODUCT_CREDITS, { Name: 'Fine', ProductId: fragile, Credit: 1 });
       await create(t, PRODUCT_CREDITS, { Name: 'Explodes', ProductId: fragile, Credit: 1 });
       // A database constraint that refuses the second credit's row, as a broken release would fail.
-      await t.db.query(onMySql
-        ? "CREATE TRIGGER refuse_release BEFORE INSERT ON coworkerbookingcredit FOR EACH ROW BEGIN IF NEW.Description = 'Explodes' THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'release refused'; END IF; END"
-        : "CREATE TRIGGER refuse_release BEFORE INSERT ON coworkerbookingcredit WHEN NEW.Description = 'Explodes' BEGIN SELECT RAISE(ABORT, 'release refused'); END");
+      await t.db.query(
+        onMySql
+          ? "CREATE TRIGGER refuse_release BEFORE INSERT ON coworkerbookingcredit FOR EACH ROW BEGIN IF NEW.Description = 'Explodes' THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'release refused'; END IF; END"
+          : "CREATE TRIGGER refuse_release BEFORE INSERT ON coworkerbookingcredit WHEN NEW.Description = 'Explodes' BEGIN SELECT RAISE(ABORT, 'release refused'); END",
+      );
       try {
         const res = await refused(t, [...TABLES, 'productbookingcredit'], 500, () => sell({ ProductId: fragile, Quantity: 2 }));
         assert.equal(res.body.Message, 'An error has occurred.');
@@ -252,7 +297,13 @@ describe('sales (CoworkerProduct)', () => {
       assert.equal(sold.status, 200);
       assert.equal((await stockOf(fragile)).CurrentStock, 1);
       const sale = (await t.get(`${PATH}/${sold.body.Value.Id}`)).body;
-      assert.deepEqual((await creditsOf(sale.UniqueId)).map((c) => [c.Description, c.TotalCredit]), [['Fine', 2], ['Explodes', 2]]);
+      assert.deepEqual(
+        (await creditsOf(sale.UniqueId)).map((c) => [c.Description, c.TotalCredit]),
+        [
+          ['Fine', 2],
+          ['Explodes', 2],
+        ],
+      );
     });
   });
 
@@ -263,11 +314,22 @@ describe('sales (CoworkerProduct)', () => {
       const id = await create(t, PATH, { CoworkerId: contact, ProductId: bundle, Quantity: 2, SaleDate: '2025-01-01T00:00:00Z' });
       const sale = (await t.get(`${PATH}/${id}`)).body;
       const credits = await creditsOf(sale.UniqueId);
-      const res = await t.put(PATH, { Id: id, CoworkerId: contact, ProductId: bundle, Notes: 'Invoiced in March', Invoiced: true, Price: 20, SaleDate: '2025-01-02T09:00:00Z' });
+      const res = await t.put(PATH, {
+        Id: id,
+        CoworkerId: contact,
+        ProductId: bundle,
+        Notes: 'Invoiced in March',
+        Invoiced: true,
+        Price: 20,
+        SaleDate: '2025-01-02T09:00:00Z',
+      });
       assert.equal(res.status, 200, JSON.stringify(res.body));
       assert.equal(res.body.Message, 'CoworkerProduct was successfully updated.');
       const read = (await t.get(`${PATH}/${id}`)).body;
-      assert.deepEqual([read.Notes, read.Invoiced, read.Price, read.SaleDate, read.Quantity, read.IsNew], ['Invoiced in March', true, 20, '2025-01-02T09:00:00Z', 2, false]);
+      assert.deepEqual(
+        [read.Notes, read.Invoiced, read.Price, read.SaleDate, read.Quantity, read.IsNew],
+        ['Invoiced in March', true, 20, '2025-01-02T09:00:00Z', 2, false],
+      );
       assert.deepEqual(await creditsOf(sale.UniqueId), credits);
     });
 
@@ -283,13 +345,27 @@ describe('sales (CoworkerProduct)', () => {
     });
 
     it('a GET body PUT back changes nothing; null Quantity, Price and SaleDate keep the stored ones; required fields stay required', async () => {
-      const id = await create(t, PATH, { CoworkerId: member, ProductId: product, Quantity: 3, Price: 12.5, SaleDate: '2025-05-05T05:05:05Z', Notes: 'n' });
+      const id = await create(t, PATH, {
+        CoworkerId: member,
+        ProductId: product,
+        Quantity: 3,
+        Price: 12.5,
+        SaleDate: '2025-05-05T05:05:05Z',
+        Notes: 'n',
+      });
       await putBackChangesNothing(t, PATH, id, { ProductName: 'ignored', CoworkerFullName: 'ignored' });
-      assert.equal((await t.put(PATH, { Id: id, CoworkerId: member, ProductId: product, Quantity: null, Price: null, SaleDate: null, Notes: null })).status, 200);
+      assert.equal(
+        (await t.put(PATH, { Id: id, CoworkerId: member, ProductId: product, Quantity: null, Price: null, SaleDate: null, Notes: null }))
+          .status,
+        200,
+      );
       const read = (await t.get(`${PATH}/${id}`)).body;
       assert.deepEqual([read.Quantity, read.Price, read.SaleDate, read.Notes], [3, 12.5, '2025-05-05T05:05:05Z', null]);
       // Not a type of the source document: absent required fields keep their values, explicit nulls are refused (docs/api.md §1.2).
-      assert.deepEqual(errorNames((await refused(t, TABLES, 400, () => t.put(PATH, { Id: id, Notes: 'x', CoworkerId: null, ProductId: null }))).body), ['CoworkerId', 'ProductId']);
+      assert.deepEqual(
+        errorNames((await refused(t, TABLES, 400, () => t.put(PATH, { Id: id, Notes: 'x', CoworkerId: null, ProductId: null }))).body),
+        ['CoworkerId', 'ProductId'],
+      );
     });
   });
 
@@ -320,7 +396,10 @@ describe('sales (CoworkerProduct)', () => {
       assert.equal((await t.put(CREDITS, { ...hours, RemainingCredit: 4.5 })).status, 200);
       const res = await refused(t, TABLES, 400, () => t.delete(`${PATH}/${sale.Id}`));
       assert.equal(res.body.WasSuccessful, false);
-      assert.equal(res.body.Message, `CoworkerProduct ${sale.Id} cannot be deleted: 1 of the booking credits it released has been used. Deleting a sale removes its unused credits and does not return its quantity to stock.`);
+      assert.equal(
+        res.body.Message,
+        `CoworkerProduct ${sale.Id} cannot be deleted: 1 of the booking credits it released has been used. Deleting a sale removes its unused credits and does not return its quantity to stock.`,
+      );
     });
 
     it('a product or a customer with sales cannot be deleted', async () => {
@@ -341,12 +420,19 @@ describe('sales (CoworkerProduct)', () => {
   describe('restricted administrators', () => {
     it('sell to and see only customers of their businesses (scope through the customer)', async () => {
       const address = `seller.${Date.now()}@example.com`;
-      await createUser(t, { Email: address, Password: PASSWORD, Businesses: [business], Roles: ['CoworkerProduct-List', 'CoworkerProduct-Read', 'CoworkerProduct-Create'] });
+      await createUser(t, {
+        Email: address,
+        Password: PASSWORD,
+        Businesses: [business],
+        Roles: ['CoworkerProduct-List', 'CoworkerProduct-Read', 'CoworkerProduct-Create'],
+      });
       const auth = basicAuth(address, PASSWORD);
       const harbourCustomer = await createCoworker(t, otherBusiness, { FullName: 'Harbour customer' });
       const harbourProduct = await createProduct(t, otherBusiness, { Name: 'Harbour day' });
       const foreign = await create(t, PATH, { CoworkerId: harbourCustomer, ProductId: harbourProduct });
-      const denied = await refused(t, TABLES, 401, () => t.post(PATH, { CoworkerId: harbourCustomer, ProductId: harbourProduct }, { auth }));
+      const denied = await refused(t, TABLES, 401, () =>
+        t.post(PATH, { CoworkerId: harbourCustomer, ProductId: harbourProduct }, { auth }),
+      );
       assert.deepEqual(denied.body, { Message: 'Authorization has been denied for this request.' });
       assert.equal((await t.get(`${PATH}/${foreign}`, { auth })).status, 401);
       const own = await t.post(PATH, { CoworkerId: contact, ProductId: product }, { auth });
@@ -368,15 +454,28 @@ describe('sales (CoworkerProduct)', () => {
       const statuses = results.map((r) => r.status);
       assert.equal(statuses.filter((s) => s === 200).length, 10, statuses.join());
       assert.equal(statuses.filter((s) => s === 400).length, 30, statuses.join());
-      for (const refusal of results.filter((r) => r.status === 400)) assert.match(refusal.body.Message, /^Not enough stock of "Scarce pass"/);
+      for (const refusal of results.filter((r) => r.status === 400))
+        assert.match(refusal.body.Message, /^Not enough stock of "Scarce pass"/);
       assert.equal((await stockOf(scarce)).CurrentStock, 0);
       const sales = (await t.get(`${PATH}?CoworkerProduct_Product=${scarce}&size=1000`)).body.Records as any[];
-      assert.deepEqual(sales.map((s) => s.Id).sort((a, b) => a - b), results.filter((r) => r.status === 200).map((r) => r.body.Value.Id).sort((a, b) => a - b));
+      assert.deepEqual(
+        sales.map((s) => s.Id).sort((a, b) => a - b),
+        results
+          .filter((r) => r.status === 200)
+          .map((r) => r.body.Value.Id)
+          .sort((a, b) => a - b),
+      );
       const saleIds = new Set(sales.map((s) => s.UniqueId));
       const credits = (await t.rows('coworkerbookingcredit')).filter((row) => saleIds.has(row.CoworkerProductUniqueId));
       assert.equal(credits.length, 20);
       for (const uniqueId of saleIds) {
-        assert.deepEqual(credits.filter((c) => c.CoworkerProductUniqueId === uniqueId).map((c) => c.Description).sort(), ['Events', 'Hours']);
+        assert.deepEqual(
+          credits
+            .filter((c) => c.CoworkerProductUniqueId === uniqueId)
+            .map((c) => c.Description)
+            .sort(),
+          ['Events', 'Hours'],
+        );
       }
     });
   });

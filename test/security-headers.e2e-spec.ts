@@ -14,7 +14,9 @@ const OTHER = 'https://evil.example.net';
 
 const corsHeaders = (res: HttpResponse) => [...res.headers.keys()].filter((name) => name.startsWith('access-control-'));
 const preflight = (origin: string, method = 'POST', headers = 'authorization,content-type,idempotency-key') => ({
-  origin, 'access-control-request-method': method, 'access-control-request-headers': headers,
+  origin,
+  'access-control-request-method': method,
+  'access-control-request-headers': headers,
 });
 
 describe('security headers and CORS', () => {
@@ -33,7 +35,8 @@ describe('security headers and CORS', () => {
         assert.equal(res.headers.get('access-control-allow-origin'), origin);
         assert.match(res.headers.get('access-control-allow-methods') ?? '', /\bPOST\b/);
         const allowedHeaders = (res.headers.get('access-control-allow-headers') ?? '').toLowerCase();
-        for (const header of ['authorization', 'content-type', 'idempotency-key', 'if-match']) assert.ok(allowedHeaders.includes(header), header);
+        for (const header of ['authorization', 'content-type', 'idempotency-key', 'if-match'])
+          assert.ok(allowedHeaders.includes(header), header);
         assert.equal(res.headers.get('access-control-allow-credentials'), null, 'bearer tokens, no cookies');
         assert.match(res.headers.get('vary') ?? '', /Origin/);
       }
@@ -79,7 +82,10 @@ describe('security headers and CORS', () => {
         assert.equal(res.headers.get('x-frame-options'), 'DENY', name);
         assert.ok(res.headers.get('referrer-policy'), name);
       }
-      assert.deepEqual(answers.filter(([, res]) => res.status >= 500).map(([name]) => name), []);
+      assert.deepEqual(
+        answers.filter(([, res]) => res.status >= 500).map(([name]) => name),
+        [],
+      );
     });
 
     it('JSON answers load nothing; the documentation page may load its own scripts and styles only', async () => {

@@ -28,7 +28,15 @@ describe('settlement integrity', () => {
   });
 
   const invoice = (customer: number, total: number, tax: number, overrides: Record<string, unknown> = {}) =>
-    create(t, INVOICES, { BusinessId: business, CoworkerId: customer, CurrencyId: gbp, TotalAmount: total, TaxAmount: tax, Description: 'Desk, March', ...overrides });
+    create(t, INVOICES, {
+      BusinessId: business,
+      CoworkerId: customer,
+      CurrencyId: gbp,
+      TotalAmount: total,
+      TaxAmount: tax,
+      Description: 'Desk, March',
+      ...overrides,
+    });
   const read = async (id: number) => (await t.get(`${INVOICES}/${id}`)).body;
   const pay = (customer: number, invoiceId: number, credit: number) =>
     t.post(ENTRIES, { BusinessId: business, CoworkerId: customer, CoworkerInvoiceId: invoiceId, Credit: credit, Code: 'PAYM' });
@@ -45,7 +53,10 @@ describe('settlement integrity', () => {
     const before = await snapshot();
     const res = await send();
     assert.equal(res.status, 400, JSON.stringify(res.body));
-    assert.ok(res.body.Errors.some((error: any) => error.PropertyName === field), JSON.stringify(res.body));
+    assert.ok(
+      res.body.Errors.some((error: any) => error.PropertyName === field),
+      JSON.stringify(res.body),
+    );
     assert.deepEqual(await snapshot(), before);
     return res.body;
   };
@@ -59,10 +70,12 @@ describe('settlement integrity', () => {
     assert.deepEqual(await snapshot(), before);
   };
   const entriesOf = async (customer: number) =>
-    ((await t.get(`${ENTRIES}?CoworkerLedgerEntry_Coworker=${customer}&size=1000`)).body.Records as any[]);
+    (await t.get(`${ENTRIES}?CoworkerLedgerEntry_Coworker=${customer}&size=1000`)).body.Records as any[];
   /** The customer's Balance: that of its last entry in TransactionDate, Id order. */
   const balanceOf = async (customer: number) => {
-    const entries = (await entriesOf(customer)).sort((a, b) => (a.TransactionDate < b.TransactionDate ? -1 : a.TransactionDate > b.TransactionDate ? 1 : a.Id - b.Id));
+    const entries = (await entriesOf(customer)).sort((a, b) =>
+      a.TransactionDate < b.TransactionDate ? -1 : a.TransactionDate > b.TransactionDate ? 1 : a.Id - b.Id,
+    );
     return entries.length ? entries[entries.length - 1].Balance : 0;
   };
   const creditNoteOf = async (id: number, amount: number) =>
@@ -91,7 +104,10 @@ describe('settlement integrity', () => {
       const fresh = await invoice(x, 30, 5);
       ok(await t.put(INVOICES, { ...(await read(fresh)), CoworkerId: y }));
       const moved = (await tableRows(t, 'coworkerledgerentry')).filter((row) => Number(row.CoworkerInvoiceId) === fresh);
-      assert.deepEqual(moved.map((row) => [row.Code, Number(row.CoworkerId)]), [['INV', y]]);
+      assert.deepEqual(
+        moved.map((row) => [row.Code, Number(row.CoworkerId)]),
+        [['INV', y]],
+      );
     });
 
     it('a void invoice, a credit note and an invoice with payments or credit notes keep their amounts; PUT-back as read succeeds', async () => {
@@ -109,14 +125,19 @@ describe('settlement integrity', () => {
         await refusedNaming('DiscountAmount', () => t.put(INVOICES, { ...stored, DiscountAmount: 1.5 }));
         ok(await t.put(INVOICES, stored));
         const after = await read(id);
-        for (const field of ['TotalAmount', 'TaxAmount', 'DiscountAmount', 'PaidAmount', 'DueAmount', 'Void', 'CoworkerId', 'CurrencyId']) assert.deepEqual(after[field], stored[field], `${id} ${field}`);
+        for (const field of ['TotalAmount', 'TaxAmount', 'DiscountAmount', 'PaidAmount', 'DueAmount', 'Void', 'CoworkerId', 'CurrencyId'])
+          assert.deepEqual(after[field], stored[field], `${id} ${field}`);
       }
     });
 
     it('TaxAmount never exceeds TotalAmount in absolute value (400 naming TaxAmount), on create and update', async () => {
       const customer = await createCoworker(t, business);
-      await refusedNaming('TaxAmount', () => t.post(INVOICES, { BusinessId: business, CoworkerId: customer, CurrencyId: gbp, TotalAmount: 10, TaxAmount: 10.01 }));
-      await refusedNaming('TaxAmount', () => t.post(INVOICES, { BusinessId: business, CoworkerId: customer, CurrencyId: gbp, TotalAmount: -10, TaxAmount: -12 }));
+      await refusedNaming('TaxAmount', () =>
+        t.post(INVOICES, { BusinessId: business, CoworkerId: customer, CurrencyId: gbp, TotalAmount: 10, TaxAmount: 10.01 }),
+      );
+      await refusedNaming('TaxAmount', () =>
+        t.post(INVOICES, { BusinessId: business, CoworkerId: customer, CurrencyId: gbp, TotalAmount: -10, TaxAmount: -12 }),
+      );
       const id = await invoice(customer, 10, 2);
       const stored = await read(id);
       await refusedNaming('TaxAmount', () => t.put(INVOICES, { ...stored, TaxAmount: 11 }));
@@ -134,7 +155,12 @@ describe('settlement integrity', () => {
       ok(await pay(customer, paid, 40));
       const voided = await invoice(customer, 20, 0);
       ok(await run('VOID_INVOICE', [voided]));
-      for (const [id, why] of [[credited, /credit notes/], [note, /credit note/], [paid, /payments/], [voided, /void/]] as const) {
+      for (const [id, why] of [
+        [credited, /credit notes/],
+        [note, /credit note/],
+        [paid, /payments/],
+        [voided, /void/],
+      ] as const) {
         await refusedUnchanged(() => t.delete(`${INVOICES}/${id}`), why);
         await refusedUnchanged(() => run('COWORKER_INVOICE_DELETE', [id]), why);
       }
@@ -142,8 +168,17 @@ describe('settlement integrity', () => {
 
     it('deletes an invoice made by a run as the command does: its lines and INV entry go, what it billed is due again', async () => {
       const customer = await createCoworker(t, business);
-      const sale = await create(t, '/api/billing/coworkerproducts', { CoworkerId: customer, ProductId: await createProduct(t, business, { Price: 12.5 }), SaleDate: '2025-01-02' });
-      const billRun = () => t.post('/api/spaces/coworkers/runcommand', { Key: 'COWORKER_BILL_RUN', Ids: [customer], Parameters: [{ Name: 'Until', Value: '2025-01-31' }] });
+      const sale = await create(t, '/api/billing/coworkerproducts', {
+        CoworkerId: customer,
+        ProductId: await createProduct(t, business, { Price: 12.5 }),
+        SaleDate: '2025-01-02',
+      });
+      const billRun = () =>
+        t.post('/api/spaces/coworkers/runcommand', {
+          Key: 'COWORKER_BILL_RUN',
+          Ids: [customer],
+          Parameters: [{ Name: 'Until', Value: '2025-01-31' }],
+        });
       const billed = ok(await billRun()).Value[0].Id as number;
       assert.equal((await t.get(`/api/billing/coworkerproducts/${sale}`)).body.Invoiced, true);
       ok(await t.delete(`${INVOICES}/${billed}`));
@@ -177,17 +212,35 @@ describe('settlement integrity', () => {
 
     it('refuses negative prices of products, sales and contract products (400 naming Price); a price keeps 4 decimals', async () => {
       const customer = await createCoworker(t, business);
-      await refusedNaming('Price', () => t.post('/api/billing/products', { BusinessId: business, Name: 'Refund', SystemProductType: 1, DisplayOrder: 0, Price: -60, CurrencyId: gbp, AvailableAs: 3 }));
+      await refusedNaming('Price', () =>
+        t.post('/api/billing/products', {
+          BusinessId: business,
+          Name: 'Refund',
+          SystemProductType: 1,
+          DisplayOrder: 0,
+          Price: -60,
+          CurrencyId: gbp,
+          AvailableAs: 3,
+        }),
+      );
       const product = await createProduct(t, business, { Price: 1.2345 });
       assert.equal((await t.get(`/api/billing/products/${product}`)).body.Price, 1.2345);
-      await refusedNaming('Price', () => t.post('/api/billing/coworkerproducts', { CoworkerId: customer, ProductId: product, SaleDate: '2025-01-02', Price: -60 }));
-      const contract = await create(t, '/api/billing/coworkercontracts', { CoworkerId: customer, TariffId: await createTariff(t, business, { Price: 10 }), StartDate: '2025-01-01' });
-      await refusedNaming('Price', () => t.post('/api/billing/contractproducts', { CoworkerContractId: contract, ProductId: product, Price: -1 }));
+      await refusedNaming('Price', () =>
+        t.post('/api/billing/coworkerproducts', { CoworkerId: customer, ProductId: product, SaleDate: '2025-01-02', Price: -60 }),
+      );
+      const contract = await create(t, '/api/billing/coworkercontracts', {
+        CoworkerId: customer,
+        TariffId: await createTariff(t, business, { Price: 10 }),
+        StartDate: '2025-01-01',
+      });
+      await refusedNaming('Price', () =>
+        t.post('/api/billing/contractproducts', { CoworkerContractId: contract, ProductId: product, Price: -1 }),
+      );
     });
   });
 
   describe('the ledger says what the customer owes', () => {
-    it('an invoice is an INV entry; paid in full the Balance is 0; the service\'s entries are not payments and cannot be changed or deleted', async () => {
+    it("an invoice is an INV entry; paid in full the Balance is 0; the service's entries are not payments and cannot be changed or deleted", async () => {
       const customer = await createCoworker(t, business);
       const id = await invoice(customer, 950.06, 158.34);
       const { InvoiceNumber, CreatedOn } = await read(id);
@@ -216,9 +269,15 @@ describe('settlement integrity', () => {
       const id = await invoice(customer, 300, 50);
       const note = await creditNoteOf(id, 100);
       const crn = (await entriesOf(customer)).find((e) => e.Code === 'CRN');
-      assert.deepEqual([crn.Credit, crn.Debit, crn.CoworkerInvoiceId, crn.Description], [100, 0, note, `Credit note ${(await read(note)).InvoiceNumber}`]);
+      assert.deepEqual(
+        [crn.Credit, crn.Debit, crn.CoworkerInvoiceId, crn.Description],
+        [100, 0, note, `Credit note ${(await read(note)).InvoiceNumber}`],
+      );
       assert.equal(await balanceOf(customer), 200);
-      assert.deepEqual([(await read(id)).PaidAmount, (await read(id)).DueAmount, (await read(note)).PaidAmount, (await read(note)).DueAmount], [0, 200, 0, 0]);
+      assert.deepEqual(
+        [(await read(id)).PaidAmount, (await read(id)).DueAmount, (await read(note)).PaidAmount, (await read(note)).DueAmount],
+        [0, 200, 0, 0],
+      );
       const other = await invoice(customer, 45.5, 7.5);
       assert.equal(await balanceOf(customer), 245.5);
       ok(await run('VOID_INVOICE', [other]));
@@ -228,10 +287,17 @@ describe('settlement integrity', () => {
       assert.deepEqual([(await read(other)).PaidAmount, (await read(other)).DueAmount], [0, 0]);
 
       const member = await createCoworker(t, business);
-      await create(t, '/api/billing/coworkerproducts', { CoworkerId: member, ProductId: await createProduct(t, business, { Price: 20 }), SaleDate: '2025-01-02' });
+      await create(t, '/api/billing/coworkerproducts', {
+        CoworkerId: member,
+        ProductId: await createProduct(t, business, { Price: 20 }),
+        SaleDate: '2025-01-02',
+      });
       const raised = ok(await t.post(`${INVOICES}/${business}/create/${member}`, {})).Value.Id as number;
       const inv = (await entriesOf(member)).filter((e) => e.Code === 'INV');
-      assert.deepEqual(inv.map((e) => [e.CoworkerInvoiceId, e.Debit]), [[raised, (await read(raised)).TotalAmount]]);
+      assert.deepEqual(
+        inv.map((e) => [e.CoworkerInvoiceId, e.Debit]),
+        [[raised, (await read(raised)).TotalAmount]],
+      );
       ok(await run('COWORKER_INVOICE_DELETE', [raised]));
       assert.deepEqual(await entriesOf(member), []);
     });
@@ -243,14 +309,20 @@ describe('settlement integrity', () => {
     const note = await creditNoteOf(first, 30);
     const voided = await invoice(customer, 50, 0);
     ok(await run('VOID_INVOICE', [voided]));
-    const own = async () => (await entriesOf(customer)).map((e) => [e.Code, e.CoworkerInvoiceId, e.Debit, e.Credit, e.Description, e.Code === 'VOID' ? null : e.TransactionDate]).sort();
+    const own = async () =>
+      (await entriesOf(customer))
+        .map((e) => [e.Code, e.CoworkerInvoiceId, e.Debit, e.Credit, e.Description, e.Code === 'VOID' ? null : e.TransactionDate])
+        .sort();
     const written = await own();
     assert.equal(written.length, 4);
     // As the data was before the service wrote them.
     await t.db.query(`DELETE FROM ${t.db.id('coworkerledgerentry')} WHERE ${t.db.id('CoworkerId')} = ?`, [customer]);
     assert.equal(await balanceOf(customer), 0);
     // The migration's own SQL, on this suite's database (SQLite or MariaDB).
-    const runner = { connection: { driver: { escape: (name: string) => t.db.id(name) } }, query: (sql: string, parameters?: unknown[]) => t.db.query(sql, parameters) };
+    const runner = {
+      connection: { driver: { escape: (name: string) => t.db.id(name) } },
+      query: (sql: string, parameters?: unknown[]) => t.db.query(sql, parameters),
+    };
     const migration = new InvoiceLedgerEntries1765510000000();
     await migration.up(runner as never);
     assert.deepEqual(await own(), written);
@@ -284,7 +356,10 @@ describe('settlement integrity', () => {
       const rows = [row('Total'), row(`Credit note ${noteNumber}`), row('Paid'), row('Refunded'), row('Refunds not due again')];
       assert.deepEqual(rows, [95381, -3000, -10000, 2500, -2500]);
       assert.equal(row('Amount due'), Math.round(stored.DueAmount * 100));
-      assert.equal(rows.reduce((a, b) => a + b, 0), row('Amount due'));
+      assert.equal(
+        rows.reduce((a, b) => a + b, 0),
+        row('Amount due'),
+      );
     });
   });
 
@@ -292,10 +367,20 @@ describe('settlement integrity', () => {
     it('a credit read before a booking and PUT back after restores nothing; a RemainingCredit sent is ignored; a TotalCredit below the uses is 400', async () => {
       const customer = await createCoworker(t, business);
       const type = await create(t, '/api/spaces/resourcetypes', { BusinessId: business, Name: 'Rooms' });
-      const room = await create(t, '/api/spaces/resources', { BusinessId: business, Name: 'Room A', ResourceTypeId: type, HourlyPrice: 20 });
+      const room = await create(t, '/api/spaces/resources', {
+        BusinessId: business,
+        Name: 'Room A',
+        ResourceTypeId: type,
+        HourlyPrice: 20,
+      });
       const credit = await create(t, CREDITS, { CoworkerId: customer, BusinessId: business, TotalCredit: 30, CaneBeUsedForBookings: true });
       const readBefore = (await t.get(`${CREDITS}/${credit}`)).body;
-      await create(t, '/api/spaces/bookings', { ResourceId: room, CoworkerId: customer, FromTime: '2031-03-03T09:00:00Z', ToTime: '2031-03-03T10:00:00Z' });
+      await create(t, '/api/spaces/bookings', {
+        ResourceId: room,
+        CoworkerId: customer,
+        FromTime: '2031-03-03T09:00:00Z',
+        ToTime: '2031-03-03T10:00:00Z',
+      });
       const remaining = async () => (await t.get(`${CREDITS}/${credit}`)).body.RemainingCredit;
       assert.equal(await remaining(), 10);
       ok(await t.put(CREDITS, readBefore));
@@ -310,22 +395,51 @@ describe('settlement integrity', () => {
     it('PUT-backs racing bookings on one credit: Remaining = Total − Σ unreturned uses afterwards', async () => {
       const customer = await createCoworker(t, business);
       const type = await create(t, '/api/spaces/resourcetypes', { BusinessId: business, Name: 'Desks' });
-      const desk = await create(t, '/api/spaces/resources', { BusinessId: business, Name: 'Desk R', ResourceTypeId: type, HourlyPrice: 10 });
-      const credit = await create(t, CREDITS, { CoworkerId: customer, BusinessId: business, TotalCredit: 100, CaneBeUsedForBookings: true });
+      const desk = await create(t, '/api/spaces/resources', {
+        BusinessId: business,
+        Name: 'Desk R',
+        ResourceTypeId: type,
+        HourlyPrice: 10,
+      });
+      const credit = await create(t, CREDITS, {
+        CoworkerId: customer,
+        BusinessId: business,
+        TotalCredit: 100,
+        CaneBeUsedForBookings: true,
+      });
       const readBefore = (await t.get(`${CREDITS}/${credit}`)).body;
-      const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2
-        ? t.put(CREDITS, readBefore)
-        : t.post('/api/spaces/bookings', { ResourceId: desk, CoworkerId: customer, FromTime: `2031-04-0${1 + i / 2}T09:00:00Z`, ToTime: `2031-04-0${1 + i / 2}T10:00:00Z` }))));
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          i % 2
+            ? t.put(CREDITS, readBefore)
+            : t.post('/api/spaces/bookings', {
+                ResourceId: desk,
+                CoworkerId: customer,
+                FromTime: `2031-04-0${1 + i / 2}T09:00:00Z`,
+                ToTime: `2031-04-0${1 + i / 2}T10:00:00Z`,
+              }),
+        ),
+      );
       for (const answer of answers) assert.equal(answer.status, 200, JSON.stringify(answer.body));
-      const uses = ((await t.get(`/api/billing/coworkerbookingcreditusehistories?CoworkerBookingCreditUseHistory_CoworkerBookingCredit=${credit}&size=100`)).body.Records as any[])
-        .filter((use) => !use.Returned);
-      assert.equal(uses.reduce((total, use) => total + use.CreditUsed, 0), 50);
+      const uses = (
+        (
+          await t.get(
+            `/api/billing/coworkerbookingcreditusehistories?CoworkerBookingCreditUseHistory_CoworkerBookingCredit=${credit}&size=100`,
+          )
+        ).body.Records as any[]
+      ).filter((use) => !use.Returned);
+      assert.equal(
+        uses.reduce((total, use) => total + use.CreditUsed, 0),
+        50,
+      );
       assert.equal((await t.get(`${CREDITS}/${credit}`)).body.RemainingCredit, 50);
     });
 
     it('without uses, RemainingCredit is at most TotalCredit (400 naming RemainingCredit)', async () => {
       const customer = await createCoworker(t, business);
-      await refusedNaming('RemainingCredit', () => t.post(CREDITS, { CoworkerId: customer, BusinessId: business, TotalCredit: 30, RemainingCredit: 1000 }));
+      await refusedNaming('RemainingCredit', () =>
+        t.post(CREDITS, { CoworkerId: customer, BusinessId: business, TotalCredit: 30, RemainingCredit: 1000 }),
+      );
       const credit = await create(t, CREDITS, { CoworkerId: customer, BusinessId: business, TotalCredit: 30, RemainingCredit: 12 });
       const stored = (await t.get(`${CREDITS}/${credit}`)).body;
       await refusedNaming('RemainingCredit', () => t.put(CREDITS, { ...stored, RemainingCredit: 30.01 }));

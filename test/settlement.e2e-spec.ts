@@ -25,18 +25,28 @@ describe('settlement', () => {
   });
 
   const invoice = (total = 120, overrides: Record<string, unknown> = {}) =>
-    create(t, INVOICES, { BusinessId: business, CoworkerId: customer, CurrencyId: gbp, TotalAmount: total, TaxAmount: Math.min(20, Math.abs(total)), Description: 'Membership, March', ...overrides });
+    create(t, INVOICES, {
+      BusinessId: business,
+      CoworkerId: customer,
+      CurrencyId: gbp,
+      TotalAmount: total,
+      TaxAmount: Math.min(20, Math.abs(total)),
+      Description: 'Membership, March',
+      ...overrides,
+    });
   const read = async (id: number) => (await t.get(`${INVOICES}/${id}`)).body;
   const pay = (invoiceId: number, credit: number, extra: Record<string, unknown> = {}) =>
     t.post(ENTRIES, { BusinessId: business, CoworkerId: customer, CoworkerInvoiceId: invoiceId, Credit: credit, Code: 'PAYM', ...extra });
   const run = (key: string, ids: number[], parameters: Array<{ Name: string; Value: unknown }> = []) =>
     t.post(`${INVOICES}/runcommand`, { Key: key, Ids: ids, Parameters: parameters });
-  const allowed = async (id: number) => ((await t.get(`${INVOICES}/commands?id=${id}`)).body as Array<{ Key: string }>).map((c) => c.Key).sort();
+  const allowed = async (id: number) =>
+    ((await t.get(`${INVOICES}/commands?id=${id}`)).body as Array<{ Key: string }>).map((c) => c.Key).sort();
   const settledOf = async (id: number) => {
     const { PaidAmount, DueAmount, Paid, PaidOn, Void, CreditNote, Refunded, RefundedAmount } = await read(id);
     return { PaidAmount, DueAmount, Paid, PaidOn, Void, CreditNote, Refunded, RefundedAmount };
   };
-  const snapshot = async () => Object.fromEntries(await Promise.all(SETTLEMENT_TABLES.map(async (table) => [table, await tableRows(t, table)])));
+  const snapshot = async () =>
+    Object.fromEntries(await Promise.all(SETTLEMENT_TABLES.map(async (table) => [table, await tableRows(t, table)])));
   /** A refused command: HTTP 200, WasSuccessful false, Status 400, and nothing written anywhere. */
   const refusedCommand = async (key: string, ids: number[], parameters: Array<{ Name: string; Value: unknown }> = [], message?: RegExp) => {
     const before = await snapshot();
@@ -82,7 +92,10 @@ describe('settlement', () => {
         const before = await snapshot();
         const res = await t.post(ENTRIES, { BusinessId: business, CoworkerId: customer, ...body });
         assert.equal(res.status, 400, JSON.stringify(body));
-        assert.ok(res.body.Errors.some((e: any) => e.PropertyName === 'Credit'), JSON.stringify(res.body));
+        assert.ok(
+          res.body.Errors.some((e: any) => e.PropertyName === 'Credit'),
+          JSON.stringify(res.body),
+        );
         assert.deepEqual(await snapshot(), before);
       }
       const before = await snapshot();
@@ -97,19 +110,55 @@ describe('settlement', () => {
 
     it('ePaymentProvider is listed by /api/utils/enums', async () => {
       const values = (await t.get('/api/utils/enums?name=ePaymentProvider')).body;
-      for (const value of [{ Id: 0, Name: 'None' }, { Id: 11, Name: 'Manual' }, { Id: 994, Name: 'Credit' }, { Id: 999, Name: 'Other' }]) assert.ok(values.some((v: any) => v.Id === value.Id && v.Name === value.Name), value.Name);
+      for (const value of [
+        { Id: 0, Name: 'None' },
+        { Id: 11, Name: 'Manual' },
+        { Id: 994, Name: 'Credit' },
+        { Id: 999, Name: 'Other' },
+      ])
+        assert.ok(
+          values.some((v: any) => v.Id === value.Id && v.Name === value.Name),
+          value.Name,
+        );
       assert.ok(!values.some((v: any) => v.Id === 10));
     });
   });
 
   describe('payments', () => {
-    it('a partial then a full payment: PaidAmount, DueAmount, and PaidOn the settling payment\'s date', async () => {
+    it("a partial then a full payment: PaidAmount, DueAmount, and PaidOn the settling payment's date", async () => {
       const id = await invoice(120);
-      assert.deepEqual(await settledOf(id), { PaidAmount: 0, DueAmount: 120, Paid: false, PaidOn: null, Void: false, CreditNote: false, Refunded: false, RefundedAmount: 0 });
+      assert.deepEqual(await settledOf(id), {
+        PaidAmount: 0,
+        DueAmount: 120,
+        Paid: false,
+        PaidOn: null,
+        Void: false,
+        CreditNote: false,
+        Refunded: false,
+        RefundedAmount: 0,
+      });
       ok(await pay(id, 50.25, { TransactionDate: '2025-03-02T10:00:00Z' }));
-      assert.deepEqual(await settledOf(id), { PaidAmount: 50.25, DueAmount: 69.75, Paid: false, PaidOn: null, Void: false, CreditNote: false, Refunded: false, RefundedAmount: 0 });
+      assert.deepEqual(await settledOf(id), {
+        PaidAmount: 50.25,
+        DueAmount: 69.75,
+        Paid: false,
+        PaidOn: null,
+        Void: false,
+        CreditNote: false,
+        Refunded: false,
+        RefundedAmount: 0,
+      });
       ok(await pay(id, 69.75, { TransactionDate: '2025-03-09T15:30:00Z' }));
-      assert.deepEqual(await settledOf(id), { PaidAmount: 120, DueAmount: 0, Paid: true, PaidOn: '2025-03-09T15:30:00Z', Void: false, CreditNote: false, Refunded: false, RefundedAmount: 0 });
+      assert.deepEqual(await settledOf(id), {
+        PaidAmount: 120,
+        DueAmount: 0,
+        Paid: true,
+        PaidOn: '2025-03-09T15:30:00Z',
+        Void: false,
+        CreditNote: false,
+        Refunded: false,
+        RefundedAmount: 0,
+      });
     });
 
     it('refuses an overpayment, naming Credit, and changes nothing', async () => {
@@ -133,28 +182,84 @@ describe('settlement', () => {
       assert.equal((await read(id)).Paid, true);
       // 70 → 60: due 10 again, not paid.
       ok(await t.put(`${ENTRIES}/${second}`, { Credit: 60 }));
-      assert.deepEqual(await settledOf(id), { PaidAmount: 90, DueAmount: 10, Paid: false, PaidOn: null, Void: false, CreditNote: false, Refunded: false, RefundedAmount: 0 });
+      assert.deepEqual(await settledOf(id), {
+        PaidAmount: 90,
+        DueAmount: 10,
+        Paid: false,
+        PaidOn: null,
+        Void: false,
+        CreditNote: false,
+        Refunded: false,
+        RefundedAmount: 0,
+      });
       // 30 → 40 (its own 30 not counted): paid again, PaidOn the latest payment's date.
       ok(await t.put(`${ENTRIES}/${first}`, { Credit: 40, TransactionDate: '2025-04-07T00:00:00Z' }));
-      assert.deepEqual(await settledOf(id), { PaidAmount: 100, DueAmount: 0, Paid: true, PaidOn: '2025-04-07T00:00:00Z', Void: false, CreditNote: false, Refunded: false, RefundedAmount: 0 });
+      assert.deepEqual(await settledOf(id), {
+        PaidAmount: 100,
+        DueAmount: 0,
+        Paid: true,
+        PaidOn: '2025-04-07T00:00:00Z',
+        Void: false,
+        CreditNote: false,
+        Refunded: false,
+        RefundedAmount: 0,
+      });
       const before = await snapshot();
       const res = await t.put(`${ENTRIES}/${first}`, { Credit: 40.01 });
       assert.equal(res.status, 400);
       assert.equal(res.body.Errors[0].PropertyName, 'Credit');
       assert.deepEqual(await snapshot(), before);
       ok(await t.delete(`${ENTRIES}/${second}`));
-      assert.deepEqual(await settledOf(id), { PaidAmount: 40, DueAmount: 60, Paid: false, PaidOn: null, Void: false, CreditNote: false, Refunded: false, RefundedAmount: 0 });
+      assert.deepEqual(await settledOf(id), {
+        PaidAmount: 40,
+        DueAmount: 60,
+        Paid: false,
+        PaidOn: null,
+        Void: false,
+        CreditNote: false,
+        Refunded: false,
+        RefundedAmount: 0,
+      });
     });
 
     it('PUT of an invoice as read changes none of its settled fields; a POST cannot set them either', async () => {
       const id = await invoice(80, { Paid: true, PaidOn: '2025-01-01T00:00:00Z', Void: true, PaidAmount: 80, DueAmount: 0 });
-      assert.deepEqual(await settledOf(id), { PaidAmount: 0, DueAmount: 80, Paid: false, PaidOn: null, Void: false, CreditNote: false, Refunded: false, RefundedAmount: 0 });
+      assert.deepEqual(await settledOf(id), {
+        PaidAmount: 0,
+        DueAmount: 80,
+        Paid: false,
+        PaidOn: null,
+        Void: false,
+        CreditNote: false,
+        Refunded: false,
+        RefundedAmount: 0,
+      });
       ok(await pay(id, 30));
       const stored = await read(id);
-      const forged = { ...stored, Paid: true, PaidOn: '2020-01-01T00:00:00Z', Void: true, PaidAmount: 1, DueAmount: 2, CreditNote: true, Refunded: true, RefundedAmount: 3, RefundedOn: '2020-01-01T00:00:00Z' };
+      const forged = {
+        ...stored,
+        Paid: true,
+        PaidOn: '2020-01-01T00:00:00Z',
+        Void: true,
+        PaidAmount: 1,
+        DueAmount: 2,
+        CreditNote: true,
+        Refunded: true,
+        RefundedAmount: 3,
+        RefundedOn: '2020-01-01T00:00:00Z',
+      };
       ok(await t.put(INVOICES, stored));
       ok(await t.put(INVOICES, forged));
-      assert.deepEqual(await settledOf(id), { PaidAmount: 30, DueAmount: 50, Paid: false, PaidOn: null, Void: false, CreditNote: false, Refunded: false, RefundedAmount: 0 });
+      assert.deepEqual(await settledOf(id), {
+        PaidAmount: 30,
+        DueAmount: 50,
+        Paid: false,
+        PaidOn: null,
+        Void: false,
+        CreditNote: false,
+        Refunded: false,
+        RefundedAmount: 0,
+      });
       // An invoice with payments keeps its amounts (docs/settlement.md): a new total is refused, naming it.
       for (const total of [30, 29.99]) {
         const before = await snapshot();
@@ -166,7 +271,16 @@ describe('settlement', () => {
       // Without payments or credit notes, a new total (an invoice without lines) moves what is due.
       const unpaid = await invoice(80);
       ok(await t.put(`${INVOICES}/${unpaid}`, { ...(await read(unpaid)), TotalAmount: 30 }));
-      assert.deepEqual(await settledOf(unpaid), { PaidAmount: 0, DueAmount: 30, Paid: false, PaidOn: null, Void: false, CreditNote: false, Refunded: false, RefundedAmount: 0 });
+      assert.deepEqual(await settledOf(unpaid), {
+        PaidAmount: 0,
+        DueAmount: 30,
+        Paid: false,
+        PaidOn: null,
+        Void: false,
+        CreditNote: false,
+        Refunded: false,
+        RefundedAmount: 0,
+      });
     });
 
     it('10 parallel quarter payments of one invoice: exactly 4 land, the others are refused', async () => {
@@ -174,17 +288,40 @@ describe('settlement', () => {
       const answers = await Promise.all(Array.from({ length: 10 }, () => pay(id, 25)));
       assert.deepEqual(answers.map((a) => a.status).sort(), [200, 200, 200, 200, 400, 400, 400, 400, 400, 400]);
       for (const refused of answers.filter((a) => a.status === 400)) assert.equal(refused.body.Errors[0].PropertyName, 'Credit');
-      assert.deepEqual(await settledOf(id), { PaidAmount: 100, DueAmount: 0, Paid: true, PaidOn: (await read(id)).PaidOn, Void: false, CreditNote: false, Refunded: false, RefundedAmount: 0 });
-      assert.equal((await tableRows(t, 'coworkerledgerentry')).filter((row) => Number(row.CoworkerInvoiceId) === id && row.Code === 'PAYM').length, 4);
+      assert.deepEqual(await settledOf(id), {
+        PaidAmount: 100,
+        DueAmount: 0,
+        Paid: true,
+        PaidOn: (await read(id)).PaidOn,
+        Void: false,
+        CreditNote: false,
+        Refunded: false,
+        RefundedAmount: 0,
+      });
+      assert.equal(
+        (await tableRows(t, 'coworkerledgerentry')).filter((row) => Number(row.CoworkerInvoiceId) === id && row.Code === 'PAYM').length,
+        4,
+      );
     });
   });
 
   describe('commands', () => {
     it('lists exactly what each state allows', async () => {
       const fresh = await invoice(100);
-      assert.deepEqual(await allowed(fresh), ['COWORKER_INVOICE_CANCEL', 'COWORKER_INVOICE_DELETE', 'COWORKER_INVOICE_PRINT', 'PAY_COWORKER_INVOICE_MANUAL', 'VOID_INVOICE']);
+      assert.deepEqual(await allowed(fresh), [
+        'COWORKER_INVOICE_CANCEL',
+        'COWORKER_INVOICE_DELETE',
+        'COWORKER_INVOICE_PRINT',
+        'PAY_COWORKER_INVOICE_MANUAL',
+        'VOID_INVOICE',
+      ]);
       ok(await pay(fresh, 40));
-      assert.deepEqual(await allowed(fresh), ['COWORKER_INVOICE_CANCEL', 'COWORKER_INVOICE_PRINT', 'COWORKER_INVOICE_REFUND', 'PAY_COWORKER_INVOICE_MANUAL']);
+      assert.deepEqual(await allowed(fresh), [
+        'COWORKER_INVOICE_CANCEL',
+        'COWORKER_INVOICE_PRINT',
+        'COWORKER_INVOICE_REFUND',
+        'PAY_COWORKER_INVOICE_MANUAL',
+      ]);
       ok(await pay(fresh, 60));
       assert.deepEqual(await allowed(fresh), ['COWORKER_INVOICE_PRINT', 'COWORKER_INVOICE_REFUND']);
       const voided = await invoice(100);
@@ -200,8 +337,26 @@ describe('settlement', () => {
     it('PAY_COWORKER_INVOICE_MANUAL pays what is due with the method and date given; refused with nothing due', async () => {
       const id = await invoice(120);
       ok(await pay(id, 20, { TransactionDate: '2025-05-01T00:00:00Z' }));
-      ok(await run('PAY_COWORKER_INVOICE_MANUAL', [id], [{ Name: 'Payment Method', Value: '996' }, { Name: 'TransactionDate', Value: '2025-05-06T07:08:09Z' }]));
-      assert.deepEqual(await settledOf(id), { PaidAmount: 120, DueAmount: 0, Paid: true, PaidOn: '2025-05-06T07:08:09Z', Void: false, CreditNote: false, Refunded: false, RefundedAmount: 0 });
+      ok(
+        await run(
+          'PAY_COWORKER_INVOICE_MANUAL',
+          [id],
+          [
+            { Name: 'Payment Method', Value: '996' },
+            { Name: 'TransactionDate', Value: '2025-05-06T07:08:09Z' },
+          ],
+        ),
+      );
+      assert.deepEqual(await settledOf(id), {
+        PaidAmount: 120,
+        DueAmount: 0,
+        Paid: true,
+        PaidOn: '2025-05-06T07:08:09Z',
+        Void: false,
+        CreditNote: false,
+        Refunded: false,
+        RefundedAmount: 0,
+      });
       const entry = (await t.get(`${ENTRIES}?CoworkerLedgerEntry_CoworkerInvoice=${id}&orderBy=Id&dir=desc`)).body.Records[0];
       assert.equal(entry.Credit, 100);
       assert.equal(entry.PaymentGatewayName, 996);
@@ -214,7 +369,16 @@ describe('settlement', () => {
     it('VOID_INVOICE: void with nothing due; refused when void already, paid in part, credited, or a credit note; a void invoice cannot be paid', async () => {
       const id = await invoice(120);
       ok(await run('VOID_INVOICE', [id]));
-      assert.deepEqual(await settledOf(id), { PaidAmount: 0, DueAmount: 0, Paid: false, PaidOn: null, Void: true, CreditNote: false, Refunded: false, RefundedAmount: 0 });
+      assert.deepEqual(await settledOf(id), {
+        PaidAmount: 0,
+        DueAmount: 0,
+        Paid: false,
+        PaidOn: null,
+        Void: true,
+        CreditNote: false,
+        Refunded: false,
+        RefundedAmount: 0,
+      });
       await refusedCommand('VOID_INVOICE', [id], [], /already void/);
       const before = await snapshot();
       const payment = await pay(id, 1);
@@ -233,13 +397,50 @@ describe('settlement', () => {
     it('COWORKER_INVOICE_CANCEL: a numbered credit note of one line, tax in proportion; preview writes nothing; bounded by what is due', async () => {
       const id = await invoice(120);
       const original = await read(id);
-      const preview = ok(await run('COWORKER_INVOICE_CANCEL', [id], [{ Name: `Amount${id}`, Value: '50' }, { Name: 'Preview', Value: 'true' }]));
-      assert.deepEqual(preview.Value, [{ CoworkerInvoiceId: id, CoworkerId: customer, CurrencyId: gbp, TotalAmount: -50, TaxAmount: -8.33, CreditNote: true, OriginalInvoiceGuid: original.UniqueId }]);
+      const preview = ok(
+        await run(
+          'COWORKER_INVOICE_CANCEL',
+          [id],
+          [
+            { Name: `Amount${id}`, Value: '50' },
+            { Name: 'Preview', Value: 'true' },
+          ],
+        ),
+      );
+      assert.deepEqual(preview.Value, [
+        {
+          CoworkerInvoiceId: id,
+          CoworkerId: customer,
+          CurrencyId: gbp,
+          TotalAmount: -50,
+          TaxAmount: -8.33,
+          CreditNote: true,
+          OriginalInvoiceGuid: original.UniqueId,
+        },
+      ]);
       const before = await snapshot();
-      ok(await run('COWORKER_INVOICE_CANCEL', [id], [{ Name: `Amount${id}`, Value: 50 }, { Name: 'Preview', Value: true }]));
+      ok(
+        await run(
+          'COWORKER_INVOICE_CANCEL',
+          [id],
+          [
+            { Name: `Amount${id}`, Value: 50 },
+            { Name: 'Preview', Value: true },
+          ],
+        ),
+      );
       assert.deepEqual(await snapshot(), before);
 
-      const answer = ok(await run('COWORKER_INVOICE_CANCEL', [id], [{ Name: `Amount${id}`, Value: 50 }, { Name: 'DoNotApplyCreditAutomatically', Value: true }]));
+      const answer = ok(
+        await run(
+          'COWORKER_INVOICE_CANCEL',
+          [id],
+          [
+            { Name: `Amount${id}`, Value: 50 },
+            { Name: 'DoNotApplyCreditAutomatically', Value: true },
+          ],
+        ),
+      );
       const note = await read(answer.Value[0].Id);
       assert.equal(Number(note.InvoiceNumber), Number(original.InvoiceNumber) + 1);
       assert.equal(note.CreditNote, true);
@@ -263,7 +464,16 @@ describe('settlement', () => {
       await refusedCommand('COWORKER_INVOICE_CANCEL', [note.Id], [], /credit note/);
       // The rest by default: nothing due then, so neither payment nor another credit note.
       ok(await run('COWORKER_INVOICE_CANCEL', [id]));
-      assert.deepEqual(await settledOf(id), { PaidAmount: 0, DueAmount: 0, Paid: false, PaidOn: null, Void: false, CreditNote: false, Refunded: false, RefundedAmount: 0 });
+      assert.deepEqual(await settledOf(id), {
+        PaidAmount: 0,
+        DueAmount: 0,
+        Paid: false,
+        PaidOn: null,
+        Void: false,
+        CreditNote: false,
+        Refunded: false,
+        RefundedAmount: 0,
+      });
       await refusedCommand('COWORKER_INVOICE_CANCEL', [id], [], /nothing due/);
       const payment = await pay(id, 1);
       assert.equal(payment.status, 400);
@@ -276,10 +486,14 @@ describe('settlement', () => {
 
     it('parallel credit notes of one invoice never credit more than was due', async () => {
       const id = await invoice(100);
-      const answers = await Promise.all(Array.from({ length: 6 }, () => run('COWORKER_INVOICE_CANCEL', [id], [{ Name: `Amount${id}`, Value: 30 }])));
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, () => run('COWORKER_INVOICE_CANCEL', [id], [{ Name: `Amount${id}`, Value: 30 }])),
+      );
       assert.equal(answers.filter((a) => a.body.WasSuccessful === true).length, 3);
       assert.equal((await read(id)).DueAmount, 10);
-      const notes = (await t.get(`${INVOICES}?CoworkerInvoice_CreditNote=true&CoworkerInvoice_OriginalInvoiceGuid=${(await read(id)).UniqueId}`)).body.Records;
+      const notes = (
+        await t.get(`${INVOICES}?CoworkerInvoice_CreditNote=true&CoworkerInvoice_OriginalInvoiceGuid=${(await read(id)).UniqueId}`)
+      ).body.Records;
       assert.equal(notes.length, 3);
       assert.equal(new Set(notes.map((n: any) => n.InvoiceNumber)).size, 3);
     });
@@ -288,7 +502,16 @@ describe('settlement', () => {
       const id = await invoice(120);
       await refusedCommand('COWORKER_INVOICE_REFUND', [id], [], /no payment left/);
       ok(await run('PAY_COWORKER_INVOICE_MANUAL', [id]));
-      ok(await run('COWORKER_INVOICE_REFUND', [id], [{ Name: `Amount${id}`, Value: 20 }, { Name: 'ePaymentProvider0', Value: 997 }]));
+      ok(
+        await run(
+          'COWORKER_INVOICE_REFUND',
+          [id],
+          [
+            { Name: `Amount${id}`, Value: 20 },
+            { Name: 'ePaymentProvider0', Value: 997 },
+          ],
+        ),
+      );
       const refunded = await read(id);
       assert.equal(refunded.Refunded, true);
       assert.equal(refunded.RefundedAmount, 20);
@@ -309,7 +532,8 @@ describe('settlement', () => {
       assert.equal((await read(id)).RefundedAmount, 120);
       await refusedCommand('COWORKER_INVOICE_REFUND', [id], [], /no payment left/);
       // A payment cannot be deleted below what was refunded.
-      const payment = (await t.get(`${ENTRIES}?CoworkerLedgerEntry_CoworkerInvoice=${id}&from_CoworkerLedgerEntry_Credit=0.01`)).body.Records[0];
+      const payment = (await t.get(`${ENTRIES}?CoworkerLedgerEntry_CoworkerInvoice=${id}&from_CoworkerLedgerEntry_Credit=0.01`)).body
+        .Records[0];
       const kept = await snapshot();
       assert.equal((await t.delete(`${ENTRIES}/${payment.Id}`)).status, 400);
       assert.deepEqual(await snapshot(), kept);
@@ -322,7 +546,14 @@ describe('settlement', () => {
       await refusedCommand('COWORKER_INVOICE_REFUND', [id], [{ Name: 'ePaymentProvider0', Value: 10 }], /ePaymentProvider0/);
       const missing = id + 100_000;
       const downloads = await tableRows(t, 'download_file');
-      for (const key of ['PAY_COWORKER_INVOICE_MANUAL', 'VOID_INVOICE', 'COWORKER_INVOICE_CANCEL', 'COWORKER_INVOICE_REFUND', 'COWORKER_INVOICE_DELETE', 'COWORKER_INVOICE_PRINT']) {
+      for (const key of [
+        'PAY_COWORKER_INVOICE_MANUAL',
+        'VOID_INVOICE',
+        'COWORKER_INVOICE_CANCEL',
+        'COWORKER_INVOICE_REFUND',
+        'COWORKER_INVOICE_DELETE',
+        'COWORKER_INVOICE_PRINT',
+      ]) {
         await refusedCommand(key, [missing], [], /does not exist/);
       }
       // One unknown id after a known one refuses both: no PDF is made for the known one.
@@ -356,13 +587,22 @@ describe('settlement', () => {
       for (let round = 0; round < 5; round++) {
         const id = await invoice(40);
         const [voiding, paying] = await Promise.all([run('VOID_INVOICE', [id]), run('PAY_COWORKER_INVOICE_MANUAL', [id])]);
-        assert.equal([voiding.body.WasSuccessful, paying.body.WasSuccessful].filter(Boolean).length, 1, JSON.stringify([voiding.body, paying.body]));
+        assert.equal(
+          [voiding.body.WasSuccessful, paying.body.WasSuccessful].filter(Boolean).length,
+          1,
+          JSON.stringify([voiding.body, paying.body]),
+        );
         const settled = await settledOf(id);
         if (voiding.body.WasSuccessful) assert.deepEqual([settled.Void, settled.PaidAmount, settled.DueAmount], [true, 0, 0]);
         else assert.deepEqual([settled.Void, settled.Paid, settled.PaidAmount], [false, true, 40]);
         // Besides its INV entry: a VOID entry, or one payment.
-        const entries = (await tableRows(t, 'coworkerledgerentry')).filter((row) => Number(row.CoworkerInvoiceId) === id && row.Code !== 'INV');
-        assert.deepEqual(entries.map((row) => row.Code), voiding.body.WasSuccessful ? ['VOID'] : ['PAYM']);
+        const entries = (await tableRows(t, 'coworkerledgerentry')).filter(
+          (row) => Number(row.CoworkerInvoiceId) === id && row.Code !== 'INV',
+        );
+        assert.deepEqual(
+          entries.map((row) => row.Code),
+          voiding.body.WasSuccessful ? ['VOID'] : ['PAYM'],
+        );
       }
     });
   });
@@ -373,13 +613,26 @@ describe('settlement', () => {
       ok(await pay(id, 20));
       const { InvoiceNumber, BillToName } = await read(id);
       const answer = ok(await run('COWORKER_INVOICE_PRINT', [id]));
-      assert.match(answer.RedirectURL, /^\/ContentDownload\/DownloadTempDataFile\?uniqueId=[A-Za-z0-9_-]{43}&downloadFileName=Invoice-\d+\.pdf$/);
+      assert.match(
+        answer.RedirectURL,
+        /^\/ContentDownload\/DownloadTempDataFile\?uniqueId=[A-Za-z0-9_-]{43}&downloadFileName=Invoice-\d+\.pdf$/,
+      );
       const res = await fetch(t.url + answer.RedirectURL);
       assert.equal(res.status, 200);
       assert.equal(res.headers.get('content-type'), 'application/pdf');
       assert.match(res.headers.get('content-disposition')!, /attachment; filename="Invoice-\d+\.pdf"/);
       const text = pdfText(new Uint8Array(await res.arrayBuffer()));
-      for (const expected of ['Café Coworking Łódź', 'INVOICE', InvoiceNumber, BillToName, 'Zoë Šťastná Дмитрий Ανδρέας', 'Membership, March', '120.00 GBP', '20.00 GBP', '100.00 GBP']) {
+      for (const expected of [
+        'Café Coworking Łódź',
+        'INVOICE',
+        InvoiceNumber,
+        BillToName,
+        'Zoë Šťastná Дмитрий Ανδρέας',
+        'Membership, March',
+        '120.00 GBP',
+        '20.00 GBP',
+        '100.00 GBP',
+      ]) {
         assert.ok(text.includes(expected), `${expected} in:\n${text}`);
       }
       // With credentials too, and again.
@@ -391,7 +644,8 @@ describe('settlement', () => {
       ok(await run('VOID_INVOICE', [voided]));
       const credited = await invoice(120);
       const note = ok(await run('COWORKER_INVOICE_CANCEL', [credited], [{ Name: `Amount${credited}`, Value: 50 }])).Value[0].Id;
-      const textOf = async (id: number) => pdfText(new Uint8Array(await (await fetch(t.url + ok(await run('COWORKER_INVOICE_PRINT', [id])).RedirectURL)).arrayBuffer()));
+      const textOf = async (id: number) =>
+        pdfText(new Uint8Array(await (await fetch(t.url + ok(await run('COWORKER_INVOICE_PRINT', [id])).RedirectURL)).arrayBuffer()));
       assert.match(await textOf(voided), /VOID/);
       const noteText = await textOf(note);
       assert.match(noteText, /CREDIT NOTE/);
@@ -414,12 +668,18 @@ describe('settlement', () => {
 
     it('an unknown or expired token is a 404, with or without credentials', async () => {
       const answer = ok(await run('COWORKER_INVOICE_PRINT', [await invoice(5)]));
-      assert.equal((await fetch(`${t.url}/ContentDownload/DownloadTempDataFile?uniqueId=${'A'.repeat(43)}&downloadFileName=x.pdf`)).status, 404);
+      assert.equal(
+        (await fetch(`${t.url}/ContentDownload/DownloadTempDataFile?uniqueId=${'A'.repeat(43)}&downloadFileName=x.pdf`)).status,
+        404,
+      );
       assert.equal((await fetch(`${t.url}/ContentDownload/DownloadTempDataFile`)).status, 404);
       const row = (await tableRows(t, 'download_file')).at(-1)!;
       const expiresIn = Date.parse(`${String(row.ExpiresOn).replace(' ', 'T').slice(0, 19)}Z`) - Date.now();
       assert.ok(expiresIn >= 5 * 60_000, `valid for ${expiresIn} ms`);
-      await t.db.query(`UPDATE ${t.db.id('download_file')} SET ${t.db.id('ExpiresOn')} = ? WHERE ${t.db.id('Id')} = ?`, ['2000-01-01 00:00:00', row.Id]);
+      await t.db.query(`UPDATE ${t.db.id('download_file')} SET ${t.db.id('ExpiresOn')} = ? WHERE ${t.db.id('Id')} = ?`, [
+        '2000-01-01 00:00:00',
+        row.Id,
+      ]);
       assert.equal((await fetch(t.url + answer.RedirectURL)).status, 404);
       assert.equal((await fetch(t.url + answer.RedirectURL, { headers: { authorization: t.adminAuth } })).status, 404);
     });
@@ -428,15 +688,43 @@ describe('settlement', () => {
   describe('with billing runs', () => {
     const billRun = (ids: number[], until: string) =>
       t.post('/api/spaces/coworkers/runcommand', { Key: 'COWORKER_BILL_RUN', Ids: ids, Parameters: [{ Name: 'Until', Value: until }] });
-    const linesOf = async (id: number) => (await t.get(`/api/billing/coworkerinvoicelines?CoworkerInvoiceLine_CoworkerInvoice=${id}&orderBy=Position&size=100`)).body.Records as any[];
+    const linesOf = async (id: number) =>
+      (await t.get(`/api/billing/coworkerinvoicelines?CoworkerInvoiceLine_CoworkerInvoice=${id}&orderBy=Position&size=100`)).body
+        .Records as any[];
 
     it('COWORKER_INVOICE_DELETE releases what the invoice billed: the next run bills it again, with a new number', async () => {
       const vat = await create(t, '/api/sys/taxrates', { BusinessId: business, Name: 'VAT', Rate: 20 });
-      const tariff = await create(t, '/api/billing/tariffs', { BusinessId: business, Name: 'Resident desk', Price: 200, CurrencyId: gbp, TaxRateId: vat });
+      const tariff = await create(t, '/api/billing/tariffs', {
+        BusinessId: business,
+        Name: 'Resident desk',
+        Price: 200,
+        CurrencyId: gbp,
+        TaxRateId: vat,
+      });
       const member = await createCoworker(t, business, { FullName: 'Ξανθίππη Ковалёва' });
-      const contract = await create(t, '/api/billing/coworkercontracts', { CoworkerId: member, TariffId: tariff, StartDate: '2025-01-01', BillingDay: 1 });
-      const product = await create(t, '/api/billing/products', { BusinessId: business, Name: 'Coffee', SystemProductType: 1, Description: 'Sold at the bar', DisplayOrder: 0, Price: 2.5, CurrencyId: gbp, AvailableAs: 3, TaxRateId: vat });
-      const sale = await create(t, '/api/billing/coworkerproducts', { CoworkerId: member, ProductId: product, Quantity: 4, SaleDate: '2025-01-15' });
+      const contract = await create(t, '/api/billing/coworkercontracts', {
+        CoworkerId: member,
+        TariffId: tariff,
+        StartDate: '2025-01-01',
+        BillingDay: 1,
+      });
+      const product = await create(t, '/api/billing/products', {
+        BusinessId: business,
+        Name: 'Coffee',
+        SystemProductType: 1,
+        Description: 'Sold at the bar',
+        DisplayOrder: 0,
+        Price: 2.5,
+        CurrencyId: gbp,
+        AvailableAs: 3,
+        TaxRateId: vat,
+      });
+      const sale = await create(t, '/api/billing/coworkerproducts', {
+        CoworkerId: member,
+        ProductId: product,
+        Quantity: 4,
+        SaleDate: '2025-01-15',
+      });
       const first = ok(await billRun([member], '2025-02-10')).Value[0];
       const billed = await read(first.Id);
       const lines = await linesOf(first.Id);
@@ -460,7 +748,10 @@ describe('settlement', () => {
       // Its totals are its lines': a PUT of other totals keeps them.
       const stored = await read(again.Id);
       ok(await t.put(INVOICES, { ...stored, TotalAmount: 1, TaxAmount: 0, Description: 'Re-billed' }));
-      assert.deepEqual([(await read(again.Id)).TotalAmount, (await read(again.Id)).TaxAmount, (await read(again.Id)).Description], [stored.TotalAmount, stored.TaxAmount, 'Re-billed']);
+      assert.deepEqual(
+        [(await read(again.Id)).TotalAmount, (await read(again.Id)).TaxAmount, (await read(again.Id)).Description],
+        [stored.TotalAmount, stored.TaxAmount, 'Re-billed'],
+      );
       const rebilled = await read(again.Id);
       assert.ok(Number(rebilled.InvoiceNumber) > Number(later.InvoiceNumber), `${rebilled.InvoiceNumber} after ${later.InvoiceNumber}`);
       assert.equal(rebilled.TotalAmount, billed.TotalAmount);
@@ -470,10 +761,32 @@ describe('settlement', () => {
 
     it('the PDF of an invoice made by a run shows every line and the totals', async () => {
       const vat = await create(t, '/api/sys/taxrates', { BusinessId: business, Name: 'VAT 23', Rate: 23 });
-      const tariff = await create(t, '/api/billing/tariffs', { BusinessId: business, Name: 'Dedicated desk', Price: 350, CurrencyId: gbp, TaxRateId: vat });
-      const member = await createCoworker(t, business, { FullName: 'Zoë Šťastná', CompanyName: 'Ανδρέας & Дмитрий Sp. z o.o.', Address: 'Ulica Łódzka 5', City: 'Kraków', PostCode: '30-001' });
+      const tariff = await create(t, '/api/billing/tariffs', {
+        BusinessId: business,
+        Name: 'Dedicated desk',
+        Price: 350,
+        CurrencyId: gbp,
+        TaxRateId: vat,
+      });
+      const member = await createCoworker(t, business, {
+        FullName: 'Zoë Šťastná',
+        CompanyName: 'Ανδρέας & Дмитрий Sp. z o.o.',
+        Address: 'Ulica Łódzka 5',
+        City: 'Kraków',
+        PostCode: '30-001',
+      });
       await create(t, '/api/billing/coworkercontracts', { CoworkerId: member, TariffId: tariff, StartDate: '2025-03-01', BillingDay: 1 });
-      const room = await create(t, '/api/billing/products', { BusinessId: business, Name: 'Meeting room (2 h)', SystemProductType: 1, Description: 'Sold at the bar', DisplayOrder: 0, Price: 25.5, CurrencyId: gbp, AvailableAs: 3, TaxRateId: vat });
+      const room = await create(t, '/api/billing/products', {
+        BusinessId: business,
+        Name: 'Meeting room (2 h)',
+        SystemProductType: 1,
+        Description: 'Sold at the bar',
+        DisplayOrder: 0,
+        Price: 25.5,
+        CurrencyId: gbp,
+        AvailableAs: 3,
+        TaxRateId: vat,
+      });
       await create(t, '/api/billing/coworkerproducts', { CoworkerId: member, ProductId: room, Quantity: 2, SaleDate: '2025-03-12' });
       const made = ok(await billRun([member], '2025-03-31')).Value[0];
       ok(await pay(made.Id, 100, { CoworkerId: member }));
@@ -483,9 +796,21 @@ describe('settlement', () => {
       if (process.env.SETTLEMENT_PDF_OUT) (await import('node:fs')).writeFileSync(process.env.SETTLEMENT_PDF_OUT, pdf);
       // The layout keeps each line whole; reading order keeps a wrapped description whole.
       const texts = [pdfText(pdf), pdfText(pdf, true)];
-      const expected = [invoiceRecord.InvoiceNumber, 'Ανδρέας & Дмитрий Sp. z o.o.', 'Kraków', ...(await linesOf(made.Id)).map((l) => l.Description as string),
-        `${invoiceRecord.TotalAmount.toFixed(2)} GBP`, `${invoiceRecord.TaxAmount.toFixed(2)} GBP`, '100.00 GBP', `${invoiceRecord.DueAmount.toFixed(2)} GBP`];
-      for (const item of expected) assert.ok(texts.some((text) => text.includes(item)), `${item} in:\n${texts[0]}`);
+      const expected = [
+        invoiceRecord.InvoiceNumber,
+        'Ανδρέας & Дмитрий Sp. z o.o.',
+        'Kraków',
+        ...(await linesOf(made.Id)).map((l) => l.Description as string),
+        `${invoiceRecord.TotalAmount.toFixed(2)} GBP`,
+        `${invoiceRecord.TaxAmount.toFixed(2)} GBP`,
+        '100.00 GBP',
+        `${invoiceRecord.DueAmount.toFixed(2)} GBP`,
+      ];
+      for (const item of expected)
+        assert.ok(
+          texts.some((text) => text.includes(item)),
+          `${item} in:\n${texts[0]}`,
+        );
     });
   });
 
@@ -497,7 +822,9 @@ describe('settlement', () => {
     const unpaid = await invoice(10);
     const credited = await invoice(10);
     const note = ok(await run('COWORKER_INVOICE_CANCEL', [credited])).Value[0].Id;
-    const res = await t.get(`${INVOICES}?CoworkerInvoice_CreditNote=false&CoworkerInvoice_Paid=true&from_CoworkerInvoice_PaidOn=2026-01-01&size=1000`);
+    const res = await t.get(
+      `${INVOICES}?CoworkerInvoice_CreditNote=false&CoworkerInvoice_Paid=true&from_CoworkerInvoice_PaidOn=2026-01-01&size=1000`,
+    );
     assert.equal(res.status, 200);
     const ids = res.body.Records.map((r: any) => r.Id);
     assert.ok(ids.includes(late));
@@ -508,9 +835,11 @@ describe('settlement', () => {
   it('webhook events: 23 on every payment, 21 when paid, 20 for a credit note, 19 for a refund', async () => {
     const hooked = await createBusiness(t, { Name: 'Hooked Hub' });
     const buyer = await createCoworker(t, hooked);
-    for (const action of [19, 20, 21, 23]) await create(t, '/api/sys/webhooks', { BusinessId: hooked, Name: `hook ${action}`, Action: action, URL: 'https://example.com/hook' });
+    for (const action of [19, 20, 21, 23])
+      await create(t, '/api/sys/webhooks', { BusinessId: hooked, Name: `hook ${action}`, Action: action, URL: 'https://example.com/hook' });
     const id = await create(t, INVOICES, { BusinessId: hooked, CoworkerId: buyer, CurrencyId: gbp, TotalAmount: 100, TaxAmount: 0 });
-    const count = async (action: number) => (await tableRows(t, 'webhook_delivery')).filter((row) => Number(row.Action) === action && Number(row.RecordId) >= id).length;
+    const count = async (action: number) =>
+      (await tableRows(t, 'webhook_delivery')).filter((row) => Number(row.Action) === action && Number(row.RecordId) >= id).length;
     ok(await t.post(ENTRIES, { BusinessId: hooked, CoworkerId: buyer, CoworkerInvoiceId: id, Credit: 40 }));
     assert.deepEqual([await count(23), await count(21)], [1, 0]);
     ok(await run('COWORKER_INVOICE_CANCEL', [id], [{ Name: `Amount${id}`, Value: 10 }]));

@@ -37,20 +37,32 @@ describe('SIGTERM', () => {
   });
 
   it('finishes the request in flight, refuses new connections, closes the pool and exits 0', async () => {
-    const currencies: any = await (await fetch(`${service.url}/api/sys/currencies?Currency_Code=EUR`, { headers: { authorization: basicAuth(ADMIN.email, ADMIN.password) } })).json();
+    const currencies: any = await (
+      await fetch(`${service.url}/api/sys/currencies?Currency_Code=EUR`, {
+        headers: { authorization: basicAuth(ADMIN.email, ADMIN.password) },
+      })
+    ).json();
     const body = JSON.stringify({ Name: 'Written during shutdown', CurrencyId: currencies.Records[0].Id, CountryId: 1 });
 
     // A create whose body is still on its way when the signal arrives.
     let inFlight: ReturnType<typeof request> | undefined;
     const response = new Promise<{ status: number; body: any }>((resolve, reject) => {
-      const req = request(`${service.url}/api/sys/businesses`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: basicAuth(ADMIN.email, ADMIN.password), 'transfer-encoding': 'chunked' },
-      }, (res) => {
-        let text = '';
-        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
-      });
+      const req = request(
+        `${service.url}/api/sys/businesses`,
+        {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            authorization: basicAuth(ADMIN.email, ADMIN.password),
+            'transfer-encoding': 'chunked',
+          },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+        },
+      );
       req.on('error', reject);
       req.write(body.slice(0, 10));
       inFlight = req;
@@ -60,7 +72,11 @@ describe('SIGTERM', () => {
     service.child.kill('SIGTERM');
     await sleep(700);
     assert.equal(service.child.exitCode, null, 'still running while a request is in flight');
-    await assert.rejects(fetch(`${service.url}/health`, { signal: AbortSignal.timeout(3000) }), (error: any) => error.cause?.code === 'ECONNREFUSED', 'new connections are refused');
+    await assert.rejects(
+      fetch(`${service.url}/health`, { signal: AbortSignal.timeout(3000) }),
+      (error: any) => error.cause?.code === 'ECONNREFUSED',
+      'new connections are refused',
+    );
 
     inFlight!.end(body.slice(10));
     const res = await response;
@@ -75,8 +91,14 @@ describe('SIGTERM', () => {
     const id = res.body.Value.Id;
     const check = await new DataSource(buildDataSourceOptions(validateEnvironment({ DATABASE_URL: database.url }))).initialize();
     try {
-      const rows = await check.query(`SELECT ${check.driver.escape('Name')} AS name FROM ${check.driver.escape('business')} WHERE ${check.driver.escape('Id')} = ?`, [id]);
-      assert.deepEqual(rows.map((row: { name: string }) => row.name), ['Written during shutdown']);
+      const rows = await check.query(
+        `SELECT ${check.driver.escape('Name')} AS name FROM ${check.driver.escape('business')} WHERE ${check.driver.escape('Id')} = ?`,
+        [id],
+      );
+      assert.deepEqual(
+        rows.map((row: { name: string }) => row.name),
+        ['Written during shutdown'],
+      );
     } finally {
       await check.destroy();
     }

@@ -16,7 +16,6 @@ describe('sign-in rules and listed records', () => {
   let n = 0;
   const email = (name: string) => `${name}-${++n}@signin.example`;
 
-
   it('a one-time code accepted once is refused after, also when sent in parallel', async () => {
     const secret = generateSecret();
     const address = email('totp');
@@ -32,7 +31,13 @@ describe('sign-in rules and listed records', () => {
 
   it('a two-factor secret of fewer than 26 base32 characters is refused', async () => {
     for (const secret of ['JBSWY3DPEHPK3PXP', 'JBSWY3DPEHPK3PXPJBSWY3DPE']) {
-      const res = await t.post('/api/sys/users', { Email: email('short'), FullName: 'S', Password: PASSWORD, TwoFactorEnabled: true, TwoFactorSecret: secret });
+      const res = await t.post('/api/sys/users', {
+        Email: email('short'),
+        FullName: 'S',
+        Password: PASSWORD,
+        TwoFactorEnabled: true,
+        TwoFactorSecret: secret,
+      });
       assert.equal(res.status, 400);
       assert.equal(res.body.Errors[0].PropertyName, 'TwoFactorSecret');
     }
@@ -53,7 +58,10 @@ describe('sign-in rules and listed records', () => {
       requestToken(t, { grant_type: 'password', username: inactive, password: PASSWORD }),
       requestToken(t, { grant_type: 'password', username: locked, password: PASSWORD }),
     ]);
-    assert.deepEqual(answers.map((a) => a.status), [400, 400, 400, 400]);
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      [400, 400, 400, 400],
+    );
     assert.equal(new Set(answers.map((a) => JSON.stringify(a.body))).size, 1, JSON.stringify(answers.map((a) => a.body)));
   });
 
@@ -72,9 +80,20 @@ describe('sign-in rules and listed records', () => {
     const product = await createProduct(t, business);
     const tariff = await createTariff(t, business);
     const other = await createProduct(t, business);
-    const credit = await create(t, '/api/billing/productbookingcredits', { Name: 'Hours', ProductId: other, Credit: 3, ElegibleProducts: [other, product], ElegibleTariffs: [tariff] });
+    const credit = await create(t, '/api/billing/productbookingcredits', {
+      Name: 'Hours',
+      ProductId: other,
+      Credit: 3,
+      ElegibleProducts: [other, product],
+      ElegibleTariffs: [tariff],
+    });
     const customer = await createCoworker(t, business);
-    await create(t, '/api/billing/coworkerbookingcredits', { CoworkerId: customer, Description: 'Hours', TotalCredit: 2, ElegibleTariffs: [tariff] });
+    await create(t, '/api/billing/coworkerbookingcredits', {
+      CoworkerId: customer,
+      Description: 'Hours',
+      TotalCredit: 2,
+      ElegibleTariffs: [tariff],
+    });
     for (const path of [`/api/billing/products/${product}`, `/api/billing/tariffs/${tariff}`]) {
       const before = [await t.rows('product'), await t.rows('tariff')];
       const res = await t.delete(path);

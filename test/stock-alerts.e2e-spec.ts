@@ -33,7 +33,8 @@ describe('stock alerts: 1002 ProductLowStock', () => {
     const productId = await createProduct(t, business, { Name: 'Printer paper', TrackStock: true, ...product });
     const sell = (quantity = 1) => t.post(SALES, { CoworkerId: customer, ProductId: productId, Quantity: quantity });
     /** The alerts written for the hook (the outbox writes them in the sale's transaction). */
-    const alerts = async () => ((await t.get(`${HOOKS}/${hook}/deliveries?size=1000`)).body.Records as Array<{ Action: number; RecordId: number }>);
+    const alerts = async () =>
+      (await t.get(`${HOOKS}/${hook}/deliveries?size=1000`)).body.Records as Array<{ Action: number; RecordId: number }>;
     const read = async () => (await t.get(`${PRODUCTS}/${productId}`)).body;
     /** A PUT of the whole product with `changes`, as clients send it. */
     const put = async (changes: Record<string, unknown>) => {
@@ -59,7 +60,10 @@ describe('stock alerts: 1002 ProductLowStock', () => {
     assert.equal(alerted.CurrentStock, 3);
     assert.match(alerted.LowStockAlertedOn, WIRE_DATE_TIME);
     assert.equal(alerted.LowStock, true);
-    assert.deepEqual((await s.alerts()).map((a) => [a.Action, a.RecordId]), [[LOW_STOCK, s.productId]]);
+    assert.deepEqual(
+      (await s.alerts()).map((a) => [a.Action, a.RecordId]),
+      [[LOW_STOCK, s.productId]],
+    );
     const [delivery] = await receiver.waitFor(`/${s.name}`, 1);
     const [carried] = JSON.parse(delivery.body);
     assert.equal(carried.Id, s.productId);
@@ -76,7 +80,11 @@ describe('stock alerts: 1002 ProductLowStock', () => {
     const jump = await shop({ CurrentStock: 10, StockAlertLevel: 3 });
     await sold(jump.sell(9));
     assert.equal((await jump.alerts()).length, 1);
-    for (const product of [{ TrackStock: false, CurrentStock: 5, StockAlertLevel: 3 }, { CurrentStock: 5, StockAlertLevel: null }, { CurrentStock: 50, StockAlertLevel: 3 }]) {
+    for (const product of [
+      { TrackStock: false, CurrentStock: 5, StockAlertLevel: 3 },
+      { CurrentStock: 5, StockAlertLevel: null },
+      { CurrentStock: 50, StockAlertLevel: 3 },
+    ]) {
       const s = await shop(product);
       await sold(s.sell(4));
       assert.deepEqual(await s.alerts(), [], JSON.stringify(product));
@@ -112,12 +120,19 @@ describe('stock alerts: 1002 ProductLowStock', () => {
   it('20 parallel sales crossing the level fire it exactly once, with the stock the crossing sale left', async () => {
     const s = await shop({ CurrentStock: 20, StockAlertLevel: 10 });
     const answers = await Promise.all(Array.from({ length: 20 }, () => s.sell()));
-    assert.deepEqual(answers.map((a) => a.status), Array(20).fill(200), JSON.stringify(answers.find((a) => a.status !== 200)?.body));
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      Array(20).fill(200),
+      JSON.stringify(answers.find((a) => a.status !== 200)?.body),
+    );
     assert.equal((await s.read()).CurrentStock, 0);
     assert.equal((await s.alerts()).length, 1);
     const [delivery] = await receiver.waitFor(`/${s.name}`, 1);
     assert.equal(JSON.parse(delivery.body)[0].CurrentStock, 10);
-    const entries = (await t.get(`${PRODUCTS}/${s.productId}/history?size=100`)).body.Records as Array<{ Action: string; Changes: Array<{ Field: string; From: unknown; To: unknown }> }>;
+    const entries = (await t.get(`${PRODUCTS}/${s.productId}/history?size=100`)).body.Records as Array<{
+      Action: string;
+      Changes: Array<{ Field: string; From: unknown; To: unknown }>;
+    }>;
     const history = entries.filter((entry) => entry.Action === 'Update');
     const stockSteps = history.flatMap((entry) => entry.Changes.filter((c) => c.Field === 'CurrentStock').map((c) => [c.From, c.To]));
     assert.equal(stockSteps.length, 20);
@@ -130,7 +145,12 @@ describe('stock alerts: 1002 ProductLowStock', () => {
     const s = await shop({ CurrentStock: 4, StockAlertLevel: 3, Name: 'Coffee pods' });
     const type = await create(t, '/api/spaces/resourcetypes', { BusinessId: s.business, Name: 'Rooms' });
     const room = await create(t, '/api/spaces/resources', { BusinessId: s.business, Name: 'Room 1', ResourceTypeId: type, HourlyPrice: 0 });
-    const booking = await create(t, '/api/spaces/bookings', { ResourceId: room, CoworkerId: s.customer, FromTime: '2031-05-06T09:00:00Z', ToTime: '2031-05-06T10:00:00Z' });
+    const booking = await create(t, '/api/spaces/bookings', {
+      ResourceId: room,
+      CoworkerId: s.customer,
+      FromTime: '2031-05-06T09:00:00Z',
+      ToTime: '2031-05-06T10:00:00Z',
+    });
     await create(t, '/api/spaces/bookingproducts', { BookingId: booking, ProductId: s.productId, Quantity: 1 });
     assert.equal((await s.alerts()).length, 1);
   });
@@ -147,6 +167,9 @@ describe('stock alerts: 1002 ProductLowStock', () => {
     await s.put({ LowStockAlertedOn: '2030-01-01T00:00:00Z' });
     assert.equal((await s.read()).LowStockAlertedOn, null);
     const actions = (await t.get('/api/utils/enums?name=eWebhookAction')).body as Array<{ Id: number; Name: string }>;
-    assert.deepEqual(actions.find((a) => a.Id === LOW_STOCK), { Id: LOW_STOCK, Name: 'ProductLowStock' });
+    assert.deepEqual(
+      actions.find((a) => a.Id === LOW_STOCK),
+      { Id: LOW_STOCK, Name: 'ProductLowStock' },
+    );
   });
 });

@@ -19,7 +19,13 @@ describe('surveys and survey runs', () => {
 
   describe('surveys', () => {
     it('creates with every field and reads it back', async () => {
-      const input = { BusinessId: business, Name: 'Welcome survey', Description: 'How was your first week?\n'.repeat(20), Active: true, SystemId: 'srv-1' };
+      const input = {
+        BusinessId: business,
+        Name: 'Welcome survey',
+        Description: 'How was your first week?\n'.repeat(20),
+        Active: true,
+        SystemId: 'srv-1',
+      };
       const read = await createAndReadBack(t, '/api/content/surveys', 'Survey', input);
       assert.equal(read.ToStringText, 'Welcome survey');
     });
@@ -34,7 +40,9 @@ describe('surveys and survey runs', () => {
       assert.deepEqual(errorNames(missing.body), ['BusinessId', 'Name']);
       const unknown = await refused(t, ['survey'], 400, () => t.post('/api/content/surveys', { BusinessId: 424242, Name: 'x' }));
       assert.equal(unknown.body.Message, 'BusinessId: Business 424242 does not exist');
-      const long = await refused(t, ['survey'], 400, () => t.post('/api/content/surveys', { BusinessId: business, Name: 'x'.repeat(256), Description: 'y'.repeat(65_536) }));
+      const long = await refused(t, ['survey'], 400, () =>
+        t.post('/api/content/surveys', { BusinessId: business, Name: 'x'.repeat(256), Description: 'y'.repeat(65_536) }),
+      );
       assert.deepEqual(errorNames(long.body), ['Description', 'Name']);
     });
 
@@ -55,11 +63,16 @@ describe('surveys and survey runs', () => {
     it('creates with every field and reads it back with SurveyName and CoworkerFullName', async () => {
       const input = { CoworkerId: coworker, SurveyId: survey, MailingDate: '2025-03-01T09:30:00Z', Submitted: true, SystemId: 'run-1' };
       const read = await createAndReadBack(t, '/api/content/surveyruns', 'SurveyRun', input);
-      assertFields(read, { SurveyName: 'Quarterly pulse', CoworkerFullName: 'Mary Somerville', ToStringText: 'Quarterly pulse - Mary Somerville' });
+      assertFields(read, {
+        SurveyName: 'Quarterly pulse',
+        CoworkerFullName: 'Mary Somerville',
+        ToStringText: 'Quarterly pulse - Mary Somerville',
+      });
     });
 
     it('accepts the input date forms of the contract and defaults Submitted to false', async () => {
-      const id = (await t.post('/api/content/surveyruns', { CoworkerId: coworker, SurveyId: survey, MailingDate: '2025-03-01T09:30' })).body.Value.Id;
+      const id = (await t.post('/api/content/surveyruns', { CoworkerId: coworker, SurveyId: survey, MailingDate: '2025-03-01T09:30' })).body
+        .Value.Id;
       const read = (await t.get(`/api/content/surveyruns/${id}`)).body;
       assert.equal(read.MailingDate, '2025-03-01T09:30:00Z');
       assert.equal(read.Submitted, false);
@@ -75,27 +88,45 @@ describe('surveys and survey runs', () => {
       assert.match(create.body.Message, /^(CoworkerId|SurveyId): (CoworkerId|SurveyId) is required\.$/);
       const id = (await t.post('/api/content/surveyruns', { CoworkerId: coworker, SurveyId: survey })).body.Value.Id;
       const update = await refused(t, ['surveyrun'], 400, () => t.put('/api/content/surveyruns', { Id: id, SurveyId: survey }));
-      assert.deepEqual(update.body.Errors.map((e: any) => e.PropertyName), ['CoworkerId']);
+      assert.deepEqual(
+        update.body.Errors.map((e: any) => e.PropertyName),
+        ['CoworkerId'],
+      );
       const noId = await refused(t, ['surveyrun'], 400, () => t.put('/api/content/surveyruns', { CoworkerId: coworker, SurveyId: survey }));
       assert.equal(noId.body.Errors[0].PropertyName, 'Id');
     });
 
     it('an unknown CoworkerId or SurveyId: 400 naming it', async () => {
-      const survey42 = await refused(t, ['surveyrun'], 400, () => t.post('/api/content/surveyruns', { CoworkerId: coworker, SurveyId: 42 }));
+      const survey42 = await refused(t, ['surveyrun'], 400, () =>
+        t.post('/api/content/surveyruns', { CoworkerId: coworker, SurveyId: 42 }),
+      );
       assert.equal(survey42.body.Message, 'SurveyId: Survey 42 does not exist');
       assert.deepEqual(survey42.body.Errors, [{ PropertyName: 'SurveyId', AttemptedValue: 42, Message: 'Survey 42 does not exist' }]);
-      const coworker42 = await refused(t, ['surveyrun'], 400, () => t.post('/api/content/surveyruns', { CoworkerId: 4242, SurveyId: survey }));
+      const coworker42 = await refused(t, ['surveyrun'], 400, () =>
+        t.post('/api/content/surveyruns', { CoworkerId: 4242, SurveyId: survey }),
+      );
       assert.equal(coworker42.body.Message, 'CoworkerId: Coworker 4242 does not exist');
       const id = (await t.post('/api/content/surveyruns', { CoworkerId: coworker, SurveyId: survey })).body.Value.Id;
-      const update = await refused(t, ['surveyrun'], 400, () => t.put(`/api/content/surveyruns/${id}`, { CoworkerId: coworker, SurveyId: 42 }));
+      const update = await refused(t, ['surveyrun'], 400, () =>
+        t.put(`/api/content/surveyruns/${id}`, { CoworkerId: coworker, SurveyId: 42 }),
+      );
       assert.equal(update.body.Message, 'SurveyId: Survey 42 does not exist');
-      const wrongType = await refused(t, ['surveyrun'], 400, () => t.post('/api/content/surveyruns', { CoworkerId: 'me', SurveyId: survey, MailingDate: 'soon', Submitted: 'yes' }));
+      const wrongType = await refused(t, ['surveyrun'], 400, () =>
+        t.post('/api/content/surveyruns', { CoworkerId: 'me', SurveyId: survey, MailingDate: 'soon', Submitted: 'yes' }),
+      );
       assert.deepEqual(errorNames(wrongType.body), ['CoworkerId', 'MailingDate', 'Submitted']);
     });
 
     it('update (docs/api.md §9.6) keeps absent optional fields and clears explicit null', async () => {
       const other = await createSurvey(t, business, { Name: 'Exit survey' });
-      const id = (await t.post('/api/content/surveyruns', { CoworkerId: coworker, SurveyId: survey, MailingDate: '2025-04-01T08:00:00Z', Submitted: true })).body.Value.Id;
+      const id = (
+        await t.post('/api/content/surveyruns', {
+          CoworkerId: coworker,
+          SurveyId: survey,
+          MailingDate: '2025-04-01T08:00:00Z',
+          Submitted: true,
+        })
+      ).body.Value.Id;
       const keep = await t.put('/api/content/surveyruns', { Id: id, CoworkerId: coworker, SurveyId: other });
       assert.equal(keep.status, 200);
       assert.equal(keep.body.Message, 'SurveyRun was successfully updated.');
@@ -111,11 +142,17 @@ describe('surveys and survey runs', () => {
       const someoneElse = await createCoworker(t, business, { FullName: 'Caroline Herschel' });
       const mine = (await t.post('/api/content/surveyruns', { CoworkerId: someoneElse, SurveyId: survey, Submitted: true })).body.Value.Id;
       const list = await t.get(`/api/content/surveyruns?SurveyRun_Coworker=${someoneElse}`);
-      assert.deepEqual(list.body.Records.map((r: any) => r.Id), [mine]);
+      assert.deepEqual(
+        list.body.Records.map((r: any) => r.Id),
+        [mine],
+      );
       const submitted = await t.get(`/api/content/surveyruns?SurveyRun_Coworker=${someoneElse}&SurveyRun_Submitted=false`);
       assert.equal(submitted.body.TotalItems, 0);
       const byName = await t.get('/api/content/surveyruns?SurveyRun_CoworkerFullName=herschel');
-      assert.deepEqual(byName.body.Records.map((r: any) => r.Id), [mine]);
+      assert.deepEqual(
+        byName.body.Records.map((r: any) => r.Id),
+        [mine],
+      );
     });
 
     it('deletes; unknown ids are 404; a survey with runs cannot be deleted', async () => {

@@ -20,13 +20,24 @@ const run = promisify(execFile);
 /** TypeScript diagnostics of files compiled together, strict, emitting JavaScript into the folder. */
 function compile(folder: string, files: Record<string, string>): string[] {
   for (const [name, text] of Object.entries(files)) writeFileSync(join(folder, name), text);
-  const program = ts.createProgram(Object.keys(files).map((name) => join(folder, name)), {
-    strict: true, outDir: folder, skipLibCheck: true, target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'], types: ['node'], typeRoots: [join(ROOT, 'node_modules', '@types')],
-  });
+  const program = ts.createProgram(
+    Object.keys(files).map((name) => join(folder, name)),
+    {
+      strict: true,
+      outDir: folder,
+      skipLibCheck: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
+      types: ['node'],
+      typeRoots: [join(ROOT, 'node_modules', '@types')],
+    },
+  );
   const emitted = program.emit();
-  return [...ts.getPreEmitDiagnostics(program), ...emitted.diagnostics].map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+  return [...ts.getPreEmitDiagnostics(program), ...emitted.diagnostics].map(
+    (d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`,
+  );
 }
 
 describe('a client generated from the OpenAPI document', () => {

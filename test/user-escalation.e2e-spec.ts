@@ -19,7 +19,8 @@ describe('users: escalation refused', () => {
   const roles = ['User-List', 'User-Read', 'User-Create', 'User-Edit', 'User-Delete', 'Product-List'];
   let n = 0;
   const email = (name: string) => `${name}-${++n}@escalation.example`;
-  const usersRows = async () => JSON.stringify((await t.rows('user')).map((u) => [u.Id, u.Roles, u.IsAdmin, u.PasswordHash, u.Active, u.CoworkerId]));
+  const usersRows = async () =>
+    JSON.stringify((await t.rows('user')).map((u) => [u.Id, u.Roles, u.IsAdmin, u.PasswordHash, u.Active, u.CoworkerId]));
   const userBusinesses = async () => JSON.stringify(await t.db.query(`SELECT * FROM ${t.db.id('user_business')} ORDER BY 1, 2`));
 
   before(async () => {
@@ -45,7 +46,14 @@ describe('users: escalation refused', () => {
     const grantedId = await createUser(t, { Email: email('twofactor-admin'), IsAdmin: true });
     const granted = (await t.get('/api/sys/users/' + grantedId)).body.Email;
     assert.equal((await t.get('/api/billing/products', { auth: basicAuth(granted, PASSWORD) })).status, 200);
-    const put = await t.put('/api/sys/users', { Id: grantedId, Email: granted, FullName: 'Two factor', IsAdmin: true, TwoFactorEnabled: true, TwoFactorSecret: generateSecret() });
+    const put = await t.put('/api/sys/users', {
+      Id: grantedId,
+      Email: granted,
+      FullName: 'Two factor',
+      IsAdmin: true,
+      TwoFactorEnabled: true,
+      TwoFactorSecret: generateSecret(),
+    });
     assert.equal(put.status, 200, JSON.stringify(put.body));
     const res = await t.get('/api/billing/products', { auth: basicAuth(granted, PASSWORD) });
     assert.equal(res.status, 401);
@@ -55,11 +63,32 @@ describe('users: escalation refused', () => {
   });
 
   it('cannot give roles or admin rights it does not hold, on create', async () => {
-    for (const extra of [{ Roles: ['Product-Delete'] }, { Roles: ['Coworker-List'] }, { Roles: ['User-Edit', 'Product-Update'] }, { IsAdmin: true }]) {
-      await refused(() => t.post('/api/sys/users', { Email: email('helper'), FullName: 'Helper', Password: PASSWORD, Businesses: [mine], ...extra }, { auth: restricted }));
+    for (const extra of [
+      { Roles: ['Product-Delete'] },
+      { Roles: ['Coworker-List'] },
+      { Roles: ['User-Edit', 'Product-Update'] },
+      { IsAdmin: true },
+    ]) {
+      await refused(() =>
+        t.post(
+          '/api/sys/users',
+          { Email: email('helper'), FullName: 'Helper', Password: PASSWORD, Businesses: [mine], ...extra },
+          { auth: restricted },
+        ),
+      );
     }
-    await refused(() => t.post('/api/sys/users', { Email: email('helper'), FullName: 'Helper', Password: PASSWORD, Businesses: [mine, theirs], Roles: ['Product-List'] }, { auth: restricted }));
-    const ok = await t.post('/api/sys/users', { Email: email('helper'), FullName: 'Helper', Password: PASSWORD, Businesses: [mine], Roles: ['product-list', 'User-Update'] }, { auth: restricted });
+    await refused(() =>
+      t.post(
+        '/api/sys/users',
+        { Email: email('helper'), FullName: 'Helper', Password: PASSWORD, Businesses: [mine, theirs], Roles: ['Product-List'] },
+        { auth: restricted },
+      ),
+    );
+    const ok = await t.post(
+      '/api/sys/users',
+      { Email: email('helper'), FullName: 'Helper', Password: PASSWORD, Businesses: [mine], Roles: ['product-list', 'User-Update'] },
+      { auth: restricted },
+    );
     assert.equal(ok.status, 200, JSON.stringify(ok.body));
   });
 
@@ -94,17 +123,32 @@ describe('users: escalation refused', () => {
     assert.equal((await t.delete('/api/sys/users/' + within, { auth: restricted })).status, 200);
   });
 
-  it("binds logins only to customers of its businesses, one login per customer", async () => {
+  it('binds logins only to customers of its businesses, one login per customer', async () => {
     const foreign = await createCoworker(t, theirs);
-    await refused(() => t.post('/api/sys/users', { Email: email('customer'), FullName: 'C', Password: PASSWORD, Businesses: [mine], CoworkerId: foreign }, { auth: restricted }));
+    await refused(() =>
+      t.post(
+        '/api/sys/users',
+        { Email: email('customer'), FullName: 'C', Password: PASSWORD, Businesses: [mine], CoworkerId: foreign },
+        { auth: restricted },
+      ),
+    );
     const own = await createCoworker(t, mine);
-    const first = await t.post('/api/sys/users', { Email: email('customer'), FullName: 'C', Password: PASSWORD, Businesses: [mine], CoworkerId: own }, { auth: restricted });
+    const first = await t.post(
+      '/api/sys/users',
+      { Email: email('customer'), FullName: 'C', Password: PASSWORD, Businesses: [mine], CoworkerId: own },
+      { auth: restricted },
+    );
     assert.equal(first.status, 200, JSON.stringify(first.body));
-    const second = await refused(() => t.post('/api/sys/users', { Email: email('customer'), FullName: 'C', Password: PASSWORD, CoworkerId: own }), 400);
+    const second = await refused(
+      () => t.post('/api/sys/users', { Email: email('customer'), FullName: 'C', Password: PASSWORD, CoworkerId: own }),
+      400,
+    );
     assert.equal(second.body.Errors[0].PropertyName, 'CoworkerId');
     // Made at once, on any database: one login.
     const other = await createCoworker(t, mine);
-    const answers = await Promise.all([1, 2, 3, 4].map(() => t.post('/api/sys/users', { Email: email('race'), FullName: 'R', Password: PASSWORD, CoworkerId: other })));
+    const answers = await Promise.all(
+      [1, 2, 3, 4].map(() => t.post('/api/sys/users', { Email: email('race'), FullName: 'R', Password: PASSWORD, CoworkerId: other })),
+    );
     assert.deepEqual(answers.map((a) => a.status).sort(), [200, 400, 400, 400]);
     // A customer's token still works after all that.
     const customerEmail = (await t.get('/api/sys/users/' + first.body.Value.Id)).body.Email;

@@ -23,7 +23,16 @@ describe('ETag, If-Match and If-None-Match', () => {
   const withTag = (tag: string) => ({ headers: { 'If-Match': tag } });
 
   it('GET, create and update answers carry a strong ETag that changes with every update; Version stays hidden', async () => {
-    const created = await t.post(PRODUCTS, { BusinessId: business, Name: 'Desk', SystemProductType: 1, Description: 'x', DisplayOrder: 0, Price: 1, CurrencyId: 1, AvailableAs: 3 });
+    const created = await t.post(PRODUCTS, {
+      BusinessId: business,
+      Name: 'Desk',
+      SystemProductType: 1,
+      Description: 'x',
+      DisplayOrder: 0,
+      Price: 1,
+      CurrencyId: 1,
+      AvailableAs: 3,
+    });
     assert.equal(created.status, 200, created.text);
     const id = created.body.Value.Id;
     const first = await read(id);
@@ -90,7 +99,9 @@ describe('ETag, If-Match and If-None-Match', () => {
   it('parallel PUTs with the same If-Match: exactly one 200, the others 412, and the winner is stored', async () => {
     const id = await createProduct(t, business);
     const { record, etag } = await read(id);
-    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => t.put(PRODUCTS, { ...record, Name: `Writer ${i}` }, withTag(etag))));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => t.put(PRODUCTS, { ...record, Name: `Writer ${i}` }, withTag(etag))),
+    );
     const winners = answers.flatMap((answer, i) => (answer.status === 200 ? [i] : []));
     assert.equal(winners.length, 1, answers.map((a) => a.status).join(' '));
     assert.ok(answers.every((answer) => answer.status === 200 || answer.status === 412));
@@ -98,8 +109,12 @@ describe('ETag, If-Match and If-None-Match', () => {
   });
 
   it('the OpenAPI document names the headers on every operation they apply to', async () => {
-    const paths = (await t.get('/api/docs-json')).body.paths as Record<string, Record<string, { parameters?: Array<{ name: string; in: string }>; responses: Record<string, { headers?: Record<string, unknown> }> }>>;
-    const headers = (operation: { parameters?: Array<{ name: string; in: string }> }) => (operation.parameters ?? []).filter((p) => p.in === 'header').map((p) => p.name);
+    const paths = (await t.get('/api/docs-json')).body.paths as Record<
+      string,
+      Record<string, { parameters?: Array<{ name: string; in: string }>; responses: Record<string, { headers?: Record<string, unknown> }> }>
+    >;
+    const headers = (operation: { parameters?: Array<{ name: string; in: string }> }) =>
+      (operation.parameters ?? []).filter((p) => p.in === 'header').map((p) => p.name);
     let posts = 0;
     for (const [path, item] of Object.entries(paths)) {
       if (item.post) {
@@ -110,7 +125,8 @@ describe('ETag, If-Match and If-None-Match', () => {
           assert.ok(item.post.responses['409'] && item.post.responses['422'], path);
         }
       }
-      for (const method of ['put', 'delete']) if (item[method]) assert.ok(headers(item[method]).includes('If-Match') && item[method].responses['412'], `${method} ${path}`);
+      for (const method of ['put', 'delete'])
+        if (item[method]) assert.ok(headers(item[method]).includes('If-Match') && item[method].responses['412'], `${method} ${path}`);
     }
     assert.ok(posts > 10);
     assert.ok(headers(paths['/api/billing/products/{id}'].get).includes('If-None-Match'));

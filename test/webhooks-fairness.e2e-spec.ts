@@ -66,7 +66,7 @@ async function startSlowServer(delayMs: number): Promise<{ url: string; answered
   };
 }
 
-describe('webhook deliveries of one business are not held up by another business\'s receivers', () => {
+describe("webhook deliveries of one business are not held up by another business's receivers", () => {
   const t = appPerSuite({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_MAX_CONSECUTIVE_FAILURES: '100' });
   let silent: Awaited<ReturnType<typeof startSilentServer>>;
   let slow: Awaited<ReturnType<typeof startSlowServer>>;
@@ -84,7 +84,8 @@ describe('webhook deliveries of one business are not held up by another business
 
   it('four never-answering hooks and a slow one with a backlog in B: a change in A is delivered within 5 s', async () => {
     const [a, b] = [await createBusiness(t, { Name: 'Quiet Quarter' }), await createBusiness(t, { Name: 'Busy Basin' })];
-    for (let i = 0; i < 4; i++) await create(t, HOOKS, { BusinessId: b, Name: `dead ${i}`, Action: COWORKER_CREATE, URL: `${silent.url}/dead-${i}` });
+    for (let i = 0; i < 4; i++)
+      await create(t, HOOKS, { BusinessId: b, Name: `dead ${i}`, Action: COWORKER_CREATE, URL: `${silent.url}/dead-${i}` });
     await create(t, HOOKS, { BusinessId: b, Name: 'slow', Action: COWORKER_CREATE, URL: `${slow.url}/slow` });
     await create(t, HOOKS, { BusinessId: a, Name: 'healthy', Action: COWORKER_CREATE, URL: `${healthy.url}/a` });
 
@@ -108,12 +109,13 @@ describe('webhook deliveries of one business are not held up by another business
     // B never holds more than its bound of attempts at once, and its hooks take turns: once the dead
     // receivers' attempts time out (10 s), the slow hook that had no turn yet goes first.
     // (A connection whose attempt just timed out may be seen open a moment longer than its attempt.)
-    const inFlight = async () => (silent.open() <= 4 ? silent.open() : (await new Promise((resolve) => setTimeout(resolve, 200)), silent.open()));
-    assert.ok(await inFlight() <= 4, `${silent.open()} attempts of B in flight at once`);
+    const inFlight = async () =>
+      silent.open() <= 4 ? silent.open() : (await new Promise((resolve) => setTimeout(resolve, 200)), silent.open());
+    assert.ok((await inFlight()) <= 4, `${silent.open()} attempts of B in flight at once`);
     const waiting = Date.now();
     while (slow.answered() < 1) {
       assert.ok(Date.now() - waiting < 15_000, 'the slow hook of B got no delivery');
-      assert.ok(await inFlight() <= 4, `${silent.open()} attempts of B in flight at once`);
+      assert.ok((await inFlight()) <= 4, `${silent.open()} attempts of B in flight at once`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   });

@@ -59,7 +59,11 @@ describe('webhooks', () => {
       const list = await t.get(`${HOOKS}?size=1000`);
       const history = await t.get(`${HOOKS}/${id}/history`);
       assert.ok(!JSON.stringify(list.body).includes(secret) && !JSON.stringify(history.body).includes(secret));
-      assert.equal(history.body.Records[0].Changes.some((c: any) => c.Field === 'Secret' && c.From === null && c.To === null), false, 'a generated secret was not given');
+      assert.equal(
+        history.body.Records[0].Changes.some((c: any) => c.Field === 'Secret' && c.From === null && c.To === null),
+        false,
+        'a generated secret was not given',
+      );
       // A given secret replaces it, and is named (never shown) in the history.
       assert.equal((await t.put(`${HOOKS}/${id}`, { Secret: 'a-secret-of-my-own-choosing' })).status, 200);
       assert.equal(await secretOf(id), 'a-secret-of-my-own-choosing');
@@ -69,7 +73,10 @@ describe('webhooks', () => {
 
     it('a partial PUT /{id} keeps absent fields; Active true resets ErrorCount', async () => {
       const id = await hook(2, '/partial', { Description: 'kept' });
-      await t.db.query(`UPDATE ${t.db.id('webhook')} SET ${t.db.id('Active')} = 0, ${t.db.id('ErrorCount')} = 7 WHERE ${t.db.id('Id')} = ?`, [id]);
+      await t.db.query(
+        `UPDATE ${t.db.id('webhook')} SET ${t.db.id('Active')} = 0, ${t.db.id('ErrorCount')} = 7 WHERE ${t.db.id('Id')} = ?`,
+        [id],
+      );
       const res = await t.put(`${HOOKS}/${id}`, { Active: true });
       assert.equal(res.status, 200, JSON.stringify(res.body));
       const record = await hookRecord(id);
@@ -83,7 +90,13 @@ describe('webhooks', () => {
     it('refuses bad URLs, short secrets and unknown actions, naming the field, and writes nothing', async () => {
       const before = await t.rows('webhook');
       const body = { BusinessId: business, Name: 'bad', Action: 3 };
-      for (const URL of ['ftp://example.com/x', '/relative/path', 'https://user:pass@example.com/', 'not a url', `https://example.com/${'a'.repeat(2048)}`]) {
+      for (const URL of [
+        'ftp://example.com/x',
+        '/relative/path',
+        'https://user:pass@example.com/',
+        'not a url',
+        `https://example.com/${'a'.repeat(2048)}`,
+      ]) {
         const res = await t.post(HOOKS, { ...body, URL });
         assert.equal(res.status, 400, URL);
         assert.equal(res.body.Errors[0].PropertyName, 'URL');
@@ -92,7 +105,8 @@ describe('webhooks', () => {
       assert.equal(short.status, 400);
       assert.equal(short.body.Errors[0].PropertyName, 'Secret');
       assert.ok(!JSON.stringify(short.body).includes('too-short'), 'the secret is not echoed');
-      for (const Action of [0, 91, 1000, 'x']) assert.equal((await t.post(HOOKS, { ...body, URL: 'https://example.com/', Action })).status, 400);
+      for (const Action of [0, 91, 1000, 'x'])
+        assert.equal((await t.post(HOOKS, { ...body, URL: 'https://example.com/', Action })).status, 400);
       const missing = await t.post(HOOKS, { URL: 'https://example.com/' });
       assert.deepEqual(missing.body.Errors.map((e: any) => e.PropertyName).sort(), ['Action', 'BusinessId', 'Name']);
       assert.deepEqual(await t.rows('webhook'), before);
@@ -102,16 +116,35 @@ describe('webhooks', () => {
       const actions = (await t.get('/api/utils/enums?name=eWebhookAction')).body;
       assert.deepEqual(actions[0], { Id: 1, Name: 'None' });
       assert.deepEqual(actions[1], { Id: 2, Name: 'CoworkerUpdate' });
-      assert.deepEqual(actions.find((a: any) => a.Id === 62), { Id: 62, Name: 'CoworkerContractCreate' });
-      assert.deepEqual(actions.find((a: any) => a.Id === 90), { Id: 90, Name: 'CoworkerPaymentMethodUpdate' });
-      assert.deepEqual(actions.slice(-2), [{ Id: 1001, Name: 'CalendarEventSpotAvailable' }, { Id: 1002, Name: 'ProductLowStock' }]);
+      assert.deepEqual(
+        actions.find((a: any) => a.Id === 62),
+        { Id: 62, Name: 'CoworkerContractCreate' },
+      );
+      assert.deepEqual(
+        actions.find((a: any) => a.Id === 90),
+        { Id: 90, Name: 'CoworkerPaymentMethodUpdate' },
+      );
+      assert.deepEqual(actions.slice(-2), [
+        { Id: 1001, Name: 'CalendarEventSpotAvailable' },
+        { Id: 1002, Name: 'ProductLowStock' },
+      ]);
       assert.equal(actions.length, 92);
-      for (const name of ['eSystemProductType', 'eAvailableAs', 'eRegularPaymentProvider', 'eExpirationType', 'eCoworkerType', 'eDeliveryType']) {
+      for (const name of [
+        'eSystemProductType',
+        'eAvailableAs',
+        'eRegularPaymentProvider',
+        'eExpirationType',
+        'eCoworkerType',
+        'eDeliveryType',
+      ]) {
         const res = await t.get(`/api/utils/enums?name=${name}`);
         assert.equal(res.status, 200, name);
         assert.ok(res.body.length > 1 && res.body.every((v: any) => Number.isInteger(v.Id) && typeof v.Name === 'string'), name);
       }
-      assert.deepEqual((await t.get('/api/utils/enums?name=eCoworkerType')).body, [{ Id: 1, Name: 'Individual' }, { Id: 2, Name: 'Company' }]);
+      assert.deepEqual((await t.get('/api/utils/enums?name=eCoworkerType')).body, [
+        { Id: 1, Name: 'Individual' },
+        { Id: 2, Name: 'Company' },
+      ]);
       assert.equal((await t.get('/api/utils/enums?name=eNothing')).status, 404);
       assert.equal((await t.get('/api/utils/enums?name=eCoworkerType', { auth: null })).status, 401);
     });
@@ -147,18 +180,37 @@ describe('webhooks', () => {
       };
 
       // Coworkers
-      const [coworkerCreate, coworkerUpdate, coworkerDelete] = await onEach([3, 'CoworkerCreate'], [2, 'CoworkerUpdate'], [50, 'CoworkerDelete']);
+      const [coworkerCreate, coworkerUpdate, coworkerDelete] = await onEach(
+        [3, 'CoworkerCreate'],
+        [2, 'CoworkerUpdate'],
+        [50, 'CoworkerDelete'],
+      );
       const coworker = await createCoworker(t, business, { FullName: 'Hook Customer' });
       await record(coworkerCreate, `/api/spaces/coworkers/${coworker}`);
       await updated(coworkerUpdate, `/api/spaces/coworkers/${coworker}`, { City: 'Leeds' });
       await deleted(coworkerDelete, `/api/spaces/coworkers/${await createCoworker(t, business, { FullName: 'Leaving Customer' })}`);
 
       // Customer invoices: first, issued, updated, paid, deleted
-      const [first, paid, invoiceDelete] = await onEach([15, 'CoworkerInvoiceCreateFirst'], [21, 'CoworkerInvoicePaid'], [17, 'CoworkerInvoiceDelete']);
-      const invoice = await create(t, '/api/billing/coworkerinvoices', { BusinessId: business, CoworkerId: coworker, CurrencyId: currency, TotalAmount: 100 });
+      const [first, paid, invoiceDelete] = await onEach(
+        [15, 'CoworkerInvoiceCreateFirst'],
+        [21, 'CoworkerInvoicePaid'],
+        [17, 'CoworkerInvoiceDelete'],
+      );
+      const invoice = await create(t, '/api/billing/coworkerinvoices', {
+        BusinessId: business,
+        CoworkerId: coworker,
+        CurrencyId: currency,
+        TotalAmount: 100,
+      });
       await record(first, `/api/billing/coworkerinvoices/${invoice}`);
       // Paid by a payment (docs/api.md §10.1): the invoice as it reads once paid.
-      await create(t, '/api/billing/coworkerledgerentries', { BusinessId: business, CoworkerId: coworker, CoworkerInvoiceId: invoice, Credit: 100, TransactionDate: '2025-01-02T03:04:05Z' });
+      await create(t, '/api/billing/coworkerledgerentries', {
+        BusinessId: business,
+        CoworkerId: coworker,
+        CoworkerInvoiceId: invoice,
+        Credit: 100,
+        TransactionDate: '2025-01-02T03:04:05Z',
+      });
       await record(paid, `/api/billing/coworkerinvoices/${invoice}`);
       const [issued, invoiceUpdate] = await onEach([16, 'CoworkerInvoiceCreate'], [18, 'CoworkerInvoiceUpdate']);
       const second = `/api/billing/coworkerinvoices/${await create(t, '/api/billing/coworkerinvoices', { BusinessId: business, CoworkerId: coworker, CurrencyId: currency, TotalAmount: 50 })}`;
@@ -168,8 +220,12 @@ describe('webhooks', () => {
 
       // Events and attendees
       const [eventCreate, eventUpdate, eventDelete, attendeeCreate, attendeeUpdate, attendeeDelete] = await onEach(
-        [25, 'CalendarEventCreate'], [26, 'CalendarEventUpdate'], [44, 'CalendarEventDelete'],
-        [28, 'CalendarEventAttendeeCreate'], [29, 'CalendarEventAttendeeUpdate'], [27, 'CalendarEventAttendeeDelete'],
+        [25, 'CalendarEventCreate'],
+        [26, 'CalendarEventUpdate'],
+        [44, 'CalendarEventDelete'],
+        [28, 'CalendarEventAttendeeCreate'],
+        [29, 'CalendarEventAttendeeUpdate'],
+        [27, 'CalendarEventAttendeeDelete'],
       );
       const event = await createEvent(t, business);
       await record(eventCreate, `/api/content/calendarevents/${event}`);
@@ -187,8 +243,12 @@ describe('webhooks', () => {
       await updated(tariffUpdate, tariff, { Price: 99 });
       await deleted(tariffDelete, tariff);
       const [productCreate, productUpdate, productDelete, saleCreate, saleUpdate, saleDelete] = await onEach(
-        [81, 'ProductCreate'], [83, 'ProductUpdate'], [82, 'ProductDelete'],
-        [68, 'CoworkerProductCreate'], [69, 'CoworkerProductUpdate'], [70, 'CoworkerProductDelete'],
+        [81, 'ProductCreate'],
+        [83, 'ProductUpdate'],
+        [82, 'ProductDelete'],
+        [68, 'CoworkerProductCreate'],
+        [69, 'CoworkerProductUpdate'],
+        [70, 'CoworkerProductDelete'],
       );
       const product = await createProduct(t, business, { TrackStock: true, CurrentStock: 5 });
       await record(productCreate, `/api/billing/products/${product}`);
@@ -203,7 +263,10 @@ describe('webhooks', () => {
       await updated(await on(84, 'BusinessUpdate'), `/api/sys/businesses/${business}`, { City: 'York' });
 
       // Two creates each reach these hooks: the first customer and product, and the ones deleted later.
-      const counts = new Map([[coworkerCreate, 2], [productCreate, 2]]);
+      const counts = new Map([
+        [coworkerCreate, 2],
+        [productCreate, 2],
+      ]);
       for (const path of paths) {
         const arrived = await receiver.waitFor(path, counts.get(path) ?? 1);
         const want = expected.get(path) as { Id: number };
@@ -213,7 +276,11 @@ describe('webhooks', () => {
         // The platform's signature: upper-case hex HMAC-SHA256 of the body, keyed by the secret.
         const hookId = (await t.get(`${HOOKS}?WebHook_URL=${encodeURIComponent(receiver.url + path)}`)).body.Records[0].Id;
         const secret = await secretOf(hookId);
-        assert.equal(delivery.headers['x-nexudus-hook-signature'], createHmac('sha256', secret).update(delivery.body).digest('hex').toUpperCase(), path);
+        assert.equal(
+          delivery.headers['x-nexudus-hook-signature'],
+          createHmac('sha256', secret).update(delivery.body).digest('hex').toUpperCase(),
+          path,
+        );
         assert.equal(delivery.headers['content-type'], 'application/json');
         // Standard Webhooks, checked by its own library.
         assert.doesNotThrow(() => new Webhook(secret).verify(delivery.body, delivery.headers as Record<string, string>), path);
@@ -244,7 +311,10 @@ describe('webhooks', () => {
       await createTariff(t, business, { Name: 'Signed plan' });
       const [delivery] = await receiver.waitFor(path, 1);
       assert.doesNotThrow(() => new Webhook(secret, { format: 'raw' }).verify(delivery.body, delivery.headers as Record<string, string>));
-      assert.equal(delivery.headers['x-nexudus-hook-signature'], createHmac('sha256', secret).update(delivery.body).digest('hex').toUpperCase());
+      assert.equal(
+        delivery.headers['x-nexudus-hook-signature'],
+        createHmac('sha256', secret).update(delivery.body).digest('hex').toUpperCase(),
+      );
     });
 
     it('a rolled-back write delivers nothing', async () => {
@@ -373,7 +443,13 @@ describe('webhooks', () => {
       const event = await createEvent(t, business, { Allocation: 1, EnableWaitList: true });
       const attendee = await createAttendee(t, event);
       const customer = await createCoworker(t, business);
-      await create(t, '/api/content/eventwaitingattendees', { BusinessId: business, CalendarEventId: event, FullName: 'Wai Ting', Email: 'wait@example.com', CoworkerId: customer });
+      await create(t, '/api/content/eventwaitingattendees', {
+        BusinessId: business,
+        CalendarEventId: event,
+        FullName: 'Wai Ting',
+        Email: 'wait@example.com',
+        CoworkerId: customer,
+      });
       // Without a waiting list nobody is told.
       const quiet = await createEvent(t, business, { Allocation: 1, EnableWaitList: false });
       await t.delete(`/api/content/eventattendees/${await createAttendee(t, quiet)}`);
@@ -397,21 +473,32 @@ describe('webhooks', () => {
       const ids = await Promise.all(Array.from({ length: 30 }, (_, i) => createProduct(t, business, { Name: `Parallel ${i}` })));
       const arrived = await receiver.waitFor(path, ids.length);
       await new Promise((resolve) => setTimeout(resolve, 700));
-      assert.deepEqual(receiver.at(path).map((r) => only([r]).Id).sort((a, b) => a - b), [...ids].sort((a, b) => a - b));
+      assert.deepEqual(
+        receiver
+          .at(path)
+          .map((r) => only([r]).Id)
+          .sort((a, b) => a - b),
+        [...ids].sort((a, b) => a - b),
+      );
       assert.equal(new Set(arrived.map((r) => r.headers['webhook-id'])).size, ids.length);
-      for (const id of ids.slice(0, 5)) assert.deepEqual((await t.get(`/api/billing/products/${id}/history`)).body.Records.map((e: any) => e.Action), ['Create']);
+      for (const id of ids.slice(0, 5))
+        assert.deepEqual(
+          (await t.get(`/api/billing/products/${id}/history`)).body.Records.map((e: any) => e.Action),
+          ['Create'],
+        );
     });
 
-    it("a delivery claimed by an instance that died is taken over when its lease runs out, not before", async () => {
+    it('a delivery claimed by an instance that died is taken over when its lease runs out, not before', async () => {
       const path = '/lease';
       const id = await hook(74, path);
       const q = (name: string) => t.db.id(name);
       const at = (ms: number) => t.db.dateParam(new Date(Date.now() + ms));
-      const insert = (eventId: string, leaseUntil: string) => t.db.query(
-        `INSERT INTO ${q('webhook_delivery')} (${['WebHookId', 'EventId', 'Action', 'Entity', 'RecordId', 'Body', 'Status', 'Attempts', 'CreatedOn', 'NextAttemptOn', 'LeaseOwner', 'LeaseUntil'].map(q).join(', ')}) ` +
-        'VALUES (?, ?, 74, \'Tariff\', 1, \'[{"Id":1}]\', \'Pending\', 0, ?, ?, \'an-instance-that-died\', ?)',
-        [id, eventId, at(-5000), at(-5000), leaseUntil],
-      );
+      const insert = (eventId: string, leaseUntil: string) =>
+        t.db.query(
+          `INSERT INTO ${q('webhook_delivery')} (${['WebHookId', 'EventId', 'Action', 'Entity', 'RecordId', 'Body', 'Status', 'Attempts', 'CreatedOn', 'NextAttemptOn', 'LeaseOwner', 'LeaseUntil'].map(q).join(', ')}) ` +
+            "VALUES (?, ?, 74, 'Tariff', 1, '[{\"Id\":1}]', 'Pending', 0, ?, ?, 'an-instance-that-died', ?)",
+          [id, eventId, at(-5000), at(-5000), leaseUntil],
+        );
       await insert('expired-lease', at(-1000));
       await insert('live-lease', at(60_000));
       const [delivery] = await receiver.waitFor(path, 1);
@@ -422,8 +509,18 @@ describe('webhooks', () => {
 
     it('restricted administrators: WebHook roles and their own businesses only', async () => {
       const id = await hook(74, '/roles');
-      await createUser(t, { Email: 'hooks-reader@example.com', Password: PASSWORD, Roles: ['WebHook-Read', 'WebHook-List'], Businesses: [business] });
-      await createUser(t, { Email: 'hooks-outsider@example.com', Password: PASSWORD, Roles: ['WebHook-Read', 'WebHook-Edit'], Businesses: [otherBusiness] });
+      await createUser(t, {
+        Email: 'hooks-reader@example.com',
+        Password: PASSWORD,
+        Roles: ['WebHook-Read', 'WebHook-List'],
+        Businesses: [business],
+      });
+      await createUser(t, {
+        Email: 'hooks-outsider@example.com',
+        Password: PASSWORD,
+        Roles: ['WebHook-Read', 'WebHook-Edit'],
+        Businesses: [otherBusiness],
+      });
       const reader = basicAuth('hooks-reader@example.com', PASSWORD);
       const outsider = basicAuth('hooks-outsider@example.com', PASSWORD);
       assert.equal((await t.get(`${HOOKS}/${id}`, { auth: reader })).status, 200);

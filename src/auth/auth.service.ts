@@ -97,7 +97,8 @@ export class AuthService {
   ) {
     this.accessTokenTtl = config.get('ACCESS_TOKEN_TTL_SECONDS', { infer: true });
     this.keyId = jwtKeyId(config.get('JWT_SECRET', { infer: true }));
-    for (const secret of config.get('JWT_PREVIOUS_SECRETS', { infer: true })) this.previousKeys.set(jwtKeyId(secret), createSecretKey(Buffer.from(secret, 'utf8')));
+    for (const secret of config.get('JWT_PREVIOUS_SECRETS', { infer: true }))
+      this.previousKeys.set(jwtKeyId(secret), createSecretKey(Buffer.from(secret, 'utf8')));
   }
 
   // ---- access tokens ----
@@ -166,7 +167,10 @@ export class AuthService {
   private checkSignature(token: string): VerifiedClaims | null {
     for (const key of this.keysFor(token)) {
       try {
-        const claims = this.jwt.verify<VerifiedClaims>(token, key ? { algorithms: ['HS256'], secret: key as unknown as string } : { algorithms: ['HS256'] });
+        const claims = this.jwt.verify<VerifiedClaims>(
+          token,
+          key ? { algorithms: ['HS256'], secret: key as unknown as string } : { algorithms: ['HS256'] },
+        );
         if (!/^\d+$/.test(String(claims.sub)) || typeof claims.ver !== 'number' || typeof claims.exp !== 'number') return null;
         if (claims.fam !== undefined && (typeof claims.fam !== 'string' || !/^[A-Za-z0-9_-]{1,32}$/.test(claims.fam))) return null;
         return claims;
@@ -212,7 +216,14 @@ export class AuthService {
 
   /** The principal of a remembered Basic credential while the user's state still allows it; else it is forgotten. */
   private rememberedPrincipal(key: string, remembered: RememberedBasic, state: UserState | null): Principal | null {
-    if (state && state.active && !state.twoFactor && state.stamp === remembered.stamp && !(state.lockedUntil && state.lockedUntil > Date.now())) return state.principal;
+    if (
+      state &&
+      state.active &&
+      !state.twoFactor &&
+      state.stamp === remembered.stamp &&
+      !(state.lockedUntil && state.lockedUntil > Date.now())
+    )
+      return state.principal;
     this.basicCredentials.delete(key);
     return null;
   }
@@ -241,7 +252,13 @@ export class AuthService {
    * Checks an email and password (and the TOTP code when the user has two-factor on). Failures count
    * towards the lockout; ten in a row lock the account for fifteen minutes; a success resets the count.
    */
-  async checkLogin(email: string, password: string, totp?: string, requireTotp = false, request?: PasswordRequest): Promise<{ user: LoginUser } | { failure: LoginFailure }> {
+  async checkLogin(
+    email: string,
+    password: string,
+    totp?: string,
+    requireTotp = false,
+    request?: PasswordRequest,
+  ): Promise<{ user: LoginUser } | { failure: LoginFailure }> {
     const user = await this.users.findByEmail(email);
     if (!user) {
       await verifyPassword(password, await decoyHash(), request); // same time as a real check: emails are not probed
@@ -256,7 +273,8 @@ export class AuthService {
     }
     if (!user.Active) return { failure: 'inactive' };
     if (requireTotp && user.TwoFactorEnabled) {
-      const step = totp && user.TwoFactorSecret && /^\d{6}$/.test(totp) ? await this.totpStep(user.TwoFactorSecret, totp, user.LastTotpStep) : null;
+      const step =
+        totp && user.TwoFactorSecret && /^\d{6}$/.test(totp) ? await this.totpStep(user.TwoFactorSecret, totp, user.LastTotpStep) : null;
       if (step === null || !(await this.users.claimTotpStep(user.Id, step))) {
         await this.recordFailedLogin(user.Id);
         return { failure: 'two_factor' };

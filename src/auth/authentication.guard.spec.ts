@@ -49,11 +49,27 @@ function contextFor(handler: keyof Routes, authorization?: string): { context: E
 /** AuthService over one stored user (a product reader), with the repository the database would be. */
 async function setUp(email = EMAIL) {
   const user: LoginUser = {
-    Id: 7, Email: email, PasswordHash: await hashPassword(PASSWORD), Active: true, TwoFactorEnabled: false,
-    TwoFactorSecret: null, SecurityStamp: 3, LockedUntil: null, LastTotpStep: null,
+    Id: 7,
+    Email: email,
+    PasswordHash: await hashPassword(PASSWORD),
+    Active: true,
+    TwoFactorEnabled: false,
+    TwoFactorSecret: null,
+    SecurityStamp: 3,
+    LockedUntil: null,
+    LastTotpStep: null,
   };
   const access: UserAccess = {
-    email, active: true, isAdmin: false, roles: ['Product-Read'], twoFactor: false, stamp: 3, lockedUntil: null, coworkerId: null, businessIds: [1], revokedFamilies: [],
+    email,
+    active: true,
+    isAdmin: false,
+    roles: ['Product-Read'],
+    twoFactor: false,
+    stamp: 3,
+    lockedUntil: null,
+    coworkerId: null,
+    businessIds: [1],
+    revokedFamilies: [],
   };
   const failedLogins: number[] = [];
   const users = {
@@ -68,7 +84,9 @@ async function setUp(email = EMAIL) {
   const auth = new AuthService(users, new JwtService({ secret: 'unit-test-secret', signOptions: { algorithm: 'HS256' } }), config);
   const strategy = new BasicCredentialsStrategy(auth);
   const policies = new RoutePolicies(new Reflector());
-  const guard = new AuthenticationGuard(policies, auth, new BasicPassportGuard(strategy), { get: () => ({ countPasswordCheck: async () => undefined }) as unknown as RateLimitGuard } as never);
+  const guard = new AuthenticationGuard(policies, auth, new BasicPassportGuard(strategy), {
+    get: () => ({ countPasswordCheck: async () => undefined }) as unknown as RateLimitGuard,
+  } as never);
   return { auth, strategy, guard, roles: new RolesGuard(policies), failedLogins };
 }
 
@@ -87,7 +105,11 @@ describe('AuthenticationGuard and RolesGuard', () => {
 
   it('refuse a missing, unknown-scheme or bad credential with 401', async () => {
     for (const header of [undefined, 'Digest abc', 'Bearer not-a-token', basic(EMAIL, 'pass'), basic('bob@example.com', PASSWORD)]) {
-      await assert.rejects(async () => s.guard.canActivate(contextFor('readProduct', header).context), UnauthorizedException, String(header));
+      await assert.rejects(
+        async () => s.guard.canActivate(contextFor('readProduct', header).context),
+        UnauthorizedException,
+        String(header),
+      );
     }
   });
 
@@ -96,7 +118,10 @@ describe('AuthenticationGuard and RolesGuard', () => {
     assert.equal(await s.guard.canActivate(context), true);
     assert.equal(request.user?.userId, 7);
     assert.equal(request.user?.email, EMAIL);
-    await assert.rejects(async () => s.guard.canActivate(contextFor('readProduct', `Bearer ${s.auth.signAccessToken(7, 2)}`).context), UnauthorizedException);
+    await assert.rejects(
+      async () => s.guard.canActivate(contextFor('readProduct', `Bearer ${s.auth.signAccessToken(7, 2)}`).context),
+      UnauthorizedException,
+    );
     // The user's state is cached now: the next request is decided at once, without a promise.
     const cached = contextFor('readProduct', `Bearer ${s.auth.signAccessToken(7, 3)}`);
     assert.equal(s.guard.canActivate(cached.context), true);
@@ -133,7 +158,10 @@ describe('AuthenticationGuard and RolesGuard', () => {
     try {
       const header = basic(EMAIL, 'wrong:guess');
       const outcomes = await Promise.allSettled([1, 2, 3].map(async () => s.guard.canActivate(contextFor('readProduct', header).context)));
-      assert.deepEqual(outcomes.map((o) => o.status), ['rejected', 'rejected', 'rejected']);
+      assert.deepEqual(
+        outcomes.map((o) => o.status),
+        ['rejected', 'rejected', 'rejected'],
+      );
       assert.equal(validate.mock.callCount(), 1);
     } finally {
       validate.mock.restore();

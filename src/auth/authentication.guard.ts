@@ -59,7 +59,11 @@ export class AuthenticationGuard implements CanActivate {
     return principal instanceof Promise ? principal.then((found) => admit(request, found)) : admit(request, principal);
   }
 
-  private authenticate(context: ExecutionContext, request: FastifyRequest, policy: RoutePolicy): Principal | null | Promise<Principal | null> {
+  private authenticate(
+    context: ExecutionContext,
+    request: FastifyRequest,
+    policy: RoutePolicy,
+  ): Principal | null | Promise<Principal | null> {
     const header = request.headers.authorization;
     if (!header) return null;
     const space = header.indexOf(' ');
@@ -67,7 +71,8 @@ export class AuthenticationGuard implements CanActivate {
     if (scheme === 'bearer') {
       const token = header.slice(space + 1).trim();
       const principal = this.auth.authenticateBearer(token);
-      if (principal instanceof Promise || (!principal && policy.accessDeniedWhenUnresolved)) return this.bearerOutcome(token, principal, policy);
+      if (principal instanceof Promise || (!principal && policy.accessDeniedWhenUnresolved))
+        return this.bearerOutcome(token, principal, policy);
       return principal;
     }
     if (scheme === 'basic') {
@@ -79,7 +84,11 @@ export class AuthenticationGuard implements CanActivate {
   }
 
   /** A token whose user's state had to be read, or that resolved to nobody on a route that tells why (403). */
-  private async bearerOutcome(token: string, authenticated: Principal | null | Promise<Principal | null>, policy: RoutePolicy): Promise<Principal | null> {
+  private async bearerOutcome(
+    token: string,
+    authenticated: Principal | null | Promise<Principal | null>,
+    policy: RoutePolicy,
+  ): Promise<Principal | null> {
     const principal = await authenticated;
     if (!principal && policy.accessDeniedWhenUnresolved) {
       const claims = this.auth.verifyAccessToken(token);
@@ -88,7 +97,11 @@ export class AuthenticationGuard implements CanActivate {
     return principal;
   }
 
-  private async authenticateBasic(context: ExecutionContext, key: string, rememberedNow: Promise<Principal | null> | null): Promise<Principal | null> {
+  private async authenticateBasic(
+    context: ExecutionContext,
+    key: string,
+    rememberedNow: Promise<Principal | null> | null,
+  ): Promise<Principal | null> {
     const remembered = await rememberedNow;
     if (remembered) return remembered;
     let check = this.basicChecks.get(key);

@@ -15,21 +15,31 @@ function holdHashing(): { release: () => void; held: Promise<unknown> } {
 
 describe('password hashes', () => {
   // Logins are checked for their request (its client, whether it still wants the answer), given explicitly.
-  const check = (stored: string, password: string, wanted: () => boolean, client: string, door: PasswordDoor = 'token') => verifyPassword(password, stored, { wanted, client, door });
+  const check = (stored: string, password: string, wanted: () => boolean, client: string, door: PasswordDoor = 'token') =>
+    verifyPassword(password, stored, { wanted, client, door });
 
   it('let one client address have 16 checks waiting, refuse the next with ClientBusyError, and drop an abandoned one', async () => {
     const stored = await hashPassword('stored');
     const { concurrency, perClientWaiting } = passwordHashing.limits;
     assert.ok(perClientWaiting >= 16);
     const mine = Array.from({ length: concurrency + perClientWaiting }, (_, i) => check(stored, `guess ${i}`, () => true, 'office'));
-    await assert.rejects(check(stored, 'one more guess', () => true, 'office'), ClientBusyError);
+    await assert.rejects(
+      check(stored, 'one more guess', () => true, 'office'),
+      ClientBusyError,
+    );
     let wanted = true;
-    const abandoned = check(stored, 'abandoned', () => wanted, 'gone').then(() => 'checked', (error: unknown) => error);
+    const abandoned = check(stored, 'abandoned', () => wanted, 'gone').then(
+      () => 'checked',
+      (error: unknown) => error,
+    );
     const other = check(stored, 'a login', () => true, 'someone else');
     wanted = false;
     assert.deepEqual(new Set(await Promise.all([...mine, other])), new Set([false]));
-    assert.ok(await abandoned instanceof ServiceBusyError);
-    await assert.rejects(check(stored, 'gone already', () => false, 'b'), ServiceBusyError);
+    assert.ok((await abandoned) instanceof ServiceBusyError);
+    await assert.rejects(
+      check(stored, 'gone already', () => false, 'b'),
+      ServiceBusyError,
+    );
   });
 
   it('serve an address whose login succeeded lately in a lane of its own, beside a full lane of others', async () => {
@@ -38,8 +48,13 @@ describe('password hashes', () => {
     const hashing = holdHashing();
     // The flood's checks are abandoned before their turn (so the test does not wait for 64 hashes).
     let floodWanted = true;
-    const flood = Array.from({ length: passwordHashing.limits.laneWaiting }, (_, i) => check(stored, `guess ${i}`, () => floodWanted, `random ${i}`));
-    await assert.rejects(check(stored, 'one too many', () => true, 'one more random'), ServiceBusyError);
+    const flood = Array.from({ length: passwordHashing.limits.laneWaiting }, (_, i) =>
+      check(stored, `guess ${i}`, () => floodWanted, `random ${i}`),
+    );
+    await assert.rejects(
+      check(stored, 'one too many', () => true, 'one more random'),
+      ServiceBusyError,
+    );
     const known = check(stored, 'stored', () => true, 'known address');
     floodWanted = false;
     const floodSettled = Promise.allSettled(flood);
@@ -53,8 +68,13 @@ describe('password hashes', () => {
     const stored = await hashPassword('stored');
     const hashing = holdHashing();
     let floodWanted = true;
-    const flood = Array.from({ length: passwordHashing.limits.laneWaiting }, (_, i) => check(stored, `guess ${i}`, () => floodWanted, `basic ${i}`, 'basic'));
-    await assert.rejects(check(stored, 'one too many', () => true, 'one more basic', 'basic'), ServiceBusyError);
+    const flood = Array.from({ length: passwordHashing.limits.laneWaiting }, (_, i) =>
+      check(stored, `guess ${i}`, () => floodWanted, `basic ${i}`, 'basic'),
+    );
+    await assert.rejects(
+      check(stored, 'one too many', () => true, 'one more basic', 'basic'),
+      ServiceBusyError,
+    );
     // Not refused for the flood: it waits in the logins' lane, served in turn with the flood's.
     const login = check(stored, 'stored', () => true, 'a new address', 'token');
     floodWanted = false;

@@ -27,7 +27,8 @@ export type PasswordDoor = 'basic' | 'token';
 
 /** The password request the guard made for an HTTP request, for the strategy passport calls with it. */
 const passwordRequests = new WeakMap<object, PasswordRequest>();
-export const setPasswordRequest = (request: FastifyRequest, reply: FastifyReply, door: PasswordDoor): void => void passwordRequests.set(request, passwordRequestOf(request, reply, door));
+export const setPasswordRequest = (request: FastifyRequest, reply: FastifyReply, door: PasswordDoor): void =>
+  void passwordRequests.set(request, passwordRequestOf(request, reply, door));
 export const passwordRequestFor = (request: FastifyRequest): PasswordRequest | undefined => passwordRequests.get(request);
 
 /** The password request of a Fastify request: wanted while unanswered (no deadline 503 yet) and its client connected. */
@@ -98,13 +99,23 @@ function isKnownAddress(client: string): boolean {
 /** Where a check for `request` waits: a login by its address (and its lane), a write in the writes' lane. */
 const slotOf = (request?: PasswordRequest) =>
   request?.client
-    ? { lane: isKnownAddress(request.client) ? KNOWN : request.door === 'basic' ? BASIC : TOKEN, client: request.client, wanted: request.wanted }
+    ? {
+        lane: isKnownAddress(request.client) ? KNOWN : request.door === 'basic' ? BASIC : TOKEN,
+        client: request.client,
+        wanted: request.wanted,
+      }
     : { lane: WRITES, client: '', wanted: request?.wanted ?? (() => true) };
 
 function derive(password: string, salt: Buffer, options: ScryptOptions, request?: PasswordRequest): Promise<Buffer> {
-  return passwordHashing.run(slotOf(request), () => new Promise<Buffer>((resolve, reject) => {
-    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { ...options, maxmem: 64 * 1024 * 1024 }, (error, key) => (error ? reject(error) : resolve(key)));
-  }));
+  return passwordHashing.run(
+    slotOf(request),
+    () =>
+      new Promise<Buffer>((resolve, reject) => {
+        scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { ...options, maxmem: 64 * 1024 * 1024 }, (error, key) =>
+          error ? reject(error) : resolve(key),
+        );
+      }),
+  );
 }
 
 export async function hashPassword(password: string): Promise<string> {
@@ -145,7 +156,8 @@ export async function verifyPassword(password: string, stored: string, request?:
 
 /** A hash of a random password: verifying against it costs what a real check costs. */
 let decoy: Promise<string> | undefined;
-export const decoyHash = () => (decoy ??= hashPassword(randomBytes(16).toString('hex')).catch((error: unknown) => {
-  decoy = undefined;
-  throw error;
-}));
+export const decoyHash = () =>
+  (decoy ??= hashPassword(randomBytes(16).toString('hex')).catch((error: unknown) => {
+    decoy = undefined;
+    throw error;
+  }));

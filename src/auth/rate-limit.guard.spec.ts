@@ -45,7 +45,9 @@ describe('RateLimitGuard', () => {
 
   it('waits for a shared store (Redis) and answers the same', async () => {
     const local = new FixedWindowStorage();
-    const shared: ThrottlerStorage = { increment: async (...args: Parameters<ThrottlerStorage['increment']>) => local.incrementNow(args[0], args[1], args[2], args[3]) };
+    const shared: ThrottlerStorage = {
+      increment: async (...args: Parameters<ThrottlerStorage['increment']>) => local.incrementNow(args[0], args[1], args[2], args[3]),
+    };
     const guard = new RateLimitGuard(options, shared, new Reflector());
     const first = call(guard, 'token');
     const answer = first.run();

@@ -1,6 +1,13 @@
 import { Injectable, SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { InjectThrottlerOptions, InjectThrottlerStorage, ThrottlerException, type ThrottlerModuleOptions, type ThrottlerOptions, type ThrottlerStorage } from '@nestjs/throttler';
+import {
+  InjectThrottlerOptions,
+  InjectThrottlerStorage,
+  ThrottlerException,
+  type ThrottlerModuleOptions,
+  type ThrottlerOptions,
+  type ThrottlerStorage,
+} from '@nestjs/throttler';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { FixedWindowStorage, type ThrottlerStorageRecord } from './fixed-window-storage.js';
 
@@ -82,8 +89,11 @@ export class RateLimitGuard implements CanActivate {
   private count(policy: RoutePolicy, request: FastifyRequest, reply: FastifyReply, headers = true): boolean | Promise<boolean> {
     const ttl = this.throttler.ttl as number;
     const key = policy.key(request.ip);
-    if (this.storage instanceof FixedWindowStorage) return this.answer(this.storage.incrementNow(key, ttl, policy.limit, ttl), policy, reply, headers);
-    return this.storage.increment(key, ttl, policy.limit, ttl, this.throttler.name ?? 'default').then((counted) => this.answer(counted, policy, reply, headers));
+    if (this.storage instanceof FixedWindowStorage)
+      return this.answer(this.storage.incrementNow(key, ttl, policy.limit, ttl), policy, reply, headers);
+    return this.storage
+      .increment(key, ttl, policy.limit, ttl, this.throttler.name ?? 'default')
+      .then((counted) => this.answer(counted, policy, reply, headers));
   }
 
   /** Over the limit: 429 with Retry-After; else the request goes on, with the limit's headers unless `headers` is false. */

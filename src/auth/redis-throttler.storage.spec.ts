@@ -45,8 +45,13 @@ describe('RedisThrottlerStorage', { skip: !available && `Redis is not reachable 
   });
 
   it('counts every hit once, atomically, across clients sharing the server', async () => {
-    const hits = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? storage : other).increment('api:10.0.0.1', 60_000, 1000, 60_000, 'default')));
-    assert.deepEqual(hits.map((h) => h.totalHits).sort((a, b) => a - b), Array.from({ length: 40 }, (_, i) => i + 1));
+    const hits = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => (i % 2 ? storage : other).increment('api:10.0.0.1', 60_000, 1000, 60_000, 'default')),
+    );
+    assert.deepEqual(
+      hits.map((h) => h.totalHits).sort((a, b) => a - b),
+      Array.from({ length: 40 }, (_, i) => i + 1),
+    );
     assert.ok(hits.every((h) => !h.isBlocked && h.timeToExpire > 0 && h.timeToExpire <= 60));
   });
 

@@ -102,7 +102,9 @@ export class RedisThrottlerStorage implements ThrottlerStorage, OnModuleInit, On
       errorThresholdPercentage: 50,
       volumeThreshold: settings.openAfter,
     });
-    this.breaker.fallback((key: string, ttl: number, limit: number, blockDuration: number) => this.local.increment(key, ttl, limit, blockDuration));
+    this.breaker.fallback((key: string, ttl: number, limit: number, blockDuration: number) =>
+      this.local.increment(key, ttl, limit, blockDuration),
+    );
     // opossum weighs failures against the successes of its window; a stall shows as failures in a row.
     // An outage is logged once when it begins and once when Redis answers again (outage-log.ts), not
     // at each failure, reconnection attempt or reopening of the breaker while it lasts.
@@ -135,14 +137,23 @@ export class RedisThrottlerStorage implements ThrottlerStorage, OnModuleInit, On
   async ready(withinMs: number): Promise<boolean> {
     if (this.redis.status === 'ready') return true;
     const timeout = AbortSignal.timeout(withinMs);
-    return once(this.redis, 'ready', { signal: timeout }).then(() => true, () => false);
+    return once(this.redis, 'ready', { signal: timeout }).then(
+      () => true,
+      () => false,
+    );
   }
 
   increment(key: string, ttl: number, limit: number, blockDuration: number, throttlerName: string): Promise<ThrottlerStorageRecord> {
     return this.breaker.fire(key, ttl, limit, blockDuration, throttlerName);
   }
 
-  private async redisIncrement(key: string, ttl: number, limit: number, blockDuration: number, throttlerName: string): Promise<ThrottlerStorageRecord> {
+  private async redisIncrement(
+    key: string,
+    ttl: number,
+    limit: number,
+    blockDuration: number,
+    throttlerName: string,
+  ): Promise<ThrottlerStorageRecord> {
     const base = `${throttlerName}:${key}`;
     const redis = this.redis as Redis & { throttleHit(...args: Array<string | number>): Promise<number[]> };
     const [totalHits, windowLeft, blocked, blockLeft] = await redis.throttleHit(`${base}:hits`, `${base}:block`, ttl, limit, blockDuration);
@@ -168,14 +179,16 @@ export class RedisThrottlerStorage implements ThrottlerStorage, OnModuleInit, On
 export const RATE_LIMIT_STORAGE = Symbol('RATE_LIMIT_STORAGE');
 
 @Module({
-  providers: [{
-    provide: RATE_LIMIT_STORAGE,
-    inject: [ConfigService],
-    useFactory: (config: ConfigService<AppConfig, true>) => {
-      const url = config.get('REDIS_URL', { infer: true });
-      return url ? new RedisThrottlerStorage(url, config.get('REDIS_KEY_PREFIX', { infer: true })) : null;
+  providers: [
+    {
+      provide: RATE_LIMIT_STORAGE,
+      inject: [ConfigService],
+      useFactory: (config: ConfigService<AppConfig, true>) => {
+        const url = config.get('REDIS_URL', { infer: true });
+        return url ? new RedisThrottlerStorage(url, config.get('REDIS_KEY_PREFIX', { infer: true })) : null;
+      },
     },
-  }],
+  ],
   exports: [RATE_LIMIT_STORAGE],
 })
 export class RateLimitStorageModule {}

@@ -26,10 +26,20 @@ export class RefreshTokenRepository {
 
   private readonly q = (name: string) => this.db.id(name);
 
-  async insert(token: { userId: number; clientId: string; tokenHash: string; createdOn: Date; expiresOn: Date; familyId: string }, manager?: EntityManager): Promise<void> {
+  async insert(
+    token: { userId: number; clientId: string; tokenHash: string; createdOn: Date; expiresOn: Date; familyId: string },
+    manager?: EntityManager,
+  ): Promise<void> {
     await this.db.query(
       `INSERT INTO ${this.q('refresh_token')} (${['UserId', 'ClientId', 'TokenHash', 'CreatedOn', 'ExpiresOn', 'FamilyId'].map(this.q).join(', ')}) VALUES (?, ?, ?, ?, ?, ?)`,
-      [token.userId, token.clientId, token.tokenHash, this.db.dateParam(token.createdOn), this.db.dateParam(token.expiresOn), token.familyId],
+      [
+        token.userId,
+        token.clientId,
+        token.tokenHash,
+        this.db.dateParam(token.createdOn),
+        this.db.dateParam(token.expiresOn),
+        token.familyId,
+      ],
       manager,
     );
   }
@@ -70,7 +80,10 @@ export class RefreshTokenRepository {
    */
   async revokeFamily(familyId: string, userId: number, forgetBefore: Date): Promise<void> {
     const q = this.q;
-    await this.db.query(`DELETE FROM ${q('revoked_token_family')} WHERE ${q('UserId')} = ? AND ${q('RevokedOn')} < ?`, [userId, this.db.dateParam(forgetBefore)]);
+    await this.db.query(`DELETE FROM ${q('revoked_token_family')} WHERE ${q('UserId')} = ? AND ${q('RevokedOn')} < ?`, [
+      userId,
+      this.db.dateParam(forgetBefore),
+    ]);
     try {
       await this.db.query(
         `INSERT INTO ${q('revoked_token_family')} (${q('FamilyId')}, ${q('UserId')}, ${q('RevokedOn')}) VALUES (?, ?, ?)`,

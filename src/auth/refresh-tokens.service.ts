@@ -12,7 +12,8 @@ export const FAMILY_REVOCATION_KEPT_MS = 7 * 86_400_000 + 3_600_000;
 
 const hash = (token: string) => createHash('sha256').update(token).digest('hex');
 
-export type RefreshOutcome = { userId: number; clientId: string; familyId: string } | { refused: 'unknown' | 'expired' | 'client_mismatch' | 'replayed' };
+export type RefreshOutcome =
+  { userId: number; clientId: string; familyId: string } | { refused: 'unknown' | 'expired' | 'client_mismatch' | 'replayed' };
 
 /** A new family's id: 22 random base64url characters. */
 export const newTokenFamily = (): string => randomBytes(16).toString('base64url');
@@ -34,7 +35,17 @@ export class RefreshTokensService {
     const token = randomBytes(32).toString('base64url');
     const now = new Date();
     await this.revokeAll(userId, clientId, manager);
-    await this.tokens.insert({ userId, clientId, tokenHash: hash(token), createdOn: now, expiresOn: new Date(now.getTime() + REFRESH_TOKEN_DAYS * 86_400_000), familyId }, manager);
+    await this.tokens.insert(
+      {
+        userId,
+        clientId,
+        tokenHash: hash(token),
+        createdOn: now,
+        expiresOn: new Date(now.getTime() + REFRESH_TOKEN_DAYS * 86_400_000),
+        familyId,
+      },
+      manager,
+    );
     return token;
   }
 

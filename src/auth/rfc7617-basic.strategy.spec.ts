@@ -37,7 +37,9 @@ type Outcome = { error: unknown; user: unknown; challenge: unknown };
 function authenticate(strategy: passport.Strategy, authorization?: string): Promise<Outcome> {
   const request = { headers: authorization === undefined ? {} : { authorization } };
   return new Promise((resolve, reject) => {
-    passport.authenticate(strategy, { session: false }, (error: unknown, user: unknown, challenge: unknown) => resolve({ error, user, challenge }))(request, {}, reject);
+    passport.authenticate(strategy, { session: false }, (error: unknown, user: unknown, challenge: unknown) =>
+      resolve({ error, user, challenge }),
+    )(request, {}, reject);
   });
 }
 
@@ -88,7 +90,14 @@ describe('Rfc7617BasicStrategy (passport-http with RFC 7617 parsing)', () => {
     const refused = await authenticate(new Rfc7617BasicStrategy(recordingVerify(() => false).verify), `Basic ${base64('ann:pw')}`);
     assert.equal(refused.user, false);
     const failure = new Error('database down');
-    const errored = await authenticate(new Rfc7617BasicStrategy(recordingVerify(() => { throw failure; }).verify), `Basic ${base64('ann:pw')}`);
+    const errored = await authenticate(
+      new Rfc7617BasicStrategy(
+        recordingVerify(() => {
+          throw failure;
+        }).verify,
+      ),
+      `Basic ${base64('ann:pw')}`,
+    );
     assert.equal(errored.error, failure);
   });
 });

@@ -52,11 +52,17 @@ export class TokenRefreshController {
   @ApiAnswer(200, 'Message "OK", Value the new access token.', ref('ActionConfirmation'))
   @ApiAnswer(400, 'ValidityInMinutes out of range.', ref('ActionConfirmation'))
   @ApiAnswer(404, 'No such user.', ref('NotFound'))
-  async refreshOther(@Param('id', RecordIdPipe) id: number, @Actor() actor: Principal, @Body() body: unknown, @Req() request: FastifyRequest): Promise<ActionConfirmation> {
+  async refreshOther(
+    @Param('id', RecordIdPipe) id: number,
+    @Actor() actor: Principal,
+    @Body() body: unknown,
+    @Req() request: FastifyRequest,
+  ): Promise<ActionConfirmation> {
     const target = await this.auth.userState(id, true);
     if (!target) throw new RecordNotFoundException();
     // Nobody mints a token with more power than its own (only users it may manage).
-    if (!mayManage(actor, { isAdmin: target.principal.isAdmin, roles: target.principal.roles, businessIds: target.principal.businessIds })) throw accessDenied();
+    if (!mayManage(actor, { isAdmin: target.principal.isAdmin, roles: target.principal.roles, businessIds: target.principal.businessIds }))
+      throw accessDenied();
     // A token an administrator mints for itself stays in the family of the token it was minted with.
     return this.issue(id, actor, body, id === actor.userId ? this.bearerFamily(request) : undefined);
   }
@@ -65,7 +71,9 @@ export class TokenRefreshController {
   private bearerFamily(request: FastifyRequest): string | undefined {
     const header = request.headers.authorization ?? '';
     const space = header.indexOf(' ');
-    return space > 0 && header.slice(0, space).toLowerCase() === 'bearer' ? this.auth.verifyAccessToken(header.slice(space + 1).trim())?.fam : undefined;
+    return space > 0 && header.slice(0, space).toLowerCase() === 'bearer'
+      ? this.auth.verifyAccessToken(header.slice(space + 1).trim())?.fam
+      : undefined;
   }
 
   private async issue(userId: number, actor: Principal, body: unknown, family?: string): Promise<ActionConfirmation> {

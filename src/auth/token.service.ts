@@ -51,7 +51,8 @@ export class TokenService {
     }
     const state = await this.auth.userState(outcome.userId, true);
     if (!state || !state.active) throw new OAuthError('invalid_grant', 'The account is not active.');
-    if (state.lockedUntil && state.lockedUntil > Date.now()) throw new OAuthError('invalid_grant', 'The account is locked after too many failed logins; try again later.');
+    if (state.lockedUntil && state.lockedUntil > Date.now())
+      throw new OAuthError('invalid_grant', 'The account is locked after too many failed logins; try again later.');
     return this.respond(outcome.userId, state.stamp, outcome.clientId, outcome.familyId);
   }
 

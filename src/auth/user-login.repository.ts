@@ -93,7 +93,9 @@ export class UserLoginRepository {
   /** A successful login clears the failure count (no write when there is nothing to clear). */
   async resetFailedLogins(userId: number): Promise<void> {
     const q = this.q;
-    await this.db.query(`UPDATE ${q('user')} SET ${q('FailedLoginCount')} = 0 WHERE ${q('Id')} = ? AND ${q('FailedLoginCount')} <> 0`, [userId]);
+    await this.db.query(`UPDATE ${q('user')} SET ${q('FailedLoginCount')} = 0 WHERE ${q('Id')} = ? AND ${q('FailedLoginCount')} <> 0`, [
+      userId,
+    ]);
   }
 
   /** One more failure; the one that reaches `maxFailures` locks the account until `lockedUntil` and restarts the count. */

@@ -9,7 +9,16 @@ import type { UserAccess, UserLoginRepository } from './user-login.repository.js
 /** AuthService over one user whose reads are counted and finish when the test lets them. */
 function setUp() {
   const access: UserAccess = {
-    email: 'ann@example.com', active: true, isAdmin: false, roles: ['Product-Read'], twoFactor: false, stamp: 3, lockedUntil: null, coworkerId: null, businessIds: [1], revokedFamilies: [],
+    email: 'ann@example.com',
+    active: true,
+    isAdmin: false,
+    roles: ['Product-Read'],
+    twoFactor: false,
+    stamp: 3,
+    lockedUntil: null,
+    coworkerId: null,
+    businessIds: [1],
+    revokedFamilies: [],
   };
   const pending: Array<() => void> = [];
   let reads = 0;
@@ -32,7 +41,9 @@ function setUp() {
 }
 
 /** Runs `test` on a mocked clock, with user 7's state read once and cached. */
-async function withCachedState(test: (s: ReturnType<typeof setUp>, cached: unknown, clock: typeof mock.timers) => Promise<void>): Promise<void> {
+async function withCachedState(
+  test: (s: ReturnType<typeof setUp>, cached: unknown, clock: typeof mock.timers) => Promise<void>,
+): Promise<void> {
   const clock = mock.timers;
   clock.enable({ apis: ['Date'], now: 1_000_000 });
   try {

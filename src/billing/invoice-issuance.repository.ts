@@ -49,7 +49,11 @@ export class InvoiceIssuanceRepository {
       : `INSERT INTO ${table} (${q('Series')}, ${q('BusinessId')}, ${q('LastNumber')}) VALUES (?, ?, ${step}) ON CONFLICT (${q('Series')}, ${q('BusinessId')}) DO UPDATE SET ${q('LastNumber')} = ${q('LastNumber')} + ${step}`;
     await db.query(upsert, [series, businessId, ...steps], manager);
     // The transaction's own write is visible to it, whatever its isolation level.
-    const [row] = await db.query<{ n: unknown }>(`SELECT ${q('LastNumber')} AS n FROM ${table} WHERE ${q('Series')} = ? AND ${q('BusinessId')} = ?`, [series, businessId], manager);
+    const [row] = await db.query<{ n: unknown }>(
+      `SELECT ${q('LastNumber')} AS n FROM ${table} WHERE ${q('Series')} = ? AND ${q('BusinessId')} = ?`,
+      [series, businessId],
+      manager,
+    );
     return Number(row.n);
   }
 
@@ -57,7 +61,11 @@ export class InvoiceIssuanceRepository {
   async lookup(entity: AnyClass, id: unknown, column: string, manager: EntityManager): Promise<unknown> {
     if (id === null || id === undefined) return null;
     const { db } = this;
-    const [row] = await db.query<{ v: unknown }>(`SELECT ${db.id(column)} AS v FROM ${db.tableOf(entity)} WHERE ${db.id('Id')} = ?`, [id], manager);
+    const [row] = await db.query<{ v: unknown }>(
+      `SELECT ${db.id(column)} AS v FROM ${db.tableOf(entity)} WHERE ${db.id('Id')} = ?`,
+      [id],
+      manager,
+    );
     return row?.v ?? null;
   }
 }

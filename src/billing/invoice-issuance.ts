@@ -13,6 +13,10 @@ export function repointed(existing: WireRecord | null, values: Record<string, un
 /** An issued invoice keeps its business: its number belongs to that business's series. */
 export function refuseBusinessChange(existing: WireRecord | null, values: Record<string, unknown>): void {
   if (existing && repointed(existing, values, 'BusinessId')) {
-    throw RecordValidationException.field('BusinessId', `An issued invoice cannot move to another business (it belongs to Business ${existing.BusinessId}).`, values.BusinessId);
+    throw RecordValidationException.field(
+      'BusinessId',
+      `An issued invoice cannot move to another business (it belongs to Business ${existing.BusinessId}).`,
+      values.BusinessId,
+    );
   }
 }

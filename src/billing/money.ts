@@ -60,7 +60,7 @@ export function proportionCents(value: Units, numerator: Units, denominator: Uni
   // In cents-steps: value × numerator ÷ (denominator × step), rounded half away from zero.
   const top = value * numerator;
   const bottom = denominator * step;
-  const negative = (top < 0n) !== (bottom < 0n);
+  const negative = top < 0n !== bottom < 0n;
   const a = top < 0n ? -top : top;
   const b = bottom < 0n ? -bottom : bottom;
   const quotient = (2n * a + b) / (2n * b);

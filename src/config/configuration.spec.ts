@@ -6,7 +6,10 @@ import { after, describe, it } from 'node:test';
 import { ConfigurationError, ENVIRONMENT_VARIABLES, jwtKeyId, validateEnvironment } from './configuration.js';
 
 const refuses = (env: Record<string, string>, variable: string) =>
-  assert.throws(() => validateEnvironment(env), (e: unknown) => e instanceof ConfigurationError && e.message.includes(variable));
+  assert.throws(
+    () => validateEnvironment(env),
+    (e: unknown) => e instanceof ConfigurationError && e.message.includes(variable),
+  );
 
 describe('validateEnvironment', () => {
   it('defaults to the embedded database on port 3000', () => {
@@ -28,7 +31,8 @@ describe('validateEnvironment', () => {
   });
 
   it('trusts no proxy by default; TRUST_PROXY takes true, a hop count or addresses and ranges', () => {
-    const trust = (TRUST_PROXY?: string) => validateEnvironment({ DATABASE_URL: 'sqlite::memory:', ...(TRUST_PROXY === undefined ? {} : { TRUST_PROXY }) }).TRUST_PROXY;
+    const trust = (TRUST_PROXY?: string) =>
+      validateEnvironment({ DATABASE_URL: 'sqlite::memory:', ...(TRUST_PROXY === undefined ? {} : { TRUST_PROXY }) }).TRUST_PROXY;
     assert.equal(trust(), false);
     assert.equal(trust('false'), false);
     assert.equal(trust('true'), true);
@@ -61,7 +65,8 @@ describe('validateEnvironment', () => {
   });
 
   it('listens on HOST: an address or a host name', () => {
-    for (const host of ['127.0.0.1', '::1', 'localhost', 'api.internal']) assert.equal(validateEnvironment({ HOST: host, DATABASE_URL: 'sqlite::memory:' }).HOST, host);
+    for (const host of ['127.0.0.1', '::1', 'localhost', 'api.internal'])
+      assert.equal(validateEnvironment({ HOST: host, DATABASE_URL: 'sqlite::memory:' }).HOST, host);
   });
 });
 
@@ -93,8 +98,10 @@ describe('secrets from files (NAME_FILE)', () => {
   it('refuses a variable set both ways, naming both, and a file it cannot read', () => {
     const path = file('both', 'x'.repeat(40));
     for (const name of ['JWT_SECRET', 'DATABASE_URL', 'REDIS_URL', 'BOOTSTRAP_ADMIN_PASSWORD']) {
-      assert.throws(() => validateEnvironment({ DATABASE_URL: 'sqlite::memory:', [name]: 'x'.repeat(40), [`${name}_FILE`]: path }),
-        (e: unknown) => e instanceof ConfigurationError && e.message.includes(`${name} and ${name}_FILE`));
+      assert.throws(
+        () => validateEnvironment({ DATABASE_URL: 'sqlite::memory:', [name]: 'x'.repeat(40), [`${name}_FILE`]: path }),
+        (e: unknown) => e instanceof ConfigurationError && e.message.includes(`${name} and ${name}_FILE`),
+      );
     }
     refuses({ DATABASE_URL: 'sqlite::memory:', JWT_SECRET_FILE: join(dir, 'missing') }, 'JWT_SECRET_FILE');
   });
@@ -125,13 +132,20 @@ describe('operations settings', () => {
   });
 
   it('reads CORS origins, metrics, MIGRATIONS_RUN and previous secrets, and refuses bad ones', () => {
-    const config = validateEnvironment({ ...base, CORS_ORIGINS: 'https://app.example.com, http://localhost:5173', METRICS_PORT: '9100', MIGRATIONS_RUN: 'false', JWT_PREVIOUS_SECRETS: `${base.JWT_SECRET},older-secret-older-secret-older-secret` });
+    const config = validateEnvironment({
+      ...base,
+      CORS_ORIGINS: 'https://app.example.com, http://localhost:5173',
+      METRICS_PORT: '9100',
+      MIGRATIONS_RUN: 'false',
+      JWT_PREVIOUS_SECRETS: `${base.JWT_SECRET},older-secret-older-secret-older-secret`,
+    });
     assert.deepEqual(config.CORS_ORIGINS, ['https://app.example.com', 'http://localhost:5173']);
     assert.equal(config.METRICS_ENABLED, true);
     assert.equal(config.METRICS_PORT, 9100);
     assert.equal(config.MIGRATIONS_RUN, false);
     assert.deepEqual(config.JWT_PREVIOUS_SECRETS, ['older-secret-older-secret-older-secret'], 'the current secret is not repeated');
-    for (const origin of ['*', 'https://app.example.com/', 'app.example.com', 'ftp://x.example']) refuses({ ...base, CORS_ORIGINS: origin }, 'CORS_ORIGINS');
+    for (const origin of ['*', 'https://app.example.com/', 'app.example.com', 'ftp://x.example'])
+      refuses({ ...base, CORS_ORIGINS: origin }, 'CORS_ORIGINS');
     refuses({ ...base, METRICS_ENABLED: 'yes please' }, 'METRICS_ENABLED');
     refuses({ ...base, METRICS_PORT: '3000' }, 'METRICS_PORT');
     refuses({ ...base, MIGRATIONS_RUN: 'later' }, 'MIGRATIONS_RUN');
@@ -147,10 +161,14 @@ describe('operations settings', () => {
 
   it('ENVIRONMENT_VARIABLES lists every variable the configuration reads', () => {
     const read = new Set<string>();
-    const spy = (env: Record<string, string>) => new Proxy(env, { get: (target, name) => (typeof name === 'string' && read.add(name), target[name as string]) });
+    const spy = (env: Record<string, string>) =>
+      new Proxy(env, { get: (target, name) => (typeof name === 'string' && read.add(name), target[name as string]) });
     validateEnvironment(spy({ ...base }));
     validateEnvironment(spy({ ...base, METRICS_PORT: '9100', BOOTSTRAP_ADMIN_EMAIL: 'a@b.c', BOOTSTRAP_ADMIN_PASSWORD: 'x' }));
-    assert.deepEqual([...read].filter((name) => !ENVIRONMENT_VARIABLES.includes(name)), []);
+    assert.deepEqual(
+      [...read].filter((name) => !ENVIRONMENT_VARIABLES.includes(name)),
+      [],
+    );
     assert.ok(read.size > 20);
   });
 });

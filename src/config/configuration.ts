@@ -9,8 +9,7 @@ import { dirname, join } from 'node:path';
  * `migration:generate` sees no false differences there).
  */
 export type DatabaseTarget =
-  | { type: 'sqlite'; database: string }
-  | { type: 'mysql'; dialect: 'mysql' | 'mariadb'; url: string; database: string };
+  { type: 'sqlite'; database: string } | { type: 'mysql'; dialect: 'mysql' | 'mariadb'; url: string; database: string };
 
 /**
  * Which proxies' X-Forwarded-For is believed (Fastify's `trustProxy`): false (none, the default: the
@@ -69,12 +68,35 @@ export const FILE_VARIABLES = ['JWT_SECRET', 'JWT_PREVIOUS_SECRETS', 'DATABASE_U
  * the process settings of src/runtime-settings.ts). Deployment files set only these (test/compose.spec.ts).
  */
 export const ENVIRONMENT_VARIABLES: readonly string[] = [
-  'NODE_ENV', 'PORT', 'HOST', 'DATABASE_URL', 'JWT_SECRET', 'JWT_PREVIOUS_SECRETS', 'ACCESS_TOKEN_TTL_SECONDS', 'LOG_LEVEL',
-  'BOOTSTRAP_ADMIN_EMAIL', 'BOOTSTRAP_ADMIN_PASSWORD', 'RATE_LIMIT_PER_MINUTE', 'RATE_LIMIT_TOKEN_PER_MINUTE', 'REDIS_URL',
-  'REDIS_KEY_PREFIX', 'TRUST_PROXY', 'DATABASE_POOL_SIZE', 'REQUEST_TIMEOUT_MS', 'WEBHOOK_ALLOW_PRIVATE_TARGETS',
-  'WEBHOOK_RETRY_DELAYS', 'WEBHOOK_MAX_CONSECUTIVE_FAILURES', 'CORS_ORIGINS', 'METRICS_ENABLED', 'METRICS_PORT', 'MIGRATIONS_RUN', 'BILLING_RUN_INTERVAL_SECONDS',
+  'NODE_ENV',
+  'PORT',
+  'HOST',
+  'DATABASE_URL',
+  'JWT_SECRET',
+  'JWT_PREVIOUS_SECRETS',
+  'ACCESS_TOKEN_TTL_SECONDS',
+  'LOG_LEVEL',
+  'BOOTSTRAP_ADMIN_EMAIL',
+  'BOOTSTRAP_ADMIN_PASSWORD',
+  'RATE_LIMIT_PER_MINUTE',
+  'RATE_LIMIT_TOKEN_PER_MINUTE',
+  'REDIS_URL',
+  'REDIS_KEY_PREFIX',
+  'TRUST_PROXY',
+  'DATABASE_POOL_SIZE',
+  'REQUEST_TIMEOUT_MS',
+  'WEBHOOK_ALLOW_PRIVATE_TARGETS',
+  'WEBHOOK_RETRY_DELAYS',
+  'WEBHOOK_MAX_CONSECUTIVE_FAILURES',
+  'CORS_ORIGINS',
+  'METRICS_ENABLED',
+  'METRICS_PORT',
+  'MIGRATIONS_RUN',
+  'BILLING_RUN_INTERVAL_SECONDS',
   ...FILE_VARIABLES.map((name) => `${name}_FILE`),
-  'NODE_OPTIONS', 'MALLOC_ARENA_MAX', 'MALLOC_MMAP_THRESHOLD_',
+  'NODE_OPTIONS',
+  'MALLOC_ARENA_MAX',
+  'MALLOC_MMAP_THRESHOLD_',
 ];
 
 /** A secret file is small: a longer one (or a device such as /dev/zero, which never ends) is refused unread. */
@@ -91,8 +113,10 @@ function readSecretFile(variable: string, path: string): string {
     if (!fstatSync(descriptor).isFile()) throw new ConfigurationError(`${variable}: ${path} is not a regular file`);
     const buffer = Buffer.alloc(SECRET_FILE_MOST_BYTES + 1);
     let length = 0;
-    for (let read = -1; read !== 0 && length < buffer.length; length += read) read = readSync(descriptor, buffer, length, buffer.length - length, null);
-    if (length > SECRET_FILE_MOST_BYTES) throw new ConfigurationError(`${variable}: ${path} is longer than ${SECRET_FILE_MOST_BYTES} bytes`);
+    for (let read = -1; read !== 0 && length < buffer.length; length += read)
+      read = readSync(descriptor, buffer, length, buffer.length - length, null);
+    if (length > SECRET_FILE_MOST_BYTES)
+      throw new ConfigurationError(`${variable}: ${path} is longer than ${SECRET_FILE_MOST_BYTES} bytes`);
     return buffer.subarray(0, length).toString('utf8');
   } catch (error) {
     if (error instanceof ConfigurationError) throw error;
@@ -120,14 +144,21 @@ export function jwtKeyId(secret: string): string {
 }
 
 function previousSecrets(raw: unknown, current: string): string[] {
-  const secrets = String(raw ?? '').split(',').map((part) => part.trim()).filter(Boolean);
-  if (secrets.some((secret) => secret.length < 32)) throw new ConfigurationError('JWT_PREVIOUS_SECRETS: each secret must be at least 32 characters');
+  const secrets = String(raw ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+  if (secrets.some((secret) => secret.length < 32))
+    throw new ConfigurationError('JWT_PREVIOUS_SECRETS: each secret must be at least 32 characters');
   return [...new Set(secrets)].filter((secret) => secret !== current);
 }
 
 /** CORS_ORIGINS: origins as browsers send them (scheme://host[:port]), comma-separated. */
 export function parseCorsOrigins(raw: unknown): string[] {
-  const origins = String(raw ?? '').split(',').map((part) => part.trim()).filter(Boolean);
+  const origins = String(raw ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
   for (const origin of origins) {
     let parsed: URL | undefined;
     try {
@@ -136,7 +167,9 @@ export function parseCorsOrigins(raw: unknown): string[] {
       /* refused below */
     }
     if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin) {
-      throw new ConfigurationError(`CORS_ORIGINS must be origins such as https://app.example.com separated by commas (scheme, host and port only), got "${origin}"`);
+      throw new ConfigurationError(
+        `CORS_ORIGINS must be origins such as https://app.example.com separated by commas (scheme, host and port only), got "${origin}"`,
+      );
     }
   }
   return origins;
@@ -180,7 +213,8 @@ export function parseDatabaseUrl(url: string): DatabaseTarget {
       throw new ConfigurationError('DATABASE_URL is not a valid mysql:// URL');
     }
     const database = decodeURIComponent(parsed.pathname.replace(/^\//, ''));
-    if (!parsed.hostname || !database) throw new ConfigurationError('DATABASE_URL must name a host and a database: mysql://user:password@host:3306/db');
+    if (!parsed.hostname || !database)
+      throw new ConfigurationError('DATABASE_URL must name a host and a database: mysql://user:password@host:3306/db');
     const dialect = url.startsWith('mariadb://') ? 'mariadb' : 'mysql';
     return { type: 'mysql', dialect, url: parsed.toString(), database };
   }
@@ -204,16 +238,23 @@ export function parseTrustProxy(raw: unknown): TrustProxy {
     if (hops > 32) throw new ConfigurationError(`TRUST_PROXY hop count must be at most 32, got "${text}"`);
     return hops;
   }
-  const ranges = text.split(',').map((part) => part.trim()).filter(Boolean);
+  const ranges = text
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
   const bad = ranges.find((range) => !['loopback', 'linklocal', 'uniquelocal'].includes(range) && !isCidr(range));
   if (bad !== undefined || !ranges.length) {
-    throw new ConfigurationError(`TRUST_PROXY must be false, true, a hop count, or addresses/CIDR ranges separated by commas (e.g. 127.0.0.1,10.0.0.0/8), got "${bad ?? text}"`);
+    throw new ConfigurationError(
+      `TRUST_PROXY must be false, true, a hop count, or addresses/CIDR ranges separated by commas (e.g. 127.0.0.1,10.0.0.0/8), got "${bad ?? text}"`,
+    );
   }
   return ranges;
 }
 
 function flag(env: Record<string, unknown>, name: string, fallback: boolean): boolean {
-  const raw = String(env[name] ?? '').trim().toLowerCase();
+  const raw = String(env[name] ?? '')
+    .trim()
+    .toLowerCase();
   if (!raw) return fallback;
   if (raw === 'true' || raw === '1') return true;
   if (raw === 'false' || raw === '0') return false;
@@ -228,7 +269,9 @@ export function parseRetryDelays(raw: unknown): number[] {
   if (!text) return DEFAULT_WEBHOOK_RETRY_DELAYS;
   const delays = text.split(',').map((part) => part.trim());
   if (delays.length > 50 || delays.some((part) => !/^\d+(\.\d+)?$/.test(part) || Number(part) > 7 * 24 * 3600)) {
-    throw new ConfigurationError(`WEBHOOK_RETRY_DELAYS must be up to 50 numbers of seconds separated by commas (e.g. 5,60,300), got "${text}"`);
+    throw new ConfigurationError(
+      `WEBHOOK_RETRY_DELAYS must be up to 50 numbers of seconds separated by commas (e.g. 5,60,300), got "${text}"`,
+    );
   }
   return delays.map(Number);
 }
@@ -304,7 +347,8 @@ export function validateEnvironment(given: Record<string, unknown>): AppConfig {
     MIGRATIONS_RUN: flag(env, 'MIGRATIONS_RUN', true),
     BILLING_RUN_INTERVAL_SECONDS: integer(env, 'BILLING_RUN_INTERVAL_SECONDS', 3600, 0, 31_536_000),
   };
-  if (config.METRICS_PORT !== undefined && config.METRICS_PORT === config.PORT) throw new ConfigurationError('METRICS_PORT must differ from PORT');
+  if (config.METRICS_PORT !== undefined && config.METRICS_PORT === config.PORT)
+    throw new ConfigurationError('METRICS_PORT must differ from PORT');
   return config;
 }
 

@@ -11,7 +11,9 @@ const sourceRoot = join(import.meta.dirname, '..');
  * The one place TypeORM options are built, for the application and for the TypeORM CLI (ormconfig.ts).
  * Entities and migrations are found by file name, so a record module adds its own without touching this.
  */
-export function buildDataSourceOptions(config: Pick<AppConfig, 'database' | 'DATABASE_POOL_SIZE' | 'REQUEST_TIMEOUT_MS'>): DataSourceOptions {
+export function buildDataSourceOptions(
+  config: Pick<AppConfig, 'database' | 'DATABASE_POOL_SIZE' | 'REQUEST_TIMEOUT_MS'>,
+): DataSourceOptions {
   const common = {
     entities: [join(sourceRoot, '**', '*.entity.js')],
     migrations: [join(sourceRoot, '**', 'migrations', '*.js')],

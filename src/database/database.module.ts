@@ -31,7 +31,8 @@ type StartOptions = DataSourceOptions & { migrationsAtStart?: boolean };
         // cannot load (server.ts checks better-sqlite3 first, with a clearer message).
         retryAttempts: Number.MAX_SAFE_INTEGER,
         retryDelay: 3000,
-        toRetry: (error: unknown) => !(error instanceof MigrationFailedError || error instanceof MigrationLockTimeoutError || isNativeModuleLoadFailure(error)),
+        toRetry: (error: unknown) =>
+          !(error instanceof MigrationFailedError || error instanceof MigrationLockTimeoutError || isNativeModuleLoadFailure(error)),
         migrationsAtStart: config.get('MIGRATIONS_RUN', { infer: true }),
       }),
       dataSourceFactory: async (given) => {

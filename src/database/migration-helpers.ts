@@ -9,19 +9,37 @@ import { SchemaRepository } from './schema.repository.js';
 type Opt = { nullable?: boolean };
 
 export const column = {
-  text: (name: string, o: Opt & { length?: number } = {}): TableColumnOptions =>
-    ({ name, type: 'varchar', length: String(o.length ?? 255), isNullable: o.nullable ?? true }),
+  text: (name: string, o: Opt & { length?: number } = {}): TableColumnOptions => ({
+    name,
+    type: 'varchar',
+    length: String(o.length ?? 255),
+    isNullable: o.nullable ?? true,
+  }),
   /**
    * Long text (65,535 characters of any script): MEDIUMTEXT, as MySQL/MariaDB need; `createTable` makes it
    * TEXT on SQLite (a column added with `runner.addColumn` keeps the name there, with TEXT affinity).
    */
   longText: (name: string, o: Opt = {}): TableColumnOptions => ({ name, type: MYSQL_LONG_TEXT_TYPE, isNullable: o.nullable ?? true }),
-  int: (name: string, o: Opt & { default?: number } = {}): TableColumnOptions =>
-    ({ name, type: 'int', isNullable: o.nullable ?? true, default: o.default }),
-  money: (name: string, o: Opt & { default?: number } = {}): TableColumnOptions =>
-    ({ name, type: 'decimal', precision: 18, scale: 4, isNullable: o.nullable ?? true, default: o.default }),
-  bool: (name: string, o: { default?: boolean } = {}): TableColumnOptions =>
-    ({ name, type: 'boolean', isNullable: false, default: o.default ? 1 : 0 }),
+  int: (name: string, o: Opt & { default?: number } = {}): TableColumnOptions => ({
+    name,
+    type: 'int',
+    isNullable: o.nullable ?? true,
+    default: o.default,
+  }),
+  money: (name: string, o: Opt & { default?: number } = {}): TableColumnOptions => ({
+    name,
+    type: 'decimal',
+    precision: 18,
+    scale: 4,
+    isNullable: o.nullable ?? true,
+    default: o.default,
+  }),
+  bool: (name: string, o: { default?: boolean } = {}): TableColumnOptions => ({
+    name,
+    type: 'boolean',
+    isNullable: false,
+    default: o.default ? 1 : 0,
+  }),
   dateTime: (name: string, o: Opt = {}): TableColumnOptions => ({ name, type: 'datetime', isNullable: o.nullable ?? true }),
   idList: (name: string): TableColumnOptions => ({ name, type: 'text', isNullable: true }),
 };
@@ -79,33 +97,31 @@ export async function createRecordTable(
   options: { foreignKeys?: ForeignKey[]; indexes?: Array<string | string[]>; unique?: Array<string[]> } = {},
 ): Promise<void> {
   const foreignKeys = options.foreignKeys ?? [];
-  await createTable(
-    runner,
-    {
-      name,
-      columns: [...commonColumns(), ...columns],
-      indices: [
-        new TableIndex({ name: `UQ_${name}_UniqueId`, columnNames: ['UniqueId'], isUnique: true }),
-        new TableIndex({ name: `IX_${name}_CreatedOn`, columnNames: ['CreatedOn'] }),
-        new TableIndex({ name: `IX_${name}_UpdatedOn`, columnNames: ['UpdatedOn'] }),
-        ...foreignKeys.map((fk) => new TableIndex({ name: `IX_${name}_${fk.column}`, columnNames: [fk.column] })),
-        ...(options.indexes ?? []).map((cols) => {
-          const names = Array.isArray(cols) ? cols : [cols];
-          return new TableIndex({ name: `IX_${name}_${names.join('_')}`, columnNames: names });
-        }),
-        ...(options.unique ?? []).map((cols) => new TableIndex({ name: `UQ_${name}_${cols.join('_')}`, columnNames: cols, isUnique: true })),
-      ],
-      foreignKeys: foreignKeys.map(
-        (fk) => new TableForeignKey({
+  await createTable(runner, {
+    name,
+    columns: [...commonColumns(), ...columns],
+    indices: [
+      new TableIndex({ name: `UQ_${name}_UniqueId`, columnNames: ['UniqueId'], isUnique: true }),
+      new TableIndex({ name: `IX_${name}_CreatedOn`, columnNames: ['CreatedOn'] }),
+      new TableIndex({ name: `IX_${name}_UpdatedOn`, columnNames: ['UpdatedOn'] }),
+      ...foreignKeys.map((fk) => new TableIndex({ name: `IX_${name}_${fk.column}`, columnNames: [fk.column] })),
+      ...(options.indexes ?? []).map((cols) => {
+        const names = Array.isArray(cols) ? cols : [cols];
+        return new TableIndex({ name: `IX_${name}_${names.join('_')}`, columnNames: names });
+      }),
+      ...(options.unique ?? []).map((cols) => new TableIndex({ name: `UQ_${name}_${cols.join('_')}`, columnNames: cols, isUnique: true })),
+    ],
+    foreignKeys: foreignKeys.map(
+      (fk) =>
+        new TableForeignKey({
           name: `FK_${name}_${fk.column}`,
           columnNames: [fk.column],
           referencedTableName: fk.references,
           referencedColumnNames: ['Id'],
           onDelete: fk.onDelete ?? 'RESTRICT',
         }),
-      ),
-    },
-  );
+    ),
+  });
 }
 
 /**
@@ -113,29 +129,32 @@ export async function createRecordTable(
  * primary key, and foreign keys that remove the rows with either side.
  */
 export async function createJoinTable(runner: QueryRunner, name: string, sides: [ForeignKey, ForeignKey]): Promise<void> {
-  await createTable(
-    runner,
-    {
-      name,
-      columns: sides.map((side) => ({ name: side.column, type: 'int', isPrimary: true, isNullable: false })),
-      indices: [new TableIndex({ name: `IX_${name}_${sides[1].column}`, columnNames: [sides[1].column] })],
-      foreignKeys: sides.map(
-        (side) => new TableForeignKey({
+  await createTable(runner, {
+    name,
+    columns: sides.map((side) => ({ name: side.column, type: 'int', isPrimary: true, isNullable: false })),
+    indices: [new TableIndex({ name: `IX_${name}_${sides[1].column}`, columnNames: [sides[1].column] })],
+    foreignKeys: sides.map(
+      (side) =>
+        new TableForeignKey({
           name: `FK_${name}_${side.column}`,
           columnNames: [side.column],
           referencedTableName: side.references,
           referencedColumnNames: ['Id'],
           onDelete: side.onDelete ?? 'CASCADE',
         }),
-      ),
-    },
-  );
+    ),
+  });
 }
 
 const utcText = (date: Date) => date.toISOString().replace('T', ' ').replace('Z', '');
 
 /** Inserts reference rows with their common fields, in batches, as bound parameters. */
-export async function seedRecords(runner: QueryRunner, table: string, columns: string[], rows: ReadonlyArray<ReadonlyArray<unknown>>): Promise<void> {
+export async function seedRecords(
+  runner: QueryRunner,
+  table: string,
+  columns: string[],
+  rows: ReadonlyArray<ReadonlyArray<unknown>>,
+): Promise<void> {
   const now = utcText(new Date());
   const all = ['UniqueId', 'CreatedOn', 'UpdatedOn', 'IsNew', ...columns];
   for (let start = 0; start < rows.length; start += 100) {

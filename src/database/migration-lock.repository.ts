@@ -13,7 +13,10 @@ export interface LockRow {
 
 /** The SQL of the migration lock (migration-lock.ts): its table and the conditional UPDATEs on its one row `name`. */
 export class MigrationLockRepository {
-  constructor(private readonly dataSource: DataSource, private readonly name: string) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly name: string,
+  ) {}
 
   private get q() {
     return (name: string) => this.dataSource.driver.escape(name);

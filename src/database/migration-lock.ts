@@ -58,7 +58,10 @@ export class MigrationLock {
         return claimed;
       }
       const waited = Date.now() - started;
-      if (waited > WAIT_LIMIT_MS) throw new MigrationLockTimeoutError(`Gave up after waiting ${Math.round(waited / 1000)} s for another instance to finish the migrations`);
+      if (waited > WAIT_LIMIT_MS)
+        throw new MigrationLockTimeoutError(
+          `Gave up after waiting ${Math.round(waited / 1000)} s for another instance to finish the migrations`,
+        );
       if (Date.now() - lastNotice >= 10_000) {
         lastNotice = Date.now();
         this.logger.log('Another instance is running the migrations; waiting for it');
@@ -79,7 +82,11 @@ export class MigrationLock {
 
   async release(): Promise<void> {
     clearInterval(this.renewal);
-    await this.rows.release(this.owner).catch((error: unknown) => this.logger.warn(`Could not release the migration lock (it expires by itself): ${(error as Error).message}`));
+    await this.rows
+      .release(this.owner)
+      .catch((error: unknown) =>
+        this.logger.warn(`Could not release the migration lock (it expires by itself): ${(error as Error).message}`),
+      );
   }
 
   /** The lock table and its one row, made by whichever instance comes first. */
@@ -116,7 +123,8 @@ export class MigrationLock {
       }
     } catch (error) {
       // A renewal that fails is tried again at the next tick, well before the claim expires.
-      if (!isDeadlock(error) && !isDatabaseUnavailable(error)) this.logger.warn(`Could not renew the migration lock: ${(error as Error).message}`);
+      if (!isDeadlock(error) && !isDatabaseUnavailable(error))
+        this.logger.warn(`Could not renew the migration lock: ${(error as Error).message}`);
     }
   }
 

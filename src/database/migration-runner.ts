@@ -14,9 +14,16 @@ import { SchemaRepository } from './schema.repository.js';
 export class MigrationFailedError extends Error {
   override name = 'MigrationFailedError';
 
-  constructor(readonly migration: string, cause: unknown, undone: string[]) {
+  constructor(
+    readonly migration: string,
+    cause: unknown,
+    undone: string[],
+  ) {
     const reason = cause instanceof Error ? cause.message : String(cause);
-    super(`Migration ${migration} failed: ${reason}` + (undone.length ? ` (its partial changes were undone: ${undone.length} statements)` : ''), { cause });
+    super(
+      `Migration ${migration} failed: ${reason}` + (undone.length ? ` (its partial changes were undone: ${undone.length} statements)` : ''),
+      { cause },
+    );
   }
 }
 
@@ -94,7 +101,10 @@ export async function waitForCurrentSchema(dataSource: DataSource, pauseMs = 300
   for (let round = 0; ; round++) {
     const pending = await pendingMigrations(dataSource);
     if (!pending.length) return;
-    if (round % 10 === 0) logger.warn(`Waiting for ${pending.length} migrations to be applied (MIGRATIONS_RUN=false: run "npm run migrate"); the first is ${pending[0]}`);
+    if (round % 10 === 0)
+      logger.warn(
+        `Waiting for ${pending.length} migrations to be applied (MIGRATIONS_RUN=false: run "npm run migrate"); the first is ${pending[0]}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, pauseMs));
   }
 }
@@ -121,7 +131,12 @@ function beforeEachMigration(dataSource: DataSource, hook: (name: string) => Pro
 }
 
 /** A migration recorded as running when its instance died: repaired unless it had in fact been applied. */
-async function finishUnfinished(dataSource: DataSource, lock: MigrationLock, unfinished: MigrationInProgress, logger: Logger): Promise<void> {
+async function finishUnfinished(
+  dataSource: DataSource,
+  lock: MigrationLock,
+  unfinished: MigrationInProgress,
+  logger: Logger,
+): Promise<void> {
   if (await new SchemaRepository(dataSource).isApplied(unfinished.migration)) {
     await lock.recordProgress(null);
     return;

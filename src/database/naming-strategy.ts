@@ -1,6 +1,7 @@
 import { DefaultNamingStrategy, getMetadataArgsStorage, type Table, type View } from 'typeorm';
 
-const tableName = (tableOrName: Table | View | string) => (typeof tableOrName === 'string' ? tableOrName : tableOrName.name).split('.').pop()!;
+const tableName = (tableOrName: Table | View | string) =>
+  (typeof tableOrName === 'string' ? tableOrName : tableOrName.name).split('.').pop()!;
 
 /**
  * Whether the entity of a table declares these columns unique (`@Unique([...])` on it or on a class it
@@ -13,8 +14,10 @@ function declaredUnique(table: string, columns: string[]): boolean {
   if (typeof entity !== 'function') return false;
   const appliesTo = (target: unknown) => typeof target === 'function' && (target === entity || entity.prototype instanceof target);
   const same = (given: unknown) => Array.isArray(given) && given.length === columns.length && given.every((name, i) => name === columns[i]);
-  return storage.uniques.some((args) => appliesTo(args.target) && same(args.columns)) ||
-    storage.indices.some((args) => args.unique === true && appliesTo(args.target) && same(args.columns));
+  return (
+    storage.uniques.some((args) => appliesTo(args.target) && same(args.columns)) ||
+    storage.indices.some((args) => args.unique === true && appliesTo(args.target) && same(args.columns))
+  );
 }
 
 /**

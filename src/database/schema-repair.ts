@@ -40,13 +40,18 @@ export async function undoSchemaAdditions(dataSource: DataSource, before: string
   const now: SchemaNames = JSON.parse(await readSchemaNames(dataSource));
   const added = (key: keyof SchemaNames) => now[key].filter((name) => !old[key].includes(name));
   const newTables = added('tables');
-  const onOldTable = (key: keyof SchemaNames) => added(key).map((pair) => pair.split(SEPARATOR) as [string, string]).filter(([table]) => !newTables.includes(table));
+  const onOldTable = (key: keyof SchemaNames) =>
+    added(key)
+      .map((pair) => pair.split(SEPARATOR) as [string, string])
+      .filter(([table]) => !newTables.includes(table));
   const q = (name: string) => dataSource.driver.escape(name);
 
   const statements = [
     ...newTables.map((table) => `DROP TABLE IF EXISTS ${q(table)}`),
     ...onOldTable('foreignKeys').map(([table, name]) => `ALTER TABLE ${q(table)} DROP FOREIGN KEY ${q(name)}`),
-    ...onOldTable('indexes').map(([table, name]) => `ALTER TABLE ${q(table)} ${name === 'PRIMARY' ? 'DROP PRIMARY KEY' : `DROP INDEX ${q(name)}`}`),
+    ...onOldTable('indexes').map(
+      ([table, name]) => `ALTER TABLE ${q(table)} ${name === 'PRIMARY' ? 'DROP PRIMARY KEY' : `DROP INDEX ${q(name)}`}`,
+    ),
     ...onOldTable('columns').map(([table, name]) => `ALTER TABLE ${q(table)} DROP COLUMN ${q(name)}`),
   ];
   if (statements.length === 0) return [];

@@ -33,25 +33,34 @@ export class SchemaRepository {
   /** Whether TypeORM recorded the migration as applied. */
   async isApplied(migration: string): Promise<boolean> {
     const { dataSource } = this;
-    const [applied] = await dataSource.query<unknown[]>(`SELECT 1 FROM ${dataSource.driver.escape('migrations')} WHERE ${dataSource.driver.escape('name')} = ?`, [migration]);
+    const [applied] = await dataSource.query<unknown[]>(
+      `SELECT 1 FROM ${dataSource.driver.escape('migrations')} WHERE ${dataSource.driver.escape('name')} = ?`,
+      [migration],
+    );
     return Boolean(applied);
   }
 
   /** The base tables of the current MySQL database. */
   async tables(): Promise<string[]> {
-    return (await this.dataSource.query<Array<{ t: string }>>(
-      `SELECT TABLE_NAME AS t FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_TYPE = 'BASE TABLE'`,
-    )).map((row) => row.t);
+    return (
+      await this.dataSource.query<Array<{ t: string }>>(
+        `SELECT TABLE_NAME AS t FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_TYPE = 'BASE TABLE'`,
+      )
+    ).map((row) => row.t);
   }
 
   /** The columns of the current MySQL database's tables. */
   columns(): Promise<NamePair[]> {
-    return this.dataSource.query<NamePair[]>('SELECT TABLE_NAME AS t, COLUMN_NAME AS n FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE()');
+    return this.dataSource.query<NamePair[]>(
+      'SELECT TABLE_NAME AS t, COLUMN_NAME AS n FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE()',
+    );
   }
 
   /** The indexes of the current MySQL database's tables. */
   indexes(): Promise<NamePair[]> {
-    return this.dataSource.query<NamePair[]>('SELECT DISTINCT TABLE_NAME AS t, INDEX_NAME AS n FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE()');
+    return this.dataSource.query<NamePair[]>(
+      'SELECT DISTINCT TABLE_NAME AS t, INDEX_NAME AS n FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE()',
+    );
   }
 
   /** The foreign keys of the current MySQL database's tables. */
@@ -78,7 +87,12 @@ export class SchemaRepository {
   }
 
   /** Inserts `rows` (non-empty) of values of `columns` into `table`, as bound parameters, in the migration's transaction. */
-  static async insertRows(runner: QueryRunner, table: string, columns: readonly string[], rows: ReadonlyArray<ReadonlyArray<unknown>>): Promise<void> {
+  static async insertRows(
+    runner: QueryRunner,
+    table: string,
+    columns: readonly string[],
+    rows: ReadonlyArray<ReadonlyArray<unknown>>,
+  ): Promise<void> {
     const q = (name: string) => runner.connection.driver.escape(name);
     const placeholders = rows.map(() => `(${columns.map(() => '?').join(', ')})`).join(', ');
     await runner.query(`INSERT INTO ${q(table)} (${columns.map(q).join(', ')}) VALUES ${placeholders}`, rows.flat());

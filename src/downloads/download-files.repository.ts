@@ -23,7 +23,13 @@ export class DownloadFilesRepository {
    * within it too. A transient write: a file lost in a power failure is only a link that answers 404, and
    * the client prints again.
    */
-  async insert(tokenHash: string, file: DownloadFile, expiresOn: Date, userId: number, keep: { files: number; bytes: number }): Promise<void> {
+  async insert(
+    tokenHash: string,
+    file: DownloadFile,
+    expiresOn: Date,
+    userId: number,
+    keep: { files: number; bytes: number },
+  ): Promise<void> {
     const { db } = this;
     const q = (name: string) => db.id(name);
     const now = new Date();
@@ -31,7 +37,16 @@ export class DownloadFilesRepository {
       [`DELETE FROM ${q('download_file')} WHERE ${q('ExpiresOn')} < ?`, [db.dateParam(now)]],
       [
         `INSERT INTO ${q('download_file')} (${['TokenHash', 'FileName', 'ContentType', 'Content', 'CreatedOn', 'ExpiresOn', 'UserId', 'ByteCount'].map(q).join(', ')}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-        [tokenHash, file.FileName, file.ContentType, file.Content, db.dateParam(now), db.dateParam(expiresOn), userId, file.Content.byteLength],
+        [
+          tokenHash,
+          file.FileName,
+          file.ContentType,
+          file.Content,
+          db.dateParam(now),
+          db.dateParam(expiresOn),
+          userId,
+          file.Content.byteLength,
+        ],
       ],
     ]);
     // Newest first: a user has at most `keep.files` here, plus those of prints finishing at the same time.
@@ -45,7 +60,8 @@ export class DownloadFilesRepository {
       bytes += Number(row.ByteCount);
       if (i > 0 && (i >= keep.files || bytes > keep.bytes)) dropped.push(Number(row.Id));
     });
-    if (dropped.length) await db.transientWrite([[`DELETE FROM ${q('download_file')} WHERE ${q('Id')} IN (${dropped.map(() => '?').join(', ')})`, dropped]]);
+    if (dropped.length)
+      await db.transientWrite([[`DELETE FROM ${q('download_file')} WHERE ${q('Id')} IN (${dropped.map(() => '?').join(', ')})`, dropped]]);
   }
 
   /** The file stored under a token's hash, while it has not expired. */
@@ -58,6 +74,10 @@ export class DownloadFilesRepository {
     );
     if (!row) return null;
     const content = row.Content as Buffer | Uint8Array;
-    return { FileName: String(row.FileName), ContentType: String(row.ContentType), Content: Buffer.isBuffer(content) ? content : Buffer.from(content) };
+    return {
+      FileName: String(row.FileName),
+      ContentType: String(row.ContentType),
+      Content: Buffer.isBuffer(content) ? content : Buffer.from(content),
+    };
   }
 }

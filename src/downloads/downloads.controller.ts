@@ -27,7 +27,10 @@ export class DownloadsController {
   @ApiResponse({
     status: 200,
     description: 'The file: an invoice PDF, or Invoices.zip holding one PDF per invoice.',
-    content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } }, 'application/zip': { schema: { type: 'string', format: 'binary' } } },
+    content: {
+      'application/pdf': { schema: { type: 'string', format: 'binary' } },
+      'application/zip': { schema: { type: 'string', format: 'binary' } },
+    },
   })
   @ApiAnswer(404, 'No such token, or its link expired.', ref('NotFound'))
   async download(@Query('uniqueId') token: unknown, @Res() reply: FastifyReply): Promise<void> {

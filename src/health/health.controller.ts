@@ -56,9 +56,17 @@ export class HealthController {
   @SkipThrottle()
   @Get()
   @ApiOperation({ summary: 'Liveness and database reachability' })
-  @ApiAnswer(200, 'Up, and the database answers.', { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['ok'] } } })
+  @ApiAnswer(200, 'Up, and the database answers.', {
+    type: 'object',
+    required: ['status'],
+    properties: { status: { type: 'string', enum: ['ok'] } },
+  })
   @ApiAnswer(431, 'Request headers larger than the server accepts (any route; the ActionConfirmation envelope).', ref('ActionConfirmation'))
-  @ApiAnswer(503, 'The database did not answer within two seconds, or the instance is stopping.', { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['unavailable'] } } })
+  @ApiAnswer(503, 'The database did not answer within two seconds, or the instance is stopping.', {
+    type: 'object',
+    required: ['status'],
+    properties: { status: { type: 'string', enum: ['unavailable'] } },
+  })
   async health(@Res() reply: FastifyReply): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
@@ -101,13 +109,22 @@ export class HealthController {
   @ApiAnswer(503, 'Not ready: the checks that are down are named under error.', CHECKS)
   async ready(@Res() reply: FastifyReply): Promise<void> {
     await this.answer(reply, [
-      () => this.indicators.check('database').attempt(() => this.database.ping()).withTimeout(PROBE_TIMEOUT_MS),
-      () => (this.readiness.shuttingDown ? this.indicators.check('shutdown').down('shutting down') : this.indicators.check('shutdown').up()),
-      () => this.indicators.check('migrations').attempt(async () => {
-        const pending = await this.readiness.pendingMigrations();
-        if (pending.length) throw new Error(`${pending.length} migrations pending, the first ${pending[0]}`);
-        return {};
-      }).withTimeout(PROBE_TIMEOUT_MS),
+      () =>
+        this.indicators
+          .check('database')
+          .attempt(() => this.database.ping())
+          .withTimeout(PROBE_TIMEOUT_MS),
+      () =>
+        this.readiness.shuttingDown ? this.indicators.check('shutdown').down('shutting down') : this.indicators.check('shutdown').up(),
+      () =>
+        this.indicators
+          .check('migrations')
+          .attempt(async () => {
+            const pending = await this.readiness.pendingMigrations();
+            if (pending.length) throw new Error(`${pending.length} migrations pending, the first ${pending[0]}`);
+            return {};
+          })
+          .withTimeout(PROBE_TIMEOUT_MS),
     ]);
   }
 
@@ -118,8 +135,14 @@ export class HealthController {
     } catch (error) {
       if (!(error instanceof ServiceUnavailableException)) throw error;
       const answer = error.getResponse() as { status: string; info?: CheckResults; error?: CheckResults; details?: CheckResults };
-      for (const [name, detail] of Object.entries(answer.error ?? {})) reply.log.warn({ check: name, detail: withoutSecrets(detail) }, 'a readiness check is down');
-      await answerOnce(reply, HttpStatus.SERVICE_UNAVAILABLE, { status: answer.status, info: statusesOnly(answer.info), error: statusesOnly(answer.error), details: statusesOnly(answer.details) });
+      for (const [name, detail] of Object.entries(answer.error ?? {}))
+        reply.log.warn({ check: name, detail: withoutSecrets(detail) }, 'a readiness check is down');
+      await answerOnce(reply, HttpStatus.SERVICE_UNAVAILABLE, {
+        status: answer.status,
+        info: statusesOnly(answer.info),
+        error: statusesOnly(answer.error),
+        details: statusesOnly(answer.details),
+      });
     }
   }
 }

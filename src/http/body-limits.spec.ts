@@ -34,7 +34,13 @@ describe('parseJsonBody', () => {
     const parsed = parseJsonBody('{"__proto__":{"x":1},"a":[{"constructor":{"prototype":{}}}]}', 'application/json') as Record<string, any>;
     assert.equal(Object.hasOwn(parsed, '__proto__'), false);
     assert.deepEqual(parsed.a, [{}]);
-    assert.throws(() => parseJsonBody('{}', 'application/json; charset=latin1'), (e: any) => e.getStatus() === 415);
-    assert.throws(() => parseJsonBody('{', 'application/json'), (e: any) => e.getStatus() === 400);
+    assert.throws(
+      () => parseJsonBody('{}', 'application/json; charset=latin1'),
+      (e: any) => e.getStatus() === 415,
+    );
+    assert.throws(
+      () => parseJsonBody('{', 'application/json'),
+      (e: any) => e.getStatus() === 400,
+    );
   });
 });

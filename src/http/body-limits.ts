@@ -7,14 +7,22 @@ export const MAX_BODY_DEPTH = 32;
 /** The most keys and array elements a request body may hold in all. */
 export const MAX_BODY_NODES = 10_000;
 
-const OPEN_OBJECT = 0x7b, CLOSE_OBJECT = 0x7d, OPEN_ARRAY = 0x5b, CLOSE_ARRAY = 0x5d;
-const QUOTE = 0x22, COLON = 0x3a, COMMA = 0x2c;
+const OPEN_OBJECT = 0x7b,
+  CLOSE_OBJECT = 0x7d,
+  OPEN_ARRAY = 0x5b,
+  CLOSE_ARRAY = 0x5d;
+const QUOTE = 0x22,
+  COLON = 0x3a,
+  COMMA = 0x2c;
 const STRUCTURE = /["{}[\]:,]/g;
 const STRING = /"(?:[^"\\]|\\.)*"/y;
 
 const tooComplex = () =>
   new WireResponseException(
-    failureConfirmation(400, `The request body is nested deeper than ${MAX_BODY_DEPTH} levels or holds more than ${MAX_BODY_NODES} keys and array elements.`),
+    failureConfirmation(
+      400,
+      `The request body is nested deeper than ${MAX_BODY_DEPTH} levels or holds more than ${MAX_BODY_NODES} keys and array elements.`,
+    ),
     HttpStatus.BAD_REQUEST,
   );
 
@@ -76,7 +84,10 @@ export function refuseForeignCharset(contentType: string | undefined): void {
   if (!contentType) return;
   const match = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType);
   if (match && !/^utf-?8$/i.test(match[1])) {
-    throw new WireResponseException(failureConfirmation(415, 'The request body must be encoded in UTF-8.'), HttpStatus.UNSUPPORTED_MEDIA_TYPE);
+    throw new WireResponseException(
+      failureConfirmation(415, 'The request body must be encoded in UTF-8.'),
+      HttpStatus.UNSUPPORTED_MEDIA_TYPE,
+    );
   }
 }
 
@@ -102,7 +113,11 @@ function dropPrototypeKeys(value: unknown): void {
 export function parseJsonBody(text: string, contentType: string | undefined): unknown {
   refuseForeignCharset(contentType);
   if (!withinBodyLimits(text)) throw tooComplex();
-  if (text.trim() === '') throw new WireResponseException(failureConfirmation(400, 'The request body is empty; a JSON object is expected.'), HttpStatus.BAD_REQUEST);
+  if (text.trim() === '')
+    throw new WireResponseException(
+      failureConfirmation(400, 'The request body is empty; a JSON object is expected.'),
+      HttpStatus.BAD_REQUEST,
+    );
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

@@ -18,7 +18,20 @@ function formKinds(dto: AnyClass): ReadonlyMap<string, FormKind> {
   }
   const found = new Map<string, FormKind>([['Id', 'int']]);
   for (const [property, names] of rules) {
-    found.set(property, names.has('isArray') ? 'idList' : names.has('isInt') ? 'int' : names.has('isNumber') ? 'number' : names.has('isBoolean') ? 'bool' : names.has('isDate') ? 'date' : 'text');
+    found.set(
+      property,
+      names.has('isArray')
+        ? 'idList'
+        : names.has('isInt')
+          ? 'int'
+          : names.has('isNumber')
+            ? 'number'
+            : names.has('isBoolean')
+              ? 'bool'
+              : names.has('isDate')
+                ? 'date'
+                : 'text',
+    );
   }
   kinds = found;
   kindsByDto.set(dto, kinds);
@@ -35,7 +48,10 @@ function toNumber(text: string): unknown {
 
 function convert(kind: FormKind, value: string | string[]): unknown {
   if (kind === 'idList') {
-    const parts = (Array.isArray(value) ? value : [value]).flatMap((item) => item.split(',')).map((item) => item.trim()).filter((item) => item !== '');
+    const parts = (Array.isArray(value) ? value : [value])
+      .flatMap((item) => item.split(','))
+      .map((item) => item.trim())
+      .filter((item) => item !== '');
     return parts.length ? parts.map(toNumber) : null;
   }
   // A key given twice counts once, as the first (as the token endpoint reads its form).

@@ -22,7 +22,11 @@ interface ErrorResponse {
 
 /** An answer already in its wire form, sent byte for byte (an idempotent request's replay). */
 export class PreparedAnswer extends Error {
-  constructor(readonly status: number, readonly text: string, readonly headers: Record<string, string>) {
+  constructor(
+    readonly status: number,
+    readonly text: string,
+    readonly headers: Record<string, string>,
+  ) {
     super('A prepared answer');
   }
 }
@@ -42,7 +46,11 @@ export { RequestTimeoutError };
 export const UNAVAILABLE_MESSAGE = 'The service is temporarily unavailable; try again later.';
 const UNAVAILABLE: ErrorResponse = { status: 503, body: failureConfirmation(503, UNAVAILABLE_MESSAGE), headers: { 'Retry-After': '5' } };
 const BUSY: ErrorResponse = { status: 503, body: failureConfirmation(503, UNAVAILABLE_MESSAGE), headers: { 'Retry-After': '1' } };
-const CLIENT_BUSY: ErrorResponse = { status: 429, body: failureConfirmation(429, 'Too many requests; try again later.'), headers: { 'Retry-After': '1' } };
+const CLIENT_BUSY: ErrorResponse = {
+  status: 429,
+  body: failureConfirmation(429, 'Too many requests; try again later.'),
+  headers: { 'Retry-After': '1' },
+};
 
 /**
  * Turns any error into the contract's body (house style 4). Used by the global filter and by Fastify's
@@ -90,14 +98,22 @@ export function sendError(error: unknown, request: FastifyRequest, reply: Fastif
   // fault of the service, logged with its request.
   if (status === 503 && !(error instanceof PreparedAnswer)) {
     if (reply.sent) return;
-    const reason = error instanceof RequestTimeoutError ? 'deadline' : error instanceof ServiceBusyError || error instanceof HttpException ? 'busy' : databaseReason(error);
+    const reason =
+      error instanceof RequestTimeoutError
+        ? 'deadline'
+        : error instanceof ServiceBusyError || error instanceof HttpException
+          ? 'busy'
+          : databaseReason(error);
     countUnavailable(request.server, request.server.log, reason, error);
   } else if (status >= 500) request.log.error({ err: error }, 'request failed');
   // The request already had its answer (it timed out, and its work failed later): nothing more to send.
   if (reply.sent) return;
   if (headers) void reply.headers(headers);
   if (text === '') return void reply.status(status).send();
-  void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(text ?? JSON.stringify(body));
+  void reply
+    .status(status)
+    .header('content-type', 'application/json; charset=utf-8')
+    .send(text ?? JSON.stringify(body));
 }
 
 /**
@@ -107,12 +123,16 @@ export function sendError(error: unknown, request: FastifyRequest, reply: Fastif
 export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const [status, message] =
-    error.code === 'HPE_HEADER_OVERFLOW' ? [431, 'The request headers are larger than the server accepts.']
-      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'The request took too long to arrive.']
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'The request headers are larger than the server accepts.']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'The request took too long to arrive.']
         : [400, 'The request could not be read.'];
   const body = JSON.stringify(failureConfirmation(status, message));
   if (socket.writable) {
-    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
   }
   socket.destroy();
 }

@@ -37,8 +37,25 @@ const DOCS_CSP = {
 };
 
 /** Headers a browser may send cross-origin, and those its scripts may read from an answer. */
-const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Accept', 'Idempotency-Key', 'If-Match', 'If-None-Match', 'X-Request-Id', 'client_id'];
-const EXPOSED_HEADERS = ['ETag', 'Retry-After', 'X-Request-Id', 'Idempotent-Replayed', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
+const ALLOWED_HEADERS = [
+  'Authorization',
+  'Content-Type',
+  'Accept',
+  'Idempotency-Key',
+  'If-Match',
+  'If-None-Match',
+  'X-Request-Id',
+  'client_id',
+];
+const EXPOSED_HEADERS = [
+  'ETag',
+  'Retry-After',
+  'X-Request-Id',
+  'Idempotent-Replayed',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+];
 
 /**
  * The headers helmet sets with these options, worked out once: they depend on nothing in the request.
@@ -67,7 +84,10 @@ const lowerCaseNames = (headers: Readonly<Record<string, string>>): Record<strin
   Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
 
 const HELMET_OPTIONS: HelmetOptions = { frameguard: { action: 'deny' } };
-const API_HEADERS = lowerCaseNames({ ...helmetHeaders({ ...HELMET_OPTIONS, contentSecurityPolicy: API_CSP }), 'Cache-Control': 'no-store' });
+const API_HEADERS = lowerCaseNames({
+  ...helmetHeaders({ ...HELMET_OPTIONS, contentSecurityPolicy: API_CSP }),
+  'Cache-Control': 'no-store',
+});
 const DOCS_HEADERS = lowerCaseNames(helmetHeaders({ ...HELMET_OPTIONS, contentSecurityPolicy: DOCS_CSP }));
 
 /**
@@ -86,7 +106,8 @@ export async function installSecurityHeaders(app: NestFastifyApplication, config
   if (!config.CORS_ORIGINS.length) return;
   const allowed = new Set(config.CORS_ORIGINS);
   await app.register(cors, {
-    origin: (origin: string | undefined, done: (error: Error | null, allow: string | false) => void) => done(null, origin !== undefined && allowed.has(origin) ? origin : false),
+    origin: (origin: string | undefined, done: (error: Error | null, allow: string | false) => void) =>
+      done(null, origin !== undefined && allowed.has(origin) ? origin : false),
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
     allowedHeaders: ALLOWED_HEADERS,
     exposedHeaders: EXPOSED_HEADERS,

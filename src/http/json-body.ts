@@ -14,7 +14,10 @@ export function recordBody(dto: AnyClass | undefined, request: FastifyRequest): 
     return formToRecordBody(request.body as Record<string, string | string[]>, dto);
   }
   if (!/^application\/([\w.+-]+\+)?json\b/.test(type)) {
-    throw new WireResponseException(failureConfirmation(415, 'The request body must be JSON (application/json) or form-encoded (application/x-www-form-urlencoded).'), HttpStatus.UNSUPPORTED_MEDIA_TYPE);
+    throw new WireResponseException(
+      failureConfirmation(415, 'The request body must be JSON (application/json) or form-encoded (application/x-www-form-urlencoded).'),
+      HttpStatus.UNSUPPORTED_MEDIA_TYPE,
+    );
   }
   return request.body;
 }
@@ -26,4 +29,5 @@ export function recordBody(dto: AnyClass | undefined, request: FastifyRequest): 
  * then makes it the DTO.
  */
 export const JsonBody = createParamDecorator((dto: AnyClass | undefined, context: ExecutionContext): unknown =>
-  recordBody(dto, context.switchToHttp().getRequest<FastifyRequest>()));
+  recordBody(dto, context.switchToHttp().getRequest<FastifyRequest>()),
+);

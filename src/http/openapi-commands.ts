@@ -8,15 +8,31 @@ import { ref, type Schema } from './openapi.js';
 // `Value` is typed by what the commands declare (`RecordCommand.value`). Nothing here is written per command.
 
 /** `COWORKER_BILL_RUN` → `CoworkerBillRun`: the stem of a command's schema names. */
-const stem = (key: string) => key.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean).map((part) => part[0].toUpperCase() + part.slice(1)).join('');
+const stem = (key: string) =>
+  key
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean)
+    .map((part) => part[0].toUpperCase() + part.slice(1))
+    .join('');
 
 /** OpenAPI 3.0's null: refused runs and commands that answer nothing. */
-const NULL_VALUE: Schema = { type: 'object', nullable: true, enum: [null], description: 'null: refused, or a command that answers no value.' };
+const NULL_VALUE: Schema = {
+  type: 'object',
+  nullable: true,
+  enum: [null],
+  description: 'null: refused, or a command that answers no value.',
+};
 
 /** A parameter's `Value` as the platform's clients send it: typed JSON, or its text (docs/billing.md). */
 const VALUE_SCHEMAS: Record<CommandParameterType, Schema> = {
   Boolean: { anyOf: [{ type: 'boolean' }, { type: 'string', pattern: '^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$' }] },
-  Integer: { anyOf: [{ type: 'integer', format: 'int32' }, { type: 'string', pattern: '^-?\\d{1,10}$' }] },
+  Integer: {
+    anyOf: [
+      { type: 'integer', format: 'int32' },
+      { type: 'string', pattern: '^-?\\d{1,10}$' },
+    ],
+  },
   Decimal: { anyOf: [{ type: 'number' }, { type: 'string', pattern: '^-?\\d+(\\.\\d+)?$' }] },
   Date: { type: 'string', description: 'A date (2027-03-31); a date-time is taken as its UTC date.' },
   DateTime: { type: 'string', description: 'A date-time (UTC unless an offset is given) or a date.' },
@@ -25,7 +41,11 @@ const VALUE_SCHEMAS: Record<CommandParameterType, Schema> = {
 
 function parameterSchema(parameter: CommandParameter): Schema {
   const name: Schema = parameter.perId
-    ? { type: 'string', pattern: `^${parameter.Name.replace(/[^\w ]/g, '\\$&')}\\d+$`, description: `${parameter.Name} followed by a record's id (${parameter.Name}1234): its value for that record.` }
+    ? {
+        type: 'string',
+        pattern: `^${parameter.Name.replace(/[^\w ]/g, '\\$&')}\\d+$`,
+        description: `${parameter.Name} followed by a record's id (${parameter.Name}1234): its value for that record.`,
+      }
     : { type: 'string', enum: [parameter.Name], description: 'Matched case-insensitively.' };
   return {
     type: 'object',
@@ -44,14 +64,24 @@ const IDS_DESCRIPTION: Record<NonNullable<RecordCommand['applies']>, string> = {
 /** The body of `runcommand` for one command. */
 function commandSchema(command: RecordCommand): Schema {
   const parameters = (command.parameters ?? []).map(parameterSchema);
-  const items = parameters.length === 1 ? parameters[0] : parameters.length ? { anyOf: parameters } : { type: 'object', description: 'The command takes no parameters; any given are ignored.' };
+  const items =
+    parameters.length === 1
+      ? parameters[0]
+      : parameters.length
+        ? { anyOf: parameters }
+        : { type: 'object', description: 'The command takes no parameters; any given are ignored.' };
   return {
     type: 'object',
     description: `${command.name} (permission ${command.permission.entity}-${command.permission.action}).`,
     required: ['Key'],
     properties: {
       Key: { type: 'string', enum: [command.key] },
-      Ids: { type: 'array', maxItems: 1000, items: { type: 'integer', format: 'int32', minimum: 1 }, description: (command.needsEntities ?? true) ? IDS_DESCRIPTION[command.applies ?? 'any'] : 'Not needed.' },
+      Ids: {
+        type: 'array',
+        maxItems: 1000,
+        items: { type: 'integer', format: 'int32', minimum: 1 },
+        description: (command.needsEntities ?? true) ? IDS_DESCRIPTION[command.applies ?? 'any'] : 'Not needed.',
+      },
       Parameters: { type: 'array', items },
     },
   };
@@ -65,7 +95,9 @@ export function documentCommands(document: OpenAPIObject, commands: RecordComman
   const schemas = (document.components!.schemas ??= {}) as Record<string, Schema>;
   for (const [typeName, declared] of commands.all()) {
     const path = runCommandPath(document, typeName);
-    const operation = path ? (document.paths[path].post as { requestBody?: unknown; responses: Record<string, { description: string; content?: unknown }> }) : undefined;
+    const operation = path
+      ? (document.paths[path].post as { requestBody?: unknown; responses: Record<string, { description: string; content?: unknown }> })
+      : undefined;
     if (!operation || !declared.length) continue;
     const mapping: Record<string, string> = {};
     // A refused run answers Value null, whatever the command.
@@ -81,17 +113,26 @@ export function documentCommands(document: OpenAPIObject, commands: RecordComman
     }
     operation.requestBody = {
       required: true,
-      content: { 'application/json': { schema: { oneOf: Object.values(mapping).map(($ref) => ({ $ref })), discriminator: { propertyName: 'Key', mapping } } } },
+      content: {
+        'application/json': {
+          schema: { oneOf: Object.values(mapping).map(($ref) => ({ $ref })), discriminator: { propertyName: 'Key', mapping } },
+        },
+      },
     };
     schemas[`${typeName}CommandAnswer`] = {
       allOf: [ref('ActionConfirmation'), { type: 'object', properties: { Value: values.length === 1 ? values[0] : { anyOf: values } } }],
       description: `The answer of a ${typeName} command: Value as the command sent declares it (null when refused).`,
     };
-    operation.responses['200'] = { ...operation.responses['200'], content: { 'application/json': { schema: ref(`${typeName}CommandAnswer`) } } };
+    operation.responses['200'] = {
+      ...operation.responses['200'],
+      content: { 'application/json': { schema: ref(`${typeName}CommandAnswer`) } },
+    };
   }
 }
 
 /** The `runcommand` path of a record type, found by the operation's tag. */
 function runCommandPath(document: OpenAPIObject, typeName: string): string | undefined {
-  return Object.entries(document.paths).find(([path, item]) => path.endsWith('/runcommand') && (item.post?.tags ?? []).includes(typeName))?.[0];
+  return Object.entries(document.paths).find(
+    ([path, item]) => path.endsWith('/runcommand') && (item.post?.tags ?? []).includes(typeName),
+  )?.[0];
 }

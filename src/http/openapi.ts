@@ -43,46 +43,63 @@ export function wireSchema(kind: WireKind, nullable: boolean, description?: stri
 
 /** An object schema whose properties are all present in every answer. */
 export const objectSchema = (properties: Record<string, Schema>, description?: string): Schema => ({
-  type: 'object', ...(description ? { description } : {}), required: Object.keys(properties), properties,
+  type: 'object',
+  ...(description ? { description } : {}),
+  required: Object.keys(properties),
+  properties,
 });
 
-const FIELD_ERROR = objectSchema({
-  AttemptedValue: { description: 'The value sent (any JSON value, null when absent).' },
-  Message: { type: 'string' },
-  PropertyName: { type: 'string' },
-}, 'One validation error (docs/api.md §1.2).');
+const FIELD_ERROR = objectSchema(
+  {
+    AttemptedValue: { description: 'The value sent (any JSON value, null when absent).' },
+    Message: { type: 'string' },
+    PropertyName: { type: 'string' },
+  },
+  'One validation error (docs/api.md §1.2).',
+);
 
-const ACTION_CONFIRMATION = objectSchema({
-  Status: { type: 'integer', description: 'The HTTP status of the answer.' },
-  Message: { type: 'string', nullable: true },
-  Value: { description: 'What the action produced: `{Id}` on create, a token on the token refresh operations, null on failures.' },
-  WasSuccessful: { type: 'boolean' },
-  Errors: { type: 'array', nullable: true, items: ref('FieldError'), description: 'The validation errors of a 400, the first one also in Message; null otherwise.' },
-  OpenInDialog: { type: 'boolean' },
-  OpenInWindow: { type: 'boolean' },
-  RedirectURL: { type: 'string', nullable: true },
-  JavaScript: { type: 'string', nullable: true },
-  UpdatedOn: { type: 'string', format: 'date-time', nullable: true },
-  UpdatedBy: { type: 'string', nullable: true },
-}, 'The ActionConfirmation envelope (docs/api.md §1.4): the same eleven keys on every write and every refused one.');
+const ACTION_CONFIRMATION = objectSchema(
+  {
+    Status: { type: 'integer', description: 'The HTTP status of the answer.' },
+    Message: { type: 'string', nullable: true },
+    Value: { description: 'What the action produced: `{Id}` on create, a token on the token refresh operations, null on failures.' },
+    WasSuccessful: { type: 'boolean' },
+    Errors: {
+      type: 'array',
+      nullable: true,
+      items: ref('FieldError'),
+      description: 'The validation errors of a 400, the first one also in Message; null otherwise.',
+    },
+    OpenInDialog: { type: 'boolean' },
+    OpenInWindow: { type: 'boolean' },
+    RedirectURL: { type: 'string', nullable: true },
+    JavaScript: { type: 'string', nullable: true },
+    UpdatedOn: { type: 'string', format: 'date-time', nullable: true },
+    UpdatedBy: { type: 'string', nullable: true },
+  },
+  'The ActionConfirmation envelope (docs/api.md §1.4): the same eleven keys on every write and every refused one.',
+);
 
 /** The list envelope (docs/api.md §1.3) around records of one schema. */
 export function listEnvelopeSchema(records: Schema, description: string): Schema {
-  return objectSchema({
-    Records: { type: 'array', items: records },
-    CurrentPageSize: { type: 'integer' },
-    CurrentPage: { type: 'integer' },
-    CurrentOrderField: { type: 'string' },
-    CurrentSortDirection: { type: 'integer', enum: [1, -1] },
-    FirstItem: { type: 'integer', description: '1-based position of the first record; 0 on an empty page.' },
-    HasNextPage: { type: 'boolean' },
-    HasPreviousPage: { type: 'boolean' },
-    LastItem: { type: 'integer' },
-    PageNumber: { type: 'integer' },
-    PageSize: { type: 'integer' },
-    TotalItems: { type: 'integer', description: 'Exact count of the records the filters select.' },
-    TotalPages: { type: 'integer' },
-  }, description);
+  return objectSchema(
+    {
+      Records: { type: 'array', items: records },
+      CurrentPageSize: { type: 'integer' },
+      CurrentPage: { type: 'integer' },
+      CurrentOrderField: { type: 'string' },
+      CurrentSortDirection: { type: 'integer', enum: [1, -1] },
+      FirstItem: { type: 'integer', description: '1-based position of the first record; 0 on an empty page.' },
+      HasNextPage: { type: 'boolean' },
+      HasPreviousPage: { type: 'boolean' },
+      LastItem: { type: 'integer' },
+      PageNumber: { type: 'integer' },
+      PageSize: { type: 'integer' },
+      TotalItems: { type: 'integer', description: 'Exact count of the records the filters select.' },
+      TotalPages: { type: 'integer' },
+    },
+    description,
+  );
 }
 
 /** Schemas every document has: the envelopes, the error bodies and the history of a record. */
@@ -91,26 +108,32 @@ const SHARED_SCHEMAS: Record<string, Schema> = {
   ActionConfirmation: ACTION_CONFIRMATION,
   CreateConfirmation: {
     allOf: [ref('ActionConfirmation'), objectSchema({ Value: objectSchema({ Id: { type: 'integer', format: 'int32' } }) })],
-    description: 'A successful create: Value holds the new record\'s Id.',
+    description: "A successful create: Value holds the new record's Id.",
   },
   NotFound: { type: 'string', enum: ['Not found'], description: 'An unknown id (docs/api.md §1.2): the JSON string "Not found".' },
-  Unauthorized: objectSchema({ Message: { type: 'string', example: 'Authorization has been denied for this request.' } }, 'Missing or bad credentials, a missing role, or a record outside the caller\'s businesses (docs/api.md §2.2).'),
+  Unauthorized: objectSchema(
+    { Message: { type: 'string', example: 'Authorization has been denied for this request.' } },
+    "Missing or bad credentials, a missing role, or a record outside the caller's businesses (docs/api.md §2.2).",
+  ),
   FieldChange: objectSchema({
     Field: { type: 'string' },
     From: { description: 'The value before (any JSON value; null on a create and for write-only fields).' },
     To: { description: 'The value after (any JSON value; null for write-only fields).' },
   }),
-  HistoryEntry: objectSchema({
-    Id: { type: 'integer' },
-    Entity: { type: 'string' },
-    RecordId: { type: 'integer' },
-    Action: { type: 'string', enum: ['Create', 'Update', 'Delete'] },
-    On: { type: 'string', format: 'date-time' },
-    By: { type: 'string', nullable: true },
-    RequestId: { type: 'string', nullable: true },
-    Changes: { type: 'array', items: ref('FieldChange') },
-  }, 'One change of a record (docs/api.md §6).'),
-  HistoryList: listEnvelopeSchema(ref('HistoryEntry'), 'A page of a record\'s history, newest first.'),
+  HistoryEntry: objectSchema(
+    {
+      Id: { type: 'integer' },
+      Entity: { type: 'string' },
+      RecordId: { type: 'integer' },
+      Action: { type: 'string', enum: ['Create', 'Update', 'Delete'] },
+      On: { type: 'string', format: 'date-time' },
+      By: { type: 'string', nullable: true },
+      RequestId: { type: 'string', nullable: true },
+      Changes: { type: 'array', items: ref('FieldChange') },
+    },
+    'One change of a record (docs/api.md §6).',
+  ),
+  HistoryList: listEnvelopeSchema(ref('HistoryEntry'), "A page of a record's history, newest first."),
 };
 
 type SchemaSource = Record<string, Schema> | ((schemas: Readonly<Record<string, Schema>>) => Record<string, Schema>);
@@ -125,10 +148,16 @@ export function documentSchemas(source: SchemaSource): void {
 }
 
 /** An answer of a route, with its body schema (`ref('ActionConfirmation')`); no schema for an empty body. */
-export const ApiAnswer = (status: number, description: string, schema?: Schema) => ApiResponse({ status, description, ...(schema ? { schema } : {}) });
+export const ApiAnswer = (status: number, description: string, schema?: Schema) =>
+  ApiResponse({ status, description, ...(schema ? { schema } : {}) });
 
 /** The listed properties of an object schema, and more. */
-export function pickProperties(schema: Schema | undefined, names: readonly string[], more: Record<string, Schema> = {}, description?: string): Schema {
+export function pickProperties(
+  schema: Schema | undefined,
+  names: readonly string[],
+  more: Record<string, Schema> = {},
+  description?: string,
+): Schema {
   const properties = (schema?.properties ?? {}) as Record<string, Schema>;
   return objectSchema({ ...Object.fromEntries(names.map((name) => [name, properties[name] ?? {}])), ...more }, description);
 }
@@ -139,8 +168,14 @@ export function pickProperties(schema: Schema | undefined, names: readonly strin
 const COMMAND_LIST = {
   type: 'array',
   items: objectSchema({
-    Key: { type: 'string' }, Name: { type: 'string' }, AppliesOnlyToOneEntity: { type: 'boolean' }, AppliesOnlyToMultipleEntities: { type: 'boolean' },
-    AppliesOnlyToTwoEntities: { type: 'boolean' }, DisplayInDropdown: { type: 'boolean' }, NeedsEntitiesToRun: { type: 'boolean' }, Order: { type: 'integer' },
+    Key: { type: 'string' },
+    Name: { type: 'string' },
+    AppliesOnlyToOneEntity: { type: 'boolean' },
+    AppliesOnlyToMultipleEntities: { type: 'boolean' },
+    AppliesOnlyToTwoEntities: { type: 'boolean' },
+    DisplayInDropdown: { type: 'boolean' },
+    NeedsEntitiesToRun: { type: 'boolean' },
+    Order: { type: 'integer' },
     RequiresParameters: { type: 'array', items: objectSchema({ Name: { type: 'string' }, Type: { type: 'string' } }) },
   }),
 };
@@ -148,8 +183,9 @@ const COMMAND_LIST = {
 const UNAUTHORIZED = { description: 'Authorization has been denied for this request.' };
 
 /** The bodies the record routes take, for the document's schemas. */
-export const recordBodies = (routes: readonly RecordRoute[]): Array<new () => unknown> =>
-  [...new Set(routes.flatMap((route) => (route.document?.body ? [route.document.body] : [])))];
+export const recordBodies = (routes: readonly RecordRoute[]): Array<new () => unknown> => [
+  ...new Set(routes.flatMap((route) => (route.document?.body ? [route.document.body] : []))),
+];
 
 /** The collection paths of the record types (`/api/billing/products`). */
 export const recordBasePaths = (routes: readonly RecordRoute[]): ReadonlySet<string> =>
@@ -165,7 +201,9 @@ export function documentRecordRoutes(document: OpenAPIObject, routes: readonly R
     const about = route.document;
     if (!about) continue; // the 405 answers of operations a type does not offer
     const path = route.path.replace(/:(\w+)/g, '{$1}');
-    const parameters: Array<Record<string, unknown>> = route.path.endsWith('/:id') ? [{ name: 'id', required: true, in: 'path', schema: { type: 'number' } }] : [];
+    const parameters: Array<Record<string, unknown>> = route.path.endsWith('/:id')
+      ? [{ name: 'id', required: true, in: 'path', schema: { type: 'number' } }]
+      : [];
     for (const name of about.query ?? []) parameters.push({ name, required: false, in: 'query', schema: {} });
     const responses: Operation['responses'] = { 200: { description: about.ok ?? '' }, 401: UNAUTHORIZED };
     if (route.operation === 'commands') responses[200].content = json(COMMAND_LIST);
@@ -207,7 +245,11 @@ function recordSchema(definition: RecordDefinition<any>, plan: RecordPlan, diale
       nullable = own || joined;
     }
     // An id list reads as [] when empty, never null.
-    properties[name] = wireSchema(kind, nullable && kind !== 'idList', COMMON_FIELD_DESCRIPTIONS[name] ?? (read ? 'Read-only.' : undefined));
+    properties[name] = wireSchema(
+      kind,
+      nullable && kind !== 'idList',
+      COMMON_FIELD_DESCRIPTIONS[name] ?? (read ? 'Read-only.' : undefined),
+    );
   }
   for (const name of Object.keys(definition.computed ?? {})) {
     const declared = definition.computedTypes?.[name];
@@ -241,7 +283,13 @@ const COMMON_FIELD_DESCRIPTIONS: Record<string, string> = {
 
 const PAGE_PARAMETERS = [
   { name: 'page', in: 'query', required: false, description: 'Page number, from 1.', schema: { type: 'integer', minimum: 1, default: 1 } },
-  { name: 'size', in: 'query', required: false, description: `Page size, clamped to 1..${MAX_PAGE_SIZE}.`, schema: { type: 'integer', default: DEFAULT_PAGE_SIZE } },
+  {
+    name: 'size',
+    in: 'query',
+    required: false,
+    description: `Page size, clamped to 1..${MAX_PAGE_SIZE}.`,
+    schema: { type: 'integer', default: DEFAULT_PAGE_SIZE },
+  },
 ];
 
 /**
@@ -254,31 +302,66 @@ function listParameters(definition: RecordDefinition<any>, plan: RecordPlan): Ar
   // No parameter has an example: Swagger UI's "Try it out" would send it (a batch get instead of the list).
   const parameters: Array<Record<string, unknown>> = [
     ...PAGE_PARAMETERS,
-    { name: 'orderBy', in: 'query', required: false, description: 'The field to sort by (default Id; case-insensitive).', schema: { type: 'string', enum: scalar.map((f) => f.name) } },
-    { name: 'dir', in: 'query', required: false, description: 'Sort direction: 1, 0, asc, Ascending (default), or -1, desc, Descending.', schema: { type: 'string', enum: ['1', '0', 'asc', 'Ascending', '-1', 'desc', 'Descending'] } },
+    {
+      name: 'orderBy',
+      in: 'query',
+      required: false,
+      description: 'The field to sort by (default Id; case-insensitive).',
+      schema: { type: 'string', enum: scalar.map((f) => f.name) },
+    },
+    {
+      name: 'dir',
+      in: 'query',
+      required: false,
+      description: 'Sort direction: 1, 0, asc, Ascending (default), or -1, desc, Descending.',
+      schema: { type: 'string', enum: ['1', '0', 'asc', 'Ascending', '-1', 'desc', 'Descending'] },
+    },
   ];
   const filterSchema = (kind: WireKind): Schema =>
-    kind === 'datetime' ? { type: 'string', description: 'A date (2025-01-15) or date-time (UTC unless an offset is given).' } : wireSchema(kind, false);
+    kind === 'datetime'
+      ? { type: 'string', description: 'A date (2025-01-15) or date-time (UTC unless an offset is given).' }
+      : wireSchema(kind, false);
   const prefix = definition.name;
   for (const field of scalar) {
     const how = field.kind === 'text' ? 'contains (case-insensitive)' : 'equals';
-    parameters.push({ name: `${prefix}_${field.name}`, in: 'query', required: false, description: `Filter: ${field.name} ${how}.`, schema: filterSchema(field.kind) });
+    parameters.push({
+      name: `${prefix}_${field.name}`,
+      in: 'query',
+      required: false,
+      description: `Filter: ${field.name} ${how}.`,
+      schema: filterSchema(field.kind),
+    });
   }
   for (const [navigation, field] of Object.entries(navigations)) {
     if (scalar.some((f) => f.name === navigation)) continue;
-    parameters.push({ name: `${prefix}_${navigation}`, in: 'query', required: false, description: `Filter: ${field} equals (by its navigation name).`, schema: { type: 'integer' } });
+    parameters.push({
+      name: `${prefix}_${navigation}`,
+      in: 'query',
+      required: false,
+      description: `Filter: ${field} equals (by its navigation name).`,
+      schema: { type: 'integer' },
+    });
   }
   for (const field of scalar.filter((f) => f.kind === 'int' || f.kind === 'money' || f.kind === 'datetime')) {
     for (const bound of ['from', 'to'] as const) {
       const end = bound === 'from' ? 'at least' : 'at most (a date alone covers that whole day)';
-      parameters.push({ name: `${bound}_${prefix}_${field.name}`, in: 'query', required: false, description: `Range: ${field.name} ${end}.`, schema: filterSchema(field.kind) });
+      parameters.push({
+        name: `${bound}_${prefix}_${field.name}`,
+        in: 'query',
+        required: false,
+        description: `Range: ${field.name} ${end}.`,
+        schema: filterSchema(field.kind),
+      });
     }
   }
   return parameters;
 }
 
 const BATCH_IDS = {
-  name: 'id', in: 'query', required: true, schema: { type: 'string', pattern: '^\\[?\\d+(,\\d+)*\\]?$' },
+  name: 'id',
+  in: 'query',
+  required: true,
+  schema: { type: 'string', pattern: '^\\[?\\d+(,\\d+)*\\]?$' },
   description: `The ids, [1,2,3] or 1,2,3 (at most ${MAX_PAGE_SIZE}). The list route answers the same with ?id=[1,2,3], as the platform's clients send it.`,
 };
 
@@ -287,7 +370,11 @@ const ID_PARAMETER = { name: 'id', in: 'path', required: true, schema: { type: '
 /** Sets an operation's answer of a status (keeping headers documented elsewhere). */
 function respond(operation: Operation, status: string, description: string, schema?: Schema): void {
   const existing = operation.responses[status];
-  operation.responses[status] = { ...existing, description: existing?.description && status !== '200' ? existing.description : description, ...(schema ? { content: json(schema) } : {}) };
+  operation.responses[status] = {
+    ...existing,
+    description: existing?.description && status !== '200' ? existing.description : description,
+    ...(schema ? { content: json(schema) } : {}),
+  };
 }
 
 const failure = (description: string) => [description, ref('ActionConfirmation')] as const;
@@ -310,7 +397,12 @@ function describeRecordOperations(paths: OpenAPIObject['paths'], { definition, p
   const batch = (paths[`${base}/batch`] as Record<string, Operation> | undefined)?.get;
   if (batch && offered.has('list')) {
     batch.parameters = [BATCH_IDS];
-    respond(batch, '200', `The ${name} records asked for, in ascending Id order (unknown ids, and records outside the caller's businesses, left out).`, { type: 'array', items: ref(name) });
+    respond(
+      batch,
+      '200',
+      `The ${name} records asked for, in ascending Id order (unknown ids, and records outside the caller's businesses, left out).`,
+      { type: 'array', items: ref(name) },
+    );
     respond(batch, '400', ...failure('id is missing or is not a list of ids.'));
   }
   const get = one?.get;
@@ -320,25 +412,38 @@ function describeRecordOperations(paths: OpenAPIObject['paths'], { definition, p
   }
   if (history?.get) {
     history.get.parameters = [ID_PARAMETER, ...PAGE_PARAMETERS];
-    respond(history.get, '200', 'The record\'s changes, newest first.', ref('HistoryList'));
+    respond(history.get, '200', "The record's changes, newest first.", ref('HistoryList'));
     respond(history.get, '404', 'No such record and no history.', ref('NotFound'));
   }
   const create = collection?.post;
   if (create) {
     const created = definition.createdValue
-      ? { allOf: [ref('ActionConfirmation'), objectSchema({ Value: objectSchema({ Id: { type: 'integer', format: 'int32' }, ...definition.createdValue }) })] }
+      ? {
+          allOf: [
+            ref('ActionConfirmation'),
+            objectSchema({ Value: objectSchema({ Id: { type: 'integer', format: 'int32' }, ...definition.createdValue }) }),
+          ],
+        }
       : ref('CreateConfirmation');
     respond(create, '200', `${name} was successfully created.`, created);
     respond(create, '400', ...failure('The body is not valid: Errors names each field (docs/api.md §1.2).'));
     respond(create, '415', ...failure('The body is neither JSON nor form-encoded.'));
   }
-  for (const [operation, idInPath] of [[collection?.put, false], [one?.put, true]] as const) {
+  for (const [operation, idInPath] of [
+    [collection?.put, false],
+    [one?.put, true],
+  ] as const) {
     if (!operation) continue;
     respond(operation, '200', `${name} was successfully updated.`, ref('ActionConfirmation'));
     respond(operation, '400', ...failure('The body is not valid (Errors names each field), or the Id is missing.'));
     respond(operation, '404', 'No such record.', ref('NotFound'));
     if (!idInPath && updateDto && operation.requestBody) {
-      operation.requestBody.content = json({ allOf: [ref(updateDto.name), objectSchema({ Id: { type: 'integer', format: 'int32', minimum: 1, description: 'The record to update.' } })] });
+      operation.requestBody.content = json({
+        allOf: [
+          ref(updateDto.name),
+          objectSchema({ Id: { type: 'integer', format: 'int32', minimum: 1, description: 'The record to update.' } }),
+        ],
+      });
     }
   }
   const remove = one?.delete;
@@ -368,7 +473,10 @@ export function describeDocument(document: OpenAPIObject, dialect: SqlDialect, t
     const plan = compileRecordPlan(definition, dialect);
     const bodies = [definition.dto, definition.updateDto].flatMap((dto) => (dto && schemas[dto.name] ? [schemas[dto.name]] : []));
     schemas[definition.name] = recordSchema(definition, plan, dialect, bodies);
-    schemas[`${definition.name}List`] = listEnvelopeSchema(ref(definition.name), `A page of ${definition.name} records (docs/api.md §1.3).`);
+    schemas[`${definition.name}List`] = listEnvelopeSchema(
+      ref(definition.name),
+      `A page of ${definition.name} records (docs/api.md §1.3).`,
+    );
     describeRecordOperations(document.paths, { definition, plan });
   }
   for (const source of registered) Object.assign(schemas, typeof source === 'function' ? source(schemas) : source);

@@ -42,7 +42,10 @@ const pathIds = new RecordIdPipe();
 @Injectable()
 export class RecordUpdatePipe<D extends RecordDto = RecordDto> implements PipeTransform<UpdateRequestBody, Promise<RecordUpdate<D>>> {
   /** `partial`: absent required fields keep their stored values (every type but those of `requiredOnUpdate`). */
-  constructor(private readonly dto: new () => D, private readonly partial = false) {}
+  constructor(
+    private readonly dto: new () => D,
+    private readonly partial = false,
+  ) {}
 
   async transform({ body, pathId }: UpdateRequestBody): Promise<RecordUpdate<D>> {
     const id = updatedId(pathId === null ? null : pathIds.transform(pathId), body);

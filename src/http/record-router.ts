@@ -28,7 +28,8 @@ import type { WriteScope } from '../persistence/write-scope.js';
 // ETag and 304, and the one error writer. No Nest controller, pipe or interceptor runs on these routes.
 
 /** The operations a record type may offer (docs/api.md §1.2; commands: docs/billing.md). */
-export type RouteOperation = 'list' | 'batch' | 'get' | 'history' | 'create' | 'update' | 'updateById' | 'delete' | 'commands' | 'runcommand' | 'notAllowed';
+export type RouteOperation =
+  'list' | 'batch' | 'get' | 'history' | 'create' | 'update' | 'updateById' | 'delete' | 'commands' | 'runcommand' | 'notAllowed';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -78,7 +79,11 @@ export interface RecordRoute<Input = any> {
 
 /** 405 for an operation a read-only type does not offer. */
 const notAllowed = (method: string) =>
-  new WireResponseException(failureConfirmation(HttpStatus.METHOD_NOT_ALLOWED, `The requested resource does not support http method '${method}'.`), HttpStatus.METHOD_NOT_ALLOWED, { Allow: 'GET' });
+  new WireResponseException(
+    failureConfirmation(HttpStatus.METHOD_NOT_ALLOWED, `The requested resource does not support http method '${method}'.`),
+    HttpStatus.METHOD_NOT_ALLOWED,
+    { Allow: 'GET' },
+  );
 
 const pathId = (request: FastifyRequest): number => parseRecordId((request.params as { id?: string }).id);
 const queryOf = (request: FastifyRequest) => request.query as Record<string, unknown>;
@@ -95,36 +100,63 @@ export function recordRoutes(definition: RecordDefinition<any>): RecordRoute[] {
   const updatePipe = updateDto ? new RecordUpdatePipe(updateDto, !definition.requiredOnUpdate) : undefined;
   const read = (action: 'List' | 'Read'): Permission => definition.readPermission ?? { entity: name, action };
   const route = <Input>(spec: Omit<RecordRoute<Input>, 'definition'>): RecordRoute<Input> => ({ ...spec, definition });
-  const update = (operation: 'update' | 'updateById', path: string, key: string, summary: string) => route({
-    operation, method: 'PUT', path, permission: { entity: name, action: 'Edit' },
-    // The path's id first (404), then the body (415, 400): RecordUpdatePipe resolves the id it updates.
-    parse: (request) => {
-      const id = operation === 'updateById' ? String(pathId(request)) : null;
-      return updatePipe!.transform({ body: recordBody(updateDto, request), pathId: id });
-    },
-    run: ({ service }, { id, dto }, actor, write) => service.update(id, dto, actor, write),
-    document: { key, summary, body: updateDto },
-  });
-  const refuse = (method: Method, path: string) => route({
-    operation: 'notAllowed', method, path, permission: null,
-    parse: () => undefined,
-    run: () => Promise.reject(notAllowed(method)),
-  });
+  const update = (operation: 'update' | 'updateById', path: string, key: string, summary: string) =>
+    route({
+      operation,
+      method: 'PUT',
+      path,
+      permission: { entity: name, action: 'Edit' },
+      // The path's id first (404), then the body (415, 400): RecordUpdatePipe resolves the id it updates.
+      parse: (request) => {
+        const id = operation === 'updateById' ? String(pathId(request)) : null;
+        return updatePipe!.transform({ body: recordBody(updateDto, request), pathId: id });
+      },
+      run: ({ service }, { id, dto }, actor, write) => service.update(id, dto, actor, write),
+      document: { key, summary, body: updateDto },
+    });
+  const refuse = (method: Method, path: string) =>
+    route({
+      operation: 'notAllowed',
+      method,
+      path,
+      permission: null,
+      parse: () => undefined,
+      run: () => Promise.reject(notAllowed(method)),
+    });
 
   const routes: RecordRoute[] = [];
   if (definition.commands) {
-    routes.push(route({
-      operation: 'commands', method: 'GET', path: `${base}/commands`, permission: { entity: name, action: 'List' },
-      parse: (request) => queryOf(request).id,
-      run: ({ commands, service }, id, actor) => commands.describe(commandTarget(definition, service), id, actor),
-      document: { key: 'listCommands', summary: `The commands of ${name} records (with id: those the record's state allows now)`, query: ['id'], ok: 'The commands.' },
-    }));
-    routes.push(route({
-      operation: 'runcommand', method: 'POST', path: `${base}/runcommand`, permission: null,
-      parse: (request) => request.body,
-      run: ({ commands, service }, body, actor, write) => commands.run(commandTarget(definition, service), body, actor, write),
-      document: { key: 'runCommand', summary: `Run a command on ${name} records: {Key, Ids, Parameters} (the command's own permission)`, ok: 'Run, or refused (WasSuccessful false, Status 400): always HTTP 200.' },
-    }));
+    routes.push(
+      route({
+        operation: 'commands',
+        method: 'GET',
+        path: `${base}/commands`,
+        permission: { entity: name, action: 'List' },
+        parse: (request) => queryOf(request).id,
+        run: ({ commands, service }, id, actor) => commands.describe(commandTarget(definition, service), id, actor),
+        document: {
+          key: 'listCommands',
+          summary: `The commands of ${name} records (with id: those the record's state allows now)`,
+          query: ['id'],
+          ok: 'The commands.',
+        },
+      }),
+    );
+    routes.push(
+      route({
+        operation: 'runcommand',
+        method: 'POST',
+        path: `${base}/runcommand`,
+        permission: null,
+        parse: (request) => request.body,
+        run: ({ commands, service }, body, actor, write) => commands.run(commandTarget(definition, service), body, actor, write),
+        document: {
+          key: 'runCommand',
+          summary: `Run a command on ${name} records: {Key, Ids, Parameters} (the command's own permission)`,
+          ok: 'Run, or refused (WasSuccessful false, Status 400): always HTTP 200.',
+        },
+      }),
+    );
   }
   if (definition.methodNotAllowed) {
     if (!has('create')) routes.push(refuse('POST', base));
@@ -132,54 +164,85 @@ export function recordRoutes(definition: RecordDefinition<any>): RecordRoute[] {
     if (!has('delete')) routes.push(refuse('DELETE', `${base}/:id`));
   }
   if (has('list')) {
-    routes.push(route({
-      operation: 'list', method: 'GET', path: base, permission: read('List'),
-      parse: queryOf,
-      run: ({ service }, query, actor, _write, deadline) => service.list(query, actor, deadline),
-      document: { key: 'list', summary: `List ${name} records (paged, filtered)` },
-    }));
+    routes.push(
+      route({
+        operation: 'list',
+        method: 'GET',
+        path: base,
+        permission: read('List'),
+        parse: queryOf,
+        run: ({ service }, query, actor, _write, deadline) => service.list(query, actor, deadline),
+        document: { key: 'list', summary: `List ${name} records (paged, filtered)` },
+      }),
+    );
     // The list route answers `?id=[1,2,3]` too (docs/api.md §1.2), as the platform's clients send it; this
     // route gives that batch get an operation of its own, so each has one answer type in the document.
-    routes.push(route({
-      operation: 'batch', method: 'GET', path: `${base}/batch`, permission: read('List'),
-      parse: queryOf,
-      run: ({ service }, query, actor, _write, deadline) => service.batchGet(query, actor, deadline),
-      document: { key: 'batchGet', summary: `Several ${name} records by id ([1,2,3]), in Id order` },
-    }));
+    routes.push(
+      route({
+        operation: 'batch',
+        method: 'GET',
+        path: `${base}/batch`,
+        permission: read('List'),
+        parse: queryOf,
+        run: ({ service }, query, actor, _write, deadline) => service.batchGet(query, actor, deadline),
+        document: { key: 'batchGet', summary: `Several ${name} records by id ([1,2,3]), in Id order` },
+      }),
+    );
   }
   if (has('get')) {
-    routes.push(route({
-      operation: 'get', method: 'GET', path: `${base}/:id`, permission: read('Read'), etag: true,
-      parse: pathId,
-      run: ({ service }, id, actor, _write, deadline) => service.get(id, actor, undefined, deadline),
-      document: { key: 'get', summary: `Get one ${name}` },
-    }));
-    routes.push(route({
-      operation: 'history', method: 'GET', path: `${base}/:id/history`, permission: read('Read'),
-      parse: (request) => ({ id: pathId(request), query: queryOf(request) }),
-      run: ({ service }, { id, query }, actor, _write, deadline) => service.history(id, query, actor, deadline),
-      document: { key: 'history', summary: `The change history of one ${name}, newest first (deleted records included)` },
-    }));
+    routes.push(
+      route({
+        operation: 'get',
+        method: 'GET',
+        path: `${base}/:id`,
+        permission: read('Read'),
+        etag: true,
+        parse: pathId,
+        run: ({ service }, id, actor, _write, deadline) => service.get(id, actor, undefined, deadline),
+        document: { key: 'get', summary: `Get one ${name}` },
+      }),
+    );
+    routes.push(
+      route({
+        operation: 'history',
+        method: 'GET',
+        path: `${base}/:id/history`,
+        permission: read('Read'),
+        parse: (request) => ({ id: pathId(request), query: queryOf(request) }),
+        run: ({ service }, { id, query }, actor, _write, deadline) => service.history(id, query, actor, deadline),
+        document: { key: 'history', summary: `The change history of one ${name}, newest first (deleted records included)` },
+      }),
+    );
   }
   if (has('create')) {
-    routes.push(route({
-      operation: 'create', method: 'POST', path: base, permission: { entity: name, action: 'Create' },
-      parse: (request) => createPipe!.transform(recordBody(definition.dto, request)),
-      run: ({ service }, dto, actor, write) => service.create(dto, actor, write),
-      document: { key: 'create', summary: `Create a ${name}`, body: definition.dto, ok: `${name} was successfully created.` },
-    }));
+    routes.push(
+      route({
+        operation: 'create',
+        method: 'POST',
+        path: base,
+        permission: { entity: name, action: 'Create' },
+        parse: (request) => createPipe!.transform(recordBody(definition.dto, request)),
+        run: ({ service }, dto, actor, write) => service.create(dto, actor, write),
+        document: { key: 'create', summary: `Create a ${name}`, body: definition.dto, ok: `${name} was successfully created.` },
+      }),
+    );
   }
   if (has('update')) {
     routes.push(update('update', base, 'update', `Update a ${name} (Id in the body)`));
     routes.push(update('updateById', `${base}/:id`, 'updateById', `Update a ${name} by id`));
   }
   if (has('delete')) {
-    routes.push(route({
-      operation: 'delete', method: 'DELETE', path: `${base}/:id`, permission: { entity: name, action: 'Delete' },
-      parse: pathId,
-      run: ({ service }, id, actor, write) => service.delete(id, actor, write),
-      document: { key: 'remove', summary: `Delete a ${name}` },
-    }));
+    routes.push(
+      route({
+        operation: 'delete',
+        method: 'DELETE',
+        path: `${base}/:id`,
+        permission: { entity: name, action: 'Delete' },
+        parse: pathId,
+        run: ({ service }, id, actor, write) => service.delete(id, actor, write),
+        document: { key: 'remove', summary: `Delete a ${name}` },
+      }),
+    );
   }
   return routes;
 }
@@ -207,7 +270,12 @@ export class RecordRouter {}
  * route), the router's class, and the request and reply.
  */
 class RouteContext implements ExecutionContext, HttpArgumentsHost {
-  constructor(private readonly handler: () => void, private readonly request: unknown, private readonly reply: unknown, private readonly controller: Type<unknown>) {}
+  constructor(
+    private readonly handler: () => void,
+    private readonly request: unknown,
+    private readonly reply: unknown,
+    private readonly controller: Type<unknown>,
+  ) {}
   getClass<T = unknown>(): Type<T> {
     return this.controller as Type<T>;
   }
@@ -244,8 +312,12 @@ class RouteContext implements ExecutionContext, HttpArgumentsHost {
 }
 
 /** The execution context of a handler (its class: the router's by default) for the guards; also what their unit tests give them. */
-export const routeContext = (handler: () => void, request: unknown, reply: unknown, controller: Type<unknown> = RecordRouter): ExecutionContext =>
-  new RouteContext(handler, request, reply, controller);
+export const routeContext = (
+  handler: () => void,
+  request: unknown,
+  reply: unknown,
+  controller: Type<unknown> = RecordRouter,
+): ExecutionContext => new RouteContext(handler, request, reply, controller);
 
 /** What `handle()` needs from the application, resolved on the first request. */
 export interface RouterServices {
@@ -282,7 +354,9 @@ export function handle(route: RecordRoute, services: RouterServices) {
       let result: unknown;
       if (write) {
         // Writes parse their body inside the write scope, as a Nest interceptor wrapped the pipes.
-        result = await runWrite(services.idempotency(), services.database(), request, reply, async (scope) => route.run(on, await route.parse(request), actor, scope, request.deadlineAt));
+        result = await runWrite(services.idempotency(), services.database(), request, reply, async (scope) =>
+          route.run(on, await route.parse(request), actor, scope, request.deadlineAt),
+        );
       } else {
         // Reads parse synchronously (path id, query): no extra turn before the service.
         const parsed = route.parse(request);
@@ -325,7 +399,11 @@ export function installRecordRouter(app: NestFastifyApplication, guards: readonl
     guards: () => (resolvedGuards ??= guards.map((guard) => app.get<CanActivate>(guard, { strict: false }))),
     idempotency: () => (idempotency ??= app.get<Idempotency>(Idempotency, { strict: false })),
     database: () => (database ??= app.get<Database>(Database, { strict: false })),
-    target: (definition) => ({ definition, service: services.get(definition)!, commands: (commands ??= app.get<RecordCommands>(RecordCommands, { strict: false })) }),
+    target: (definition) => ({
+      definition,
+      service: services.get(definition)!,
+      commands: (commands ??= app.get<RecordCommands>(RecordCommands, { strict: false })),
+    }),
   };
   const fastify = app.getHttpAdapter().getInstance();
   const routes = types.flatMap((type) => recordRoutes(type.definition));

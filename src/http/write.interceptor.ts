@@ -26,7 +26,13 @@ const WRITES = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
  * (a payment of the invoice it just made) is checked against its own writes, by every read of the
  * request, not only those inside its transaction (docs/architecture.md, "The database").
  */
-export async function runWrite(idempotency: Idempotency, db: Database, request: FastifyRequest & { user?: Principal }, reply: FastifyReply, work: (scope: WriteScope) => Promise<unknown>): Promise<unknown> {
+export async function runWrite(
+  idempotency: Idempotency,
+  db: Database,
+  request: FastifyRequest & { user?: Principal },
+  reply: FastifyReply,
+  work: (scope: WriteScope) => Promise<unknown>,
+): Promise<unknown> {
   const scope = new WriteScope(request.id);
   request.writeScope = scope;
   // Answered 503 already (the deadline passed during authentication): nothing may be written.
@@ -44,7 +50,10 @@ export async function runWrite(idempotency: Idempotency, db: Database, request: 
 /** Every write request that goes through Nest runs in a write scope (runWrite); reads pass straight through. */
 @Injectable()
 export class WriteInterceptor implements NestInterceptor {
-  constructor(private readonly idempotency: Idempotency, private readonly db: Database) {}
+  constructor(
+    private readonly idempotency: Idempotency,
+    private readonly db: Database,
+  ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const request = context.switchToHttp().getRequest<FastifyRequest & { user?: Principal }>();

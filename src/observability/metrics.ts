@@ -72,12 +72,24 @@ export class Metrics implements OnApplicationBootstrap, BeforeApplicationShutdow
   });
 
   /** Billing runs of one business (docs/billing.md, "Runs"), by trigger: started, then finished or failed. */
-  readonly billingRunsStarted = this.runCounter('coworking_billing_runs_started_total', 'Billing runs of one business begun by this instance, by trigger (Manual, Automatic). Started minus finished minus failed is what is running — or stalled.');
-  readonly billingRunsFinished = this.runCounter('coworking_billing_runs_finished_total', 'Billing runs of one business that ended, by trigger (customers that could not be billed are in coworking_billing_run_customer_errors_total).');
-  readonly billingRunsFailed = this.runCounter('coworking_billing_runs_failed_total', 'Billing runs of one business stopped by an unexpected error or the request\'s deadline, by trigger.');
+  readonly billingRunsStarted = this.runCounter(
+    'coworking_billing_runs_started_total',
+    'Billing runs of one business begun by this instance, by trigger (Manual, Automatic). Started minus finished minus failed is what is running — or stalled.',
+  );
+  readonly billingRunsFinished = this.runCounter(
+    'coworking_billing_runs_finished_total',
+    'Billing runs of one business that ended, by trigger (customers that could not be billed are in coworking_billing_run_customer_errors_total).',
+  );
+  readonly billingRunsFailed = this.runCounter(
+    'coworking_billing_runs_failed_total',
+    "Billing runs of one business stopped by an unexpected error or the request's deadline, by trigger.",
+  );
   readonly billingRunInvoices = this.runCounter('coworking_billing_run_invoices_total', 'Invoices made by billing runs, by trigger.');
   readonly billingRunLines = this.runCounter('coworking_billing_run_lines_total', 'Invoice lines made by billing runs, by trigger.');
-  readonly billingRunCustomerErrors = this.runCounter('coworking_billing_run_customer_errors_total', 'Customers a billing run could not bill (an entry in the run\'s Errors), by trigger.');
+  readonly billingRunCustomerErrors = this.runCounter(
+    'coworking_billing_run_customer_errors_total',
+    "Customers a billing run could not bill (an entry in the run's Errors), by trigger.",
+  );
   readonly billingRunDuration = new Histogram({
     name: 'coworking_billing_run_duration_seconds',
     help: 'How long a billing run of one business took, by trigger.',
@@ -136,7 +148,9 @@ export class Metrics implements OnApplicationBootstrap, BeforeApplicationShutdow
     // The outbox is read once per scrape, for its four gauges together.
     let reading: Promise<WebhookOutboxState | null> | undefined;
     const readOutbox = () =>
-      (reading ??= (this.webhookOutbox?.() ?? Promise.resolve(null)).catch(() => null).finally(() => setImmediate(() => (reading = undefined))));
+      (reading ??= (this.webhookOutbox?.() ?? Promise.resolve(null))
+        .catch(() => null)
+        .finally(() => setImmediate(() => (reading = undefined))));
     const outboxGauge = (name: string, help: string, value: (state: WebhookOutboxState) => number) =>
       new Gauge({
         name,
@@ -147,9 +161,21 @@ export class Metrics implements OnApplicationBootstrap, BeforeApplicationShutdow
           if (state) this.set(value(state));
         },
       });
-    outboxGauge('coworking_webhook_outbox_pending', 'Webhook deliveries waiting to be sent or retried (all instances).', (state) => state.pending);
-    outboxGauge('coworking_webhook_outbox_oldest_pending_seconds', 'Age of the oldest delivery still pending, in seconds (0: none).', (state) => state.oldestPendingSeconds);
-    outboxGauge('coworking_webhook_deliveries_failed', 'Deliveries that used up their retries (Status Failed; kept 31 days).', (state) => state.failed);
+    outboxGauge(
+      'coworking_webhook_outbox_pending',
+      'Webhook deliveries waiting to be sent or retried (all instances).',
+      (state) => state.pending,
+    );
+    outboxGauge(
+      'coworking_webhook_outbox_oldest_pending_seconds',
+      'Age of the oldest delivery still pending, in seconds (0: none).',
+      (state) => state.oldestPendingSeconds,
+    );
+    outboxGauge(
+      'coworking_webhook_deliveries_failed',
+      'Deliveries that used up their retries (Status Failed; kept 31 days).',
+      (state) => state.failed,
+    );
     new Gauge({
       name: 'coworking_webhook_outbox_up',
       help: 'Whether the webhook outbox could be read at this scrape (1) or not (0: the gauges above keep their last values).',
@@ -242,7 +268,10 @@ export class Metrics implements OnApplicationBootstrap, BeforeApplicationShutdow
         return;
       }
       this.exposition().then(
-        ({ contentType, body }) => response.writeHead(200, { 'Content-Type': contentType, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' }).end(body),
+        ({ contentType, body }) =>
+          response
+            .writeHead(200, { 'Content-Type': contentType, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' })
+            .end(body),
         (error: unknown) => {
           this.logger.warn(`Metrics could not be collected: ${error instanceof Error ? error.message : String(error)}`);
           response.writeHead(500, { 'Content-Type': 'text/plain' }).end('metrics unavailable');

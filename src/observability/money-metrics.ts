@@ -26,12 +26,28 @@ export class MoneyMetrics implements OnModuleInit {
   private readonly bookings: Counter;
   private readonly checkins: Counter;
 
-  constructor(private readonly metrics: Metrics, private readonly changeLog: ChangeLog, private readonly db: Database) {
+  constructor(
+    private readonly metrics: Metrics,
+    private readonly changeLog: ChangeLog,
+    private readonly db: Database,
+  ) {
     const registers = [metrics.registry];
-    this.invoices = new Counter({ name: 'coworking_invoices_issued_total', help: 'Customer invoices issued (by a billing run, the raise route or a create), credit notes not included.', registers });
+    this.invoices = new Counter({
+      name: 'coworking_invoices_issued_total',
+      help: 'Customer invoices issued (by a billing run, the raise route or a create), credit notes not included.',
+      registers,
+    });
     this.creditNotes = new Counter({ name: 'coworking_credit_notes_total', help: 'Credit notes issued.', registers });
-    this.payments = new Counter({ name: 'coworking_payments_total', help: 'Payments of customer invoices recorded (ledger entries crediting an invoice).', registers });
-    this.paymentAmounts = new Counter({ name: 'coworking_payments_amount_total', help: 'The sum of the payments recorded, in each invoice\'s own currency (a sum across currencies: for rates, not for accounting).', registers });
+    this.payments = new Counter({
+      name: 'coworking_payments_total',
+      help: 'Payments of customer invoices recorded (ledger entries crediting an invoice).',
+      registers,
+    });
+    this.paymentAmounts = new Counter({
+      name: 'coworking_payments_amount_total',
+      help: "The sum of the payments recorded, in each invoice's own currency (a sum across currencies: for rates, not for accounting).",
+      registers,
+    });
     this.refunds = new Counter({ name: 'coworking_refunds_total', help: 'Refunds of customer invoices recorded.', registers });
     this.bookings = new Counter({ name: 'coworking_bookings_total', help: 'Bookings made.', registers });
     this.checkins = new Counter({ name: 'coworking_checkins_total', help: 'Check-ins made.', registers });
@@ -59,7 +75,12 @@ export class MoneyMetrics implements OnModuleInit {
       case 'CoworkerInvoice':
         return { counter: isTrue(record.CreditNote) ? this.creditNotes : this.invoices };
       case 'CoworkerLedgerEntry': {
-        if (record.CoworkerInvoiceId === null || record.CoworkerInvoiceId === undefined || SERVICE_ENTRY_CODES.has(String(record.Code ?? ''))) return null;
+        if (
+          record.CoworkerInvoiceId === null ||
+          record.CoworkerInvoiceId === undefined ||
+          SERVICE_ENTRY_CODES.has(String(record.Code ?? ''))
+        )
+          return null;
         const credit = Number(record.Credit ?? 0);
         if (credit > 0) return { counter: this.payments, amount: { counter: this.paymentAmounts, value: credit } };
         return Number(record.Debit ?? 0) > 0 ? { counter: this.refunds } : null;

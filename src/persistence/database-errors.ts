@@ -13,20 +13,41 @@ function driverError(error: unknown): DriverError | undefined {
 
 /** Connection-level failures: the database is stopped, unreachable, full, or went away mid-query. */
 const UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE',
-  'PROTOCOL_CONNECTION_LOST', 'PROTOCOL_SEQUENCE_TIMEOUT', 'PROTOCOL_ENQUEUE_AFTER_FATAL_ERROR', 'PROTOCOL_ENQUEUE_AFTER_QUIT',
-  'ER_CON_COUNT_ERROR', 'ER_TOO_MANY_USER_CONNECTIONS', 'ER_SERVER_SHUTDOWN', 'ER_QUERY_INTERRUPTED', 'ER_CONNECTION_KILLED',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+  'PROTOCOL_CONNECTION_LOST',
+  'PROTOCOL_SEQUENCE_TIMEOUT',
+  'PROTOCOL_ENQUEUE_AFTER_FATAL_ERROR',
+  'PROTOCOL_ENQUEUE_AFTER_QUIT',
+  'ER_CON_COUNT_ERROR',
+  'ER_TOO_MANY_USER_CONNECTIONS',
+  'ER_SERVER_SHUTDOWN',
+  'ER_QUERY_INTERRUPTED',
+  'ER_CONNECTION_KILLED',
   // MariaDB stopped a read at its max_statement_time: the request's deadline (database.ts).
   'ER_STATEMENT_TIMEOUT',
-  'SQLITE_BUSY', 'SQLITE_LOCKED',
+  'SQLITE_BUSY',
+  'SQLITE_LOCKED',
   // A Galera node that is joining, left the cluster's majority, or is not synced refuses queries with
   // errno 1047, "WSREP has not yet prepared node for application use".
   'ER_UNKNOWN_COM_ERROR',
 ]);
 /** TypeORM's own "there is no usable connection" errors, by class name. */
-const UNAVAILABLE_ERRORS = new Set(['CannotExecuteNotConnectedError', 'ConnectionIsNotSetError', 'ConnectionNotFoundError', 'PoolClosedError']);
+const UNAVAILABLE_ERRORS = new Set([
+  'CannotExecuteNotConnectedError',
+  'ConnectionIsNotSetError',
+  'ConnectionNotFoundError',
+  'PoolClosedError',
+]);
 /** mysql2's pool refusals, which carry no code. */
-const UNAVAILABLE_MESSAGES = /^(Queue limit reached|Pool is closed|No connections available|Connection lost|Can't add new command when connection is in closed state)/i;
+const UNAVAILABLE_MESSAGES =
+  /^(Queue limit reached|Pool is closed|No connections available|Connection lost|Can't add new command when connection is in closed state)/i;
 
 /**
  * Whether an error means the database cannot be reached right now (the request may succeed later),
@@ -51,7 +72,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 export function isForeignKeyViolation(error: unknown): boolean {
   const e = driverError(error);
   // SQLite reports an ON DELETE RESTRICT refusal as a trigger constraint with the foreign-key message.
-  const sqlite = e?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || (e?.code === 'SQLITE_CONSTRAINT_TRIGGER' && /FOREIGN KEY/i.test(e.message ?? ''));
+  const sqlite =
+    e?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || (e?.code === 'SQLITE_CONSTRAINT_TRIGGER' && /FOREIGN KEY/i.test(e.message ?? ''));
   return sqlite || e?.errno === 1451 || e?.errno === 1452;
 }
 

@@ -5,8 +5,14 @@ import { Database } from './database.js';
 import { isDeadlock, isTransientConflict } from './database-errors.js';
 import { WriteScope } from './write-scope.js';
 
-const deadlock = Object.assign(new Error('Deadlock found when trying to get lock; try restarting transaction'), { errno: 1213, code: 'ER_LOCK_DEADLOCK' });
-const lockWait = Object.assign(new Error('Lock wait timeout exceeded; try restarting transaction'), { errno: 1205, code: 'ER_LOCK_WAIT_TIMEOUT' });
+const deadlock = Object.assign(new Error('Deadlock found when trying to get lock; try restarting transaction'), {
+  errno: 1213,
+  code: 'ER_LOCK_DEADLOCK',
+});
+const lockWait = Object.assign(new Error('Lock wait timeout exceeded; try restarting transaction'), {
+  errno: 1205,
+  code: 'ER_LOCK_WAIT_TIMEOUT',
+});
 
 /** A MySQL data source whose transactions fail with the given errors, then succeed. */
 function mySqlFailing(errors: unknown[], conflictBudgetMs = 1) {
@@ -35,10 +41,11 @@ function mySqlFailing(errors: unknown[], conflictBudgetMs = 1) {
   const db = new Database(dataSource);
   // REQUEST_TIMEOUT_MS, which is also how long conflicts are retried past the first eight attempts.
   db.readTimeoutMs = conflictBudgetMs;
-  const transaction = <T>(work: () => Promise<T>, scope?: WriteScope) => db.transaction(async () => {
-    if (errors.length) throw errors.shift();
-    return work();
-  }, scope);
+  const transaction = <T>(work: () => Promise<T>, scope?: WriteScope) =>
+    db.transaction(async () => {
+      if (errors.length) throw errors.shift();
+      return work();
+    }, scope);
   return { transaction, calls: () => calls, statements };
 }
 
@@ -52,17 +59,26 @@ describe('Database.transaction on MySQL', () => {
   });
 
   it('keeps running a transaction that loses conflicts past eight attempts while its time budget lasts (Galera turns)', async () => {
-    const contended = mySqlFailing(Array.from({ length: 11 }, () => deadlock), 60_000);
+    const contended = mySqlFailing(
+      Array.from({ length: 11 }, () => deadlock),
+      60_000,
+    );
     assert.equal(await contended.transaction(async () => 'done'), 'done');
     assert.equal(contended.calls(), 12);
   });
 
   it('gives up after eight attempts once its time budget is spent, and never retries other errors', async () => {
     const stuck = mySqlFailing(Array.from({ length: 9 }, () => deadlock));
-    await assert.rejects(stuck.transaction(async () => 'never'), (error) => isDeadlock(error));
+    await assert.rejects(
+      stuck.transaction(async () => 'never'),
+      (error) => isDeadlock(error),
+    );
     assert.equal(stuck.calls(), 8);
     const duplicate = mySqlFailing([Object.assign(new Error('Duplicate entry'), { errno: 1062 })]);
-    await assert.rejects(duplicate.transaction(async () => 'never'), /Duplicate entry/);
+    await assert.rejects(
+      duplicate.transaction(async () => 'never'),
+      /Duplicate entry/,
+    );
     assert.equal(duplicate.calls(), 1);
     assert.equal(isTransientConflict(lockWait), true);
   });
@@ -71,24 +87,33 @@ describe('Database.transaction on MySQL', () => {
     const scope = new WriteScope();
     scope.expire();
     const late = mySqlFailing([]);
-    await assert.rejects(late.transaction(async () => 'never', scope), /not answered in time/);
+    await assert.rejects(
+      late.transaction(async () => 'never', scope),
+      /not answered in time/,
+    );
     assert.equal(late.calls(), 0);
     const expiring = new WriteScope();
     const conflicted = mySqlFailing([]);
-    await assert.rejects(conflicted.transaction(async () => {
-      expiring.expire();
-      throw deadlock;
-    }, expiring), (error) => isDeadlock(error));
+    await assert.rejects(
+      conflicted.transaction(async () => {
+        expiring.expire();
+        throw deadlock;
+      }, expiring),
+      (error) => isDeadlock(error),
+    );
     assert.equal(conflicted.calls(), 1);
   });
 
   it('does not COMMIT work whose deadline passed while it ran: it rolls back', async () => {
     const scope = new WriteScope();
     const { transaction, statements } = mySqlFailing([]);
-    await assert.rejects(transaction(async () => {
-      assert.equal(scope.expire(), true); // work in flight answers for itself
-      return 'never';
-    }, scope), /not answered in time/);
+    await assert.rejects(
+      transaction(async () => {
+        assert.equal(scope.expire(), true); // work in flight answers for itself
+        return 'never';
+      }, scope),
+      /not answered in time/,
+    );
     assert.deepEqual(statements.slice(-1), ['ROLLBACK']);
   });
 });
@@ -99,7 +124,11 @@ describe('Database.transaction on SQLite: group commit', () => {
     const { DataSource: TypeOrmDataSource } = await import('typeorm');
     const dataSource = new TypeOrmDataSource({ type: 'better-sqlite3', database: ':memory:' });
     await dataSource.initialize();
-    const connection = (dataSource.driver as unknown as { databaseConnection: { prepare(sql: string): { run(): unknown }; pragma(sql: string, options: { simple: true }): unknown } }).databaseConnection;
+    const connection = (
+      dataSource.driver as unknown as {
+        databaseConnection: { prepare(sql: string): { run(): unknown }; pragma(sql: string, options: { simple: true }): unknown };
+      }
+    ).databaseConnection;
     connection.prepare('CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)').run();
     let commits = 0;
     /** The connection's `synchronous` level at each COMMIT (2 = FULL, 1 = NORMAL: no fsync in WAL mode). */
@@ -117,10 +146,11 @@ describe('Database.transaction on SQLite: group commit', () => {
       return statement;
     };
     const db = new Database(dataSource);
-    const insert = (name: string) => db.transaction(async (manager) => {
-      await db.query('INSERT INTO t (name) VALUES (?)', [name], manager);
-      return name;
-    });
+    const insert = (name: string) =>
+      db.transaction(async (manager) => {
+        await db.query('INSERT INTO t (name) VALUES (?)', [name], manager);
+        return name;
+      });
     const names = async () => (await db.query<{ name: string }>('SELECT name FROM t ORDER BY id')).map((row) => row.name);
     const sync = () => connection.pragma('synchronous', { simple: true });
     return { db, insert, names, commits: () => commits, syncAtCommits, sync, close: () => dataSource.destroy() };
@@ -132,7 +162,8 @@ describe('Database.transaction on SQLite: group commit', () => {
     db.groupWindowMs = 10_000;
     try {
       const outcomes = await Promise.allSettled([
-        insert('a'), insert('b'),
+        insert('a'),
+        insert('b'),
         // Its second statement breaks the unique name: its first must go too, the others' must stay.
         db.transaction(async (manager) => {
           await db.query('INSERT INTO t (name) VALUES (?)', ['c'], manager);
@@ -140,7 +171,10 @@ describe('Database.transaction on SQLite: group commit', () => {
         }),
         insert('d'),
       ]);
-      assert.deepEqual(outcomes.map((outcome) => outcome.status), ['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+      assert.deepEqual(
+        outcomes.map((outcome) => outcome.status),
+        ['fulfilled', 'fulfilled', 'rejected', 'fulfilled'],
+      );
       assert.match(String((outcomes[2] as PromiseRejectedResult).reason), /UNIQUE/);
       assert.deepEqual(await names(), ['a', 'b', 'd']);
       assert.equal(commits(), 1);
@@ -178,8 +212,15 @@ describe('Database.transaction on SQLite: group commit', () => {
     try {
       const late = new WriteScope();
       late.expire();
-      const outcomes = await Promise.allSettled([insert('p'), db.transaction(async (manager) => db.query('INSERT INTO t (name) VALUES (?)', ['q'], manager), late), insert('r')]);
-      assert.deepEqual(outcomes.map((outcome) => outcome.status), ['fulfilled', 'rejected', 'fulfilled']);
+      const outcomes = await Promise.allSettled([
+        insert('p'),
+        db.transaction(async (manager) => db.query('INSERT INTO t (name) VALUES (?)', ['q'], manager), late),
+        insert('r'),
+      ]);
+      assert.deepEqual(
+        outcomes.map((outcome) => outcome.status),
+        ['fulfilled', 'rejected', 'fulfilled'],
+      );
       assert.deepEqual(await names(), ['p', 'r']);
     } finally {
       await close();
@@ -194,7 +235,10 @@ describe('Database.transaction on SQLite: group commit', () => {
         await db.query('INSERT INTO t (name) VALUES (?)', ['a'], manager);
         await new Promise((resolve) => setTimeout(resolve, 20));
       });
-      const transient = db.transientWrite([['INSERT INTO t (name) VALUES (?)', ['file']], ['DELETE FROM t WHERE name = ?', ['nothing']]]);
+      const transient = db.transientWrite([
+        ['INSERT INTO t (name) VALUES (?)', ['file']],
+        ['DELETE FROM t WHERE name = ?', ['nothing']],
+      ]);
       await Promise.all([group, transient]);
       // The group's commit is synced, the transient write's is not, and it did not join the group.
       assert.deepEqual(syncAtCommits, [2, 1]);
@@ -202,7 +246,13 @@ describe('Database.transaction on SQLite: group commit', () => {
       assert.equal(await insert('b'), 'b');
       assert.deepEqual(syncAtCommits, [2, 1, 2]);
       // Its second statement breaks the unique name: the first goes too, and the level is restored.
-      await assert.rejects(db.transientWrite([['INSERT INTO t (name) VALUES (?)', ['z']], ['INSERT INTO t (name) VALUES (?)', ['a']]]), /UNIQUE/);
+      await assert.rejects(
+        db.transientWrite([
+          ['INSERT INTO t (name) VALUES (?)', ['z']],
+          ['INSERT INTO t (name) VALUES (?)', ['a']],
+        ]),
+        /UNIQUE/,
+      );
       assert.equal(sync(), 2);
       assert.deepEqual(await names(), ['a', 'file', 'b']);
     } finally {

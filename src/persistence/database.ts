@@ -171,7 +171,9 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
     if (now - this.turnsCleanedAt < TURN_CLEANUP_EVERY_MS) return;
     this.turnsCleanedAt = now;
     // Turns only collide within a node's apply lag (seconds): an hour's are more than enough to keep.
-    this.query(`DELETE FROM ${this.id('row_turn')} WHERE ${this.id('TakenOn')} < ?`, [this.dateParam(new Date(now - TURN_KEPT_MS))]).catch(() => undefined);
+    this.query(`DELETE FROM ${this.id('row_turn')} WHERE ${this.id('TakenOn')} < ?`, [this.dateParam(new Date(now - TURN_KEPT_MS))]).catch(
+      () => undefined,
+    );
   }
 
   /** Whether writes run on several nodes that can each take a row's turn (a Galera cluster). */

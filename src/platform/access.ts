@@ -28,10 +28,15 @@ export const PUBLIC_MARK = 'x-public';
 export const Public = () => applyDecorators(SetMetadata(IS_PUBLIC, true), ApiExtension(PUBLIC_MARK, { public: true }));
 
 const documented = () =>
-  applyDecorators(ApiBearerAuth(), ApiBasicAuth(), ApiUnauthorizedResponse({ description: 'Authorization has been denied for this request.' }));
+  applyDecorators(
+    ApiBearerAuth(),
+    ApiBasicAuth(),
+    ApiUnauthorizedResponse({ description: 'Authorization has been denied for this request.' }),
+  );
 
 /** States the role a route needs and documents the schemes in OpenAPI (house style 6). */
-export const RequirePermission = (entity: string, action: RecordAction) => applyDecorators(SetMetadata(PERMISSION, { entity, action }), documented());
+export const RequirePermission = (entity: string, action: RecordAction) =>
+  applyDecorators(SetMetadata(PERMISSION, { entity, action }), documented());
 
 /** Any authenticated user may call the route; the handler decides the rest. */
 export const Authenticated = () => documented();
@@ -47,4 +52,5 @@ export const actorOf = (request: FastifyRequest & { user?: Principal }): Princip
 
 /** The route parameter of the request's principal (actorOf). */
 export const Actor = createParamDecorator((_: unknown, context: ExecutionContext): Principal | undefined =>
-  actorOf(context.switchToHttp().getRequest<FastifyRequest & { user?: Principal }>()));
+  actorOf(context.switchToHttp().getRequest<FastifyRequest & { user?: Principal }>()),
+);

@@ -33,7 +33,10 @@ describe('answer deadlines', () => {
     });
     deadlines.start({ name: 'x', round: 1 });
     await sleep(80);
-    assert.deepEqual(seen, [['x', 1], ['x', 2]]);
+    assert.deepEqual(seen, [
+      ['x', 1],
+      ['x', 2],
+    ]);
   });
 
   it('sets one timer for many requests answered in time, and none once nothing waits', async () => {

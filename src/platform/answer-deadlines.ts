@@ -12,7 +12,10 @@ export class AnswerDeadlines<T> {
   private timer: NodeJS.Timeout | null = null;
 
   /** `expired` is called with a request's subject once its period has passed unanswered. */
-  constructor(private readonly periodMs: number, private readonly expired: (subject: T) => void) {}
+  constructor(
+    private readonly periodMs: number,
+    private readonly expired: (subject: T) => void,
+  ) {}
 
   /** Starts a period for `subject`; cancel the returned deadline when it is answered. */
   start(subject: T): Deadline<T> {

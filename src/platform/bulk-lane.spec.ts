@@ -20,12 +20,17 @@ describe('bulk lane', () => {
     };
     setImmediate(count);
     const seen: Array<[string, number]> = [];
-    await Promise.all(['a', 'b', 'c', 'd'].map(async (name) => {
-      await bulkTurn();
-      seen.push([name, turn]);
-    }));
+    await Promise.all(
+      ['a', 'b', 'c', 'd'].map(async (name) => {
+        await bulkTurn();
+        seen.push([name, turn]);
+      }),
+    );
     counting = false;
-    assert.deepEqual(seen.map(([name]) => name), ['a', 'b', 'c', 'd']);
+    assert.deepEqual(
+      seen.map(([name]) => name),
+      ['a', 'b', 'c', 'd'],
+    );
     const turns = seen.map(([, at]) => at);
     assert.equal(new Set(turns).size, 4, `two steps ran in one turn: ${JSON.stringify(seen)}`);
   });

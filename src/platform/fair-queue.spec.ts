@@ -33,7 +33,9 @@ describe('a fair queue', () => {
     const first = gate();
     const order: string[] = [];
     const holding = queue.run({ client: 'holder', wanted: always }, () => first.held);
-    const flood = ['f1', 'f2', 'f3', 'f4', 'f5'].map((client) => queue.run({ client, wanted: always }, async () => void order.push(client)));
+    const flood = ['f1', 'f2', 'f3', 'f4', 'f5'].map((client) =>
+      queue.run({ client, wanted: always }, async () => void order.push(client)),
+    );
     const known = ['k1', 'k2'].map((client) => queue.run({ lane: 'known', client, wanted: always }, async () => void order.push(client)));
     first.open();
     await Promise.all([holding, ...flood, ...known]);
@@ -41,7 +43,13 @@ describe('a fair queue', () => {
   });
 
   it('refuses a client beyond its share with ClientBusyError, and anyone with ServiceBusyError once the lane is full', async () => {
-    const queue = new FairQueue({ concurrency: 1, perClientRunning: 1, perClientWaiting: 2, laneWaiting: 3, lanes: { roomy: { laneWaiting: 10, perClientWaiting: 10 } } });
+    const queue = new FairQueue({
+      concurrency: 1,
+      perClientRunning: 1,
+      perClientWaiting: 2,
+      laneWaiting: 3,
+      lanes: { roomy: { laneWaiting: 10, perClientWaiting: 10 } },
+    });
     const first = gate();
     const holding = queue.run({ client: 'holder', wanted: always }, () => first.held);
     const work = async () => 'done';
@@ -71,7 +79,10 @@ describe('a fair queue', () => {
     assert.equal(await kept, 'kept');
     assert.equal(ran, false);
     await holding;
-    await assert.rejects(queue.run({ client: 'c', wanted: () => false }, async () => 'late'), ServiceBusyError);
+    await assert.rejects(
+      queue.run({ client: 'c', wanted: () => false }, async () => 'late'),
+      ServiceBusyError,
+    );
   });
 
   it('runs at most perClientRunning of one client at once, while others use the rest', async () => {
@@ -79,11 +90,13 @@ describe('a fair queue', () => {
     let mostOfA = 0;
     let runningOfA = 0;
     const gates = [gate(), gate(), gate()];
-    const ofA = gates.map(({ held }) => queue.run({ client: 'a', wanted: always }, async () => {
-      mostOfA = Math.max(mostOfA, ++runningOfA);
-      await held;
-      runningOfA--;
-    }));
+    const ofA = gates.map(({ held }) =>
+      queue.run({ client: 'a', wanted: always }, async () => {
+        mostOfA = Math.max(mostOfA, ++runningOfA);
+        await held;
+        runningOfA--;
+      }),
+    );
     const ofB = queue.run({ client: 'b', wanted: always }, async () => 'b ran');
     assert.equal(await ofB, 'b ran');
     for (const { open } of gates) open();
@@ -93,7 +106,9 @@ describe('a fair queue', () => {
 
   it('starts work that waited through `resume`, holding its place until then', async () => {
     const resumed: Array<() => void> = [];
-    const queue = new FairQueue({ concurrency: 1, perClientRunning: 1, perClientWaiting: 4, laneWaiting: 8 }, (start) => resumed.push(start));
+    const queue = new FairQueue({ concurrency: 1, perClientRunning: 1, perClientWaiting: 4, laneWaiting: 8 }, (start) =>
+      resumed.push(start),
+    );
     const first = gate();
     const holding = queue.run({ client: 'holder', wanted: always }, () => first.held);
     const waited = queue.run({ client: 'a', wanted: always }, async () => 'waited');

@@ -68,7 +68,10 @@ export class FairQueue {
   private readonly runningOf = new Map<string, number>();
   private readonly lanes = new Map<string, Lane>();
 
-  constructor(readonly limits: FairQueueLimits, private readonly resume: (start: () => void) => void = (start) => start()) {}
+  constructor(
+    readonly limits: FairQueueLimits,
+    private readonly resume: (start: () => void) => void = (start) => start(),
+  ) {}
 
   get activeCount(): number {
     return this.running;
@@ -95,7 +98,8 @@ export class FairQueue {
     const lane = this.lanes.get(laneName) ?? { clients: new Map<string, Task[]>(), waiting: 0 };
     const queued = lane.clients.get(client) ?? [];
     const limits = this.limits.lanes?.[laneName] ?? this.limits;
-    if (queued.length >= limits.perClientWaiting) return Promise.reject(new ClientBusyError('this client has its share of the queue waiting'));
+    if (queued.length >= limits.perClientWaiting)
+      return Promise.reject(new ClientBusyError('this client has its share of the queue waiting'));
     if (lane.waiting >= limits.laneWaiting) return Promise.reject(new ServiceBusyError('the queue is full'));
     return new Promise<T>((resolve, reject) => {
       queued.push({

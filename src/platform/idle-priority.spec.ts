@@ -30,7 +30,7 @@ describe('helper threads yield to the request thread (docs/architecture.md §9)'
     assert.ok(helpers.length >= 4, `${helpers.length} helper threads`);
     assert.equal(threads.lowered, helpers.length);
     for (const [tid, nice] of helpers) assert.equal(nice, Math.max(HELPER_THREAD_NICE, getPriority()), `thread ${tid}`);
-    assert.equal(threads.nice[threads.pid], getPriority(), 'the request thread keeps its priority (this one\'s, which it inherited)');
+    assert.equal(threads.nice[threads.pid], getPriority(), "the request thread keeps its priority (this one's, which it inherited)");
   });
 
   it('lowers a worker thread that asks for itself, and only that thread', () => {

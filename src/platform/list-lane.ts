@@ -26,9 +26,17 @@ export const listScans = new FairQueue(
 );
 
 /** Runs a list for `actor` in its turn (an anonymous list: by its client address). */
-export function inListTurn<T>(actor: Principal | undefined, request: FastifyRequest, reply: FastifyReply, list: () => Promise<T>): Promise<T> {
-  return listScans.run({
-    client: actor ? `user ${actor.userId}` : `address ${request.ip}`,
-    wanted: () => !reply.sent && !(request.raw?.socket?.destroyed ?? false),
-  }, list);
+export function inListTurn<T>(
+  actor: Principal | undefined,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  list: () => Promise<T>,
+): Promise<T> {
+  return listScans.run(
+    {
+      client: actor ? `user ${actor.userId}` : `address ${request.ip}`,
+      wanted: () => !reply.sent && !(request.raw?.socket?.destroyed ?? false),
+    },
+    list,
+  );
 }

@@ -5,7 +5,10 @@ import { deferredChildLogger, PinoNestLogger } from './logging.js';
 
 function capture(level: string) {
   const lines: Array<Record<string, unknown>> = [];
-  const logger = pino({ level, redact: { paths: ['*.password'], censor: '[redacted]' } }, { write: (line: string) => lines.push(JSON.parse(line)) });
+  const logger = pino(
+    { level, redact: { paths: ['*.password'], censor: '[redacted]' } },
+    { write: (line: string) => lines.push(JSON.parse(line)) },
+  );
   return { logger, lines };
 }
 
@@ -18,7 +21,10 @@ describe('the per-request child logger', () => {
     child.warn({ body: { password: 'secret' } }, 'written %s', 'once');
     child.error(new Error('boom'));
     assert.equal(lines.length, 2);
-    assert.deepEqual([lines[0].reqId, lines[0].msg, (lines[0].body as { password: string }).password], ['r-1', 'written once', '[redacted]']);
+    assert.deepEqual(
+      [lines[0].reqId, lines[0].msg, (lines[0].body as { password: string }).password],
+      ['r-1', 'written once', '[redacted]'],
+    );
     assert.equal(lines[1].reqId, 'r-1');
     assert.equal((lines[1].err as { message: string }).message, 'boom');
   });
@@ -43,7 +49,10 @@ describe("Nest's log lines", () => {
     nest.log('ProductsController {/api/billing/products}:', 'RoutesResolver');
     nest.log('ProductsModule dependencies initialized', 'InstanceLoader');
     nest.log('Nest application successfully started', 'NestApplication');
-    assert.deepEqual(lines.map((line) => line.msg), ['Nest application successfully started']);
+    assert.deepEqual(
+      lines.map((line) => line.msg),
+      ['Nest application successfully started'],
+    );
     logger.level = 'debug';
     nest.log('Mapped {/api/billing/products, GET} route', 'RouterExplorer');
     assert.deepEqual([lines[1].msg, lines[1].level, lines[1].context], ['Mapped {/api/billing/products, GET} route', 20, 'RouterExplorer']);

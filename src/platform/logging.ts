@@ -8,14 +8,26 @@ import type { AppConfig } from '../config/configuration.js';
  * on every line; secrets in headers and bodies are redacted wherever they would appear.
  */
 export function createLogger(config: Pick<AppConfig, 'LOG_LEVEL'>, destination?: DestinationStream): Logger {
-  return pino({
-    level: config.LOG_LEVEL,
-    redact: {
-      paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.Password', '*.refresh_token', '*.TwoFactorSecret', '*.totp', '*.Secret'],
-      censor: '[redacted]',
+  return pino(
+    {
+      level: config.LOG_LEVEL,
+      redact: {
+        paths: [
+          'req.headers.authorization',
+          'req.headers.cookie',
+          '*.password',
+          '*.Password',
+          '*.refresh_token',
+          '*.TwoFactorSecret',
+          '*.totp',
+          '*.Secret',
+        ],
+        censor: '[redacted]',
+      },
+      serializers: { err: safeError, error: safeError },
     },
-    serializers: { err: safeError, error: safeError },
-  }, destination);
+    destination,
+  );
 }
 
 /** A quoted value in a database message, unless it names a column, key, table or constraint. */
@@ -34,8 +46,17 @@ export function withoutValues(message: string): string {
  */
 export function safeError(error: unknown, depth = 0): unknown {
   if (!(error instanceof Error) || depth > 3) return error instanceof Error ? { type: error.name } : error;
-  const e = error as Error & { code?: unknown; errno?: unknown; sqlState?: unknown; query?: unknown; driverError?: unknown; sqlMessage?: unknown; cause?: unknown };
-  const fromDatabase = 'driverError' in e || 'sqlMessage' in e || 'sqlState' in e || (typeof e.code === 'string' && e.code.startsWith('SQLITE_'));
+  const e = error as Error & {
+    code?: unknown;
+    errno?: unknown;
+    sqlState?: unknown;
+    query?: unknown;
+    driverError?: unknown;
+    sqlMessage?: unknown;
+    cause?: unknown;
+  };
+  const fromDatabase =
+    'driverError' in e || 'sqlMessage' in e || 'sqlState' in e || (typeof e.code === 'string' && e.code.startsWith('SQLITE_'));
   const clean = (text: string | undefined) => (text === undefined ? undefined : fromDatabase ? withoutValues(text) : text);
   const driver = e.driverError as { code?: unknown; errno?: unknown } | undefined;
   return {
@@ -64,11 +85,21 @@ export class PinoNestLogger implements LoggerService {
     if (context !== undefined && START_UP_DETAIL.has(context)) this.logger.debug({ context }, String(message));
     else this.logger.info({ context }, String(message));
   }
-  error(message: unknown, trace?: string, context?: string) { this.logger.error({ context, trace }, String(message)); }
-  warn(message: unknown, context?: string) { this.logger.warn({ context }, String(message)); }
-  debug(message: unknown, context?: string) { this.logger.debug({ context }, String(message)); }
-  verbose(message: unknown, context?: string) { this.logger.trace({ context }, String(message)); }
-  fatal(message: unknown, context?: string) { this.logger.fatal({ context }, String(message)); }
+  error(message: unknown, trace?: string, context?: string) {
+    this.logger.error({ context, trace }, String(message));
+  }
+  warn(message: unknown, context?: string) {
+    this.logger.warn({ context }, String(message));
+  }
+  debug(message: unknown, context?: string) {
+    this.logger.debug({ context }, String(message));
+  }
+  verbose(message: unknown, context?: string) {
+    this.logger.trace({ context }, String(message));
+  }
+  fatal(message: unknown, context?: string) {
+    this.logger.fatal({ context }, String(message));
+  }
 }
 
 /**
@@ -107,12 +138,24 @@ class DeferredChildLogger {
     return (this.made ?? this.parent).isLevelEnabled(level);
   }
 
-  fatal(...line: unknown[]): void { this.write('fatal', line); }
-  error(...line: unknown[]): void { this.write('error', line); }
-  warn(...line: unknown[]): void { this.write('warn', line); }
-  info(...line: unknown[]): void { this.write('info', line); }
-  debug(...line: unknown[]): void { this.write('debug', line); }
-  trace(...line: unknown[]): void { this.write('trace', line); }
+  fatal(...line: unknown[]): void {
+    this.write('fatal', line);
+  }
+  error(...line: unknown[]): void {
+    this.write('error', line);
+  }
+  warn(...line: unknown[]): void {
+    this.write('warn', line);
+  }
+  info(...line: unknown[]): void {
+    this.write('info', line);
+  }
+  debug(...line: unknown[]): void {
+    this.write('debug', line);
+  }
+  trace(...line: unknown[]): void {
+    this.write('trace', line);
+  }
   silent(): void {}
 
   child(bindings: Bindings, options?: ChildLoggerOptions): Logger {
@@ -135,7 +178,10 @@ export function logAnswer(logger: Logger): (request: FastifyRequest, reply: Fast
   return (request, reply, done) => {
     if (logger.isLevelEnabled('info')) {
       const route = request.routeOptions.url ?? request.url.split('?', 1)[0];
-      logger.info({ reqId: request.id, method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'answered');
+      logger.info(
+        { reqId: request.id, method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 },
+        'answered',
+      );
     }
     done();
   };

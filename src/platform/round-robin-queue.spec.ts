@@ -28,7 +28,7 @@ describe('fair queue', () => {
     assert.deepEqual(drain(queue), ['a1', 'b1', 'c1', 'a2', 'b2', 'a3', 'a4']);
   });
 
-  it('an owner that starts waiting while a big owner\'s item is served comes next, before the big owner\'s 999 others', () => {
+  it("an owner that starts waiting while a big owner's item is served comes next, before the big owner's 999 others", () => {
     const queue = new RoundRobinQueue<string>();
     for (let i = 1; i <= 1000; i++) queue.add('big', `big${i}`);
     assert.equal(queue.take(), 'big1');

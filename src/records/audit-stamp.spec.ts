@@ -22,20 +22,30 @@ const MAY_STAMP = [/^records\/audit-stamp\.ts$/, /^database\/migrations\//, /^da
 describe('the audit stamp', () => {
   it('is built in records/audit-stamp.ts only', () => {
     const found: string[] = [];
-    for (const file of readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.ts')).map((name) => name.split('\\').join('/'))) {
+    for (const file of readdirSync(src, { recursive: true, encoding: 'utf8' })
+      .filter((name) => name.endsWith('.ts'))
+      .map((name) => name.split('\\').join('/'))) {
       if (MAY_STAMP.some((allowed) => allowed.test(file))) continue;
-      readFileSync(join(src, file), 'utf8').split('\n').forEach((line, index) => {
-        if (BUILDS_STAMP.some((pattern) => pattern.test(line))) found.push(`src/${file}:${index + 1}: ${line.trim()}`);
-      });
+      readFileSync(join(src, file), 'utf8')
+        .split('\n')
+        .forEach((line, index) => {
+          if (BUILDS_STAMP.some((pattern) => pattern.test(line))) found.push(`src/${file}:${index + 1}: ${line.trim()}`);
+        });
     }
     assert.deepEqual(found, [], `use createStamp/updateStamp (or updateStampSql in a repository):\n${found.join('\n')}`);
   });
 
   it('the patterns find a stamp written by hand', () => {
-    assert.ok(BUILDS_STAMP.some((pattern) => pattern.test("{ UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: false }")));
-    assert.ok(BUILDS_STAMP.some((pattern) => pattern.test("SET ${q('Version')} = ${q('Version')} + 1, ${q('UpdatedOn')} = ?, ${q('UpdatedBy')} = ?, ${q('IsNew')} = 0")));
+    assert.ok(BUILDS_STAMP.some((pattern) => pattern.test('{ UpdatedOn: now, UpdatedBy: actor?.email ?? null, IsNew: false }')));
+    assert.ok(
+      BUILDS_STAMP.some((pattern) =>
+        pattern.test("SET ${q('Version')} = ${q('Version')} + 1, ${q('UpdatedOn')} = ?, ${q('UpdatedBy')} = ?, ${q('IsNew')} = 0"),
+      ),
+    );
     assert.ok(!BUILDS_STAMP.some((pattern) => pattern.test('@BoolColumn() IsNew: boolean;')));
-    assert.ok(!BUILDS_STAMP.some((pattern) => pattern.test('const updated = { ...written, UpdatedOn: null, UpdatedBy: null, IsNew: null };')));
+    assert.ok(
+      !BUILDS_STAMP.some((pattern) => pattern.test('const updated = { ...written, UpdatedOn: null, UpdatedBy: null, IsNew: null };')),
+    );
   });
 
   it('stamps a new record and a change with who and when', () => {
@@ -47,7 +57,13 @@ describe('the audit stamp', () => {
     assert.notEqual(createStamp(null).UniqueId, createStamp(null).UniqueId);
     assert.deepEqual(updateStamp('x@y.z', now), { UpdatedOn: now, UpdatedBy: 'x@y.z', IsNew: false });
     assert.deepEqual(updateStamp(undefined, now), { UpdatedOn: now, UpdatedBy: null, IsNew: false });
-    assert.equal(updateStampSql((name) => `"${name}"`), '"Version" = "Version" + 1, "UpdatedOn" = ?, "UpdatedBy" = ?, "IsNew" = 0');
-    assert.deepEqual(updateStampParameters((date) => date.toISOString(), 'x@y.z', now), ['2026-01-02T03:04:05.000Z', 'x@y.z']);
+    assert.equal(
+      updateStampSql((name) => `"${name}"`),
+      '"Version" = "Version" + 1, "UpdatedOn" = ?, "UpdatedBy" = ?, "IsNew" = 0',
+    );
+    assert.deepEqual(
+      updateStampParameters((date) => date.toISOString(), 'x@y.z', now),
+      ['2026-01-02T03:04:05.000Z', 'x@y.z'],
+    );
   });
 });

@@ -30,7 +30,10 @@ function tagged(kind: WireKind, options: ColumnOptions, schema: SchemaOptions = 
     if (schema.index || schema.references) Index()(target, property);
     if (schema.references) {
       // ON UPDATE is left to the database in the migrations; MySQL and MariaDB report that as RESTRICT.
-      ForeignKey(schema.references as () => new () => unknown, { onDelete: schema.onDelete ?? 'RESTRICT', onUpdate: 'RESTRICT' })(target, property);
+      ForeignKey(schema.references as () => new () => unknown, { onDelete: schema.onDelete ?? 'RESTRICT', onUpdate: 'RESTRICT' })(
+        target,
+        property,
+      );
     }
   };
 }
@@ -52,10 +55,12 @@ const LONG_TEXT = Symbol('longText');
  * made MEDIUMTEXT in the metadata of a MySQL data source (`ServiceDataSource`) and by the migrations'
  * `column.longText`, so every table made later gets the right type by using these two helpers.
  */
-export const LongTextColumn = (o: Nullable = {}): PropertyDecorator => (target, property) => {
-  Reflect.defineMetadata(LONG_TEXT, true, target, property);
-  tagged('text', { type: 'text', nullable: o.nullable ?? true })(target, property);
-};
+export const LongTextColumn =
+  (o: Nullable = {}): PropertyDecorator =>
+  (target, property) => {
+    Reflect.defineMetadata(LONG_TEXT, true, target, property);
+    tagged('text', { type: 'text', nullable: o.nullable ?? true })(target, property);
+  };
 
 /** Whether an entity's column was declared with `LongTextColumn` (`prototype` of the declaring class). */
 export function isLongTextColumn(prototype: object, property: string): boolean {
@@ -69,17 +74,22 @@ export const IntColumn = (o: Nullable & SchemaOptions & { default?: number } = {
   tagged('int', { type: 'int', nullable: o.nullable ?? true, default: o.default }, o);
 /** Money and amounts: exact decimals in the database, JSON numbers on the wire. */
 export const MoneyColumn = (o: Nullable & { default?: number; index?: boolean } = {}) =>
-  tagged('money', {
-    type: 'decimal',
-    precision: 18,
-    scale: 4,
-    nullable: o.nullable ?? true,
-    default: o.default,
-    transformer: { to: (v: unknown) => v, from: (v: unknown) => (v === null || v === undefined ? v : Number(v)) },
-  }, o);
+  tagged(
+    'money',
+    {
+      type: 'decimal',
+      precision: 18,
+      scale: 4,
+      nullable: o.nullable ?? true,
+      default: o.default,
+      transformer: { to: (v: unknown) => v, from: (v: unknown) => (v === null || v === undefined ? v : Number(v)) },
+    },
+    o,
+  );
 export const BoolColumn = (o: { default?: boolean } = {}) => tagged('bool', { type: 'boolean', default: o.default ?? false });
 /** Date-times are stored in UTC ('datetime' on both databases; the MySQL connection runs in UTC). */
-export const DateTimeColumn = (o: Nullable & { index?: boolean } = {}) => tagged('datetime', { type: 'datetime', nullable: o.nullable ?? true }, o);
+export const DateTimeColumn = (o: Nullable & { index?: boolean } = {}) =>
+  tagged('datetime', { type: 'datetime', nullable: o.nullable ?? true }, o);
 /** Id lists of record types this service does not hold, kept as JSON text. */
 export const IdListColumn = () => tagged('idList', { type: 'simple-json', nullable: true });
 

@@ -5,10 +5,24 @@ import { parseDateTime, toWire } from './wire-values.js';
 
 describe('ActionConfirmation builders', () => {
   it('success carries the eleven keys, Value and the acting user', () => {
-    const c = successConfirmation('Product was successfully created.', { Id: 7 }, 'admin@example.com', new Date('2025-01-15T10:30:00.123Z'));
+    const c = successConfirmation(
+      'Product was successfully created.',
+      { Id: 7 },
+      'admin@example.com',
+      new Date('2025-01-15T10:30:00.123Z'),
+    );
     assert.deepEqual(c, {
-      Status: 200, Message: 'Product was successfully created.', Value: { Id: 7 }, WasSuccessful: true, Errors: null,
-      OpenInDialog: false, OpenInWindow: false, RedirectURL: null, JavaScript: null, UpdatedOn: '2025-01-15T10:30:00Z', UpdatedBy: 'admin@example.com',
+      Status: 200,
+      Message: 'Product was successfully created.',
+      Value: { Id: 7 },
+      WasSuccessful: true,
+      Errors: null,
+      OpenInDialog: false,
+      OpenInWindow: false,
+      RedirectURL: null,
+      JavaScript: null,
+      UpdatedOn: '2025-01-15T10:30:00Z',
+      UpdatedBy: 'admin@example.com',
     });
   });
 
@@ -36,10 +50,24 @@ describe('listEnvelope', () => {
 
   it('describes a middle page', () => {
     const e = listEnvelope([1, 2, 3], page(2, 3), 8);
-    assert.deepEqual({ ...e, Records: undefined }, {
-      Records: undefined, CurrentPageSize: 3, CurrentPage: 2, CurrentOrderField: 'Id', CurrentSortDirection: 1, FirstItem: 4,
-      HasNextPage: true, HasPreviousPage: true, LastItem: 6, PageNumber: 2, PageSize: 3, TotalItems: 8, TotalPages: 3,
-    });
+    assert.deepEqual(
+      { ...e, Records: undefined },
+      {
+        Records: undefined,
+        CurrentPageSize: 3,
+        CurrentPage: 2,
+        CurrentOrderField: 'Id',
+        CurrentSortDirection: 1,
+        FirstItem: 4,
+        HasNextPage: true,
+        HasPreviousPage: true,
+        LastItem: 6,
+        PageNumber: 2,
+        PageSize: 3,
+        TotalItems: 8,
+        TotalPages: 3,
+      },
+    );
   });
 
   it('describes the last, partial page', () => {

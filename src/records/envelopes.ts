@@ -39,7 +39,14 @@ function confirmation(fields: Partial<ActionConfirmation> & Pick<ActionConfirmat
 }
 
 export function successConfirmation(message: string, value: unknown, updatedBy: string | null, updatedOn = new Date()): ActionConfirmation {
-  return confirmation({ Status: 200, WasSuccessful: true, Message: message, Value: value, UpdatedOn: formatDateTime(updatedOn), UpdatedBy: updatedBy });
+  return confirmation({
+    Status: 200,
+    WasSuccessful: true,
+    Message: message,
+    Value: value,
+    UpdatedOn: formatDateTime(updatedOn),
+    UpdatedBy: updatedBy,
+  });
 }
 
 /** A failed action: 400 with the field errors, or a refusal whose Message says why. */
@@ -69,7 +76,11 @@ export interface ListEnvelope<T> {
   TotalPages: number;
 }
 
-export function listEnvelope<T>(records: T[], page: { page: number; size: number; orderBy: string; direction: 1 | -1 }, totalItems: number): ListEnvelope<T> {
+export function listEnvelope<T>(
+  records: T[],
+  page: { page: number; size: number; orderBy: string; direction: 1 | -1 },
+  totalItems: number,
+): ListEnvelope<T> {
   const first = records.length ? (page.page - 1) * page.size + 1 : 0;
   const totalPages = Math.ceil(totalItems / page.size);
   return {

@@ -7,7 +7,11 @@ import { failureConfirmation, validationFailure, type ActionConfirmation, type F
  * OAuth errors): the filter sends it as it is, recognised by this class (docs/architecture.md).
  */
 export class WireResponseException extends HttpException {
-  constructor(body: ActionConfirmation | Record<string, unknown> | string, status: number, readonly headers: Record<string, string> = {}) {
+  constructor(
+    body: ActionConfirmation | Record<string, unknown> | string,
+    status: number,
+    readonly headers: Record<string, string> = {},
+  ) {
     super(body, status);
   }
 }

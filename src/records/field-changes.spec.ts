@@ -8,11 +8,31 @@ const definition = {
   reads: { CurrencyCode: { from: () => Object, on: 'CurrencyId', column: 'Code' } },
   computed: { SoldOut: () => false },
 } as unknown as RecordDefinition<any>;
-const common = { Id: 1, UniqueId: 'u', CreatedOn: 'c', UpdatedOn: 'u1', UpdatedBy: 'a@b', IsNew: true, ToStringText: 'x', LocalizationDetails: null, CustomFields: null };
+const common = {
+  Id: 1,
+  UniqueId: 'u',
+  CreatedOn: 'c',
+  UpdatedOn: 'u1',
+  UpdatedBy: 'a@b',
+  IsNew: true,
+  ToStringText: 'x',
+  LocalizationDetails: null,
+  CustomFields: null,
+};
 
 describe('fieldChanges', () => {
   it('a create lists every stored field that is set, and no machinery, looked-up or derived field', () => {
-    const after = { ...common, Name: 'Desk', Price: 0, Archived: false, Notes: null, Tariffs: [], Products: [3], CurrencyCode: 'GBP', SoldOut: false };
+    const after = {
+      ...common,
+      Name: 'Desk',
+      Price: 0,
+      Archived: false,
+      Notes: null,
+      Tariffs: [],
+      Products: [3],
+      CurrencyCode: 'GBP',
+      SoldOut: false,
+    };
     assert.deepEqual(fieldChanges(definition, 'Create', null, after), [
       { Field: 'Name', From: null, To: 'Desk' },
       { Field: 'Price', From: null, To: 0 },

@@ -13,11 +13,24 @@ export interface FieldChange {
 export const WRITE_ONLY_FIELDS: readonly string[] = ['Password', 'TwoFactorSecret', 'Secret'];
 
 /** Fields every record carries that the machinery sets (or derives), not the request. */
-const UNTRACKED = new Set(['Id', 'Version', 'UniqueId', 'CreatedOn', 'UpdatedOn', 'UpdatedBy', 'IsNew', 'ToStringText', 'LocalizationDetails', 'CustomFields']);
+const UNTRACKED = new Set([
+  'Id',
+  'Version',
+  'UniqueId',
+  'CreatedOn',
+  'UpdatedOn',
+  'UpdatedBy',
+  'IsNew',
+  'ToStringText',
+  'LocalizationDetails',
+  'CustomFields',
+]);
 
 /** Whether a field of a wire record is stored by the record itself (not looked up or derived). */
 function isTracked(definition: RecordDefinition<any>, field: string): boolean {
-  return !UNTRACKED.has(field) && !(definition.reads && field in definition.reads) && !(definition.computed && field in definition.computed);
+  return (
+    !UNTRACKED.has(field) && !(definition.reads && field in definition.reads) && !(definition.computed && field in definition.computed)
+  );
 }
 
 const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
@@ -40,7 +53,8 @@ export function fieldChanges(
   const fields = Object.keys(after ?? {}).filter((field) => isTracked(definition, field));
   for (const field of fields) {
     const to = after![field];
-    if (action === 'Create' ? isSet(to) : !same(before?.[field], to)) changes.push({ Field: field, From: action === 'Create' ? null : before?.[field] ?? null, To: to });
+    if (action === 'Create' ? isSet(to) : !same(before?.[field], to))
+      changes.push({ Field: field, From: action === 'Create' ? null : (before?.[field] ?? null), To: to });
   }
   const given = (request ?? {}) as Record<string, unknown>;
   for (const field of WRITE_ONLY_FIELDS) {

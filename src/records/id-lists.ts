@@ -11,7 +11,14 @@ import { RecordLinksRepository } from './record-links.repository.js';
  * An update has locked the record's own row before this runs, so writers of one list take turns and
  * each reads the list its predecessor committed.
  */
-export async function replaceIdList(db: Database, manager: EntityManager, list: JoinTableList, id: number, ids: readonly number[], created: boolean): Promise<void> {
+export async function replaceIdList(
+  db: Database,
+  manager: EntityManager,
+  list: JoinTableList,
+  id: number,
+  ids: readonly number[],
+  created: boolean,
+): Promise<void> {
   const links = new RecordLinksRepository(db);
   const wanted = new Set(ids);
   const stored = created ? new Set<number>() : new Set(await links.listedIds(list, id, manager));

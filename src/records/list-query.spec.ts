@@ -18,11 +18,14 @@ const schema: ListSchema = {
 };
 
 const refusal = (query: Record<string, unknown>, property: string) =>
-  assert.throws(() => parseListQuery(query, schema), (error: unknown) => {
-    assert.ok(error instanceof RecordValidationException);
-    assert.equal(error.errors[0].PropertyName, property);
-    return true;
-  });
+  assert.throws(
+    () => parseListQuery(query, schema),
+    (error: unknown) => {
+      assert.ok(error instanceof RecordValidationException);
+      assert.equal(error.errors[0].PropertyName, property);
+      return true;
+    },
+  );
 
 describe('parseListQuery', () => {
   it('defaults: page 1, size 25, ascending Id, no filters', () => {
@@ -68,7 +71,10 @@ describe('parseListQuery', () => {
   });
 
   it('turns from_/to_ into inclusive ranges; a day as upper bound covers the whole day', () => {
-    const q = parseListQuery({ from_Product_Price: '1', to_Product_CreatedOn: '2025-01-31', from_Product_CreatedOn: '2025-01-01T08:00' }, schema);
+    const q = parseListQuery(
+      { from_Product_Price: '1', to_Product_CreatedOn: '2025-01-31', from_Product_CreatedOn: '2025-01-01T08:00' },
+      schema,
+    );
     assert.deepEqual(q.filters[0], { field: 'Price', kind: 'money', op: 'gte', value: 1 });
     assert.equal((q.filters[1].value as Date).toISOString(), '2025-01-31T23:59:59.999Z');
     assert.equal(q.filters[1].op, 'lte');

@@ -77,7 +77,9 @@ function parseIds(text: string): number[] {
  * 400 naming `id` when there are none or one is not an id.
  */
 export function parseBatchQuery(query: Readonly<Record<string, unknown>>): number[] {
-  const given = Object.entries(query).filter(([name]) => name.toLowerCase() === 'id').map(([, value]) => value);
+  const given = Object.entries(query)
+    .filter(([name]) => name.toLowerCase() === 'id')
+    .map(([, value]) => value);
   const text = given.length === 1 && typeof given[0] === 'string' ? given[0] : undefined;
   if (text === undefined) throw invalid('id', 'id is required once: the ids of the records, such as [1,2,3].', given.length ? given : null);
   const ids = parseIds(isBracketedList(text) ? text : `[${text}]`);

@@ -58,7 +58,13 @@ const fieldsByEntity = new WeakMap<readonly RecordDefinition<any>[], Map<AnyClas
  * reference locks the referenced rows first (`RecordRepository.existingIds`), so the two take turns and
  * neither slips past the other (docs/api.md §1.2: nothing points at what is gone).
  */
-export async function fieldsNaming(db: Database, types: readonly RecordDefinition<any>[], entity: AnyClass, id: number, manager: EntityManager): Promise<string[]> {
+export async function fieldsNaming(
+  db: Database,
+  types: readonly RecordDefinition<any>[],
+  entity: AnyClass,
+  id: number,
+  manager: EntityManager,
+): Promise<string[]> {
   let byEntity = fieldsByEntity.get(types);
   if (!byEntity) fieldsByEntity.set(types, (byEntity = new Map()));
   let fields = byEntity.get(entity);

@@ -60,7 +60,9 @@ function exactIndex(db: Database, parts: ListConditions): string | undefined {
   if (!db.isMySql || parts.needsJoins || parts.scoped || !parts.filters.length) return undefined;
   if (parts.filters.some((filter) => filter.op !== 'eq')) return undefined;
   const fields = new Set(parts.filters.map((filter) => filter.field));
-  return indexesOf(db, parts.entity).all.find(({ properties }) => properties.size === fields.size && [...fields].every((field) => properties.has(field)))?.name;
+  return indexesOf(db, parts.entity).all.find(
+    ({ properties }) => properties.size === fields.size && [...fields].every((field) => properties.has(field)),
+  )?.name;
 }
 
 /** `table`, naming the index that covers the filters exactly where there is one (see exactIndex). */

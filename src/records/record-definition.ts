@@ -76,7 +76,9 @@ export interface RecordDefinition<E extends RecordEntity = RecordEntity> {
   /** Read-only fields derived from the rest of the record. */
   computed?: Readonly<Record<string, (record: WireRecord) => unknown>>;
   /** The wire type of computed fields, for the OpenAPI document (one not given is described as any value). */
-  computedTypes?: Readonly<Record<string, { kind: WireKind; nullable?: boolean; description?: string } | { schema: Record<string, unknown> }>>;
+  computedTypes?: Readonly<
+    Record<string, { kind: WireKind; nullable?: boolean; description?: string } | { schema: Record<string, unknown> }>
+  >;
   /** Columns that are never returned (secrets). */
   hidden?: readonly string[];
   /**

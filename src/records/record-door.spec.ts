@@ -9,16 +9,24 @@ const src = join(import.meta.dirname, '..', '..', '..', 'src');
 /** A change-log entry written by hand: the record machinery's own call, or the change log's. */
 const WRITES_HISTORY = /\.recordChange\s*\(|\bchangeLog\s*\.\s*write\s*\(/;
 
-describe('the door for a domain rule\'s own writes', () => {
+describe("the door for a domain rule's own writes", () => {
   it('no file outside the record machinery (src/records/) writes a change-log entry by hand', () => {
     const found: string[] = [];
-    for (const file of readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.ts') && !name.endsWith('.spec.ts')).map((name) => name.split('\\').join('/'))) {
+    for (const file of readdirSync(src, { recursive: true, encoding: 'utf8' })
+      .filter((name) => name.endsWith('.ts') && !name.endsWith('.spec.ts'))
+      .map((name) => name.split('\\').join('/'))) {
       if (file.startsWith('records/')) continue;
-      readFileSync(join(src, file), 'utf8').split('\n').forEach((line, index) => {
-        if (WRITES_HISTORY.test(line)) found.push(`src/${file}:${index + 1}: ${line.trim()}`);
-      });
+      readFileSync(join(src, file), 'utf8')
+        .split('\n')
+        .forEach((line, index) => {
+          if (WRITES_HISTORY.test(line)) found.push(`src/${file}:${index + 1}: ${line.trim()}`);
+        });
     }
-    assert.deepEqual(found, [], `write through RecordService's door (createRecorded, updateRecorded, changeRecorded, removeRecorded):\n${found.join('\n')}`);
+    assert.deepEqual(
+      found,
+      [],
+      `write through RecordService's door (createRecorded, updateRecorded, changeRecorded, removeRecorded):\n${found.join('\n')}`,
+    );
   });
 
   it('the pattern finds a change recorded by hand', () => {

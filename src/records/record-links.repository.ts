@@ -23,20 +23,32 @@ export class RecordLinksRepository {
   /** The ids the record's join-table list holds. */
   async listedIds(list: JoinTableList, id: number, manager: EntityManager): Promise<number[]> {
     const { db } = this;
-    const rows = await db.query<{ v: unknown }>(`SELECT ${db.id(list.column)} AS v FROM ${db.id(list.table)} WHERE ${db.id(list.on)} = ?`, [id], manager);
+    const rows = await db.query<{ v: unknown }>(
+      `SELECT ${db.id(list.column)} AS v FROM ${db.id(list.table)} WHERE ${db.id(list.on)} = ?`,
+      [id],
+      manager,
+    );
     return rows.map((row) => Number(row.v));
   }
 
   /** Deletes the pairs of the record and `removed` (non-empty) by their primary key. */
   async unlist(list: JoinTableList, id: number, removed: readonly number[], manager: EntityManager): Promise<void> {
     const { db } = this;
-    await db.query(`DELETE FROM ${db.id(list.table)} WHERE ${db.id(list.on)} = ? AND ${db.id(list.column)} IN (${removed.map(() => '?').join(', ')})`, [id, ...removed], manager);
+    await db.query(
+      `DELETE FROM ${db.id(list.table)} WHERE ${db.id(list.on)} = ? AND ${db.id(list.column)} IN (${removed.map(() => '?').join(', ')})`,
+      [id, ...removed],
+      manager,
+    );
   }
 
   /** Inserts the pairs of the record and `added` (non-empty). */
   async list(list: JoinTableList, id: number, added: readonly number[], manager: EntityManager): Promise<void> {
     const { db } = this;
-    await db.query(`INSERT INTO ${db.id(list.table)} (${db.id(list.on)}, ${db.id(list.column)}) VALUES ${added.map(() => '(?, ?)').join(', ')}`, added.flatMap((listed) => [id, listed]), manager);
+    await db.query(
+      `INSERT INTO ${db.id(list.table)} (${db.id(list.on)}, ${db.id(list.column)}) VALUES ${added.map(() => '(?, ?)').join(', ')}`,
+      added.flatMap((listed) => [id, listed]),
+      manager,
+    );
   }
 
   /** Whether some row's `column` names record `id` (in a JSON list: anywhere in it). */
@@ -45,7 +57,11 @@ export class RecordLinksRepository {
     const column = db.id(where.column);
     // JSON lists are written without spaces (`[1,2,3]`): four patterns find an id anywhere in one.
     const found = where.json
-      ? await db.query(`SELECT 1 AS x FROM ${db.id(where.table)} WHERE ${[0, 1, 2, 3].map(() => `${column} LIKE ?`).join(' OR ')} LIMIT 1`, [`[${id}]`, `[${id},%`, `%,${id},%`, `%,${id}]`], manager)
+      ? await db.query(
+          `SELECT 1 AS x FROM ${db.id(where.table)} WHERE ${[0, 1, 2, 3].map(() => `${column} LIKE ?`).join(' OR ')} LIMIT 1`,
+          [`[${id}]`, `[${id},%`, `%,${id},%`, `%,${id}]`],
+          manager,
+        )
       : await db.query(`SELECT 1 AS x FROM ${db.id(where.table)} WHERE ${column} = ? LIMIT 1`, [id], manager);
     return found.length > 0;
   }
@@ -58,13 +74,19 @@ export class RecordLinksRepository {
   }
 
   /** The business of each of the ids (non-empty) of `target`, scoped by a column or through a parent. */
-  async businessesOf(target: AnyClass, scope: Exclude<BusinessScope, { links: string }>, ids: readonly number[], manager: EntityManager | undefined): Promise<Map<number, number>> {
+  async businessesOf(
+    target: AnyClass,
+    scope: Exclude<BusinessScope, { links: string }>,
+    ids: readonly number[],
+    manager: EntityManager | undefined,
+  ): Promise<Map<number, number>> {
     const { db } = this;
     const q = (name: string) => db.id(name);
     const marks = ids.map(() => '?').join(', ');
-    const sql = 'via' in scope
-      ? `SELECT t.${q('Id')} AS id, p.${q(scope.column ?? 'BusinessId')} AS b FROM ${db.tableOf(target)} t JOIN ${db.tableOf(scope.via())} p ON p.${q('Id')} = t.${q(scope.on)} WHERE t.${q('Id')} IN (${marks})`
-      : `SELECT ${q('Id')} AS id, ${q(scope.column)} AS b FROM ${db.tableOf(target)} WHERE ${q('Id')} IN (${marks})`;
+    const sql =
+      'via' in scope
+        ? `SELECT t.${q('Id')} AS id, p.${q(scope.column ?? 'BusinessId')} AS b FROM ${db.tableOf(target)} t JOIN ${db.tableOf(scope.via())} p ON p.${q('Id')} = t.${q(scope.on)} WHERE t.${q('Id')} IN (${marks})`
+        : `SELECT ${q('Id')} AS id, ${q(scope.column)} AS b FROM ${db.tableOf(target)} WHERE ${q('Id')} IN (${marks})`;
     const rows = await db.query<{ id: unknown; b: unknown }>(sql, [...ids], manager);
     return new Map(rows.map((row) => [Number(row.id), Number(row.b)]));
   }

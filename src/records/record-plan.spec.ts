@@ -92,8 +92,14 @@ describe('compileRecordPlan', () => {
   });
 
   it('reads a join-table list as a JSON array in the dialect of the database', () => {
-    assert.match(compileRecordPlan(definition, sqlite).expressions.get('Tags')!, /^\(SELECT json_group_array\(l\."TagId"\) FROM "plan_item_tag" l WHERE l\."ItemId" = r\."Id"\)$/);
-    assert.match(compileRecordPlan(definition, mysql).expressions.get('Tags')!, /^\(SELECT JSON_ARRAYAGG\(l\.`TagId`\) FROM `plan_item_tag` l/);
+    assert.match(
+      compileRecordPlan(definition, sqlite).expressions.get('Tags')!,
+      /^\(SELECT json_group_array\(l\."TagId"\) FROM "plan_item_tag" l WHERE l\."ItemId" = r\."Id"\)$/,
+    );
+    assert.match(
+      compileRecordPlan(definition, mysql).expressions.get('Tags')!,
+      /^\(SELECT JSON_ARRAYAGG\(l\.`TagId`\) FROM `plan_item_tag` l/,
+    );
   });
 
   it('filters an id by its navigation name, a column or a computed one', () => {
@@ -103,7 +109,10 @@ describe('compileRecordPlan', () => {
   });
 
   it('scopes a record by its own column, through its parent, or through a link table', () => {
-    assert.equal(compileRecordPlan(definition, sqlite).scopeTemplate, '(SELECT s."BusinessId" FROM "plan_owner" s WHERE s."Id" = r."OwnerId") IN ({ids})');
+    assert.equal(
+      compileRecordPlan(definition, sqlite).scopeTemplate,
+      '(SELECT s."BusinessId" FROM "plan_owner" s WHERE s."Id" = r."OwnerId") IN ({ids})',
+    );
     assert.equal(compileRecordPlan({ ...definition, business: { column: 'OwnerId' } }, sqlite).scopeTemplate, 'r."OwnerId" IN ({ids})');
     assert.equal(
       compileRecordPlan({ ...definition, business: { links: 'item_business', on: 'ItemId', column: 'BusinessId' } }, mysql).scopeTemplate,

@@ -108,7 +108,10 @@ export function compileRecordPlan(definition: RecordDefinition<any>, dialect: Sq
   }
   // Join-table id lists are read in the same query, as a JSON array (sorted on the way out).
   for (const [name, list] of Object.entries(definition.lists ?? {})) {
-    expressions.set(name, `(SELECT ${q.jsonArrayAgg}(l.${db.id(list.column)}) FROM ${db.id(list.table)} l WHERE l.${db.id(list.on)} = r.${db.id('Id')})`);
+    expressions.set(
+      name,
+      `(SELECT ${q.jsonArrayAgg}(l.${db.id(list.column)}) FROM ${db.id(list.table)} l WHERE l.${db.id(list.on)} = r.${db.id('Id')})`,
+    );
     outputs.push([name, 'idList']);
   }
   const fields: ListField[] = outputs.map(([name, kind]) => ({ name, kind }));
@@ -130,7 +133,13 @@ export function compileRecordPlan(definition: RecordDefinition<any>, dialect: Sq
     selectById: `SELECT ${selectList} FROM ${from} WHERE r.${db.id('Id')} = ?`,
     outputs,
     expressions,
-    listSchema: { entityName: definition.name, fields, navigations, aliases: definition.filterAliases, nullMatchesNull: definition.nullFilters },
+    listSchema: {
+      entityName: definition.name,
+      fields,
+      navigations,
+      aliases: definition.filterAliases,
+      nullMatchesNull: definition.nullFilters,
+    },
     scopeTemplate: scopeTemplate(definition, q),
     writable,
     columns,
@@ -153,5 +162,11 @@ function scopeTemplate(definition: RecordDefinition<any>, q: SqlContext): string
 
 /** The fields a DTO class declares through class-validator (the ones whitelisting keeps). */
 function dtoPropertyNames(dto: AnyClass): string[] {
-  return [...new Set(getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false).map((m) => m.propertyName))];
+  return [
+    ...new Set(
+      getMetadataStorage()
+        .getTargetValidationMetadatas(dto, '', true, false)
+        .map((m) => m.propertyName),
+    ),
+  ];
 }

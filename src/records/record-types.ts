@@ -33,7 +33,9 @@ export class RecordTypes {
    * modules in (messages naming several types name them in it). One array until another type registers.
    */
   definitions(): readonly RecordDefinition<any>[] {
-    return (this.listed ??= Object.freeze([...this.byName.values()].map((type) => type.definition).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))));
+    return (this.listed ??= Object.freeze(
+      [...this.byName.values()].map((type) => type.definition).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+    ));
   }
 
   /** The type named `name` (a definition's `name`); undefined when no module registered it. */

@@ -12,7 +12,10 @@ export class RecordWireMapper {
   private readonly lists: readonly string[];
   private readonly readRow: RowReader;
 
-  constructor(private readonly plan: RecordPlan, private readonly definition: RecordDefinition<any>) {
+  constructor(
+    private readonly plan: RecordPlan,
+    private readonly definition: RecordDefinition<any>,
+  ) {
     this.shown = new Set(plan.outputs.map(([name]) => name));
     this.lists = Object.keys(definition.lists ?? {});
     this.readRow = compileRowReader(plan.outputs, Object.keys(definition.computed ?? {}));
@@ -57,7 +60,10 @@ type RowReader = (row: readonly unknown[], convert: typeof toWire, version: symb
  */
 function compileRowReader(outputs: RecordPlan['outputs'], computed: readonly string[]): RowReader {
   const names = new Set(outputs.map(([name]) => name));
-  const fields = outputs.map(([name, kind], i) => `${JSON.stringify(name)}: ${kind === 'text' ? `row[${i}] ?? null` : `convert(${JSON.stringify(kind)}, row[${i}])`}`);
+  const fields = outputs.map(
+    ([name, kind], i) =>
+      `${JSON.stringify(name)}: ${kind === 'text' ? `row[${i}] ?? null` : `convert(${JSON.stringify(kind)}, row[${i}])`}`,
+  );
   for (const name of [...computed, 'ToStringText']) if (!names.has(name)) fields.push(`${JSON.stringify(name)}: undefined`);
   fields.push('LocalizationDetails: null', 'CustomFields: null', `[version]: row[${outputs.length}]`);
   // eslint-disable-next-line @typescript-eslint/no-implied-eval -- generated from metadata only (above)

@@ -77,7 +77,15 @@ export interface WriteRules {
   businessOf(values: Record<string, unknown>, manager: EntityManager): Promise<number | null>;
   /** The stored record (404, or 401 outside the actor's businesses). */
   get(id: number, actor: Principal | undefined, manager: EntityManager): Promise<WireRecord>;
-  recordChange(manager: EntityManager, actor: Principal | undefined, action: ChangeAction, id: number, before: WireRecord | null, request?: object, written?: Record<string, unknown>): Promise<void>;
+  recordChange(
+    manager: EntityManager,
+    actor: Principal | undefined,
+    action: ChangeAction,
+    id: number,
+    before: WireRecord | null,
+    request?: object,
+    written?: Record<string, unknown>,
+  ): Promise<void>;
   /** Every record type of the application (the RecordTypes registry): who may name a record. */
   types(): readonly RecordDefinition<any>[];
 }
@@ -109,14 +117,19 @@ export class RecordWriter {
     const stamp = createStamp(actor, now);
     // The answer is made inside the transaction: an Idempotency-Key stores it with the write.
     const confirm = (id: number, answer?: Record<string, unknown> | void) =>
-      successConfirmation(`${this.definition.name} was successfully created.`, answer ? withFields({ Id: id }, answer) : { Id: id }, actor?.email ?? null, now);
+      successConfirmation(
+        `${this.definition.name} was successfully created.`,
+        answer ? withFields({ Id: id }, answer) : { Id: id },
+        actor?.email ?? null,
+        now,
+      );
     if (write) write.etag = etagOf(stamp.UniqueId, 1);
     const created = alone
       ? this.insertAlone(dto, actor, stamp, write).then((id) => confirm(id))
       : this.db.transaction(async (manager) => {
-        const made = await this.createMade(manager, dto, actor, stamp);
-        return confirm(made.id, made.answer);
-      }, write);
+          const made = await this.createMade(manager, dto, actor, stamp);
+          return confirm(made.id, made.answer);
+        }, write);
     return this.answered(
       created.catch(async (error: unknown) => {
         if (isForeignKeyViolation(error)) await this.checkReferences(dto);
@@ -145,7 +158,12 @@ export class RecordWriter {
   }
 
   /** A create in `manager`'s transaction: the new Id, and what `afterSave` adds to the answer's Value. */
-  private async createMade(manager: EntityManager, dto: RecordDto, actor: Principal | undefined, stamp?: CreateStamp): Promise<{ id: number; answer: Record<string, unknown> | void }> {
+  private async createMade(
+    manager: EntityManager,
+    dto: RecordDto,
+    actor: Principal | undefined,
+    stamp?: CreateStamp,
+  ): Promise<{ id: number; answer: Record<string, unknown> | void }> {
     const now = new Date();
     stamp ??= createStamp(actor, now);
     const context: SaveContext = { manager, actor, dto, values: this.columnValues(dto), existing: null };
@@ -237,7 +255,7 @@ export class RecordWriter {
       if (value === undefined) continue;
       // Clearing a column that cannot be null gives its default (false for a flag).
       const column = this.plan.columns.get(name);
-      values[name] = value === null && column && !column.nullable ? (kind === 'bool' ? false : column.default) ?? null : value;
+      values[name] = value === null && column && !column.nullable ? ((kind === 'bool' ? false : column.default) ?? null) : value;
     }
     return values;
   }
@@ -247,12 +265,23 @@ export class RecordWriter {
    * `unenforced`, only the ids no foreign key of the record's table guards (id lists, unconstrained
    * ids) are looked up first; should one be missing, all are, so the answer names every field.
    */
-  async checkReferences(dto: RecordDto, manager?: EntityManager, which: 'all' | 'unenforced' = 'all', existing: WireRecord | null = null): Promise<void> {
+  async checkReferences(
+    dto: RecordDto,
+    manager?: EntityManager,
+    which: 'all' | 'unenforced' = 'all',
+    existing: WireRecord | null = null,
+  ): Promise<void> {
     const errors = await this.missingReferences(dto, manager, which, existing);
-    if (errors.length) throw new RecordValidationException(which === 'all' ? errors : await this.missingReferences(dto, manager, 'all', existing));
+    if (errors.length)
+      throw new RecordValidationException(which === 'all' ? errors : await this.missingReferences(dto, manager, 'all', existing));
   }
 
-  private async missingReferences(dto: RecordDto, manager: EntityManager | undefined, which: 'all' | 'unenforced', stored: WireRecord | null): Promise<FieldError[]> {
+  private async missingReferences(
+    dto: RecordDto,
+    manager: EntityManager | undefined,
+    which: 'all' | 'unenforced',
+    stored: WireRecord | null,
+  ): Promise<FieldError[]> {
     const enforced = this.plan.enforcedReferences;
     const checks = referencesOf(dto.constructor as AnyClass).map(async (reference): Promise<FieldError | null> => {
       const value = (dto as unknown as Record<string, unknown>)[reference.property];
@@ -266,7 +295,9 @@ export class RecordWriter {
       const guarded = !reference.list && enforced.get(reference.property) === target;
       const existing = await this.repository.existingIds(target, ids, manager, !guarded);
       const missing = ids.filter((id) => !existing.has(id));
-      return missing.length ? { PropertyName: reference.property, AttemptedValue: value, Message: `${target.name} ${missing.join(', ')} does not exist` } : null;
+      return missing.length
+        ? { PropertyName: reference.property, AttemptedValue: value, Message: `${target.name} ${missing.join(', ')} does not exist` }
+        : null;
     });
     return (await Promise.all(checks)).filter((error): error is FieldError => error !== null);
   }
@@ -282,7 +313,12 @@ export class RecordWriter {
   }
 
   /** A create that writes nothing but its row (and its change-log entry). */
-  private async insertAlone(dto: RecordDto, actor: Principal | undefined, stamp: Record<string, unknown>, write: WriteScope | undefined): Promise<number> {
+  private async insertAlone(
+    dto: RecordDto,
+    actor: Principal | undefined,
+    stamp: Record<string, unknown>,
+    write: WriteScope | undefined,
+  ): Promise<number> {
     const values = this.columnValues(dto);
     await this.rules.authorizeBusiness(values, actor, this.db.manager, dto);
     await this.checkSameBusiness({ dto, values, existing: null });
@@ -305,7 +341,15 @@ export class RecordWriter {
 
   /** References declared `sameBusiness` name records of this record's business (400 naming each field). */
   private async checkSameBusiness(record: Pick<SaveContext, 'dto' | 'values' | 'existing'>, manager?: EntityManager): Promise<void> {
-    const errors = await crossBusinessReferences(this.db, this.rules.types(), this.definition, record.dto, record, (values) => this.rules.businessOf(values, manager ?? this.db.manager), manager);
+    const errors = await crossBusinessReferences(
+      this.db,
+      this.rules.types(),
+      this.definition,
+      record.dto,
+      record,
+      (values) => this.rules.businessOf(values, manager ?? this.db.manager),
+      manager,
+    );
     if (errors.length) throw new RecordValidationException(errors);
   }
 

@@ -12,7 +12,8 @@ export function recordsToken(definition: Pick<RecordDefinition<any>, 'name'>): s
 }
 
 /** Injects the RecordService of a record type (its module must be imported). */
-export const InjectRecords = (definition: Pick<RecordDefinition<any>, 'name'>): PropertyDecorator & ParameterDecorator => Inject(recordsToken(definition));
+export const InjectRecords = (definition: Pick<RecordDefinition<any>, 'name'>): PropertyDecorator & ParameterDecorator =>
+  Inject(recordsToken(definition));
 
 export interface RecordTypeOptions {
   definition: RecordDefinition<any>;
@@ -49,7 +50,8 @@ export const RecordModule = {
       { provide: token, useExisting: RecordService },
       {
         provide: REGISTERED,
-        useFactory: (types: RecordTypes, records: RecordService<any>, made?: RecordEvents) => types.register({ definition, records, events: made ?? (events as RecordEvents | undefined) ?? null }),
+        useFactory: (types: RecordTypes, records: RecordService<any>, made?: RecordEvents) =>
+          types.register({ definition, records, events: made ?? (events as RecordEvents | undefined) ?? null }),
         inject: [RecordTypes, RecordService, ...(eventsClass ? [eventsClass] : [])],
       },
     ];

@@ -54,9 +54,20 @@ export class RecordRepository {
     const { plan } = this;
     const { where, parameters } = this.whereClause(query.filters, scope);
     const filtersNeedJoins = query.filters.some((filter) => plan.joinedFields.has(filter.field));
-    const conditions: ListConditions = { entity: this.definition.entity, table: plan.table, from: plan.from, where, filters: query.filters, needsJoins: filtersNeedJoins, scoped: scope !== null };
+    const conditions: ListConditions = {
+      entity: this.definition.entity,
+      table: plan.table,
+      from: plan.from,
+      where,
+      filters: query.filters,
+      needsJoins: filtersNeedJoins,
+      scoped: scope !== null,
+    };
     const sql = pageSql(this.db, {
-      ...conditions, selectList: plan.selectList, orderBy: this.orderClause(query), orderedById: query.orderBy === 'Id',
+      ...conditions,
+      selectList: plan.selectList,
+      orderBy: this.orderClause(query),
+      orderedById: query.orderBy === 'Id',
       needsJoins: filtersNeedJoins || plan.joinedFields.has(query.orderBy),
     });
     return {
@@ -68,7 +79,10 @@ export class RecordRepository {
   batchStatement(ids: number[], scope: SqlCondition | null): Statement {
     const { where, parameters } = this.whereClause([], scope);
     const idIn = `r.${this.db.id('Id')} IN (${ids.map(() => '?').join(', ')})`;
-    return { sql: `${this.selectSql()}${where ? `${where} AND ${idIn}` : ` WHERE ${idIn}`} ORDER BY r.${this.db.id('Id')}`, parameters: [...parameters, ...ids] };
+    return {
+      sql: `${this.selectSql()}${where ? `${where} AND ${idIn}` : ` WHERE ${idIn}`} ORDER BY r.${this.db.id('Id')}`,
+      parameters: [...parameters, ...ids],
+    };
   }
 
   /** The INSERT of a row of column values (properties that are no column of the table are left out). */
@@ -89,7 +103,10 @@ export class RecordRepository {
 
   deleteStatement(id: number, expected: number | null): Statement {
     const version = expected === null ? '' : ` AND ${this.db.id('Version')} = ?`;
-    return { sql: `DELETE FROM ${this.plan.tableName} WHERE ${this.db.id('Id')} = ?${version}`, parameters: expected === null ? [id] : [id, expected] };
+    return {
+      sql: `DELETE FROM ${this.plan.tableName} WHERE ${this.db.id('Id')} = ?${version}`,
+      parameters: expected === null ? [id] : [id, expected],
+    };
   }
 
   // ---- reads ----
@@ -108,7 +125,10 @@ export class RecordRepository {
 
   async page(query: ListQuery, scope: SqlCondition | null, deadline?: number): Promise<{ rows: unknown[][]; total: number }> {
     const { page, count } = this.pageStatements(query, scope);
-    const [rows, [counted]] = await Promise.all([this.db.queryArrays(page.sql, page.parameters, undefined, deadline), this.db.query(count.sql, count.parameters, undefined, deadline)]);
+    const [rows, [counted]] = await Promise.all([
+      this.db.queryArrays(page.sql, page.parameters, undefined, deadline),
+      this.db.query(count.sql, count.parameters, undefined, deadline),
+    ]);
     return { rows, total: Number(counted.n) };
   }
 
@@ -126,7 +146,11 @@ export class RecordRepository {
 
   /** The record's ETag as stored now (inside `manager`'s transaction). */
   async currentEtag(id: number, manager: EntityManager): Promise<string | undefined> {
-    const [row] = await this.db.query(`SELECT ${this.db.id('UniqueId')} AS u, ${this.db.id('Version')} AS v FROM ${this.plan.tableName} WHERE ${this.db.id('Id')} = ?`, [id], manager);
+    const [row] = await this.db.query(
+      `SELECT ${this.db.id('UniqueId')} AS u, ${this.db.id('Version')} AS v FROM ${this.plan.tableName} WHERE ${this.db.id('Id')} = ?`,
+      [id],
+      manager,
+    );
     return row ? etagOf(row.u, row.v) : undefined;
   }
 
@@ -156,7 +180,11 @@ export class RecordRepository {
       made = await this.db.query(`${sql} RETURNING ${q('Id')} AS id, ${q('UniqueId')} AS u`, parameters, manager);
     } else {
       await this.db.run(sql, parameters, manager);
-      made = await this.db.query(`SELECT ${q('Id')} AS id, ${q('UniqueId')} AS u FROM ${this.plan.tableName} WHERE ${q('UniqueId')} IN (${uniqueIds.map(() => '?').join(', ')})`, uniqueIds, manager);
+      made = await this.db.query(
+        `SELECT ${q('Id')} AS id, ${q('UniqueId')} AS u FROM ${this.plan.tableName} WHERE ${q('UniqueId')} IN (${uniqueIds.map(() => '?').join(', ')})`,
+        uniqueIds,
+        manager,
+      );
     }
     const idOf = new Map(made.map((row) => [String(row.u), Number(row.id)]));
     return uniqueIds.map((uniqueId) => idOf.get(uniqueId)!);
@@ -181,13 +209,25 @@ export class RecordRepository {
     // Inside a write's transaction on MySQL/MariaDB the rows found are held in share mode until it
     // commits: a delete of one (which locks it first, listed-references.ts) waits, then sees the reference.
     const lock = hold && manager && this.db.isMySql ? ' LOCK IN SHARE MODE' : '';
-    const found = await this.db.query<{ Id: number }>(`SELECT ${q('Id')} AS ${q('Id')} FROM ${this.db.tableOf(target)} WHERE ${q('Id')} IN (${ids.map(() => '?').join(', ')})${lock}`, [...ids], manager);
+    const found = await this.db.query<{ Id: number }>(
+      `SELECT ${q('Id')} AS ${q('Id')} FROM ${this.db.tableOf(target)} WHERE ${q('Id')} IN (${ids.map(() => '?').join(', ')})${lock}`,
+      [...ids],
+      manager,
+    );
     return new Set(found.map((row) => Number(row.Id)));
   }
 
   /** The business of the parent record a `via` scope goes through. */
-  async parentBusiness(scope: Extract<BusinessScope, { via: () => AnyClass }>, parentId: unknown, manager: EntityManager): Promise<number | null> {
-    const [row] = await this.db.query(`SELECT ${this.db.id(scope.column ?? 'BusinessId')} AS b FROM ${this.db.tableOf(scope.via())} WHERE ${this.db.id('Id')} = ?`, [parentId], manager);
+  async parentBusiness(
+    scope: Extract<BusinessScope, { via: () => AnyClass }>,
+    parentId: unknown,
+    manager: EntityManager,
+  ): Promise<number | null> {
+    const [row] = await this.db.query(
+      `SELECT ${this.db.id(scope.column ?? 'BusinessId')} AS b FROM ${this.db.tableOf(scope.via())} WHERE ${this.db.id('Id')} = ?`,
+      [parentId],
+      manager,
+    );
     return row ? Number(row.b) : null;
   }
 
@@ -198,10 +238,20 @@ export class RecordRepository {
       const references = [other.dto, other.updateDto].flatMap((dto) => (dto ? referencesOf(dto) : []));
       const stored = this.db.dataSource.getMetadata(other.entity);
       // A request field that is not a column of its own (Coworker.TariffId starts a contract) refers to nothing.
-      const columns = [...new Set(references.filter((r) => !r.list && r.target() === this.definition.entity && stored.findColumnWithPropertyName(r.property)).map((r) => r.property))];
+      const columns = [
+        ...new Set(
+          references
+            .filter((r) => !r.list && r.target() === this.definition.entity && stored.findColumnWithPropertyName(r.property))
+            .map((r) => r.property),
+        ),
+      ];
       if (!columns.length || names.includes(other.name)) continue;
       const condition = columns.map((c) => `${this.db.id(c)} = ?`).join(' OR ');
-      const found = await this.db.query(`SELECT 1 AS x FROM ${this.db.tableOf(other.entity)} WHERE ${condition} LIMIT 1`, columns.map(() => id), manager);
+      const found = await this.db.query(
+        `SELECT 1 AS x FROM ${this.db.tableOf(other.entity)} WHERE ${condition} LIMIT 1`,
+        columns.map(() => id),
+        manager,
+      );
       if (found.length) names.push(other.name);
     }
     return names;
@@ -222,12 +272,23 @@ export class RecordRepository {
     const parameters: unknown[] = [];
     for (const filter of filters) {
       const expression = this.plan.expressions.get(filter.field)!;
-      const value = filter.value instanceof Date ? this.db.dateParam(filter.value) : typeof filter.value === 'boolean' ? (filter.value ? 1 : 0) : filter.value;
+      const value =
+        filter.value instanceof Date
+          ? this.db.dateParam(filter.value)
+          : typeof filter.value === 'boolean'
+            ? filter.value
+              ? 1
+              : 0
+            : filter.value;
       if (filter.op === 'isNull') {
         conditions.push(`${expression} IS NULL`);
       } else if (filter.op === 'contains') {
         conditions.push(`LOWER(${expression}) LIKE ? ESCAPE '!'`);
-        parameters.push(`%${String(value).toLowerCase().replace(/[!%_]/g, (c) => `!${c}`)}%`);
+        parameters.push(
+          `%${String(value)
+            .toLowerCase()
+            .replace(/[!%_]/g, (c) => `!${c}`)}%`,
+        );
       } else {
         conditions.push(`${expression} ${filter.op === 'eq' ? '=' : filter.op === 'gte' ? '>=' : '<='} ?`);
         parameters.push(value);

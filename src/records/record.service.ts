@@ -19,7 +19,6 @@ import { RecordTypes } from './record-types.js';
 import type { RecordDto } from './validation/record.dto.js';
 import type { WriteScope } from '../persistence/write-scope.js';
 
-
 export const RECORD_DEFINITION = Symbol('RecordDefinition');
 
 /** How `createRecorded` stamps and records a record. */
@@ -63,7 +62,8 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
     @Optional() @Inject(RECORD_RULES) private readonly rules: RecordRules<any> = {},
   ) {
     // Final: a type's rules are given, not written as a subclass (record-rules.ts).
-    if (new.target !== RecordService) throw new Error('RecordService is not subclassed: give the record type its rules (RecordModule.forType)');
+    if (new.target !== RecordService)
+      throw new Error('RecordService is not subclassed: give the record type its rules (RecordModule.forType)');
   }
 
   /**
@@ -74,7 +74,13 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
    * `knownBusinessId` the record's business where the caller knows it (a billing run's), saving its look-up.
    */
   async recordChange(
-    manager: EntityManager, actor: Principal | undefined, action: ChangeAction, id: number, before: WireRecord | null, request?: object, written?: Record<string, unknown>,
+    manager: EntityManager,
+    actor: Principal | undefined,
+    action: ChangeAction,
+    id: number,
+    before: WireRecord | null,
+    request?: object,
+    written?: Record<string, unknown>,
     knownBusinessId?: number,
   ): Promise<void> {
     let reading: Promise<WireRecord> | undefined;
@@ -88,7 +94,11 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
     const moved = before && after && link && before[link] !== after[link] ? await this.businessOf(before, manager) : null;
     const previousBusinessId = moved !== null && moved !== businessId ? moved : null;
     const record = action === 'Delete' ? async () => before! : written ? read : async () => after!;
-    await this.changeLog.write(manager, { definition: this.definition, action, recordId: id, before, after, businessId, previousBusinessId, actor, record }, request);
+    await this.changeLog.write(
+      manager,
+      { definition: this.definition, action, recordId: id, before, after, businessId, previousBusinessId, actor, record },
+      request,
+    );
   }
 
   /** The change log entries of a record, newest first (docs/api.md: the history of any record). */
@@ -131,7 +141,11 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
   private async page(query: ListQuery, actor?: Principal, deadline?: number): Promise<ListEnvelope<WireRecord>> {
     const { repository, wire } = this.machinery;
     const { rows, total } = await repository.page(query, this.scopeCondition(actor), deadline);
-    return listEnvelope(rows.map((row) => wire.toWire(row)), query, total);
+    return listEnvelope(
+      rows.map((row) => wire.toWire(row)),
+      query,
+      total,
+    );
   }
 
   /**
@@ -140,7 +154,12 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
    * (SQL on the alias `r`, with bound parameters) select is read, `keep` decides, then the kept ones
    * are paged. For lists whose rows are few once `condition` applies (a customer's credits).
    */
-  async listNarrowed(query: Record<string, unknown>, actor: Principal | undefined, condition: SqlCondition, keep: (record: WireRecord) => boolean): Promise<ListEnvelope<WireRecord>> {
+  async listNarrowed(
+    query: Record<string, unknown>,
+    actor: Principal | undefined,
+    condition: SqlCondition,
+    keep: (record: WireRecord) => boolean,
+  ): Promise<ListEnvelope<WireRecord>> {
     const { repository, wire } = this.machinery;
     const parsed = parseListQuery(query, this.plan.listSchema);
     const rows = await repository.narrowed(parsed, this.scopeCondition(actor), condition);
@@ -208,7 +227,10 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
    * writer than the actor (nobody: a customer's own login).
    */
   async createRecorded(
-    manager: EntityManager, actor: Principal | undefined, values: Readonly<Record<string, unknown>>, options: CreateOptions = {},
+    manager: EntityManager,
+    actor: Principal | undefined,
+    values: Readonly<Record<string, unknown>>,
+    options: CreateOptions = {},
   ): Promise<{ id: number; written: Record<string, unknown> }> {
     const written = withFields(values, createStamp(options.stampedBy === undefined ? actor : options.stampedBy, options.now));
     const id = await this.insertRow(written, manager);
@@ -220,7 +242,11 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
    * Inserts a stamped record whose history waits until it is complete (an issued invoice, once its lines
    * are written): `recordCreated` records it.
    */
-  async insertStamped(manager: EntityManager, actor: Principal | undefined, values: Readonly<Record<string, unknown>>): Promise<{ id: number; written: Record<string, unknown> }> {
+  async insertStamped(
+    manager: EntityManager,
+    actor: Principal | undefined,
+    values: Readonly<Record<string, unknown>>,
+  ): Promise<{ id: number; written: Record<string, unknown> }> {
     const written = withFields(values, createStamp(actor));
     return { id: await this.insertRow(written, manager), written };
   }
@@ -235,7 +261,11 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
    * `before`: the record as already read; `now`: the stamp's time when the values hold the same instant.
    */
   async updateRecorded(
-    manager: EntityManager, actor: Principal | undefined, id: number, values: Readonly<Record<string, unknown>>, { before, now }: { before?: WireRecord; now?: Date } = {},
+    manager: EntityManager,
+    actor: Principal | undefined,
+    id: number,
+    values: Readonly<Record<string, unknown>>,
+    { before, now }: { before?: WireRecord; now?: Date } = {},
   ): Promise<void> {
     before ??= await this.get(id, undefined, manager);
     await this.updateRow(id, withFields(values, updateStamp(actor, now)), manager);
@@ -248,7 +278,12 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
    * `knownBusinessId`: the record's business where the caller knows it (a billing run's).
    */
   async changeRecorded(
-    manager: EntityManager, actor: Principal | undefined, id: number, change: () => Promise<boolean | void>, before?: WireRecord, knownBusinessId?: number,
+    manager: EntityManager,
+    actor: Principal | undefined,
+    id: number,
+    change: () => Promise<boolean | void>,
+    before?: WireRecord,
+    knownBusinessId?: number,
   ): Promise<boolean> {
     before ??= await this.get(id, undefined, manager);
     if ((await change()) === false) return false;
@@ -280,23 +315,44 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
    * each entry as recordChange writes a create's (a billing run's lines, all of `businessId`): their Ids.
    * INSERT_CHUNK rows a statement, within both databases' limits on bound parameters.
    */
-  async insertRecords(manager: EntityManager, actor: Principal | undefined, rows: readonly Record<string, unknown>[], businessId: number): Promise<number[]> {
+  async insertRecords(
+    manager: EntityManager,
+    actor: Principal | undefined,
+    rows: readonly Record<string, unknown>[],
+    businessId: number,
+  ): Promise<number[]> {
     const ids: number[] = [];
-    for (let first = 0; first < rows.length; first += INSERT_CHUNK) ids.push(...(await this.insertChunk(manager, actor, rows.slice(first, first + INSERT_CHUNK), businessId)));
+    for (let first = 0; first < rows.length; first += INSERT_CHUNK)
+      ids.push(...(await this.insertChunk(manager, actor, rows.slice(first, first + INSERT_CHUNK), businessId)));
     return ids;
   }
 
-  private async insertChunk(manager: EntityManager, actor: Principal | undefined, rows: readonly Record<string, unknown>[], businessId: number): Promise<number[]> {
+  private async insertChunk(
+    manager: EntityManager,
+    actor: Principal | undefined,
+    rows: readonly Record<string, unknown>[],
+    businessId: number,
+  ): Promise<number[]> {
     const { repository, wire } = this.machinery;
     const ids = await repository.insertMany(rows, manager);
-    await this.changeLog.writeMany(manager, rows.map((written, index) => {
-      const id = ids[index];
-      let reading: Promise<WireRecord> | undefined;
-      return {
-        definition: this.definition, action: 'Create' as const, recordId: id, before: null, after: wire.written(id, written, undefined), businessId, previousBusinessId: null, actor,
-        record: () => (reading ??= this.get(id, undefined, manager)),
-      };
-    }));
+    await this.changeLog.writeMany(
+      manager,
+      rows.map((written, index) => {
+        const id = ids[index];
+        let reading: Promise<WireRecord> | undefined;
+        return {
+          definition: this.definition,
+          action: 'Create' as const,
+          recordId: id,
+          before: null,
+          after: wire.written(id, written, undefined),
+          businessId,
+          previousBusinessId: null,
+          actor,
+          record: () => (reading ??= this.get(id, undefined, manager)),
+        };
+      }),
+    );
     return ids;
   }
 
@@ -322,7 +378,12 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
    * Whether the actor may write a record with these values: the type's `authorize` rule, else a
    * restricted administrator may only write into its own businesses (401 otherwise).
    */
-  async authorizeBusiness(values: Record<string, unknown>, actor: Principal | undefined, manager: EntityManager, dto: RecordDto): Promise<void> {
+  async authorizeBusiness(
+    values: Record<string, unknown>,
+    actor: Principal | undefined,
+    manager: EntityManager,
+    dto: RecordDto,
+  ): Promise<void> {
     if (this.rules.authorize) return this.rules.authorize(values, { manager, actor, dto });
     if (!actor || actor.businessIds === null) return;
     const business = await this.businessOf(values, manager);
@@ -380,6 +441,11 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
       recordChange: (...change) => this.recordChange(...change),
       types,
     };
-    return { plan, repository, wire: new RecordWireMapper(plan, this.definition), writer: new RecordWriter(this.definition, this.db, plan, repository, rules) };
+    return {
+      plan,
+      repository,
+      wire: new RecordWireMapper(plan, this.definition),
+      writer: new RecordWriter(this.definition, this.db, plan, repository, rules),
+    };
   }
 }

@@ -8,7 +8,13 @@ import { referencesOf } from './validation/fields.js';
 import type { RecordDto } from './validation/record.dto.js';
 
 /** The business of each of the ids of a record type, by its definition's scope (none: not scoped by one). */
-async function businessesOf(db: Database, types: readonly RecordDefinition<any>[], target: AnyClass, ids: number[], manager: EntityManager | undefined): Promise<Map<number, number> | null> {
+async function businessesOf(
+  db: Database,
+  types: readonly RecordDefinition<any>[],
+  target: AnyClass,
+  ids: number[],
+  manager: EntityManager | undefined,
+): Promise<Map<number, number> | null> {
   const scope = types.find((definition) => definition.entity === target)?.business;
   if (!scope || 'links' in scope) return null;
   return new RecordLinksRepository(db).businessesOf(target, scope, ids, manager);
@@ -61,7 +67,11 @@ export async function crossBusinessReferences(
     // Ids that exist nowhere are the reference check's to name.
     const foreign = ids.filter((id) => owners.has(id) && owners.get(id) !== business);
     if (foreign.length) {
-      errors.push({ PropertyName: reference.property, AttemptedValue: value, Message: `${target.name} ${foreign.join(', ')} does not belong to Business ${business}` });
+      errors.push({
+        PropertyName: reference.property,
+        AttemptedValue: value,
+        Message: `${target.name} ${foreign.join(', ')} does not belong to Business ${business}`,
+      });
     }
   }
   return errors;

@@ -26,6 +26,9 @@ describe('versions', () => {
     scope.ifMatch = etag;
     assert.equal(expectedVersion(scope, record), 3);
     scope.ifMatch = etagOf('abc', 2);
-    assert.throws(() => expectedVersion(scope, record), (error: { getStatus(): number; headers: Record<string, string> }) => error.getStatus() === 412 && error.headers.ETag === etag);
+    assert.throws(
+      () => expectedVersion(scope, record),
+      (error: { getStatus(): number; headers: Record<string, string> }) => error.getStatus() === 412 && error.headers.ETag === etag,
+    );
   });
 });

@@ -21,7 +21,10 @@ export const recordEtag = (record: WireRecord): string | undefined => {
 
 /** The entity tags of an If-Match or If-None-Match header; `*` stands for any. */
 function tagsOf(header: string): string[] {
-  return header.split(',').map((tag) => tag.trim()).filter(Boolean);
+  return header
+    .split(',')
+    .map((tag) => tag.trim())
+    .filter(Boolean);
 }
 
 /** If-Match: strong comparison, so weak tags never match; `*` matches any existing record. */

@@ -23,7 +23,12 @@ interface Res {
 }
 
 /** Every call names a client address (X-Forwarded-For), so each scenario has rate-limit counters of its own. */
-async function call(base: string, method: string, path: string, options: { auth?: string; json?: unknown; form?: Record<string, string>; client: string }): Promise<Res> {
+async function call(
+  base: string,
+  method: string,
+  path: string,
+  options: { auth?: string; json?: unknown; form?: Record<string, string>; client: string },
+): Promise<Res> {
   const headers: Record<string, string> = { 'x-forwarded-for': options.client };
   if (options.auth) headers.authorization = options.auth;
   const res = await httpRequest(base + path, { method, headers, json: options.json, form: options.form });
@@ -85,32 +90,65 @@ describe('two instances behind nginx, one MariaDB database, one Redis', () => {
     assert.equal(issued.status, 200, JSON.stringify(issued.body));
     const onB = await call(b.url, 'GET', '/api/sys/businesses', { auth: `Bearer ${issued.body.access_token}`, client: '10.9.1.1' });
     assert.equal(onB.status, 200, JSON.stringify(onB.body));
-    const viaB = await token(b.url, '10.9.1.1', { grant_type: 'password', username: ADMIN.email, password: ADMIN.password, client_id: 'other' });
-    assert.equal((await call(a.url, 'GET', '/api/sys/businesses', { auth: `Bearer ${viaB.body.access_token}`, client: '10.9.1.1' })).status, 200);
+    const viaB = await token(b.url, '10.9.1.1', {
+      grant_type: 'password',
+      username: ADMIN.email,
+      password: ADMIN.password,
+      client_id: 'other',
+    });
+    assert.equal(
+      (await call(a.url, 'GET', '/api/sys/businesses', { auth: `Bearer ${viaB.body.access_token}`, client: '10.9.1.1' })).status,
+      200,
+    );
   });
 
   it('a refresh token rotated on one instance is refused on the other', async () => {
     const client = '10.9.2.1';
-    const first = await token(a.url, client, { grant_type: 'password', username: ADMIN.email, password: ADMIN.password, client_id: 'rotation' });
-    const rotated = await token(a.url, client, { grant_type: 'refresh_token', refresh_token: first.body.refresh_token, client_id: 'rotation' });
+    const first = await token(a.url, client, {
+      grant_type: 'password',
+      username: ADMIN.email,
+      password: ADMIN.password,
+      client_id: 'rotation',
+    });
+    const rotated = await token(a.url, client, {
+      grant_type: 'refresh_token',
+      refresh_token: first.body.refresh_token,
+      client_id: 'rotation',
+    });
     assert.equal(rotated.status, 200, JSON.stringify(rotated.body));
-    const replayed = await token(b.url, client, { grant_type: 'refresh_token', refresh_token: first.body.refresh_token, client_id: 'rotation' });
+    const replayed = await token(b.url, client, {
+      grant_type: 'refresh_token',
+      refresh_token: first.body.refresh_token,
+      client_id: 'rotation',
+    });
     assert.deepEqual([replayed.status, replayed.body.error], [400, 'invalid_grant']);
     // Replay detection revoked the whole family, on every instance.
-    const successor = await token(b.url, client, { grant_type: 'refresh_token', refresh_token: rotated.body.refresh_token, client_id: 'rotation' });
+    const successor = await token(b.url, client, {
+      grant_type: 'refresh_token',
+      refresh_token: rotated.body.refresh_token,
+      client_id: 'rotation',
+    });
     assert.deepEqual([successor.status, successor.body.error], [400, 'invalid_grant']);
   });
 
   it('a user deactivated on one instance is refused on the other within 5 seconds', async () => {
     const client = '10.9.3.1';
     const email = `cluster-user-${randomBytes(3).toString('hex')}@test.example`;
-    const created = await call(a.url, 'POST', '/api/sys/users', { auth: admin, client, json: { Email: email, FullName: 'Cluster User', Password: 'cluster-user-password', Roles: ['Business-List'] } });
+    const created = await call(a.url, 'POST', '/api/sys/users', {
+      auth: admin,
+      client,
+      json: { Email: email, FullName: 'Cluster User', Password: 'cluster-user-password', Roles: ['Business-List'] },
+    });
     assert.equal(created.status, 200, JSON.stringify(created.body));
     const issued = await token(b.url, client, { grant_type: 'password', username: email, password: 'cluster-user-password' });
     const bearer = `Bearer ${issued.body.access_token}`;
     assert.equal((await call(b.url, 'GET', '/api/sys/businesses', { auth: bearer, client })).status, 200, 'B knows the user as active');
 
-    const deactivated = await call(a.url, 'PUT', '/api/sys/users', { auth: admin, client, json: { Id: created.body.Value.Id, Email: email, FullName: 'Cluster User', Active: false } });
+    const deactivated = await call(a.url, 'PUT', '/api/sys/users', {
+      auth: admin,
+      client,
+      json: { Id: created.body.Value.Id, Email: email, FullName: 'Cluster User', Active: false },
+    });
     assert.equal(deactivated.status, 200, JSON.stringify(deactivated.body));
     const start = Date.now();
     for (;;) {
@@ -128,15 +166,28 @@ describe('two instances behind nginx, one MariaDB database, one Redis', () => {
     const results: Res[] = [];
     for (let i = 0; i < TOKEN_LIMIT + 2; i++) {
       // An unknown user, so the failures lock no account out.
-      results.push(await token(nginx.url, client, { grant_type: 'password', username: 'nobody@test.example', password: 'not the password' }));
+      results.push(
+        await token(nginx.url, client, { grant_type: 'password', username: 'nobody@test.example', password: 'not the password' }),
+      );
     }
     const statuses = results.map((r) => r.status);
-    assert.deepEqual(statuses, [...Array<number>(TOKEN_LIMIT).fill(400), 429, 429], JSON.stringify(results.map((r) => [r.status, r.upstream])));
+    assert.deepEqual(
+      statuses,
+      [...Array<number>(TOKEN_LIMIT).fill(400), 429, 429],
+      JSON.stringify(results.map((r) => [r.status, r.upstream])),
+    );
     const served = (port: number) => results.slice(0, TOKEN_LIMIT).filter((r) => r.upstream === `127.0.0.1:${port}`).length;
-    assert.ok(served(a.port) >= 3 && served(b.port) >= 3, `each instance saw only part of the ${TOKEN_LIMIT}: A ${served(a.port)}, B ${served(b.port)}`);
+    assert.ok(
+      served(a.port) >= 3 && served(b.port) >= 3,
+      `each instance saw only part of the ${TOKEN_LIMIT}: A ${served(a.port)}, B ${served(b.port)}`,
+    );
     assert.equal(results[TOKEN_LIMIT].body.Status, 429);
     // Another client address still has its own allowance.
-    assert.equal((await token(nginx.url, '198.51.100.24', { grant_type: 'password', username: 'nobody@test.example', password: 'not the password' })).status, 400);
+    assert.equal(
+      (await token(nginx.url, '198.51.100.24', { grant_type: 'password', username: 'nobody@test.example', password: 'not the password' }))
+        .status,
+      400,
+    );
   });
 
   it('stopping one instance mid-load loses no acknowledged write, and the other keeps serving', async (context) => {
@@ -161,7 +212,11 @@ describe('two instances behind nginx, one MariaDB database, one Redis', () => {
         const afterExit = exited;
         if (afterExit) sentAfterExit++;
         try {
-          const res = await call(nginx.url, 'POST', '/api/sys/businesses', { auth: bearer, client, json: { Name: `Load ${w}-${n}`, CurrencyId: currencyId, CountryId: countryId } });
+          const res = await call(nginx.url, 'POST', '/api/sys/businesses', {
+            auth: bearer,
+            client,
+            json: { Name: `Load ${w}-${n}`, CurrencyId: currencyId, CountryId: countryId },
+          });
           if (res.status === 200 && res.body?.WasSuccessful) {
             acknowledged.push(res.body.Value.Id);
             if (afterExit) servedAfterExit.push(res.upstream ?? '');
@@ -181,12 +236,20 @@ describe('two instances behind nginx, one MariaDB database, one Redis', () => {
     const exitedAfter = Date.now() - stoppedAt;
     const sentAtExit = sent;
     await load;
-    context.diagnostic(`SIGTERM to A after ${Math.round(TOTAL / 3)} of ${TOTAL} creates; A exited ${exitedAfter} ms later (${sentAtExit} sent by then); ` +
-      `${sent} sent in all, ${acknowledged.length} acknowledged (${servedAfterExit.length} sent after A exited), ${failures.length} refused or failed${failures.length ? `: ${failures.slice(0, 3).join(' | ')}` : ''}`);
+    context.diagnostic(
+      `SIGTERM to A after ${Math.round(TOTAL / 3)} of ${TOTAL} creates; A exited ${exitedAfter} ms later (${sentAtExit} sent by then); ` +
+        `${sent} sent in all, ${acknowledged.length} acknowledged (${servedAfterExit.length} sent after A exited), ${failures.length} refused or failed${failures.length ? `: ${failures.slice(0, 3).join(' | ')}` : ''}`,
+    );
 
     assert.deepEqual(exit, { code: 0, signal: null }, `A exits 0 after draining:\n${a.output()}`);
-    assert.ok(acknowledged.length >= sent * 0.9, `${acknowledged.length} of ${sent} acknowledged; failures: ${failures.slice(0, 5).join(' | ')}`);
-    assert.ok(servedAfterExit.length >= AFTER_EXIT * 0.9 && servedAfterExit.every((upstream) => upstream.endsWith(`:${b.port}`)), `B served after A exited: ${servedAfterExit.length}, ${servedAfterExit.slice(0, 5).join(', ')}`);
+    assert.ok(
+      acknowledged.length >= sent * 0.9,
+      `${acknowledged.length} of ${sent} acknowledged; failures: ${failures.slice(0, 5).join(' | ')}`,
+    );
+    assert.ok(
+      servedAfterExit.length >= AFTER_EXIT * 0.9 && servedAfterExit.every((upstream) => upstream.endsWith(`:${b.port}`)),
+      `B served after A exited: ${servedAfterExit.length}, ${servedAfterExit.slice(0, 5).join(', ')}`,
+    );
 
     // Every acknowledged id is in the database.
     const dataSource = await new DataSource(buildDataSourceOptions(validateEnvironment({ DATABASE_URL: database.url }))).initialize();

@@ -32,18 +32,29 @@ describe('presence across two instances behind nginx', () => {
 
   const call = (base: string, method: string, path: string, json?: unknown): Promise<Res> => cluster.call(base, method, path, json);
   const createOk = (path: string, body: unknown) => cluster.createOk(path, body);
-  const customer = (name: string) => createOk('/api/spaces/coworkers', { BusinessId: business, FullName: name, Email: `${name.replace(/\W/g, '.')}@example.com` });
-  const passesOf = async (who: number) => (await call(b.url, 'GET', `${PASSES}?CoworkerTimePass_Coworker=${who}&size=1000`)).body.Records as any[];
+  const customer = (name: string) =>
+    createOk('/api/spaces/coworkers', { BusinessId: business, FullName: name, Email: `${name.replace(/\W/g, '.')}@example.com` });
+  const passesOf = async (who: number) =>
+    (await call(b.url, 'GET', `${PASSES}?CoworkerTimePass_Coworker=${who}&size=1000`)).body.Records as any[];
 
   it('20 parallel check-ins of one customer through nginx, over both instances: one 200, one check-in, one pass used', async () => {
     for (let round = 0; round < 3; round++) {
       const who = await customer(`Visitor ${round}`);
       await createOk(PASSES, { CoworkerId: who, BusinessId: business, TimePassId: dayPass, CreateMultiple: 5 });
-      const answers = await Promise.all(Array.from({ length: 20 }, () => call(nginx.url, 'POST', CHECKINS, { BusinessId: business, CoworkerId: who, FromTime: `2027-06-0${round + 1}T09:00:00Z` })));
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          call(nginx.url, 'POST', CHECKINS, { BusinessId: business, CoworkerId: who, FromTime: `2027-06-0${round + 1}T09:00:00Z` }),
+        ),
+      );
       assert.deepEqual(serverErrors(answers), []);
-      assert.deepEqual(new Set(answers.map((answer) => answer.upstream)), new Set([`127.0.0.1:${a.port}`, `127.0.0.1:${b.port}`]), 'both instances took check-ins');
+      assert.deepEqual(
+        new Set(answers.map((answer) => answer.upstream)),
+        new Set([`127.0.0.1:${a.port}`, `127.0.0.1:${b.port}`]),
+        'both instances took check-ins',
+      );
       assert.equal(answers.filter((answer) => answer.status === 200).length, 1, answers.map((answer) => answer.text).join('\n'));
-      for (const refused of answers.filter((answer) => answer.status !== 200)) assert.equal(refused.body.Errors[0].PropertyName, 'FromTime', refused.text);
+      for (const refused of answers.filter((answer) => answer.status !== 200))
+        assert.equal(refused.body.Errors[0].PropertyName, 'FromTime', refused.text);
       assert.equal((await passesOf(who)).filter((pass) => pass.Used).length, 1);
       const open = (await call(a.url, 'GET', `${CHECKINS}?Checkin_Coworker=${who}&Checkin_ToTime=null`)).body.Records as any[];
       assert.equal(open.length, 1);
@@ -53,7 +64,11 @@ describe('presence across two instances behind nginx', () => {
   it('USE_TIME_PASS of one pass from both instances at once: exactly one succeeds', async () => {
     const who = await customer('Command holder');
     const pass = await createOk(PASSES, { CoworkerId: who, BusinessId: business, TimePassId: dayPass });
-    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => call(i % 2 ? a.url : b.url, 'POST', `${PASSES}/runcommand`, { Key: 'USE_TIME_PASS', Ids: [pass] })));
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        call(i % 2 ? a.url : b.url, 'POST', `${PASSES}/runcommand`, { Key: 'USE_TIME_PASS', Ids: [pass] }),
+      ),
+    );
     assert.deepEqual(serverErrors(answers), []);
     assert.equal(answers.filter((answer) => answer.body.WasSuccessful === true).length, 1, answers.map((answer) => answer.text).join('\n'));
   });

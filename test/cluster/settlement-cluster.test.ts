@@ -33,27 +33,53 @@ describe('settlement across two instances behind nginx', () => {
 
   const call = (base: string, method: string, path: string, json?: unknown): Promise<Res> => cluster.call(base, method, path, json);
   const createOk = (path: string, body: unknown) => cluster.createOk(path, body);
-  const invoice = (total: number) => createOk(INVOICES, { BusinessId: business, CoworkerId: customer, CurrencyId: gbp, TotalAmount: total, TaxAmount: 0 });
+  const invoice = (total: number) =>
+    createOk(INVOICES, { BusinessId: business, CoworkerId: customer, CurrencyId: gbp, TotalAmount: total, TaxAmount: 0 });
   const settledOf = async (id: number) => {
     const { PaidAmount, DueAmount, Paid, PaidOn, Void } = (await call(b.url, 'GET', `${INVOICES}/${id}`)).body;
     return { PaidAmount, DueAmount, Paid, PaidOn, Void };
   };
   /** The payments and refunds of an invoice: its entries but the service's own (INV, VOID: docs/settlement.md). */
-  const entriesOf = async (id: number) => ((await call(a.url, 'GET', `${ENTRIES}?CoworkerLedgerEntry_CoworkerInvoice=${id}&size=100`)).body.Records as any[])
-    .filter((entry) => !['INV', 'CRN', 'VOID'].includes(entry.Code));
+  const entriesOf = async (id: number) =>
+    ((await call(a.url, 'GET', `${ENTRIES}?CoworkerLedgerEntry_CoworkerInvoice=${id}&size=100`)).body.Records as any[]).filter(
+      (entry) => !['INV', 'CRN', 'VOID'].includes(entry.Code),
+    );
 
   it('10 parallel quarter payments of one invoice through nginx, over both instances: exactly 4 land, the invoice paid, the ledger consistent', async () => {
     for (let round = 0; round < 3; round++) {
       const id = await invoice(100);
-      const answers = await Promise.all(Array.from({ length: 10 }, () => call(nginx.url, 'POST', ENTRIES, { BusinessId: business, CoworkerId: customer, CoworkerInvoiceId: id, Credit: 25, Code: 'PAYM' })));
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          call(nginx.url, 'POST', ENTRIES, { BusinessId: business, CoworkerId: customer, CoworkerInvoiceId: id, Credit: 25, Code: 'PAYM' }),
+        ),
+      );
       assert.deepEqual(serverErrors(answers), []);
-      assert.deepEqual(new Set(answers.map((answer) => answer.upstream)), new Set([`127.0.0.1:${a.port}`, `127.0.0.1:${b.port}`]), 'both instances took payments');
-      assert.deepEqual(answers.map((answer) => answer.status).sort(), [200, 200, 200, 200, 400, 400, 400, 400, 400, 400], answers.map((answer) => answer.text).join('\n'));
-      for (const refused of answers.filter((answer) => answer.status === 400)) assert.equal(refused.body.Errors[0].PropertyName, 'Credit', refused.text);
+      assert.deepEqual(
+        new Set(answers.map((answer) => answer.upstream)),
+        new Set([`127.0.0.1:${a.port}`, `127.0.0.1:${b.port}`]),
+        'both instances took payments',
+      );
+      assert.deepEqual(
+        answers.map((answer) => answer.status).sort(),
+        [200, 200, 200, 200, 400, 400, 400, 400, 400, 400],
+        answers.map((answer) => answer.text).join('\n'),
+      );
+      for (const refused of answers.filter((answer) => answer.status === 400))
+        assert.equal(refused.body.Errors[0].PropertyName, 'Credit', refused.text);
 
       const entries = await entriesOf(id);
-      assert.deepEqual(entries.map((entry) => entry.Id).sort(), answers.filter((answer) => answer.status === 200).map((answer) => answer.body.Value.Id).sort(), 'the acknowledged payments, and only they');
-      const latest = entries.map((entry) => entry.TransactionDate as string).sort().at(-1);
+      assert.deepEqual(
+        entries.map((entry) => entry.Id).sort(),
+        answers
+          .filter((answer) => answer.status === 200)
+          .map((answer) => answer.body.Value.Id)
+          .sort(),
+        'the acknowledged payments, and only they',
+      );
+      const latest = entries
+        .map((entry) => entry.TransactionDate as string)
+        .sort()
+        .at(-1);
       assert.deepEqual(await settledOf(id), { PaidAmount: 100, DueAmount: 0, Paid: true, PaidOn: latest, Void: false });
     }
     // The customer's running Balance, read on either instance, is the sum of every entry up to it.
@@ -98,8 +124,13 @@ describe('settlement across two instances behind nginx', () => {
         assert.equal(entries.length, 1);
         assert.deepEqual(settled, { PaidAmount: 40, DueAmount: 0, Paid: true, PaidOn: entries[0].TransactionDate, Void: false });
       }
-      const commands = ((await call(a.url, 'GET', `${INVOICES}/commands?id=${id}`)).body as Array<{ Key: string }>).map((command) => command.Key).sort();
-      assert.deepEqual(commands, voiding.body.WasSuccessful ? ['COWORKER_INVOICE_PRINT'] : ['COWORKER_INVOICE_PRINT', 'COWORKER_INVOICE_REFUND']);
+      const commands = ((await call(a.url, 'GET', `${INVOICES}/commands?id=${id}`)).body as Array<{ Key: string }>)
+        .map((command) => command.Key)
+        .sort();
+      assert.deepEqual(
+        commands,
+        voiding.body.WasSuccessful ? ['COWORKER_INVOICE_PRINT'] : ['COWORKER_INVOICE_PRINT', 'COWORKER_INVOICE_REFUND'],
+      );
     }
     assert.equal(wins.void + wins.pay, 8);
   });

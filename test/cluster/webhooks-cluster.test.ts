@@ -15,7 +15,12 @@ const CHANGES = 200;
 async function call(base: string, method: string, path: string, json?: unknown): Promise<{ status: number; body: any }> {
   const headers: Record<string, string> = { authorization: basicAuth(ADMIN.email, ADMIN.password) };
   if (json !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(base + path, { method, headers, body: json === undefined ? undefined : JSON.stringify(json), signal: AbortSignal.timeout(15_000) });
+  const res = await fetch(base + path, {
+    method,
+    headers,
+    body: json === undefined ? undefined : JSON.stringify(json),
+    signal: AbortSignal.timeout(15_000),
+  });
   const text = await res.text();
   try {
     return { status: res.status, body: text ? JSON.parse(text) : undefined };
@@ -60,19 +65,47 @@ describe('webhook deliveries shared by two instances behind nginx on MariaDB', (
     const currencyId = (await call(a.url, 'GET', '/api/sys/currencies?Currency_Code=EUR')).body.Records[0].Id;
     const countryId = (await call(a.url, 'GET', '/api/sys/countries?Country_TwoDigitsCode=DE')).body.Records[0].Id;
     for (let round = 0; round < 3; round++) {
-      const business = await call(b.url, 'POST', '/api/sys/businesses', { Name: `Late hook ${round}`, CurrencyId: currencyId, CountryId: countryId });
+      const business = await call(b.url, 'POST', '/api/sys/businesses', {
+        Name: `Late hook ${round}`,
+        CurrencyId: currencyId,
+        CountryId: countryId,
+      });
       const businessId = business.body.Value.Id;
       // B's changes in the business keep its index of active hooks fresh: it knows the business has none.
-      for (let i = 0; i < 3; i++) assert.equal((await call(b.url, 'POST', '/api/billing/tariffs', { BusinessId: businessId, Name: `Before ${i}`, Price: 1, CurrencyId: currencyId })).status, 200);
+      for (let i = 0; i < 3; i++)
+        assert.equal(
+          (
+            await call(b.url, 'POST', '/api/billing/tariffs', {
+              BusinessId: businessId,
+              Name: `Before ${i}`,
+              Price: 1,
+              CurrencyId: currencyId,
+            })
+          ).status,
+          200,
+        );
       await sleep(20);
       const path = `/late-${round}`;
-      const hook = await call(a.url, 'POST', '/api/sys/webhooks', { BusinessId: businessId, Name: 'late', Action: 74, URL: `${receiver.url}${path}` });
+      const hook = await call(a.url, 'POST', '/api/sys/webhooks', {
+        BusinessId: businessId,
+        Name: 'late',
+        Action: 74,
+        URL: `${receiver.url}${path}`,
+      });
       assert.equal(hook.status, 200, JSON.stringify(hook.body));
-      const tariff = await call(b.url, 'POST', '/api/billing/tariffs', { BusinessId: businessId, Name: 'After', Price: 2, CurrencyId: currencyId });
+      const tariff = await call(b.url, 'POST', '/api/billing/tariffs', {
+        BusinessId: businessId,
+        Name: 'After',
+        Price: 2,
+        CurrencyId: currencyId,
+      });
       assert.equal(tariff.status, 200, JSON.stringify(tariff.body));
       const start = Date.now();
       while (!receiver.at(path).some((r) => JSON.parse(r.body)[0].Id === tariff.body.Value.Id)) {
-        assert.ok(Date.now() - start < 15_000, `round ${round}: the change made through B after the hook was created through A was not delivered`);
+        assert.ok(
+          Date.now() - start < 15_000,
+          `round ${round}: the change made through B after the hook was created through A was not delivered`,
+        );
         await sleep(100);
       }
       assert.equal(receiver.at(path).length, 1, 'only the change after the hook');
@@ -83,9 +116,18 @@ describe('webhook deliveries shared by two instances behind nginx on MariaDB', (
     const currencies = await call(nginx.url, 'GET', '/api/sys/currencies?Currency_Code=EUR');
     const countries = await call(nginx.url, 'GET', '/api/sys/countries?Country_TwoDigitsCode=DE');
     const currencyId = currencies.body.Records[0].Id;
-    const business = await call(nginx.url, 'POST', '/api/sys/businesses', { Name: 'Hooked', CurrencyId: currencyId, CountryId: countries.body.Records[0].Id });
+    const business = await call(nginx.url, 'POST', '/api/sys/businesses', {
+      Name: 'Hooked',
+      CurrencyId: currencyId,
+      CountryId: countries.body.Records[0].Id,
+    });
     const businessId = business.body.Value.Id;
-    const hook = await call(nginx.url, 'POST', '/api/sys/webhooks', { BusinessId: businessId, Name: 'tariffs', Action: 74, URL: `${receiver.url}/tariffs` });
+    const hook = await call(nginx.url, 'POST', '/api/sys/webhooks', {
+      BusinessId: businessId,
+      Name: 'tariffs',
+      Action: 74,
+      URL: `${receiver.url}/tariffs`,
+    });
     assert.equal(hook.status, 200, JSON.stringify(hook.body));
 
     const created: number[] = [];
@@ -94,7 +136,12 @@ describe('webhook deliveries shared by two instances behind nginx on MariaDB', (
     const worker = async () => {
       while (sent < CHANGES) {
         const n = sent++;
-        const res = await call(nginx.url, 'POST', '/api/billing/tariffs', { BusinessId: businessId, Name: `Plan ${n}`, Price: n, CurrencyId: currencyId }).catch(() => null);
+        const res = await call(nginx.url, 'POST', '/api/billing/tariffs', {
+          BusinessId: businessId,
+          Name: `Plan ${n}`,
+          Price: n,
+          CurrencyId: currencyId,
+        }).catch(() => null);
         if (res?.status === 200) created.push(res.body.Value.Id);
         // Halfway, once deliveries are flowing, A is stopped: its attempts in flight finish, the rest is B's.
         if (n === CHANGES / 2 && !stopped) stopped = a.stop();
@@ -112,16 +159,30 @@ describe('webhook deliveries shared by two instances behind nginx on MariaDB', (
     }
     // Every receipt of an event more than once was a due retry: its delivery took that many attempts.
     const receipts = new Map<string, number>();
-    for (const r of receiver.at('/tariffs')) receipts.set(String(r.headers['webhook-id']), (receipts.get(String(r.headers['webhook-id'])) ?? 0) + 1);
+    for (const r of receiver.at('/tariffs'))
+      receipts.set(String(r.headers['webhook-id']), (receipts.get(String(r.headers['webhook-id'])) ?? 0) + 1);
     const server = new URL(database.url);
-    const connection = await mysql.createConnection({ host: server.hostname, port: Number(server.port || 3306), user: decodeURIComponent(server.username), database: database.name });
+    const connection = await mysql.createConnection({
+      host: server.hostname,
+      port: Number(server.port || 3306),
+      user: decodeURIComponent(server.username),
+      database: database.name,
+    });
     try {
-      const [rows] = await connection.query('SELECT EventId, Attempts, Status FROM webhook_delivery WHERE WebHookId = ?', [hook.body.Value.Id]);
+      const [rows] = await connection.query('SELECT EventId, Attempts, Status FROM webhook_delivery WHERE WebHookId = ?', [
+        hook.body.Value.Id,
+      ]);
       const attempts = new Map((rows as Array<{ EventId: string; Attempts: number; Status: string }>).map((row) => [row.EventId, row]));
       const twice = [...receipts].filter(([, count]) => count > 1);
-      for (const [eventId, count] of twice) assert.ok(Number(attempts.get(eventId)?.Attempts) >= count, `${eventId} arrived ${count} times in ${attempts.get(eventId)?.Attempts} attempts`);
+      for (const [eventId, count] of twice)
+        assert.ok(
+          Number(attempts.get(eventId)?.Attempts) >= count,
+          `${eventId} arrived ${count} times in ${attempts.get(eventId)?.Attempts} attempts`,
+        );
       assert.equal(attempts.size, created.length);
-      context.diagnostic(`${created.length} changes, ${receiver.at('/tariffs').length} receipts, ${twice.length} events received more than once (all due retries)`);
+      context.diagnostic(
+        `${created.length} changes, ${receiver.at('/tariffs').length} receipts, ${twice.length} events received more than once (all due retries)`,
+      );
     } finally {
       await connection.end();
     }

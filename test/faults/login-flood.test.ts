@@ -61,7 +61,11 @@ describe('a flood of wrong Basic credentials from many random addresses', () => 
       while (flooding) {
         const auth = basicAuth(`guess-${randomBytes(6).toString('hex')}@test.example`, randomBytes(9).toString('hex'));
         try {
-          const res = await httpRequest(`${service.url}/api/sys/businesses`, { method: 'GET', headers: { authorization: auth, 'x-forwarded-for': freshAddress() }, timeoutMs: 20_000 });
+          const res = await httpRequest(`${service.url}/api/sys/businesses`, {
+            method: 'GET',
+            headers: { authorization: auth, 'x-forwarded-for': freshAddress() },
+            timeoutMs: 20_000,
+          });
           floodAnswers.set(res.status, (floodAnswers.get(res.status) ?? 0) + 1);
         } catch {
           floodAnswers.set(0, (floodAnswers.get(0) ?? 0) + 1);
@@ -85,10 +89,17 @@ describe('a flood of wrong Basic credentials from many random addresses', () => 
     const seen = [...floodAnswers].map(([status, count]) => `${status}×${count}`).join(', ');
     // The flood was a flood: many wrong credentials refused (401), the rest turned away (429, 503).
     assert.ok((floodAnswers.get(401) ?? 0) > LOGINS, `the flood's answers: ${seen}`);
-    assert.deepEqual([...floodAnswers.keys()].filter((status) => ![401, 429, 503].includes(status)), [], `the flood's answers: ${seen}`);
+    assert.deepEqual(
+      [...floodAnswers.keys()].filter((status) => ![401, 429, 503].includes(status)),
+      [],
+      `the flood's answers: ${seen}`,
+    );
     for (const [i, { status, ms }] of logins.entries()) {
       assert.equal(status, 200, `login ${i} during the flood (${seen})`);
-      assert.ok(ms < normal + 1000, `login ${i} took ${Math.round(ms)} ms during the flood, normally ${Math.round(normal)} ms (the flood's answers: ${seen})`);
+      assert.ok(
+        ms < normal + 1000,
+        `login ${i} took ${Math.round(ms)} ms during the flood, normally ${Math.round(normal)} ms (the flood's answers: ${seen})`,
+      );
     }
   });
 });

@@ -39,7 +39,8 @@ function chownRecursive(path: string, uid: number, gid: number): void {
 }
 
 export async function startMariaDbServer(): Promise<MariaDbServer> {
-  if (process.getuid?.() !== 0) throw new Error('the fault suite runs as root: its mariadbd runs as the mysql user, in a folder it makes for it');
+  if (process.getuid?.() !== 0)
+    throw new Error('the fault suite runs as root: its mariadbd runs as the mysql user, in a folder it makes for it');
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'cw-faults-db-'));
   chmodSync(dir, 0o755);
@@ -47,25 +48,32 @@ export async function startMariaDbServer(): Promise<MariaDbServer> {
   const pidFile = join(dir, 'mariadbd.pid');
   const config = join(dir, 'my.cnf');
   mkdirSync(join(dir, 'data'));
-  writeFileSync(config, [
-    '[mariadbd]',
-    `datadir=${join(dir, 'data')}`,
-    `socket=${socket}`,
-    `pid-file=${pidFile}`,
-    `log-error=${join(dir, 'error.log')}`,
-    `port=${port}`,
-    'bind-address=127.0.0.1',
-    'user=mysql',
-    'skip-name-resolve',
-    'innodb_buffer_pool_size=64M',
-    'innodb_log_file_size=32M',
-    'innodb_flush_log_at_trx_commit=1',
-    'max_connections=200',
-    '',
-  ].join('\n'));
+  writeFileSync(
+    config,
+    [
+      '[mariadbd]',
+      `datadir=${join(dir, 'data')}`,
+      `socket=${socket}`,
+      `pid-file=${pidFile}`,
+      `log-error=${join(dir, 'error.log')}`,
+      `port=${port}`,
+      'bind-address=127.0.0.1',
+      'user=mysql',
+      'skip-name-resolve',
+      'innodb_buffer_pool_size=64M',
+      'innodb_log_file_size=32M',
+      'innodb_flush_log_at_trx_commit=1',
+      'max_connections=200',
+      '',
+    ].join('\n'),
+  );
   const [{ stdout: uid }, { stdout: gid }] = await Promise.all([run('id', ['-u', 'mysql']), run('id', ['-g', 'mysql'])]);
   chownRecursive(dir, Number(uid), Number(gid));
-  await run('mariadb-install-db', [`--defaults-file=${config}`, '--user=mysql', '--auth-root-authentication-method=socket', '--skip-test-db'], { timeout: 120_000 });
+  await run(
+    'mariadb-install-db',
+    [`--defaults-file=${config}`, '--user=mysql', '--auth-root-authentication-method=socket', '--skip-test-db'],
+    { timeout: 120_000 },
+  );
 
   let child: ChildProcess | undefined;
   const pid = (): number | null => {

@@ -69,11 +69,19 @@ async function portInUse(port: number): Promise<boolean> {
 
 /** What the test needs from the machine; an explanation of what is missing, or null. */
 export function missingPackages(): string | null {
-  const missing = [[MARIADBD, 'mariadb-server'], [PROVIDER, 'galera-4'], ['/usr/bin/rsync', 'rsync']].filter(([file]) => !existsSync(file)).map(([, name]) => name);
+  const missing = [
+    [MARIADBD, 'mariadb-server'],
+    [PROVIDER, 'galera-4'],
+    ['/usr/bin/rsync', 'rsync'],
+  ]
+    .filter(([file]) => !existsSync(file))
+    .map(([, name]) => name);
   return missing.length ? `missing Debian packages: ${missing.join(', ')} (apt-get install ${missing.join(' ')})` : null;
 }
 
-export async function startGaleraCluster(options: { size?: number; ports?: GaleraPorts; log?: (line: string) => void } = {}): Promise<GaleraCluster> {
+export async function startGaleraCluster(
+  options: { size?: number; ports?: GaleraPorts; log?: (line: string) => void } = {},
+): Promise<GaleraCluster> {
   const size = options.size ?? 3;
   const ports = options.ports ?? { mysqlBase: 4306, galeraBase: 4567 };
   const log = options.log ?? (() => undefined);
@@ -88,7 +96,12 @@ export async function startGaleraCluster(options: { size?: number; ports?: Galer
   const { uid, gid } = await mysqlAccount();
   const address = Array.from({ length: size }, (_, i) => `127.0.0.1:${portsOf(ports, i).galera}`).join(',');
 
-  const nodes: GaleraNode[] = Array.from({ length: size }, (_, i) => ({ index: i, name: `node${i + 1}`, port: portsOf(ports, i).mysql, dir: join(dir, `node${i + 1}`) }));
+  const nodes: GaleraNode[] = Array.from({ length: size }, (_, i) => ({
+    index: i,
+    name: `node${i + 1}`,
+    port: portsOf(ports, i).mysql,
+    dir: join(dir, `node${i + 1}`),
+  }));
   const configFile = (node: GaleraNode) => join(node.dir, 'my.cnf');
   const pidFile = (node: GaleraNode) => join(node.dir, 'mariadbd.pid');
   const socket = (node: GaleraNode) => join(node.dir, 'mariadbd.sock');
@@ -96,42 +109,47 @@ export async function startGaleraCluster(options: { size?: number; ports?: Galer
   for (const node of nodes) {
     const p = portsOf(ports, node.index);
     mkdirSync(join(node.dir, 'data'), { recursive: true });
-    writeFileSync(configFile(node), [
-      '[mariadbd]',
-      `datadir=${join(node.dir, 'data')}`,
-      `socket=${socket(node)}`,
-      `pid-file=${pidFile(node)}`,
-      `log-error=${join(node.dir, 'error.log')}`,
-      `port=${p.mysql}`,
-      'bind-address=127.0.0.1',
-      'user=mysql',
-      'skip-name-resolve',
-      // What Galera needs: InnoDB, row-based replication, interleaved auto-increment locks.
-      'default_storage_engine=InnoDB',
-      'binlog_format=ROW',
-      'innodb_autoinc_lock_mode=2',
-      // Small and fast for a test: durability comes from the other nodes.
-      'innodb_buffer_pool_size=64M',
-      'innodb_log_file_size=32M',
-      'innodb_flush_log_at_trx_commit=0',
-      'max_connections=200',
-      'wsrep_on=ON',
-      `wsrep_provider=${PROVIDER}`,
-      'wsrep_cluster_name=cw_galera_test',
-      `wsrep_cluster_address=gcomm://${address}`,
-      `wsrep_node_name=${node.name}`,
-      `wsrep_node_address=127.0.0.1:${p.galera}`,
-      `wsrep_provider_options="gmcast.listen_addr=tcp://127.0.0.1:${p.galera};ist.recv_addr=127.0.0.1:${p.ist};gcache.size=128M;evs.suspect_timeout=PT3S;evs.inactive_timeout=PT6S"`,
-      'wsrep_sst_method=rsync',
-      `wsrep_sst_receive_address=127.0.0.1:${p.sst}`,
-      '',
-    ].join('\n'));
+    writeFileSync(
+      configFile(node),
+      [
+        '[mariadbd]',
+        `datadir=${join(node.dir, 'data')}`,
+        `socket=${socket(node)}`,
+        `pid-file=${pidFile(node)}`,
+        `log-error=${join(node.dir, 'error.log')}`,
+        `port=${p.mysql}`,
+        'bind-address=127.0.0.1',
+        'user=mysql',
+        'skip-name-resolve',
+        // What Galera needs: InnoDB, row-based replication, interleaved auto-increment locks.
+        'default_storage_engine=InnoDB',
+        'binlog_format=ROW',
+        'innodb_autoinc_lock_mode=2',
+        // Small and fast for a test: durability comes from the other nodes.
+        'innodb_buffer_pool_size=64M',
+        'innodb_log_file_size=32M',
+        'innodb_flush_log_at_trx_commit=0',
+        'max_connections=200',
+        'wsrep_on=ON',
+        `wsrep_provider=${PROVIDER}`,
+        'wsrep_cluster_name=cw_galera_test',
+        `wsrep_cluster_address=gcomm://${address}`,
+        `wsrep_node_name=${node.name}`,
+        `wsrep_node_address=127.0.0.1:${p.galera}`,
+        `wsrep_provider_options="gmcast.listen_addr=tcp://127.0.0.1:${p.galera};ist.recv_addr=127.0.0.1:${p.ist};gcache.size=128M;evs.suspect_timeout=PT3S;evs.inactive_timeout=PT6S"`,
+        'wsrep_sst_method=rsync',
+        `wsrep_sst_receive_address=127.0.0.1:${p.sst}`,
+        '',
+      ].join('\n'),
+    );
   }
   chownRecursive(dir, uid, gid);
 
-
   const launch = async (node: GaleraNode, bootstrap: boolean) => {
-    const child = spawn(MARIADBD, [`--defaults-file=${configFile(node)}`, ...(bootstrap ? ['--wsrep-new-cluster'] : [])], { stdio: 'ignore', detached: true });
+    const child = spawn(MARIADBD, [`--defaults-file=${configFile(node)}`, ...(bootstrap ? ['--wsrep-new-cluster'] : [])], {
+      stdio: 'ignore',
+      detached: true,
+    });
     child.unref();
     await waitUntilSynced(node, child);
   };
@@ -211,7 +229,11 @@ export async function startGaleraCluster(options: { size?: number; ports?: Galer
   try {
     // The first node's data directory is made once; the others receive theirs by state transfer.
     log('initialising the first node');
-    await run('mariadb-install-db', [`--defaults-file=${configFile(nodes[0])}`, '--user=mysql', '--auth-root-authentication-method=socket', '--skip-test-db'], { timeout: 120_000 });
+    await run(
+      'mariadb-install-db',
+      [`--defaults-file=${configFile(nodes[0])}`, '--user=mysql', '--auth-root-authentication-method=socket', '--skip-test-db'],
+      { timeout: 120_000 },
+    );
     log('bootstrapping the cluster on node1');
     await launch(nodes[0], true);
     const root = await connect(nodes[0]);

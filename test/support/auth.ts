@@ -7,7 +7,12 @@ export function requestToken(t: TestApp, form: Record<string, string>, headers: 
   return t.request('POST', '/api/token', { form, headers, auth: null });
 }
 
-export async function passwordToken(t: TestApp, username: string, password: string, extra: Record<string, string> = {}): Promise<{ access_token: string; refresh_token: string; expires_in: number }> {
+export async function passwordToken(
+  t: TestApp,
+  username: string,
+  password: string,
+  extra: Record<string, string> = {},
+): Promise<{ access_token: string; refresh_token: string; expires_in: number }> {
   const res = await requestToken(t, { grant_type: 'password', username, password, ...extra });
   assert.equal(res.status, 200, JSON.stringify(res.body));
   return res.body;

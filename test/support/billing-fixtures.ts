@@ -17,8 +17,19 @@ export async function createProduct(t: TestApp, businessId: number, overrides: R
   });
 }
 
-export async function createCoworkerInvoice(t: TestApp, businessId: number, coworkerId: number, overrides: Record<string, unknown> = {}): Promise<number> {
-  return create(t, '/api/billing/coworkerinvoices', { BusinessId: businessId, CoworkerId: coworkerId, CurrencyId: await currencyId(t, 'GBP'), TotalAmount: 120, ...overrides });
+export async function createCoworkerInvoice(
+  t: TestApp,
+  businessId: number,
+  coworkerId: number,
+  overrides: Record<string, unknown> = {},
+): Promise<number> {
+  return create(t, '/api/billing/coworkerinvoices', {
+    BusinessId: businessId,
+    CoworkerId: coworkerId,
+    CurrencyId: await currencyId(t, 'GBP'),
+    TotalAmount: 120,
+    ...overrides,
+  });
 }
 
 /**
@@ -27,9 +38,21 @@ export async function createCoworkerInvoice(t: TestApp, businessId: number, cowo
  */
 export async function createBilledInvoice(t: TestApp): Promise<number> {
   const business = await create(t, '/api/sys/businesses', { Name: 'Billed Works', CurrencyId: await currencyId(t, 'GBP'), CountryId: 1 });
-  const customer = await create(t, '/api/spaces/coworkers', { BusinessId: business, FullName: 'Billed Customer', Email: `billed.${Math.random().toString(36).slice(2)}@example.com` });
-  await create(t, '/api/billing/coworkerproducts', { CoworkerId: customer, ProductId: await createProduct(t, business), SaleDate: '2025-01-02' });
-  const res = await t.post('/api/spaces/coworkers/runcommand', { Key: 'COWORKER_BILL_RUN', Ids: [customer], Parameters: [{ Name: 'Until', Value: '2025-01-31' }] });
+  const customer = await create(t, '/api/spaces/coworkers', {
+    BusinessId: business,
+    FullName: 'Billed Customer',
+    Email: `billed.${Math.random().toString(36).slice(2)}@example.com`,
+  });
+  await create(t, '/api/billing/coworkerproducts', {
+    CoworkerId: customer,
+    ProductId: await createProduct(t, business),
+    SaleDate: '2025-01-02',
+  });
+  const res = await t.post('/api/spaces/coworkers/runcommand', {
+    Key: 'COWORKER_BILL_RUN',
+    Ids: [customer],
+    Parameters: [{ Name: 'Until', Value: '2025-01-31' }],
+  });
   if (!res.body?.WasSuccessful || res.body.Value.length !== 1) throw new Error(`billing run: ${JSON.stringify(res.body)}`);
   return res.body.Value[0].Id as number;
 }
@@ -40,13 +63,27 @@ export async function createBilledInvoice(t: TestApp): Promise<number> {
  */
 export async function createCreditSpendingBooking(t: TestApp): Promise<number> {
   const business = await create(t, '/api/sys/businesses', { Name: 'Booked Works', CurrencyId: await currencyId(t, 'GBP'), CountryId: 1 });
-  const customer = await create(t, '/api/spaces/coworkers', { BusinessId: business, FullName: 'Booking Customer', Email: `booker.${Math.random().toString(36).slice(2)}@example.com` });
+  const customer = await create(t, '/api/spaces/coworkers', {
+    BusinessId: business,
+    FullName: 'Booking Customer',
+    Email: `booker.${Math.random().toString(36).slice(2)}@example.com`,
+  });
   const type = await create(t, '/api/spaces/resourcetypes', { BusinessId: business, Name: 'Meeting rooms' });
   const room = await create(t, '/api/spaces/resources', { BusinessId: business, Name: 'Room 1', ResourceTypeId: type, HourlyPrice: 10 });
-  await create(t, '/api/billing/coworkerbookingcredits', { CoworkerId: customer, BusinessId: business, TotalCredit: 5, RemainingCredit: 5, CaneBeUsedForBookings: true });
-  return create(t, '/api/spaces/bookings', { ResourceId: room, CoworkerId: customer, FromTime: '2031-03-03T09:00:00Z', ToTime: '2031-03-03T10:00:00Z' });
+  await create(t, '/api/billing/coworkerbookingcredits', {
+    CoworkerId: customer,
+    BusinessId: business,
+    TotalCredit: 5,
+    RemainingCredit: 5,
+    CaneBeUsedForBookings: true,
+  });
+  return create(t, '/api/spaces/bookings', {
+    ResourceId: room,
+    CoworkerId: customer,
+    FromTime: '2031-03-03T09:00:00Z',
+    ToTime: '2031-03-03T10:00:00Z',
+  });
 }
-
 
 /** `COWORKER_BILL_RUN` for the customers, up to `until` (default today), or its preview (docs/billing.md). */
 export async function billRun(t: TestApp, ids: number[], until?: string, preview = false, auth?: string) {
@@ -58,12 +95,32 @@ export async function billRun(t: TestApp, ids: number[], until?: string, preview
 
 /** An invoice's lines, in their order on it (at most 1,000: the most a run puts on one). */
 export const linesOf = async (t: TestApp, invoiceId: number) =>
-  (await t.get(`/api/billing/coworkerinvoicelines?CoworkerInvoiceLine_CoworkerInvoice=${invoiceId}&orderBy=Position&size=1000`)).body.Records as Array<Record<string, any>>;
+  (await t.get(`/api/billing/coworkerinvoicelines?CoworkerInvoiceLine_CoworkerInvoice=${invoiceId}&orderBy=Position&size=1000`)).body
+    .Records as Array<Record<string, any>>;
 
 /** The fields of a line as a preview shows it: every field but Id, UniqueId, CoworkerInvoiceId and the common ones. */
-const PREVIEW_LINE_FIELDS = ['Description', 'Quantity', 'UnitPrice', 'SubTotal', 'TaxRateId', 'TaxRate', 'TaxAmount', 'TotalAmount', 'PeriodFrom', 'PeriodTo', 'Position',
-  'CoworkerContractUniqueId', 'ContractProductUniqueId', 'CoworkerProductUniqueId', 'BookingUniqueId', 'CoworkerTimePassUniqueId', 'CoworkerChargeUniqueId',
-  'CoworkerBookingCreditUniqueId', 'CreditAmount'];
+const PREVIEW_LINE_FIELDS = [
+  'Description',
+  'Quantity',
+  'UnitPrice',
+  'SubTotal',
+  'TaxRateId',
+  'TaxRate',
+  'TaxAmount',
+  'TotalAmount',
+  'PeriodFrom',
+  'PeriodTo',
+  'Position',
+  'CoworkerContractUniqueId',
+  'ContractProductUniqueId',
+  'CoworkerProductUniqueId',
+  'BookingUniqueId',
+  'CoworkerTimePassUniqueId',
+  'CoworkerChargeUniqueId',
+  'CoworkerBookingCreditUniqueId',
+  'CreditAmount',
+];
 
 /** A billed line as the preview of its run showed it. */
-export const asPreviewLine = (line: Record<string, unknown>) => Object.fromEntries(PREVIEW_LINE_FIELDS.map((field) => [field, line[field]]));
+export const asPreviewLine = (line: Record<string, unknown>) =>
+  Object.fromEntries(PREVIEW_LINE_FIELDS.map((field) => [field, line[field]]));

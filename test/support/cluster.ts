@@ -26,16 +26,30 @@ export interface TwoInstances {
 
 export async function twoInstancesBehindNginx(admin: { email: string; password: string }, clientAddress: string): Promise<TwoInstances> {
   const database = await freshMySqlDatabase();
-  const env = { DATABASE_URL: database.url, JWT_SECRET: TEST_JWT_SECRET, BOOTSTRAP_ADMIN_EMAIL: admin.email, BOOTSTRAP_ADMIN_PASSWORD: admin.password, TRUST_PROXY: '127.0.0.1' };
+  const env = {
+    DATABASE_URL: database.url,
+    JWT_SECRET: TEST_JWT_SECRET,
+    BOOTSTRAP_ADMIN_EMAIL: admin.email,
+    BOOTSTRAP_ADMIN_PASSWORD: admin.password,
+    TRUST_PROXY: '127.0.0.1',
+  };
   const [a, b] = await Promise.all([startService('A', env), startService('B', env)]);
   const nginx = await startNginx([a.port, b.port]);
   const authorization = basicAuth(admin.email, admin.password);
   const call = async (base: string, method: string, path: string, json?: unknown): Promise<ClusterAnswer> => {
-    const res = await httpRequest(base + path, { method, json, headers: { authorization, 'x-forwarded-for': clientAddress }, timeoutMs: 20_000 });
+    const res = await httpRequest(base + path, {
+      method,
+      json,
+      headers: { authorization, 'x-forwarded-for': clientAddress },
+      timeoutMs: 20_000,
+    });
     return { ...res, text: typeof res.body === 'string' ? res.body : JSON.stringify(res.body), upstream: res.headers.get('x-upstream') };
   };
   return {
-    a, b, nginx, call,
+    a,
+    b,
+    nginx,
+    call,
     async createOk(path, body) {
       const res = await call(nginx.url, 'POST', path, body);
       assert.equal(res.status, 200, `${path}: ${res.text}`);
@@ -51,4 +65,5 @@ export async function twoInstancesBehindNginx(admin: { email: string; password: 
 }
 
 /** The answers that were server errors, as text. */
-export const serverErrors = (answers: ClusterAnswer[]) => answers.filter((answer) => answer.status >= 500).map((answer) => `${answer.status} ${answer.text}`);
+export const serverErrors = (answers: ClusterAnswer[]) =>
+  answers.filter((answer) => answer.status >= 500).map((answer) => `${answer.status} ${answer.text}`);

@@ -18,9 +18,20 @@ export async function createSurvey(t: TestApp, businessId: number, overrides: Re
 
 /** An event a week from now, lasting two hours, published at once, unlimited unless told. */
 export async function createEvent(t: TestApp, businessId: number, overrides: Record<string, unknown> = {}): Promise<number> {
-  return create(t, '/api/content/calendarevents', { BusinessId: businessId, Name: 'Open studio', StartDate: hoursFromNow(168), EndDate: hoursFromNow(170), ...overrides });
+  return create(t, '/api/content/calendarevents', {
+    BusinessId: businessId,
+    Name: 'Open studio',
+    StartDate: hoursFromNow(168),
+    EndDate: hoursFromNow(170),
+    ...overrides,
+  });
 }
 
 export async function createAttendee(t: TestApp, eventId: number, overrides: Record<string, unknown> = {}): Promise<number> {
-  return create(t, '/api/content/eventattendees', { CalendarEventId: eventId, FullName: 'Grace Hopper', Email: 'grace@example.com', ...overrides });
+  return create(t, '/api/content/eventattendees', {
+    CalendarEventId: eventId,
+    FullName: 'Grace Hopper',
+    Email: 'grace@example.com',
+    ...overrides,
+  });
 }

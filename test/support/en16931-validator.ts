@@ -11,13 +11,16 @@ import { dirname, join } from 'node:path';
 // artefacts are not the repository's: EN16931_ARTEFACTS names the folder they were extracted into.
 
 export const ARTEFACTS = process.env.EN16931_ARTEFACTS ?? '';
-export const WHY_SKIPPED = 'EN16931_ARTEFACTS is not set: the folder of the CEN/TC 434 validation artefacts (github:ConnectingEurope/eInvoicing-EN16931, '
-  + 'holding cii/xslt/EN16931-CII-validation.xslt and ubl/xslt/EN16931-UBL-validation.xslt) is needed to validate e-invoices';
+export const WHY_SKIPPED =
+  'EN16931_ARTEFACTS is not set: the folder of the CEN/TC 434 validation artefacts (github:ConnectingEurope/eInvoicing-EN16931, ' +
+  'holding cii/xslt/EN16931-CII-validation.xslt and ubl/xslt/EN16931-UBL-validation.xslt) is needed to validate e-invoices';
 
 const require = createRequire(import.meta.url);
 const XSLT3 = require.resolve('xslt3/xslt3.js');
 // SaxonJS as xslt3 ships it: the compiled stylesheets run in this process.
-const SaxonJS = createRequire(XSLT3)('saxon-js') as { transform(options: Record<string, unknown>, mode: 'sync'): { principalResult: string } };
+const SaxonJS = createRequire(XSLT3)('saxon-js') as {
+  transform(options: Record<string, unknown>, mode: 'sync'): { principalResult: string };
+};
 
 export type Syntax = 'cii' | 'ubl';
 const STYLESHEETS: Record<Syntax, string> = { cii: 'cii/xslt/EN16931-CII-validation.xslt', ubl: 'ubl/xslt/EN16931-UBL-validation.xslt' };
@@ -49,12 +52,19 @@ async function compiledFile(syntax: Syntax): Promise<string> {
 }
 
 /** A failed assertion of the rules: its id (BR-…), its flag and its text. */
-export interface FailedAssert { id: string; flag: string; text: string }
+export interface FailedAssert {
+  id: string;
+  flag: string;
+  text: string;
+}
 
 /** Every failed assertion the rules of `syntax` report on the document (SVRL failed-assert elements). */
 export function validate(syntax: Syntax, xml: string | Uint8Array): FailedAssert[] {
   const sourceText = typeof xml === 'string' ? xml : Buffer.from(xml).toString('utf8');
-  const svrl = SaxonJS.transform({ stylesheetInternal: compiled.get(syntax), sourceText, destination: 'serialized' }, 'sync').principalResult;
+  const svrl = SaxonJS.transform(
+    { stylesheetInternal: compiled.get(syntax), sourceText, destination: 'serialized' },
+    'sync',
+  ).principalResult;
   return [...svrl.matchAll(/<svrl:failed-assert\b([^>]*)>([\s\S]*?)<\/svrl:failed-assert>/g)].map(([, attributes, body]) => ({
     id: /\bid="([^"]*)"/.exec(attributes)?.[1] ?? '',
     flag: /\bflag="([^"]*)"/.exec(attributes)?.[1] ?? '',

@@ -51,7 +51,12 @@ export async function create(t: TestApp, path: string, body: Record<string, unkn
 }
 
 export async function createBusiness(t: TestApp, overrides: Record<string, unknown> = {}): Promise<number> {
-  return create(t, '/api/sys/businesses', { Name: 'Canal Works', CurrencyId: await currencyId(t, 'GBP'), CountryId: await countryId(t, 'GB'), ...overrides });
+  return create(t, '/api/sys/businesses', {
+    Name: 'Canal Works',
+    CurrencyId: await currencyId(t, 'GBP'),
+    CountryId: await countryId(t, 'GB'),
+    ...overrides,
+  });
 }
 
 /** One business per name given, in that order; their ids. */
@@ -62,9 +67,20 @@ export async function createBusinesses(t: TestApp, ...names: string[]): Promise<
 }
 
 export async function createTariff(t: TestApp, businessId: number, overrides: Record<string, unknown> = {}): Promise<number> {
-  return create(t, '/api/billing/tariffs', { BusinessId: businessId, Name: 'Resident desk', Price: 250, CurrencyId: await currencyId(t, 'GBP'), ...overrides });
+  return create(t, '/api/billing/tariffs', {
+    BusinessId: businessId,
+    Name: 'Resident desk',
+    Price: 250,
+    CurrencyId: await currencyId(t, 'GBP'),
+    ...overrides,
+  });
 }
 
 export async function createCoworker(t: TestApp, businessId: number, overrides: Record<string, unknown> = {}): Promise<number> {
-  return create(t, '/api/spaces/coworkers', { BusinessId: businessId, FullName: 'Ada Lovelace', Email: `ada.${Math.random().toString(36).slice(2)}@example.com`, ...overrides });
+  return create(t, '/api/spaces/coworkers', {
+    BusinessId: businessId,
+    FullName: 'Ada Lovelace',
+    Email: `ada.${Math.random().toString(36).slice(2)}@example.com`,
+    ...overrides,
+  });
 }

@@ -44,7 +44,9 @@ export function testNginxConfig(template: string, options: { port: number; upstr
   conf = replaceOnce(conf, /^pid \S+;/m, () => `pid ${prefix}/nginx.pid;`);
   conf = replaceOnce(conf, /^error_log \S+/m, () => `error_log ${prefix}/logs/error.log`);
   conf = replaceOnce(conf, /^([ \t]*)access_log \S+/m, (m) => `${m[1]}access_log ${prefix}/logs/access.log`);
-  conf = replaceOnce(conf, /^http \{/m, () => ['http {', ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((dir) => `  ${dir}_temp_path ${prefix}/${dir};`)].join('\n'));
+  conf = replaceOnce(conf, /^http \{/m, () =>
+    ['http {', ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((dir) => `  ${dir}_temp_path ${prefix}/${dir};`)].join('\n'),
+  );
   conf = replaceOnce(conf, /^([ \t]*)location \/ \{/m, (m) => `${m[1]}location / {\n${m[1]}  add_header X-Upstream $upstream_addr always;`);
   return conf;
 }
@@ -60,7 +62,9 @@ export async function startNginx(upstreamPorts: number[]): Promise<Nginx> {
   const port = await freePort();
   const conf = join(prefix, 'nginx.conf');
   writeFileSync(conf, testNginxConfig(readFileSync(NGINX_CONF, 'utf8'), { port, upstreamPorts, prefix }));
-  const child: ChildProcess = spawn(NGINX, ['-c', conf, '-p', prefix, '-e', join(prefix, 'logs', 'error.log')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child: ChildProcess = spawn(NGINX, ['-c', conf, '-p', prefix, '-e', join(prefix, 'logs', 'error.log')], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -70,7 +74,10 @@ export async function startNginx(upstreamPorts: number[]): Promise<Nginx> {
   };
   for (let i = 0; ; i++) {
     if (child.exitCode !== null) throw new Error(`nginx exited with ${child.exitCode}:\n${errorLog()}`);
-    const up = await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(1000) }).then(() => true, () => false);
+    const up = await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(1000) }).then(
+      () => true,
+      () => false,
+    );
     if (up) break;
     if (i > 50) throw new Error(`nginx did not start:\n${errorLog()}`);
     await sleep(100);

@@ -7,14 +7,29 @@ import { ADMIN_EMAIL, type HttpResponse, type TestApp } from './test-app.js';
 type Answer = Pick<HttpResponse, 'status' | 'body'>;
 
 /** The eleven keys of every ActionConfirmation (docs/api.md §1.4). */
-export const ACTION_CONFIRMATION_KEYS = ['Errors', 'JavaScript', 'Message', 'OpenInDialog', 'OpenInWindow', 'RedirectURL', 'Status', 'UpdatedBy', 'UpdatedOn', 'Value', 'WasSuccessful'];
+export const ACTION_CONFIRMATION_KEYS = [
+  'Errors',
+  'JavaScript',
+  'Message',
+  'OpenInDialog',
+  'OpenInWindow',
+  'RedirectURL',
+  'Status',
+  'UpdatedBy',
+  'UpdatedOn',
+  'Value',
+  'WasSuccessful',
+];
 const WIRE_DATE_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /** Every row of a table in a stable order, join tables (which have no Id) included. */
 export async function tableRows(t: TestApp, table: string): Promise<Record<string, unknown>[]> {
   const rows = await t.db.query(`SELECT * FROM ${t.db.id(table)}`);
-  return rows.map((row) => [JSON.stringify(row), row] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
+  return rows
+    .map((row) => [JSON.stringify(row), row] as const)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([, row]) => row);
 }
 
 /** Sends a request that must be refused with `status`, and shows that no row of `tables` changed. */
@@ -41,7 +56,13 @@ export function assertFields(record: Record<string, unknown>, expected: Record<s
  * 200, the new Id, the fields every record has (§1.1), and every field of `input` reads back equal.
  * Returns the record read.
  */
-export async function createAndReadBack(t: TestApp, path: string, entity: string, input: Record<string, unknown>, unchecked: Record<string, unknown> = {}): Promise<Record<string, any>> {
+export async function createAndReadBack(
+  t: TestApp,
+  path: string,
+  entity: string,
+  input: Record<string, unknown>,
+  unchecked: Record<string, unknown> = {},
+): Promise<Record<string, any>> {
   const created = await t.post(path, { ...input, ...unchecked });
   assert.equal(created.status, 200, JSON.stringify(created.body));
   assert.deepEqual(Object.keys(created.body).sort(), ACTION_CONFIRMATION_KEYS);
@@ -89,7 +110,14 @@ export async function unknownIdIsNotFound(
  * DELETE of a record: 200 with `<entity> was successfully deleted.` and `Value: {Id}`; then the id is
  * unknown to get, update and delete alike (404 "Not found", nothing written).
  */
-export async function deletesThenNotFound(t: TestApp, path: string, entity: string, id: number, tables: string[], updateBody: Record<string, unknown>): Promise<void> {
+export async function deletesThenNotFound(
+  t: TestApp,
+  path: string,
+  entity: string,
+  id: number,
+  tables: string[],
+  updateBody: Record<string, unknown>,
+): Promise<void> {
   const res = await t.delete(`${path}/${id}`);
   assert.equal(res.status, 200, JSON.stringify(res.body));
   assert.deepEqual(Object.keys(res.body).sort(), ACTION_CONFIRMATION_KEYS);

@@ -97,7 +97,10 @@ export class RecordWalker {
   async recordOf(entity: AnyClass, making = new Set<RecordDefinition<any>>()): Promise<number> {
     const known = this.ids.get(entity);
     if (known) return known;
-    const definition = this.t.app.get(RecordTypes).definitions().find((d) => d.entity === entity)!;
+    const definition = this.t.app
+      .get(RecordTypes)
+      .definitions()
+      .find((d) => d.entity === entity)!;
     if (!definition.dto || !operationsOf(definition).includes('create') || making.has(definition)) {
       const first = (await this.t.get(`${pathOf(definition)}?size=1`)).body.Records[0];
       assert.ok(first, `${definition.name}: no record to name (a read-only type whose records only a domain rule makes)`);
@@ -115,7 +118,9 @@ export class RecordWalker {
    * required ones (a password on create) are added from the 400's field names.
    */
   async create(
-    definition: RecordDefinition<any>, making = new Set<RecordDefinition<any>>(), extra: Record<string, unknown> = {},
+    definition: RecordDefinition<any>,
+    making = new Set<RecordDefinition<any>>(),
+    extra: Record<string, unknown> = {},
     seen?: (answer: { status: number; body: unknown }) => void,
   ): Promise<{ id: number; body: Record<string, unknown> }> {
     const body = { ...(await this.baseBody(definition, making)), ...extra };
@@ -126,7 +131,9 @@ export class RecordWalker {
       seen?.(res);
       if (res.status === 200) this.lastBody = body;
       if (res.status === 200) return { id: res.body.Value.Id, body };
-      const named = ((res.body?.Errors ?? []) as Array<{ PropertyName: string }>).map((e) => e.PropertyName).filter((name) => fields.has(name) && !(name in body));
+      const named = ((res.body?.Errors ?? []) as Array<{ PropertyName: string }>)
+        .map((e) => e.PropertyName)
+        .filter((name) => fields.has(name) && !(name in body));
       assert.ok(res.status === 400 && named.length && attempt < 3, `${definition.name}: ${res.text}`);
       for (const name of named) body[name] = validValue(fields.get(name)!, this.ids, undefined);
       this.askedFor.set(definition, [...(this.askedFor.get(definition) ?? []), ...named]);
@@ -141,7 +148,13 @@ export class RecordWalker {
     body.ToTime ??= validValue(toTime, this.ids, undefined);
     if (this.payAsYouGo.has(Number(body.BusinessId))) return;
     const currency = (await this.t.get(`/api/sys/businesses/${body.BusinessId}`)).body.CurrencyId;
-    const made = await this.t.post('/api/billing/timepasses', { BusinessId: body.BusinessId, Name: 'Walker door pass', Price: 5, CurrencyId: currency, PaygContacts: true });
+    const made = await this.t.post('/api/billing/timepasses', {
+      BusinessId: body.BusinessId,
+      Name: 'Walker door pass',
+      Price: 5,
+      CurrencyId: currency,
+      PaygContacts: true,
+    });
     assert.equal(made.status, 200, made.text);
     this.payAsYouGo.add(Number(body.BusinessId));
   }

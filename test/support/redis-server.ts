@@ -19,7 +19,9 @@ export interface RedisServer {
 
 export async function startRedisServer(): Promise<RedisServer> {
   const port = await freePort();
-  const child = spawn('redis-server', ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const child = spawn('redis-server', ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no'], {
+    stdio: 'ignore',
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   // An interrupted test process still takes its server with it.
   const kill = () => child.kill('SIGKILL');
@@ -29,7 +31,13 @@ export async function startRedisServer(): Promise<RedisServer> {
   for (let waited = 0; ; waited += 100) {
     const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
     probe.on('error', () => undefined);
-    const up = await probe.connect().then(() => probe.ping()).then((pong) => pong === 'PONG', () => false);
+    const up = await probe
+      .connect()
+      .then(() => probe.ping())
+      .then(
+        (pong) => pong === 'PONG',
+        () => false,
+      );
     probe.disconnect();
     if (up) break;
     if (waited > 10_000 || child.exitCode !== null) throw new Error(`redis-server did not start on port ${port}`);

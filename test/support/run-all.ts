@@ -51,7 +51,13 @@ function run(label: string, files: string[], env: Record<string, string> = {}, t
 async function mariaDbReachable(): Promise<boolean> {
   const url = new URL(MYSQL_SERVER_URL);
   try {
-    const connection = await mysql.createConnection({ host: url.hostname, port: Number(url.port || 3306), user: decodeURIComponent(url.username), password: decodeURIComponent(url.password), connectTimeout: 3000 });
+    const connection = await mysql.createConnection({
+      host: url.hostname,
+      port: Number(url.port || 3306),
+      user: decodeURIComponent(url.username),
+      password: decodeURIComponent(url.password),
+      connectTimeout: 3000,
+    });
     await connection.end();
     return true;
   } catch {
@@ -66,11 +72,15 @@ if (args.includes('--only') && !names.length) {
   console.error('--only needs a name: npm run test:one -- products');
   process.exit(2);
 }
-const chosen = (files: string[]) => (names.length ? files.filter((file) => names.some((name) => file.split('/').at(-1)!.includes(name))) : files);
+const chosen = (files: string[]) =>
+  names.length ? files.filter((file) => names.some((name) => file.split('/').at(-1)!.includes(name))) : files;
 const e2e = unitOnly ? [] : chosen(filesEndingWith('test', '.e2e-spec.js'));
 const codes: number[] = [];
 // Unit tests: beside their code in src/, and test/*.spec.js that need no server (the Dockerfile lint).
-const unit = chosen([...filesEndingWith('src', '.spec.js'), ...filesEndingWith('test', '.spec.js').filter((file) => !file.endsWith('.e2e-spec.js'))]);
+const unit = chosen([
+  ...filesEndingWith('src', '.spec.js'),
+  ...filesEndingWith('test', '.spec.js').filter((file) => !file.endsWith('.e2e-spec.js')),
+]);
 if (!unit.length && !e2e.length) {
   console.error(`No test file's name contains ${names.join(' or ')}`);
   process.exit(2);
@@ -93,7 +103,11 @@ if (e2e.length) {
   const sqlite = start('HTTP suites on SQLite (in memory)', { TEST_DATABASE: 'sqlite' }, '[sqlite]');
   if (serial) await sqlite;
   if (await mariaDbReachable()) {
-    void start(`HTTP suites on MariaDB (${new URL(MYSQL_SERVER_URL).host}, a fresh database per suite)`, { TEST_DATABASE: 'mysql' }, '[mariadb]');
+    void start(
+      `HTTP suites on MariaDB (${new URL(MYSQL_SERVER_URL).host}, a fresh database per suite)`,
+      { TEST_DATABASE: 'mysql' },
+      '[mariadb]',
+    );
   } else if (process.env.CI) {
     console.error(`MariaDB is not reachable at ${new URL(MYSQL_SERVER_URL).host}; CI needs it.`);
     codes.push(1);

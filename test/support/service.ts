@@ -51,7 +51,11 @@ export interface Service {
  * Starts `node dist/src/main.js` as the image does (its ENV: the runtime settings of src/runtime-settings.ts,
  * NODE_ENV=production), then the given environment, on a free port.
  */
-export async function startService(name: string, env: Record<string, string>, options: { waitForHealth?: boolean; timeoutMs?: number } = {}): Promise<Service> {
+export async function startService(
+  name: string,
+  env: Record<string, string>,
+  options: { waitForHealth?: boolean; timeoutMs?: number } = {},
+): Promise<Service> {
   const port = Number(env.PORT ?? (await freePort()));
   const [command, ...args] = START_COMMAND;
   const child = spawn(command === 'node' ? process.execPath : command, args, {
@@ -87,7 +91,8 @@ export async function waitForHealth(service: Service, timeoutMs = 60_000): Promi
   for (;;) {
     const { exitCode, signalCode } = service.child;
     // Ended by a signal (an abort) too: signalCode, with exitCode null.
-    if (exitCode !== null || signalCode !== null) throw new Error(`${service.name} exited with ${exitCode ?? signalCode}:\n${service.output()}`);
+    if (exitCode !== null || signalCode !== null)
+      throw new Error(`${service.name} exited with ${exitCode ?? signalCode}:\n${service.output()}`);
     try {
       const res = await fetch(`${service.url}/health`, { signal: AbortSignal.timeout(2000) });
       if (res.status === 200) return Date.now() - start;

@@ -11,7 +11,10 @@ export class TcpProxy {
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
 
-  constructor(readonly port: number, private readonly target: { host: string; port: number }) {}
+  constructor(
+    readonly port: number,
+    private readonly target: { host: string; port: number },
+  ) {}
 
   /**
    * Listens again. `forward` passes bytes to the target; `blackhole` accepts connections and never
@@ -56,7 +59,11 @@ export class TcpProxy {
  * A fresh database on the MariaDB test server, reached through a TcpProxy of its own, so a test can
  * cut the service off from its database: the database, the started proxy and the URL that goes through it.
  */
-export async function proxiedMySqlDatabase(): Promise<{ database: Awaited<ReturnType<typeof freshMySqlDatabase>>; proxy: TcpProxy; url: string }> {
+export async function proxiedMySqlDatabase(): Promise<{
+  database: Awaited<ReturnType<typeof freshMySqlDatabase>>;
+  proxy: TcpProxy;
+  url: string;
+}> {
   const database = await freshMySqlDatabase();
   const server = new URL(MYSQL_SERVER_URL);
   const proxy = new TcpProxy(await freePort(), { host: server.hostname, port: Number(server.port || 3306) });

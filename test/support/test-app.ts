@@ -59,10 +59,17 @@ export const basicAuth = (email: string, password: string) => `Basic ${Buffer.fr
  * Creates a database of its own on the MariaDB test server (utf8mb4 unless another default character
  * set is asked for); `drop` removes it.
  */
-export async function freshMySqlDatabase(options: { characterSet?: string } = {}): Promise<{ url: string; name: string; drop: () => Promise<void> }> {
+export async function freshMySqlDatabase(
+  options: { characterSet?: string } = {},
+): Promise<{ url: string; name: string; drop: () => Promise<void> }> {
   const server = new URL(MYSQL_SERVER_URL);
   const name = `cw_test_${randomBytes(6).toString('hex')}`;
-  const admin = await mysql.createConnection({ host: server.hostname, port: Number(server.port || 3306), user: decodeURIComponent(server.username), password: decodeURIComponent(server.password) });
+  const admin = await mysql.createConnection({
+    host: server.hostname,
+    port: Number(server.port || 3306),
+    user: decodeURIComponent(server.username),
+    password: decodeURIComponent(server.password),
+  });
   const characterSet = options.characterSet ?? 'utf8mb4 COLLATE utf8mb4_unicode_ci';
   await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET ${characterSet}`);
   await admin.end();
@@ -72,7 +79,12 @@ export async function freshMySqlDatabase(options: { characterSet?: string } = {}
     url: url.toString(),
     name,
     drop: async () => {
-      const conn = await mysql.createConnection({ host: server.hostname, port: Number(server.port || 3306), user: decodeURIComponent(server.username), password: decodeURIComponent(server.password) });
+      const conn = await mysql.createConnection({
+        host: server.hostname,
+        port: Number(server.port || 3306),
+        user: decodeURIComponent(server.username),
+        password: decodeURIComponent(server.password),
+      });
       await conn.query(`DROP DATABASE IF EXISTS \`${name}\``);
       await conn.end();
     },
@@ -90,12 +102,20 @@ export function appPerSuite(env: Record<string, string> = {}): TestApp {
     started = await startApp(env);
   });
   after(() => started?.close());
-  const app = (): TestApp => started ?? assert.fail('the suite\'s app is used before its before() hook ran');
+  const app = (): TestApp => started ?? assert.fail("the suite's app is used before its before() hook ran");
   return {
-    get url() { return app().url; },
-    get adminAuth() { return app().adminAuth; },
-    get app() { return app().app; },
-    get db() { return app().db; },
+    get url() {
+      return app().url;
+    },
+    get adminAuth() {
+      return app().adminAuth;
+    },
+    get app() {
+      return app().app;
+    },
+    get db() {
+      return app().db;
+    },
     request: (method, path, options) => app().request(method, path, options),
     get: (path, options) => app().get(path, options),
     post: (path, body, options) => app().post(path, body, options),

@@ -7,14 +7,17 @@ import { RecordWalker } from './record-walker.js';
 
 export { fieldsOf, pathOf, validValue, type FieldRules } from './record-walker.js';
 
-export const offers = (definition: RecordDefinition<any>, operation: RecordOperation) => (definition.operations ?? ALL_OPERATIONS).includes(operation);
+export const offers = (definition: RecordDefinition<any>, operation: RecordOperation) =>
+  (definition.operations ?? ALL_OPERATIONS).includes(operation);
 
 /** A RecordWalker that remembers every record it made, in the order made (a record's references before it). */
 export class RecordMaker extends RecordWalker {
   readonly made: Array<{ definition: RecordDefinition<any>; id: number; body: Record<string, unknown> }> = [];
 
   override async create(
-    definition: RecordDefinition<any>, making = new Set<RecordDefinition<any>>(), extra: Record<string, unknown> = {},
+    definition: RecordDefinition<any>,
+    making = new Set<RecordDefinition<any>>(),
+    extra: Record<string, unknown> = {},
     seen?: (answer: { status: number; body: unknown }) => void,
   ): Promise<{ id: number; body: Record<string, unknown> }> {
     const made = await super.create(definition, making, extra, seen);
@@ -23,7 +26,11 @@ export class RecordMaker extends RecordWalker {
   }
 
   /** A record of the type made from its minimal body, each answer shown to `seen`. */
-  createValid(definition: RecordDefinition<any>, making = new Set<RecordDefinition<any>>(), seen?: (answer: { status: number; body: unknown }) => void): Promise<{ id: number; body: Record<string, unknown> }> {
+  createValid(
+    definition: RecordDefinition<any>,
+    making = new Set<RecordDefinition<any>>(),
+    seen?: (answer: { status: number; body: unknown }) => void,
+  ): Promise<{ id: number; body: Record<string, unknown> }> {
     return this.create(definition, making, {}, seen);
   }
 }

@@ -46,27 +46,90 @@ const currencies = must(await api.GET('/api/sys/currencies', { params: { query: 
 const countries = must(await api.GET('/api/sys/countries', { params: { query: { Country_TwoDigitsCode: 'DE' } } }), 'countries');
 const currencyId: number = currencies.Records[0].Id;
 const countryId: number = countries.Records[0].Id;
-const business = succeeded(must(await api.POST('/api/sys/businesses', { body: { Name: 'Typed Client Works', CurrencyId: currencyId, CountryId: countryId } }), 'business'), 'business');
+const business = succeeded(
+  must(
+    await api.POST('/api/sys/businesses', { body: { Name: 'Typed Client Works', CurrencyId: currencyId, CountryId: countryId } }),
+    'business',
+  ),
+  'business',
+);
 const businessId: number = business.Value.Id;
 
 // 3. Products: create one, list them, get several by id.
-const product = succeeded(must(await api.POST('/api/billing/products', {
-  body: { BusinessId: businessId, Name: 'Locker', SystemProductType: 0, Description: 'A locker for a month', DisplayOrder: 0, Price: 12.5, CurrencyId: currencyId, AvailableAs: 3 },
-}), 'product'), 'product');
-const products = must(await api.GET('/api/billing/products', { params: { query: { Product_Business: businessId, orderBy: 'Id', dir: 'desc', size: 10 } } }), 'products');
-const several = must(await api.GET('/api/billing/products/batch', { params: { query: { id: `[${product.Value.Id}]` } } }), 'products batch');
+const product = succeeded(
+  must(
+    await api.POST('/api/billing/products', {
+      body: {
+        BusinessId: businessId,
+        Name: 'Locker',
+        SystemProductType: 0,
+        Description: 'A locker for a month',
+        DisplayOrder: 0,
+        Price: 12.5,
+        CurrencyId: currencyId,
+        AvailableAs: 3,
+      },
+    }),
+    'product',
+  ),
+  'product',
+);
+const products = must(
+  await api.GET('/api/billing/products', { params: { query: { Product_Business: businessId, orderBy: 'Id', dir: 'desc', size: 10 } } }),
+  'products',
+);
+const several = must(
+  await api.GET('/api/billing/products/batch', { params: { query: { id: `[${product.Value.Id}]` } } }),
+  'products batch',
+);
 const productNames: string[] = products.Records.map((record) => record.Name);
 
 // 4. A customer on a monthly tariff, with a sale; preview the billing run, then run it.
-const tariff = succeeded(must(await api.POST('/api/billing/tariffs', { body: { BusinessId: businessId, Name: 'Resident desk', Price: 200, CurrencyId: currencyId } }), 'tariff'), 'tariff');
-const customer = succeeded(must(await api.POST('/api/spaces/coworkers', { body: { BusinessId: businessId, FullName: 'Ada Typed', Email: 'ada.typed@example.com' } }), 'customer'), 'customer');
+const tariff = succeeded(
+  must(
+    await api.POST('/api/billing/tariffs', { body: { BusinessId: businessId, Name: 'Resident desk', Price: 200, CurrencyId: currencyId } }),
+    'tariff',
+  ),
+  'tariff',
+);
+const customer = succeeded(
+  must(
+    await api.POST('/api/spaces/coworkers', { body: { BusinessId: businessId, FullName: 'Ada Typed', Email: 'ada.typed@example.com' } }),
+    'customer',
+  ),
+  'customer',
+);
 const customerId = customer.Value.Id;
-succeeded(must(await api.POST('/api/billing/coworkercontracts', { body: { CoworkerId: customerId, TariffId: tariff.Value.Id, StartDate: '2026-01-01', BillingDay: 1 } }), 'contract'), 'contract');
-succeeded(must(await api.POST('/api/billing/coworkerproducts', { body: { CoworkerId: customerId, ProductId: product.Value.Id, Quantity: 2, SaleDate: '2026-01-10' } }), 'sale'), 'sale');
+succeeded(
+  must(
+    await api.POST('/api/billing/coworkercontracts', {
+      body: { CoworkerId: customerId, TariffId: tariff.Value.Id, StartDate: '2026-01-01', BillingDay: 1 },
+    }),
+    'contract',
+  ),
+  'contract',
+);
+succeeded(
+  must(
+    await api.POST('/api/billing/coworkerproducts', {
+      body: { CoworkerId: customerId, ProductId: product.Value.Id, Quantity: 2, SaleDate: '2026-01-10' },
+    }),
+    'sale',
+  ),
+  'sale',
+);
 
-const billRun = (preview: boolean) => api.POST('/api/spaces/coworkers/runcommand', {
-  body: { Key: 'COWORKER_BILL_RUN', Ids: [customerId], Parameters: [{ Name: 'Until', Value: '2026-01-31' }, { Name: 'Preview', Value: preview }] },
-});
+const billRun = (preview: boolean) =>
+  api.POST('/api/spaces/coworkers/runcommand', {
+    body: {
+      Key: 'COWORKER_BILL_RUN',
+      Ids: [customerId],
+      Parameters: [
+        { Name: 'Until', Value: '2026-01-31' },
+        { Name: 'Preview', Value: preview },
+      ],
+    },
+  });
 const preview = succeeded(must(await billRun(true), 'preview'), 'preview');
 // The answer's Value is typed by the command's schema: the preview's invoices with their lines.
 const previewed: Schemas['CoworkerBillRunValue'] = preview.Value ?? [];
@@ -77,9 +140,15 @@ const made = (run.Value ?? []).flatMap((one) => ('Id' in one ? [one] : []));
 const invoiceId = made[0].Id;
 
 // 5. Pay the invoice, then print it and download the PDF.
-succeeded(must(await api.POST('/api/billing/coworkerinvoices/runcommand', {
-  body: { Key: 'PAY_COWORKER_INVOICE_MANUAL', Ids: [invoiceId], Parameters: [{ Name: 'Payment Method', Value: 996 }] },
-}), 'pay'), 'pay');
+succeeded(
+  must(
+    await api.POST('/api/billing/coworkerinvoices/runcommand', {
+      body: { Key: 'PAY_COWORKER_INVOICE_MANUAL', Ids: [invoiceId], Parameters: [{ Name: 'Payment Method', Value: 996 }] },
+    }),
+    'pay',
+  ),
+  'pay',
+);
 const invoice = must(await api.GET('/api/billing/coworkerinvoices/{id}', { params: { path: { id: invoiceId } } }), 'invoice');
 // A 503 means nothing was done and says when to try again (docs/api.md §4): a busy host may give one.
 let printed = await api.POST('/api/billing/coworkerinvoices/runcommand', { body: { Key: 'COWORKER_INVOICE_PRINT', Ids: [invoiceId] } });
@@ -89,24 +158,45 @@ for (let attempt = 1; printed.response.status === 503 && attempt < 5; attempt++)
 }
 const print = succeeded(must(printed, 'print'), 'print');
 const pdf = await fetch(new URL(print.RedirectURL ?? '', baseUrl));
-const pdfStart = Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString('latin1');
+const pdfStart = Buffer.from(await pdf.arrayBuffer())
+  .subarray(0, 5)
+  .toString('latin1');
 
 // 6. Book a resource for an hour.
-const resourceType = succeeded(must(await api.POST('/api/spaces/resourcetypes', { body: { BusinessId: businessId, Name: 'Meeting room' } }), 'resource type'), 'resource type');
-const resource = succeeded(must(await api.POST('/api/spaces/resources', { body: { BusinessId: businessId, Name: 'Room 1', ResourceTypeId: resourceType.Value.Id, HourlyPrice: 30 } }), 'resource'), 'resource');
-const booking = succeeded(must(await api.POST('/api/spaces/bookings', {
-  body: { ResourceId: resource.Value.Id, CoworkerId: customerId, FromTime: '2026-02-02T09:00:00Z', ToTime: '2026-02-02T10:00:00Z' },
-}), 'booking'), 'booking');
+const resourceType = succeeded(
+  must(await api.POST('/api/spaces/resourcetypes', { body: { BusinessId: businessId, Name: 'Meeting room' } }), 'resource type'),
+  'resource type',
+);
+const resource = succeeded(
+  must(
+    await api.POST('/api/spaces/resources', {
+      body: { BusinessId: businessId, Name: 'Room 1', ResourceTypeId: resourceType.Value.Id, HourlyPrice: 30 },
+    }),
+    'resource',
+  ),
+  'resource',
+);
+const booking = succeeded(
+  must(
+    await api.POST('/api/spaces/bookings', {
+      body: { ResourceId: resource.Value.Id, CoworkerId: customerId, FromTime: '2026-02-02T09:00:00Z', ToTime: '2026-02-02T10:00:00Z' },
+    }),
+    'booking',
+  ),
+  'booking',
+);
 const booked = must(await api.GET('/api/spaces/bookings/{id}', { params: { path: { id: booking.Value.Id } } }), 'booked');
 
-console.log(JSON.stringify({
-  productNames,
-  batchIds: several.map((record) => record.Id),
-  previewTotal,
-  previewLines,
-  made: made.map((one) => ({ TotalAmount: one.TotalAmount, numbered: Boolean(one.InvoiceNumber) })),
-  paid: invoice.Paid,
-  dueAmount: invoice.DueAmount,
-  pdfStart,
-  bookingPrice: booked.Price,
-}));
+console.log(
+  JSON.stringify({
+    productNames,
+    batchIds: several.map((record) => record.Id),
+    previewTotal,
+    previewLines,
+    made: made.map((one) => ({ TotalAmount: one.TotalAmount, numbered: Boolean(one.InvoiceNumber) })),
+    paid: invoice.Paid,
+    dueAmount: invoice.DueAmount,
+    pdfStart,
+    bookingPrice: booked.Price,
+  }),
+);

@@ -4,8 +4,32 @@ import { pickProperties, type Schema } from '../../http/openapi.js';
 // schemas of the records it is made of, so the two never disagree.
 
 /** Fields of an invoice line a preview does not have: it writes nothing, so no record fields. */
-const NOT_IN_A_PREVIEW = new Set(['Id', 'UniqueId', 'CoworkerInvoiceId', 'CreatedOn', 'UpdatedOn', 'UpdatedBy', 'IsNew', 'SystemId', 'ToStringText', 'LocalizationDetails', 'CustomFields']);
-const PREVIEW_LINE_REQUIRED = ['Description', 'Quantity', 'UnitPrice', 'SubTotal', 'TaxRateId', 'TaxRate', 'TaxAmount', 'TotalAmount', 'PeriodFrom', 'PeriodTo', 'Position'];
+const NOT_IN_A_PREVIEW = new Set([
+  'Id',
+  'UniqueId',
+  'CoworkerInvoiceId',
+  'CreatedOn',
+  'UpdatedOn',
+  'UpdatedBy',
+  'IsNew',
+  'SystemId',
+  'ToStringText',
+  'LocalizationDetails',
+  'CustomFields',
+]);
+const PREVIEW_LINE_REQUIRED = [
+  'Description',
+  'Quantity',
+  'UnitPrice',
+  'SubTotal',
+  'TaxRateId',
+  'TaxRate',
+  'TaxAmount',
+  'TotalAmount',
+  'PeriodFrom',
+  'PeriodTo',
+  'Position',
+];
 
 export function billRunValue(schemas: Readonly<Record<string, Schema>>): Schema {
   const line = (schemas.CoworkerInvoiceLine?.properties ?? {}) as Record<string, Schema>;
@@ -17,8 +41,18 @@ export function billRunValue(schemas: Readonly<Record<string, Schema>>): Schema 
   };
   return {
     anyOf: [
-      { type: 'array', description: 'The invoices made.', items: pickProperties(schemas.CoworkerInvoice, ['Id', 'CoworkerId', 'InvoiceNumber', 'TotalAmount']) },
-      { type: 'array', description: 'With Preview: the invoices the run would make now.', items: pickProperties(schemas.CoworkerInvoice, ['CoworkerId', 'CurrencyId', 'TotalAmount', 'TaxAmount'], { Lines: { type: 'array', items: previewLine } }) },
+      {
+        type: 'array',
+        description: 'The invoices made.',
+        items: pickProperties(schemas.CoworkerInvoice, ['Id', 'CoworkerId', 'InvoiceNumber', 'TotalAmount']),
+      },
+      {
+        type: 'array',
+        description: 'With Preview: the invoices the run would make now.',
+        items: pickProperties(schemas.CoworkerInvoice, ['CoworkerId', 'CurrencyId', 'TotalAmount', 'TaxAmount'], {
+          Lines: { type: 'array', items: previewLine },
+        }),
+      },
     ],
   };
 }

@@ -32,7 +32,11 @@ export class BillingRunWorker implements OnApplicationBootstrap, BeforeApplicati
   private running: Promise<void> | undefined;
   private stopping = false;
 
-  constructor(private readonly db: Database, private readonly runs: BillingRunsService, config: ConfigService<AppConfig, true>) {
+  constructor(
+    private readonly db: Database,
+    private readonly runs: BillingRunsService,
+    config: ConfigService<AppConfig, true>,
+  ) {
     this.intervalMs = config.get('BILLING_RUN_INTERVAL_SECONDS', { infer: true }) * 1000;
   }
 
@@ -51,11 +55,13 @@ export class BillingRunWorker implements OnApplicationBootstrap, BeforeApplicati
   /** One look: bills every business with contract periods due whose lease this instance gets. */
   runOnce(): Promise<void> {
     if (this.stopping) return Promise.resolve();
-    this.running ??= this.look().catch((error: unknown) => {
-      this.logger.warn(`Automatic billing run failed: ${error instanceof Error ? error.message : String(error)}`);
-    }).finally(() => {
-      this.running = undefined;
-    });
+    this.running ??= this.look()
+      .catch((error: unknown) => {
+        this.logger.warn(`Automatic billing run failed: ${error instanceof Error ? error.message : String(error)}`);
+      })
+      .finally(() => {
+        this.running = undefined;
+      });
     return this.running;
   }
 

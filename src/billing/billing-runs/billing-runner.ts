@@ -159,16 +159,21 @@ export class BillingRunner {
     let began = 0;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.db.causalTransaction((manager) => {
-          // A deadlock or lock wait timeout runs the work again inside causalTransaction: counted here.
-          this.attempts.transactions++;
-          if (began++ > 0) this.attempts.retries++;
-          return this.billIn(manager, customer, until, actor);
-        }, undefined, requestId);
+        return await this.db.causalTransaction(
+          (manager) => {
+            // A deadlock or lock wait timeout runs the work again inside causalTransaction: counted here.
+            this.attempts.transactions++;
+            if (began++ > 0) this.attempts.retries++;
+            return this.billIn(manager, customer, until, actor);
+          },
+          undefined,
+          requestId,
+        );
       } catch (error) {
         const lost = error instanceof ClaimLost || isUniqueViolation(error);
         if (!lost) throw error;
-        if (attempt >= CLAIM_ATTEMPTS) throw new BillingError('Another run kept billing this customer\'s items at the same time; try again.');
+        if (attempt >= CLAIM_ATTEMPTS)
+          throw new BillingError("Another run kept billing this customer's items at the same time; try again.");
       }
     }
   }
@@ -180,33 +185,49 @@ export class BillingRunner {
    * gone or one a team's invoice concerns, a claim lost, a customer that cannot be billed), and nothing
    * of it was written: the caller then bills its customers one by one, each as `bill` does.
    */
-  async billBatch(customers: readonly BilledCustomer[], until: LocalDate, actor: Principal | undefined, requestId?: string): Promise<BilledInvoice[][] | null> {
+  async billBatch(
+    customers: readonly BilledCustomer[],
+    until: LocalDate,
+    actor: Principal | undefined,
+    requestId?: string,
+  ): Promise<BilledInvoice[][] | null> {
     let began = 0;
     try {
-      return await this.db.causalTransaction(async (manager) => {
-        // A deadlock or lock wait timeout runs the work again inside causalTransaction: counted here.
-        this.attempts.transactions++;
-        if (began++ > 0) this.attempts.retries++;
-        const ids = customers.map((customer) => customer.id);
-        if (!(await this.takeTurns(ids, manager))) throw new BatchUnfit();
-        if ((await this.teams.inTeamInvoices(ids, manager)).size) throw new BatchUnfit();
-        const items = await this.teams.dueToEach({ customerIds: ids, until, manager });
-        const plans: PlannedInvoice[][] = [];
-        for (const customer of customers) plans.push(await this.plan(customer, until, manager, actor, items.get(customer.id) ?? []));
-        // The batch's invoice numbers last, in its customers' order: the counter row is held from here to COMMIT.
-        const count = plans.reduce((sum, planned) => sum + planned.length, 0);
-        const numbers = count ? await this.invoices.reserveNumbers(manager, customers[0].businessId, count) : [];
-        const made: BilledInvoice[][] = [];
-        for (const [index, customer] of customers.entries()) made.push(await this.billPlanned(manager, customer, plans[index], actor, numbers));
-        return made;
-      }, undefined, requestId);
+      return await this.db.causalTransaction(
+        async (manager) => {
+          // A deadlock or lock wait timeout runs the work again inside causalTransaction: counted here.
+          this.attempts.transactions++;
+          if (began++ > 0) this.attempts.retries++;
+          const ids = customers.map((customer) => customer.id);
+          if (!(await this.takeTurns(ids, manager))) throw new BatchUnfit();
+          if ((await this.teams.inTeamInvoices(ids, manager)).size) throw new BatchUnfit();
+          const items = await this.teams.dueToEach({ customerIds: ids, until, manager });
+          const plans: PlannedInvoice[][] = [];
+          for (const customer of customers) plans.push(await this.plan(customer, until, manager, actor, items.get(customer.id) ?? []));
+          // The batch's invoice numbers last, in its customers' order: the counter row is held from here to COMMIT.
+          const count = plans.reduce((sum, planned) => sum + planned.length, 0);
+          const numbers = count ? await this.invoices.reserveNumbers(manager, customers[0].businessId, count) : [];
+          const made: BilledInvoice[][] = [];
+          for (const [index, customer] of customers.entries())
+            made.push(await this.billPlanned(manager, customer, plans[index], actor, numbers));
+          return made;
+        },
+        undefined,
+        requestId,
+      );
     } catch (error) {
-      if (error instanceof BatchUnfit || error instanceof ClaimLost || error instanceof BillingError || isUniqueViolation(error)) return null;
+      if (error instanceof BatchUnfit || error instanceof ClaimLost || error instanceof BillingError || isUniqueViolation(error))
+        return null;
       throw error;
     }
   }
 
-  private async billIn(manager: EntityManager, customer: BilledCustomer, until: LocalDate, actor: Principal | undefined): Promise<BilledInvoice[]> {
+  private async billIn(
+    manager: EntityManager,
+    customer: BilledCustomer,
+    until: LocalDate,
+    actor: Principal | undefined,
+  ): Promise<BilledInvoice[]> {
     // Runs for one customer take turns on its row, on any node: the second reads what the first left.
     if (!(await this.takeTurns([customer.id], manager))) throw new BillingError(`Coworker ${customer.id} does not exist.`);
     return this.billPlanned(manager, customer, await this.plan(customer, until, manager, actor), actor);
@@ -216,29 +237,58 @@ export class BillingRunner {
    * Writes the planned invoices of a customer whose turn this transaction holds: the invoices made.
    * `numbers`: numbers its batch took, each invoice taking the first left (else each takes its own).
    */
-  private async billPlanned(manager: EntityManager, customer: BilledCustomer, planned: PlannedInvoice[], actor: Principal | undefined, numbers?: string[]): Promise<BilledInvoice[]> {
+  private async billPlanned(
+    manager: EntityManager,
+    customer: BilledCustomer,
+    planned: PlannedInvoice[],
+    actor: Principal | undefined,
+    numbers?: string[],
+  ): Promise<BilledInvoice[]> {
     const made: BilledInvoice[] = [];
     const today = atMidnight(todayUtc());
     for (const invoice of planned) {
-      const { id, written } = await this.invoices.issue(manager, actor, {
-        CoworkerId: customer.id,
-        BusinessId: customer.businessId,
-        CurrencyId: invoice.currencyId,
-        DueDate: new Date(today.getTime() + DUE_IN_DAYS * 86_400_000),
-        InvoiceFromDate: atMidnight(invoice.from),
-        InvoiceToDate: atMidnight(invoice.to),
-        TotalAmount: fromUnits(invoice.total),
-        TaxAmount: fromUnits(invoice.tax),
-        SubscriptionAmount: fromUnits(invoice.subscription),
-      }, numbers?.shift());
+      const { id, written } = await this.invoices.issue(
+        manager,
+        actor,
+        {
+          CoworkerId: customer.id,
+          BusinessId: customer.businessId,
+          CurrencyId: invoice.currencyId,
+          DueDate: new Date(today.getTime() + DUE_IN_DAYS * 86_400_000),
+          InvoiceFromDate: atMidnight(invoice.from),
+          InvoiceToDate: atMidnight(invoice.to),
+          TotalAmount: fromUnits(invoice.total),
+          TaxAmount: fromUnits(invoice.tax),
+          SubscriptionAmount: fromUnits(invoice.subscription),
+        },
+        numbers?.shift(),
+      );
       const number = String(written.InvoiceNumber);
-      const lineIds = await this.lines.insertLines(manager, actor, invoice.lines.map((line) => {
-        const fields = wireLine(line);
-        return { ...fields, PeriodFrom: new Date(fields.PeriodFrom), PeriodTo: new Date(fields.PeriodTo), CoworkerInvoiceId: id, BilledItemKey: line.key };
-      }), customer.businessId);
-      for (const [index, line] of invoice.lines.entries()) await this.universalCredits.recordUses(manager, actor, lineIds[index], customer.id, line);
+      const lineIds = await this.lines.insertLines(
+        manager,
+        actor,
+        invoice.lines.map((line) => {
+          const fields = wireLine(line);
+          return {
+            ...fields,
+            PeriodFrom: new Date(fields.PeriodFrom),
+            PeriodTo: new Date(fields.PeriodTo),
+            CoworkerInvoiceId: id,
+            BilledItemKey: line.key,
+          };
+        }),
+        customer.businessId,
+      );
+      for (const [index, line] of invoice.lines.entries())
+        await this.universalCredits.recordUses(manager, actor, lineIds[index], customer.id, line);
       for (const [index, { item, lines }] of invoice.items.entries()) {
-        if (!(await item.claim({ manager, actor, invoice: { id, number, on: new Date() }, businessId: customer.businessId, credited: invoice.credited[index] }, lines))) throw new ClaimLost();
+        if (
+          !(await item.claim(
+            { manager, actor, invoice: { id, number, on: new Date() }, businessId: customer.businessId, credited: invoice.credited[index] },
+            lines,
+          ))
+        )
+          throw new ClaimLost();
       }
       await this.invoices.recordIssued(manager, actor, id, written);
       made.push({ ...this.answer(customer, invoice), Id: id, InvoiceNumber: number });
@@ -252,9 +302,16 @@ export class BillingRunner {
    * pay (spent with `manager`, only planned without: a preview); throws BillingError when a line cannot be billed.
    * `collected`: the customer's items, read with its batch's (billBatch), when no team's invoice concerns it.
    */
-  private async plan(customer: BilledCustomer, until: LocalDate, manager: EntityManager | undefined, actor: Principal | undefined, collected?: DueItem[]): Promise<PlannedInvoice[]> {
+  private async plan(
+    customer: BilledCustomer,
+    until: LocalDate,
+    manager: EntityManager | undefined,
+    actor: Principal | undefined,
+    collected?: DueItem[],
+  ): Promise<PlannedInvoice[]> {
     // What is due to the customer, its team members' items included (docs/billing.md, "Team invoices").
-    const items = collected ?? (await this.teams.dueTo({ customer, until, manager }, manager && ((memberId) => this.takeTurns([memberId], manager))));
+    const items =
+      collected ?? (await this.teams.dueTo({ customer, until, manager }, manager && ((memberId) => this.takeTurns([memberId], manager))));
     const taken = earliestLines(items, MAX_INVOICE_LINES);
     if (!taken.length) return [];
     const dueLines = taken.flatMap((invoice) => invoice.items.flatMap((item) => item.lines));
@@ -263,7 +320,18 @@ export class BillingRunner {
     const planned: PlannedInvoice[] = [];
     for (const { currencyId, items: chosen, capped } of taken) {
       const first = chosen[0].lines[0];
-      const invoice: PlannedInvoice = { currencyId, lines: [], items: chosen, credited: [], capped, total: 0n, tax: 0n, subscription: 0n, from: first.periodFrom, to: first.periodTo };
+      const invoice: PlannedInvoice = {
+        currencyId,
+        lines: [],
+        items: chosen,
+        credited: [],
+        capped,
+        total: 0n,
+        tax: 0n,
+        subscription: 0n,
+        from: first.periodFrom,
+        to: first.periodTo,
+      };
       const priced = chosen.flatMap((item) => item.lines).map((line, index) => this.price(line, rates, index + 1));
       invoice.lines = await this.universalCredits.pay(priced, credits, manager, actor);
       for (const line of invoice.lines) {
@@ -276,7 +344,9 @@ export class BillingRunner {
         if (line.periodTo.isAfter(invoice.to)) invoice.to = line.periodTo;
       }
       let next = 0;
-      invoice.credited = chosen.map((item) => priced.slice(next, (next += item.lines.length)).reduce((sum, line) => sum + line.credited, 0n));
+      invoice.credited = chosen.map((item) =>
+        priced.slice(next, (next += item.lines.length)).reduce((sum, line) => sum + line.credited, 0n),
+      );
       planned.push(invoice);
     }
     return planned;
@@ -287,7 +357,8 @@ export class BillingRunner {
     const ids = [...new Set(lines.map((line) => line.taxRateId).filter((id): id is number => id !== null))];
     const rates = new Map<number, Units>();
     if (!ids.length) return rates;
-    for (const row of await this.rows.taxRates(ids, manager)) if (row.businessId === customer.businessId) rates.set(row.id, toUnits(row.rate));
+    for (const row of await this.rows.taxRates(ids, manager))
+      if (row.businessId === customer.businessId) rates.set(row.id, toUnits(row.rate));
     for (const id of ids) {
       if (!rates.has(id)) {
         const line = lines.find((candidate) => candidate.taxRateId === id)!;

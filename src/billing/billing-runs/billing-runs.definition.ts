@@ -24,7 +24,11 @@ export const billingRuns = defineRecord({
       schema: {
         type: 'array',
         description: 'Read-only: the customers the run could not bill, and why.',
-        items: { type: 'object', properties: { CoworkerId: { type: 'integer', format: 'int32' }, Message: { type: 'string' } }, required: ['CoworkerId', 'Message'] },
+        items: {
+          type: 'object',
+          properties: { CoworkerId: { type: 'integer', format: 'int32' }, Message: { type: 'string' } },
+          required: ['CoworkerId', 'Message'],
+        },
       },
     },
   },

@@ -16,11 +16,20 @@ import { BuiltInDueSources } from './built-in-sources.js';
 import { RaiseInvoiceController } from './raise-invoice.controller.js';
 import { TeamInvoicing } from './team-invoicing.js';
 
-@Module(RecordModule.forType({
-  definition: billingRuns,
-  imports: [CoworkerContractsModule, ContractProductsModule, CoworkerProductsModule, CoworkerInvoicesModule, CoworkerInvoiceLinesModule, CoworkerBookingCreditUseHistoriesModule],
-  providers: [BillingRunsService, DueItemSources, BuiltInDueSources, BillingRunner, BillingRunWorker, TeamInvoicing, UniversalCredits],
-  controllers: [RaiseInvoiceController],
-  exports: [BillingRunsService, DueItemSources],
-}))
+@Module(
+  RecordModule.forType({
+    definition: billingRuns,
+    imports: [
+      CoworkerContractsModule,
+      ContractProductsModule,
+      CoworkerProductsModule,
+      CoworkerInvoicesModule,
+      CoworkerInvoiceLinesModule,
+      CoworkerBookingCreditUseHistoriesModule,
+    ],
+    providers: [BillingRunsService, DueItemSources, BuiltInDueSources, BillingRunner, BillingRunWorker, TeamInvoicing, UniversalCredits],
+    controllers: [RaiseInvoiceController],
+    exports: [BillingRunsService, DueItemSources],
+  }),
+)
 export class BillingRunsModule {}

@@ -30,8 +30,10 @@ export interface DueCustomerRow {
  */
 function payingMemberSql(db: Database, coworker: string): string {
   const q = (name: string) => db.id(name);
-  return `(SELECT pt.${q('PayingMemberId')} FROM ${db.tableOf(Team)} pt JOIN ${q(TEAM_MEMBERS.table)} pm ON pm.${q(TEAM_MEMBERS.on)} = pt.${q('Id')} ` +
-    `WHERE pm.${q(TEAM_MEMBERS.column)} = ${coworker} AND pt.${q('PayingMemberId')} IS NOT NULL AND pt.${q('CreateSingleInvoiceForTeam')} = 1 ORDER BY pt.${q('Id')} LIMIT 1)`;
+  return (
+    `(SELECT pt.${q('PayingMemberId')} FROM ${db.tableOf(Team)} pt JOIN ${q(TEAM_MEMBERS.table)} pm ON pm.${q(TEAM_MEMBERS.on)} = pt.${q('Id')} ` +
+    `WHERE pm.${q(TEAM_MEMBERS.column)} = ${coworker} AND pt.${q('PayingMemberId')} IS NOT NULL AND pt.${q('CreateSingleInvoiceForTeam')} = 1 ORDER BY pt.${q('Id')} LIMIT 1)`
+  );
 }
 
 /**
@@ -63,11 +65,11 @@ export class BillingRunsRepository {
     const q = (name: string) => db.id(name);
     return db.query<DueCustomerRow>(
       `SELECT x.c AS c, x.direct AS direct, ${payingMemberSql(db, 'x.c')} AS payer, ` +
-      `CASE WHEN EXISTS (SELECT 1 FROM ${db.tableOf(Team)} tp WHERE tp.${q('PayingMemberId')} = x.c AND tp.${q('CreateSingleInvoiceForTeam')} = 1) THEN 1 ELSE 0 END AS pays ` +
-      `FROM (SELECT k.${q('CoworkerId')} AS c, MAX(CASE WHEN p.${q('Id')} IS NULL THEN 0 ELSE 1 END) AS direct ` +
-      `FROM ${db.tableOf(CoworkerContract)} k JOIN ${db.tableOf(Coworker)} w ON w.${q('Id')} = k.${q('CoworkerId')} ` +
-      `LEFT JOIN ${db.tableOf(ContractProduct)} cp ON cp.${q('CoworkerContractId')} = k.${q('Id')} LEFT JOIN ${db.tableOf(Product)} p ON p.${q('Id')} = cp.${q('ProductId')} AND p.${q('InvoiceCoworker')} = 1 ` +
-      `WHERE w.${q('BusinessId')} = ? AND ${this.dueCondition()} AND k.${q('CoworkerId')} > ? GROUP BY k.${q('CoworkerId')} ORDER BY k.${q('CoworkerId')} LIMIT ${size}) x ORDER BY x.c`,
+        `CASE WHEN EXISTS (SELECT 1 FROM ${db.tableOf(Team)} tp WHERE tp.${q('PayingMemberId')} = x.c AND tp.${q('CreateSingleInvoiceForTeam')} = 1) THEN 1 ELSE 0 END AS pays ` +
+        `FROM (SELECT k.${q('CoworkerId')} AS c, MAX(CASE WHEN p.${q('Id')} IS NULL THEN 0 ELSE 1 END) AS direct ` +
+        `FROM ${db.tableOf(CoworkerContract)} k JOIN ${db.tableOf(Coworker)} w ON w.${q('Id')} = k.${q('CoworkerId')} ` +
+        `LEFT JOIN ${db.tableOf(ContractProduct)} cp ON cp.${q('CoworkerContractId')} = k.${q('Id')} LEFT JOIN ${db.tableOf(Product)} p ON p.${q('Id')} = cp.${q('ProductId')} AND p.${q('InvoiceCoworker')} = 1 ` +
+        `WHERE w.${q('BusinessId')} = ? AND ${this.dueCondition()} AND k.${q('CoworkerId')} > ? GROUP BY k.${q('CoworkerId')} ORDER BY k.${q('CoworkerId')} LIMIT ${size}) x ORDER BY x.c`,
       [businessId, db.dateParam(dueBy), after],
     );
   }
@@ -80,7 +82,10 @@ export class BillingRunsRepository {
     const { db } = this;
     const q = (n: string) => db.id(n);
     try {
-      await db.query(`INSERT INTO ${q('billing_lease')} (${q('BusinessId')}, ${q('Holder')}, ${q('LeaseUntil')}) VALUES (?, NULL, ?)`, [businessId, db.dateParam(new Date(0))]);
+      await db.query(`INSERT INTO ${q('billing_lease')} (${q('BusinessId')}, ${q('Holder')}, ${q('LeaseUntil')}) VALUES (?, NULL, ?)`, [
+        businessId,
+        db.dateParam(new Date(0)),
+      ]);
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
     }
@@ -95,7 +100,10 @@ export class BillingRunsRepository {
   async releaseLease(businessId: number, holder: string): Promise<void> {
     const { db } = this;
     const q = (n: string) => db.id(n);
-    await db.query(`UPDATE ${q('billing_lease')} SET ${q('Holder')} = NULL, ${q('LeaseUntil')} = ? WHERE ${q('BusinessId')} = ? AND ${q('Holder')} = ?`, [db.dateParam(new Date(0)), businessId, holder]);
+    await db.query(
+      `UPDATE ${q('billing_lease')} SET ${q('Holder')} = NULL, ${q('LeaseUntil')} = ? WHERE ${q('BusinessId')} = ? AND ${q('Holder')} = ?`,
+      [db.dateParam(new Date(0)), businessId, holder],
+    );
   }
 
   /** The customer's business; null when it does not exist. */
@@ -106,9 +114,16 @@ export class BillingRunsRepository {
   }
 
   /** The business and rate (as stored) of each of the tax rates `ids` (non-empty) that exists. */
-  async taxRates(ids: readonly number[], manager: EntityManager | undefined): Promise<Array<{ id: number; businessId: number; rate: unknown }>> {
+  async taxRates(
+    ids: readonly number[],
+    manager: EntityManager | undefined,
+  ): Promise<Array<{ id: number; businessId: number; rate: unknown }>> {
     const { db } = this;
-    const rows = await db.query(`SELECT ${db.id('Id')} AS id, ${db.id('BusinessId')} AS b, ${db.id('Rate')} AS r FROM ${db.tableOf(TaxRate)} WHERE ${db.id('Id')} IN (${ids.map(() => '?').join(', ')})`, [...ids], manager);
+    const rows = await db.query(
+      `SELECT ${db.id('Id')} AS id, ${db.id('BusinessId')} AS b, ${db.id('Rate')} AS r FROM ${db.tableOf(TaxRate)} WHERE ${db.id('Id')} IN (${ids.map(() => '?').join(', ')})`,
+      [...ids],
+      manager,
+    );
     return rows.map((row) => ({ id: Number(row.id), businessId: Number(row.b), rate: row.r }));
   }
 
@@ -119,7 +134,11 @@ export class BillingRunsRepository {
   async takeTurns(ids: readonly number[], manager: EntityManager): Promise<boolean> {
     const { db } = this;
     const sequence = db.id('BillingSequence');
-    const result = await db.run(`UPDATE ${db.tableOf(Coworker)} SET ${sequence} = ${sequence} + 1 WHERE ${db.id('Id')} ${inList(ids)}`, [...ids], manager);
+    const result = await db.run(
+      `UPDATE ${db.tableOf(Coworker)} SET ${sequence} = ${sequence} + 1 WHERE ${db.id('Id')} ${inList(ids)}`,
+      [...ids],
+      manager,
+    );
     return result.affected === ids.length;
   }
 
@@ -130,9 +149,10 @@ export class BillingRunsRepository {
     const invoicedAsTeam = `t.${q('PayingMemberId')} IS NOT NULL AND t.${q('CreateSingleInvoiceForTeam')} = 1`;
     const rows = await db.query(
       `SELECT t.${q('PayingMemberId')} AS c FROM ${db.tableOf(Team)} t WHERE t.${q('PayingMemberId')} ${inList(ids)} AND ${invoicedAsTeam} ` +
-      `UNION SELECT m.${q(TEAM_MEMBERS.column)} AS c FROM ${db.tableOf(Team)} t JOIN ${q(TEAM_MEMBERS.table)} m ON m.${q(TEAM_MEMBERS.on)} = t.${q('Id')} ` +
-      `WHERE m.${q(TEAM_MEMBERS.column)} ${inList(ids)} AND ${invoicedAsTeam}`,
-      [...ids, ...ids], manager,
+        `UNION SELECT m.${q(TEAM_MEMBERS.column)} AS c FROM ${db.tableOf(Team)} t JOIN ${q(TEAM_MEMBERS.table)} m ON m.${q(TEAM_MEMBERS.on)} = t.${q('Id')} ` +
+        `WHERE m.${q(TEAM_MEMBERS.column)} ${inList(ids)} AND ${invoicedAsTeam}`,
+      [...ids, ...ids],
+      manager,
     );
     return new Set(rows.map((row) => Number(row.c)));
   }
@@ -153,9 +173,10 @@ export class BillingRunsRepository {
     // From the teams it pays for (indexed by PayingMemberId): a customer that pays for none costs one lookup.
     const rows = await db.query(
       `SELECT DISTINCT w.${q('Id')} AS id, w.${q('FullName')} AS name FROM ${db.tableOf(Team)} t ` +
-      `JOIN ${q(TEAM_MEMBERS.table)} m ON m.${q(TEAM_MEMBERS.on)} = t.${q('Id')} JOIN ${db.tableOf(Coworker)} w ON w.${q('Id')} = m.${q(TEAM_MEMBERS.column)} ` +
-      `WHERE t.${q('PayingMemberId')} = ? AND t.${q('CreateSingleInvoiceForTeam')} = 1 AND w.${q('Id')} <> ? AND ${payingMemberSql(db, `w.${q('Id')}`)} = ? ORDER BY w.${q('Id')}`,
-      [payerId, payerId, payerId], manager,
+        `JOIN ${q(TEAM_MEMBERS.table)} m ON m.${q(TEAM_MEMBERS.on)} = t.${q('Id')} JOIN ${db.tableOf(Coworker)} w ON w.${q('Id')} = m.${q(TEAM_MEMBERS.column)} ` +
+        `WHERE t.${q('PayingMemberId')} = ? AND t.${q('CreateSingleInvoiceForTeam')} = 1 AND w.${q('Id')} <> ? AND ${payingMemberSql(db, `w.${q('Id')}`)} = ? ORDER BY w.${q('Id')}`,
+      [payerId, payerId, payerId],
+      manager,
     );
     return rows.map((row) => ({ id: Number(row.id), fullName: String(row.name) }));
   }
@@ -166,8 +187,8 @@ export class BillingRunsRepository {
     const q = (name: string) => db.id(name);
     return db.query(
       `SELECT ${q('Id')} AS id, ${q('UniqueId')} AS uniqueId, ${q('Description')} AS description, ${q('RemainingCredit')} AS remaining, ${q('ValidFrom')} AS validFrom, ` +
-      `${q('ExpireDate')} AS expires, ${q('ElegibleProducts')} AS products, ${q('ElegiblePasses')} AS passes, ${q('AppliesToCharges')} AS charges ` +
-      `FROM ${db.tableOf(CoworkerBookingCredit)} WHERE ${q('CoworkerId')} = ? AND ${q('BusinessId')} = ? AND ${q('IsUniversalCredit')} = 1 AND ${q('RemainingCredit')} > 0`,
+        `${q('ExpireDate')} AS expires, ${q('ElegibleProducts')} AS products, ${q('ElegiblePasses')} AS passes, ${q('AppliesToCharges')} AS charges ` +
+        `FROM ${db.tableOf(CoworkerBookingCredit)} WHERE ${q('CoworkerId')} = ? AND ${q('BusinessId')} = ? AND ${q('IsUniversalCredit')} = 1 AND ${q('RemainingCredit')} > 0`,
       [customerId, businessId],
       manager,
     );

@@ -50,7 +50,10 @@ export class BillingRunsService implements OnModuleInit {
       name: 'Invoice now',
       permission: { entity: 'CoworkerInvoice', action: 'Create' },
       order: 10,
-      parameters: [{ Name: 'Until', Type: 'Date' }, { Name: 'Preview', Type: 'Boolean' }],
+      parameters: [
+        { Name: 'Until', Type: 'Date' },
+        { Name: 'Preview', Type: 'Boolean' },
+      ],
       value: billRunValue,
       // Each customer is billed all or nothing, and the run goes on with the others.
       transaction: 'own',
@@ -58,7 +61,12 @@ export class BillingRunsService implements OnModuleInit {
     });
   }
 
-  private async command(records: WireRecord[], parameters: Record<string, unknown>, actor: Principal | undefined, write: WriteScope | undefined): Promise<CommandResult> {
+  private async command(
+    records: WireRecord[],
+    parameters: Record<string, unknown>,
+    actor: Principal | undefined,
+    write: WriteScope | undefined,
+  ): Promise<CommandResult> {
     const until = typeof parameters.Until === 'string' ? LocalDate.parse(parameters.Until) : todayUtc();
     // A run bills what is due up to Until, so Until bounds its work (docs/api.md §9.1 "Bounds").
     if (until.year() < BOUNDED_FIRST_YEAR || until.year() > BOUNDED_LAST_YEAR) {
@@ -76,8 +84,23 @@ export class BillingRunsService implements OnModuleInit {
     }
     // An invoice that could not take every due line says so (docs/api.md §9.1 "Bounds").
     const message = made.some((invoice) => invoice.capped) ? CAPPED_MESSAGE : null;
-    if (preview) return new CommandResult(made.map(({ CoworkerId, CurrencyId, TotalAmount, TaxAmount, Lines }) => ({ CoworkerId, CurrencyId, TotalAmount, TaxAmount, Lines })), null, message);
-    return new CommandResult(made.map(({ Id, CoworkerId, InvoiceNumber, TotalAmount }) => ({ Id, CoworkerId, InvoiceNumber, TotalAmount })), null, message);
+    if (preview)
+      return new CommandResult(
+        made.map(({ CoworkerId, CurrencyId, TotalAmount, TaxAmount, Lines }) => ({
+          CoworkerId,
+          CurrencyId,
+          TotalAmount,
+          TaxAmount,
+          Lines,
+        })),
+        null,
+        message,
+      );
+    return new CommandResult(
+      made.map(({ Id, CoworkerId, InvoiceNumber, TotalAmount }) => ({ Id, CoworkerId, InvoiceNumber, TotalAmount })),
+      null,
+      message,
+    );
   }
 
   /**
@@ -92,7 +115,12 @@ export class BillingRunsService implements OnModuleInit {
    * few being billed, at a time.
    */
   async runBusiness(
-    businessId: number, customers: Iterable<BilledCustomer> | AsyncIterable<BilledCustomer>, until: LocalDate, trigger: RunTrigger | 'Preview', actor: Principal | undefined, write?: WriteScope,
+    businessId: number,
+    customers: Iterable<BilledCustomer> | AsyncIterable<BilledCustomer>,
+    until: LocalDate,
+    trigger: RunTrigger | 'Preview',
+    actor: Principal | undefined,
+    write?: WriteScope,
   ): Promise<BusinessRun> {
     const recorded = trigger === 'Preview' ? null : await this.recordStart(businessId, trigger, until, actor, write?.requestId);
     // Counted by trigger (docs/operations.md, "Metrics"); a preview is no run.
@@ -112,7 +140,10 @@ export class BillingRunsService implements OnModuleInit {
       if (result.invoices.length) run.customersBilled++;
       if (measured) {
         this.metrics.billingRunInvoices.inc(measured.labels, result.invoices.length);
-        this.metrics.billingRunLines.inc(measured.labels, result.invoices.reduce((lines, invoice) => lines + invoice.Lines.length, 0));
+        this.metrics.billingRunLines.inc(
+          measured.labels,
+          result.invoices.reduce((lines, invoice) => lines + invoice.Lines.length, 0),
+        );
       }
       for (const invoice of result.invoices) if (invoice.Id !== undefined) run.invoiceIds.push(invoice.Id);
       if (trigger !== 'Automatic') run.invoices.push(...result.invoices);
@@ -157,7 +188,13 @@ export class BillingRunsService implements OnModuleInit {
    * the requests that arrived meanwhile; settled into values, so a failure while an earlier batch is
    * awaited is no unhandled rejection.
    */
-  private async billBatch(customers: BilledCustomer[], until: LocalDate, trigger: RunTrigger | 'Preview', actor: Principal | undefined, write: WriteScope | undefined): Promise<CustomerOutcome[]> {
+  private async billBatch(
+    customers: BilledCustomer[],
+    until: LocalDate,
+    trigger: RunTrigger | 'Preview',
+    actor: Principal | undefined,
+    write: WriteScope | undefined,
+  ): Promise<CustomerOutcome[]> {
     await bulkTurn();
     if (trigger !== 'Preview' && customers.length > 1) {
       try {
@@ -182,7 +219,13 @@ export class BillingRunsService implements OnModuleInit {
   }
 
   /** One customer's invoices, or the BillingError that says why it cannot be billed. */
-  private async billOne(customer: BilledCustomer, until: LocalDate, trigger: RunTrigger | 'Preview', actor: Principal | undefined, requestId: string | undefined): Promise<BilledInvoice[] | BillingError> {
+  private async billOne(
+    customer: BilledCustomer,
+    until: LocalDate,
+    trigger: RunTrigger | 'Preview',
+    actor: Principal | undefined,
+    requestId: string | undefined,
+  ): Promise<BilledInvoice[] | BillingError> {
     try {
       return trigger === 'Preview' ? await this.runner.preview(customer, until) : await this.runner.bill(customer, until, actor, requestId);
     } catch (error) {
@@ -192,21 +235,46 @@ export class BillingRunsService implements OnModuleInit {
   }
 
   /** The BillingRun record of one business's run as it starts (FinishedOn null), with its history entry: its Id. */
-  private async recordStart(businessId: number, trigger: RunTrigger, until: LocalDate, actor: Principal | undefined, requestId: string | undefined): Promise<number> {
+  private async recordStart(
+    businessId: number,
+    trigger: RunTrigger,
+    until: LocalDate,
+    actor: Principal | undefined,
+    requestId: string | undefined,
+  ): Promise<number> {
     const now = new Date();
     const values = {
-      BusinessId: businessId, Trigger: trigger, StartedOn: now, FinishedOn: null, Until: atMidnight(until),
-      CustomersBilled: 0, InvoiceIds: [], ErrorList: JSON.stringify([]),
+      BusinessId: businessId,
+      Trigger: trigger,
+      StartedOn: now,
+      FinishedOn: null,
+      Until: atMidnight(until),
+      CustomersBilled: 0,
+      InvoiceIds: [],
+      ErrorList: JSON.stringify([]),
     };
-    return this.db.transaction(async (manager) => (await this.records.createRecorded(manager, actor, values, { now })).id, undefined, requestId);
+    return this.db.transaction(
+      async (manager) => (await this.records.createRecorded(manager, actor, values, { now })).id,
+      undefined,
+      requestId,
+    );
   }
 
   /** Completes the BillingRun record of a run that ended: when, and what it did. */
   private async recordFinish(id: number, run: BusinessRun, actor: Principal | undefined, requestId: string | undefined): Promise<void> {
-    await this.db.transaction(async (manager) => {
-      const now = new Date();
-      const finished = { FinishedOn: now, CustomersBilled: run.customersBilled, InvoiceIds: run.invoiceIds, ErrorList: JSON.stringify(run.errors) };
-      await this.records.updateRecorded(manager, actor, id, finished, { now });
-    }, undefined, requestId);
+    await this.db.transaction(
+      async (manager) => {
+        const now = new Date();
+        const finished = {
+          FinishedOn: now,
+          CustomersBilled: run.customersBilled,
+          InvoiceIds: run.invoiceIds,
+          ErrorList: JSON.stringify(run.errors),
+        };
+        await this.records.updateRecorded(manager, actor, id, finished, { now });
+      },
+      undefined,
+      requestId,
+    );
   }
 }

@@ -12,7 +12,17 @@ import { CoworkerProduct } from '../coworker-products/coworker-product.entity.js
 import { coworkerProducts } from '../coworker-products/coworker-products.definition.js';
 import { DueItemSources, mapLazily, type ClaimContext, type DueContext, type DueItem, type DueLine } from '../due-items/due-items.js';
 import { toUnits, roundToCents } from '../due-items/money.js';
-import { atMidnight, contractPeriods, occurrences, periodUnitPrice, pricePlanOccurrences, RepeatCycle, type BillingPeriod, type ContractTerms, type Occurrence } from '../due-items/periods.js';
+import {
+  atMidnight,
+  contractPeriods,
+  occurrences,
+  periodUnitPrice,
+  pricePlanOccurrences,
+  RepeatCycle,
+  type BillingPeriod,
+  type ContractTerms,
+  type Occurrence,
+} from '../due-items/periods.js';
 import { DueSourcesRepository } from './due-sources.repository.js';
 
 /** A datetime as either database returns it → its calendar date (UTC). */
@@ -26,7 +36,11 @@ export function dbDate(raw: unknown): LocalDate | null {
 const billedUntil = (billed: readonly DueLine[]): LocalDate => billed[billed.length - 1].periodTo.plusDays(1);
 
 /** The periods that start inside [RepeatFrom, RepeatUntil] (either null: unbounded), read one at a time. */
-function* withinRepeat(periods: Iterable<BillingPeriod>, from: LocalDate | null, until: LocalDate | null): Generator<BillingPeriod, void, undefined> {
+function* withinRepeat(
+  periods: Iterable<BillingPeriod>,
+  from: LocalDate | null,
+  until: LocalDate | null,
+): Generator<BillingPeriod, void, undefined> {
   for (const period of periods) {
     // Periods come in order: none after RepeatUntil can start inside.
     if (until && period.from.isAfter(until)) return;
@@ -65,7 +79,12 @@ export class BuiltInDueSources implements OnModuleInit {
 
   /** A contract's terms from a row holding its columns and its tariff's InvoiceEvery. */
   private terms(row: Record<string, unknown>): ContractTerms {
-    return { start: dbDate(row.StartDate)!, cancellation: dbDate(row.CancellationDate), billingDay: Number(row.BillingDay), invoiceEvery: Number(row.InvoiceEvery) };
+    return {
+      start: dbDate(row.StartDate)!,
+      cancellation: dbDate(row.CancellationDate),
+      billingDay: Number(row.BillingDay),
+      invoiceEvery: Number(row.InvoiceEvery),
+    };
   }
 
   // ---- 1. contract periods ----
@@ -79,9 +98,16 @@ export class BuiltInDueSources implements OnModuleInit {
       const price = toUnits(row.Price);
       const proRating = Boolean(Number(row.ApplyProRating));
       const lines = mapLazily(contractPeriods(terms, read, until), (period): DueLine => ({
-        source: 'CoworkerContractUniqueId', sourceUniqueId: String(row.UniqueId), description: `${String(row.TariffName)} (${span(period.from, period.to)})`,
-        quantity: 1, unitPrice: periodUnitPrice(price, period, proRating), taxRateId: row.TaxRateId === null ? null : Number(row.TaxRateId),
-        periodFrom: period.from, periodTo: period.to, currencyId: Number(row.CurrencyId), subscription: true,
+        source: 'CoworkerContractUniqueId',
+        sourceUniqueId: String(row.UniqueId),
+        description: `${String(row.TariffName)} (${span(period.from, period.to)})`,
+        quantity: 1,
+        unitPrice: periodUnitPrice(price, period, proRating),
+        taxRateId: row.TaxRateId === null ? null : Number(row.TaxRateId),
+        periodFrom: period.from,
+        periodTo: period.to,
+        currencyId: Number(row.CurrencyId),
+        subscription: true,
       }));
       return {
         customerId: Number(row.CoworkerId),
@@ -89,7 +115,9 @@ export class BuiltInDueSources implements OnModuleInit {
         claim: (claim, billed) => {
           const next = billedUntil(billed);
           const renewal = terms.cancellation && !terms.cancellation.isAfter(next) ? null : next;
-          return this.claimPeriod(claim, this.contractRecords, CoworkerContract, Number(row.Id), read, next, { RenewalDate: renewal ? db.dateParam(atMidnight(renewal)) : null });
+          return this.claimPeriod(claim, this.contractRecords, CoworkerContract, Number(row.Id), read, next, {
+            RenewalDate: renewal ? db.dateParam(atMidnight(renewal)) : null,
+          });
         },
       };
     });
@@ -100,10 +128,17 @@ export class BuiltInDueSources implements OnModuleInit {
    * conditional UPDATE; true when it did. The change goes in the record's history.
    */
   private claimPeriod(
-    { manager, actor, businessId }: ClaimContext, service: RecordService<any>, entity: abstract new () => unknown, id: number, read: LocalDate | null, next: LocalDate, marks: Record<string, unknown>,
+    { manager, actor, businessId }: ClaimContext,
+    service: RecordService<any>,
+    entity: abstract new () => unknown,
+    id: number,
+    read: LocalDate | null,
+    next: LocalDate,
+    marks: Record<string, unknown>,
   ): Promise<boolean> {
     const values = { InvoicedPeriod: this.db.dateParam(atMidnight(next)), ...marks };
-    const mark = () => this.rows.conditionalUpdate(manager, actor, entity, id, values, 'InvoicedPeriod', read ? this.db.dateParam(atMidnight(read)) : null);
+    const mark = () =>
+      this.rows.conditionalUpdate(manager, actor, entity, id, values, 'InvoicedPeriod', read ? this.db.dateParam(atMidnight(read)) : null);
     return service.changeRecorded(manager, actor, id, mark, undefined, businessId);
   }
 
@@ -120,13 +155,23 @@ export class BuiltInDueSources implements OnModuleInit {
       const name = String(row.DisplayAs || row.ProductName);
       const periods = contractPeriods(this.terms(row), read, until);
       const lines = mapLazily(withinRepeat(periods, repeatFrom, repeatUntil), (period): DueLine => ({
-        source: 'ContractProductUniqueId', sourceUniqueId: String(row.CpUniqueId), description: `${name} (${span(period.from, period.to)})`,
-        quantity: Number(row.Quantity), unitPrice: periodUnitPrice(price, period, proRating), taxRateId: row.TaxRateId === null ? null : Number(row.TaxRateId),
-        periodFrom: period.from, periodTo: period.to, currencyId: Number(row.CurrencyId), subscription: true,
+        source: 'ContractProductUniqueId',
+        sourceUniqueId: String(row.CpUniqueId),
+        description: `${name} (${span(period.from, period.to)})`,
+        quantity: Number(row.Quantity),
+        unitPrice: periodUnitPrice(price, period, proRating),
+        taxRateId: row.TaxRateId === null ? null : Number(row.TaxRateId),
+        periodFrom: period.from,
+        periodTo: period.to,
+        currencyId: Number(row.CurrencyId),
+        subscription: true,
       }));
       return {
-        customerId: Number(row.CoworkerId), lines, invoiceDirectly: invoiceDirectly(row),
-        claim: (claim, billed) => this.claimPeriod(claim, this.contractProducts, ContractProduct, Number(row.CpId), read, billedUntil(billed), {}),
+        customerId: Number(row.CoworkerId),
+        lines,
+        invoiceDirectly: invoiceDirectly(row),
+        claim: (claim, billed) =>
+          this.claimPeriod(claim, this.contractProducts, ContractProduct, Number(row.CpId), read, billedUntil(billed), {}),
       };
     });
   }
@@ -146,13 +191,31 @@ export class BuiltInDueSources implements OnModuleInit {
       return {
         customerId: Number(row.CoworkerId),
         invoiceDirectly: invoiceDirectly(row),
-        lines: [{
-          source: 'CoworkerProductUniqueId', sourceUniqueId: String(row.UniqueId), description: `${String(row.DisplayAs || row.ProductName)} (${date.toString()})`,
-          quantity: Number(row.Quantity), unitPrice: roundToCents(toUnits(row.Price)), taxRateId: row.TaxRateId === null ? null : Number(row.TaxRateId),
-          periodFrom: date, periodTo: date, currencyId: Number(row.CurrencyId), creditUse: { productId: Number(row.ProductId) },
-        }],
+        lines: [
+          {
+            source: 'CoworkerProductUniqueId',
+            sourceUniqueId: String(row.UniqueId),
+            description: `${String(row.DisplayAs || row.ProductName)} (${date.toString()})`,
+            quantity: Number(row.Quantity),
+            unitPrice: roundToCents(toUnits(row.Price)),
+            taxRateId: row.TaxRateId === null ? null : Number(row.TaxRateId),
+            periodFrom: date,
+            periodTo: date,
+            currencyId: Number(row.CurrencyId),
+            creditUse: { productId: Number(row.ProductId) },
+          },
+        ],
         claim: async (claim) => {
-          const mark = () => this.rows.conditionalUpdate(claim.manager, claim.actor, CoworkerProduct, id, { Invoiced: 1, ...this.saleMarks(claim) }, 'Invoiced', 0);
+          const mark = () =>
+            this.rows.conditionalUpdate(
+              claim.manager,
+              claim.actor,
+              CoworkerProduct,
+              id,
+              { Invoiced: 1, ...this.saleMarks(claim) },
+              'Invoiced',
+              0,
+            );
           return this.sales.changeRecorded(claim.manager, claim.actor, id, mark, undefined, claim.businessId);
         },
       };
@@ -170,7 +233,12 @@ export class BuiltInDueSources implements OnModuleInit {
     for (const row of rows) {
       const customerId = Number(row.CoworkerId);
       const read = dbDate(row.InvoicedPeriod);
-      const rule = { cycle: Number(row.RepeatCycle), unit: Number(row.RepeatUnit) || 1, from: dbDate(row.RepeatFrom) ?? dbDate(row.SaleDate)!, until: dbDate(row.RepeatUntil) };
+      const rule = {
+        cycle: Number(row.RepeatCycle),
+        unit: Number(row.RepeatUnit) || 1,
+        from: dbDate(row.RepeatFrom) ?? dbDate(row.SaleDate)!,
+        until: dbDate(row.RepeatUntil),
+      };
       let found: Iterable<Occurrence>;
       if (rule.cycle === RepeatCycle.PricePlan) {
         if (!plans.has(customerId)) plans.set(customerId, await this.mainContractTerms(customerId, until, manager));
@@ -184,11 +252,25 @@ export class BuiltInDueSources implements OnModuleInit {
       const unitPrice = roundToCents(toUnits(row.Price));
       const id = Number(row.Id);
       const lines = mapLazily(found, (occurrence): DueLine => ({
-        source: 'CoworkerProductUniqueId', sourceUniqueId: String(row.UniqueId), description: `${name} (${span(occurrence.from, occurrence.to)})`,
-        quantity: Number(row.Quantity), unitPrice, taxRateId: row.TaxRateId === null ? null : Number(row.TaxRateId),
-        periodFrom: occurrence.from, periodTo: occurrence.to, currencyId: Number(row.CurrencyId), creditUse: { productId: Number(row.ProductId) }, subscription: true,
+        source: 'CoworkerProductUniqueId',
+        sourceUniqueId: String(row.UniqueId),
+        description: `${name} (${span(occurrence.from, occurrence.to)})`,
+        quantity: Number(row.Quantity),
+        unitPrice,
+        taxRateId: row.TaxRateId === null ? null : Number(row.TaxRateId),
+        periodFrom: occurrence.from,
+        periodTo: occurrence.to,
+        currencyId: Number(row.CurrencyId),
+        creditUse: { productId: Number(row.ProductId) },
+        subscription: true,
       }));
-      items.push({ customerId, lines, invoiceDirectly: invoiceDirectly(row), claim: (claim, billed) => this.claimPeriod(claim, this.sales, CoworkerProduct, id, read, billedUntil(billed), this.saleMarks(claim)) });
+      items.push({
+        customerId,
+        lines,
+        invoiceDirectly: invoiceDirectly(row),
+        claim: (claim, billed) =>
+          this.claimPeriod(claim, this.sales, CoworkerProduct, id, read, billedUntil(billed), this.saleMarks(claim)),
+      });
     }
     return items;
   }

@@ -21,8 +21,13 @@ export class RaiseInvoiceController {
   @RequirePermission('CoworkerInvoice', 'Create')
   @ApiOperation({ summary: 'Bill one customer of the business now, everything due up to today' })
   @ApiAnswer(200, 'Value: {Id} of the invoice made.', ref('ActionConfirmation'))
-  @ApiAnswer(400, 'Nothing to invoice, or the customer\'s items cannot be billed.', ref('ActionConfirmation'))
-  async raise(@Param('businessId', RecordIdPipe) businessId: number, @Param('coworkerId', RecordIdPipe) coworkerId: number, @Req() request: FastifyRequest, @Actor() actor?: Principal) {
+  @ApiAnswer(400, "Nothing to invoice, or the customer's items cannot be billed.", ref('ActionConfirmation'))
+  async raise(
+    @Param('businessId', RecordIdPipe) businessId: number,
+    @Param('coworkerId', RecordIdPipe) coworkerId: number,
+    @Req() request: FastifyRequest,
+    @Actor() actor?: Principal,
+  ) {
     if (actor && actor.businessIds !== null && !actor.businessIds.includes(businessId)) throw new UnauthorizedException();
     const customer = await this.runs.runner.customer(coworkerId);
     if (!customer || customer.businessId !== businessId) throw new RecordNotFoundException();

@@ -20,7 +20,10 @@ interface PaidMember {
 export class TeamInvoicing {
   private readonly rows = new BillingRunsRepository(this.db);
 
-  constructor(private readonly db: Database, private readonly sources: DueItemSources) {}
+  constructor(
+    private readonly db: Database,
+    private readonly sources: DueItemSources,
+  ) {}
 
   /**
    * What is due *to* the customer (docs/api.md §13.3): its own items, less those a paying member's invoice
@@ -29,13 +32,18 @@ export class TeamInvoicing {
    * preview) takes each such member's billing turn before its items are read, so a run naming the member
    * waits for this one and then reads what it left (docs/billing.md, "Exactly once").
    */
-  async dueTo(context: Omit<DueContext, 'customerIds'> & { customer: BilledCustomer }, takeTurn?: (memberId: number) => Promise<unknown>): Promise<DueItem[]> {
+  async dueTo(
+    context: Omit<DueContext, 'customerIds'> & { customer: BilledCustomer },
+    takeTurn?: (memberId: number) => Promise<unknown>,
+  ): Promise<DueItem[]> {
     const { customer, until, manager } = context;
     const payer = await this.payingMemberOf(customer.id, manager);
     const members = await this.membersPaidBy(customer.id, manager);
     if (takeTurn) for (const member of members) await takeTurn(member.id);
     const paidByAnother = payer !== null && payer !== customer.id;
-    const items = (await this.collect({ customerIds: [customer.id], until, manager })).filter((item) => !paidByAnother || item.invoiceDirectly);
+    const items = (await this.collect({ customerIds: [customer.id], until, manager })).filter(
+      (item) => !paidByAnother || item.invoiceDirectly,
+    );
     for (const member of members) {
       const prefix = `${member.fullName}: `;
       for (const item of await this.collect({ customerIds: [member.id], until, manager })) {

@@ -42,7 +42,18 @@ export type SpendingCredits = UniversalCredit[];
 
 /** The line's wire fields only: what an invoice line holds and a preview shows. */
 export function wireLine(line: PlannedLine): PricedLine {
-  const { key: _k, subTotal: _s, tax: _t, rate: _r, periodFrom: _p, creditUse: _c, subscription: _b, credited: _d, spends: _x, ...fields } = line;
+  const {
+    key: _k,
+    subTotal: _s,
+    tax: _t,
+    rate: _r,
+    periodFrom: _p,
+    creditUse: _c,
+    subscription: _b,
+    credited: _d,
+    spends: _x,
+    ...fields
+  } = line;
   return fields;
 }
 
@@ -58,31 +69,51 @@ export function wireLine(line: PlannedLine): PricedLine {
 export class UniversalCredits {
   private readonly rows = new BillingRunsRepository(this.db);
 
-  constructor(private readonly db: Database, private readonly uses: CoworkerBookingCreditUseHistoriesService) {}
+  constructor(
+    private readonly db: Database,
+    private readonly uses: CoworkerBookingCreditUseHistoriesService,
+  ) {}
 
   /** The customer's universal credits with a balance, in spending order (none read when no line could use them). */
-  async spendable(customer: BilledCustomer, lines: readonly { creditUse?: CreditUse }[], manager: EntityManager | undefined): Promise<SpendingCredits> {
+  async spendable(
+    customer: BilledCustomer,
+    lines: readonly { creditUse?: CreditUse }[],
+    manager: EntityManager | undefined,
+  ): Promise<SpendingCredits> {
     if (!lines.some((line) => line.creditUse)) return [];
     const rows = await this.rows.universalCredits(customer.id, customer.businessId, manager);
-    return spendingOrder(rows.map((row): UniversalCredit => ({
-      Id: Number(row.id),
-      UniqueId: String(row.uniqueId),
-      Description: String(row.description ?? ''),
-      remaining: toUnits(row.remaining),
-      expires: parseDbDateTime(row.expires),
-      validFrom: parseDbDateTime(row.validFrom),
-      eligibility: {
-        ElegibleProducts: toWire('idList', row.products) as number[], ElegiblePasses: toWire('idList', row.passes) as number[], AppliesToCharges: toWire('bool', row.charges) as boolean,
-        IsUniversalCredit: true, ElegibleResourceTypes: [], EventCategories: [], CaneBeUsedForBookings: false, CaneBeUsedForEvents: false,
-      },
-    })));
+    return spendingOrder(
+      rows.map((row): UniversalCredit => ({
+        Id: Number(row.id),
+        UniqueId: String(row.uniqueId),
+        Description: String(row.description ?? ''),
+        remaining: toUnits(row.remaining),
+        expires: parseDbDateTime(row.expires),
+        validFrom: parseDbDateTime(row.validFrom),
+        eligibility: {
+          ElegibleProducts: toWire('idList', row.products) as number[],
+          ElegiblePasses: toWire('idList', row.passes) as number[],
+          AppliesToCharges: toWire('bool', row.charges) as boolean,
+          IsUniversalCredit: true,
+          ElegibleResourceTypes: [],
+          EventCategories: [],
+          CaneBeUsedForBookings: false,
+          CaneBeUsedForEvents: false,
+        },
+      })),
+    );
   }
 
   /**
    * The lines with the credit lines of what `credits` pay of them, numbered again. Spends with
    * `manager` (a run), else only plans (a preview); `credits` keep what is left for the next invoice.
    */
-  async pay(lines: readonly PlannedLine[], credits: SpendingCredits, manager: EntityManager | undefined, actor: Principal | undefined): Promise<PlannedLine[]> {
+  async pay(
+    lines: readonly PlannedLine[],
+    credits: SpendingCredits,
+    manager: EntityManager | undefined,
+    actor: Principal | undefined,
+  ): Promise<PlannedLine[]> {
     if (!credits.length) return [...lines];
     const paid: PlannedLine[] = [];
     for (const line of lines) {
@@ -105,12 +136,20 @@ export class UniversalCredits {
       line.credited = line.subTotal - left;
       line.CreditAmount = fromUnits(line.credited);
     }
-    paid.forEach((line, index) => { line.Position = index + 1; });
+    paid.forEach((line, index) => {
+      line.Position = index + 1;
+    });
     return paid;
   }
 
   /** The use-history records of the spends paying a line, once it has its Id. */
-  async recordUses(manager: EntityManager, actor: Principal | undefined, lineId: number, coworkerId: number, line: PlannedLine): Promise<void> {
+  async recordUses(
+    manager: EntityManager,
+    actor: Principal | undefined,
+    lineId: number,
+    coworkerId: number,
+    line: PlannedLine,
+  ): Promise<void> {
     if (line.spends.length) await this.uses.recordUses(manager, actor, { lineId }, coworkerId, line.spends);
   }
 }

@@ -25,21 +25,37 @@ export class ChargeItems implements OnModuleInit {
 
   private readonly rows = new ChargesRepository(this.db);
 
-  constructor(private readonly sources: DueItemSources, private readonly db: Database) {}
+  constructor(
+    private readonly sources: DueItemSources,
+    private readonly db: Database,
+  ) {}
 
   onModuleInit(): void {
     this.claims = new FlagClaims(this.db, {
-      entity: Charge, records: () => this.charges,
-      marks: ({ invoice, credited }) => ({ InvoicedOn: this.db.dateParam(invoice.on), CreditAmount: fromUnits(credited) }), cleared: { InvoicedOn: null, CreditAmount: 0 },
+      entity: Charge,
+      records: () => this.charges,
+      marks: ({ invoice, credited }) => ({ InvoicedOn: this.db.dateParam(invoice.on), CreditAmount: fromUnits(credited) }),
+      cleared: { InvoicedOn: null, CreditAmount: 0 },
     });
-    this.sources.register({ name: 'Charges', order: 55, collect: (context) => this.due(context), release: (context) => this.claims.release(context) });
+    this.sources.register({
+      name: 'Charges',
+      order: 55,
+      collect: (context) => this.due(context),
+      release: (context) => this.claims.release(context),
+    });
   }
 
   private async due({ customerIds, until, manager }: DueContext): Promise<DueItem[]> {
     const rows = await this.rows.dueForBilling(customerIds, atMidnight(until.plusDays(1)), manager);
     return rows.map((row): DueItem => {
       const day = dbDate(row.saleDate)!;
-      return this.claims.item(row, { source: 'CoworkerChargeUniqueId', description: String(row.display || row.description), periodFrom: day, periodTo: day, creditUse: { charge: true } });
+      return this.claims.item(row, {
+        source: 'CoworkerChargeUniqueId',
+        description: String(row.display || row.description),
+        periodFrom: day,
+        periodTo: day,
+        creditUse: { charge: true },
+      });
     });
   }
 }

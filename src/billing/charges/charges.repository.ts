@@ -17,9 +17,9 @@ export class ChargesRepository {
     const q = (name: string) => db.id(name);
     return db.query(
       `SELECT c.${q('Id')} AS id, c.${q('CoworkerId')} AS coworker, c.${q('UniqueId')} AS uniqueId, c.${q('Version')} AS version, c.${q('SaleDate')} AS saleDate, c.${q('TotalAmount')} AS amount, ` +
-      `c.${q('Description')} AS description, c.${q('InvoiceLineDisplayAs')} AS display, c.${q('TaxRateId')} AS taxRate, b.${q('CurrencyId')} AS currency ` +
-      `FROM ${db.tableOf(Charge)} c JOIN ${db.tableOf(Business)} b ON b.${q('Id')} = c.${q('BusinessId')} ` +
-      `WHERE c.${q('CoworkerId')} ${inList(customerIds)} AND c.${q('Invoiced')} = 0 AND c.${q('SaleDate')} < ? ORDER BY c.${q('CoworkerId')}, c.${q('SaleDate')}, c.${q('Id')}`,
+        `c.${q('Description')} AS description, c.${q('InvoiceLineDisplayAs')} AS display, c.${q('TaxRateId')} AS taxRate, b.${q('CurrencyId')} AS currency ` +
+        `FROM ${db.tableOf(Charge)} c JOIN ${db.tableOf(Business)} b ON b.${q('Id')} = c.${q('BusinessId')} ` +
+        `WHERE c.${q('CoworkerId')} ${inList(customerIds)} AND c.${q('Invoiced')} = 0 AND c.${q('SaleDate')} < ? ORDER BY c.${q('CoworkerId')}, c.${q('SaleDate')}, c.${q('Id')}`,
       [...customerIds, db.dateParam(before)],
       manager,
     );

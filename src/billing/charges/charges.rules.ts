@@ -38,6 +38,7 @@ export class ChargesRules implements RecordRules<ChargeDto> {
   }
 
   async beforeDelete(charge: WireRecord, { manager }: DeleteContext): Promise<void> {
-    if (charge.Invoiced === true || !(await holdUnbilled(this.db, Charge, Number(charge.Id), manager))) throw refusal(billedDeleteRefusal('Charge', charge.Id));
+    if (charge.Invoiced === true || !(await holdUnbilled(this.db, Charge, Number(charge.Id), manager)))
+      throw refusal(billedDeleteRefusal('Charge', charge.Id));
   }
 }

@@ -15,7 +15,11 @@ export class ContractProductsRepository {
   /** Its InvoicedPeriod as stored (not on the wire); undefined when it does not exist. */
   async invoicedPeriod(id: number, manager: EntityManager): Promise<unknown> {
     const { db } = this;
-    const [row] = await db.query(`SELECT ${db.id('InvoicedPeriod')} AS p FROM ${db.tableOf(ContractProduct)} WHERE ${db.id('Id')} = ?`, [id], manager);
+    const [row] = await db.query(
+      `SELECT ${db.id('InvoicedPeriod')} AS p FROM ${db.tableOf(ContractProduct)} WHERE ${db.id('Id')} = ?`,
+      [id],
+      manager,
+    );
     return row?.p;
   }
 
@@ -24,7 +28,8 @@ export class ContractProductsRepository {
     const { db } = this;
     const [row] = await db.query(
       `SELECT k.${db.id('CoworkerId')} AS c, w.${db.id('BusinessId')} AS b FROM ${db.tableOf(CoworkerContract)} k JOIN ${db.tableOf(Coworker)} w ON w.${db.id('Id')} = k.${db.id('CoworkerId')} WHERE k.${db.id('Id')} = ?`,
-      [id], manager,
+      [id],
+      manager,
     );
     return row ? { coworkerId: Number(row.c), businessId: Number(row.b) } : null;
   }
@@ -32,7 +37,11 @@ export class ContractProductsRepository {
   /** The product's business and price (a wire amount); null when it does not exist. */
   async productOf(id: number, manager: EntityManager): Promise<{ businessId: number; price: number } | null> {
     const { db } = this;
-    const [row] = await db.query(`SELECT ${db.id('BusinessId')} AS b, ${db.id('Price')} AS p FROM ${db.tableOf(Product)} WHERE ${db.id('Id')} = ?`, [id], manager);
+    const [row] = await db.query(
+      `SELECT ${db.id('BusinessId')} AS b, ${db.id('Price')} AS p FROM ${db.tableOf(Product)} WHERE ${db.id('Id')} = ?`,
+      [id],
+      manager,
+    );
     return row ? { businessId: Number(row.b), price: toWire('money', row.p) as number } : null;
   }
 }

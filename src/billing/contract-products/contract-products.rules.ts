@@ -32,7 +32,11 @@ export class ContractProductsRules implements RecordRules<ContractProductDto> {
     const product = await this.productOf(productId, manager);
     if (!product) throw RecordValidationException.field('ProductId', `Product ${productId} does not exist`, productId);
     if (product.businessId !== contract.businessId) {
-      throw RecordValidationException.field('ProductId', `Product ${productId} is not a product of Business ${contract.businessId}, the business of the contract's customer.`, productId);
+      throw RecordValidationException.field(
+        'ProductId',
+        `Product ${productId} is not a product of Business ${contract.businessId}, the business of the contract's customer.`,
+        productId,
+      );
     }
     values.CoworkerId = contract.coworkerId;
     if (!existing && (values.Price === undefined || values.Price === null)) values.Price = product.price;
@@ -44,7 +48,11 @@ export class ContractProductsRules implements RecordRules<ContractProductDto> {
       const billedUntil = billed;
       const extra: FieldError[] = [];
       if (values.RepeatUntil instanceof Date && utcDate(values.RepeatUntil).isBefore(billedUntil.minusDays(1))) {
-        extra.push({ PropertyName: 'RepeatUntil', AttemptedValue: values.RepeatUntil.toISOString(), Message: `It was billed up to ${billedUntil.toString()} (exclusive): RepeatUntil cannot end before what was billed.` });
+        extra.push({
+          PropertyName: 'RepeatUntil',
+          AttemptedValue: values.RepeatUntil.toISOString(),
+          Message: `It was billed up to ${billedUntil.toString()} (exclusive): RepeatUntil cannot end before what was billed.`,
+        });
       }
       refuseBilledChanges('ContractProduct', ['CoworkerContractId', 'ProductId', 'RepeatFrom'], values, existing, extra);
     }
@@ -52,7 +60,8 @@ export class ContractProductsRules implements RecordRules<ContractProductDto> {
   }
 
   async beforeDelete(record: WireRecord, { manager }: DeleteContext): Promise<void> {
-    if (await hasBilledLines(this.db, 'ContractProductUniqueId', String(record.UniqueId), manager)) throw refusal(billedDeleteRefusal('ContractProduct', record.Id));
+    if (await hasBilledLines(this.db, 'ContractProductUniqueId', String(record.UniqueId), manager))
+      throw refusal(billedDeleteRefusal('ContractProduct', record.Id));
   }
 
   /** Its business: the business of its contract's customer (also before the customer is copied to it). */

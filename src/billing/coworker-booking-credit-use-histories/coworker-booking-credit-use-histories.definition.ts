@@ -14,5 +14,6 @@ export const coworkerBookingCreditUseHistories = defineRecord({
   reads: {
     CoworkerFullName: { from: () => Coworker, on: 'CoworkerId', column: 'FullName' },
   },
-  toStringText: (u) => `${u.CreditUsed} of credit ${u.CoworkerBookingCreditId} for ${u.BookingId === null ? `invoice line ${u.CoworkerInvoiceLineId}` : `booking ${u.BookingId}`}${u.Returned ? ' (returned)' : ''}`,
+  toStringText: (u) =>
+    `${u.CreditUsed} of credit ${u.CoworkerBookingCreditId} for ${u.BookingId === null ? `invoice line ${u.CoworkerInvoiceLineId}` : `booking ${u.BookingId}`}${u.Returned ? ' (returned)' : ''}`,
 });

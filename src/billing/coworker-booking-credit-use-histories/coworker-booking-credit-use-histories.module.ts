@@ -5,10 +5,12 @@ import { coworkerBookingCreditUseHistories } from './coworker-booking-credit-use
 import { CoworkerBookingCreditUseHistoriesService } from './coworker-booking-credit-use-histories.service.js';
 import { CreditSpendingRepository } from './credit-spending.repository.js';
 
-@Module(RecordModule.forType({
-  definition: coworkerBookingCreditUseHistories,
-  providers: [CreditSpendingRepository, CoworkerBookingCreditUseHistoriesService],
-  exports: [CoworkerBookingCreditUseHistoriesService],
-  imports: [CoworkerBookingCreditsModule],
-}))
+@Module(
+  RecordModule.forType({
+    definition: coworkerBookingCreditUseHistories,
+    providers: [CreditSpendingRepository, CoworkerBookingCreditUseHistoriesService],
+    exports: [CoworkerBookingCreditUseHistoriesService],
+    imports: [CoworkerBookingCreditsModule],
+  }),
+)
 export class CoworkerBookingCreditUseHistoriesModule {}

@@ -51,7 +51,12 @@ export class CoworkerBookingCreditUseHistoriesService {
    * UPDATE; when another spend took from it meanwhile, what is left is read again and taken instead, so
    * it never goes below 0 (bookings and billing runs alike, docs/billing.md "Universal credits"). What it took.
    */
-  async takeFrom(manager: EntityManager, actor: Principal | undefined, credit: Pick<SpendableCredit, 'Id' | 'remaining'>, wanted: bigint): Promise<bigint> {
+  async takeFrom(
+    manager: EntityManager,
+    actor: Principal | undefined,
+    credit: Pick<SpendableCredit, 'Id' | 'remaining'>,
+    wanted: bigint,
+  ): Promise<bigint> {
     let units = credit.remaining < wanted ? credit.remaining : wanted;
     while (units > 0n) {
       if (await this.credits.changeRecorded(manager, actor, credit.Id, () => this.spending.take(credit.Id, units, manager))) return units;
@@ -62,10 +67,25 @@ export class CoworkerBookingCreditUseHistoriesService {
   }
 
   /** The use-history records of a booking's spends, or (`{ lineId }`) of the spends paying an invoice line. */
-  async recordUses(manager: EntityManager, actor: Principal | undefined, spender: number | { lineId: number }, coworkerId: number, spends: readonly Spend[]): Promise<void> {
-    const paid = typeof spender === 'number' ? { BookingId: spender, CoworkerInvoiceLineId: null } : { BookingId: null, CoworkerInvoiceLineId: spender.lineId };
+  async recordUses(
+    manager: EntityManager,
+    actor: Principal | undefined,
+    spender: number | { lineId: number },
+    coworkerId: number,
+    spends: readonly Spend[],
+  ): Promise<void> {
+    const paid =
+      typeof spender === 'number'
+        ? { BookingId: spender, CoworkerInvoiceLineId: null }
+        : { BookingId: null, CoworkerInvoiceLineId: spender.lineId };
     for (const spend of spends) {
-      await this.records.createRecorded(manager, actor, { CoworkerBookingCreditId: spend.Id, ...paid, CreditUsed: unitsText(spend.units), Returned: false, CoworkerId: coworkerId });
+      await this.records.createRecorded(manager, actor, {
+        CoworkerBookingCreditId: spend.Id,
+        ...paid,
+        CreditUsed: unitsText(spend.units),
+        Returned: false,
+        CoworkerId: coworkerId,
+      });
     }
   }
 
@@ -81,7 +101,9 @@ export class CoworkerBookingCreditUseHistoriesService {
 
   private async giveBackUses(manager: EntityManager, actor: Principal | undefined, uses: readonly CreditUse[]): Promise<void> {
     for (const use of uses) {
-      await this.credits.changeRecorded(manager, actor, use.CoworkerBookingCreditId, () => this.spending.giveBack(use.CoworkerBookingCreditId, use.units, manager));
+      await this.credits.changeRecorded(manager, actor, use.CoworkerBookingCreditId, () =>
+        this.spending.giveBack(use.CoworkerBookingCreditId, use.units, manager),
+      );
       await this.records.updateRecorded(manager, actor, use.Id, { Returned: true });
     }
   }

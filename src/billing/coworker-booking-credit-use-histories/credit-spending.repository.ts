@@ -42,22 +42,28 @@ export class CreditSpendingRepository {
     const at = db.dateParam(question.at);
     const rows = await db.query(
       `SELECT ${q('Id')} AS id, ${q('RemainingCredit')} AS remaining, ${q('ExpireDate')} AS expires, ${q('ElegibleResourceTypes')} AS types ` +
-      `FROM ${db.tableOf(CoworkerBookingCredit)} WHERE ${q('CoworkerId')} = ? AND ${q('BusinessId')} = ? AND ${q('CaneBeUsedForBookings')} = 1 ` +
-      `AND ${q('RemainingCredit')} > 0 AND (${q('ValidFrom')} IS NULL OR ${q('ValidFrom')} <= ?) AND (${q('ExpireDate')} IS NULL OR ${q('ExpireDate')} > ?)`,
+        `FROM ${db.tableOf(CoworkerBookingCredit)} WHERE ${q('CoworkerId')} = ? AND ${q('BusinessId')} = ? AND ${q('CaneBeUsedForBookings')} = 1 ` +
+        `AND ${q('RemainingCredit')} > 0 AND (${q('ValidFrom')} IS NULL OR ${q('ValidFrom')} <= ?) AND (${q('ExpireDate')} IS NULL OR ${q('ExpireDate')} > ?)`,
       [question.coworkerId, question.businessId, at, at],
       manager,
     );
-    return rows.filter((row) => creditApplies(this.bookingEligibility(row.types), { resourceTypeId: question.resourceTypeId })).map((row) => ({
-      Id: Number(row.id),
-      remaining: toUnits(row.remaining),
-      expires: parseDbDateTime(row.expires),
-    }));
+    return rows
+      .filter((row) => creditApplies(this.bookingEligibility(row.types), { resourceTypeId: question.resourceTypeId }))
+      .map((row) => ({
+        Id: Number(row.id),
+        remaining: toUnits(row.remaining),
+        expires: parseDbDateTime(row.expires),
+      }));
   }
 
   /** What is left of a credit now (0 when it is gone). */
   async remaining(creditId: number, manager: EntityManager): Promise<bigint> {
     const { db } = this;
-    const [row] = await db.query(`SELECT ${db.id('RemainingCredit')} AS r FROM ${db.tableOf(CoworkerBookingCredit)} WHERE ${db.id('Id')} = ?`, [creditId], manager);
+    const [row] = await db.query(
+      `SELECT ${db.id('RemainingCredit')} AS r FROM ${db.tableOf(CoworkerBookingCredit)} WHERE ${db.id('Id')} = ?`,
+      [creditId],
+      manager,
+    );
     return row ? toUnits(row.r) : 0n;
   }
 
@@ -68,7 +74,7 @@ export class CreditSpendingRepository {
     const amount = this.amountSql();
     const result = await db.run(
       `UPDATE ${db.tableOf(CoworkerBookingCredit)} SET ${remaining} = ${this.exact(`${remaining} - ${amount}`)}, ${db.id('Version')} = ${db.id('Version')} + 1 ` +
-      `WHERE ${db.id('Id')} = ? AND ${remaining} >= ${amount}`,
+        `WHERE ${db.id('Id')} = ? AND ${remaining} >= ${amount}`,
       [this.amount(units), creditId, this.amount(units)],
       manager,
     );
@@ -105,7 +111,7 @@ export class CreditSpendingRepository {
     const { db } = this;
     const rows = await db.query(
       `SELECT ${db.id('Id')} AS id, ${db.id('CoworkerBookingCreditId')} AS credit, ${db.id('CreditUsed')} AS used FROM ${db.tableOf(CoworkerBookingCreditUseHistory)} ` +
-      `WHERE ${condition} AND ${db.id('Returned')} = 0 ORDER BY ${db.id('Id')}`,
+        `WHERE ${condition} AND ${db.id('Returned')} = 0 ORDER BY ${db.id('Id')}`,
       parameters,
       manager,
     );
@@ -129,9 +135,13 @@ export class CreditSpendingRepository {
   private bookingEligibility(types: unknown): Eligibility {
     return {
       ElegibleResourceTypes: toWire('idList', types) as number[],
-      ElegibleProducts: [], ElegiblePasses: [], EventCategories: [],
-      CaneBeUsedForBookings: true, CaneBeUsedForEvents: false, IsUniversalCredit: false, AppliesToCharges: false,
+      ElegibleProducts: [],
+      ElegiblePasses: [],
+      EventCategories: [],
+      CaneBeUsedForBookings: true,
+      CaneBeUsedForEvents: false,
+      IsUniversalCredit: false,
+      AppliesToCharges: false,
     };
   }
 }
-

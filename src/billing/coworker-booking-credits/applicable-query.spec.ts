@@ -24,7 +24,10 @@ describe('applicable credits query', () => {
   });
 
   it('parameter names are case-insensitive; paging and filters are left to the list; charge=false asks nothing', () => {
-    assert.deepEqual(parseApplicableQuery({ CoworkerID: '7', PRODUCTID: '5', page: '2', size: '3' }), { coworkerId: 7, use: { productId: 5 } });
+    assert.deepEqual(parseApplicableQuery({ CoworkerID: '7', PRODUCTID: '5', page: '2', size: '3' }), {
+      coworkerId: 7,
+      use: { productId: 5 },
+    });
     assert.deepEqual(parseApplicableQuery({ coworkerId: '7', charge: 'false', passId: '6' }), { coworkerId: 7, use: { passId: 6 } });
     assert.deepEqual(parseApplicableQuery({ coworkerId: ['1', '7'], charge: 'TRUE' }), { coworkerId: 7, use: { charge: true } });
   });
@@ -32,7 +35,8 @@ describe('applicable credits query', () => {
   it('coworkerId missing or not an id: 400 naming it', () => {
     assert.deepEqual(refusal({ productId: '5' }), ['coworkerId']);
     assert.deepEqual(refusal({ coworkerId: '', productId: '5' }), ['coworkerId']);
-    for (const bad of ['0', '-1', 'abc', '1.5', '2147483648']) assert.deepEqual(refusal({ coworkerId: bad, productId: '5' }), ['coworkerId'], bad);
+    for (const bad of ['0', '-1', 'abc', '1.5', '2147483648'])
+      assert.deepEqual(refusal({ coworkerId: bad, productId: '5' }), ['coworkerId'], bad);
   });
 
   it('no use, or more than one: 400', () => {

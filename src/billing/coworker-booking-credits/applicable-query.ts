@@ -47,7 +47,15 @@ export function parseApplicableQuery(query: Readonly<Record<string, unknown>>): 
       uses.push({ charge: true });
     } else {
       const id = positiveId(name, text);
-      uses.push(name === 'resourceTypeId' ? { resourceTypeId: id } : name === 'eventCategoryId' ? { eventCategoryId: id } : name === 'productId' ? { productId: id } : { passId: id });
+      uses.push(
+        name === 'resourceTypeId'
+          ? { resourceTypeId: id }
+          : name === 'eventCategoryId'
+            ? { eventCategoryId: id }
+            : name === 'productId'
+              ? { productId: id }
+              : { passId: id },
+      );
     }
     named.push(name);
   }
@@ -55,11 +63,13 @@ export function parseApplicableQuery(query: Readonly<Record<string, unknown>>): 
     throw invalid(USES.join('|'), `One of ${USE_PARAMETERS} is required: what the credits should pay for.`, null);
   }
   if (uses.length > 1) {
-    throw new RecordValidationException(named.slice(1).map((name) => ({
-      PropertyName: name,
-      Message: `Give only one of ${USE_PARAMETERS} (${named[0]} is already given).`,
-      AttemptedValue: given.get(name.toLowerCase()) ?? null,
-    })));
+    throw new RecordValidationException(
+      named.slice(1).map((name) => ({
+        PropertyName: name,
+        Message: `Give only one of ${USE_PARAMETERS} (${named[0]} is already given).`,
+        AttemptedValue: given.get(name.toLowerCase()) ?? null,
+      })),
+    );
   }
   return { coworkerId, use: uses[0] };
 }

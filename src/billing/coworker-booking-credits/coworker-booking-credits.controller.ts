@@ -16,7 +16,9 @@ export class ApplicableCreditsController {
 
   @Get('applicable')
   @RequirePermission('CoworkerBookingCredit', 'List')
-  @ApiOperation({ summary: 'The customer\'s unexpired credits with a balance that can pay for one use (give exactly one of the use parameters)' })
+  @ApiOperation({
+    summary: "The customer's unexpired credits with a balance that can pay for one use (give exactly one of the use parameters)",
+  })
   @ApiQuery({ name: 'coworkerId', required: true, type: Number })
   @ApiQuery({ name: 'resourceTypeId', required: false, type: Number })
   @ApiQuery({ name: 'eventCategoryId', required: false, type: Number })

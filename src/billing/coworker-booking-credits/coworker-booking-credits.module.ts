@@ -6,5 +6,13 @@ import { CoworkerBookingCreditsRepository } from './coworker-booking-credits.rep
 import { CoworkerBookingCreditsRules } from './coworker-booking-credits.rules.js';
 import { CoworkerBookingCreditsService } from './coworker-booking-credits.service.js';
 
-@Module(RecordModule.forType({ definition: coworkerBookingCredits, rules: CoworkerBookingCreditsRules, controllers: [ApplicableCreditsController], providers: [CoworkerBookingCreditsRepository, CoworkerBookingCreditsService], exports: [CoworkerBookingCreditsService] }))
+@Module(
+  RecordModule.forType({
+    definition: coworkerBookingCredits,
+    rules: CoworkerBookingCreditsRules,
+    controllers: [ApplicableCreditsController],
+    providers: [CoworkerBookingCreditsRepository, CoworkerBookingCreditsService],
+    exports: [CoworkerBookingCreditsService],
+  }),
+)
 export class CoworkerBookingCreditsModule {}

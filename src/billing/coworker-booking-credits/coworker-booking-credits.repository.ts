@@ -41,7 +41,11 @@ export class CoworkerBookingCreditsRepository {
   async creditsOfProduct(productId: number, manager: EntityManager): Promise<ProductCredit[]> {
     const { db } = this;
     const columns = ['Name', 'Credit', ...INTS, ...ID_LISTS, ...FLAGS].map((name) => db.id(name)).join(', ');
-    const rows = await db.query(`SELECT ${columns} FROM ${db.tableOf(ProductBookingCredit)} WHERE ${db.id('ProductId')} = ? ORDER BY ${db.id('Id')}`, [productId], manager);
+    const rows = await db.query(
+      `SELECT ${columns} FROM ${db.tableOf(ProductBookingCredit)} WHERE ${db.id('ProductId')} = ? ORDER BY ${db.id('Id')}`,
+      [productId],
+      manager,
+    );
     return rows.map((row) => {
       const credit: Record<string, unknown> = { Name: String(row.Name), Credit: row.Credit };
       for (const name of INTS) credit[name] = row[name] === null || row[name] === undefined ? null : Number(row[name]);
@@ -53,7 +57,13 @@ export class CoworkerBookingCreditsRepository {
 
   /** Writes the credits a sale released, in one INSERT (TypeORM's query builder: the entity's column transformers apply). */
   async insertReleased(credits: ReadonlyArray<Record<string, unknown>>, manager: EntityManager): Promise<void> {
-    await manager.createQueryBuilder().insert().into(CoworkerBookingCredit).values(credits as never).updateEntity(false).execute();
+    await manager
+      .createQueryBuilder()
+      .insert()
+      .into(CoworkerBookingCredit)
+      .values(credits as never)
+      .updateEntity(false)
+      .execute();
   }
 
   /** The ids of the credits a sale released (only those still unused with `unused`), in order. */
@@ -76,7 +86,11 @@ export class CoworkerBookingCreditsRepository {
     const { db } = this;
     const table = db.tableOf(CoworkerBookingCredit);
     const sale = db.id('CoworkerProductUniqueId');
-    await db.query(`DELETE FROM ${table} WHERE ${sale} = ? AND ${db.id('RemainingCredit')} >= ${db.id('TotalCredit')}`, [saleUniqueId], manager);
+    await db.query(
+      `DELETE FROM ${table} WHERE ${sale} = ? AND ${db.id('RemainingCredit')} >= ${db.id('TotalCredit')}`,
+      [saleUniqueId],
+      manager,
+    );
     const [left] = await db.query<{ n: number | string }>(`SELECT COUNT(*) AS n FROM ${table} WHERE ${sale} = ?`, [saleUniqueId], manager);
     return Number(left.n);
   }
@@ -90,10 +104,12 @@ export class CoworkerBookingCreditsRepository {
   async usesOf(creditId: number, manager: EntityManager): Promise<{ count: number; unreturned: bigint }> {
     const { db } = this;
     const q = (name: string) => db.id(name);
-    if (db.isMySql) await db.query(`SELECT ${q('Id')} FROM ${db.tableOf(CoworkerBookingCredit)} WHERE ${q('Id')} = ? FOR UPDATE`, [creditId], manager);
+    if (db.isMySql)
+      await db.query(`SELECT ${q('Id')} FROM ${db.tableOf(CoworkerBookingCredit)} WHERE ${q('Id')} = ? FOR UPDATE`, [creditId], manager);
     const rows = await db.query<{ used: number | string; returned: unknown }>(
       `SELECT ${q('CreditUsed')} AS used, ${q('Returned')} AS returned FROM ${db.tableOf(CoworkerBookingCreditUseHistory)} WHERE ${q('CoworkerBookingCreditId')} = ?`,
-      [creditId], manager,
+      [creditId],
+      manager,
     );
     const unreturned = rows.filter((row) => !toWire('bool', row.returned)).reduce((total, row) => total + units(row.used), 0n);
     return { count: rows.length, unreturned };
@@ -103,7 +119,11 @@ export class CoworkerBookingCreditsRepository {
   async customerBusiness(coworkerId: unknown, manager?: EntityManager): Promise<number | null> {
     if (coworkerId === undefined || coworkerId === null) return null;
     const { db } = this;
-    const [row] = await db.query<{ b: number | string }>(`SELECT ${db.id('BusinessId')} AS b FROM ${db.tableOf(Coworker)} WHERE ${db.id('Id')} = ?`, [coworkerId], manager);
+    const [row] = await db.query<{ b: number | string }>(
+      `SELECT ${db.id('BusinessId')} AS b FROM ${db.tableOf(Coworker)} WHERE ${db.id('Id')} = ?`,
+      [coworkerId],
+      manager,
+    );
     return row ? Number(row.b) : null;
   }
 

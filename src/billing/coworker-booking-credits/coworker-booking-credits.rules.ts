@@ -14,8 +14,13 @@ export class CoworkerBookingCreditsRules implements RecordRules<CoworkerBookingC
   @Inject(CoworkerBookingCreditsRepository) private readonly creditsRepository: CoworkerBookingCreditsRepository;
 
   /** A credit without a BusinessId belongs to its customer's business (restricted administrators included). */
-  async businessOf(values: Readonly<Record<string, unknown>>, manager: EntityManager, byScope: () => Promise<number | null>): Promise<number | null> {
-    if (values.BusinessId === undefined || values.BusinessId === null) return this.creditsRepository.customerBusiness(values.CoworkerId, manager);
+  async businessOf(
+    values: Readonly<Record<string, unknown>>,
+    manager: EntityManager,
+    byScope: () => Promise<number | null>,
+  ): Promise<number | null> {
+    if (values.BusinessId === undefined || values.BusinessId === null)
+      return this.creditsRepository.customerBusiness(values.CoworkerId, manager);
     return byScope();
   }
 
@@ -27,7 +32,11 @@ export class CoworkerBookingCreditsRules implements RecordRules<CoworkerBookingC
     if (values.BusinessId === null || (values.BusinessId === undefined && existing === null)) values.BusinessId = business;
     const businessId = values.BusinessId ?? existing?.BusinessId;
     if (Number(businessId) !== business) {
-      throw RecordValidationException.field('BusinessId', `Coworker ${coworkerId} is not a customer of Business ${businessId}.`, businessId);
+      throw RecordValidationException.field(
+        'BusinessId',
+        `Coworker ${coworkerId} is not a customer of Business ${businessId}.`,
+        businessId,
+      );
     }
     if (existing === null) {
       values.TotalCredit ??= 0;
@@ -38,8 +47,15 @@ export class CoworkerBookingCreditsRules implements RecordRules<CoworkerBookingC
       if (values.RemainingCredit === null) values.RemainingCredit = 0;
       Object.assign(values, await this.keptRemaining(manager, values, existing));
     }
-    if (units(values.RemainingCredit as number | string | undefined ?? existing?.RemainingCredit as number) > units(values.TotalCredit as number | string | undefined ?? existing?.TotalCredit as number)) {
-      throw RecordValidationException.field('RemainingCredit', 'RemainingCredit cannot be above TotalCredit.', values.RemainingCredit ?? existing?.RemainingCredit);
+    if (
+      units((values.RemainingCredit as number | string | undefined) ?? (existing?.RemainingCredit as number)) >
+      units((values.TotalCredit as number | string | undefined) ?? (existing?.TotalCredit as number))
+    ) {
+      throw RecordValidationException.field(
+        'RemainingCredit',
+        'RemainingCredit cannot be above TotalCredit.',
+        values.RemainingCredit ?? existing?.RemainingCredit,
+      );
     }
     for (const field of ['ValidFrom', 'ExpireDate']) if (values[field] instanceof Date) values[field] = wholeSecond(values[field]);
     return { values };
@@ -51,12 +67,20 @@ export class CoworkerBookingCreditsRules implements RecordRules<CoworkerBookingC
    * a booking and PUT back restores nothing), and a TotalCredit below Σ unreturned uses is a 400. Without
    * uses, a body's RemainingCredit is written; a new TotalCredit alone moves RemainingCredit with it.
    */
-  private async keptRemaining(manager: EntityManager, values: Readonly<Record<string, unknown>>, existing: WireRecord): Promise<Record<string, unknown>> {
+  private async keptRemaining(
+    manager: EntityManager,
+    values: Readonly<Record<string, unknown>>,
+    existing: WireRecord,
+  ): Promise<Record<string, unknown>> {
     const total = units((values.TotalCredit ?? existing.TotalCredit) as number | string);
     const uses = await this.creditsRepository.usesOf(Number(existing.Id), manager);
     if (uses.count > 0) {
       if (total < uses.unreturned) {
-        throw RecordValidationException.field('TotalCredit', `TotalCredit cannot be below what bookings use of it (${toAmount(uses.unreturned)}).`, values.TotalCredit);
+        throw RecordValidationException.field(
+          'TotalCredit',
+          `TotalCredit cannot be below what bookings use of it (${toAmount(uses.unreturned)}).`,
+          values.TotalCredit,
+        );
       }
       return { RemainingCredit: toDecimalText(total - uses.unreturned) };
     }

@@ -56,11 +56,19 @@ export class CoworkerBookingCreditsService {
       const amount = releasedAmount(credit.Credit, sale.Quantity);
       // What a sale releases must fit the credit columns as any written amount and date must.
       if (Math.abs(Number(amount)) >= MONEY_LIMIT) {
-        throw RecordValidationException.field('Quantity', `${sale.Quantity} × the credit "${credit.Name}" (${Number(credit.Credit)}) is more credit than a booking credit holds (below ${MONEY_LIMIT}).`, sale.Quantity);
+        throw RecordValidationException.field(
+          'Quantity',
+          `${sale.Quantity} × the credit "${credit.Name}" (${Number(credit.Credit)}) is more credit than a booking credit holds (below ${MONEY_LIMIT}).`,
+          sale.Quantity,
+        );
       }
       const expiry = expiryDate(credit, validFrom, renewal);
       if (expiry && !(expiry.getUTCFullYear() <= LAST_YEAR)) {
-        throw RecordValidationException.field('SaleDate', `The credit "${credit.Name}" released by this sale would expire after the year ${LAST_YEAR}.`, formatDateTime(validFrom));
+        throw RecordValidationException.field(
+          'SaleDate',
+          `The credit "${credit.Name}" released by this sale would expire after the year ${LAST_YEAR}.`,
+          formatDateTime(validFrom),
+        );
       }
       return {
         ...createStamp(sale.by, now),
@@ -84,7 +92,8 @@ export class CoworkerBookingCreditsService {
       };
     });
     await this.creditsRepository.insertReleased(rows, manager);
-    for (const id of await this.creditsRepository.idsOfSale(sale.UniqueId, false, manager)) await this.records.recordCreated(manager, actor, id);
+    for (const id of await this.creditsRepository.idsOfSale(sale.UniqueId, false, manager))
+      await this.records.recordCreated(manager, actor, id);
     return rows.length;
   }
 
@@ -112,6 +121,8 @@ export class CoworkerBookingCreditsService {
     const business = await this.creditsRepository.customerBusiness(coworkerId);
     if (business === null) throw new RecordNotFoundException();
     if (actor && actor.businessIds !== null && !actor.businessIds.includes(business)) throw new UnauthorizedException();
-    return this.records.listNarrowed(query, actor, this.creditsRepository.applicableCondition(coworkerId, new Date()), (credit) => creditApplies(credit as unknown as Eligibility, use));
+    return this.records.listNarrowed(query, actor, this.creditsRepository.applicableCondition(coworkerId, new Date()), (credit) =>
+      creditApplies(credit as unknown as Eligibility, use),
+    );
   }
 }

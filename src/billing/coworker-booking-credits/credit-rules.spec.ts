@@ -1,10 +1,26 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { addMonths, creditApplies, endOfMonth, ExpirationType, expiryDate, nextRenewal, releasedAmount, type Eligibility, type ExpiryRule } from './credit-rules.js';
+import {
+  addMonths,
+  creditApplies,
+  endOfMonth,
+  ExpirationType,
+  expiryDate,
+  nextRenewal,
+  releasedAmount,
+  type Eligibility,
+  type ExpiryRule,
+} from './credit-rules.js';
 
 const at = (iso: string) => new Date(iso);
 const iso = (date: Date | null) => date?.toISOString() ?? null;
-const rule = (overrides: Partial<ExpiryRule>): ExpiryRule => ({ ExpirationType: null, ExpiresIn: null, ExpireTimeInMonths: null, ExpireTimeInWeeks: null, ...overrides });
+const rule = (overrides: Partial<ExpiryRule>): ExpiryRule => ({
+  ExpirationType: null,
+  ExpiresIn: null,
+  ExpireTimeInMonths: null,
+  ExpireTimeInWeeks: null,
+  ...overrides,
+});
 
 describe('expiry arithmetic', () => {
   const sale = at('2025-01-31T10:00:00Z');
@@ -23,15 +39,30 @@ describe('expiry arithmetic', () => {
   });
 
   it('adds years; 29 February becomes 28 February in a common year', () => {
-    assert.equal(iso(expiryDate(rule({ ExpirationType: ExpirationType.Year, ExpiresIn: 1 }), at('2024-02-29T12:00:00Z'), null)), '2025-02-28T12:00:00.000Z');
-    assert.equal(iso(expiryDate(rule({ ExpirationType: ExpirationType.Year, ExpiresIn: 4 }), at('2024-02-29T12:00:00Z'), null)), '2028-02-29T12:00:00.000Z');
+    assert.equal(
+      iso(expiryDate(rule({ ExpirationType: ExpirationType.Year, ExpiresIn: 1 }), at('2024-02-29T12:00:00Z'), null)),
+      '2025-02-28T12:00:00.000Z',
+    );
+    assert.equal(
+      iso(expiryDate(rule({ ExpirationType: ExpirationType.Year, ExpiresIn: 4 }), at('2024-02-29T12:00:00Z'), null)),
+      '2028-02-29T12:00:00.000Z',
+    );
   });
 
   it('LastDayOfMonth: the last second of the month ExpiresIn months on', () => {
     const mid = at('2025-01-15T09:00:00Z');
-    assert.equal(iso(expiryDate(rule({ ExpirationType: ExpirationType.LastDayOfMonth, ExpiresIn: 0 }), mid, null)), '2025-01-31T23:59:59.000Z');
-    assert.equal(iso(expiryDate(rule({ ExpirationType: ExpirationType.LastDayOfMonth, ExpiresIn: 1 }), mid, null)), '2025-02-28T23:59:59.000Z');
-    assert.equal(iso(expiryDate(rule({ ExpirationType: ExpirationType.LastDayOfMonth, ExpiresIn: 13 }), mid, null)), '2026-02-28T23:59:59.000Z');
+    assert.equal(
+      iso(expiryDate(rule({ ExpirationType: ExpirationType.LastDayOfMonth, ExpiresIn: 0 }), mid, null)),
+      '2025-01-31T23:59:59.000Z',
+    );
+    assert.equal(
+      iso(expiryDate(rule({ ExpirationType: ExpirationType.LastDayOfMonth, ExpiresIn: 1 }), mid, null)),
+      '2025-02-28T23:59:59.000Z',
+    );
+    assert.equal(
+      iso(expiryDate(rule({ ExpirationType: ExpirationType.LastDayOfMonth, ExpiresIn: 13 }), mid, null)),
+      '2026-02-28T23:59:59.000Z',
+    );
     assert.equal(iso(endOfMonth(at('2023-12-31T23:00:00Z'), 2)), '2024-02-29T23:59:59.000Z');
   });
 
@@ -50,7 +81,8 @@ describe('expiry arithmetic', () => {
 });
 
 describe('expiry arithmetic: month ends and leap years', () => {
-  const expires = (type: number, n: number | null, from: string) => iso(expiryDate(rule({ ExpirationType: type, ExpiresIn: n }), at(from), null));
+  const expires = (type: number, n: number | null, from: string) =>
+    iso(expiryDate(rule({ ExpirationType: type, ExpiresIn: n }), at(from), null));
 
   it('months from the 29th, 30th and 31st land on the last day of February, leap or not', () => {
     assert.equal(expires(ExpirationType.Month, 1, '2024-01-29T00:00:00Z'), '2024-02-29T00:00:00.000Z');
@@ -88,7 +120,10 @@ describe('expiry arithmetic: month ends and leap years', () => {
 });
 
 describe('next renewal (PricePlan credits)', () => {
-  const plan = (start: string, cancelled: string | null = null) => ({ StartDate: at(start), CancellationDate: cancelled === null ? null : at(cancelled) });
+  const plan = (start: string, cancelled: string | null = null) => ({
+    StartDate: at(start),
+    CancellationDate: cancelled === null ? null : at(cancelled),
+  });
 
   it('monthly on the day and time the main contract started, across the year end', () => {
     assert.equal(iso(nextRenewal(plan('2025-01-10T09:00:00Z'), at('2025-01-15T10:00:00Z'))), '2025-02-10T09:00:00.000Z');
@@ -104,13 +139,26 @@ describe('next renewal (PricePlan credits)', () => {
   });
 
   it('a contract cancelled before its next renewal ends the plan at its cancellation', () => {
-    assert.equal(iso(nextRenewal(plan('2025-01-10T00:00:00Z', '2025-02-01T00:00:00Z'), at('2025-01-15T00:00:00Z'))), '2025-02-01T00:00:00.000Z');
-    assert.equal(iso(nextRenewal(plan('2025-01-10T00:00:00Z', '2025-06-01T00:00:00Z'), at('2025-01-15T00:00:00Z'))), '2025-02-10T00:00:00.000Z');
+    assert.equal(
+      iso(nextRenewal(plan('2025-01-10T00:00:00Z', '2025-02-01T00:00:00Z'), at('2025-01-15T00:00:00Z'))),
+      '2025-02-01T00:00:00.000Z',
+    );
+    assert.equal(
+      iso(nextRenewal(plan('2025-01-10T00:00:00Z', '2025-06-01T00:00:00Z'), at('2025-01-15T00:00:00Z'))),
+      '2025-02-10T00:00:00.000Z',
+    );
   });
 
   it('without a contract: none, so the credit does not expire', () => {
     assert.equal(nextRenewal(null, at('2025-01-15T10:00:00Z')), null);
-    assert.equal(expiryDate(rule({ ExpirationType: ExpirationType.PricePlan, ExpiresIn: 1 }), at('2025-01-15T10:00:00Z'), nextRenewal(null, at('2025-01-15T10:00:00Z'))), null);
+    assert.equal(
+      expiryDate(
+        rule({ ExpirationType: ExpirationType.PricePlan, ExpiresIn: 1 }),
+        at('2025-01-15T10:00:00Z'),
+        nextRenewal(null, at('2025-01-15T10:00:00Z')),
+      ),
+      null,
+    );
   });
 });
 
@@ -134,8 +182,15 @@ describe('released amount', () => {
 
 describe('credit eligibility (docs/api.md §9.7 rules 1–3)', () => {
   const credit = (overrides: Partial<Eligibility>): Eligibility => ({
-    ElegibleResourceTypes: [], ElegibleProducts: [], ElegiblePasses: [], EventCategories: [],
-    CaneBeUsedForBookings: false, CaneBeUsedForEvents: false, IsUniversalCredit: false, AppliesToCharges: false, ...overrides,
+    ElegibleResourceTypes: [],
+    ElegibleProducts: [],
+    ElegiblePasses: [],
+    EventCategories: [],
+    CaneBeUsedForBookings: false,
+    CaneBeUsedForEvents: false,
+    IsUniversalCredit: false,
+    AppliesToCharges: false,
+    ...overrides,
   });
 
   it('resource types: only when usable for bookings; an empty list means every type (rule 2)', () => {

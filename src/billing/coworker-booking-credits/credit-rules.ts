@@ -117,17 +117,16 @@ export interface Eligibility {
 
 /** What a credit is asked to pay for. */
 export type CreditUse =
-  | { resourceTypeId: number }
-  | { eventCategoryId: number }
-  | { productId: number }
-  | { passId: number }
-  | { charge: true };
+  { resourceTypeId: number } | { eventCategoryId: number } | { productId: number } | { passId: number } | { charge: true };
 
 /** Whether a credit can pay for the use (docs/api.md §9.7 rules 1–3, docs/api.md §3.1 "Applicable credits"). */
 export function creditApplies(credit: Eligibility, use: CreditUse): boolean {
   if ('resourceTypeId' in use) {
     // Rule 2: an empty list means every resource type.
-    return credit.CaneBeUsedForBookings && (credit.ElegibleResourceTypes.length === 0 || credit.ElegibleResourceTypes.includes(use.resourceTypeId));
+    return (
+      credit.CaneBeUsedForBookings &&
+      (credit.ElegibleResourceTypes.length === 0 || credit.ElegibleResourceTypes.includes(use.resourceTypeId))
+    );
   }
   if ('eventCategoryId' in use) {
     // Rule 3: an empty list means every event.

@@ -5,5 +5,12 @@ import { CoworkerContractsRepository } from './coworker-contracts.repository.js'
 import { CoworkerContractsRules } from './coworker-contracts.rules.js';
 import { coworkerContractEvents } from './coworker-contracts.events.js';
 
-@Module(RecordModule.forType({ definition: coworkerContracts, events: coworkerContractEvents, rules: CoworkerContractsRules, providers: [CoworkerContractsRepository] }))
+@Module(
+  RecordModule.forType({
+    definition: coworkerContracts,
+    events: coworkerContractEvents,
+    rules: CoworkerContractsRules,
+    providers: [CoworkerContractsRepository],
+  }),
+)
 export class CoworkerContractsModule {}

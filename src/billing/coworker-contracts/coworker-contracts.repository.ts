@@ -65,13 +65,18 @@ export class CoworkerContractsRepository {
     const { db, quoting: q } = this;
     const [row] = await db.query(
       `SELECT mc.${db.id('Id')} AS id, mc.${db.id('TariffId')} AS tariff, mc.${db.id('StartDate')} AS start, mc.${db.id('CancellationDate')} AS cancelled ` +
-      `FROM ${db.tableOf(CoworkerContract)} mc WHERE mc.${db.id('CoworkerId')} = ? AND ${activeContractSql(q, 'mc', '?')} ORDER BY ${mainFirst(q, 'mc')} LIMIT 1`,
+        `FROM ${db.tableOf(CoworkerContract)} mc WHERE mc.${db.id('CoworkerId')} = ? AND ${activeContractSql(q, 'mc', '?')} ORDER BY ${mainFirst(q, 'mc')} LIMIT 1`,
       [coworkerId, db.dateParam(at), db.dateParam(at)],
       manager,
     );
     if (!row) return null;
     const cancelled = parseDbDateTime(row.cancelled);
-    return { Id: Number(row.id), TariffId: Number(row.tariff), StartDate: new Date(parseDbDateTime(row.start)!), CancellationDate: cancelled === null ? null : new Date(cancelled) };
+    return {
+      Id: Number(row.id),
+      TariffId: Number(row.tariff),
+      StartDate: new Date(parseDbDateTime(row.start)!),
+      CancellationDate: cancelled === null ? null : new Date(cancelled),
+    };
   }
 
   /** The ids of a customer's contracts active at `at` (all of them, or only `onlyId`). */
@@ -80,7 +85,7 @@ export class CoworkerContractsRepository {
     const when = db.dateParam(at);
     const rows = await db.query<{ id: number | string }>(
       `SELECT c.${db.id('Id')} AS id FROM ${db.tableOf(CoworkerContract)} c WHERE c.${db.id('CoworkerId')} = ? AND ${activeContractSql(this.quoting, 'c', '?')}` +
-      (onlyId === undefined ? '' : ` AND c.${db.id('Id')} = ?`),
+        (onlyId === undefined ? '' : ` AND c.${db.id('Id')} = ?`),
       [coworkerId, when, when, ...(onlyId === undefined ? [] : [onlyId])],
       manager,
     );
@@ -103,7 +108,11 @@ export class CoworkerContractsRepository {
 
   async tariffTerms(tariffId: number, manager: EntityManager): Promise<TariffTerms | null> {
     const { db } = this;
-    const [tariff] = await db.query(`SELECT ${db.id('BusinessId')} AS b, ${db.id('Price')} AS price FROM ${db.tableOf(Tariff)} WHERE ${db.id('Id')} = ?`, [tariffId], manager);
+    const [tariff] = await db.query(
+      `SELECT ${db.id('BusinessId')} AS b, ${db.id('Price')} AS price FROM ${db.tableOf(Tariff)} WHERE ${db.id('Id')} = ?`,
+      [tariffId],
+      manager,
+    );
     return tariff ? { BusinessId: Number(tariff.b), Price: toWire('money', tariff.price) as number | null } : null;
   }
 
@@ -123,7 +132,7 @@ export class CoworkerContractsRepository {
     const { db } = this;
     const [running] = await db.query<{ n: number | string }>(
       `SELECT COUNT(*) AS n FROM ${db.tableOf(CoworkerContract)} c JOIN ${db.tableOf(Tariff)} t ON t.${db.id('Id')} = c.${db.id('TariffId')} ` +
-      `WHERE c.${db.id('CoworkerId')} = ? AND t.${db.id('BusinessId')} <> ? AND (c.${db.id('CancellationDate')} IS NULL OR c.${db.id('CancellationDate')} > ?)`,
+        `WHERE c.${db.id('CoworkerId')} = ? AND t.${db.id('BusinessId')} <> ? AND (c.${db.id('CancellationDate')} IS NULL OR c.${db.id('CancellationDate')} > ?)`,
       [coworkerId, businessId, db.dateParam(at)],
       manager,
     );

@@ -49,7 +49,11 @@ export class CoworkerContractsRules implements RecordRules<CoworkerContractDto> 
    * Starts a contract inside a running transaction (a customer created or updated with a TariffId):
    * the same rules as a contract created through the API. Returns its Id.
    */
-  async start(manager: EntityManager, actor: Principal | undefined, contract: { CoworkerId: number; TariffId: number; StartDate: Date; IsPrimaryContract: boolean }): Promise<number> {
+  async start(
+    manager: EntityManager,
+    actor: Principal | undefined,
+    contract: { CoworkerId: number; TariffId: number; StartDate: Date; IsPrimaryContract: boolean },
+  ): Promise<number> {
     const values = await this.applyRules(manager, actor, contract, null, false);
     return (await this.records.createRecorded(manager, actor, values)).id;
   }
@@ -66,19 +70,31 @@ export class CoworkerContractsRules implements RecordRules<CoworkerContractDto> 
 
   /** Ends a customer's contracts active at `at` (all of them, or only `onlyId`) at that moment. */
   async cancelActive(manager: EntityManager, actor: Principal | undefined, coworkerId: number, at: Date, onlyId?: number): Promise<void> {
-    await this.changeOthers(manager, actor, await this.contractsRepository.activeIds(coworkerId, at, manager, onlyId), { CancellationDate: at });
+    await this.changeOthers(manager, actor, await this.contractsRepository.activeIds(coworkerId, at, manager, onlyId), {
+      CancellationDate: at,
+    });
   }
 
   /**
    * Contracts a domain rule changes besides the one written (a cancellation, the main-contract mark):
    * each is updated like any record, so its version moves and the change is recorded and delivered.
    */
-  private async changeOthers(manager: EntityManager, actor: Principal | undefined, ids: readonly number[], values: Record<string, unknown>): Promise<void> {
+  private async changeOthers(
+    manager: EntityManager,
+    actor: Principal | undefined,
+    ids: readonly number[],
+    values: Record<string, unknown>,
+  ): Promise<void> {
     for (const id of ids) {
       const before = await this.records.get(id, undefined, manager);
       const changes = { ...values };
       // A cancellation may leave no period to bill: the next one (RenewalDate) goes with it.
-      if (changes.CancellationDate instanceof Date && before.RenewalDate && !utcDate(changes.CancellationDate).isAfter(utcDate(String(before.RenewalDate)))) changes.RenewalDate = null;
+      if (
+        changes.CancellationDate instanceof Date &&
+        before.RenewalDate &&
+        !utcDate(changes.CancellationDate).isAfter(utcDate(String(before.RenewalDate)))
+      )
+        changes.RenewalDate = null;
       await this.records.updateRecorded(manager, actor, id, changes, { before });
     }
   }
@@ -89,14 +105,25 @@ export class CoworkerContractsRules implements RecordRules<CoworkerContractDto> 
    * day and pro-rating; no cancellation before what was billed).
    */
   private billingRules(values: Record<string, unknown>, existing: WireRecord | null, start: Date | null, cancellation: Date | null): void {
-    if (!existing && start && (values.BillingDay === undefined || values.BillingDay === null)) values.BillingDay = defaultBillingDay(utcDate(start));
+    if (!existing && start && (values.BillingDay === undefined || values.BillingDay === null))
+      values.BillingDay = defaultBillingDay(utcDate(start));
     const billedUntil = existing?.InvoicedPeriod ? new Date(String(existing.InvoicedPeriod)) : null;
     if (existing && billedUntil) {
       const extra: FieldError[] = [];
       if (values.CancellationDate instanceof Date && utcDate(values.CancellationDate).isBefore(utcDate(billedUntil))) {
-        extra.push({ PropertyName: 'CancellationDate', AttemptedValue: values.CancellationDate.toISOString(), Message: `The contract was billed up to ${billedUntil.toISOString().slice(0, 10)} (exclusive): it cannot be cancelled before that. Credit the invoice instead.` });
+        extra.push({
+          PropertyName: 'CancellationDate',
+          AttemptedValue: values.CancellationDate.toISOString(),
+          Message: `The contract was billed up to ${billedUntil.toISOString().slice(0, 10)} (exclusive): it cannot be cancelled before that. Credit the invoice instead.`,
+        });
       }
-      refuseBilledChanges('CoworkerContract', ['CoworkerId', 'TariffId', 'StartDate', 'BillingDay', 'ApplyProRating'], values, existing, extra);
+      refuseBilledChanges(
+        'CoworkerContract',
+        ['CoworkerId', 'TariffId', 'StartDate', 'BillingDay', 'ApplyProRating'],
+        values,
+        existing,
+        extra,
+      );
     }
     if (!start) return;
     const renewal = billedUntil ?? atMidnight(utcDate(start));
@@ -104,11 +131,18 @@ export class CoworkerContractsRules implements RecordRules<CoworkerContractDto> 
   }
 
   async beforeDelete(contract: WireRecord, { manager }: DeleteContext): Promise<void> {
-    if (await hasBilledLines(this.db, 'CoworkerContractUniqueId', String(contract.UniqueId), manager)) throw refusal(billedDeleteRefusal('CoworkerContract', contract.Id));
+    if (await hasBilledLines(this.db, 'CoworkerContractUniqueId', String(contract.UniqueId), manager))
+      throw refusal(billedDeleteRefusal('CoworkerContract', contract.Id));
   }
 
   /** Checks a contract's values against the rules and returns them with the defaults the rules give. */
-  private async applyRules(manager: EntityManager, actor: Principal | undefined, given: Readonly<Record<string, unknown>>, existing: WireRecord | null, priceCleared: boolean): Promise<Record<string, unknown>> {
+  private async applyRules(
+    manager: EntityManager,
+    actor: Principal | undefined,
+    given: Readonly<Record<string, unknown>>,
+    existing: WireRecord | null,
+    priceCleared: boolean,
+  ): Promise<Record<string, unknown>> {
     const values = { ...given };
     const coworkerId = Number(values.CoworkerId ?? existing?.CoworkerId);
     const tariffId = Number(values.TariffId ?? existing?.TariffId);
@@ -118,20 +152,36 @@ export class CoworkerContractsRules implements RecordRules<CoworkerContractDto> 
     const tariff = await this.contractsRepository.tariffTerms(tariffId, manager);
     if (!tariff) throw RecordValidationException.field('TariffId', `Tariff ${tariffId} does not exist`, tariffId);
     if (tariff.BusinessId !== business) {
-      throw RecordValidationException.field('TariffId', `Tariff ${tariffId} is not a tariff of Business ${business}, the business of Coworker ${coworkerId}.`, tariffId);
+      throw RecordValidationException.field(
+        'TariffId',
+        `Tariff ${tariffId} is not a tariff of Business ${business}, the business of Coworker ${coworkerId}.`,
+        tariffId,
+      );
     }
     const start = (values.StartDate ?? (existing ? new Date(String(existing.StartDate)) : null)) as Date | null;
-    const cancellation = values.CancellationDate !== undefined ? (values.CancellationDate as Date | null) : existing?.CancellationDate ? new Date(String(existing.CancellationDate)) : null;
+    const cancellation =
+      values.CancellationDate !== undefined
+        ? (values.CancellationDate as Date | null)
+        : existing?.CancellationDate
+          ? new Date(String(existing.CancellationDate))
+          : null;
     if (start && cancellation && cancellation.getTime() < start.getTime()) {
-      throw RecordValidationException.field('CancellationDate', 'CancellationDate must not be before StartDate.', values.CancellationDate ?? existing?.CancellationDate);
+      throw RecordValidationException.field(
+        'CancellationDate',
+        'CancellationDate must not be before StartDate.',
+        values.CancellationDate ?? existing?.CancellationDate,
+      );
     }
     if (!existing || priceCleared) values.Price ??= tariff.Price;
     this.billingRules(values, existing, start, cancellation);
 
     const ownId = existing ? Number(existing.Id) : 0;
-    if (!existing && values.IsPrimaryContract !== true && !(await this.contractsRepository.markedMainIds(coworkerId, 0, manager)).length) values.IsPrimaryContract = true;
+    if (!existing && values.IsPrimaryContract !== true && !(await this.contractsRepository.markedMainIds(coworkerId, 0, manager)).length)
+      values.IsPrimaryContract = true;
     if (values.IsPrimaryContract === true) {
-      await this.changeOthers(manager, actor, await this.contractsRepository.markedMainIds(coworkerId, ownId, manager), { IsPrimaryContract: false });
+      await this.changeOthers(manager, actor, await this.contractsRepository.markedMainIds(coworkerId, ownId, manager), {
+        IsPrimaryContract: false,
+      });
     }
     return values;
   }

@@ -13,7 +13,12 @@ export class CoworkerInvoiceLinesService {
   @InjectRecords(coworkerInvoiceLines) private readonly records: RecordService;
 
   /** An invoice's lines, in order, in one INSERT, and their history in one more (`businessId`: the invoice's): their Ids. */
-  insertLines(manager: EntityManager, actor: Principal | undefined, lines: readonly Record<string, unknown>[], businessId: number): Promise<number[]> {
+  insertLines(
+    manager: EntityManager,
+    actor: Principal | undefined,
+    lines: readonly Record<string, unknown>[],
+    businessId: number,
+  ): Promise<number[]> {
     const now = new Date();
     const written = lines.map((values) => withFields(values, createStamp(actor, now)));
     return this.records.insertRecords(manager, actor, written, businessId);

@@ -9,11 +9,13 @@ import { CoworkerInvoicesService } from './coworker-invoices.service.js';
 import { CoworkerInvoiceEvents } from './coworker-invoices.events.js';
 import { InvoiceLedger } from './invoice-ledger.js';
 
-@Module(RecordModule.forType({
-  definition: coworkerInvoices,
-  events: CoworkerInvoiceEvents,
-  rules: CoworkerInvoicesRules,
-  providers: [InvoiceIssuanceRepository, CoworkerInvoicesRepository, SettlementRepository, InvoiceLedger, CoworkerInvoicesService],
-  exports: [CoworkerInvoicesService],
-}))
+@Module(
+  RecordModule.forType({
+    definition: coworkerInvoices,
+    events: CoworkerInvoiceEvents,
+    rules: CoworkerInvoicesRules,
+    providers: [InvoiceIssuanceRepository, CoworkerInvoicesRepository, SettlementRepository, InvoiceLedger, CoworkerInvoicesService],
+    exports: [CoworkerInvoicesService],
+  }),
+)
 export class CoworkerInvoicesModule {}

@@ -55,7 +55,8 @@ export class CoworkerInvoicesRules implements RecordRules<CoworkerInvoiceDto> {
   }
 
   async beforeDelete(record: WireRecord, context: DeleteContext): Promise<void> {
-    if (!this.deletionRule) throw new Error('No deletion rule of customer invoices is registered (InvoiceCommands of settlement registers it)');
+    if (!this.deletionRule)
+      throw new Error('No deletion rule of customer invoices is registered (InvoiceCommands of settlement registers it)');
     await this.deletionRule(Number(record.Id), context);
   }
 
@@ -63,12 +64,19 @@ export class CoworkerInvoicesRules implements RecordRules<CoworkerInvoiceDto> {
    * The values of an invoice as the rules above make them (also for invoices a billing run issues, which
    * may bring the number it took for it: `reservedNumber`, one of InvoiceIssuanceRepository.nextNumbers).
    */
-  async valuesToWrite(manager: EntityManager, given: Readonly<Record<string, unknown>>, existing: WireRecord | null, reservedNumber?: string): Promise<Record<string, unknown>> {
+  async valuesToWrite(
+    manager: EntityManager,
+    given: Readonly<Record<string, unknown>>,
+    existing: WireRecord | null,
+    reservedNumber?: string,
+  ): Promise<Record<string, unknown>> {
     refuseBusinessChange(existing, given);
     const values = { ...given };
     // A partial update names only what it changes: the business is the stored one when absent (docs/api.md §1.2).
-    if (repointed(existing, given, 'CoworkerId')) Object.assign(values, await this.billTo(manager, { BusinessId: existing?.BusinessId, ...given }));
-    if (repointed(existing, given, 'CurrencyId')) values.CurrencyCode = await this.issuance.lookup(Currency, given.CurrencyId, 'Code', manager);
+    if (repointed(existing, given, 'CoworkerId'))
+      Object.assign(values, await this.billTo(manager, { BusinessId: existing?.BusinessId, ...given }));
+    if (repointed(existing, given, 'CurrencyId'))
+      values.CurrencyCode = await this.issuance.lookup(Currency, given.CurrencyId, 'Code', manager);
     if (existing === null) {
       values.BusinessName = await this.issuance.lookup(Business, given.BusinessId, 'Name', manager);
       // The number last, just before the insert: the counter row stays locked until COMMIT, and
@@ -79,13 +87,22 @@ export class CoworkerInvoicesRules implements RecordRules<CoworkerInvoiceDto> {
     if (existing === null) values.DueAmount = fromUnits(toUnits(values.TotalAmount ?? 0));
     if (existing !== null) await this.refuseSettlementChanges(manager, values, existing);
     // An invoice with lines (a run's, a credit note) has their totals: read-only (docs/api.md §9.1, §10.1).
-    if (existing !== null && (values.TotalAmount !== undefined || values.TaxAmount !== undefined) && (await this.settlementRepository.hasLines(Number(existing.Id), manager))) {
+    if (
+      existing !== null &&
+      (values.TotalAmount !== undefined || values.TaxAmount !== undefined) &&
+      (await this.settlementRepository.hasLines(Number(existing.Id), manager))
+    ) {
       delete values.TotalAmount;
       delete values.TaxAmount;
     }
     refuseTaxAboveTotal(values, existing);
     // Only a new total moves what is due: a record PUT back as read (its total unchanged) keeps its settlement.
-    if (existing !== null && values.TotalAmount !== undefined && units(values.TotalAmount as number | null) !== units(existing.TotalAmount as number | null)) Object.assign(values, await this.settledWithTotal(Number(existing.Id), values.TotalAmount as number | null, manager));
+    if (
+      existing !== null &&
+      values.TotalAmount !== undefined &&
+      units(values.TotalAmount as number | null) !== units(existing.TotalAmount as number | null)
+    )
+      Object.assign(values, await this.settledWithTotal(Number(existing.Id), values.TotalAmount as number | null, manager));
     return values;
   }
 
@@ -96,29 +113,49 @@ export class CoworkerInvoicesRules implements RecordRules<CoworkerInvoiceDto> {
    * Y's invoice); the amounts of a void invoice, a credit note, and an invoice with payments or credit
    * notes. Values equal to the stored ones are fine: a record PUT back as read changes nothing.
    */
-  private async refuseSettlementChanges(manager: EntityManager, values: Readonly<Record<string, unknown>>, existing: WireRecord): Promise<void> {
+  private async refuseSettlementChanges(
+    manager: EntityManager,
+    values: Readonly<Record<string, unknown>>,
+    existing: WireRecord,
+  ): Promise<void> {
     const id = Number(existing.Id);
     const invoice = await this.settlementRepository.lockInvoice(id, manager);
     if (!invoice) return;
     const changes = (field: string) => values[field] !== undefined && values[field] !== existing[field];
-    const amountChanges = (field: string) => values[field] !== undefined && units(values[field] as number | null) !== units(existing[field] as number | null);
+    const amountChanges = (field: string) =>
+      values[field] !== undefined && units(values[field] as number | null) !== units(existing[field] as number | null);
     if (!changes('CoworkerId') && !changes('CurrencyId') && !AMOUNTS.some(amountChanges)) return;
     const entries = await this.settlementRepository.entriesOf(id, manager);
     const creditNotes = invoice.CreditNote ? [] : await this.settlementRepository.creditNoteTotals(invoice.UniqueId, manager);
     const name = `Invoice ${invoice.InvoiceNumber}`;
     for (const field of ['CoworkerId', 'CurrencyId']) {
       if (!changes(field)) continue;
-      const why = entries.length ? 'has payments or refunds'
-        : (await this.settlementRepository.ownEntriesOf(id, manager)).some((entry) => entry.Code !== INVOICE_CODE) ? (invoice.CreditNote ? 'is a credit note' : 'is void')
-          : creditNotes.length ? 'has credit notes'
-            : (await this.settlementRepository.hasLines(id, manager)) ? 'has lines' : null;
+      const why = entries.length
+        ? 'has payments or refunds'
+        : (await this.settlementRepository.ownEntriesOf(id, manager)).some((entry) => entry.Code !== INVOICE_CODE)
+          ? invoice.CreditNote
+            ? 'is a credit note'
+            : 'is void'
+          : creditNotes.length
+            ? 'has credit notes'
+            : (await this.settlementRepository.hasLines(id, manager))
+              ? 'has lines'
+              : null;
       if (why) throw RecordValidationException.field(field, `${name} ${why}: its ${field} cannot change.`, values[field]);
     }
-    const fixed = invoice.Void ? 'is void' : invoice.CreditNote ? 'is a credit note'
-      : entries.some((entry) => entry.Credit > 0n) ? 'has payments' : creditNotes.length ? 'has credit notes' : null;
+    const fixed = invoice.Void
+      ? 'is void'
+      : invoice.CreditNote
+        ? 'is a credit note'
+        : entries.some((entry) => entry.Credit > 0n)
+          ? 'has payments'
+          : creditNotes.length
+            ? 'has credit notes'
+            : null;
     if (!fixed) return;
     for (const field of AMOUNTS) {
-      if (amountChanges(field)) throw RecordValidationException.field(field, `${name} ${fixed}: its ${field} cannot change.`, values[field]);
+      if (amountChanges(field))
+        throw RecordValidationException.field(field, `${name} ${fixed}: its ${field} cannot change.`, values[field]);
     }
   }
 
@@ -133,7 +170,11 @@ export class CoworkerInvoicesRules implements RecordRules<CoworkerInvoiceDto> {
     const credited = invoice.CreditNote ? 0n : -sum(await this.settlementRepository.creditNoteTotals(invoice.UniqueId, manager));
     const settled = settle(changed, await this.settlementRepository.entriesOf(id, manager), credited);
     if (settled.due < 0n && !invoice.CreditNote) {
-      throw RecordValidationException.field('TotalAmount', `TotalAmount cannot be below what was paid and credited on invoice ${invoice.InvoiceNumber} (${toAmount(settled.paid + credited)}).`, total);
+      throw RecordValidationException.field(
+        'TotalAmount',
+        `TotalAmount cannot be below what was paid and credited on invoice ${invoice.InvoiceNumber} (${toAmount(settled.paid + credited)}).`,
+        total,
+      );
     }
     return settledFields(settled);
   }
@@ -144,7 +185,11 @@ export class CoworkerInvoicesRules implements RecordRules<CoworkerInvoiceDto> {
     // The machinery checked the customer exists; a delete that committed since is still a 400.
     if (!customer) throw RecordValidationException.field('CoworkerId', `Coworker ${values.CoworkerId} does not exist`, values.CoworkerId);
     if (customer.BusinessId !== Number(values.BusinessId)) {
-      throw RecordValidationException.field('CoworkerId', `Coworker ${values.CoworkerId} is not a customer of Business ${values.BusinessId}.`, values.CoworkerId);
+      throw RecordValidationException.field(
+        'CoworkerId',
+        `Coworker ${values.CoworkerId} is not a customer of Business ${values.BusinessId}.`,
+        values.CoworkerId,
+      );
     }
     return {
       CoworkerFullName: customer.FullName,
@@ -171,11 +216,15 @@ export type InvoiceDeletionRule = (invoiceId: number, context: DeleteContext) =>
 function refuseTaxAboveTotal(values: Readonly<Record<string, unknown>>, existing: WireRecord | null): void {
   if (values.TotalAmount === undefined && values.TaxAmount === undefined) return;
   const current = (field: string) => units((values[field] !== undefined ? values[field] : existing?.[field]) as number | null);
-  const unchanged = (field: string) => values[field] === undefined || units(values[field] as number | null) === units(existing?.[field] as number | null);
+  const unchanged = (field: string) =>
+    values[field] === undefined || units(values[field] as number | null) === units(existing?.[field] as number | null);
   if (existing && unchanged('TotalAmount') && unchanged('TaxAmount')) return; // what it holds is fine
   const magnitude = (value: bigint) => (value < 0n ? -value : value);
   if (magnitude(current('TaxAmount')) > magnitude(current('TotalAmount'))) {
-    throw RecordValidationException.field('TaxAmount', `TaxAmount (${toAmount(current('TaxAmount'))}) cannot exceed TotalAmount (${toAmount(current('TotalAmount'))}) in absolute value.`, values.TaxAmount ?? null);
+    throw RecordValidationException.field(
+      'TaxAmount',
+      `TaxAmount (${toAmount(current('TaxAmount'))}) cannot exceed TotalAmount (${toAmount(current('TotalAmount'))}) in absolute value.`,
+      values.TaxAmount ?? null,
+    );
   }
 }
-

@@ -30,7 +30,12 @@ export class CoworkerInvoicesService {
    * Writes an invoice's settled fields (docs/api.md §10.1, InvoiceSettlement) when any of them changed,
    * raising its version, with its change-log entry (and so its webhooks), in the caller's transaction.
    */
-  async applySettlement(id: number, fields: Readonly<Record<string, unknown>>, manager: EntityManager, actor: Principal | undefined): Promise<void> {
+  async applySettlement(
+    id: number,
+    fields: Readonly<Record<string, unknown>>,
+    manager: EntityManager,
+    actor: Principal | undefined,
+  ): Promise<void> {
     const before = await this.records.get(id, undefined, manager);
     if (Object.entries(fields).every(([field, value]) => sameWireValue(before[field], value))) return;
     await this.records.updateRecorded(manager, actor, id, fields, { before });
@@ -42,7 +47,12 @@ export class CoworkerInvoicesService {
    * is the caller's to record once its lines are written (`recordIssued`). `reservedNumber`: its number,
    * when the caller took it already (a run's batch takes its invoices' numbers at once).
    */
-  async issue(manager: EntityManager, actor: Principal | undefined, given: Record<string, unknown>, reservedNumber?: string): Promise<{ id: number; written: Record<string, unknown> }> {
+  async issue(
+    manager: EntityManager,
+    actor: Principal | undefined,
+    given: Record<string, unknown>,
+    reservedNumber?: string,
+  ): Promise<{ id: number; written: Record<string, unknown> }> {
     const values = await this.rules.valuesToWrite(manager, given, null, reservedNumber);
     return this.records.insertStamped(manager, actor, values);
   }

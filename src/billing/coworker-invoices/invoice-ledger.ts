@@ -48,7 +48,16 @@ export class InvoiceLedger {
   async voided(invoiceId: number, manager: EntityManager, actor: Principal | undefined): Promise<void> {
     const invoice = await this.repository.invoiceForLedger(invoiceId, manager);
     if (!invoice) return;
-    await this.keep(undefined, invoice, VOID_CODE, `Void of invoice ${invoice.InvoiceNumber}`, sides(-invoice.TotalAmount), manager, actor, new Date());
+    await this.keep(
+      undefined,
+      invoice,
+      VOID_CODE,
+      `Void of invoice ${invoice.InvoiceNumber}`,
+      sides(-invoice.TotalAmount),
+      manager,
+      actor,
+      new Date(),
+    );
   }
 
   /** Removes an invoice's own entries with it (COWORKER_INVOICE_DELETE, a record DELETE). */
@@ -59,20 +68,36 @@ export class InvoiceLedger {
   }
 
   private async keep(
-    own: OwnEntry | undefined, invoice: LedgerInvoice, code: string, description: string, amounts: { Debit: Units; Credit: Units },
-    manager: EntityManager, actor: Principal | undefined, on?: Date,
+    own: OwnEntry | undefined,
+    invoice: LedgerInvoice,
+    code: string,
+    description: string,
+    amounts: { Debit: Units; Credit: Units },
+    manager: EntityManager,
+    actor: Principal | undefined,
+    on?: Date,
   ): Promise<void> {
     const now = new Date();
     const values = {
-      BusinessId: invoice.BusinessId, CoworkerId: invoice.CoworkerId, CoworkerInvoiceId: invoice.Id, Code: code, Description: description,
-      Debit: toDecimalText(amounts.Debit), Credit: toDecimalText(amounts.Credit), PaymentGatewayName: NONE,
+      BusinessId: invoice.BusinessId,
+      CoworkerId: invoice.CoworkerId,
+      CoworkerInvoiceId: invoice.Id,
+      Code: code,
+      Description: description,
+      Debit: toDecimalText(amounts.Debit),
+      Credit: toDecimalText(amounts.Credit),
+      PaymentGatewayName: NONE,
       TransactionDate: on ? new Date(Math.floor(on.getTime() / 1000) * 1000) : new Date(invoice.CreatedOn),
     };
     if (!own) {
       await this.entries.createRecorded(manager, actor, values, { now });
       return;
     }
-    const same = own.CoworkerId === invoice.CoworkerId && own.Description === description && own.Debit === amounts.Debit && own.Credit === amounts.Credit;
+    const same =
+      own.CoworkerId === invoice.CoworkerId &&
+      own.Description === description &&
+      own.Debit === amounts.Debit &&
+      own.Credit === amounts.Credit;
     if (same) return;
     const { CoworkerId, Description, Debit, Credit } = values;
     await this.entries.updateRecorded(manager, actor, own.Id, { CoworkerId, Description, Debit, Credit }, { now });

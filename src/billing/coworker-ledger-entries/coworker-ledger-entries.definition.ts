@@ -11,9 +11,11 @@ import { CoworkerLedgerEntryDto, CoworkerLedgerEntryUpdateDto } from './dto/cowo
 export const balanceSql = (q: SqlContext): string => {
   const e = (name: string) => `b.${q.id(name)}`;
   const r = (name: string) => `${q.alias}.${q.id(name)}`;
-  return `(SELECT ROUND(COALESCE(SUM(${e('Debit')} - ${e('Credit')}), 0), 4) FROM ${q.table(CoworkerLedgerEntry)} b ` +
+  return (
+    `(SELECT ROUND(COALESCE(SUM(${e('Debit')} - ${e('Credit')}), 0), 4) FROM ${q.table(CoworkerLedgerEntry)} b ` +
     `WHERE ${e('CoworkerId')} = ${r('CoworkerId')} AND (${e('TransactionDate')} < ${r('TransactionDate')} ` +
-    `OR (${e('TransactionDate')} = ${r('TransactionDate')} AND ${e('Id')} <= ${r('Id')})))`;
+    `OR (${e('TransactionDate')} = ${r('TransactionDate')} AND ${e('Id')} <= ${r('Id')})))`
+  );
 };
 
 export const coworkerLedgerEntries = defineRecord({
@@ -27,5 +29,8 @@ export const coworkerLedgerEntries = defineRecord({
     Balance: { kind: 'money', sql: balanceSql },
     CoworkerInvoiceNumber: { from: () => CoworkerInvoice, on: 'CoworkerInvoiceId', column: 'InvoiceNumber' },
   },
-  toStringText: (e) => `${e.TransactionDate?.toString().slice(0, 10)} ${e.Description ?? e.Code ?? ''} ${Number(e.Credit) > 0 ? `-${e.Credit}` : e.Debit}`.replace(/\s+/g, ' ').trim(),
+  toStringText: (e) =>
+    `${e.TransactionDate?.toString().slice(0, 10)} ${e.Description ?? e.Code ?? ''} ${Number(e.Credit) > 0 ? `-${e.Credit}` : e.Debit}`
+      .replace(/\s+/g, ' ')
+      .trim(),
 });

@@ -16,12 +16,22 @@ import { SettlementRepository } from '../settlement/settlement.repository.js';
 import { coworkerLedgerEntries } from './coworker-ledger-entries.definition.js';
 import { CoworkerLedgerEntriesRules } from './coworker-ledger-entries.rules.js';
 
-@Module(RecordModule.forType({
-  definition: coworkerLedgerEntries,
-  rules: CoworkerLedgerEntriesRules,
-  providers: [InvoiceSettlement, SettlementRepository, InvoiceCommands, InvoicePrints, InvoicePdfRenderer, InvoiceRelease],
-  // The e-invoice export (src/billing/einvoices/) makes its Factur-X PDFs and bounds as prints do.
-  exports: [InvoicePrints, SettlementRepository],
-  imports: [CoworkerInvoicesModule, DownloadsModule, CoworkerContractsModule, ContractProductsModule, CoworkerProductsModule, BillingRunsModule, CoworkerBookingCreditUseHistoriesModule],
-}))
+@Module(
+  RecordModule.forType({
+    definition: coworkerLedgerEntries,
+    rules: CoworkerLedgerEntriesRules,
+    providers: [InvoiceSettlement, SettlementRepository, InvoiceCommands, InvoicePrints, InvoicePdfRenderer, InvoiceRelease],
+    // The e-invoice export (src/billing/einvoices/) makes its Factur-X PDFs and bounds as prints do.
+    exports: [InvoicePrints, SettlementRepository],
+    imports: [
+      CoworkerInvoicesModule,
+      DownloadsModule,
+      CoworkerContractsModule,
+      ContractProductsModule,
+      CoworkerProductsModule,
+      BillingRunsModule,
+      CoworkerBookingCreditUseHistoriesModule,
+    ],
+  }),
+)
 export class CoworkerLedgerEntriesModule {}

@@ -21,7 +21,11 @@ const MANUAL = 11;
 /** The service's own entries (INV, CRN, VOID) follow their invoices: no client changes or deletes one (400). */
 function refuseServiceEntry(entry: WireRecord | null, how: 'changed' | 'deleted'): void {
   if (entry && SERVICE_CODES.includes(String(entry.Code))) {
-    throw RecordValidationException.field('Code', `Entry ${String(entry.Id)} (${String(entry.Code)}) is the service's own: it follows its invoice and cannot be ${how}.`, entry.Code);
+    throw RecordValidationException.field(
+      'Code',
+      `Entry ${String(entry.Id)} (${String(entry.Code)}) is the service's own: it follows its invoice and cannot be ${how}.`,
+      entry.Code,
+    );
   }
 }
 
@@ -45,7 +49,11 @@ export class CoworkerLedgerEntriesRules implements RecordRules<CoworkerLedgerEnt
   async beforeSave({ manager, values: given, existing, dto }: SaveContext<CoworkerLedgerEntryDto>): Promise<SaveDecision<Affected>> {
     refuseServiceEntry(existing, 'changed');
     if (isServiceCode(given.Code)) {
-      throw RecordValidationException.field('Code', `${String(given.Code)} is the Code of the service's own entries (invoices, credit notes, voids): a client entry takes another.`, given.Code);
+      throw RecordValidationException.field(
+        'Code',
+        `${String(given.Code)} is the Code of the service's own entries (invoices, credit notes, voids): a client entry takes another.`,
+        given.Code,
+      );
     }
     const values: Record<string, unknown> = { ...given };
     const stored = (field: string) => (existing ? existing[field] : undefined);
@@ -55,12 +63,13 @@ export class CoworkerLedgerEntriesRules implements RecordRules<CoworkerLedgerEnt
     // Debit and Credit: absent keeps (update) or is 0 (create); null is 0.
     for (const field of ['Debit', 'Credit']) if (current(field) === undefined || current(field) === null) values[field] = 0;
     if (dto.PaymentGatewayName === null || (!existing && values.PaymentGatewayName === undefined)) values.PaymentGatewayName = MANUAL;
-    if (dto.TransactionDate === null || (!existing && values.TransactionDate === undefined)) values.TransactionDate = wholeSecond(new Date());
+    if (dto.TransactionDate === null || (!existing && values.TransactionDate === undefined))
+      values.TransactionDate = wholeSecond(new Date());
     else if (values.TransactionDate instanceof Date) values.TransactionDate = wholeSecond(values.TransactionDate);
 
     const debit = units(current('Debit') as number);
     const credit = units(current('Credit') as number);
-    if ((debit > 0n) === (credit > 0n)) {
+    if (debit > 0n === credit > 0n) {
       throw RecordValidationException.field('Credit', 'Exactly one of Debit and Credit must be above 0.', current('Credit'));
     }
 
@@ -70,9 +79,16 @@ export class CoworkerLedgerEntriesRules implements RecordRules<CoworkerLedgerEnt
     // Locked in Id order, so two entries moving between the same invoices cannot deadlock.
     for (const id of affected) {
       if (id === invoiceId) {
-        const settled = await this.settlement.checkEntry({ id: existing ? Number(existing.Id) : undefined, invoiceId: id, debit, credit }, manager);
+        const settled = await this.settlement.checkEntry(
+          { id: existing ? Number(existing.Id) : undefined, invoiceId: id, debit, credit },
+          manager,
+        );
         if (settled.invoice.CoworkerId !== Number(current('CoworkerId'))) {
-          throw RecordValidationException.field('CoworkerInvoiceId', `CoworkerInvoice ${id} is not an invoice of Coworker ${current('CoworkerId')}.`, id);
+          throw RecordValidationException.field(
+            'CoworkerInvoiceId',
+            `CoworkerInvoice ${id} is not an invoice of Coworker ${current('CoworkerId')}.`,
+            id,
+          );
         }
       } else {
         await this.settlement.checkWithout(id, Number(existing!.Id), manager, 'CoworkerInvoiceId');

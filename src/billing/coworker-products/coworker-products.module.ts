@@ -9,5 +9,13 @@ import { CoworkerProductsRepository } from './coworker-products.repository.js';
 import { CoworkerProductsRules } from './coworker-products.rules.js';
 import { coworkerProductEvents } from './coworker-products.events.js';
 
-@Module(RecordModule.forType({ definition: coworkerProducts, events: coworkerProductEvents, rules: CoworkerProductsRules, providers: [CoworkerProductsRepository], imports: [ProductsModule, CoworkerBookingCreditsModule, CoworkerContractsModule, CoworkerTimePassesModule] }))
+@Module(
+  RecordModule.forType({
+    definition: coworkerProducts,
+    events: coworkerProductEvents,
+    rules: CoworkerProductsRules,
+    providers: [CoworkerProductsRepository],
+    imports: [ProductsModule, CoworkerBookingCreditsModule, CoworkerContractsModule, CoworkerTimePassesModule],
+  }),
+)
 export class CoworkerProductsModule {}

@@ -29,7 +29,14 @@ export interface CustomerForSale {
   FullName: string;
 }
 
-const PRODUCT_FLAGS = ['Archived', 'OnlyForMembers', 'OnlyForContacts', 'TrackStock', 'AllowNegativeStock', 'CreateDeliveryWhenPurchased'] as const;
+const PRODUCT_FLAGS = [
+  'Archived',
+  'OnlyForMembers',
+  'OnlyForContacts',
+  'TrackStock',
+  'AllowNegativeStock',
+  'CreateDeliveryWhenPurchased',
+] as const;
 
 /**
  * The reads of a sale beyond the machinery's own, inside the sale's transaction. Hand-built: every sale
@@ -41,10 +48,16 @@ export class CoworkerProductsRepository {
 
   async productForSale(productId: number, manager: EntityManager): Promise<ProductForSale | null> {
     const { db } = this;
-    const columns = ['Name', 'BusinessId', 'Price', 'SystemProductType', 'TimePassId', 'TimePassQuantity', ...PRODUCT_FLAGS].map((name) => db.id(name)).join(', ');
+    const columns = ['Name', 'BusinessId', 'Price', 'SystemProductType', 'TimePassId', 'TimePassQuantity', ...PRODUCT_FLAGS]
+      .map((name) => db.id(name))
+      .join(', ');
     const [row] = await db.query(`SELECT ${columns} FROM ${db.tableOf(Product)} WHERE ${db.id('Id')} = ?`, [productId], manager);
     if (!row) return null;
-    const product: Record<string, unknown> = { Name: String(row.Name), BusinessId: Number(row.BusinessId), Price: toWire('money', row.Price) };
+    const product: Record<string, unknown> = {
+      Name: String(row.Name),
+      BusinessId: Number(row.BusinessId),
+      Price: toWire('money', row.Price),
+    };
     for (const flag of PRODUCT_FLAGS) product[flag] = toWire('bool', row[flag]);
     const dayPass = Number(row.SystemProductType) === SystemProductType.DayPass && row.TimePassId !== null && row.TimePassId !== undefined;
     product.dayPass = dayPass ? { TimePassId: Number(row.TimePassId), TimePassQuantity: Number(row.TimePassQuantity ?? 1) } : null;
@@ -53,14 +66,22 @@ export class CoworkerProductsRepository {
 
   async customerForSale(coworkerId: number, manager: EntityManager): Promise<CustomerForSale | null> {
     const { db } = this;
-    const [row] = await db.query(`SELECT ${db.id('BusinessId')} AS b, ${db.id('FullName')} AS n FROM ${db.tableOf(Coworker)} WHERE ${db.id('Id')} = ?`, [coworkerId], manager);
+    const [row] = await db.query(
+      `SELECT ${db.id('BusinessId')} AS b, ${db.id('FullName')} AS n FROM ${db.tableOf(Coworker)} WHERE ${db.id('Id')} = ?`,
+      [coworkerId],
+      manager,
+    );
     return row ? { BusinessId: Number(row.b), FullName: String(row.n) } : null;
   }
 
   /** The sale's InvoicedPeriod as stored (not on the wire); undefined when it does not exist. */
   async invoicedPeriod(id: number, manager: EntityManager): Promise<unknown> {
     const { db } = this;
-    const [row] = await db.query(`SELECT ${db.id('InvoicedPeriod')} AS p FROM ${db.tableOf(CoworkerProduct)} WHERE ${db.id('Id')} = ?`, [id], manager);
+    const [row] = await db.query(
+      `SELECT ${db.id('InvoicedPeriod')} AS p FROM ${db.tableOf(CoworkerProduct)} WHERE ${db.id('Id')} = ?`,
+      [id],
+      manager,
+    );
     return row?.p;
   }
 }

@@ -6,7 +6,11 @@ import type { Principal } from '../../platform/principal.js';
 import { parseDbDateTime } from '../../records/wire-values.js';
 import { billedDeleteRefusal, hasBilledLines, refuseBilledChanges } from '../due-items/billed-items.js';
 import type { WireRecord } from '../../records/record-definition.js';
-import { CoworkerBookingCreditsService, wholeSecond, type ReleasingSale } from '../coworker-booking-credits/coworker-booking-credits.service.js';
+import {
+  CoworkerBookingCreditsService,
+  wholeSecond,
+  type ReleasingSale,
+} from '../coworker-booking-credits/coworker-booking-credits.service.js';
 import { coworkerBookingCredits } from '../coworker-booking-credits/coworker-booking-credits.definition.js';
 import { CoworkerContractsRules } from '../coworker-contracts/coworker-contracts.rules.js';
 import { ProductsService } from '../products/products.service.js';
@@ -82,18 +86,29 @@ export class CoworkerProductsRules implements RecordRules<CoworkerProductDto> {
     if (!customer) throw RecordValidationException.field('CoworkerId', `Coworker ${values.CoworkerId} does not exist`, values.CoworkerId);
     const name = product.Name;
     if (product.BusinessId !== customer.BusinessId) {
-      throw RecordValidationException.field('ProductId', `Product ${productId} is not sold by Business ${customer.BusinessId}, the business of Coworker ${values.CoworkerId}.`, productId);
+      throw RecordValidationException.field(
+        'ProductId',
+        `Product ${productId} is not sold by Business ${customer.BusinessId}, the business of Coworker ${values.CoworkerId}.`,
+        productId,
+      );
     }
     // A member has a contract active now; its main one decides when PricePlan credits expire.
     const plan = await this.contracts.mainActive(Number(values.CoworkerId), new Date(), manager);
     const member = plan !== null;
     if (product.Archived) throw refusal(`Product "${name}" is archived and cannot be sold.`);
-    if (product.OnlyForMembers && !member) throw refusal(`Product "${name}" is only for members: ${customer.FullName} has no active contract.`);
-    if (product.OnlyForContacts && member) throw refusal(`Product "${name}" is only for contacts: ${customer.FullName} has an active contract.`);
+    if (product.OnlyForMembers && !member)
+      throw refusal(`Product "${name}" is only for members: ${customer.FullName} has no active contract.`);
+    if (product.OnlyForContacts && member)
+      throw refusal(`Product "${name}" is only for contacts: ${customer.FullName} has an active contract.`);
 
     const quantity = (values.Quantity as number | null | undefined) ?? 1;
     if (!(await this.stock.takeStock(manager, productId, quantity))) {
-      if (product.AllowNegativeStock) throw RecordValidationException.field('Quantity', `A sale of ${quantity} would take the stock of "${name}" below ${-MAX_ID}.`, quantity);
+      if (product.AllowNegativeStock)
+        throw RecordValidationException.field(
+          'Quantity',
+          `A sale of ${quantity} would take the stock of "${name}" below ${-MAX_ID}.`,
+          quantity,
+        );
       throw refusal(`Not enough stock of "${name}" for a sale of ${quantity}: the product does not allow negative stock.`);
     }
     if (product.TrackStock) await this.recordStockChange(manager, context.actor, productId, quantity);
@@ -122,19 +137,30 @@ export class CoworkerProductsRules implements RecordRules<CoworkerProductDto> {
    * counts every sale committed before this one, where a read before takeStock could miss one (and take
    * an alert another sale claimed for this sale's).
    */
-  private async recordStockChange(manager: EntityManager, actor: Principal | undefined, productId: number, quantity: number): Promise<void> {
+  private async recordStockChange(
+    manager: EntityManager,
+    actor: Principal | undefined,
+    productId: number,
+    quantity: number,
+  ): Promise<void> {
     const after = await this.products.get(productId, undefined, manager);
     const left = Number(after.CurrentStock);
     const stock = left + quantity;
     const level = after.StockAlertLevel as number | null;
     const before = Object.assign({}, after, { CurrentStock: stock, LowStock: level !== null && stock <= level });
-    await this.products.changeRecorded(manager, actor, productId, async () => {
-      // Only a sale that crossed the level with the alert armed can claim it: the claim's UPDATE (which
-      // keeps it once among parallel sales) runs for that sale alone, not for every sale.
-      if (level !== null && after.LowStockAlertedOn == null && left <= level && stock > level) {
-        await this.stock.claimLowStockAlert(manager, productId, quantity, wholeSecond(new Date()));
-      }
-    }, before);
+    await this.products.changeRecorded(
+      manager,
+      actor,
+      productId,
+      async () => {
+        // Only a sale that crossed the level with the alert armed can claim it: the claim's UPDATE (which
+        // keeps it once among parallel sales) runs for that sale alone, not for every sale.
+        if (level !== null && after.LowStockAlertedOn == null && left <= level && stock > level) {
+          await this.stock.claimLowStockAlert(manager, productId, quantity, wholeSecond(new Date()));
+        }
+      },
+      before,
+    );
   }
 
   /**
@@ -149,7 +175,11 @@ export class CoworkerProductsRules implements RecordRules<CoworkerProductDto> {
       values.RepeatFrom = values.SaleDate ?? (existing?.SaleDate ? new Date(String(existing.SaleDate)) : null);
     }
     if (regular === true && (values.RepeatCycle ?? existing?.RepeatCycle ?? null) === null) {
-      throw RecordValidationException.field('RepeatCycle', 'RepeatCycle is required for a recurring sale (RegularCharge).', values.RepeatCycle ?? null);
+      throw RecordValidationException.field(
+        'RepeatCycle',
+        'RepeatCycle is required for a recurring sale (RegularCharge).',
+        values.RepeatCycle ?? null,
+      );
     }
   }
 
@@ -158,15 +188,29 @@ export class CoworkerProductsRules implements RecordRules<CoworkerProductDto> {
     if (!(await hasBilledLines(this.db, 'CoworkerProductUniqueId', String(existing.UniqueId), manager))) return;
     const extra: FieldError[] = [];
     if (values.Invoiced === false && existing.RegularCharge !== true) {
-      extra.push({ PropertyName: 'Invoiced', AttemptedValue: false, Message: 'The sale was billed on an invoice: it stays invoiced. Credit the invoice instead.' });
+      extra.push({
+        PropertyName: 'Invoiced',
+        AttemptedValue: false,
+        Message: 'The sale was billed on an invoice: it stays invoiced. Credit the invoice instead.',
+      });
     }
     if (values.RepeatUntil instanceof Date && existing.RegularCharge === true) {
       const billed = await this.billedUntil(Number(existing.Id), manager);
       if (billed && values.RepeatUntil.getTime() < billed.getTime() - 86_400_000) {
-        extra.push({ PropertyName: 'RepeatUntil', AttemptedValue: values.RepeatUntil.toISOString(), Message: `It was billed up to ${billed.toISOString().slice(0, 10)} (exclusive): RepeatUntil cannot end before what was billed.` });
+        extra.push({
+          PropertyName: 'RepeatUntil',
+          AttemptedValue: values.RepeatUntil.toISOString(),
+          Message: `It was billed up to ${billed.toISOString().slice(0, 10)} (exclusive): RepeatUntil cannot end before what was billed.`,
+        });
       }
     }
-    refuseBilledChanges('CoworkerProduct', ['Price', 'SaleDate', 'RegularCharge', 'RepeatCycle', 'RepeatUnit', 'RepeatFrom'], values, existing, extra);
+    refuseBilledChanges(
+      'CoworkerProduct',
+      ['Price', 'SaleDate', 'RegularCharge', 'RepeatCycle', 'RepeatUnit', 'RepeatFrom'],
+      values,
+      existing,
+      extra,
+    );
   }
 
   private async billedUntil(id: number, manager: EntityManager): Promise<Date | null> {
@@ -183,16 +227,28 @@ export class CoworkerProductsRules implements RecordRules<CoworkerProductDto> {
     const UniqueId = String(saved.values.UniqueId);
     await this.credits.release(saved.manager, { ...sale, UniqueId }, saved.actor);
     if (sale.delivers !== null) {
-      await this.deliveries.deliver(saved.manager, { UniqueId, BusinessId: sale.BusinessId, CoworkerId: sale.CoworkerId, ProductName: sale.delivers }, saved.actor);
+      await this.deliveries.deliver(
+        saved.manager,
+        { UniqueId, BusinessId: sale.BusinessId, CoworkerId: sale.CoworkerId, ProductName: sale.delivers },
+        saved.actor,
+      );
     }
     if (!sale.dayPass) return;
     const { TimePassId, TimePassQuantity } = sale.dayPass;
-    const release = { UniqueId, CoworkerId: sale.CoworkerId, BusinessId: sale.BusinessId, TimePassId, count: sale.Quantity * TimePassQuantity, SaleDate: sale.SaleDate };
+    const release = {
+      UniqueId,
+      CoworkerId: sale.CoworkerId,
+      BusinessId: sale.BusinessId,
+      TimePassId,
+      count: sale.Quantity * TimePassQuantity,
+      SaleDate: sale.SaleDate,
+    };
     await this.timePasses.releaseForSale(saved.manager, release, saved.actor);
   }
 
   async beforeDelete(sale: WireRecord, { manager, actor }: DeleteContext): Promise<void> {
-    if (await hasBilledLines(this.db, 'CoworkerProductUniqueId', String(sale.UniqueId), manager)) throw refusal(billedDeleteRefusal('CoworkerProduct', sale.Id));
+    if (await hasBilledLines(this.db, 'CoworkerProductUniqueId', String(sale.UniqueId), manager))
+      throw refusal(billedDeleteRefusal('CoworkerProduct', sale.Id));
     const unused = await this.credits.ofSale(manager, String(sale.UniqueId), true);
     // One conditional DELETE takes the unused credits; any credit left was used (even by a
     // transaction that committed meanwhile), and the refusal rolls the DELETE back.
@@ -200,7 +256,7 @@ export class CoworkerProductsRules implements RecordRules<CoworkerProductDto> {
     if (used > 0) {
       throw refusal(
         `CoworkerProduct ${sale.Id} cannot be deleted: ${used} of the booking credits it released ${used === 1 ? 'has' : 'have'} been used. ` +
-        'Deleting a sale removes its unused credits and does not return its quantity to stock.',
+          'Deleting a sale removes its unused credits and does not return its quantity to stock.',
       );
     }
     await this.creditRecords.recordRemoved(manager, actor, unused);

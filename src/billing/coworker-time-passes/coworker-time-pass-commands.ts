@@ -18,14 +18,17 @@ export class CoworkerTimePassCommands implements OnModuleInit {
   @InjectRecords(coworkerTimePasses) private readonly records: RecordService;
 
   onModuleInit(): void {
-    this.commands.register('CoworkerTimePass', claimCommand({
-      key: 'USE_TIME_PASS',
-      name: 'Use time pass',
-      permission: { entity: 'CoworkerTimePass', action: 'Edit' },
-      done: (pass) => pass.Used === true,
-      doneAlready: (id) => `CoworkerTimePass ${id} has been used already.`,
-      claim: (id, at, by, manager) => this.passes.claim(id, at, by, manager),
-      records: this.records,
-    }));
+    this.commands.register(
+      'CoworkerTimePass',
+      claimCommand({
+        key: 'USE_TIME_PASS',
+        name: 'Use time pass',
+        permission: { entity: 'CoworkerTimePass', action: 'Edit' },
+        done: (pass) => pass.Used === true,
+        doneAlready: (id) => `CoworkerTimePass ${id} has been used already.`,
+        claim: (id, at, by, manager) => this.passes.claim(id, at, by, manager),
+        records: this.records,
+      }),
+    );
   }
 }

@@ -13,7 +13,13 @@ export const coworkerTimePasses = defineRecord({
   commands: true,
   filterAliases: { IsUsed: 'Used' },
   nullFilters: true,
-  createdValue: { Ids: { type: 'array', items: { type: 'integer', format: 'int32' }, description: 'The ids of the passes made (CreateMultiple), the first being Id.' } },
+  createdValue: {
+    Ids: {
+      type: 'array',
+      items: { type: 'integer', format: 'int32' },
+      description: 'The ids of the passes made (CreateMultiple), the first being Id.',
+    },
+  },
   reads: {
     TimePassName: { from: () => TimePass, on: 'TimePassId', column: 'Name' },
     CoworkerFullName: { from: () => Coworker, on: 'CoworkerId', column: 'FullName' },

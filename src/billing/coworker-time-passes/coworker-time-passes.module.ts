@@ -6,10 +6,12 @@ import { CoworkerTimePassesRepository } from './coworker-time-passes.repository.
 import { CoworkerTimePassesRules } from './coworker-time-passes.rules.js';
 import { CoworkerTimePassesService } from './coworker-time-passes.service.js';
 
-@Module(RecordModule.forType({
-  definition: coworkerTimePasses,
-  rules: CoworkerTimePassesRules,
-  providers: [CoworkerTimePassesRepository, CoworkerTimePassesService, CoworkerTimePassCommands],
-  exports: [CoworkerTimePassesService],
-}))
+@Module(
+  RecordModule.forType({
+    definition: coworkerTimePasses,
+    rules: CoworkerTimePassesRules,
+    providers: [CoworkerTimePassesRepository, CoworkerTimePassesService, CoworkerTimePassCommands],
+    exports: [CoworkerTimePassesService],
+  }),
+)
 export class CoworkerTimePassesModule {}

@@ -9,7 +9,6 @@ import { CoworkerTimePass } from './coworker-time-pass.entity.js';
 import { holdUnbilled } from '../due-items/flag-claims.js';
 import { updateStampParameters, updateStampSql } from '../../records/audit-stamp.js';
 
-
 /** What the presence rules read of a TimePass. */
 export interface PassKind {
   Id: number;
@@ -56,8 +55,8 @@ export class CoworkerTimePassesRepository {
     const q = (name: string) => db.id(name);
     const [row] = await db.query(
       `SELECT ${q('Id')} AS id, ${['BusinessId', 'Name', 'Price', 'Archived', 'ValidityDays'].map(q).join(', ')} FROM ${db.tableOf(TimePass)} ` +
-      `WHERE ${q('BusinessId')} = ? AND ${q('PaygContacts')} = 1 AND ${q('Archived')} = 0 ` +
-      `ORDER BY CASE WHEN ${q('UsePriority')} IS NULL THEN 1 ELSE 0 END, ${q('UsePriority')}, ${q('Id')} LIMIT 1`,
+        `WHERE ${q('BusinessId')} = ? AND ${q('PaygContacts')} = 1 AND ${q('Archived')} = 0 ` +
+        `ORDER BY CASE WHEN ${q('UsePriority')} IS NULL THEN 1 ELSE 0 END, ${q('UsePriority')}, ${q('Id')} LIMIT 1`,
       [businessId],
       manager,
     );
@@ -84,12 +83,13 @@ export class CoworkerTimePassesRepository {
     const q = (name: string) => db.id(name);
     // Two reads, each in the order of the index (CoworkerId, Used, ExpireDate), which ends with the Id:
     // passes that expire, then those that never do. A customer may hold thousands of passes.
-    const select = (expiry: string, order: string, parameters: unknown[]) => db.query(
-      `SELECT ${q('Id')} AS id, ${q('UniqueId')} AS uid FROM ${db.tableOf(CoworkerTimePass)} ` +
-      `WHERE ${q('CoworkerId')} = ? AND ${q('Used')} = 0 AND ${expiry} AND ${q('BusinessId')} = ? ORDER BY ${order} LIMIT ${CANDIDATES}`,
-      parameters,
-      manager,
-    );
+    const select = (expiry: string, order: string, parameters: unknown[]) =>
+      db.query(
+        `SELECT ${q('Id')} AS id, ${q('UniqueId')} AS uid FROM ${db.tableOf(CoworkerTimePass)} ` +
+          `WHERE ${q('CoworkerId')} = ? AND ${q('Used')} = 0 AND ${expiry} AND ${q('BusinessId')} = ? ORDER BY ${order} LIMIT ${CANDIDATES}`,
+        parameters,
+        manager,
+      );
     let rows = await select(`${q('ExpireDate')} >= ?`, `${q('ExpireDate')}, ${q('Id')}`, [coworkerId, db.dateParam(at), businessId]);
     if (!rows.length) rows = await select(`${q('ExpireDate')} IS NULL`, q('Id'), [coworkerId, businessId]);
     return rows.map((row) => ({ Id: Number(row.id), UniqueId: String(row.uid) }));
@@ -118,7 +118,11 @@ export class CoworkerTimePassesRepository {
   async holdUsed(uniqueId: string, manager: EntityManager): Promise<number | null> {
     const { db } = this;
     const q = (name: string) => db.id(name);
-    const result = await db.run(`UPDATE ${db.tableOf(CoworkerTimePass)} SET ${q('Used')} = 1 WHERE ${q('UniqueId')} = ? AND ${q('Used')} = 1`, [uniqueId], manager);
+    const result = await db.run(
+      `UPDATE ${db.tableOf(CoworkerTimePass)} SET ${q('Used')} = 1 WHERE ${q('UniqueId')} = ? AND ${q('Used')} = 1`,
+      [uniqueId],
+      manager,
+    );
     if (result.affected !== 1) return null;
     return this.idOf(uniqueId, manager);
   }
@@ -144,17 +148,31 @@ export class CoworkerTimePassesRepository {
 
   async idOf(uniqueId: string, manager: EntityManager): Promise<number | null> {
     const { db } = this;
-    const [row] = await db.query(`SELECT ${db.id('Id')} AS id FROM ${db.tableOf(CoworkerTimePass)} WHERE ${db.id('UniqueId')} = ?`, [uniqueId], manager);
+    const [row] = await db.query(
+      `SELECT ${db.id('Id')} AS id FROM ${db.tableOf(CoworkerTimePass)} WHERE ${db.id('UniqueId')} = ?`,
+      [uniqueId],
+      manager,
+    );
     return row ? Number(row.id) : null;
   }
 
   /** Writes passes in one INSERT (TypeORM's query builder: the entity's column transformers apply); their ids in order. */
   async insertMany(rows: ReadonlyArray<Record<string, unknown>>, manager: EntityManager): Promise<number[]> {
     if (!rows.length) return [];
-    await manager.createQueryBuilder().insert().into(CoworkerTimePass).values(rows as never).updateEntity(false).execute();
+    await manager
+      .createQueryBuilder()
+      .insert()
+      .into(CoworkerTimePass)
+      .values(rows as never)
+      .updateEntity(false)
+      .execute();
     const { db } = this;
     const marks = rows.map(() => '?').join(', ');
-    const found = await db.query(`SELECT ${db.id('Id')} AS id FROM ${db.tableOf(CoworkerTimePass)} WHERE ${db.id('UniqueId')} IN (${marks}) ORDER BY ${db.id('Id')}`, rows.map((row) => row.UniqueId), manager);
+    const found = await db.query(
+      `SELECT ${db.id('Id')} AS id FROM ${db.tableOf(CoworkerTimePass)} WHERE ${db.id('UniqueId')} IN (${marks}) ORDER BY ${db.id('Id')}`,
+      rows.map((row) => row.UniqueId),
+      manager,
+    );
     return found.map((row) => Number(row.id));
   }
 
@@ -172,10 +190,10 @@ export class CoworkerTimePassesRepository {
     const q = (name: string) => db.id(name);
     return db.query(
       `SELECT p.${q('Id')} AS id, p.${q('CoworkerId')} AS coworker, p.${q('UniqueId')} AS uniqueId, p.${q('Version')} AS version, p.${q('SaleDate')} AS saleDate, p.${q('Price')} AS amount, p.${q('TimePassId')} AS timePass, ` +
-      `t.${q('Name')} AS name, t.${q('InvoiceDisplay')} AS display, t.${q('TaxRateId')} AS taxRate, t.${q('CurrencyId')} AS currency ` +
-      `FROM ${db.tableOf(CoworkerTimePass)} p JOIN ${db.tableOf(TimePass)} t ON t.${q('Id')} = p.${q('TimePassId')} ` +
-      `WHERE p.${q('CoworkerId')} ${inList(customerIds)} AND p.${q('Invoiced')} = 0 AND p.${q('Free')} = 0 AND p.${q('Price')} > 0 AND p.${q('SaleDate')} < ? ` +
-      `ORDER BY p.${q('CoworkerId')}, p.${q('SaleDate')}, p.${q('Id')}`,
+        `t.${q('Name')} AS name, t.${q('InvoiceDisplay')} AS display, t.${q('TaxRateId')} AS taxRate, t.${q('CurrencyId')} AS currency ` +
+        `FROM ${db.tableOf(CoworkerTimePass)} p JOIN ${db.tableOf(TimePass)} t ON t.${q('Id')} = p.${q('TimePassId')} ` +
+        `WHERE p.${q('CoworkerId')} ${inList(customerIds)} AND p.${q('Invoiced')} = 0 AND p.${q('Free')} = 0 AND p.${q('Price')} > 0 AND p.${q('SaleDate')} < ? ` +
+        `ORDER BY p.${q('CoworkerId')}, p.${q('SaleDate')}, p.${q('Id')}`,
       [...customerIds, db.dateParam(before)],
       manager,
     );
@@ -184,7 +202,11 @@ export class CoworkerTimePassesRepository {
   /** The id of a check-in that used the pass (by its UniqueId); null when none did. */
   async checkinUsing(passUniqueId: unknown, manager: EntityManager): Promise<number | null> {
     const { db } = this;
-    const [checkin] = await db.query(`SELECT ${db.id('Id')} AS id FROM ${db.id('checkin')} WHERE ${db.id('CoworkerTimePassGuid')} = ? LIMIT 1`, [passUniqueId], manager);
+    const [checkin] = await db.query(
+      `SELECT ${db.id('Id')} AS id FROM ${db.id('checkin')} WHERE ${db.id('CoworkerTimePassGuid')} = ? LIMIT 1`,
+      [passUniqueId],
+      manager,
+    );
     return checkin ? Number(checkin.id) : null;
   }
 }

@@ -39,7 +39,8 @@ export class CoworkerTimePassesRules implements RecordRules<CoworkerTimePassDto,
     const timePassId = Number(values.TimePassId);
     const kind = await this.passes.passKind(timePassId, manager);
     if (!kind) throw RecordValidationException.field('TimePassId', `TimePass ${timePassId} does not exist`, timePassId);
-    if (kind.Archived) throw RecordValidationException.field('TimePassId', `TimePass "${kind.Name}" is archived: no new passes of it are made.`, timePassId);
+    if (kind.Archived)
+      throw RecordValidationException.field('TimePassId', `TimePass "${kind.Name}" is archived: no new passes of it are made.`, timePassId);
     values.Price ??= kind.Price;
     values.Free ??= false;
     values.SaleDate = wholeSecond((values.SaleDate as Date | null | undefined) ?? new Date());
@@ -55,13 +56,22 @@ export class CoworkerTimePassesRules implements RecordRules<CoworkerTimePassDto,
   }
 
   async beforeDelete(pass: WireRecord, { manager }: DeleteContext): Promise<void> {
-    if (pass.Invoiced === true || !(await this.passes.holdUnbilled(Number(pass.Id), manager))) throw refusal(billedDeleteRefusal('CoworkerTimePass', pass.Id));
+    if (pass.Invoiced === true || !(await this.passes.holdUnbilled(Number(pass.Id), manager)))
+      throw refusal(billedDeleteRefusal('CoworkerTimePass', pass.Id));
     const checkin = await this.passes.checkinUsing(pass.UniqueId, manager);
-    if (checkin !== null) throw refusal(`CoworkerTimePass ${pass.Id} cannot be deleted: Checkin ${checkin} used it. Delete the check-in to give the pass back.`);
+    if (checkin !== null)
+      throw refusal(
+        `CoworkerTimePass ${pass.Id} cannot be deleted: Checkin ${checkin} used it. Delete the check-in to give the pass back.`,
+      );
   }
 
   /** An update may not move the pass to another customer or business, nor change what was billed. */
-  private async keepOwnedAndBilled(values: Record<string, unknown>, existing: WireRecord, dto: CoworkerTimePassDto, manager: EntityManager): Promise<void> {
+  private async keepOwnedAndBilled(
+    values: Record<string, unknown>,
+    existing: WireRecord,
+    dto: CoworkerTimePassDto,
+    manager: EntityManager,
+  ): Promise<void> {
     const errors: FieldError[] = [];
     for (const field of OWNED) {
       if (values[field] === undefined || values[field] === null) {
@@ -69,7 +79,11 @@ export class CoworkerTimePassesRules implements RecordRules<CoworkerTimePassDto,
         continue;
       }
       if (Number(values[field]) !== Number(existing[field])) {
-        errors.push({ PropertyName: field, AttemptedValue: values[field], Message: `${field} of a pass cannot be changed (it is ${existing[field]}): delete the pass and make one for the other customer.` });
+        errors.push({
+          PropertyName: field,
+          AttemptedValue: values[field],
+          Message: `${field} of a pass cannot be changed (it is ${existing[field]}): delete the pass and make one for the other customer.`,
+        });
       }
     }
     if (errors.length) throw new RecordValidationException(errors);

@@ -34,7 +34,11 @@ export function passExpiry(saleDate: Date, validityDays: number | null, field: s
   if (validityDays === null) return null;
   const expiry = new Date(saleDate.getTime() + validityDays * 86_400_000);
   if (expiry.getUTCFullYear() > LAST_YEAR) {
-    throw RecordValidationException.field(field, `A pass sold on ${formatDateTime(saleDate)} would expire after the year ${LAST_YEAR}.`, formatDateTime(saleDate));
+    throw RecordValidationException.field(
+      field,
+      `A pass sold on ${formatDateTime(saleDate)} would expire after the year ${LAST_YEAR}.`,
+      formatDateTime(saleDate),
+    );
   }
   return expiry;
 }
@@ -59,14 +63,28 @@ export class CoworkerTimePassesService {
     const kind = await this.passes.passKind(sale.TimePassId, manager);
     if (!kind || kind.BusinessId !== sale.BusinessId) return [];
     if (sale.count > MAX_PASSES_PER_SALE) {
-      throw RecordValidationException.field('Quantity', `This sale would release ${sale.count} passes of "${kind.Name}": at most ${MAX_PASSES_PER_SALE} per sale.`, sale.count);
+      throw RecordValidationException.field(
+        'Quantity',
+        `This sale would release ${sale.count} passes of "${kind.Name}": at most ${MAX_PASSES_PER_SALE} per sale.`,
+        sale.count,
+      );
     }
     const saleDate = wholeSecond(sale.SaleDate);
     const row = {
-      CoworkerId: sale.CoworkerId, BusinessId: sale.BusinessId, TimePassId: kind.Id, Free: true, Price: 0, SaleDate: saleDate,
-      ExpireDate: passExpiry(saleDate, kind.ValidityDays, 'SaleDate'), CoworkerProductUniqueId: sale.UniqueId,
+      CoworkerId: sale.CoworkerId,
+      BusinessId: sale.BusinessId,
+      TimePassId: kind.Id,
+      Free: true,
+      Price: 0,
+      SaleDate: saleDate,
+      ExpireDate: passExpiry(saleDate, kind.ValidityDays, 'SaleDate'),
+      CoworkerProductUniqueId: sale.UniqueId,
     };
-    return this.insertPasses(manager, Array.from({ length: sale.count }, () => row), actor);
+    return this.insertPasses(
+      manager,
+      Array.from({ length: sale.count }, () => row),
+      actor,
+    );
   }
 
   /**
@@ -76,7 +94,11 @@ export class CoworkerTimePassesService {
   copies(manager: EntityManager, written: Readonly<Record<string, unknown>>, count: number, actor?: Principal): Promise<number[]> {
     const row: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(written)) if (name !== 'UniqueId' && name !== 'Id') row[name] = value;
-    return this.insertPasses(manager, Array.from({ length: count }, () => row), actor);
+    return this.insertPasses(
+      manager,
+      Array.from({ length: count }, () => row),
+      actor,
+    );
   }
 
   /** A check-in's pass by rule 3: the valid pass of the customer that expires first, now used. Null when there is none. */
@@ -86,7 +108,8 @@ export class CoworkerTimePassesService {
       if (!candidates.length) return null;
       for (const pass of candidates) {
         // Another transaction may have used it since the read: then the next one is tried.
-        if (await this.records.changeRecorded(manager, actor, pass.Id, () => this.passes.claim(pass.Id, at, actor?.email ?? null, manager))) return pass;
+        if (await this.records.changeRecorded(manager, actor, pass.Id, () => this.passes.claim(pass.Id, at, actor?.email ?? null, manager)))
+          return pass;
       }
     }
   }
@@ -97,15 +120,36 @@ export class CoworkerTimePassesService {
   }
 
   /** A check-in's pass by rule 4: a new pass of the business's pay-as-you-go TimePass, already used. Null when it has none. */
-  async makePayAsYouGo(manager: EntityManager, coworkerId: number, businessId: number, at: Date, actor?: Principal): Promise<string | null> {
+  async makePayAsYouGo(
+    manager: EntityManager,
+    coworkerId: number,
+    businessId: number,
+    at: Date,
+    actor?: Principal,
+  ): Promise<string | null> {
     const kind: PassKind | null = await this.passes.payAsYouGo(businessId, manager);
     if (!kind) return null;
     const when = wholeSecond(at);
     const uniqueId = randomUUID();
-    await this.insertPasses(manager, [{
-      UniqueId: uniqueId, CoworkerId: coworkerId, BusinessId: businessId, TimePassId: kind.Id, Free: false, Price: kind.Price,
-      SaleDate: when, ExpireDate: passExpiry(when, kind.ValidityDays, 'FromTime'), Used: true, UsedDate: when, IsPayAsYouGo: true,
-    }], actor);
+    await this.insertPasses(
+      manager,
+      [
+        {
+          UniqueId: uniqueId,
+          CoworkerId: coworkerId,
+          BusinessId: businessId,
+          TimePassId: kind.Id,
+          Free: false,
+          Price: kind.Price,
+          SaleDate: when,
+          ExpireDate: passExpiry(when, kind.ValidityDays, 'FromTime'),
+          Used: true,
+          UsedDate: when,
+          IsPayAsYouGo: true,
+        },
+      ],
+      actor,
+    );
     return uniqueId;
   }
 
@@ -121,7 +165,13 @@ export class CoworkerTimePassesService {
       if (await this.passes.holdUnbilled(id, manager)) await this.records.deleteWithin(manager, id, actor);
       return;
     }
-    await this.records.changeRecorded(manager, actor, id, async () => (await this.passes.giveBack(uniqueId, actor?.email ?? null, manager)) !== null, pass);
+    await this.records.changeRecorded(
+      manager,
+      actor,
+      id,
+      async () => (await this.passes.giveBack(uniqueId, actor?.email ?? null, manager)) !== null,
+      pass,
+    );
   }
 
   private async insertPasses(manager: EntityManager, rows: ReadonlyArray<Record<string, unknown>>, actor?: Principal): Promise<number[]> {

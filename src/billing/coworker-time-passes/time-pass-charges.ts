@@ -24,19 +24,38 @@ export class TimePassCharges implements OnModuleInit {
 
   private readonly rows = new CoworkerTimePassesRepository(this.db);
 
-  constructor(private readonly sources: DueItemSources, private readonly db: Database) {}
+  constructor(
+    private readonly sources: DueItemSources,
+    private readonly db: Database,
+  ) {}
 
-  private readonly claims = new FlagClaims(this.db, { entity: CoworkerTimePass, records: () => this.passes, marks: ({ invoice }) => ({ InvoicedOn: this.db.dateParam(invoice.on) }), cleared: { InvoicedOn: null } });
+  private readonly claims = new FlagClaims(this.db, {
+    entity: CoworkerTimePass,
+    records: () => this.passes,
+    marks: ({ invoice }) => ({ InvoicedOn: this.db.dateParam(invoice.on) }),
+    cleared: { InvoicedOn: null },
+  });
 
   onModuleInit(): void {
-    this.sources.register({ name: 'Time passes', order: 60, collect: (context) => this.due(context), release: (context) => this.claims.release(context) });
+    this.sources.register({
+      name: 'Time passes',
+      order: 60,
+      collect: (context) => this.due(context),
+      release: (context) => this.claims.release(context),
+    });
   }
 
   private async due({ customerIds, until, manager }: DueContext): Promise<DueItem[]> {
     const rows = await this.rows.dueForBilling(customerIds, atMidnight(until.plusDays(1)), manager);
     return rows.map((row): DueItem => {
       const day = dbDate(row.saleDate)!;
-      return this.claims.item(row, { source: 'CoworkerTimePassUniqueId', description: String(row.display ?? row.name), periodFrom: day, periodTo: day, creditUse: { passId: Number(row.timePass) } });
+      return this.claims.item(row, {
+        source: 'CoworkerTimePassUniqueId',
+        description: String(row.display ?? row.name),
+        periodFrom: day,
+        periodTo: day,
+        creditUse: { passId: Number(row.timePass) },
+      });
     });
   }
 }

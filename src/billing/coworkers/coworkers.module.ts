@@ -7,5 +7,13 @@ import { CoworkersRepository } from './coworkers.repository.js';
 import { CoworkersRules } from './coworkers.rules.js';
 import { coworkerEvents } from './coworkers.events.js';
 
-@Module(RecordModule.forType({ definition: coworkers, events: coworkerEvents, rules: CoworkersRules, providers: [CoworkersRepository], imports: [UsersModule, CoworkerContractsModule] }))
+@Module(
+  RecordModule.forType({
+    definition: coworkers,
+    events: coworkerEvents,
+    rules: CoworkersRules,
+    providers: [CoworkersRepository],
+    imports: [UsersModule, CoworkerContractsModule],
+  }),
+)
 export class CoworkersModule {}

@@ -42,7 +42,7 @@ export class CoworkersRepository {
     );
     await db.query(
       `DELETE FROM ${db.id(TEAM_MEMBERS.table)} WHERE ${db.id(TEAM_MEMBERS.column)} = ? AND ${db.id(TEAM_MEMBERS.on)} IN ` +
-      `(SELECT ${db.id('Id')} FROM ${db.tableOf(Team)} WHERE ${db.id('BusinessId')} <> ?)`,
+        `(SELECT ${db.id('Id')} FROM ${db.tableOf(Team)} WHERE ${db.id('BusinessId')} <> ?)`,
       [coworkerId, businessId],
       manager,
     );

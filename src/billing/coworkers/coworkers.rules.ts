@@ -35,7 +35,11 @@ export class CoworkersRules implements RecordRules<CoworkerDto> {
     const dto = context.dto;
     await this.followTariff(id, dto.TariffId, context);
     const previousBusiness = context.existing?.BusinessId;
-    if (previousBusiness !== undefined && context.values.BusinessId !== undefined && Number(previousBusiness) !== Number(context.values.BusinessId)) {
+    if (
+      previousBusiness !== undefined &&
+      context.values.BusinessId !== undefined &&
+      Number(previousBusiness) !== Number(context.values.BusinessId)
+    ) {
       // A customer that moves to another business leaves the teams of the one it left.
       await this.coworkersRepository.leaveTeamsOutside(id, Number(context.values.BusinessId), context.manager);
     }
@@ -63,7 +67,12 @@ export class CoworkersRules implements RecordRules<CoworkerDto> {
     }
     if (main?.TariffId === tariffId) return;
     if (main) await this.contracts.cancelActive(context.manager, context.actor, id, now, main.Id);
-    await this.contracts.start(context.manager, context.actor, { CoworkerId: id, TariffId: tariffId, StartDate: now, IsPrimaryContract: true });
+    await this.contracts.start(context.manager, context.actor, {
+      CoworkerId: id,
+      TariffId: tariffId,
+      StartDate: now,
+      IsPrimaryContract: true,
+    });
   }
 
   /**
@@ -75,7 +84,11 @@ export class CoworkersRules implements RecordRules<CoworkerDto> {
     if (!context.existing || target === undefined || Number(target) === Number(context.existing.BusinessId)) return;
     const running = await this.contracts.countRunningOutside(Number(context.existing.Id), Number(target), new Date(), context.manager);
     if (running > 0) {
-      throw RecordValidationException.field('BusinessId', `Coworker ${context.existing.Id} has ${running} contract(s) on tariffs of Business ${context.existing.BusinessId} that are not cancelled: cancel them before moving the customer to Business ${target}.`, target);
+      throw RecordValidationException.field(
+        'BusinessId',
+        `Coworker ${context.existing.Id} has ${running} contract(s) on tariffs of Business ${context.existing.BusinessId} that are not cancelled: cancel them before moving the customer to Business ${target}.`,
+        target,
+      );
     }
   }
 

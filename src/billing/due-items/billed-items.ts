@@ -34,12 +34,22 @@ const comparable = (value: unknown): unknown => {
  * The fields of a billed record that an update may not change (400 naming each): `values` are what
  * the update writes (absent: kept), `existing` the record as read.
  */
-export function refuseBilledChanges(entity: string, fields: readonly string[], values: Readonly<Record<string, unknown>>, existing: WireRecord, extra: FieldError[] = []): void {
+export function refuseBilledChanges(
+  entity: string,
+  fields: readonly string[],
+  values: Readonly<Record<string, unknown>>,
+  existing: WireRecord,
+  extra: FieldError[] = [],
+): void {
   const errors: FieldError[] = [...extra];
   for (const field of fields) {
     if (values[field] === undefined) continue;
     if (comparable(values[field]) === comparable(existing[field])) continue;
-    errors.push({ PropertyName: field, AttemptedValue: values[field] instanceof Date ? (values[field]).toISOString() : values[field], Message: `${field} of a billed ${entity} cannot be changed: it would change what was billed.` });
+    errors.push({
+      PropertyName: field,
+      AttemptedValue: values[field] instanceof Date ? values[field].toISOString() : values[field],
+      Message: `${field} of a billed ${entity} cannot be changed: it would change what was billed.`,
+    });
   }
   if (errors.length) throw new RecordValidationException(errors);
 }

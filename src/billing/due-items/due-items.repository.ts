@@ -5,7 +5,12 @@ import { CoworkerInvoiceLine } from '../coworker-invoice-lines/coworker-invoice-
 import { updateStampParameters, updateStampSql } from '../../records/audit-stamp.js';
 
 /** The line column naming each kind of source. */
-export type SourceColumn = 'CoworkerContractUniqueId' | 'ContractProductUniqueId' | 'CoworkerProductUniqueId' | 'BookingUniqueId' | 'CoworkerTimePassUniqueId'
+export type SourceColumn =
+  | 'CoworkerContractUniqueId'
+  | 'ContractProductUniqueId'
+  | 'CoworkerProductUniqueId'
+  | 'BookingUniqueId'
+  | 'CoworkerTimePassUniqueId'
   | 'CoworkerChargeUniqueId';
 
 /**
@@ -19,7 +24,11 @@ export class DueItemsRepository {
   /** Whether any invoice line was billed from the source with this UniqueId. */
   async hasBilledLines(column: SourceColumn, uniqueId: string, manager?: EntityManager): Promise<boolean> {
     const { db } = this;
-    const [found] = await db.query(`SELECT 1 AS x FROM ${db.tableOf(CoworkerInvoiceLine)} WHERE ${db.id(column)} = ? LIMIT 1`, [uniqueId], manager);
+    const [found] = await db.query(
+      `SELECT 1 AS x FROM ${db.tableOf(CoworkerInvoiceLine)} WHERE ${db.id(column)} = ? LIMIT 1`,
+      [uniqueId],
+      manager,
+    );
     return Boolean(found);
   }
 
@@ -27,7 +36,11 @@ export class DueItemsRepository {
   async holdUnbilled(entity: abstract new () => unknown, id: number, manager: EntityManager): Promise<boolean> {
     const { db } = this;
     const invoiced = db.id('Invoiced');
-    const result = await db.run(`UPDATE ${db.tableOf(entity)} SET ${invoiced} = 0 WHERE ${db.id('Id')} = ? AND ${invoiced} = 0`, [id], manager);
+    const result = await db.run(
+      `UPDATE ${db.tableOf(entity)} SET ${invoiced} = 0 WHERE ${db.id('Id')} = ? AND ${invoiced} = 0`,
+      [id],
+      manager,
+    );
     return result.affected === 1;
   }
 
@@ -35,7 +48,11 @@ export class DueItemsRepository {
   async flaggedOn(entity: abstract new () => unknown, invoiceId: number, manager: EntityManager): Promise<number[]> {
     const { db } = this;
     const q = (name: string) => db.id(name);
-    const billed = await db.query(`SELECT ${q('Id')} AS id FROM ${db.tableOf(entity)} WHERE ${q('CoworkerInvoiceId')} = ? AND ${q('Invoiced')} = 1 ORDER BY ${q('Id')}`, [invoiceId], manager);
+    const billed = await db.query(
+      `SELECT ${q('Id')} AS id FROM ${db.tableOf(entity)} WHERE ${q('CoworkerInvoiceId')} = ? AND ${q('Invoiced')} = 1 ORDER BY ${q('Id')}`,
+      [invoiceId],
+      manager,
+    );
     return billed.map((row) => Number(row.id));
   }
 
@@ -44,7 +61,12 @@ export class DueItemsRepository {
    * is not billed and still of that version (a claim). Whether it changed the row.
    */
   async updateFlagged(
-    entity: abstract new () => unknown, id: number, values: Record<string, unknown>, unbilledAt: number | null, actor: Principal | undefined, manager: EntityManager,
+    entity: abstract new () => unknown,
+    id: number,
+    values: Record<string, unknown>,
+    unbilledAt: number | null,
+    actor: Principal | undefined,
+    manager: EntityManager,
   ): Promise<boolean> {
     const { db } = this;
     const q = (name: string) => db.id(name);
@@ -52,7 +74,7 @@ export class DueItemsRepository {
     const [condition, parameters] = unbilledAt === null ? ['1 = 1', []] : [`${q('Invoiced')} = 0 AND ${q('Version')} = ?`, [unbilledAt]];
     const result = await db.run(
       `UPDATE ${db.tableOf(entity)} SET ${names.map((name) => `${q(name)} = ?`).join(', ')}, ${updateStampSql(q)} ` +
-      `WHERE ${q('Id')} = ? AND ${condition}`,
+        `WHERE ${q('Id')} = ? AND ${condition}`,
       [...names.map((name) => values[name]), ...updateStampParameters((date) => db.dateParam(date), actor), id, ...parameters],
       manager,
     );

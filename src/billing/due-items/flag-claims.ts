@@ -35,7 +35,10 @@ export function holdUnbilled(db: Database, entity: abstract new () => unknown, i
 export class FlagClaims {
   private readonly rows: DueItemsRepository;
 
-  constructor(db: Database, private readonly table: FlaggedTable) {
+  constructor(
+    db: Database,
+    private readonly table: FlaggedTable,
+  ) {
     this.rows = new DueItemsRepository(db);
   }
 
@@ -44,13 +47,22 @@ export class FlagClaims {
    * customer), `amount` (the price of its line, before tax), `taxRate` and `currency`: one line of quantity 1
    * priced at `amount` (to the cent), claimed from the version read.
    */
-  item(row: Readonly<Record<string, unknown>>, line: Pick<DueLine, 'source' | 'description' | 'periodFrom' | 'periodTo' | 'creditUse'>): DueItem {
+  item(
+    row: Readonly<Record<string, unknown>>,
+    line: Pick<DueLine, 'source' | 'description' | 'periodFrom' | 'periodTo' | 'creditUse'>,
+  ): DueItem {
     return {
       customerId: Number(row.coworker),
-      lines: [{
-        ...line, sourceUniqueId: String(row.uniqueId), quantity: 1, unitPrice: roundToCents(toUnits(row.amount)),
-        taxRateId: row.taxRate === null ? null : Number(row.taxRate), currencyId: Number(row.currency),
-      }],
+      lines: [
+        {
+          ...line,
+          sourceUniqueId: String(row.uniqueId),
+          quantity: 1,
+          unitPrice: roundToCents(toUnits(row.amount)),
+          taxRateId: row.taxRate === null ? null : Number(row.taxRate),
+          currencyId: Number(row.currency),
+        },
+      ],
       claim: (claim) => this.claim(claim, Number(row.id), Number(row.version)),
     };
   }
@@ -58,7 +70,8 @@ export class FlagClaims {
   /** Marks the record billed on the invoice, only while it is as read: whether it did. */
   async claim(context: ClaimContext, id: number, version: number): Promise<boolean> {
     const { manager, actor, invoice, businessId } = context;
-    const mark = () => this.update(manager, actor, id, { Invoiced: 1, CoworkerInvoiceId: invoice.id, ...this.table.marks?.(context) }, version);
+    const mark = () =>
+      this.update(manager, actor, id, { Invoiced: 1, CoworkerInvoiceId: invoice.id, ...this.table.marks?.(context) }, version);
     return this.table.records().changeRecorded(manager, actor, id, mark, undefined, businessId);
   }
 
@@ -72,7 +85,13 @@ export class FlagClaims {
   }
 
   /** With `unbilledAt`, only while the record is not billed and of that version. */
-  private update(manager: EntityManager, actor: Principal | undefined, id: number, values: Record<string, unknown>, unbilledAt: number | null): Promise<boolean> {
+  private update(
+    manager: EntityManager,
+    actor: Principal | undefined,
+    id: number,
+    values: Record<string, unknown>,
+    unbilledAt: number | null,
+  ): Promise<boolean> {
     return this.rows.updateFlagged(this.table.entity, id, values, unbilledAt, actor, manager);
   }
 }

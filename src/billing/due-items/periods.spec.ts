@@ -2,12 +2,26 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { LocalDate } from '@js-joda/core';
 import { fromUnits, toUnits } from './money.js';
-import { contractPeriods, defaultBillingDay, firstBillingDay, occurrences, periodUnitPrice, pricePlanOccurrences, RepeatCycle, type BillingPeriod, type ContractTerms } from './periods.js';
+import {
+  contractPeriods,
+  defaultBillingDay,
+  firstBillingDay,
+  occurrences,
+  periodUnitPrice,
+  pricePlanOccurrences,
+  RepeatCycle,
+  type BillingPeriod,
+  type ContractTerms,
+} from './periods.js';
 
 const d = (text: string) => LocalDate.parse(text);
 const shown = (periods: Iterable<{ from: LocalDate; to: LocalDate }>) => [...periods].map((p) => `${p.from}..${p.to}`);
-const terms = (start: string, billingDay: number, invoiceEvery = 1, cancellation: string | null = null): ContractTerms =>
-  ({ start: d(start), billingDay, invoiceEvery, cancellation: cancellation ? d(cancellation) : null });
+const terms = (start: string, billingDay: number, invoiceEvery = 1, cancellation: string | null = null): ContractTerms => ({
+  start: d(start),
+  billingDay,
+  invoiceEvery,
+  cancellation: cancellation ? d(cancellation) : null,
+});
 const price = (amount: number, period: BillingPeriod, proRating = true) => fromUnits(periodUnitPrice(toUnits(amount), period, proRating));
 
 // The generators, read to the end (their laziness is tested on its own below).
@@ -27,11 +41,17 @@ describe('contract periods (docs/billing.md)', () => {
   it('a contract from the 1st with billing day 1: 1 Jan–31 Jan, 1 Feb–28 Feb, 1 Mar–31 Mar at the full price', () => {
     const periods = periodsOf(terms('2025-01-01', 1), null, d('2025-03-01'));
     assert.deepEqual(shown(periods), ['2025-01-01..2025-01-31', '2025-02-01..2025-02-28', '2025-03-01..2025-03-31']);
-    assert.deepEqual(periods.map((p) => price(100, p)), [100, 100, 100]);
+    assert.deepEqual(
+      periods.map((p) => price(100, p)),
+      [100, 100, 100],
+    );
   });
 
   it('from the 15th with billing day 15: 15 Jan–14 Feb, 15 Feb–14 Mar', () => {
-    assert.deepEqual(shown(periodsOf(terms('2025-01-15', 15), null, d('2025-02-15'))), ['2025-01-15..2025-02-14', '2025-02-15..2025-03-14']);
+    assert.deepEqual(shown(periodsOf(terms('2025-01-15', 15), null, d('2025-02-15'))), [
+      '2025-01-15..2025-02-14',
+      '2025-02-15..2025-03-14',
+    ]);
   });
 
   it('a contract from the 16th with billing day 1 pro-rates 16 Jan–31 Jan as 100 × 16/31 = 51.61, then bills 1 Feb–28 Feb in full', () => {
@@ -65,13 +85,22 @@ describe('contract periods (docs/billing.md)', () => {
   });
 
   it('a cancellation on a billing day cuts nothing: the period before it is whole', () => {
-    assert.deepEqual(shown(periodsOf(terms('2025-01-01', 1, 1, '2025-03-01'), null, d('2025-12-31'))), ['2025-01-01..2025-01-31', '2025-02-01..2025-02-28']);
+    assert.deepEqual(shown(periodsOf(terms('2025-01-01', 1, 1, '2025-03-01'), null, d('2025-12-31'))), [
+      '2025-01-01..2025-01-31',
+      '2025-02-01..2025-02-28',
+    ]);
   });
 
   it('a period is due when it starts on or before Until; InvoicedPeriod skips what was billed, also far into the contract', () => {
     assert.deepEqual(shown(periodsOf(terms('2025-01-01', 1), null, d('2024-12-31'))), []);
-    assert.deepEqual(shown(periodsOf(terms('2025-01-01', 1), d('2025-03-01'), d('2025-04-01'))), ['2025-03-01..2025-03-31', '2025-04-01..2025-04-30']);
-    assert.deepEqual(shown(periodsOf(terms('2000-01-16', 1, 3), d('2030-02-01'), d('2030-05-01'))), ['2030-02-01..2030-04-30', '2030-05-01..2030-07-31']);
+    assert.deepEqual(shown(periodsOf(terms('2025-01-01', 1), d('2025-03-01'), d('2025-04-01'))), [
+      '2025-03-01..2025-03-31',
+      '2025-04-01..2025-04-30',
+    ]);
+    assert.deepEqual(shown(periodsOf(terms('2000-01-16', 1, 3), d('2030-02-01'), d('2030-05-01'))), [
+      '2030-02-01..2030-04-30',
+      '2030-05-01..2030-07-31',
+    ]);
     assert.deepEqual(periodsOf(terms('2025-01-01', 1), d('2025-04-01'), d('2025-03-31')), []);
   });
 
@@ -83,34 +112,76 @@ describe('contract periods (docs/billing.md)', () => {
 });
 
 describe('recurring sales (docs/billing.md, 4.)', () => {
-  const rule = (cycle: number, from: string, unit = 1, until: string | null = null) => ({ cycle, unit, from: d(from), until: until ? d(until) : null });
+  const rule = (cycle: number, from: string, unit = 1, until: string | null = null) => ({
+    cycle,
+    unit,
+    from: d(from),
+    until: until ? d(until) : null,
+  });
 
   it('monthly from 31 Jan keeps to month ends: 31 Jan, 28 Feb, 31 Mar; each runs to the day before the next', () => {
-    assert.deepEqual(shown(occurrencesOf(rule(RepeatCycle.Month, '2025-01-31'), null, d('2025-03-31'))), ['2025-01-31..2025-02-27', '2025-02-28..2025-03-30', '2025-03-31..2025-04-29']);
+    assert.deepEqual(shown(occurrencesOf(rule(RepeatCycle.Month, '2025-01-31'), null, d('2025-03-31'))), [
+      '2025-01-31..2025-02-27',
+      '2025-02-28..2025-03-30',
+      '2025-03-31..2025-04-29',
+    ]);
   });
 
   it('LastDayOfMonth from 10 Jan every 2 months: 31 Jan, 31 Mar, 31 May (the first is the last day of the start month)', () => {
-    assert.deepEqual(shown(occurrencesOf(rule(RepeatCycle.LastDayOfMonth, '2025-01-10', 2), null, d('2025-06-30'))), ['2025-01-31..2025-03-30', '2025-03-31..2025-05-30', '2025-05-31..2025-07-30']);
-    assert.deepEqual(shown(occurrencesOf(rule(RepeatCycle.LastDayOfMonth, '2024-02-01'), null, d('2024-02-29'))), ['2024-02-29..2024-03-30']);
+    assert.deepEqual(shown(occurrencesOf(rule(RepeatCycle.LastDayOfMonth, '2025-01-10', 2), null, d('2025-06-30'))), [
+      '2025-01-31..2025-03-30',
+      '2025-03-31..2025-05-30',
+      '2025-05-31..2025-07-30',
+    ]);
+    assert.deepEqual(shown(occurrencesOf(rule(RepeatCycle.LastDayOfMonth, '2024-02-01'), null, d('2024-02-29'))), [
+      '2024-02-29..2024-03-30',
+    ]);
   });
 
   it('every 10 days, every 2 weeks, yearly on 29 Feb; up to RepeatUntil and Until, after InvoicedPeriod', () => {
-    assert.deepEqual(shown(occurrencesOf(rule(RepeatCycle.Day, '2025-01-01', 10), null, d('2025-01-25'))), ['2025-01-01..2025-01-10', '2025-01-11..2025-01-20', '2025-01-21..2025-01-30']);
-    assert.deepEqual(shown(occurrencesOf(rule(RepeatCycle.Week, '2025-01-06', 2, '2025-01-25'), null, d('2025-12-31'))), ['2025-01-06..2025-01-19', '2025-01-20..2025-02-02']);
-    assert.deepEqual(shown(occurrencesOf(rule(RepeatCycle.Year, '2024-02-29'), null, d('2026-03-01'))), ['2024-02-29..2025-02-27', '2025-02-28..2026-02-27', '2026-02-28..2027-02-27']);
-    assert.deepEqual(shown(occurrencesOf(rule(RepeatCycle.Day, '2025-01-01', 10), d('2025-01-11'), d('2025-01-25'))), ['2025-01-11..2025-01-20', '2025-01-21..2025-01-30']);
+    assert.deepEqual(shown(occurrencesOf(rule(RepeatCycle.Day, '2025-01-01', 10), null, d('2025-01-25'))), [
+      '2025-01-01..2025-01-10',
+      '2025-01-11..2025-01-20',
+      '2025-01-21..2025-01-30',
+    ]);
+    assert.deepEqual(shown(occurrencesOf(rule(RepeatCycle.Week, '2025-01-06', 2, '2025-01-25'), null, d('2025-12-31'))), [
+      '2025-01-06..2025-01-19',
+      '2025-01-20..2025-02-02',
+    ]);
+    assert.deepEqual(shown(occurrencesOf(rule(RepeatCycle.Year, '2024-02-29'), null, d('2026-03-01'))), [
+      '2024-02-29..2025-02-27',
+      '2025-02-28..2026-02-27',
+      '2026-02-28..2027-02-27',
+    ]);
+    assert.deepEqual(shown(occurrencesOf(rule(RepeatCycle.Day, '2025-01-01', 10), d('2025-01-11'), d('2025-01-25'))), [
+      '2025-01-11..2025-01-20',
+      '2025-01-21..2025-01-30',
+    ]);
   });
 
-  it('PricePlan follows the main contract\'s periods from RepeatFrom: a contract from the 16th with billing day 1 gives 16 Jan, 1 Feb, 1 Mar', () => {
+  it("PricePlan follows the main contract's periods from RepeatFrom: a contract from the 16th with billing day 1 gives 16 Jan, 1 Feb, 1 Mar", () => {
     const plan = terms('2025-01-16', 1);
-    assert.deepEqual(shown(planOccurrencesOf(rule(RepeatCycle.PricePlan, '2025-01-01'), plan, null, d('2025-03-15'))), ['2025-01-16..2025-01-31', '2025-02-01..2025-02-28', '2025-03-01..2025-03-31']);
-    assert.deepEqual(shown(planOccurrencesOf(rule(RepeatCycle.PricePlan, '2025-02-01', 1, '2025-02-28'), plan, null, d('2025-03-15'))), ['2025-02-01..2025-02-28']);
-    assert.deepEqual(shown(planOccurrencesOf(rule(RepeatCycle.PricePlan, '2025-01-01'), plan, d('2025-03-01'), d('2025-03-15'))), ['2025-03-01..2025-03-31']);
+    assert.deepEqual(shown(planOccurrencesOf(rule(RepeatCycle.PricePlan, '2025-01-01'), plan, null, d('2025-03-15'))), [
+      '2025-01-16..2025-01-31',
+      '2025-02-01..2025-02-28',
+      '2025-03-01..2025-03-31',
+    ]);
+    assert.deepEqual(shown(planOccurrencesOf(rule(RepeatCycle.PricePlan, '2025-02-01', 1, '2025-02-28'), plan, null, d('2025-03-15'))), [
+      '2025-02-01..2025-02-28',
+    ]);
+    assert.deepEqual(shown(planOccurrencesOf(rule(RepeatCycle.PricePlan, '2025-01-01'), plan, d('2025-03-01'), d('2025-03-15'))), [
+      '2025-03-01..2025-03-31',
+    ]);
   });
 });
 
 describe('lazy periods and occurrences (docs/billing.md "Bounds")', () => {
-  const rule = (cycle: number, from: string, unit = 1, until: string | null = null) => ({ cycle, unit, from: d(from), until: until ? d(until) : null });
+  const rule = (cycle: number, from: string, unit = 1, until: string | null = null) => ({
+    cycle,
+    unit,
+    from: d(from),
+    until: until ? d(until) : null,
+  });
   /** The first `count` items of a sequence, reading no further. */
   const first = <T>(items: Iterable<T>, count: number): T[] => {
     const taken: T[] = [];
@@ -140,7 +211,12 @@ describe('lazy periods and occurrences (docs/billing.md "Bounds")', () => {
     const plan = terms('1000-01-01', 1);
     assert.deepEqual(shown(first(contractPeriods(plan, null, d('9999-12-31')), 2)), ['1000-01-01..1000-01-31', '1000-02-01..1000-02-28']);
     assert.deepEqual(shown(first(contractPeriods(plan, d('1083-05-01'), d('9999-12-31')), 1)), ['1083-05-01..1083-05-31']);
-    assert.deepEqual(shown(first(pricePlanOccurrences(rule(RepeatCycle.PricePlan, '1000-01-01'), plan, null, d('9999-12-31')), 2)), ['1000-01-01..1000-01-31', '1000-02-01..1000-02-28']);
-    assert.deepEqual(shown(first(occurrences(rule(RepeatCycle.Day, '1000-01-01'), d('1002-09-28'), d('9999-12-31')), 1)), ['1002-09-28..1002-09-28']);
+    assert.deepEqual(shown(first(pricePlanOccurrences(rule(RepeatCycle.PricePlan, '1000-01-01'), plan, null, d('9999-12-31')), 2)), [
+      '1000-01-01..1000-01-31',
+      '1000-02-01..1000-02-28',
+    ]);
+    assert.deepEqual(shown(first(occurrences(rule(RepeatCycle.Day, '1000-01-01'), d('1002-09-28'), d('9999-12-31')), 1)), [
+      '1002-09-28..1002-09-28',
+    ]);
   });
 });

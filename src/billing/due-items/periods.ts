@@ -60,7 +60,11 @@ export interface BillingPeriod {
  * Made one at a time as they are read (docs/billing.md "Bounds"): a run takes at most its cap of them,
  * whatever the dates stored, so a caller never holds more than it bills.
  */
-export function* contractPeriods(terms: ContractTerms, billedUntil: LocalDate | null, until: LocalDate): Generator<BillingPeriod, void, undefined> {
+export function* contractPeriods(
+  terms: ContractTerms,
+  billedUntil: LocalDate | null,
+  until: LocalDate,
+): Generator<BillingPeriod, void, undefined> {
   const { start, cancellation, billingDay, invoiceEvery } = terms;
   const first = firstBillingDay(start, billingDay);
   // The period of these dates: undefined when it is past what is due (the end), null when billed already.
@@ -79,7 +83,8 @@ export function* contractPeriods(terms: ContractTerms, billedUntil: LocalDate | 
   }
   // Periods wholly billed are skipped without walking them one by one.
   let k = 0;
-  if (billedUntil && billedUntil.isAfter(first)) k = Math.max(0, Math.floor(first.until(billedUntil, ChronoUnit.MONTHS) / invoiceEvery) - 1);
+  if (billedUntil && billedUntil.isAfter(first))
+    k = Math.max(0, Math.floor(first.until(billedUntil, ChronoUnit.MONTHS) / invoiceEvery) - 1);
   for (; ; k++) {
     const from = first.plusMonths(k * invoiceEvery);
     const period = periodOf(from, first.plusMonths((k + 1) * invoiceEvery).minusDays(1), from);
@@ -119,15 +124,20 @@ export interface Occurrence {
 export function nthOccurrence(rule: RepeatRule, n: number): LocalDate {
   const step = n * rule.unit;
   switch (rule.cycle) {
-    case RepeatCycle.Day: return rule.from.plusDays(step);
-    case RepeatCycle.Week: return rule.from.plusWeeks(step);
-    case RepeatCycle.Month: return rule.from.plusMonths(step);
-    case RepeatCycle.Year: return rule.from.plusYears(step);
+    case RepeatCycle.Day:
+      return rule.from.plusDays(step);
+    case RepeatCycle.Week:
+      return rule.from.plusWeeks(step);
+    case RepeatCycle.Month:
+      return rule.from.plusMonths(step);
+    case RepeatCycle.Year:
+      return rule.from.plusYears(step);
     case RepeatCycle.LastDayOfMonth: {
       const month = rule.from.withDayOfMonth(1).plusMonths(step);
       return month.withDayOfMonth(month.lengthOfMonth());
     }
-    default: throw new Error(`Not a calendar cycle: ${rule.cycle}`);
+    default:
+      throw new Error(`Not a calendar cycle: ${rule.cycle}`);
   }
 }
 
@@ -141,7 +151,14 @@ export function* occurrences(rule: RepeatRule, billedUntil: LocalDate | null, un
   let n = 0;
   if (billedUntil && billedUntil.isAfter(rule.from)) {
     // Jump near the first unbilled one instead of walking from the start.
-    const unit = rule.cycle === RepeatCycle.Day ? ChronoUnit.DAYS : rule.cycle === RepeatCycle.Week ? ChronoUnit.WEEKS : rule.cycle === RepeatCycle.Year ? ChronoUnit.YEARS : ChronoUnit.MONTHS;
+    const unit =
+      rule.cycle === RepeatCycle.Day
+        ? ChronoUnit.DAYS
+        : rule.cycle === RepeatCycle.Week
+          ? ChronoUnit.WEEKS
+          : rule.cycle === RepeatCycle.Year
+            ? ChronoUnit.YEARS
+            : ChronoUnit.MONTHS;
     n = Math.max(0, Math.floor(rule.from.until(billedUntil, unit) / rule.unit) - 1);
   }
   for (let date = nthOccurrence(rule, n); !date.isAfter(last); date = nthOccurrence(rule, ++n)) {
@@ -155,7 +172,12 @@ export function* occurrences(rule: RepeatRule, billedUntil: LocalDate | null, un
  * billed or not, that start on or after the rule's start), not billed yet, dated on or before both
  * `until` and the rule's end; each runs to the end of its period. Made one at a time as they are read.
  */
-export function* pricePlanOccurrences(rule: RepeatRule, contract: ContractTerms, billedUntil: LocalDate | null, until: LocalDate): Generator<Occurrence, void, undefined> {
+export function* pricePlanOccurrences(
+  rule: RepeatRule,
+  contract: ContractTerms,
+  billedUntil: LocalDate | null,
+  until: LocalDate,
+): Generator<Occurrence, void, undefined> {
   const last = rule.until && rule.until.isBefore(until) ? rule.until : until;
   const since = billedUntil && billedUntil.isAfter(rule.from) ? billedUntil : rule.from;
   for (const period of contractPeriods(contract, null, last)) {

@@ -29,7 +29,8 @@ function period(parent: Node, value: { from: string; to: string }): void {
 export function toCii(document: EInvoice): string {
   const root = xmlDocument('rsm:CrossIndustryInvoice', NAMESPACES);
   branch(root, 'rsm:ExchangedDocumentContext', (context) =>
-    branch(context, 'ram:GuidelineSpecifiedDocumentContextParameter', (guideline) => leaf(guideline, 'ram:ID', 'urn:cen.eu:en16931:2017')));
+    branch(context, 'ram:GuidelineSpecifiedDocumentContextParameter', (guideline) => leaf(guideline, 'ram:ID', 'urn:cen.eu:en16931:2017')),
+  );
   branch(root, 'rsm:ExchangedDocument', (header) => {
     leaf(header, 'ram:ID', document.number);
     leaf(header, 'ram:TypeCode', document.typeCode);
@@ -40,7 +41,9 @@ export function toCii(document: EInvoice): string {
       branch(transaction, 'ram:IncludedSupplyChainTradeLineItem', (item) => {
         branch(item, 'ram:AssociatedDocumentLineDocument', (node) => leaf(node, 'ram:LineID', line.id));
         branch(item, 'ram:SpecifiedTradeProduct', (node) => leaf(node, 'ram:Name', line.name));
-        branch(item, 'ram:SpecifiedLineTradeAgreement', (node) => branch(node, 'ram:NetPriceProductTradePrice', (price) => leaf(price, 'ram:ChargeAmount', line.price)));
+        branch(item, 'ram:SpecifiedLineTradeAgreement', (node) =>
+          branch(node, 'ram:NetPriceProductTradePrice', (price) => leaf(price, 'ram:ChargeAmount', line.price)),
+        );
         branch(item, 'ram:SpecifiedLineTradeDelivery', (node) => leaf(node, 'ram:BilledQuantity', line.quantity, { unitCode: 'C62' }));
         branch(item, 'ram:SpecifiedLineTradeSettlement', (settlement) => {
           branch(settlement, 'ram:ApplicableTradeTax', (tax) => {
@@ -61,8 +64,11 @@ export function toCii(document: EInvoice): string {
     });
     branch(transaction, 'ram:ApplicableHeaderTradeDelivery', (delivery) => {
       if (!document.delivery) return;
-      branch(delivery, 'ram:ShipToTradeParty', (party) => branch(party, 'ram:PostalTradeAddress', (address) => leaf(address, 'ram:CountryID', document.delivery!.country)));
-      if (document.delivery.date) branch(delivery, 'ram:ActualDeliverySupplyChainEvent', (event) => date(event, 'ram:OccurrenceDateTime', document.delivery!.date!));
+      branch(delivery, 'ram:ShipToTradeParty', (party) =>
+        branch(party, 'ram:PostalTradeAddress', (address) => leaf(address, 'ram:CountryID', document.delivery!.country)),
+      );
+      if (document.delivery.date)
+        branch(delivery, 'ram:ActualDeliverySupplyChainEvent', (event) => date(event, 'ram:OccurrenceDateTime', document.delivery!.date!));
     });
     branch(transaction, 'ram:ApplicableHeaderTradeSettlement', (settlement) => settle(settlement, document));
   });
@@ -112,7 +118,15 @@ function settle(settlement: Node, document: EInvoice): void {
   }
 }
 
-function tradeParty(parent: Node, name: string, partyName: string, legalId: string | null, tradingName: string | null, address: Address, vatId: string | null): void {
+function tradeParty(
+  parent: Node,
+  name: string,
+  partyName: string,
+  legalId: string | null,
+  tradingName: string | null,
+  address: Address,
+  vatId: string | null,
+): void {
   branch(parent, name, (party) => {
     leaf(party, 'ram:Name', partyName);
     if (legalId || tradingName) {

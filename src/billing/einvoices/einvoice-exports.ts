@@ -36,7 +36,10 @@ export class EInvoiceExports implements OnModuleInit {
 
   onModuleInit(): void {
     this.commands.register('CoworkerInvoice', {
-      key: EXPORT_KEY, name: 'Export e-invoice (EN 16931)', permission: { entity: 'CoworkerInvoice', action: 'Read' }, order: 7,
+      key: EXPORT_KEY,
+      name: 'Export e-invoice (EN 16931)',
+      permission: { entity: 'CoworkerInvoice', action: 'Read' },
+      order: 7,
       parameters: [{ Name: 'Format', Type: 'String' }],
       refuses: (record) => this.refuses(record),
       // The documents are made outside any transaction: they only read.
@@ -51,7 +54,9 @@ export class EInvoiceExports implements OnModuleInit {
   private async refuses(record: WireRecord): Promise<string | null> {
     if (record.Void === true) return `Void: ${nameOf(record)} is void: it has no e-invoice.`;
     const lines = await this.settlement.lineCounts([record.Id as number]);
-    return lines.get(record.Id as number) ? null : `Lines: ${nameOf(record)} has no lines (it was made by POST): an e-invoice needs at least one (BR-16).`;
+    return lines.get(record.Id as number)
+      ? null
+      : `Lines: ${nameOf(record)} has no lines (it was made by POST): an e-invoice needs at least one (BR-16).`;
   }
 
   /** The download link of the invoices' documents in `format` (as given: any case), for `userId`. */
@@ -81,15 +86,25 @@ export class EInvoiceExports implements OnModuleInit {
     const names = records.map((record) => fileName(record as unknown as PdfInvoice, 'xml'));
     const bytes = documents.map((document) => Buffer.from(document, 'utf8'));
     await bulkTurn();
-    const file = bytes.length === 1
-      ? { FileName: names[0], ContentType: 'application/xml', Content: bytes[0] }
-      : { FileName: 'EInvoices.zip', ContentType: 'application/zip', Content: Buffer.from(zipSync(Object.fromEntries(distinct(names).map((name, i) => [name, bytes[i]])))) };
+    const file =
+      bytes.length === 1
+        ? { FileName: names[0], ContentType: 'application/xml', Content: bytes[0] }
+        : {
+            FileName: 'EInvoices.zip',
+            ContentType: 'application/zip',
+            Content: Buffer.from(zipSync(Object.fromEntries(distinct(names).map((name, i) => [name, bytes[i]])))),
+          };
     return this.downloads.offer(file, userId);
   }
 
   /** What the document of one invoice (as GET shows it) is made of. */
   private async sourceOf(record: WireRecord): Promise<EInvoiceSource> {
-    const invoice = record as unknown as SourceInvoice & { BusinessId: number; CoworkerId: number; BillToCountryId: number | null; OriginalInvoiceGuid: string | null };
+    const invoice = record as unknown as SourceInvoice & {
+      BusinessId: number;
+      CoworkerId: number;
+      BillToCountryId: number | null;
+      OriginalInvoiceGuid: string | null;
+    };
     const seller = await this.repository.seller(invoice.BusinessId);
     if (!seller) throw refusal(`BusinessId: the business of ${nameOf(record)} is not found.`);
     const lines = await this.repository.linesOf(invoice.Id, MAX_PRINT_LINES);
@@ -114,6 +129,7 @@ export class EInvoiceExports implements OnModuleInit {
 function formatOf(given: unknown): Format {
   const format = typeof given === 'string' ? given.trim().toUpperCase() : '';
   if (!format) throw refusal(`Format: the format of the e-invoice is required (${FORMATS.join(', ')}).`);
-  if (!(FORMATS as readonly string[]).includes(format)) throw refusal(`Format: "${String(given)}" is not a format of e-invoices (${FORMATS.join(', ')}).`);
+  if (!(FORMATS as readonly string[]).includes(format))
+    throw refusal(`Format: "${String(given)}" is not a format of e-invoices (${FORMATS.join(', ')}).`);
   return format as Format;
 }

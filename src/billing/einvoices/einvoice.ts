@@ -71,10 +71,18 @@ export interface EInvoiceSource {
   original: { InvoiceNumber: string; CreatedOn: string; lines: SourceLine[] } | null;
 }
 
-export interface Address { line: string | null; city: string | null; postCode: string | null; country: string }
+export interface Address {
+  line: string | null;
+  city: string | null;
+  postCode: string | null;
+  country: string;
+}
 
 /** A VAT category and its rate as the document writes them (the rate left out for O). */
-export interface VatKey { category: string; rate: string | null }
+export interface VatKey {
+  category: string;
+  rate: string | null;
+}
 
 export interface DocumentLine extends VatKey {
   id: string;
@@ -196,7 +204,8 @@ function creditNoteLines(source: EInvoiceSource, total: Units, tax: Units): { li
   const groups = groupsOf(source.original!.lines);
   const net = total - tax;
   const originalNet = sum(groups.map((group) => group.net));
-  const largest = (candidates: typeof groups) => candidates.reduce<(typeof groups)[number] | undefined>((best, group) => (!best || group.net > best.net ? group : best), undefined);
+  const largest = (candidates: typeof groups) =>
+    candidates.reduce<(typeof groups)[number] | undefined>((best, group) => (!best || group.net > best.net ? group : best), undefined);
   const nets = new Map(groups.map((group) => [group, proportionCents(net, group.net, originalNet)]));
   const biggest = largest(groups)!;
   nets.set(biggest, net - sum([...nets].filter(([group]) => group !== biggest).map(([, value]) => value)));
@@ -206,14 +215,24 @@ function creditNoteLines(source: EInvoiceSource, total: Units, tax: Units): { li
   const name = source.lines[0]?.Description || `Credit of invoice ${source.original!.InvoiceNumber}`;
   return {
     lines: groups.map((group, index) => ({
-      id: String(index + 1), name, quantity: '1', price: priceText(nets.get(group)!), net: amountText(nets.get(group)!), ...group.key, period: null,
+      id: String(index + 1),
+      name,
+      quantity: '1',
+      price: priceText(nets.get(group)!),
+      net: amountText(nets.get(group)!),
+      ...group.key,
+      period: null,
     })),
     vat: groups.map((group) => vatGroup(group.key, nets.get(group)!, taxes.get(group)!, group.line)),
   };
 }
 
-const address = (line: string | null, city: string | null, postCode: string | null, country: string | null): Address =>
-  ({ line: line || null, city: city || null, postCode: postCode || null, country: country ?? '' });
+const address = (line: string | null, city: string | null, postCode: string | null, country: string | null): Address => ({
+  line: line || null,
+  city: city || null,
+  postCode: postCode || null,
+  country: country ?? '',
+});
 
 /** The document of an invoice or credit note (docs/api.md §14.3); `source` passed the refusals (einvoice-refusals.ts). */
 export function toEInvoice(source: EInvoiceSource): EInvoice {
@@ -230,9 +249,15 @@ export function toEInvoice(source: EInvoiceSource): EInvoice {
   const outsideScope = lines.every((line) => line.category === 'O');
   const period = periodOf(invoice.InvoiceFromDate, invoice.InvoiceToDate);
   const dueDate = !creditNote && invoice.DueDate ? utcDate(invoice.DueDate) : null;
-  const payment = !creditNote && seller.BankAccountIban
-    ? { code: String(seller.PaymentMeansCode ?? 58), reference: invoice.InvoiceNumber, iban: seller.BankAccountIban, bic: seller.BankAccountBic || null }
-    : null;
+  const payment =
+    !creditNote && seller.BankAccountIban
+      ? {
+          code: String(seller.PaymentMeansCode ?? 58),
+          reference: invoice.InvoiceNumber,
+          iban: seller.BankAccountIban,
+          bic: seller.BankAccountBic || null,
+        }
+      : null;
   return {
     number: invoice.InvoiceNumber,
     issueDate: utcDate(invoice.CreatedOn),
@@ -256,7 +281,9 @@ export function toEInvoice(source: EInvoiceSource): EInvoice {
       vatId: outsideScope ? null : invoice.BillToTaxIDNumber || null,
       address: address(invoice.BillToAddress, invoice.BillToCity, invoice.BillToPostCode, invoice.BillToCountryCode),
     },
-    delivery: lines.some((line) => line.category === 'K') ? { country: invoice.BillToCountryCode ?? '', date: period ? null : utcDate(invoice.CreatedOn) } : null,
+    delivery: lines.some((line) => line.category === 'K')
+      ? { country: invoice.BillToCountryCode ?? '', date: period ? null : utcDate(invoice.CreatedOn) }
+      : null,
     payment,
     lines,
     vat,

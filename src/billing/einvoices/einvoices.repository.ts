@@ -22,11 +22,22 @@ export class EInvoicesRepository {
   async linesOf(invoiceId: number, limit: number): Promise<SourceLine[]> {
     const { db } = this;
     const q = (name: string) => db.id(name);
-    const lineFields = ['Position', 'Description', 'Quantity', 'UnitPrice', 'SubTotal', 'TaxAmount', 'TaxRate', 'PeriodFrom', 'PeriodTo', 'TaxRateId'];
+    const lineFields = [
+      'Position',
+      'Description',
+      'Quantity',
+      'UnitPrice',
+      'SubTotal',
+      'TaxAmount',
+      'TaxRate',
+      'PeriodFrom',
+      'PeriodTo',
+      'TaxRateId',
+    ];
     const rows = await db.query(
-      `SELECT ${lineFields.map((field) => `l.${q(field)}`).join(', ')}, t.${q('VatCategoryCode')} AS VatCategoryCode, t.${q('VatExemptionReasonText')} AS VatExemptionReasonText, `
-      + `t.${q('VatExemptionReasonCode')} AS VatExemptionReasonCode FROM ${db.tableOf(CoworkerInvoiceLine)} l LEFT JOIN ${db.tableOf(TaxRate)} t ON t.${q('Id')} = l.${q('TaxRateId')} `
-      + `WHERE l.${q('CoworkerInvoiceId')} = ? ORDER BY l.${q('Position')}, l.${q('Id')} LIMIT ${Math.max(0, Math.floor(limit))}`,
+      `SELECT ${lineFields.map((field) => `l.${q(field)}`).join(', ')}, t.${q('VatCategoryCode')} AS VatCategoryCode, t.${q('VatExemptionReasonText')} AS VatExemptionReasonText, ` +
+        `t.${q('VatExemptionReasonCode')} AS VatExemptionReasonCode FROM ${db.tableOf(CoworkerInvoiceLine)} l LEFT JOIN ${db.tableOf(TaxRate)} t ON t.${q('Id')} = l.${q('TaxRateId')} ` +
+        `WHERE l.${q('CoworkerInvoiceId')} = ? ORDER BY l.${q('Position')}, l.${q('Id')} LIMIT ${Math.max(0, Math.floor(limit))}`,
       [invoiceId],
     );
     // Amounts stay the database's text or number: the document computes with them exactly (money.ts).
@@ -53,10 +64,21 @@ export class EInvoicesRepository {
   async seller(businessId: number): Promise<SourceSeller | null> {
     const { db } = this;
     const q = (name: string) => db.id(name);
-    const fields = ['Name', 'LegalName', 'TaxIDNumber', 'LegalRegistrationNumber', 'Address', 'City', 'PostCode', 'BankAccountIban', 'BankAccountBic', 'PaymentMeansCode'];
+    const fields = [
+      'Name',
+      'LegalName',
+      'TaxIDNumber',
+      'LegalRegistrationNumber',
+      'Address',
+      'City',
+      'PostCode',
+      'BankAccountIban',
+      'BankAccountBic',
+      'PaymentMeansCode',
+    ];
     const [row] = await db.query(
-      `SELECT ${fields.map((field) => `b.${q(field)}`).join(', ')}, c.${q('TwoDigitsCode')} AS CountryCode FROM ${db.tableOf(Business)} b `
-      + `LEFT JOIN ${db.tableOf(Country)} c ON c.${q('Id')} = b.${q('CountryId')} WHERE b.${q('Id')} = ?`,
+      `SELECT ${fields.map((field) => `b.${q(field)}`).join(', ')}, c.${q('TwoDigitsCode')} AS CountryCode FROM ${db.tableOf(Business)} b ` +
+        `LEFT JOIN ${db.tableOf(Country)} c ON c.${q('Id')} = b.${q('CountryId')} WHERE b.${q('Id')} = ?`,
       [businessId],
     );
     if (!row) return null;
@@ -67,14 +89,18 @@ export class EInvoicesRepository {
   async countryCode(countryId: number | null): Promise<string | null> {
     if (countryId === null) return null;
     const { db } = this;
-    const [row] = await db.query(`SELECT ${db.id('TwoDigitsCode')} AS code FROM ${db.tableOf(Country)} WHERE ${db.id('Id')} = ?`, [countryId]);
+    const [row] = await db.query(`SELECT ${db.id('TwoDigitsCode')} AS code FROM ${db.tableOf(Country)} WHERE ${db.id('Id')} = ?`, [
+      countryId,
+    ]);
     return row?.code ? String(row.code) : null;
   }
 
   /** The customer's buyer reference now (docs/api.md §14.2). */
   async buyerReference(coworkerId: number): Promise<string | null> {
     const { db } = this;
-    const [row] = await db.query(`SELECT ${db.id('BuyerReference')} AS reference FROM ${db.tableOf(Coworker)} WHERE ${db.id('Id')} = ?`, [coworkerId]);
+    const [row] = await db.query(`SELECT ${db.id('BuyerReference')} AS reference FROM ${db.tableOf(Coworker)} WHERE ${db.id('Id')} = ?`, [
+      coworkerId,
+    ]);
     return row?.reference ? String(row.reference) : null;
   }
 
@@ -82,7 +108,12 @@ export class EInvoicesRepository {
   async original(uniqueId: string): Promise<{ Id: number; InvoiceNumber: string; CreatedOn: string } | null> {
     const { db } = this;
     const q = (name: string) => db.id(name);
-    const [row] = await db.query(`SELECT ${q('Id')}, ${q('InvoiceNumber')}, ${q('CreatedOn')} FROM ${db.tableOf(CoworkerInvoice)} WHERE ${q('UniqueId')} = ?`, [uniqueId]);
-    return row ? { Id: Number(row.Id), InvoiceNumber: String(row.InvoiceNumber), CreatedOn: toWire('datetime', row.CreatedOn) as string } : null;
+    const [row] = await db.query(
+      `SELECT ${q('Id')}, ${q('InvoiceNumber')}, ${q('CreatedOn')} FROM ${db.tableOf(CoworkerInvoice)} WHERE ${q('UniqueId')} = ?`,
+      [uniqueId],
+    );
+    return row
+      ? { Id: Number(row.Id), InvoiceNumber: String(row.InvoiceNumber), CreatedOn: toWire('datetime', row.CreatedOn) as string }
+      : null;
   }
 }

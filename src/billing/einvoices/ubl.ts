@@ -28,27 +28,35 @@ export function toUbl(document: EInvoice): string {
   leaf(root, 'cbc:BuyerReference', document.buyerReference);
   if (document.period) period(root, document.period);
   if (document.preceding) {
-    branch(root, 'cac:BillingReference', (reference) => branch(reference, 'cac:InvoiceDocumentReference', (invoice) => {
-      leaf(invoice, 'cbc:ID', document.preceding!.number);
-      leaf(invoice, 'cbc:IssueDate', document.preceding!.issueDate);
-    }));
+    branch(root, 'cac:BillingReference', (reference) =>
+      branch(reference, 'cac:InvoiceDocumentReference', (invoice) => {
+        leaf(invoice, 'cbc:ID', document.preceding!.number);
+        leaf(invoice, 'cbc:IssueDate', document.preceding!.issueDate);
+      }),
+    );
   }
-  branch(root, 'cac:AccountingSupplierParty', (supplier) => branch(supplier, 'cac:Party', (party) => {
-    const { seller } = document;
-    if (seller.tradingName) branch(party, 'cac:PartyName', (name) => leaf(name, 'cbc:Name', seller.tradingName));
-    postalAddress(party, seller.address);
-    taxScheme(party, seller.vatId);
-    legalEntity(party, seller.name, seller.legalId);
-  }));
-  branch(root, 'cac:AccountingCustomerParty', (customer) => branch(customer, 'cac:Party', (party) => {
-    postalAddress(party, document.buyer.address);
-    taxScheme(party, document.buyer.vatId);
-    legalEntity(party, document.buyer.name, null);
-  }));
+  branch(root, 'cac:AccountingSupplierParty', (supplier) =>
+    branch(supplier, 'cac:Party', (party) => {
+      const { seller } = document;
+      if (seller.tradingName) branch(party, 'cac:PartyName', (name) => leaf(name, 'cbc:Name', seller.tradingName));
+      postalAddress(party, seller.address);
+      taxScheme(party, seller.vatId);
+      legalEntity(party, seller.name, seller.legalId);
+    }),
+  );
+  branch(root, 'cac:AccountingCustomerParty', (customer) =>
+    branch(customer, 'cac:Party', (party) => {
+      postalAddress(party, document.buyer.address);
+      taxScheme(party, document.buyer.vatId);
+      legalEntity(party, document.buyer.name, null);
+    }),
+  );
   if (document.delivery) {
     branch(root, 'cac:Delivery', (delivery) => {
       leaf(delivery, 'cbc:ActualDeliveryDate', document.delivery!.date);
-      branch(delivery, 'cac:DeliveryLocation', (location) => branch(location, 'cac:Address', (address) => country(address, document.delivery!.country)));
+      branch(delivery, 'cac:DeliveryLocation', (location) =>
+        branch(location, 'cac:Address', (address) => country(address, document.delivery!.country)),
+      );
     });
   }
   if (document.payment) {

@@ -26,9 +26,10 @@ function serve(): void {
       let result: PdfStepResult;
       try {
         // PDFs are compressed already: a zip stores them as they are.
-        const bytes = 'zip' in step
-          ? zipSync(Object.fromEntries(step.zip.map(([name, pdf]) => [name, [pdf, { level: 0 }] as [Uint8Array, { level: 0 }]])))
-          : await renderInvoicePdf(step.document);
+        const bytes =
+          'zip' in step
+            ? zipSync(Object.fromEntries(step.zip.map(([name, pdf]) => [name, [pdf, { level: 0 }] as [Uint8Array, { level: 0 }]])))
+            : await renderInvoicePdf(step.document);
         result = { id: step.id, bytes };
       } catch (error) {
         result = { id: step.id, error: error instanceof Error ? error.message : String(error) };

@@ -81,7 +81,8 @@ export class InvoicePdfRenderer implements OnApplicationShutdown {
 
   /** One zip of the documents' PDFs, the i-th named `names[i]` (distinct names). */
   async zip(documents: PdfDocumentInput[], names: string[], printFor: PrintFor = { owner: '' }): Promise<Buffer> {
-    if (names.length !== documents.length || new Set(names).size !== names.length) throw new Error('a zip needs one distinct name per document');
+    if (names.length !== documents.length || new Set(names).size !== names.length)
+      throw new Error('a zip needs one distinct name per document');
     const [zip] = await this.enqueue(documents, names, printFor);
     return zip;
   }
@@ -97,7 +98,16 @@ export class InvoicePdfRenderer implements OnApplicationShutdown {
 
   private enqueue(documents: PdfDocumentInput[], zipNames: string[] | undefined, printFor: PrintFor): Promise<Buffer[]> {
     return new Promise<Buffer[]>((resolve, reject) => {
-      const job: PrintJob = { documents, zipNames, pdfs: [], abandoned: printFor.abandoned ?? (() => false), done: false, resolve, reject, queuedAt: performance.now() };
+      const job: PrintJob = {
+        documents,
+        zipNames,
+        pdfs: [],
+        abandoned: printFor.abandoned ?? (() => false),
+        done: false,
+        resolve,
+        reject,
+        queuedAt: performance.now(),
+      };
       // One owner's steps stay in order in its line, so a job's zip comes after its documents.
       for (let index = 0; index < documents.length; index++) this.waiting.add(printFor.owner, { job, index });
       if (zipNames) this.waiting.add(printFor.owner, { job, index: 'zip' });
@@ -125,9 +135,10 @@ export class InvoicePdfRenderer implements OnApplicationShutdown {
       const id = this.nextId++;
       this.running = { ...step, id, child };
       child.channel?.ref();
-      const message: PdfStep = step.index === 'zip'
-        ? { id, zip: step.job.zipNames!.map((name, i) => [name, step.job.pdfs[i]]) }
-        : { id, document: step.job.documents[step.index] };
+      const message: PdfStep =
+        step.index === 'zip'
+          ? { id, zip: step.job.zipNames!.map((name, i) => [name, step.job.pdfs[i]]) }
+          : { id, document: step.job.documents[step.index] };
       child.send(message, (error) => error && this.fail(child, error));
     }
   }

@@ -6,7 +6,15 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
 import * as fontkit from 'fontkit';
-import { formatAmount, formatDate, formatUnitPrice, renderInvoicePdf, settlementRows, type PdfDocumentInput, type PdfLine } from './invoice-pdf.js';
+import {
+  formatAmount,
+  formatDate,
+  formatUnitPrice,
+  renderInvoicePdf,
+  settlementRows,
+  type PdfDocumentInput,
+  type PdfLine,
+} from './invoice-pdf.js';
 import { InvoicePdfRenderer } from './invoice-pdf.renderer.js';
 
 /** The text pdftotext (poppler-utils) finds in a PDF, its layout kept. */
@@ -46,10 +54,24 @@ export function sampleInvoice(lineCount = 3): PdfDocumentInput {
   const tax = lines.reduce((sum, line) => sum + Math.round(line.TaxAmount! * 100), 0) / 100;
   return {
     invoice: {
-      InvoiceNumber: '1042', CreatedOn: '2025-04-01T09:00:00Z', DueDate: '2025-04-15T00:00:00Z', InvoiceFromDate: '2025-03-01T00:00:00Z', InvoiceToDate: '2025-03-31T00:00:00Z',
-      CurrencyCode: 'EUR', BillToName: 'Zoë Šťastná Ανδρέας Дмитрий', BillToAddress: 'Ulica Łódzka 5', BillToCity: 'Kraków', BillToPostCode: '30-001',
-      BillToCountryName: 'Poland', BillToTaxIDNumber: 'PL123', TotalAmount: total, TaxAmount: tax, PaidAmount: 100, DueAmount: Math.round((total - 100) * 100) / 100,
-      Void: false, CreditNote: false,
+      InvoiceNumber: '1042',
+      CreatedOn: '2025-04-01T09:00:00Z',
+      DueDate: '2025-04-15T00:00:00Z',
+      InvoiceFromDate: '2025-03-01T00:00:00Z',
+      InvoiceToDate: '2025-03-31T00:00:00Z',
+      CurrencyCode: 'EUR',
+      BillToName: 'Zoë Šťastná Ανδρέας Дмитрий',
+      BillToAddress: 'Ulica Łódzka 5',
+      BillToCity: 'Kraków',
+      BillToPostCode: '30-001',
+      BillToCountryName: 'Poland',
+      BillToTaxIDNumber: 'PL123',
+      TotalAmount: total,
+      TaxAmount: tax,
+      PaidAmount: 100,
+      DueAmount: Math.round((total - 100) * 100) / 100,
+      Void: false,
+      CreditNote: false,
     },
     lines,
     business: { Name: 'Café Coworking Łódź', Address: '1 Main St', City: 'Łódź', PostCode: '90-001', Email: 'billing@cafe.example' },
@@ -72,12 +94,37 @@ describe('invoice PDF', () => {
   it('prints the rows that explain the amount due, each credit note by number, adding up to it in cents', async () => {
     const input = sampleInvoice(1);
     // 120.60 total: credited 20.60 and 30.00, paid 50.00 of which 10.00 refunded, 20.00 due.
-    Object.assign(input.invoice, { TotalAmount: 120.6, TaxAmount: 20.1, PaidAmount: 50, RefundedAmount: 10, DueAmount: 20, CreditNotes: [{ InvoiceNumber: '1043', TotalAmount: -20.6 }, { InvoiceNumber: '1044', TotalAmount: -30 }] });
+    Object.assign(input.invoice, {
+      TotalAmount: 120.6,
+      TaxAmount: 20.1,
+      PaidAmount: 50,
+      RefundedAmount: 10,
+      DueAmount: 20,
+      CreditNotes: [
+        { InvoiceNumber: '1043', TotalAmount: -20.6 },
+        { InvoiceNumber: '1044', TotalAmount: -30 },
+      ],
+    });
     const rows = settlementRows(input.invoice);
-    assert.deepEqual(rows.map((row) => row.label), ['Credit note 1043', 'Credit note 1044', 'Paid', 'Refunded', 'Refunds not due again']);
+    assert.deepEqual(
+      rows.map((row) => row.label),
+      ['Credit note 1043', 'Credit note 1044', 'Paid', 'Refunded', 'Refunds not due again'],
+    );
     assert.equal(12060n + rows.reduce((sum, row) => sum + row.cents, 0n), 2000n);
     const text = pdfText(await renderInvoicePdf(input));
-    for (const expected of ['Credit note 1043', '-20.60 EUR', 'Credit note 1044', '-30.00 EUR', 'Paid', '-50.00 EUR', 'Refunded', '10.00 EUR', '-10.00 EUR', 'Amount due', '20.00 EUR']) {
+    for (const expected of [
+      'Credit note 1043',
+      '-20.60 EUR',
+      'Credit note 1044',
+      '-30.00 EUR',
+      'Paid',
+      '-50.00 EUR',
+      'Refunded',
+      '10.00 EUR',
+      '-10.00 EUR',
+      'Amount due',
+      '20.00 EUR',
+    ]) {
       assert.ok(text.includes(expected), `${expected} in:\n${text}`);
     }
   });
@@ -89,7 +136,22 @@ describe('invoice PDF', () => {
     const info = pdfInfo(pdf);
     assert.match(info['Page size'], /595\.2\d? x 841\.8\d? pts \(A4\)/);
     const text = pdfText(pdf);
-    for (const expected of ['Café Coworking Łódź', 'INVOICE', '1042', 'Zoë Šťastná Ανδρέας Дмитрий', 'Kraków', '1 Apr 2025', '15 Apr 2025', 'Ζεύς Μάρτιος', 'Meeting room booking #2', 'Meeting room booking #3', '723.60 EUR', '100.00 EUR', '623.60 EUR', '120.60 EUR']) {
+    for (const expected of [
+      'Café Coworking Łódź',
+      'INVOICE',
+      '1042',
+      'Zoë Šťastná Ανδρέας Дмитрий',
+      'Kraków',
+      '1 Apr 2025',
+      '15 Apr 2025',
+      'Ζεύς Μάρτιος',
+      'Meeting room booking #2',
+      'Meeting room booking #3',
+      '723.60 EUR',
+      '100.00 EUR',
+      '623.60 EUR',
+      '120.60 EUR',
+    ]) {
       assert.ok(text.includes(expected), `${expected} in:\n${text}`);
     }
     assert.doesNotMatch(text, /VOID|CREDIT NOTE/);
@@ -103,8 +165,27 @@ describe('invoice PDF', () => {
 
   it('says CREDIT NOTE or VOID when it is one', async () => {
     const credit = sampleInvoice(1);
-    credit.invoice = { ...credit.invoice, CreditNote: true, InvoiceNumber: '1043', OriginalInvoiceNumber: '1042', TotalAmount: -50, TaxAmount: -8.33, PaidAmount: 0, DueAmount: 0 };
-    credit.lines = [{ Description: 'Credit of invoice 1042', Quantity: 1, UnitPrice: -41.67, TaxRate: 20, SubTotal: -41.67, TaxAmount: -8.33, TotalAmount: -50 }];
+    credit.invoice = {
+      ...credit.invoice,
+      CreditNote: true,
+      InvoiceNumber: '1043',
+      OriginalInvoiceNumber: '1042',
+      TotalAmount: -50,
+      TaxAmount: -8.33,
+      PaidAmount: 0,
+      DueAmount: 0,
+    };
+    credit.lines = [
+      {
+        Description: 'Credit of invoice 1042',
+        Quantity: 1,
+        UnitPrice: -41.67,
+        TaxRate: 20,
+        SubTotal: -41.67,
+        TaxAmount: -8.33,
+        TotalAmount: -50,
+      },
+    ];
     const creditText = pdfText(await renderInvoicePdf(credit));
     assert.match(creditText, /CREDIT NOTE/);
     assert.match(creditText, /-50\.00 EUR/);
@@ -116,7 +197,9 @@ describe('invoice PDF', () => {
   it('opens each of its two fonts once per document, not at every change of font', async () => {
     // PDFKit makes a font subset each time it opens a font (pdfkit's EmbeddedFont): a default font given
     // to the document took the family's slot, and every `font('regular')` opened it again.
-    const font = fontkit.create(readFileSync(createRequire(import.meta.url).resolve('@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf')));
+    const font = fontkit.create(
+      readFileSync(createRequire(import.meta.url).resolve('@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf')),
+    );
     const prototype = Object.getPrototypeOf(font) as { createSubset: (...args: unknown[]) => unknown };
     const createSubset = prototype.createSubset;
     let opened = 0;
@@ -145,25 +228,31 @@ describe('invoice PDF', () => {
 describe('the PDF process', () => {
   /** The scheduling policy of each thread of a process (/proc/<pid>/task/<tid>/stat, field 41; 5 is SCHED_IDLE). */
   const policies = (pid: number) =>
-    readdirSync(`/proc/${pid}/task`).map((tid) => Number(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ')[38]));
+    readdirSync(`/proc/${pid}/task`).map((tid) =>
+      Number(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ')[38]),
+    );
 
-  it('renders off the service\'s process, every thread of it at the idle scheduling class, and is started again after it stops', { skip: process.platform !== 'linux' }, async () => {
-    const renderer = new InvoicePdfRenderer();
-    const child = (r: InvoicePdfRenderer) => (r as unknown as { child?: ChildProcess }).child;
-    try {
-      const [pdf] = await renderer.render([sampleInvoice()]);
-      assert.match(pdfText(pdf), /1042/);
-      const first = child(renderer)!;
-      assert.notEqual(first.pid, process.pid);
-      assert.deepEqual([...new Set(policies(first.pid!))], [5]);
-      first.ref(); // unreferenced by the renderer, so that it never holds the service open; here the test waits for its end
-      first.kill('SIGKILL');
-      await new Promise((resolve) => first.once('exit', resolve));
-      const [again] = await renderer.render([sampleInvoice()]);
-      assert.match(pdfText(again), /1042/);
-      assert.notEqual(child(renderer)!.pid, first.pid);
-    } finally {
-      renderer.onApplicationShutdown();
-    }
-  });
+  it(
+    "renders off the service's process, every thread of it at the idle scheduling class, and is started again after it stops",
+    { skip: process.platform !== 'linux' },
+    async () => {
+      const renderer = new InvoicePdfRenderer();
+      const child = (r: InvoicePdfRenderer) => (r as unknown as { child?: ChildProcess }).child;
+      try {
+        const [pdf] = await renderer.render([sampleInvoice()]);
+        assert.match(pdfText(pdf), /1042/);
+        const first = child(renderer)!;
+        assert.notEqual(first.pid, process.pid);
+        assert.deepEqual([...new Set(policies(first.pid!))], [5]);
+        first.ref(); // unreferenced by the renderer, so that it never holds the service open; here the test waits for its end
+        first.kill('SIGKILL');
+        await new Promise((resolve) => first.once('exit', resolve));
+        const [again] = await renderer.render([sampleInvoice()]);
+        assert.match(pdfText(again), /1042/);
+        assert.notEqual(child(renderer)!.pid, first.pid);
+      } finally {
+        renderer.onApplicationShutdown();
+      }
+    },
+  );
 });

@@ -193,7 +193,12 @@ export function renderInvoicePdf(input: PdfDocumentInput): Promise<Buffer> {
     font: null as unknown as string,
     margin: MARGIN,
     bufferPages: true,
-    info: { Title: `${kind} ${invoice.InvoiceNumber}`, Author: business.Name, Subject: `${kind} ${invoice.InvoiceNumber} to ${invoice.BillToName ?? ''}`.trim(), Creator: business.Name },
+    info: {
+      Title: `${kind} ${invoice.InvoiceNumber}`,
+      Author: business.Name,
+      Subject: `${kind} ${invoice.InvoiceNumber} to ${invoice.BillToName ?? ''}`.trim(),
+      Creator: business.Name,
+    },
     ...(input.facturX ? FACTUR_X_PDF_OPTIONS : {}),
   });
   doc.registerFont('regular', files.regular as unknown as Buffer);
@@ -214,24 +219,45 @@ export function renderInvoicePdf(input: PdfDocumentInput): Promise<Buffer> {
   doc.font('bold').fontSize(20).fillColor(INK).text(business.Name, MARGIN, y, { width: 290 });
   let left = doc.y + 4;
   doc.font('regular').fontSize(9).fillColor(MUTED);
-  for (const line of [business.Address, [business.PostCode, business.City].filter(Boolean).join(' '), business.CountryName, business.Email, business.WebAddress]) {
+  for (const line of [
+    business.Address,
+    [business.PostCode, business.City].filter(Boolean).join(' '),
+    business.CountryName,
+    business.Email,
+    business.WebAddress,
+  ]) {
     if (!line) continue;
     doc.text(line, MARGIN, left, { width: 290 });
     left = doc.y + 1;
   }
 
   const title = invoice.CreditNote ? 'CREDIT NOTE' : 'INVOICE';
-  doc.font('bold').fontSize(22).fillColor(invoice.Void ? ALERT : ACCENT).text(invoice.Void ? `${title} · VOID` : title, MARGIN + 250, y, { width: CONTENT_WIDTH - 250, align: 'right' });
+  doc
+    .font('bold')
+    .fontSize(22)
+    .fillColor(invoice.Void ? ALERT : ACCENT)
+    .text(invoice.Void ? `${title} · VOID` : title, MARGIN + 250, y, { width: CONTENT_WIDTH - 250, align: 'right' });
   let right = doc.y + 6;
-  const facts: Array<[string, string]> = [[invoice.CreditNote ? 'Credit note no.' : 'Invoice no.', invoice.InvoiceNumber], ['Issued', formatDate(invoice.CreatedOn)]];
+  const facts: Array<[string, string]> = [
+    [invoice.CreditNote ? 'Credit note no.' : 'Invoice no.', invoice.InvoiceNumber],
+    ['Issued', formatDate(invoice.CreatedOn)],
+  ];
   if (invoice.DueDate && !invoice.CreditNote) facts.push(['Due', formatDate(invoice.DueDate)]);
   const covered = period(invoice.InvoiceFromDate, invoice.InvoiceToDate);
   if (covered) facts.push(['Period', covered]);
   if (invoice.CreditNote && invoice.OriginalInvoiceNumber) facts.push(['Credits invoice', invoice.OriginalInvoiceNumber]);
   if (invoice.Paid && invoice.PaidOn) facts.push(['Paid on', formatDate(invoice.PaidOn)]);
   for (const [label, value] of facts) {
-    doc.font('regular').fontSize(9).fillColor(MUTED).text(label, MARGIN + 250, right, { width: 120, align: 'right' });
-    doc.font('bold').fontSize(9).fillColor(INK).text(value, MARGIN + 375, right, { width: CONTENT_WIDTH - 375, align: 'right' });
+    doc
+      .font('regular')
+      .fontSize(9)
+      .fillColor(MUTED)
+      .text(label, MARGIN + 250, right, { width: 120, align: 'right' });
+    doc
+      .font('bold')
+      .fontSize(9)
+      .fillColor(INK)
+      .text(value, MARGIN + 375, right, { width: CONTENT_WIDTH - 375, align: 'right' });
     right = doc.y + 2;
   }
 
@@ -239,15 +265,27 @@ export function renderInvoicePdf(input: PdfDocumentInput): Promise<Buffer> {
   y = Math.max(left, right) + 24;
   doc.font('bold').fontSize(8).fillColor(MUTED).text('BILL TO', MARGIN, y, { characterSpacing: 1 });
   y = doc.y + 3;
-  doc.font('bold').fontSize(11).fillColor(INK).text(invoice.BillToName ?? '', MARGIN, y, { width: 300 });
+  doc
+    .font('bold')
+    .fontSize(11)
+    .fillColor(INK)
+    .text(invoice.BillToName ?? '', MARGIN, y, { width: 300 });
   doc.font('regular').fontSize(9.5).fillColor(INK);
-  for (const line of [invoice.BillToAddress, [invoice.BillToPostCode, invoice.BillToCity].filter(Boolean).join(' '), invoice.BillToCountryName]) {
+  for (const line of [
+    invoice.BillToAddress,
+    [invoice.BillToPostCode, invoice.BillToCity].filter(Boolean).join(' '),
+    invoice.BillToCountryName,
+  ]) {
     if (line) doc.text(line, MARGIN, doc.y + 1, { width: 300 });
   }
   if (invoice.BillToTaxIDNumber) doc.fillColor(MUTED).text(`Tax ID: ${invoice.BillToTaxIDNumber}`, MARGIN, doc.y + 1, { width: 300 });
   y = doc.y;
   if (invoice.Description) {
-    doc.font('regular').fontSize(9.5).fillColor(INK).text(invoice.Description, MARGIN, y + 14, { width: CONTENT_WIDTH });
+    doc
+      .font('regular')
+      .fontSize(9.5)
+      .fillColor(INK)
+      .text(invoice.Description, MARGIN, y + 14, { width: CONTENT_WIDTH });
     y = doc.y;
   }
 
@@ -258,7 +296,11 @@ export function renderInvoicePdf(input: PdfDocumentInput): Promise<Buffer> {
     let x = MARGIN;
     doc.font('bold').fontSize(8).fillColor(MUTED);
     for (const column of COLUMNS) {
-      doc.text(column.title.toUpperCase(), x + CELL_PADDING, top + 6, { width: column.width - 2 * CELL_PADDING, align: column.align, lineBreak: false });
+      doc.text(column.title.toUpperCase(), x + CELL_PADDING, top + 6, {
+        width: column.width - 2 * CELL_PADDING,
+        align: column.align,
+        lineBreak: false,
+      });
       x += column.width;
     }
     return top + 24;
@@ -278,7 +320,16 @@ export function renderInvoicePdf(input: PdfDocumentInput): Promise<Buffer> {
   if (!rows.length) {
     // An invoice made without lines (POST) shows its totals as one line.
     const net = formatCents(centsOf(invoice.TotalAmount) - centsOf(invoice.TaxAmount));
-    rows.push({ description: invoice.Description || kind, period: covered, quantity: '1', unitPrice: net, taxRate: '', subTotal: net, taxAmount: formatAmount(invoice.TaxAmount), total: formatAmount(invoice.TotalAmount) });
+    rows.push({
+      description: invoice.Description || kind,
+      period: covered,
+      quantity: '1',
+      unitPrice: net,
+      taxRate: '',
+      subTotal: net,
+      taxAmount: formatAmount(invoice.TaxAmount),
+      total: formatAmount(invoice.TotalAmount),
+    });
   }
   const descriptionWidth = COLUMNS[0].width - 2 * CELL_PADDING;
   for (const row of rows) {
@@ -293,12 +344,26 @@ export function renderInvoicePdf(input: PdfDocumentInput): Promise<Buffer> {
     let x = MARGIN;
     for (const column of COLUMNS) {
       const width = column.width - 2 * CELL_PADDING;
-      doc.font(column.key === 'total' ? 'bold' : 'regular').fontSize(9).fillColor(INK).text(row[column.key], x + CELL_PADDING, y + 5, { width, align: column.align });
-      if (column.key === 'description' && row.period) doc.font('regular').fontSize(8).fillColor(MUTED).text(row.period, x + CELL_PADDING, doc.y + 1, { width });
+      doc
+        .font(column.key === 'total' ? 'bold' : 'regular')
+        .fontSize(9)
+        .fillColor(INK)
+        .text(row[column.key], x + CELL_PADDING, y + 5, { width, align: column.align });
+      if (column.key === 'description' && row.period)
+        doc
+          .font('regular')
+          .fontSize(8)
+          .fillColor(MUTED)
+          .text(row.period, x + CELL_PADDING, doc.y + 1, { width });
       x += column.width;
     }
     y += height;
-    doc.moveTo(MARGIN, y).lineTo(MARGIN + CONTENT_WIDTH, y).lineWidth(0.5).strokeColor(RULE).stroke();
+    doc
+      .moveTo(MARGIN, y)
+      .lineTo(MARGIN + CONTENT_WIDTH, y)
+      .lineWidth(0.5)
+      .strokeColor(RULE)
+      .stroke();
   }
 
   // ---- totals, aligned under the amounts ----
@@ -306,7 +371,9 @@ export function renderInvoicePdf(input: PdfDocumentInput): Promise<Buffer> {
   const total = centsOf(invoice.TotalAmount);
   const tax = centsOf(invoice.TaxAmount);
   const discount = centsOf(invoice.DiscountAmount);
-  const totals: Array<{ label: string; value: string; strong?: boolean; color?: string }> = [{ label: 'Subtotal', value: moneyOfCents(total - tax + discount) }];
+  const totals: Array<{ label: string; value: string; strong?: boolean; color?: string }> = [
+    { label: 'Subtotal', value: moneyOfCents(total - tax + discount) },
+  ];
   if (discount !== 0n) totals.push({ label: 'Discount', value: moneyOfCents(-discount) });
   totals.push({ label: 'Tax', value: moneyOfCents(tax) }, { label: 'Total', value: moneyOfCents(total), strong: true });
   if (!invoice.CreditNote) {
@@ -324,19 +391,39 @@ export function renderInvoicePdf(input: PdfDocumentInput): Promise<Buffer> {
   for (const item of totals) {
     if (item.strong) {
       y += 4;
-      doc.moveTo(boxX, y - 3).lineTo(boxRight, y - 3).lineWidth(0.75).strokeColor(item.color ?? INK).stroke();
+      doc
+        .moveTo(boxX, y - 3)
+        .lineTo(boxRight, y - 3)
+        .lineWidth(0.75)
+        .strokeColor(item.color ?? INK)
+        .stroke();
     }
-    doc.font(item.strong ? 'bold' : 'regular').fontSize(item.strong ? 10.5 : 9.5).fillColor(item.strong ? (item.color ?? INK) : MUTED)
+    doc
+      .font(item.strong ? 'bold' : 'regular')
+      .fontSize(item.strong ? 10.5 : 9.5)
+      .fillColor(item.strong ? (item.color ?? INK) : MUTED)
       .text(item.label, boxX, y + 1, { width: 150 });
     doc.fillColor(item.color ?? INK).text(item.value, boxX + 150, y + 1, { width: 120, align: 'right' });
     y += item.strong ? 21 : 17;
   }
 
   if (invoice.Void) {
-    doc.font('bold').fontSize(9.5).fillColor(ALERT).text('This invoice is void: nothing is due on it.', MARGIN, y + 10, { width: CONTENT_WIDTH });
+    doc
+      .font('bold')
+      .fontSize(9.5)
+      .fillColor(ALERT)
+      .text('This invoice is void: nothing is due on it.', MARGIN, y + 10, { width: CONTENT_WIDTH });
   } else if (invoice.CreditNote) {
-    doc.font('regular').fontSize(9.5).fillColor(MUTED)
-      .text(`This credit note reduces what is due${invoice.OriginalInvoiceNumber ? ` on invoice ${invoice.OriginalInvoiceNumber}` : ''} by ${moneyOfCents(-total)}.`, MARGIN, y + 10, { width: CONTENT_WIDTH });
+    doc
+      .font('regular')
+      .fontSize(9.5)
+      .fillColor(MUTED)
+      .text(
+        `This credit note reduces what is due${invoice.OriginalInvoiceNumber ? ` on invoice ${invoice.OriginalInvoiceNumber}` : ''} by ${moneyOfCents(-total)}.`,
+        MARGIN,
+        y + 10,
+        { width: CONTENT_WIDTH },
+      );
   }
 
   // ---- on every page: the VOID mark, and the footer ----
@@ -346,16 +433,30 @@ export function renderInvoicePdf(input: PdfDocumentInput): Promise<Buffer> {
     if (invoice.Void) {
       doc.save();
       doc.rotate(-30, { origin: [PAGE_WIDTH / 2, PAGE_HEIGHT / 2] });
-      doc.font('bold').fontSize(120).fillColor(ALERT).fillOpacity(0.12).text('VOID', 0, PAGE_HEIGHT / 2 - 70, { width: PAGE_WIDTH, align: 'center', lineBreak: false });
+      doc
+        .font('bold')
+        .fontSize(120)
+        .fillColor(ALERT)
+        .fillOpacity(0.12)
+        .text('VOID', 0, PAGE_HEIGHT / 2 - 70, { width: PAGE_WIDTH, align: 'center', lineBreak: false });
       doc.restore();
       doc.fillOpacity(1);
     }
     const footer = [business.Name, `${kind} ${invoice.InvoiceNumber}`, `Page ${i - range.start + 1} of ${range.count}`].join('  ·  ');
-    doc.moveTo(MARGIN, PAGE_HEIGHT - MARGIN - 12).lineTo(MARGIN + CONTENT_WIDTH, PAGE_HEIGHT - MARGIN - 12).lineWidth(0.5).strokeColor(RULE).stroke();
+    doc
+      .moveTo(MARGIN, PAGE_HEIGHT - MARGIN - 12)
+      .lineTo(MARGIN + CONTENT_WIDTH, PAGE_HEIGHT - MARGIN - 12)
+      .lineWidth(0.5)
+      .strokeColor(RULE)
+      .stroke();
     // Written inside the bottom margin: no automatic page break.
     const bottomMargin = doc.page.margins.bottom;
     doc.page.margins.bottom = 0;
-    doc.font('regular').fontSize(8).fillColor(MUTED).text(footer, MARGIN, PAGE_HEIGHT - MARGIN - 4, { width: CONTENT_WIDTH, align: 'center', lineBreak: false });
+    doc
+      .font('regular')
+      .fontSize(8)
+      .fillColor(MUTED)
+      .text(footer, MARGIN, PAGE_HEIGHT - MARGIN - 4, { width: CONTENT_WIDTH, align: 'center', lineBreak: false });
     doc.page.margins.bottom = bottomMargin;
   }
   if (input.facturX) embedFacturX(doc as never, input.facturX, new Date(invoice.CreatedOn));

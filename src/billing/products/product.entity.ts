@@ -5,7 +5,15 @@ import { Business } from '../../kernel/businesses/business.entity.js';
 import { Currency } from '../../kernel/currencies/currency.entity.js';
 
 /** Category of a product (docs/api.md §9.3). */
-export const SystemProductType = { None: 0, DayPass: 1, CreditBundle: 2, Stationery: 3, BookingFeature: 4, BookingProducts: 5, Other: 99 } as const;
+export const SystemProductType = {
+  None: 0,
+  DayPass: 1,
+  CreditBundle: 2,
+  Stationery: 3,
+  BookingFeature: 4,
+  BookingProducts: 5,
+  Other: 99,
+} as const;
 
 /** Sale mode of a product (docs/api.md §9.3). */
 export const AvailableAs = { None: 0, RecurrentOrOneOff: 1, OnlyRecurrent: 2, OnlyOneOff: 3 } as const;

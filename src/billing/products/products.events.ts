@@ -3,7 +3,12 @@ import type { RecordEvents } from '../../records/record-events.js';
 
 /** Whether the change set LowStockAlertedOn: only a sale that claimed the alert does (ProductsRepository.claimLowStockAlert). */
 const alerts = ({ action, before, after }: RecordChange) =>
-  action === 'Update' && before !== null && before.LowStockAlertedOn === null && after !== null && after.LowStockAlertedOn !== null && after.LowStockAlertedOn !== undefined;
+  action === 'Update' &&
+  before !== null &&
+  before.LowStockAlertedOn === null &&
+  after !== null &&
+  after.LowStockAlertedOn !== null &&
+  after.LowStockAlertedOn !== undefined;
 
 /**
  * The webhook actions of Product changes (src/integrations/webhooks/webhook-actions.ts), and 1002

@@ -6,5 +6,13 @@ import { ProductsRules } from './products.rules.js';
 import { ProductsService } from './products.service.js';
 import { productEvents } from './products.events.js';
 
-@Module(RecordModule.forType({ definition: products, events: productEvents, rules: ProductsRules, providers: [ProductsRepository, ProductsService], exports: [ProductsService] }))
+@Module(
+  RecordModule.forType({
+    definition: products,
+    events: productEvents,
+    rules: ProductsRules,
+    providers: [ProductsRepository, ProductsService],
+    exports: [ProductsService],
+  }),
+)
 export class ProductsModule {}

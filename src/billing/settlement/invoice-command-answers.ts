@@ -11,7 +11,9 @@ export function creditNotesValue(schemas: Readonly<Record<string, Schema>>): Sch
       {
         type: 'array',
         description: 'With Preview: the credit notes it would make.',
-        items: pickProperties(invoice, ['CoworkerId', 'CurrencyId', 'TotalAmount', 'TaxAmount', 'CreditNote', 'OriginalInvoiceGuid'], { CoworkerInvoiceId: { type: 'integer', format: 'int32' } }),
+        items: pickProperties(invoice, ['CoworkerId', 'CurrencyId', 'TotalAmount', 'TaxAmount', 'CreditNote', 'OriginalInvoiceGuid'], {
+          CoworkerInvoiceId: { type: 'integer', format: 'int32' },
+        }),
       },
     ],
   };

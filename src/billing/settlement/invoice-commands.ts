@@ -33,7 +33,8 @@ const refuseBeyondCents = (amount: Units, invoiceId: number) => {
 };
 
 /** What the invoice's credit notes credit, from its wire fields: Total − Paid − Due (0 for void invoices). */
-const creditedOf = (record: WireRecord) => (record.Void === true ? 0n : amountOf(record, 'TotalAmount') - amountOf(record, 'PaidAmount') - amountOf(record, 'DueAmount'));
+const creditedOf = (record: WireRecord) =>
+  record.Void === true ? 0n : amountOf(record, 'TotalAmount') - amountOf(record, 'PaidAmount') - amountOf(record, 'DueAmount');
 
 // Why an invoice's state refuses each command (docs/api.md §10.2), from the record as GET shows it; every
 // command checks again on the locked invoice (a refusal may only show up there, under concurrency).
@@ -83,40 +84,69 @@ export class InvoiceCommands implements OnModuleInit {
     // One rule, two doors: a record DELETE of an invoice obeys what COWORKER_INVOICE_DELETE obeys.
     this.invoices.obeyDeletionRule((id, { manager, actor }) => this.prepareDeletion(id, manager, actor));
     this.commands.register(INVOICE, {
-      key: 'PAY_COWORKER_INVOICE_MANUAL', name: 'Mark as paid', permission: EDIT, order: 1,
-      parameters: [{ Name: 'Payment Method', Type: 'Integer' }, { Name: 'TransactionDate', Type: 'DateTime' }],
+      key: 'PAY_COWORKER_INVOICE_MANUAL',
+      name: 'Mark as paid',
+      permission: EDIT,
+      order: 1,
+      parameters: [
+        { Name: 'Payment Method', Type: 'Integer' },
+        { Name: 'TransactionDate', Type: 'DateTime' },
+      ],
       refuses: notPayable,
       run: (context) => this.pay(context),
     });
     this.commands.register(INVOICE, {
-      key: 'VOID_INVOICE', name: 'Void invoice', permission: EDIT, order: 2,
+      key: 'VOID_INVOICE',
+      name: 'Void invoice',
+      permission: EDIT,
+      order: 2,
       refuses: notVoidable,
       run: (context) => this.void(context),
     });
     this.commands.register(INVOICE, {
-      key: 'COWORKER_INVOICE_CANCEL', name: 'Issue credit note', permission: EDIT, order: 3,
-      parameters: [{ Name: 'Amount', Type: 'Decimal', perId: true }, { Name: 'Preview', Type: 'Boolean' }, { Name: 'DoNotApplyCreditAutomatically', Type: 'Boolean' }],
+      key: 'COWORKER_INVOICE_CANCEL',
+      name: 'Issue credit note',
+      permission: EDIT,
+      order: 3,
+      parameters: [
+        { Name: 'Amount', Type: 'Decimal', perId: true },
+        { Name: 'Preview', Type: 'Boolean' },
+        { Name: 'DoNotApplyCreditAutomatically', Type: 'Boolean' },
+      ],
       refuses: notCreditable,
       value: creditNotesValue,
       run: (context) => this.credit(context),
     });
     this.commands.register(INVOICE, {
-      key: 'COWORKER_INVOICE_REFUND', name: 'Refund', permission: EDIT, order: 4,
-      parameters: [{ Name: 'Amount', Type: 'Decimal', perId: true }, { Name: 'ePaymentProvider0', Type: 'Integer' }],
+      key: 'COWORKER_INVOICE_REFUND',
+      name: 'Refund',
+      permission: EDIT,
+      order: 4,
+      parameters: [
+        { Name: 'Amount', Type: 'Decimal', perId: true },
+        { Name: 'ePaymentProvider0', Type: 'Integer' },
+      ],
       refuses: notRefundable,
       run: (context) => this.refund(context),
     });
     this.commands.register(INVOICE, {
-      key: 'COWORKER_INVOICE_DELETE', name: 'Delete invoice', permission: EDIT, order: 5,
+      key: 'COWORKER_INVOICE_DELETE',
+      name: 'Delete invoice',
+      permission: EDIT,
+      order: 5,
       refuses: notDeletable,
       run: (context) => this.delete(context),
     });
     this.commands.register(INVOICE, {
-      key: 'COWORKER_INVOICE_PRINT', name: 'Print', permission: EDIT, order: 6,
+      key: 'COWORKER_INVOICE_PRINT',
+      name: 'Print',
+      permission: EDIT,
+      order: 6,
       // The PDFs are made outside any transaction: nothing waits for them but this request.
       transaction: 'own',
       bulk: true,
-      run: async ({ records, actor, write }) => new CommandResult(null, await this.prints.print(records, actor?.userId ?? null, () => write?.expired ?? false)),
+      run: async ({ records, actor, write }) =>
+        new CommandResult(null, await this.prints.print(records, actor?.userId ?? null, () => write?.expired ?? false)),
     });
   }
 
@@ -140,10 +170,21 @@ export class InvoiceCommands implements OnModuleInit {
     const on = wholeSecond((context.parameters.TransactionDate as Date | undefined) ?? new Date());
     for (const settled of await this.locked(context, notPayable)) {
       const { invoice } = settled;
-      await this.entries.writeEntry({
-        BusinessId: invoice.BusinessId, CoworkerId: invoice.CoworkerId, CoworkerInvoiceId: invoice.Id, Description: `Payment of invoice ${invoice.InvoiceNumber}`,
-        Code: 'PAYM', Debit: 0, Credit: toDecimalText(settled.due), PaymentGatewayName: method, TransactionDate: on,
-      }, context.manager!, context.actor);
+      await this.entries.writeEntry(
+        {
+          BusinessId: invoice.BusinessId,
+          CoworkerId: invoice.CoworkerId,
+          CoworkerInvoiceId: invoice.Id,
+          Description: `Payment of invoice ${invoice.InvoiceNumber}`,
+          Code: 'PAYM',
+          Debit: 0,
+          Credit: toDecimalText(settled.due),
+          PaymentGatewayName: method,
+          TransactionDate: on,
+        },
+        context.manager!,
+        context.actor,
+      );
       await this.settlement.recompute(invoice.Id, context.manager!, context.actor);
     }
     return null;
@@ -168,10 +209,19 @@ export class InvoiceCommands implements OnModuleInit {
       const amount = given === undefined ? settled.due : units(given);
       if (amount <= 0n) throw refusal(`Amount${invoice.Id}: the amount to credit must be above 0.`);
       refuseBeyondCents(amount, invoice.Id);
-      if (amount > settled.due) throw refusal(`Amount${invoice.Id}: ${toAmount(amount)} is over what is due on ${number(invoice)} (${toAmount(settled.due)}).`);
+      if (amount > settled.due)
+        throw refusal(`Amount${invoice.Id}: ${toAmount(amount)} is over what is due on ${number(invoice)} (${toAmount(settled.due)}).`);
       const tax = proportionCents(amount, invoice.TaxAmount, invoice.TotalAmount);
       if (preview) {
-        notes.push({ CoworkerInvoiceId: invoice.Id, CoworkerId: invoice.CoworkerId, CurrencyId: invoice.CurrencyId, TotalAmount: toAmount(-amount), TaxAmount: toAmount(-tax), CreditNote: true, OriginalInvoiceGuid: invoice.UniqueId });
+        notes.push({
+          CoworkerInvoiceId: invoice.Id,
+          CoworkerId: invoice.CoworkerId,
+          CurrencyId: invoice.CurrencyId,
+          TotalAmount: toAmount(-amount),
+          TaxAmount: toAmount(-tax),
+          CreditNote: true,
+          OriginalInvoiceGuid: invoice.UniqueId,
+        });
         continue;
       }
       notes.push({ Id: await this.issueCreditNote(settled, amount, tax, context.manager!, context.actor) });
@@ -184,15 +234,29 @@ export class InvoiceCommands implements OnModuleInit {
    * A credit note of `amount` (tax `tax` of it) against the locked invoice: numbered in the business's
    * series, for the original's customer, currency and bill-to, with one line carrying both amounts.
    */
-  private async issueCreditNote(settled: Settled, amount: Units, tax: Units, manager: EntityManager, actor: Principal | undefined): Promise<number> {
+  private async issueCreditNote(
+    settled: Settled,
+    amount: Units,
+    tax: Units,
+    manager: EntityManager,
+    actor: Principal | undefined,
+  ): Promise<number> {
     const { invoice } = settled;
     const original = await this.invoiceRecords.get(invoice.Id, undefined, manager);
-    const billTo = Object.fromEntries(Object.entries(original).filter(([field]) => field.startsWith('BillTo') || field === 'CoworkerFullName'));
+    const billTo = Object.fromEntries(
+      Object.entries(original).filter(([field]) => field.startsWith('BillTo') || field === 'CoworkerFullName'),
+    );
     const net = amount - tax;
     const description = `Credit note for invoice ${invoice.InvoiceNumber}`;
     const { id, written } = await this.invoices.issue(manager, actor, {
-      CoworkerId: invoice.CoworkerId, BusinessId: invoice.BusinessId, CurrencyId: invoice.CurrencyId, Description: description,
-      TotalAmount: toDecimalText(-amount), TaxAmount: toDecimalText(-tax), CreditNote: true, OriginalInvoiceGuid: invoice.UniqueId,
+      CoworkerId: invoice.CoworkerId,
+      BusinessId: invoice.BusinessId,
+      CurrencyId: invoice.CurrencyId,
+      Description: description,
+      TotalAmount: toDecimalText(-amount),
+      TaxAmount: toDecimalText(-tax),
+      CreditNote: true,
+      OriginalInvoiceGuid: invoice.UniqueId,
       InvoiceFromDate: original.InvoiceFromDate ? new Date(String(original.InvoiceFromDate)) : null,
       InvoiceToDate: original.InvoiceToDate ? new Date(String(original.InvoiceToDate)) : null,
     });
@@ -200,11 +264,24 @@ export class InvoiceCommands implements OnModuleInit {
     const settledNote = { ...billTo, PaidAmount: toDecimalText(0n), DueAmount: toDecimalText(0n), Paid: false, PaidOn: null };
     await this.repository.overwriteInvoice(id, settledNote, manager);
     const rate = await this.repository.singleTaxRate(invoice.Id, manager);
-    await this.repository.insertLine({
-      CoworkerInvoiceId: id, Description: `Credit of invoice ${invoice.InvoiceNumber}`, Quantity: 1, UnitPrice: toDecimalText(-net), SubTotal: toDecimalText(-net),
-      TaxRateId: rate?.id ?? null, TaxRate: rate ? rate.rate : net === 0n ? '0' : (Number(tax * 1_000_000n / net) / 10_000).toFixed(4),
-      TaxAmount: toDecimalText(-tax), TotalAmount: toDecimalText(-amount), PeriodFrom: null, PeriodTo: null, Position: 1,
-    }, manager, actor?.email ?? null);
+    await this.repository.insertLine(
+      {
+        CoworkerInvoiceId: id,
+        Description: `Credit of invoice ${invoice.InvoiceNumber}`,
+        Quantity: 1,
+        UnitPrice: toDecimalText(-net),
+        SubTotal: toDecimalText(-net),
+        TaxRateId: rate?.id ?? null,
+        TaxRate: rate ? rate.rate : net === 0n ? '0' : (Number((tax * 1_000_000n) / net) / 10_000).toFixed(4),
+        TaxAmount: toDecimalText(-tax),
+        TotalAmount: toDecimalText(-amount),
+        PeriodFrom: null,
+        PeriodTo: null,
+        Position: 1,
+      },
+      manager,
+      actor?.email ?? null,
+    );
     await this.invoices.recordIssued(manager, actor, id, { ...written, ...settledNote });
     return id;
   }
@@ -221,11 +298,25 @@ export class InvoiceCommands implements OnModuleInit {
       const amount = given === undefined ? refundable : units(given);
       if (amount <= 0n) throw refusal(`Amount${invoice.Id}: the amount to refund must be above 0.`);
       refuseBeyondCents(amount, invoice.Id);
-      if (amount > refundable) throw refusal(`Amount${invoice.Id}: ${toAmount(amount)} is over what was paid and not refunded on ${number(invoice)} (${toAmount(refundable)}).`);
-      await this.entries.writeEntry({
-        BusinessId: invoice.BusinessId, CoworkerId: invoice.CoworkerId, CoworkerInvoiceId: invoice.Id, Description: `Refund of invoice ${invoice.InvoiceNumber}`,
-        Code: 'REFUND', Debit: toDecimalText(amount), Credit: 0, PaymentGatewayName: method, TransactionDate: on,
-      }, context.manager!, context.actor);
+      if (amount > refundable)
+        throw refusal(
+          `Amount${invoice.Id}: ${toAmount(amount)} is over what was paid and not refunded on ${number(invoice)} (${toAmount(refundable)}).`,
+        );
+      await this.entries.writeEntry(
+        {
+          BusinessId: invoice.BusinessId,
+          CoworkerId: invoice.CoworkerId,
+          CoworkerInvoiceId: invoice.Id,
+          Description: `Refund of invoice ${invoice.InvoiceNumber}`,
+          Code: 'REFUND',
+          Debit: toDecimalText(amount),
+          Credit: 0,
+          PaymentGatewayName: method,
+          TransactionDate: on,
+        },
+        context.manager!,
+        context.actor,
+      );
       await this.settlement.recompute(invoice.Id, context.manager!, context.actor);
     }
     return null;
@@ -233,7 +324,8 @@ export class InvoiceCommands implements OnModuleInit {
 
   /** Deletes each invoice as a record DELETE does, so both doors run the same rule (prepareDeletion). */
   private async delete(context: CommandContext): Promise<null> {
-    for (const settled of await this.locked(context, notDeletable)) await this.invoiceRecords.deleteWithin(context.manager!, settled.invoice.Id, context.actor);
+    for (const settled of await this.locked(context, notDeletable))
+      await this.invoiceRecords.deleteWithin(context.manager!, settled.invoice.Id, context.actor);
     return null;
   }
 
@@ -247,7 +339,8 @@ export class InvoiceCommands implements OnModuleInit {
     if (!settled) return; // the machinery answers 404
     const why = notDeletable(stateOf(settled));
     if (why) throw refusal(why);
-    if ((await this.repository.entriesOf(id, manager)).length) throw refusal(`${number(settled.invoice)} has ledger entries: it cannot be deleted.`);
+    if ((await this.repository.entriesOf(id, manager)).length)
+      throw refusal(`${number(settled.invoice)} has ledger entries: it cannot be deleted.`);
     await this.release.release(id, settled.invoice.InvoiceNumber, manager, actor);
     await this.invoices.ledger.removeWith(id, manager, actor);
     await this.repository.deleteLines(id, manager);

@@ -21,7 +21,8 @@ export const MAX_PRINT_LINES = 1_000;
 const count = (n: number) => n.toLocaleString('en-US');
 
 /** A file name for an invoice's document: `Invoice-1042.pdf`, `CreditNote-1043.xml` (docs/api.md §10.2, §14.1). */
-export const fileName = (invoice: PdfInvoice, extension = 'pdf') => `${invoice.CreditNote ? 'CreditNote' : 'Invoice'}-${invoice.InvoiceNumber.replace(/[^A-Za-z0-9._-]/g, '_')}.${extension}`;
+export const fileName = (invoice: PdfInvoice, extension = 'pdf') =>
+  `${invoice.CreditNote ? 'CreditNote' : 'Invoice'}-${invoice.InvoiceNumber.replace(/[^A-Za-z0-9._-]/g, '_')}.${extension}`;
 
 /**
  * COWORKER_INVOICE_PRINT (docs/api.md §10.2, §10.3): the invoices' PDFs, made in the PDF process, offered
@@ -63,9 +64,10 @@ export class InvoicePrints {
     const names = documents.map((document) => fileName(document.invoice));
     // Served in turn with other businesses' prints: one whose invoices span businesses waits in its first one's turn.
     const printFor = { owner: `business ${(documents[0].invoice as PrintedInvoice).BusinessId}`, abandoned };
-    const file: DownloadFile = documents.length === 1
-      ? { FileName: names[0], ContentType: 'application/pdf', Content: (await this.renderer.render(documents, printFor))[0] }
-      : { FileName: zipName, ContentType: 'application/zip', Content: await this.renderer.zip(documents, distinct(names), printFor) };
+    const file: DownloadFile =
+      documents.length === 1
+        ? { FileName: names[0], ContentType: 'application/pdf', Content: (await this.renderer.render(documents, printFor))[0] }
+        : { FileName: zipName, ContentType: 'application/zip', Content: await this.renderer.zip(documents, distinct(names), printFor) };
     // Storing the file and answering is bulk work too (docs/settlement.md, "The PDF and its download").
     await bulkTurn();
     return this.downloads.offer(file, userId);
@@ -75,7 +77,9 @@ export class InvoicePrints {
   async refuseBeyondBounds(records: readonly WireRecord[]): Promise<void> {
     const invoices = records as unknown as readonly PrintedInvoice[];
     if (invoices.length > MAX_PRINT_INVOICES) {
-      throw refusal(`A print holds at most ${count(MAX_PRINT_INVOICES)} invoices; these are ${count(invoices.length)}: print them ${count(MAX_PRINT_INVOICES)} or fewer at a time.`);
+      throw refusal(
+        `A print holds at most ${count(MAX_PRINT_INVOICES)} invoices; these are ${count(invoices.length)}: print them ${count(MAX_PRINT_INVOICES)} or fewer at a time.`,
+      );
     }
     const lineCounts = await this.repository.lineCounts(invoices.map((invoice) => invoice.Id));
     const total = [...lineCounts.values()].reduce((sum, n) => sum + n, 0);
@@ -83,11 +87,13 @@ export class InvoicePrints {
     const tooLong = invoices.find((invoice) => (lineCounts.get(invoice.Id) ?? 0) > MAX_PRINT_LINES);
     if (tooLong) {
       throw refusal(
-        `Invoice ${tooLong.InvoiceNumber} has ${count(lineCounts.get(tooLong.Id)!)} lines, more than the ${count(MAX_PRINT_LINES)} a print may hold: `
-        + `its lines can be read from /api/billing/coworkerinvoicelines?CoworkerInvoiceLine_CoworkerInvoice=${tooLong.Id} instead.`,
+        `Invoice ${tooLong.InvoiceNumber} has ${count(lineCounts.get(tooLong.Id)!)} lines, more than the ${count(MAX_PRINT_LINES)} a print may hold: ` +
+          `its lines can be read from /api/billing/coworkerinvoicelines?CoworkerInvoiceLine_CoworkerInvoice=${tooLong.Id} instead.`,
       );
     }
-    throw refusal(`A print holds at most ${count(MAX_PRINT_LINES)} invoice lines; these ${count(invoices.length)} invoices have ${count(total)}: print fewer invoices at a time.`);
+    throw refusal(
+      `A print holds at most ${count(MAX_PRINT_LINES)} invoice lines; these ${count(invoices.length)} invoices have ${count(total)}: print fewer invoices at a time.`,
+    );
   }
 
   /** What the PDF of one invoice shows: the invoice as GET shows it, its lines (at most `room` of them), its business. */
@@ -96,8 +102,10 @@ export class InvoicePrints {
     if (invoice.BusinessName) business.Name = invoice.BusinessName;
     // One more than the room: lines added since they were counted are refused too, never left out.
     const lines = (await this.repository.linesOf(invoice.Id, room + 1)) as PdfLine[];
-    if (lines.length > room) throw refusal(`A print holds at most ${count(MAX_PRINT_LINES)} invoice lines: print fewer invoices at a time.`);
-    const original = invoice.CreditNote && invoice.OriginalInvoiceGuid ? await this.repository.invoiceNumberOf(invoice.OriginalInvoiceGuid) : null;
+    if (lines.length > room)
+      throw refusal(`A print holds at most ${count(MAX_PRINT_LINES)} invoice lines: print fewer invoices at a time.`);
+    const original =
+      invoice.CreditNote && invoice.OriginalInvoiceGuid ? await this.repository.invoiceNumberOf(invoice.OriginalInvoiceGuid) : null;
     // The credit notes explain part of the amount due, each by its number (docs/api.md §10.3).
     const creditNotes = invoice.CreditNote ? [] : await this.repository.creditNotesOf(invoice.UniqueId);
     // Assigned, not spread: a spread copy is made in the old generation on Node 20 (withFields, record-writes.ts).
@@ -106,7 +114,13 @@ export class InvoicePrints {
 }
 
 /** The invoice's wire fields the PDF and its file name use. */
-type PrintedInvoice = PdfInvoice & { Id: number; UniqueId: string; BusinessId: number; BusinessName?: string | null; OriginalInvoiceGuid?: string | null };
+type PrintedInvoice = PdfInvoice & {
+  Id: number;
+  UniqueId: string;
+  BusinessId: number;
+  BusinessName?: string | null;
+  OriginalInvoiceGuid?: string | null;
+};
 
 /** The names made distinct for one zip: a second `Invoice-7.pdf` becomes `Invoice-7-1.pdf`. */
 export function distinct(names: readonly string[]): string[] {

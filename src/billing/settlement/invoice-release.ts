@@ -54,7 +54,8 @@ export class InvoiceRelease {
       { field: 'CoworkerProductUniqueId', entity: CoworkerProduct, service: this.sales },
     ];
     for (const source of sources) {
-      for (const billed of await this.billedBy(invoiceId, source, manager)) await this.releaseOne(invoiceId, invoiceNumber, source, billed, manager, actor);
+      for (const billed of await this.billedBy(invoiceId, source, manager))
+        await this.releaseOne(invoiceId, invoiceNumber, source, billed, manager, actor);
     }
     // Sources other modules add (booking charges) give back their own items.
     for (const source of this.dueSources.all) await source.release?.({ invoiceId, manager, actor });
@@ -68,7 +69,12 @@ export class InvoiceRelease {
   }
 
   private async releaseOne(
-    invoiceId: number, invoiceNumber: string, source: Source, billed: { uniqueId: string; firstFrom: unknown }, manager: EntityManager, actor: Principal | undefined,
+    invoiceId: number,
+    invoiceNumber: string,
+    source: Source,
+    billed: { uniqueId: string; firstFrom: unknown },
+    manager: EntityManager,
+    actor: Principal | undefined,
   ): Promise<void> {
     const record = await this.rows.sourceRecord(source.entity, billed.uniqueId, manager);
     if (!record) return; // the source is gone (cannot happen while it has billed lines: deletes are refused)
@@ -82,14 +88,20 @@ export class InvoiceRelease {
       const others = await this.rows.otherBillings(source.field, billed.uniqueId, invoiceId, manager);
       const first = String(billed.firstFrom);
       const later = others.find((row) => String(row.periodFrom) > first);
-      if (later) throw refusal(`Invoice ${invoiceNumber} cannot be deleted: invoice ${later.invoiceNumber} bills later periods of the same items. Delete that one first.`);
+      if (later)
+        throw refusal(
+          `Invoice ${invoiceNumber} cannot be deleted: invoice ${later.invoiceNumber} bills later periods of the same items. Delete that one first.`,
+        );
       values.InvoicedPeriod = others.length ? first : null;
       if (source.entity === CoworkerContract) values.RenewalDate = first;
       if (source.entity === CoworkerProduct) {
         const latest = others[0];
-        Object.assign(values, latest
-          ? { InvoicedOn: latest.invoiceCreatedOn, CoworkerInvoiceId: latest.invoiceId, CoworkerInvoiceNumber: latest.invoiceNumber }
-          : { InvoicedOn: null, CoworkerInvoiceId: null, CoworkerInvoiceNumber: null });
+        Object.assign(
+          values,
+          latest
+            ? { InvoicedOn: latest.invoiceCreatedOn, CoworkerInvoiceId: latest.invoiceId, CoworkerInvoiceNumber: latest.invoiceNumber }
+            : { InvoicedOn: null, CoworkerInvoiceId: null, CoworkerInvoiceNumber: null },
+        );
       }
     }
     await source.service.changeRecorded(manager, actor, id, () => this.rows.markReleased(source.entity, id, values, actor, manager));

@@ -46,20 +46,30 @@ export class InvoiceSettlement {
    */
   async checkEntry(entry: EntryAgainstInvoice, manager: EntityManager): Promise<Settled> {
     const settled = await this.lock(entry.invoiceId, manager, entry.id);
-    if (!settled) throw RecordValidationException.field('CoworkerInvoiceId', `CoworkerInvoice ${entry.invoiceId} does not exist`, entry.invoiceId);
+    if (!settled)
+      throw RecordValidationException.field('CoworkerInvoiceId', `CoworkerInvoice ${entry.invoiceId} does not exist`, entry.invoiceId);
     const { invoice } = settled;
     const number = `Invoice ${invoice.InvoiceNumber}`;
     if (entry.credit > 0n) {
-      if (invoice.CreditNote) throw RecordValidationException.field('Credit', `${number} is a credit note: it cannot be paid.`, toAmount(entry.credit));
+      if (invoice.CreditNote)
+        throw RecordValidationException.field('Credit', `${number} is a credit note: it cannot be paid.`, toAmount(entry.credit));
       if (invoice.Void) throw RecordValidationException.field('Credit', `${number} is void: it cannot be paid.`, toAmount(entry.credit));
       if (entry.credit > settled.due) {
-        throw RecordValidationException.field('Credit', `A payment of ${toAmount(entry.credit)} is over what is due on ${number} (${toAmount(settled.due)}).`, toAmount(entry.credit));
+        throw RecordValidationException.field(
+          'Credit',
+          `A payment of ${toAmount(entry.credit)} is over what is due on ${number} (${toAmount(settled.due)}).`,
+          toAmount(entry.credit),
+        );
       }
     }
     if (entry.debit > 0n) {
       const refundable = settled.paid - settled.refunded;
       if (entry.debit > refundable) {
-        throw RecordValidationException.field('Debit', `A refund of ${toAmount(entry.debit)} is over what was paid and not refunded on ${number} (${toAmount(refundable)}).`, toAmount(entry.debit));
+        throw RecordValidationException.field(
+          'Debit',
+          `A refund of ${toAmount(entry.debit)} is over what was paid and not refunded on ${number} (${toAmount(refundable)}).`,
+          toAmount(entry.debit),
+        );
       }
     }
     return settled;
@@ -72,7 +82,11 @@ export class InvoiceSettlement {
   async checkWithout(invoiceId: number, except: number, manager: EntityManager, field: string): Promise<void> {
     const settled = await this.lock(invoiceId, manager, except);
     if (settled && settled.refunded > settled.paid) {
-      throw RecordValidationException.field(field, `Invoice ${settled.invoice.InvoiceNumber} has refunds of ${toAmount(settled.refunded)}: its payments cannot go below that.`, null);
+      throw RecordValidationException.field(
+        field,
+        `Invoice ${settled.invoice.InvoiceNumber} has refunds of ${toAmount(settled.refunded)}: its payments cannot go below that.`,
+        null,
+      );
     }
   }
 

@@ -27,7 +27,16 @@ export function settle(invoice: LockedInvoice, entries: readonly InvoiceEntry[],
   const refunded = sum(refunds.map((entry) => entry.Debit));
   const latest = (list: InvoiceEntry[]) => (list.length ? Math.max(...list.map((entry) => entry.TransactionDate)) : null);
   const due = invoice.Void || invoice.CreditNote ? 0n : invoice.TotalAmount - credited - paid;
-  return { invoice, paid, refunded, credited, due, lastPaymentOn: latest(payments), lastRefundOn: latest(refunds), hasPayments: payments.length > 0 };
+  return {
+    invoice,
+    paid,
+    refunded,
+    credited,
+    due,
+    lastPaymentOn: latest(payments),
+    lastRefundOn: latest(refunds),
+    hasPayments: payments.length > 0,
+  };
 }
 
 /** The invoice's read-only settled columns (docs/api.md §10.1), as written. */

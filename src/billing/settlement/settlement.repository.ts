@@ -79,12 +79,33 @@ export class SettlementRepository {
     const q = (name: string) => db.id(name);
     if (await db.replicated()) {
       const sequence = q('SettlementSequence');
-      const bumped = await db.run(`UPDATE ${db.tableOf(CoworkerInvoice)} SET ${sequence} = ${sequence} + 1 WHERE ${q('Id')} = ?`, [id], manager);
+      const bumped = await db.run(
+        `UPDATE ${db.tableOf(CoworkerInvoice)} SET ${sequence} = ${sequence} + 1 WHERE ${q('Id')} = ?`,
+        [id],
+        manager,
+      );
       if (bumped.affected !== 1) return null;
       await db.takeTurn(manager, CoworkerInvoice, id, 'SettlementSequence');
     }
-    const columns = ['Id', 'UniqueId', 'BusinessId', 'CoworkerId', 'CurrencyId', 'InvoiceNumber', 'TotalAmount', 'TaxAmount', 'Void', 'CreditNote'].map(q).join(', ');
-    const [row] = await db.query(`SELECT ${columns} FROM ${db.tableOf(CoworkerInvoice)} WHERE ${q('Id')} = ?${db.isMySql ? ' FOR UPDATE' : ''}`, [id], manager);
+    const columns = [
+      'Id',
+      'UniqueId',
+      'BusinessId',
+      'CoworkerId',
+      'CurrencyId',
+      'InvoiceNumber',
+      'TotalAmount',
+      'TaxAmount',
+      'Void',
+      'CreditNote',
+    ]
+      .map(q)
+      .join(', ');
+    const [row] = await db.query(
+      `SELECT ${columns} FROM ${db.tableOf(CoworkerInvoice)} WHERE ${q('Id')} = ?${db.isMySql ? ' FOR UPDATE' : ''}`,
+      [id],
+      manager,
+    );
     if (!row) return null;
     return {
       Id: Number(row.Id),
@@ -109,15 +130,18 @@ export class SettlementRepository {
     const q = (name: string) => db.id(name);
     const rows = await db.query(
       `SELECT ${q('Id')}, ${q('Debit')}, ${q('Credit')}, ${q('TransactionDate')} FROM ${db.tableOf(CoworkerLedgerEntry)} ` +
-      `WHERE ${q('CoworkerInvoiceId')} = ? AND (${q('Code')} IS NULL OR ${q('Code')} NOT IN (${SERVICE_CODES.map(() => '?').join(', ')}))`,
-      [invoiceId, ...SERVICE_CODES], manager,
+        `WHERE ${q('CoworkerInvoiceId')} = ? AND (${q('Code')} IS NULL OR ${q('Code')} NOT IN (${SERVICE_CODES.map(() => '?').join(', ')}))`,
+      [invoiceId, ...SERVICE_CODES],
+      manager,
     );
-    return rows.filter((row) => Number(row.Id) !== except).map((row) => ({
-      Id: Number(row.Id),
-      Debit: units(row.Debit as number | string),
-      Credit: units(row.Credit as number | string),
-      TransactionDate: Date.parse(toWire('datetime', row.TransactionDate) as string),
-    }));
+    return rows
+      .filter((row) => Number(row.Id) !== except)
+      .map((row) => ({
+        Id: Number(row.Id),
+        Debit: units(row.Debit as number | string),
+        Credit: units(row.Credit as number | string),
+        TransactionDate: Date.parse(toWire('datetime', row.TransactionDate) as string),
+      }));
   }
 
   /** The service's own ledger entries of an invoice (INV, CRN, VOID), in Id order. */
@@ -126,8 +150,9 @@ export class SettlementRepository {
     const q = (name: string) => db.id(name);
     const rows = await db.query(
       `SELECT ${['Id', 'Code', 'CoworkerId', 'Description', 'Debit', 'Credit', 'TransactionDate'].map(q).join(', ')} FROM ${db.tableOf(CoworkerLedgerEntry)} ` +
-      `WHERE ${q('CoworkerInvoiceId')} = ? AND ${q('Code')} IN (${SERVICE_CODES.map(() => '?').join(', ')}) ORDER BY ${q('Id')}`,
-      [invoiceId, ...SERVICE_CODES], manager,
+        `WHERE ${q('CoworkerInvoiceId')} = ? AND ${q('Code')} IN (${SERVICE_CODES.map(() => '?').join(', ')}) ORDER BY ${q('Id')}`,
+      [invoiceId, ...SERVICE_CODES],
+      manager,
     );
     return rows.map((row) => ({
       Id: Number(row.Id),
@@ -146,7 +171,8 @@ export class SettlementRepository {
     const q = (name: string) => db.id(name);
     const [row] = await db.query(
       `SELECT ${['Id', 'BusinessId', 'CoworkerId', 'InvoiceNumber', 'TotalAmount', 'CreatedOn', 'CreditNote'].map(q).join(', ')} FROM ${db.tableOf(CoworkerInvoice)} WHERE ${q('Id')} = ?`,
-      [id], manager,
+      [id],
+      manager,
     );
     if (!row) return null;
     return {
@@ -172,7 +198,8 @@ export class SettlementRepository {
     const q = (name: string) => db.id(name);
     const rows = await db.query(
       `SELECT ${q('TotalAmount')} AS t FROM ${db.tableOf(CoworkerInvoice)} WHERE ${q('OriginalInvoiceGuid')} = ? AND ${q('CreditNote')} = ?`,
-      [uniqueId, 1], manager,
+      [uniqueId, 1],
+      manager,
     );
     return rows.map((row) => units(row.t as number | string | null));
   }
@@ -187,7 +214,11 @@ export class SettlementRepository {
       if (typeof value === 'boolean') return value ? 1 : 0;
       return value ?? null;
     });
-    await db.query(`UPDATE ${db.tableOf(CoworkerInvoice)} SET ${names.map((name) => `${db.id(name)} = ?`).join(', ')} WHERE ${db.id('Id')} = ?`, [...parameters, id], manager);
+    await db.query(
+      `UPDATE ${db.tableOf(CoworkerInvoice)} SET ${names.map((name) => `${db.id(name)} = ?`).join(', ')} WHERE ${db.id('Id')} = ?`,
+      [...parameters, id],
+      manager,
+    );
   }
 
   /** The tax rate (percent, as stored) and its id when every line of the invoice has the same one; else null. */
@@ -195,7 +226,9 @@ export class SettlementRepository {
     const { db } = this;
     const q = (name: string) => db.id(name);
     const rows = await db.query(
-      `SELECT DISTINCT ${q('TaxRateId')} AS id, ${q('TaxRate')} AS rate FROM ${db.tableOf(CoworkerInvoiceLine)} WHERE ${q('CoworkerInvoiceId')} = ?`, [invoiceId], manager,
+      `SELECT DISTINCT ${q('TaxRateId')} AS id, ${q('TaxRate')} AS rate FROM ${db.tableOf(CoworkerInvoiceLine)} WHERE ${q('CoworkerInvoiceId')} = ?`,
+      [invoiceId],
+      manager,
     );
     if (rows.length !== 1) return null;
     return { id: rows[0].id === null ? null : Number(rows[0].id), rate: String(rows[0].rate) };
@@ -213,8 +246,16 @@ export class SettlementRepository {
       if (typeof value === 'boolean') return value ? 1 : 0;
       return value ?? null;
     });
-    await db.query(`INSERT INTO ${db.tableOf(CoworkerInvoiceLine)} (${names.map((name) => db.id(name)).join(', ')}) VALUES (${names.map(() => '?').join(', ')})`, parameters, manager);
-    const [created] = await db.query(`SELECT ${db.id('Id')} AS id FROM ${db.tableOf(CoworkerInvoiceLine)} WHERE ${db.id('UniqueId')} = ?`, [row.UniqueId], manager);
+    await db.query(
+      `INSERT INTO ${db.tableOf(CoworkerInvoiceLine)} (${names.map((name) => db.id(name)).join(', ')}) VALUES (${names.map(() => '?').join(', ')})`,
+      parameters,
+      manager,
+    );
+    const [created] = await db.query(
+      `SELECT ${db.id('Id')} AS id FROM ${db.tableOf(CoworkerInvoiceLine)} WHERE ${db.id('UniqueId')} = ?`,
+      [row.UniqueId],
+      manager,
+    );
     return Number(created.id);
   }
 
@@ -242,7 +283,8 @@ export class SettlementRepository {
     const q = (name: string) => db.id(name);
     const fields = ['Description', 'PeriodFrom', 'PeriodTo', 'Quantity', 'UnitPrice', 'TaxRate', 'SubTotal', 'TaxAmount', 'TotalAmount'];
     const rows = await db.query(
-      `SELECT ${fields.map(q).join(', ')} FROM ${db.tableOf(CoworkerInvoiceLine)} WHERE ${q('CoworkerInvoiceId')} = ? ORDER BY ${q('Position')}, ${q('Id')} LIMIT ${Math.max(0, Math.floor(limit))}`, [invoiceId],
+      `SELECT ${fields.map(q).join(', ')} FROM ${db.tableOf(CoworkerInvoiceLine)} WHERE ${q('CoworkerInvoiceId')} = ? ORDER BY ${q('Position')}, ${q('Id')} LIMIT ${Math.max(0, Math.floor(limit))}`,
+      [invoiceId],
     );
     return rows.map((row) => ({
       Description: row.Description ?? null,
@@ -274,8 +316,9 @@ export class SettlementRepository {
     const q = (name: string) => db.id(name);
     const [row] = await db.query(
       `SELECT b.${q('Name')} AS Name, b.${q('Address')} AS Address, b.${q('City')} AS City, b.${q('PostCode')} AS PostCode, b.${q('Email')} AS Email, ` +
-      `b.${q('WebAddress')} AS WebAddress, c.${q('Name')} AS CountryName FROM ${db.tableOf(Business)} b LEFT JOIN ${db.tableOf(Country)} c ON c.${q('Id')} = b.${q('CountryId')} ` +
-      `WHERE b.${q('Id')} = ?`, [businessId],
+        `b.${q('WebAddress')} AS WebAddress, c.${q('Name')} AS CountryName FROM ${db.tableOf(Business)} b LEFT JOIN ${db.tableOf(Country)} c ON c.${q('Id')} = b.${q('CountryId')} ` +
+        `WHERE b.${q('Id')} = ?`,
+      [businessId],
     );
     return row ?? null;
   }
@@ -283,14 +326,21 @@ export class SettlementRepository {
   /** The number of the invoice whose UniqueId is `uniqueId` (a credit note's original). */
   async invoiceNumberOf(uniqueId: string): Promise<string | null> {
     const { db } = this;
-    const [row] = await db.query(`SELECT ${db.id('InvoiceNumber')} AS n FROM ${db.tableOf(CoworkerInvoice)} WHERE ${db.id('UniqueId')} = ?`, [uniqueId]);
+    const [row] = await db.query(
+      `SELECT ${db.id('InvoiceNumber')} AS n FROM ${db.tableOf(CoworkerInvoice)} WHERE ${db.id('UniqueId')} = ?`,
+      [uniqueId],
+    );
     return row ? String(row.n) : null;
   }
 
   /** Whether the invoice has lines (then its totals are theirs). */
   async hasLines(invoiceId: number, manager: EntityManager): Promise<boolean> {
     const { db } = this;
-    const rows = await db.query(`SELECT 1 AS x FROM ${db.tableOf(CoworkerInvoiceLine)} WHERE ${db.id('CoworkerInvoiceId')} = ? LIMIT 1`, [invoiceId], manager);
+    const rows = await db.query(
+      `SELECT 1 AS x FROM ${db.tableOf(CoworkerInvoiceLine)} WHERE ${db.id('CoworkerInvoiceId')} = ? LIMIT 1`,
+      [invoiceId],
+      manager,
+    );
     return rows.length > 0;
   }
 }

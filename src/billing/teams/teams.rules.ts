@@ -20,14 +20,22 @@ export class TeamsRules implements RecordRules<TeamDto> {
     const members = dto.TeamMembers !== undefined ? (dto.TeamMembers ?? []) : ((existing?.TeamMembers as number[] | undefined) ?? []);
     const payer = context.values.PayingMemberId !== undefined ? context.values.PayingMemberId : existing?.PayingMemberId;
     if (payer !== null && payer !== undefined && !members.includes(Number(payer))) {
-      throw RecordValidationException.field('PayingMemberId', `Coworker ${payer} is not one of the team's TeamMembers: the paying member must be a member (or null).`, payer);
+      throw RecordValidationException.field(
+        'PayingMemberId',
+        `Coworker ${payer} is not one of the team's TeamMembers: the paying member must be a member (or null).`,
+        payer,
+      );
     }
     if (!members.length) return;
     const ids = [...new Set(members)];
     const inBusiness = await this.teamsRepository.customersOfBusiness(businessId, ids, context.manager);
     const outside = ids.filter((id) => !inBusiness.has(id));
     if (outside.length) {
-      throw RecordValidationException.field('TeamMembers', `Coworker ${outside.join(', ')} ${outside.length === 1 ? 'is not a customer' : 'are not customers'} of Business ${businessId}, the team's business.`, dto.TeamMembers ?? members);
+      throw RecordValidationException.field(
+        'TeamMembers',
+        `Coworker ${outside.join(', ')} ${outside.length === 1 ? 'is not a customer' : 'are not customers'} of Business ${businessId}, the team's business.`,
+        dto.TeamMembers ?? members,
+      );
     }
   }
 }

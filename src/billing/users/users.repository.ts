@@ -31,7 +31,9 @@ export class UsersRepository {
   async lockCustomerBusiness(coworkerId: number, manager: EntityManager): Promise<number | null> {
     const { db } = this;
     const [customer] = await db.query<{ b: number | string }>(
-      `SELECT ${db.id('BusinessId')} AS b FROM ${db.tableOf(Coworker)} WHERE ${db.id('Id')} = ?${db.isMySql ? ' FOR UPDATE' : ''}`, [coworkerId], manager,
+      `SELECT ${db.id('BusinessId')} AS b FROM ${db.tableOf(Coworker)} WHERE ${db.id('Id')} = ?${db.isMySql ? ' FOR UPDATE' : ''}`,
+      [coworkerId],
+      manager,
     );
     return customer ? Number(customer.b) : null;
   }
@@ -40,7 +42,11 @@ export class UsersRepository {
    * Whether the customer has a login (other than `exceptUserId`). With `lock`, a locking read on MySQL:
    * it sees logins committed while this transaction waited, where a plain read sees its snapshot.
    */
-  async customerHasLogin(coworkerId: number, manager: EntityManager, { exceptUserId = null, lock = false }: { exceptUserId?: number | null; lock?: boolean } = {}): Promise<boolean> {
+  async customerHasLogin(
+    coworkerId: number,
+    manager: EntityManager,
+    { exceptUserId = null, lock = false }: { exceptUserId?: number | null; lock?: boolean } = {},
+  ): Promise<boolean> {
     const { db } = this;
     const [login] = await db.query(
       `SELECT ${db.id('Id')} AS id FROM ${db.tableOf(User)} WHERE ${db.id('CoworkerId')} = ?${exceptUserId ? ` AND ${db.id('Id')} <> ?` : ''}${lock && db.isMySql ? ' FOR UPDATE' : ''}`,

@@ -57,7 +57,9 @@ export class UsersRules implements RecordRules<UserDto>, OnApplicationBootstrap 
     if (!email || !password) return;
     if (await this.usersRepository.emailTaken(email, null)) return;
     try {
-      await this.records.create(await validateBody(UserDto, { Email: email, FullName: 'Administrator', Password: password, IsAdmin: true, Active: true }));
+      await this.records.create(
+        await validateBody(UserDto, { Email: email, FullName: 'Administrator', Password: password, IsAdmin: true, Active: true }),
+      );
       this.logger.log(`Bootstrap administrator ${email} created`);
     } catch (error) {
       // Another instance created it at the same moment.
@@ -66,14 +68,26 @@ export class UsersRules implements RecordRules<UserDto>, OnApplicationBootstrap 
   }
 
   /** Creates the login of a customer (Coworker CreateUser + Password), inside the coworker's transaction. */
-  async createCustomerLogin(manager: EntityManager, coworker: { id: number; email: string; fullName: string; password: string; body: object }, actor?: Principal): Promise<void> {
+  async createCustomerLogin(
+    manager: EntityManager,
+    coworker: { id: number; email: string; fullName: string; password: string; body: object },
+    actor?: Principal,
+  ): Promise<void> {
     await this.assertEmailFree(coworker.email, null, manager);
     const values = {
-      Email: coworker.email.trim(), EmailKey: emailKey(coworker.email),
-      FullName: coworker.fullName, PasswordHash: await passwordHashFor(coworker.body, coworker.password), Active: true, CoworkerId: coworker.id,
+      Email: coworker.email.trim(),
+      EmailKey: emailKey(coworker.email),
+      FullName: coworker.fullName,
+      PasswordHash: await passwordHashFor(coworker.body, coworker.password),
+      Active: true,
+      CoworkerId: coworker.id,
     };
     // Nobody in UpdatedBy: the login is the customer's own.
-    await this.records.createRecorded(manager, actor, values, { request: { Password: coworker.password }, readBack: true, stampedBy: null });
+    await this.records.createRecorded(manager, actor, values, {
+      request: { Password: coworker.password },
+      readBack: true,
+      stampedBy: null,
+    });
   }
 
   /** The password's hash is made before the write's transaction begins. */
@@ -95,7 +109,11 @@ export class UsersRules implements RecordRules<UserDto>, OnApplicationBootstrap 
     if (dto.Password) values.PasswordHash = await passwordHashFor(dto, dto.Password);
     // Absent or null keeps the stored secret (docs/api.md §2.1).
     if (dto.TwoFactorSecret === null || dto.TwoFactorSecret === undefined) delete values.TwoFactorSecret;
-    if (dto.TwoFactorEnabled && !dto.TwoFactorSecret && !(existing && (await this.usersRepository.hasTwoFactorSecret(Number(existing.Id), context.manager)))) {
+    if (
+      dto.TwoFactorEnabled &&
+      !dto.TwoFactorSecret &&
+      !(existing && (await this.usersRepository.hasTwoFactorSecret(Number(existing.Id), context.manager)))
+    ) {
       throw RecordValidationException.field('TwoFactorSecret', 'TwoFactorSecret is required to turn two-factor authentication on.', null);
     }
     if (existing && this.endsAccess(dto, existing)) values.SecurityStamp = this.usersRepository.bumpedSecurityStamp;
@@ -119,7 +137,8 @@ export class UsersRules implements RecordRules<UserDto>, OnApplicationBootstrap 
 
   /** A unique-index race on the email of a create is the same 400 as the check before it. */
   mapError(error: unknown, operation: ChangeAction, dto?: UserDto): unknown {
-    if (operation === 'Create' && isUniqueViolation(error)) return RecordValidationException.field('Email', 'A user with this email already exists.', dto?.Email ?? null);
+    if (operation === 'Create' && isUniqueViolation(error))
+      return RecordValidationException.field('Email', 'A user with this email already exists.', dto?.Email ?? null);
     return error;
   }
 
@@ -143,7 +162,11 @@ export class UsersRules implements RecordRules<UserDto>, OnApplicationBootstrap 
    * A login may name only a customer of one of the actor's businesses, and a customer has one login.
    * The customer's row is locked first, so two logins for it made at once take turns.
    */
-  private async assertCustomerFree(coworkerId: number, exceptUserId: number | null, { manager, actor }: SaveContext<UserDto>): Promise<void> {
+  private async assertCustomerFree(
+    coworkerId: number,
+    exceptUserId: number | null,
+    { manager, actor }: SaveContext<UserDto>,
+  ): Promise<void> {
     const business = await this.usersRepository.lockCustomerBusiness(coworkerId, manager);
     if (business === null) throw RecordValidationException.field('CoworkerId', `Coworker ${coworkerId} does not exist`, coworkerId);
     if (actor && !withinBusinesses(actor, [business])) throw new UnauthorizedException();
@@ -159,15 +182,18 @@ export class UsersRules implements RecordRules<UserDto>, OnApplicationBootstrap 
 
   /** Deactivation, a new password, or new roles, businesses or admin rights end existing access. */
   private endsAccess(dto: UserDto, existing: WireRecord): boolean {
-    return Boolean(dto.Password)
-      || (dto.Active === false && existing.Active === true)
-      || (dto.IsAdmin !== undefined && Boolean(dto.IsAdmin) !== existing.IsAdmin)
-      || (dto.Roles !== undefined && !sameSet(dto.Roles, existing.Roles as string[]))
-      || (dto.Businesses !== undefined && !sameSet(dto.Businesses, existing.Businesses as number[]))
-      || (dto.CoworkerId !== undefined && (dto.CoworkerId ?? null) !== existing.CoworkerId);
+    return (
+      Boolean(dto.Password) ||
+      (dto.Active === false && existing.Active === true) ||
+      (dto.IsAdmin !== undefined && Boolean(dto.IsAdmin) !== existing.IsAdmin) ||
+      (dto.Roles !== undefined && !sameSet(dto.Roles, existing.Roles as string[])) ||
+      (dto.Businesses !== undefined && !sameSet(dto.Businesses, existing.Businesses as number[])) ||
+      (dto.CoworkerId !== undefined && (dto.CoworkerId ?? null) !== existing.CoworkerId)
+    );
   }
 
   private async assertEmailFree(email: string, exceptId: number | null, manager: EntityManager): Promise<void> {
-    if (await this.usersRepository.emailTaken(email, exceptId, manager)) throw RecordValidationException.field('Email', 'A user with this email already exists.', email);
+    if (await this.usersRepository.emailTaken(email, exceptId, manager))
+      throw RecordValidationException.field('Email', 'A user with this email already exists.', email);
   }
 }

@@ -5,11 +5,13 @@ import { CalendarEventsRules } from './calendar-events.rules.js';
 import { CalendarEventEvents, FreedPlaces } from './calendar-events.events.js';
 import { CalendarEventsRepository } from './calendar-events.repository.js';
 
-@Module(RecordModule.forType({
-  definition: calendarEvents,
-  rules: CalendarEventsRules,
-  events: CalendarEventEvents,
-  providers: [CalendarEventsRepository, FreedPlaces],
-  exports: [FreedPlaces],
-}))
+@Module(
+  RecordModule.forType({
+    definition: calendarEvents,
+    rules: CalendarEventsRules,
+    events: CalendarEventEvents,
+    providers: [CalendarEventsRepository, FreedPlaces],
+    exports: [FreedPlaces],
+  }),
+)
 export class CalendarEventsModule {}

@@ -19,7 +19,11 @@ export class CalendarEventsRepository {
   /** Whether anyone is on the event's waiting list. */
   async hasWaitingAttendee(calendarEventId: unknown, manager: EntityManager): Promise<boolean> {
     const { db } = this;
-    const [waiting] = await db.query(`SELECT 1 AS x FROM ${db.tableOf(EventWaitingAttendee)} WHERE ${db.id('CalendarEventId')} = ? LIMIT 1`, [calendarEventId], manager);
+    const [waiting] = await db.query(
+      `SELECT 1 AS x FROM ${db.tableOf(EventWaitingAttendee)} WHERE ${db.id('CalendarEventId')} = ? LIMIT 1`,
+      [calendarEventId],
+      manager,
+    );
     return Boolean(waiting);
   }
 }

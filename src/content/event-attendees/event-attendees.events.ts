@@ -7,7 +7,11 @@ import { FreedPlaces, SPOT_AVAILABLE } from '../calendar-events/calendar-events.
 /** The webhook actions of attendee changes (src/integrations/webhooks/webhook-actions.ts): a place freed on its event. */
 @Injectable()
 export class EventAttendeeEvents implements RecordEvents {
-  readonly actions = { Create: 'CalendarEventAttendeeCreate', Update: 'CalendarEventAttendeeUpdate', Delete: 'CalendarEventAttendeeDelete' } as const;
+  readonly actions = {
+    Create: 'CalendarEventAttendeeCreate',
+    Update: 'CalendarEventAttendeeUpdate',
+    Delete: 'CalendarEventAttendeeDelete',
+  } as const;
   @Inject(FreedPlaces) private readonly freed: FreedPlaces;
 
   fired({ action, before, after }: RecordChange): string[] {

@@ -6,11 +6,13 @@ import { EventAttendeesRepository } from './event-attendees.repository.js';
 import { EventAttendeesRules } from './event-attendees.rules.js';
 import { EventAttendeeEvents } from './event-attendees.events.js';
 
-@Module(RecordModule.forType({
-  definition: eventAttendees,
-  rules: EventAttendeesRules,
-  events: EventAttendeeEvents,
-  providers: [EventAttendeesRepository],
-  imports: [CalendarEventsModule],
-}))
+@Module(
+  RecordModule.forType({
+    definition: eventAttendees,
+    rules: EventAttendeesRules,
+    events: EventAttendeeEvents,
+    providers: [EventAttendeesRepository],
+    imports: [CalendarEventsModule],
+  }),
+)
 export class EventAttendeesModule {}

@@ -9,7 +9,13 @@ import type { RecordRules, SaveContext } from '../../records/record-rules.js';
 /** A second entry for the same customer and event: 400 naming CoworkerId. */
 export class AlreadyOnWaitingListException extends RecordValidationException {
   constructor(coworkerId: unknown, eventId: unknown) {
-    super([{ PropertyName: 'CoworkerId', AttemptedValue: coworkerId ?? null, Message: `Coworker ${coworkerId} is already on the waiting list of CalendarEvent ${eventId}` }]);
+    super([
+      {
+        PropertyName: 'CoworkerId',
+        AttemptedValue: coworkerId ?? null,
+        Message: `Coworker ${coworkerId} is already on the waiting list of CalendarEvent ${eventId}`,
+      },
+    ]);
   }
 }
 
@@ -29,7 +35,11 @@ export class EventWaitingAttendeesRules implements RecordRules<EventWaitingAtten
     const CalendarEventId = Number(merged.CalendarEventId);
     const eventBusiness = await this.entriesRepository.businessOfEvent(CalendarEventId, context.manager);
     if (eventBusiness !== null && eventBusiness !== BusinessId) {
-      throw RecordValidationException.field('BusinessId', `BusinessId must be ${eventBusiness}, the business of CalendarEvent ${CalendarEventId}.`, BusinessId);
+      throw RecordValidationException.field(
+        'BusinessId',
+        `BusinessId must be ${eventBusiness}, the business of CalendarEvent ${CalendarEventId}.`,
+        BusinessId,
+      );
     }
   }
 

@@ -45,16 +45,17 @@ export class SafeWrites1764200000000 implements MigrationInterface {
  * those with the common UniqueId column (join tables and counters have none).
  */
 async function tablesWith(runner: QueryRunner, present: string, absent?: string): Promise<string[]> {
-  const rows: Array<{ name: string }> = runner.connection.driver.options.type === 'better-sqlite3'
-    ? await runner.query(
-      "SELECT m.name AS name FROM sqlite_master m WHERE m.type = 'table' AND EXISTS (SELECT 1 FROM pragma_table_info(m.name) c WHERE c.name = ?) " +
-        'AND NOT EXISTS (SELECT 1 FROM pragma_table_info(m.name) c WHERE c.name = ?)',
-      [present, absent ?? ''],
-    )
-    : await runner.query(
-      'SELECT c.TABLE_NAME AS name FROM information_schema.COLUMNS c WHERE c.TABLE_SCHEMA = DATABASE() AND c.COLUMN_NAME = ? AND NOT EXISTS ' +
-        '(SELECT 1 FROM information_schema.COLUMNS v WHERE v.TABLE_SCHEMA = c.TABLE_SCHEMA AND v.TABLE_NAME = c.TABLE_NAME AND v.COLUMN_NAME = ?)',
-      [present, absent ?? ''],
-    );
+  const rows: Array<{ name: string }> =
+    runner.connection.driver.options.type === 'better-sqlite3'
+      ? await runner.query(
+          "SELECT m.name AS name FROM sqlite_master m WHERE m.type = 'table' AND EXISTS (SELECT 1 FROM pragma_table_info(m.name) c WHERE c.name = ?) " +
+            'AND NOT EXISTS (SELECT 1 FROM pragma_table_info(m.name) c WHERE c.name = ?)',
+          [present, absent ?? ''],
+        )
+      : await runner.query(
+          'SELECT c.TABLE_NAME AS name FROM information_schema.COLUMNS c WHERE c.TABLE_SCHEMA = DATABASE() AND c.COLUMN_NAME = ? AND NOT EXISTS ' +
+            '(SELECT 1 FROM information_schema.COLUMNS v WHERE v.TABLE_SCHEMA = c.TABLE_SCHEMA AND v.TABLE_NAME = c.TABLE_NAME AND v.COLUMN_NAME = ?)',
+          [present, absent ?? ''],
+        );
   return rows.map((row) => row.name);
 }

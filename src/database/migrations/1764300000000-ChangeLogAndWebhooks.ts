@@ -27,22 +27,27 @@ export class ChangeLogAndWebhooks1764300000000 implements MigrationInterface {
       indices: [new TableIndex({ name: 'IX_change_log_Entity_RecordId', columnNames: ['Entity', 'RecordId', 'Id'] })],
     });
 
-    await createRecordTable(runner, 'webhook', [
-      column.int('BusinessId', { nullable: false }),
-      column.text('Name', { nullable: false }),
-      column.int('Action', { nullable: false }),
-      column.text('URL', { length: 2048, nullable: false }),
-      column.longText('Description'),
-      column.bool('Active', { default: true }),
-      column.text('Secret', { nullable: false }),
-      column.longText('LastError'),
-      column.int('ErrorCount', { nullable: false, default: 0 }),
-      column.dateTime('LastTrigger'),
-    ], {
-      foreignKeys: [{ column: 'BusinessId', references: 'business' }],
-      // Every write looks up the active hooks of its business and action.
-      indexes: ['Name', ['BusinessId', 'Action']],
-    });
+    await createRecordTable(
+      runner,
+      'webhook',
+      [
+        column.int('BusinessId', { nullable: false }),
+        column.text('Name', { nullable: false }),
+        column.int('Action', { nullable: false }),
+        column.text('URL', { length: 2048, nullable: false }),
+        column.longText('Description'),
+        column.bool('Active', { default: true }),
+        column.text('Secret', { nullable: false }),
+        column.longText('LastError'),
+        column.int('ErrorCount', { nullable: false, default: 0 }),
+        column.dateTime('LastTrigger'),
+      ],
+      {
+        foreignKeys: [{ column: 'BusinessId', references: 'business' }],
+        // Every write looks up the active hooks of its business and action.
+        indexes: ['Name', ['BusinessId', 'Action']],
+      },
+    );
 
     await createTable(runner, {
       name: 'webhook_delivery',
@@ -70,9 +75,15 @@ export class ChangeLogAndWebhooks1764300000000 implements MigrationInterface {
         new TableIndex({ name: 'IX_webhook_delivery_Status_NextAttemptOn', columnNames: ['Status', 'NextAttemptOn'] }),
         new TableIndex({ name: 'IX_webhook_delivery_CreatedOn', columnNames: ['CreatedOn'] }),
       ],
-      foreignKeys: [new TableForeignKey({
-        name: 'FK_webhook_delivery_WebHookId', columnNames: ['WebHookId'], referencedTableName: 'webhook', referencedColumnNames: ['Id'], onDelete: 'CASCADE',
-      })],
+      foreignKeys: [
+        new TableForeignKey({
+          name: 'FK_webhook_delivery_WebHookId',
+          columnNames: ['WebHookId'],
+          referencedTableName: 'webhook',
+          referencedColumnNames: ['Id'],
+          onDelete: 'CASCADE',
+        }),
+      ],
     });
   }
 

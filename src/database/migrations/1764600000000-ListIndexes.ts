@@ -5,7 +5,10 @@ import { TableIndex, type MigrationInterface, type QueryRunner } from 'typeorm';
  * due-date order: read from one index range, counted without reading the rows, and already in the
  * list's order (DueDate, then Id). IX_<table>_BusinessId stays: it holds a business's rows in Id order.
  */
-const indexes = ['invoice', 'coworkerinvoice'].map((table) => ({ table, index: new TableIndex({ name: `IX_${table}_BusinessId_DueDate`, columnNames: ['BusinessId', 'DueDate'] }) }));
+const indexes = ['invoice', 'coworkerinvoice'].map((table) => ({
+  table,
+  index: new TableIndex({ name: `IX_${table}_BusinessId_DueDate`, columnNames: ['BusinessId', 'DueDate'] }),
+}));
 
 export class ListIndexes1764600000000 implements MigrationInterface {
   async up(runner: QueryRunner): Promise<void> {

@@ -8,13 +8,18 @@ import { column, createRecordTable } from '../migration-helpers.js';
  */
 export class TaxRates1765000000000 implements MigrationInterface {
   async up(runner: QueryRunner): Promise<void> {
-    await createRecordTable(runner, 'taxrate', [
-      column.int('BusinessId', { nullable: false }),
-      column.text('Name', { nullable: false }),
-      column.money('Rate', { nullable: false }),
-      column.int('ExemptionReason', { nullable: false, default: 1 }),
-      column.longText('Description'),
-    ], { foreignKeys: [{ column: 'BusinessId', references: 'business' }], indexes: ['Name'] });
+    await createRecordTable(
+      runner,
+      'taxrate',
+      [
+        column.int('BusinessId', { nullable: false }),
+        column.text('Name', { nullable: false }),
+        column.money('Rate', { nullable: false }),
+        column.int('ExemptionReason', { nullable: false, default: 1 }),
+        column.longText('Description'),
+      ],
+      { foreignKeys: [{ column: 'BusinessId', references: 'business' }], indexes: ['Name'] },
+    );
     await runner.addColumns('tariff', [
       new TableColumn(column.int('TaxRateId')),
       new TableColumn(column.int('InvoiceEvery', { nullable: false, default: 1 })),

@@ -19,37 +19,54 @@ const INVOICE_COLUMNS = [
  */
 export class InvoiceLines1765000100000 implements MigrationInterface {
   async up(runner: QueryRunner): Promise<void> {
-    await createRecordTable(runner, 'coworkerinvoiceline', [
-      column.int('CoworkerInvoiceId', { nullable: false }),
-      column.longText('Description'),
-      column.int('Quantity', { nullable: false, default: 1 }),
-      column.money('UnitPrice', { nullable: false, default: 0 }),
-      column.money('SubTotal', { nullable: false, default: 0 }),
-      column.int('TaxRateId'),
-      column.money('TaxRate', { nullable: false, default: 0 }),
-      column.money('TaxAmount', { nullable: false, default: 0 }),
-      column.money('TotalAmount', { nullable: false, default: 0 }),
-      column.dateTime('PeriodFrom'),
-      column.dateTime('PeriodTo'),
-      column.int('Position', { nullable: false, default: 1 }),
-      column.text('CoworkerContractUniqueId', { length: 36 }),
-      column.text('ContractProductUniqueId', { length: 36 }),
-      column.text('CoworkerProductUniqueId', { length: 36 }),
-      column.text('BookingUniqueId', { length: 36 }),
-      column.text('BilledItemKey', { length: 64 }),
-    ], {
-      // An invoice with lines, or a tax rate a line names, cannot be deleted.
-      foreignKeys: [{ column: 'CoworkerInvoiceId', references: 'coworkerinvoice' }, { column: 'TaxRateId', references: 'taxrate' }],
-      indexes: [['CoworkerInvoiceId', 'Position'], 'CoworkerContractUniqueId', 'ContractProductUniqueId', 'CoworkerProductUniqueId', 'BookingUniqueId'],
-      // One line per billed item and period, whatever runs at once (docs/billing.md, "Exactly once").
-      unique: [['BilledItemKey']],
-    });
-    await runner.addColumns('coworkerinvoice', INVOICE_COLUMNS.map((options) => new TableColumn(options)));
+    await createRecordTable(
+      runner,
+      'coworkerinvoiceline',
+      [
+        column.int('CoworkerInvoiceId', { nullable: false }),
+        column.longText('Description'),
+        column.int('Quantity', { nullable: false, default: 1 }),
+        column.money('UnitPrice', { nullable: false, default: 0 }),
+        column.money('SubTotal', { nullable: false, default: 0 }),
+        column.int('TaxRateId'),
+        column.money('TaxRate', { nullable: false, default: 0 }),
+        column.money('TaxAmount', { nullable: false, default: 0 }),
+        column.money('TotalAmount', { nullable: false, default: 0 }),
+        column.dateTime('PeriodFrom'),
+        column.dateTime('PeriodTo'),
+        column.int('Position', { nullable: false, default: 1 }),
+        column.text('CoworkerContractUniqueId', { length: 36 }),
+        column.text('ContractProductUniqueId', { length: 36 }),
+        column.text('CoworkerProductUniqueId', { length: 36 }),
+        column.text('BookingUniqueId', { length: 36 }),
+        column.text('BilledItemKey', { length: 64 }),
+      ],
+      {
+        // An invoice with lines, or a tax rate a line names, cannot be deleted.
+        foreignKeys: [
+          { column: 'CoworkerInvoiceId', references: 'coworkerinvoice' },
+          { column: 'TaxRateId', references: 'taxrate' },
+        ],
+        indexes: [
+          ['CoworkerInvoiceId', 'Position'],
+          'CoworkerContractUniqueId',
+          'ContractProductUniqueId',
+          'CoworkerProductUniqueId',
+          'BookingUniqueId',
+        ],
+        // One line per billed item and period, whatever runs at once (docs/billing.md, "Exactly once").
+        unique: [['BilledItemKey']],
+      },
+    );
+    await runner.addColumns(
+      'coworkerinvoice',
+      INVOICE_COLUMNS.map((options) => new TableColumn(options)),
+    );
     const q = (name: string) => runner.connection.driver.escape(name);
     await runner.query(
       `UPDATE ${q('coworkerinvoice')} SET ${q('PaidAmount')} = CASE WHEN ${q('Paid')} = 1 THEN COALESCE(${q('TotalAmount')}, 0) ELSE 0 END, ` +
-      `${q('DueAmount')} = CASE WHEN ${q('Paid')} = 1 THEN 0 ELSE COALESCE(${q('TotalAmount')}, 0) END, ` +
-      `${q('BusinessName')} = (SELECT b.${q('Name')} FROM ${q('business')} b WHERE b.${q('Id')} = ${q('coworkerinvoice')}.${q('BusinessId')})`,
+        `${q('DueAmount')} = CASE WHEN ${q('Paid')} = 1 THEN 0 ELSE COALESCE(${q('TotalAmount')}, 0) END, ` +
+        `${q('BusinessName')} = (SELECT b.${q('Name')} FROM ${q('business')} b WHERE b.${q('Id')} = ${q('coworkerinvoice')}.${q('BusinessId')})`,
     );
     await runner.createIndex('coworkerinvoice', new TableIndex({ name: 'IX_coworkerinvoice_PaidOn', columnNames: ['PaidOn'] }));
   }

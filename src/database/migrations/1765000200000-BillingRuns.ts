@@ -29,38 +29,63 @@ export class BillingRuns1765000200000 implements MigrationInterface {
   async up(runner: QueryRunner): Promise<void> {
     const mySql = ['mysql', 'mariadb'].includes(runner.connection.options.type);
     const q = (name: string) => runner.connection.driver.escape(name);
-    await runner.addColumns('coworkercontract', CONTRACT_COLUMNS.map((options) => new TableColumn(options)));
+    await runner.addColumns(
+      'coworkercontract',
+      CONTRACT_COLUMNS.map((options) => new TableColumn(options)),
+    );
     const day = mySql ? `LEAST(DAYOFMONTH(${q('StartDate')}), 28)` : `MIN(CAST(strftime('%d', ${q('StartDate')}) AS INTEGER), 28)`;
     const midnight = mySql ? `CAST(DATE(${q('StartDate')}) AS DATETIME)` : `date(${q('StartDate')}) || ' 00:00:00'`;
     await runner.query(
       `UPDATE ${q('coworkercontract')} SET ${q('BillingDay')} = ${day}, ${q('RenewalDate')} = CASE WHEN ${q('CancellationDate')} IS NULL OR ${q('CancellationDate')} > ${midnight} THEN ${midnight} ELSE NULL END`,
     );
     await runner.createIndex('coworkercontract', new TableIndex({ name: 'IX_coworkercontract_RenewalDate', columnNames: ['RenewalDate'] }));
-    await runner.addColumns('coworkerproduct', SALE_COLUMNS.map((options) => new TableColumn(options)));
-    await runner.createIndex('coworkerproduct', new TableIndex({ name: 'IX_coworkerproduct_CoworkerId_Invoiced', columnNames: ['CoworkerId', 'Invoiced'] }));
+    await runner.addColumns(
+      'coworkerproduct',
+      SALE_COLUMNS.map((options) => new TableColumn(options)),
+    );
+    await runner.createIndex(
+      'coworkerproduct',
+      new TableIndex({ name: 'IX_coworkerproduct_CoworkerId_Invoiced', columnNames: ['CoworkerId', 'Invoiced'] }),
+    );
 
-    await createRecordTable(runner, 'contractproduct', [
-      column.int('CoworkerContractId', { nullable: false }),
-      column.int('ProductId', { nullable: false }),
-      column.int('Quantity', { nullable: false, default: 1 }),
-      column.money('Price', { nullable: false }),
-      column.dateTime('RepeatFrom'),
-      column.dateTime('RepeatUntil'),
-      column.longText('Notes'),
-      column.dateTime('InvoicedPeriod'),
-      column.int('CoworkerId', { nullable: false }),
-    ], { foreignKeys: [{ column: 'CoworkerContractId', references: 'coworkercontract' }, { column: 'ProductId', references: 'product' }], indexes: ['CoworkerId'] });
+    await createRecordTable(
+      runner,
+      'contractproduct',
+      [
+        column.int('CoworkerContractId', { nullable: false }),
+        column.int('ProductId', { nullable: false }),
+        column.int('Quantity', { nullable: false, default: 1 }),
+        column.money('Price', { nullable: false }),
+        column.dateTime('RepeatFrom'),
+        column.dateTime('RepeatUntil'),
+        column.longText('Notes'),
+        column.dateTime('InvoicedPeriod'),
+        column.int('CoworkerId', { nullable: false }),
+      ],
+      {
+        foreignKeys: [
+          { column: 'CoworkerContractId', references: 'coworkercontract' },
+          { column: 'ProductId', references: 'product' },
+        ],
+        indexes: ['CoworkerId'],
+      },
+    );
 
-    await createRecordTable(runner, 'billingrun', [
-      column.int('BusinessId', { nullable: false }),
-      column.text('Trigger', { length: 16, nullable: false }),
-      column.dateTime('StartedOn', { nullable: false }),
-      column.dateTime('FinishedOn'),
-      column.dateTime('Until', { nullable: false }),
-      column.int('CustomersBilled', { nullable: false, default: 0 }),
-      column.idList('InvoiceIds'),
-      column.longText('ErrorList'),
-    ], { foreignKeys: [{ column: 'BusinessId', references: 'business', onDelete: 'CASCADE' }], indexes: ['StartedOn'] });
+    await createRecordTable(
+      runner,
+      'billingrun',
+      [
+        column.int('BusinessId', { nullable: false }),
+        column.text('Trigger', { length: 16, nullable: false }),
+        column.dateTime('StartedOn', { nullable: false }),
+        column.dateTime('FinishedOn'),
+        column.dateTime('Until', { nullable: false }),
+        column.int('CustomersBilled', { nullable: false, default: 0 }),
+        column.idList('InvoiceIds'),
+        column.longText('ErrorList'),
+      ],
+      { foreignKeys: [{ column: 'BusinessId', references: 'business', onDelete: 'CASCADE' }], indexes: ['StartedOn'] },
+    );
 
     // One row per business while an instance bills it automatically (docs/billing.md, "Automatic runs").
     await createTable(runner, {

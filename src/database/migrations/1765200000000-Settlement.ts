@@ -8,25 +8,30 @@ import { column, createRecordTable, createTable } from '../migration-helpers.js'
  */
 export class Settlement1765200000000 implements MigrationInterface {
   async up(runner: QueryRunner): Promise<void> {
-    await createRecordTable(runner, 'coworkerledgerentry', [
-      column.int('BusinessId', { nullable: false }),
-      column.int('CoworkerId', { nullable: false }),
-      column.int('CoworkerInvoiceId'),
-      column.longText('Description'),
-      column.text('Code'),
-      column.money('Debit', { nullable: false, default: 0 }),
-      column.money('Credit', { nullable: false, default: 0 }),
-      column.int('PaymentGatewayName', { nullable: false, default: 11 }),
-      column.dateTime('TransactionDate', { nullable: false }),
-    ], {
-      foreignKeys: [
-        { column: 'BusinessId', references: 'business' },
-        { column: 'CoworkerId', references: 'coworker' },
-        { column: 'CoworkerInvoiceId', references: 'coworkerinvoice' },
+    await createRecordTable(
+      runner,
+      'coworkerledgerentry',
+      [
+        column.int('BusinessId', { nullable: false }),
+        column.int('CoworkerId', { nullable: false }),
+        column.int('CoworkerInvoiceId'),
+        column.longText('Description'),
+        column.text('Code'),
+        column.money('Debit', { nullable: false, default: 0 }),
+        column.money('Credit', { nullable: false, default: 0 }),
+        column.int('PaymentGatewayName', { nullable: false, default: 11 }),
+        column.dateTime('TransactionDate', { nullable: false }),
       ],
-      // A customer's running Balance adds its entries up in TransactionDate order.
-      indexes: [['CoworkerId', 'TransactionDate']],
-    });
+      {
+        foreignKeys: [
+          { column: 'BusinessId', references: 'business' },
+          { column: 'CoworkerId', references: 'coworker' },
+          { column: 'CoworkerInvoiceId', references: 'coworkerinvoice' },
+        ],
+        // A customer's running Balance adds its entries up in TransactionDate order.
+        indexes: [['CoworkerId', 'TransactionDate']],
+      },
+    );
     const mySql = ['mysql', 'mariadb'].includes(runner.connection.driver.options.type);
     await createTable(runner, {
       name: 'download_file',

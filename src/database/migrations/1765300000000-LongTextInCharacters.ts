@@ -34,7 +34,10 @@ const onMySql = (runner: QueryRunner) => ['mysql', 'mariadb'].includes(runner.co
 async function retype(runner: QueryRunner, type: 'MEDIUMTEXT' | 'TEXT'): Promise<void> {
   if (!onMySql(runner)) return;
   for (const [table, column, nullable] of LONG_TEXT) {
-    const [found] = await runner.query('SELECT 1 AS x FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? AND COLUMN_NAME = ?', [table, column]);
+    const [found] = await runner.query(
+      'SELECT 1 AS x FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? AND COLUMN_NAME = ?',
+      [table, column],
+    );
     if (!found) continue;
     await runner.query(`ALTER TABLE \`${table}\` MODIFY \`${column}\` ${type} ${nullable ? 'NULL' : 'NOT NULL'}`);
   }

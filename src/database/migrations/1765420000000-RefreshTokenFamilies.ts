@@ -23,7 +23,13 @@ export class RefreshTokenFamilies1765420000000 implements MigrationInterface {
         new TableIndex({ name: 'IX_revoked_token_family_UserId_RevokedOn', columnNames: ['UserId', 'RevokedOn'] }),
       ],
       foreignKeys: [
-        new TableForeignKey({ name: 'FK_revoked_token_family_UserId', columnNames: ['UserId'], referencedTableName: 'user', referencedColumnNames: ['Id'], onDelete: 'CASCADE' }),
+        new TableForeignKey({
+          name: 'FK_revoked_token_family_UserId',
+          columnNames: ['UserId'],
+          referencedTableName: 'user',
+          referencedColumnNames: ['Id'],
+          onDelete: 'CASCADE',
+        }),
       ],
     });
   }

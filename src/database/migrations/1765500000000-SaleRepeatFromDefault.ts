@@ -8,7 +8,9 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 export class SaleRepeatFromDefault1765500000000 implements MigrationInterface {
   async up(runner: QueryRunner): Promise<void> {
     const q = (name: string) => runner.connection.driver.escape(name);
-    await runner.query(`UPDATE ${q('coworkerproduct')} SET ${q('RepeatFrom')} = ${q('SaleDate')} WHERE ${q('RepeatFrom')} IS NULL AND ${q('SaleDate')} IS NOT NULL`);
+    await runner.query(
+      `UPDATE ${q('coworkerproduct')} SET ${q('RepeatFrom')} = ${q('SaleDate')} WHERE ${q('RepeatFrom')} IS NULL AND ${q('SaleDate')} IS NOT NULL`,
+    );
   }
 
   async down(): Promise<void> {

@@ -15,7 +15,21 @@ export class InvoiceLedgerEntries1765510000000 implements MigrationInterface {
   async up(runner: QueryRunner): Promise<void> {
     const q = (name: string) => runner.connection.driver.escape(name);
     const now = new Date().toISOString().replace('T', ' ').replace('Z', '');
-    const names = ['UniqueId', 'CreatedOn', 'UpdatedOn', 'IsNew', 'BusinessId', 'CoworkerId', 'CoworkerInvoiceId', 'Code', 'Description', 'Debit', 'Credit', 'PaymentGatewayName', 'TransactionDate'];
+    const names = [
+      'UniqueId',
+      'CreatedOn',
+      'UpdatedOn',
+      'IsNew',
+      'BusinessId',
+      'CoworkerId',
+      'CoworkerInvoiceId',
+      'Code',
+      'Description',
+      'Debit',
+      'Credit',
+      'PaymentGatewayName',
+      'TransactionDate',
+    ];
     const total = `i.${q('TotalAmount')}`;
     // The entry's amounts from the invoice's signed total: positive debits, negative credits.
     const debitOf = (sign: '' | '-') => `CASE WHEN ${sign}COALESCE(${total}, 0) > 0 THEN ${sign}COALESCE(${total}, 0) ELSE 0 END`;
@@ -25,19 +39,26 @@ export class InvoiceLedgerEntries1765510000000 implements MigrationInterface {
       `${debitOf(sign)}, ${creditOf(sign)}, 0, i.${q(dated)} FROM ${q('coworkerinvoice')} i WHERE i.${q('Id')} = ?`;
     let after = 0;
     for (;;) {
-      const invoices = await runner.query(
+      const invoices = (await runner.query(
         `SELECT i.${q('Id')} AS id, i.${q('InvoiceNumber')} AS n, i.${q('CreditNote')} AS note, i.${q('Void')} AS void, ` +
-        `(SELECT COUNT(*) FROM ${q('coworkerledgerentry')} e WHERE e.${q('CoworkerInvoiceId')} = i.${q('Id')} AND e.${q('Code')} IN ('INV', 'CRN')) AS issued, ` +
-        `(SELECT COUNT(*) FROM ${q('coworkerledgerentry')} e WHERE e.${q('CoworkerInvoiceId')} = i.${q('Id')} AND e.${q('Code')} = 'VOID') AS voided ` +
-        `FROM ${q('coworkerinvoice')} i WHERE i.${q('Id')} > ? ORDER BY i.${q('Id')} LIMIT ${PAGE}`,
+          `(SELECT COUNT(*) FROM ${q('coworkerledgerentry')} e WHERE e.${q('CoworkerInvoiceId')} = i.${q('Id')} AND e.${q('Code')} IN ('INV', 'CRN')) AS issued, ` +
+          `(SELECT COUNT(*) FROM ${q('coworkerledgerentry')} e WHERE e.${q('CoworkerInvoiceId')} = i.${q('Id')} AND e.${q('Code')} = 'VOID') AS voided ` +
+          `FROM ${q('coworkerinvoice')} i WHERE i.${q('Id')} > ? ORDER BY i.${q('Id')} LIMIT ${PAGE}`,
         [after],
-      ) as Array<{ id: number | string; n: string; note: unknown; void: unknown; issued: number | string; voided: number | string }>;
+      )) as Array<{ id: number | string; n: string; note: unknown; void: unknown; issued: number | string; voided: number | string }>;
       if (!invoices.length) break;
       for (const invoice of invoices) {
         const id = Number(invoice.id);
         const creditNote = Number(invoice.note) === 1;
         if (Number(invoice.issued) === 0) {
-          await runner.query(insert('', 'CreatedOn'), [randomUUID(), now, now, creditNote ? 'CRN' : 'INV', `${creditNote ? 'Credit note' : 'Invoice'} ${invoice.n}`, id]);
+          await runner.query(insert('', 'CreatedOn'), [
+            randomUUID(),
+            now,
+            now,
+            creditNote ? 'CRN' : 'INV',
+            `${creditNote ? 'Credit note' : 'Invoice'} ${invoice.n}`,
+            id,
+          ]);
         }
         if (!creditNote && Number(invoice.void) === 1 && Number(invoice.voided) === 0) {
           await runner.query(insert('-', 'UpdatedOn'), [randomUUID(), now, now, 'VOID', `Void of invoice ${invoice.n}`, id]);

@@ -9,11 +9,17 @@ import { column } from '../migration-helpers.js';
 export class UniversalCredits1765610000001 implements MigrationInterface {
   async up(runner: QueryRunner): Promise<void> {
     await runner.addColumn('coworkerinvoiceline', new TableColumn(column.text('CoworkerBookingCreditUniqueId', { length: 36 })));
-    await runner.createIndex('coworkerinvoiceline', new TableIndex({ name: 'IX_coworkerinvoiceline_CoworkerBookingCreditUniqueId', columnNames: ['CoworkerBookingCreditUniqueId'] }));
+    await runner.createIndex(
+      'coworkerinvoiceline',
+      new TableIndex({ name: 'IX_coworkerinvoiceline_CoworkerBookingCreditUniqueId', columnNames: ['CoworkerBookingCreditUniqueId'] }),
+    );
     await runner.addColumn('coworkerinvoiceline', new TableColumn(column.money('CreditAmount', { nullable: false, default: 0 })));
     await runner.changeColumn('coworkerbookingcredituse', 'BookingId', new TableColumn(column.int('BookingId')));
     await runner.addColumn('coworkerbookingcredituse', new TableColumn(column.int('CoworkerInvoiceLineId')));
-    await runner.createIndex('coworkerbookingcredituse', new TableIndex({ name: 'IX_coworkerbookingcredituse_CoworkerInvoiceLineId', columnNames: ['CoworkerInvoiceLineId'] }));
+    await runner.createIndex(
+      'coworkerbookingcredituse',
+      new TableIndex({ name: 'IX_coworkerbookingcredituse_CoworkerInvoiceLineId', columnNames: ['CoworkerInvoiceLineId'] }),
+    );
   }
 
   async down(runner: QueryRunner): Promise<void> {

@@ -17,7 +17,10 @@ export class TeamBilling1765620000000 implements MigrationInterface {
       await runner.query(`ALTER TABLE ${q('team')} ADD COLUMN ${q('PayingMemberId')} integer`);
       await runner.query(`ALTER TABLE ${q('team')} ADD COLUMN ${q('CreateSingleInvoiceForTeam')} boolean NOT NULL DEFAULT (0)`);
     } else {
-      await runner.addColumns('team', [new TableColumn(column.int('PayingMemberId')), new TableColumn(column.bool('CreateSingleInvoiceForTeam'))]);
+      await runner.addColumns('team', [
+        new TableColumn(column.int('PayingMemberId')),
+        new TableColumn(column.bool('CreateSingleInvoiceForTeam')),
+      ]);
     }
     await runner.createIndex('team', new TableIndex({ name: 'IX_team_PayingMemberId', columnNames: ['PayingMemberId'] }));
   }

@@ -37,7 +37,10 @@ export class IdempotencyRepository {
   /** The claim of a scope, if there is one. */
   async find(scopeHash: string): Promise<StoredKey | undefined> {
     const q = this.q;
-    const [row] = await this.db.query<StoredKey>(`SELECT ${STORED_KEY_COLUMNS.map(q).join(', ')} FROM ${q('idempotency_key')} WHERE ${q('ScopeHash')} = ?`, [scopeHash]);
+    const [row] = await this.db.query<StoredKey>(
+      `SELECT ${STORED_KEY_COLUMNS.map(q).join(', ')} FROM ${q('idempotency_key')} WHERE ${q('ScopeHash')} = ?`,
+      [scopeHash],
+    );
     return row;
   }
 
@@ -55,7 +58,10 @@ export class IdempotencyRepository {
   /** The room a user's stored answers take. */
   async storedBytes(userId: number): Promise<number> {
     const q = this.q;
-    const [row] = await this.db.query<{ n: unknown }>(`SELECT COALESCE(SUM(${q('StoredBytes')}), 0) AS n FROM ${q('idempotency_key')} WHERE ${q('UserId')} = ?`, [userId]);
+    const [row] = await this.db.query<{ n: unknown }>(
+      `SELECT COALESCE(SUM(${q('StoredBytes')}), 0) AS n FROM ${q('idempotency_key')} WHERE ${q('UserId')} = ?`,
+      [userId],
+    );
     return Number(row?.n ?? 0);
   }
 
@@ -73,7 +79,10 @@ export class IdempotencyRepository {
   async deleteRefusals(ids: number[]): Promise<void> {
     if (!ids.length) return;
     const q = this.q;
-    await this.db.query(`DELETE FROM ${q('idempotency_key')} WHERE ${q('Status')} >= 400 AND ${q('Id')} IN (${ids.map(() => '?').join(', ')})`, ids);
+    await this.db.query(
+      `DELETE FROM ${q('idempotency_key')} WHERE ${q('Status')} >= 400 AND ${q('Id')} IN (${ids.map(() => '?').join(', ')})`,
+      ids,
+    );
   }
 
   async delete(id: number): Promise<void> {

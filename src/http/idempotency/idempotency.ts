@@ -55,15 +55,27 @@ export class Idempotency {
   private readonly unreleased = new Set<number>();
   private releasing: NodeJS.Timeout | null = null;
 
-  constructor(private readonly keys: IdempotencyRepository, config: ConfigService<AppConfig, true>) {
+  constructor(
+    private readonly keys: IdempotencyRepository,
+    config: ConfigService<AppConfig, true>,
+  ) {
     this.abandonedClaimMs = abandonedAfterMs(config.get('REQUEST_TIMEOUT_MS', { infer: true }));
   }
 
-  async run(request: FastifyRequest & { user?: Principal }, reply: FastifyReply, scope: WriteScope, handle: () => Promise<unknown>): Promise<unknown> {
+  async run(
+    request: FastifyRequest & { user?: Principal },
+    reply: FastifyReply,
+    scope: WriteScope,
+    handle: () => Promise<unknown>,
+  ): Promise<unknown> {
     const header = request.headers['idempotency-key'];
     if (request.method !== 'POST' || header === undefined || EXEMPT.test(request.url)) return handle();
     if (typeof header !== 'string' || !KEY.test(header)) {
-      throw RecordValidationException.field('Idempotency-Key', 'Idempotency-Key must be 1 to 255 printable ASCII characters.', typeof header === 'string' ? header : null);
+      throw RecordValidationException.field(
+        'Idempotency-Key',
+        'Idempotency-Key must be 1 to 255 printable ASCII characters.',
+        typeof header === 'string' ? header : null,
+      );
     }
     const path = request.url.split('?')[0].replace(/\/+$/, '');
     const scopeHash = sha256(`${request.user?.userId ?? 0}\n${request.method}\n${path}\n${header}`);
@@ -84,7 +96,11 @@ export class Idempotency {
       if (scope.commits > 0 && stored !== null) throw error;
       const { status, body } = toErrorResponse(error);
       if (status >= 500 || status === 429) await this.release(id);
-      else await this.keys.complete(id, status, storedRefusal(status, body), null).then(() => this.keepWithinSpace(userId), () => this.release(id));
+      else
+        await this.keys.complete(id, status, storedRefusal(status, body), null).then(
+          () => this.keepWithinSpace(userId),
+          () => this.release(id),
+        );
       throw error;
     }
     // A POST that wrote nothing (or answers other than its write's result) is completed now.
@@ -134,10 +150,20 @@ export class Idempotency {
         continue;
       }
       if (row.RequestHash !== requestHash) {
-        throw new WireResponseException(failureConfirmation(422, 'This Idempotency-Key was already used for another request (a different body); use a new key for a new request.'), 422);
+        throw new WireResponseException(
+          failureConfirmation(
+            422,
+            'This Idempotency-Key was already used for another request (a different body); use a new key for a new request.',
+          ),
+          422,
+        );
       }
       if (row.Status === null) {
-        throw new WireResponseException(failureConfirmation(409, 'A request with this Idempotency-Key is still being processed; try again shortly.'), 409, { 'Retry-After': '1' });
+        throw new WireResponseException(
+          failureConfirmation(409, 'A request with this Idempotency-Key is still being processed; try again shortly.'),
+          409,
+          { 'Retry-After': '1' },
+        );
       }
       const headers: Record<string, string> = { 'Idempotent-Replayed': 'true' };
       if (row.ETag) headers.ETag = row.ETag;
@@ -155,7 +181,10 @@ export class Idempotency {
     if (this.unreleased.size < 10_000) this.unreleased.add(id);
     this.releasing ??= setInterval(() => {
       for (const claim of this.unreleased) {
-        this.keys.delete(claim).then(() => this.unreleased.delete(claim), () => undefined);
+        this.keys.delete(claim).then(
+          () => this.unreleased.delete(claim),
+          () => undefined,
+        );
       }
       if (!this.unreleased.size && this.releasing) {
         clearInterval(this.releasing);
@@ -185,7 +214,8 @@ function storedRefusal(status: number, body: unknown): string {
 }
 
 /** The body text an answer goes out with (Fastify serialises objects with JSON.stringify). */
-const answerText = (result: unknown): string => (result === undefined || result === null ? '' : typeof result === 'string' ? result : JSON.stringify(result));
+const answerText = (result: unknown): string =>
+  result === undefined || result === null ? '' : typeof result === 'string' ? result : JSON.stringify(result);
 
 /** A datetime column as the databases return it, in milliseconds. */
 const dbTime = (value: unknown): number => parseDbDateTime(value) ?? 0;

@@ -12,7 +12,9 @@ function hooksRead() {
   const repository = {
     activeActions: () =>
       ++counted.readings &&
-      new Promise<Map<number, Set<number>>>((resolve, reject) => asked.push((answer) => (answer instanceof Error ? reject(answer) : resolve(answer)))),
+      new Promise<Map<number, Set<number>>>((resolve, reject) =>
+        asked.push((answer) => (answer instanceof Error ? reject(answer) : resolve(answer))),
+      ),
   } as unknown as WebhooksRepository;
   return {
     repository,

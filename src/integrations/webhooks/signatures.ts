@@ -15,7 +15,9 @@ export function platformSignature(secret: string, body: string): string {
  * by the bytes its base64 encodes; any other by its UTF-8 bytes (what the libraries call a raw key).
  */
 export function standardSignature(secret: string, id: string, timestamp: number, body: string): string {
-  const key = secret.startsWith(STANDARD_PREFIX) ? Buffer.from(secret.slice(STANDARD_PREFIX.length), 'base64') : Buffer.from(secret, 'utf8');
+  const key = secret.startsWith(STANDARD_PREFIX)
+    ? Buffer.from(secret.slice(STANDARD_PREFIX.length), 'base64')
+    : Buffer.from(secret, 'utf8');
   return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`, 'utf8').digest('base64')}`;
 }
 

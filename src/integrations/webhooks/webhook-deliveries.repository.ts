@@ -84,7 +84,19 @@ export class WebhookDeliveriesRepository {
     // Each delivery is kept with the business its hook had when it was made: the hook's log and its
     // redeliveries show only the deliveries of the hook's current business (a hook moved to another
     // business does not hand it the bodies made for the first).
-    const rows = deliveries.map((d) => [d.webHookId, randomUUID(), d.action, d.entity, d.recordId, JSON.stringify([d.record]), 'Pending', 0, now, now, d.webHookId]);
+    const rows = deliveries.map((d) => [
+      d.webHookId,
+      randomUUID(),
+      d.action,
+      d.entity,
+      d.recordId,
+      JSON.stringify([d.record]),
+      'Pending',
+      0,
+      now,
+      now,
+      d.webHookId,
+    ]);
     const business = `(SELECT h.${this.q('BusinessId')} FROM ${this.q('webhook')} h WHERE h.${this.q('Id')} = ?)`;
     await this.db.query(
       `INSERT INTO ${this.q('webhook_delivery')} (${[...COLUMNS, 'BusinessId'].map(this.q).join(', ')}) VALUES ${rows.map(() => `(${COLUMNS.map(() => '?').join(', ')}, ${business})`).join(', ')}`,
@@ -106,10 +118,12 @@ export class WebhookDeliveriesRepository {
     const table = q('webhook_delivery');
     const ofHook = `${q('WebHookId')} = ? AND ${this.ofCurrentBusiness()}`;
     const [count] = await this.db.query<{ n: unknown }>(`SELECT COUNT(*) AS n FROM ${table} WHERE ${ofHook}`, [webHookId, webHookId]);
-    const rows = await this.db.query(
-      `SELECT * FROM ${table} WHERE ${ofHook} ORDER BY ${q('Id')} DESC LIMIT ? OFFSET ?`,
-      [webHookId, webHookId, page.size, (page.page - 1) * page.size],
-    );
+    const rows = await this.db.query(`SELECT * FROM ${table} WHERE ${ofHook} ORDER BY ${q('Id')} DESC LIMIT ? OFFSET ?`, [
+      webHookId,
+      webHookId,
+      page.size,
+      (page.page - 1) * page.size,
+    ]);
     const date = (value: unknown) => toWire('datetime', value);
     const records = rows.map((row) => ({
       Id: Number(row.Id),
@@ -175,13 +189,15 @@ export class WebhookDeliveriesRepository {
       // Each search after the first leaves out at least one more hook or business (filled by the one
       // before), so a few searches at most find every business that has room.
       for (let search = 0; ids.length < limit && search <= limit; search++) {
-        const eligible = [...businessOf].filter(([hook, business]) => hookRoom(hook) > 0 && businessRoom(business) > 0).map(([hook]) => hook);
+        const eligible = [...businessOf]
+          .filter(([hook, business]) => hookRoom(hook) > 0 && businessRoom(business) > 0)
+          .map(([hook]) => hook);
         if (!eligible.length) break;
         const due = await this.db.query<{ Id: unknown; WebHookId: unknown }>(
           `SELECT ${q('Id')} AS ${q('Id')}, ${q('WebHookId')} AS ${q('WebHookId')} FROM ${q('webhook_delivery')} WHERE ${q('Status')} = 'Pending' AND ${q('NextAttemptOn')} <= ? ` +
-          `AND (${q('LeaseUntil')} IS NULL OR ${q('LeaseUntil')} < ?) AND ${q('WebHookId')} IN (${eligible.map(() => '?').join(', ')}) ` +
-          (ids.length ? `AND ${q('Id')} NOT IN (${ids.map(() => '?').join(', ')}) ` : '') +
-          `ORDER BY ${q('NextAttemptOn')}, ${q('Id')} LIMIT ?${this.db.isMySql ? ' FOR UPDATE SKIP LOCKED' : ''}`,
+            `AND (${q('LeaseUntil')} IS NULL OR ${q('LeaseUntil')} < ?) AND ${q('WebHookId')} IN (${eligible.map(() => '?').join(', ')}) ` +
+            (ids.length ? `AND ${q('Id')} NOT IN (${ids.map(() => '?').join(', ')}) ` : '') +
+            `ORDER BY ${q('NextAttemptOn')}, ${q('Id')} LIMIT ?${this.db.isMySql ? ' FOR UPDATE SKIP LOCKED' : ''}`,
           [now, now, ...eligible, ...ids, batch],
           manager,
         );
@@ -189,11 +205,15 @@ export class WebhookDeliveriesRepository {
         // just now) keeps its deliveries waiting.
         const dueHooks = [...new Set(due.map((row) => Number(row.WebHookId)))];
         const stillActive = dueHooks.length
-          ? new Set((await this.db.query<{ Id: unknown }>(
-            `SELECT ${q('Id')} AS ${q('Id')} FROM ${q('webhook')} WHERE ${q('Active')} = 1 AND ${q('Id')} IN (${dueHooks.map(() => '?').join(', ')})`,
-            dueHooks,
-            manager,
-          )).map((row) => Number(row.Id)))
+          ? new Set(
+              (
+                await this.db.query<{ Id: unknown }>(
+                  `SELECT ${q('Id')} AS ${q('Id')} FROM ${q('webhook')} WHERE ${q('Active')} = 1 AND ${q('Id')} IN (${dueHooks.map(() => '?').join(', ')})`,
+                  dueHooks,
+                  manager,
+                )
+              ).map((row) => Number(row.Id)),
+            )
           : new Set<number>();
         for (const hook of dueHooks) if (!stillActive.has(hook)) businessOf.delete(hook);
         const queues = new Map<number, number[]>();
@@ -227,13 +247,19 @@ export class WebhookDeliveriesRepository {
       );
       const rows = await this.db.query(
         `SELECT d.${q('Id')} AS id, d.${q('WebHookId')} AS hook, d.${q('EventId')} AS event, d.${q('Body')} AS body, d.${q('Attempts')} AS attempts, ` +
-        `h.${q('URL')} AS url, h.${q('Secret')} AS secret FROM ${q('webhook_delivery')} d JOIN ${q('webhook')} h ON h.${q('Id')} = d.${q('WebHookId')} WHERE d.${q('Id')} IN (${idList})`,
+          `h.${q('URL')} AS url, h.${q('Secret')} AS secret FROM ${q('webhook_delivery')} d JOIN ${q('webhook')} h ON h.${q('Id')} = d.${q('WebHookId')} WHERE d.${q('Id')} IN (${idList})`,
         ids,
         manager,
       );
       return rows.map((row) => ({
-        id: Number(row.id), webHookId: Number(row.hook), businessId: businessOf.get(Number(row.hook)) ?? 0, eventId: String(row.event), body: String(row.body),
-        attempts: Number(row.attempts), url: String(row.url), secret: String(row.secret),
+        id: Number(row.id),
+        webHookId: Number(row.hook),
+        businessId: businessOf.get(Number(row.hook)) ?? 0,
+        eventId: String(row.event),
+        body: String(row.body),
+        attempts: Number(row.attempts),
+        url: String(row.url),
+        secret: String(row.secret),
       }));
     });
   }
@@ -243,7 +269,13 @@ export class WebhookDeliveriesRepository {
    * Failed once they are used up) and the hook's LastTrigger, or ErrorCount and LastError (deactivating
    * it after `maxFailures` in a row, or at once on 410). Nothing is written if the lease was lost.
    */
-  async finish(owner: string, delivery: ClaimedDelivery, result: AttemptResult, retryDelays: readonly number[], maxFailures: number): Promise<void> {
+  async finish(
+    owner: string,
+    delivery: ClaimedDelivery,
+    result: AttemptResult,
+    retryDelays: readonly number[],
+    maxFailures: number,
+  ): Promise<void> {
     const q = this.q;
     const now = new Date();
     const attempts = delivery.attempts + 1;
@@ -253,19 +285,23 @@ export class WebhookDeliveriesRepository {
     await this.db.transaction(async (manager) => {
       const updated = await this.db.run(
         `UPDATE ${q('webhook_delivery')} SET ${q('Status')} = ?, ${q('Attempts')} = ?, ${q('LastAttemptOn')} = ?, ${q('NextAttemptOn')} = ?, ` +
-        `${q('LastStatusCode')} = ?, ${q('LastError')} = ?, ${q('LeaseOwner')} = NULL, ${q('LeaseUntil')} = NULL WHERE ${q('Id')} = ? AND ${q('LeaseOwner')} = ?`,
+          `${q('LastStatusCode')} = ?, ${q('LastError')} = ?, ${q('LeaseOwner')} = NULL, ${q('LeaseUntil')} = NULL WHERE ${q('Id')} = ? AND ${q('LeaseOwner')} = ?`,
         [status, attempts, this.db.dateParam(now), next, result.statusCode, result.error, delivery.id, owner],
         manager,
       );
       if (updated.affected !== 1) return;
       if (result.ok) {
-        await this.db.query(`UPDATE ${q('webhook')} SET ${q('LastTrigger')} = ?, ${q('ErrorCount')} = 0 WHERE ${q('Id')} = ?`, [this.db.dateParam(now), delivery.webHookId], manager);
+        await this.db.query(
+          `UPDATE ${q('webhook')} SET ${q('LastTrigger')} = ?, ${q('ErrorCount')} = 0 WHERE ${q('Id')} = ?`,
+          [this.db.dateParam(now), delivery.webHookId],
+          manager,
+        );
         return;
       }
       // Active is assigned first: MySQL evaluates assignments in order, SQLite from the old row.
       await this.db.query(
         `UPDATE ${q('webhook')} SET ${q('Active')} = CASE WHEN ? = 1 OR ${q('ErrorCount')} + 1 >= ? THEN 0 ELSE ${q('Active')} END, ` +
-        `${q('ErrorCount')} = ${q('ErrorCount')} + 1, ${q('LastError')} = ? WHERE ${q('Id')} = ?`,
+          `${q('ErrorCount')} = ${q('ErrorCount')} + 1, ${q('LastError')} = ? WHERE ${q('Id')} = ?`,
         [result.gone ? 1 : 0, maxFailures, result.error, delivery.webHookId],
         manager,
       );
@@ -281,7 +317,7 @@ export class WebhookDeliveriesRepository {
     const q = this.q;
     await this.db.query(
       `UPDATE ${q('webhook_delivery')} SET ${q('Status')} = 'Failed', ${q('NextAttemptOn')} = NULL, ${q('LeaseOwner')} = NULL, ${q('LeaseUntil')} = NULL, ` +
-      `${q('LastError')} = 'Not sent: the hook moved to another business.' WHERE ${q('WebHookId')} = ? AND ${q('Status')} = 'Pending' AND ${q('BusinessId')} <> ?`,
+        `${q('LastError')} = 'Not sent: the hook moved to another business.' WHERE ${q('WebHookId')} = ? AND ${q('Status')} = 'Pending' AND ${q('BusinessId')} <> ?`,
       [webHookId, businessId],
       manager,
     );
@@ -290,12 +326,17 @@ export class WebhookDeliveriesRepository {
   /** Gives back the leases `owner` still holds (at shutdown), so other instances take them at once. */
   async release(owner: string): Promise<void> {
     const q = this.q;
-    await this.db.query(`UPDATE ${q('webhook_delivery')} SET ${q('LeaseOwner')} = NULL, ${q('LeaseUntil')} = NULL WHERE ${q('LeaseOwner')} = ?`, [owner]);
+    await this.db.query(
+      `UPDATE ${q('webhook_delivery')} SET ${q('LeaseOwner')} = NULL, ${q('LeaseUntil')} = NULL WHERE ${q('LeaseOwner')} = ?`,
+      [owner],
+    );
   }
 
   /** Removes finished deliveries created before `before` (the log is kept at least 30 days). */
   async prune(before: Date): Promise<void> {
     const q = this.q;
-    await this.db.query(`DELETE FROM ${q('webhook_delivery')} WHERE ${q('CreatedOn')} < ? AND ${q('Status')} <> 'Pending'`, [this.db.dateParam(before)]);
+    await this.db.query(`DELETE FROM ${q('webhook_delivery')} WHERE ${q('CreatedOn')} < ? AND ${q('Status')} <> 'Pending'`, [
+      this.db.dateParam(before),
+    ]);
   }
 }

@@ -7,14 +7,27 @@ import { WebhookDeliveryWorker } from './webhook-delivery.worker.js';
 import type { Database } from '../../persistence/database.js';
 import { Metrics } from '../../observability/metrics.js';
 
-const CONFIG = { get: (key: string) => ({ WEBHOOK_ALLOW_PRIVATE_TARGETS: true, WEBHOOK_RETRY_DELAYS: [1], WEBHOOK_MAX_CONSECUTIVE_FAILURES: 5 })[key] } as unknown as ConfigService<AppConfig, true>;
+const CONFIG = {
+  get: (key: string) => ({ WEBHOOK_ALLOW_PRIVATE_TARGETS: true, WEBHOOK_RETRY_DELAYS: [1], WEBHOOK_MAX_CONSECUTIVE_FAILURES: 5 })[key],
+} as unknown as ConfigService<AppConfig, true>;
 /** Metrics off (METRICS_ENABLED unset): counted, never served. */
 const METRICS = new Metrics(CONFIG, null as unknown as Database);
-const DELIVERY: ClaimedDelivery = { id: 1, webHookId: 7, businessId: 3, eventId: 'evt-1', body: '[]', attempts: 0, url: 'http://receiver.test/', secret: 'whsec_x' };
+const DELIVERY: ClaimedDelivery = {
+  id: 1,
+  webHookId: 7,
+  businessId: 3,
+  eventId: 'evt-1',
+  body: '[]',
+  attempts: 0,
+  url: 'http://receiver.test/',
+  secret: 'whsec_x',
+};
 
 function deferred<T = void>() {
   let resolve!: (value: T) => void;
-  const promise = new Promise<T>((done) => { resolve = done; });
+  const promise = new Promise<T>((done) => {
+    resolve = done;
+  });
   return { promise, resolve };
 }
 
@@ -25,15 +38,25 @@ describe('webhook delivery worker, at shutdown', () => {
     const events: string[] = [];
     const claim = deferred<ClaimedDelivery[]>();
     const repository = {
-      claim: async () => { events.push('claim started'); return claim.promise; },
-      finish: async () => { events.push('finished'); },
-      release: async () => { events.push('released'); },
+      claim: async () => {
+        events.push('claim started');
+        return claim.promise;
+      },
+      finish: async () => {
+        events.push('finished');
+      },
+      release: async () => {
+        events.push('released');
+      },
       prune: async () => undefined,
     } as unknown as WebhookDeliveriesRepository;
     const worker = new WebhookDeliveryWorker(repository, CONFIG, METRICS);
     Object.assign(worker, {
       sender: {
-        send: async () => { events.push('sent'); return { ok: true, statusCode: 200, error: null }; },
+        send: async () => {
+          events.push('sent');
+          return { ok: true, statusCode: 200, error: null };
+        },
         close: async () => undefined,
       },
     });
@@ -50,7 +73,10 @@ describe('webhook delivery worker, at shutdown', () => {
   it('claims nothing more once it is stopping', async () => {
     let claims = 0;
     const repository = {
-      claim: async () => { claims++; return []; },
+      claim: async () => {
+        claims++;
+        return [];
+      },
       release: async () => undefined,
     } as unknown as WebhookDeliveriesRepository;
     const worker = new WebhookDeliveryWorker(repository, CONFIG, METRICS);

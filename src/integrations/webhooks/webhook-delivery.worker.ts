@@ -76,7 +76,9 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
     clearInterval(this.timer);
     await this.polling;
     if (this.inFlight.size) await Promise.race([Promise.allSettled(this.inFlight), sleep(DRAIN_MS)]);
-    await this.deliveries.release(this.owner).catch((error: unknown) => this.logger.warn(`Could not give back webhook leases: ${String(error)}`));
+    await this.deliveries
+      .release(this.owner)
+      .catch((error: unknown) => this.logger.warn(`Could not give back webhook leases: ${String(error)}`));
     await this.sender.close().catch(() => undefined);
   }
 
@@ -137,7 +139,13 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
     const outcome = await this.sender.send(delivery.url, delivery.body, signedHeaders(delivery.secret, delivery.eventId, delivery.body));
     this.metrics.webhookAttempts.inc({ outcome: outcome.ok ? 'succeeded' : 'failed' });
     try {
-      await this.deliveries.finish(this.owner, delivery, { ...outcome, gone: outcome.statusCode === 410 }, this.retryDelays, this.maxFailures);
+      await this.deliveries.finish(
+        this.owner,
+        delivery,
+        { ...outcome, gone: outcome.statusCode === 410 },
+        this.retryDelays,
+        this.maxFailures,
+      );
     } catch (error) {
       // The result is lost; the lease runs out and the delivery is attempted again (at least once).
       this.logger.warn(`Could not record webhook delivery ${delivery.id}: ${error instanceof Error ? error.message : String(error)}`);

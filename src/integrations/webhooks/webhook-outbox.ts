@@ -51,7 +51,10 @@ export class WebhookOutbox implements OnModuleInit, StandaloneEvents {
       const hooks = await this.hooks.activeHooks(businessId, [id], manager);
       if (!hooks.length) return;
       const delivery = await carried(manager);
-      await this.deliveries.insert(hooks.map(({ id: webHookId }) => ({ webHookId, action: id, ...delivery })), manager);
+      await this.deliveries.insert(
+        hooks.map(({ id: webHookId }) => ({ webHookId, action: id, ...delivery })),
+        manager,
+      );
     });
   }
 
@@ -97,14 +100,20 @@ export class WebhookOutbox implements OnModuleInit, StandaloneEvents {
     const carried = new Map<number, Promise<EventDelivery | null | undefined>>();
     const carries = (action: number) => {
       let found = carried.get(action);
-      if (!found) carried.set(action, (found = events?.delivery ? events.delivery(ACTION_NAMES.get(action)!, change, manager) : Promise.resolve(undefined)));
+      if (!found)
+        carried.set(
+          action,
+          (found = events?.delivery ? events.delivery(ACTION_NAMES.get(action)!, change, manager) : Promise.resolve(undefined)),
+        );
       return found;
     };
     const deliveries: NewDelivery[] = [];
     for (const { id: webHookId, action } of hooks) {
       const other = await carries(action);
       if (other === null) continue;
-      deliveries.push(other ? { webHookId, action, ...other } : { webHookId, action, entity: change.definition.name, recordId: change.recordId, record });
+      deliveries.push(
+        other ? { webHookId, action, ...other } : { webHookId, action, entity: change.definition.name, recordId: change.recordId, record },
+      );
     }
     await this.deliveries.insert(deliveries, manager);
   }

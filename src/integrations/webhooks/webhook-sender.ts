@@ -51,7 +51,9 @@ export function isPublicAddress(address: string): boolean {
 
 class PrivateTargetError extends Error {
   constructor(address: string) {
-    super(`Refused to connect to ${address}: a loopback, private, link-local, unique-local, multicast or unspecified address (WEBHOOK_ALLOW_PRIVATE_TARGETS is off).`);
+    super(
+      `Refused to connect to ${address}: a loopback, private, link-local, unique-local, multicast or unspecified address (WEBHOOK_ALLOW_PRIVATE_TARGETS is off).`,
+    );
   }
 }
 
@@ -101,7 +103,13 @@ export class WebhookSender {
 
   async send(url: string, body: string, headers: Record<string, string>): Promise<AttemptOutcome> {
     try {
-      const answer = await request(url, { method: 'POST', body, headers, dispatcher: this.agent, signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS) });
+      const answer = await request(url, {
+        method: 'POST',
+        body,
+        headers,
+        dispatcher: this.agent,
+        signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
+      });
       const start = await readStart(answer.body);
       if (answer.statusCode >= 200 && answer.statusCode < 300) return { ok: true, statusCode: answer.statusCode, error: null };
       const text = start.toString('utf8').slice(0, 1000);

@@ -15,9 +15,18 @@ describe('webhook targets: IPv6 addresses that embed an IPv4 one', () => {
     for (const v4 of privateV4) {
       const [high, low] = hex(v4);
       const forms = [
-        `::${v4}`, `[::${v4}]`, `::${high}:${low}`, `0:0:0:0:0:0:${v4}`,
-        `::ffff:${v4}`, `::ffff:${high}:${low}`, `0:0:0:0:0:ffff:${v4}`,
-        `::ffff:0:${v4}`, `64:ff9b::${v4}`, `64:ff9b::${high}:${low}`, `2002:${high}:${low}::1`, `2002:${high}:${low}:1234::abcd`,
+        `::${v4}`,
+        `[::${v4}]`,
+        `::${high}:${low}`,
+        `0:0:0:0:0:0:${v4}`,
+        `::ffff:${v4}`,
+        `::ffff:${high}:${low}`,
+        `0:0:0:0:0:ffff:${v4}`,
+        `::ffff:0:${v4}`,
+        `64:ff9b::${v4}`,
+        `64:ff9b::${high}:${low}`,
+        `2002:${high}:${low}::1`,
+        `2002:${high}:${low}:1234::abcd`,
       ];
       for (const form of forms) assert.equal(isPublicAddress(form), false, form);
     }

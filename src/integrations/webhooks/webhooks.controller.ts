@@ -9,21 +9,24 @@ import { WebHooksService } from './webhooks.service.js';
 /** A hook's secret, its delivery log, redelivery and test (beside the record routes the machinery makes). */
 documentSchemas({
   WebHookSecret: objectSchema({ Secret: { type: 'string', example: 'whsec_…' } }),
-  WebHookDelivery: objectSchema({
-    Id: { type: 'integer' },
-    WebHookId: { type: 'integer' },
-    EventId: { type: 'string', description: 'The webhook-id header of its attempts.' },
-    Action: { type: 'integer', description: 'eWebhookAction (GET /api/utils/enums?name=eWebhookAction).' },
-    RecordId: { type: 'integer' },
-    Status: { type: 'string', enum: ['Pending', 'Succeeded', 'Failed'] },
-    Attempts: { type: 'integer' },
-    CreatedOn: { type: 'string', format: 'date-time' },
-    LastAttemptOn: { type: 'string', format: 'date-time', nullable: true },
-    NextAttemptOn: { type: 'string', format: 'date-time', nullable: true },
-    LastStatusCode: { type: 'integer', nullable: true },
-    LastError: { type: 'string', nullable: true },
-  }, 'One delivery of a change to a hook (docs/api.md §11.7).'),
-  WebHookDeliveryList: listEnvelopeSchema(ref('WebHookDelivery'), 'A page of a hook\'s deliveries, newest first.'),
+  WebHookDelivery: objectSchema(
+    {
+      Id: { type: 'integer' },
+      WebHookId: { type: 'integer' },
+      EventId: { type: 'string', description: 'The webhook-id header of its attempts.' },
+      Action: { type: 'integer', description: 'eWebhookAction (GET /api/utils/enums?name=eWebhookAction).' },
+      RecordId: { type: 'integer' },
+      Status: { type: 'string', enum: ['Pending', 'Succeeded', 'Failed'] },
+      Attempts: { type: 'integer' },
+      CreatedOn: { type: 'string', format: 'date-time' },
+      LastAttemptOn: { type: 'string', format: 'date-time', nullable: true },
+      NextAttemptOn: { type: 'string', format: 'date-time', nullable: true },
+      LastStatusCode: { type: 'integer', nullable: true },
+      LastError: { type: 'string', nullable: true },
+    },
+    'One delivery of a change to a hook (docs/api.md §11.7).',
+  ),
+  WebHookDeliveryList: listEnvelopeSchema(ref('WebHookDelivery'), "A page of a hook's deliveries, newest first."),
 });
 
 @ApiTags('WebHook')

@@ -11,14 +11,23 @@ import { webHooks } from './webhooks.definition.js';
 import { WebhooksRepository } from './webhooks.repository.js';
 import { WebHooksRules } from './webhooks.rules.js';
 
-@Module(RecordModule.forType({
-  definition: webHooks,
-  rules: WebHooksRules,
-  controllers: [WebHooksController],
-  providers: [ActiveHookIndex, WebHooksService, WebhooksRepository, WebhookDeliveriesRepository, WebhookOutbox, WebhookDeliveryWorker,
-    { provide: StandaloneEvents, useExisting: WebhookOutbox }],
-  exports: [WebhookOutbox, StandaloneEvents],
-}))
+@Module(
+  RecordModule.forType({
+    definition: webHooks,
+    rules: WebHooksRules,
+    controllers: [WebHooksController],
+    providers: [
+      ActiveHookIndex,
+      WebHooksService,
+      WebhooksRepository,
+      WebhookDeliveriesRepository,
+      WebhookOutbox,
+      WebhookDeliveryWorker,
+      { provide: StandaloneEvents, useExisting: WebhookOutbox },
+    ],
+    exports: [WebhookOutbox, StandaloneEvents],
+  }),
+)
 // Global: record types of lower layers fire standalone events through StandaloneEvents (records/record-events.ts).
 @Global()
 export class WebHooksModule {}

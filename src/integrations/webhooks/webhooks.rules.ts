@@ -35,10 +35,15 @@ export class WebHooksRules implements RecordRules<WebHookDto | WebHookUpdateDto>
     // A partial update: a required field that is null keeps its value as an absent one does.
     if (existing) for (const field of REQUIRED) if (values[field] === null) delete values[field];
     if (values.URL !== undefined && !isHookUrl(String(values.URL))) {
-      throw RecordValidationException.field('URL', 'URL must be an absolute http or https URL without a user name or password.', values.URL);
+      throw RecordValidationException.field(
+        'URL',
+        'URL must be an absolute http or https URL without a user name or password.',
+        values.URL,
+      );
     }
     if (body.Secret !== undefined && body.Secret !== null) {
-      if (body.Secret.length < SECRET_MIN) throw RecordValidationException.field('Secret', `Secret must be at least ${SECRET_MIN} characters long.`, null);
+      if (body.Secret.length < SECRET_MIN)
+        throw RecordValidationException.field('Secret', `Secret must be at least ${SECRET_MIN} characters long.`, null);
     } else if (existing) {
       delete values.Secret;
     } else {

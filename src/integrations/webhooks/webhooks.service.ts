@@ -37,7 +37,9 @@ export class WebHooksService {
   /** A delivery of the hook's own record to its URL, logged like any other. */
   async test(id: number, actor?: Principal): Promise<ActionConfirmation> {
     const hook = await this.records.get(id, actor);
-    await this.deliveries.insert([{ webHookId: id, action: Number(hook.Action), entity: this.records.definition.name, recordId: id, record: hook }]);
+    await this.deliveries.insert([
+      { webHookId: id, action: Number(hook.Action), entity: this.records.definition.name, recordId: id, record: hook },
+    ]);
     return successConfirmation('A test delivery will be attempted now.', { Id: id }, actor?.email ?? null);
   }
 }

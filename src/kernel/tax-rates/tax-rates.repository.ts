@@ -12,7 +12,11 @@ export class TaxRatesRepository {
   async isNamedIn(entity: AnyClass, columns: readonly string[], id: unknown, manager: EntityManager): Promise<boolean> {
     const { db } = this;
     const condition = columns.map((column) => `${db.id(column)} = ?`).join(' OR ');
-    const [found] = await db.query(`SELECT 1 AS x FROM ${db.tableOf(entity)} WHERE ${condition} LIMIT 1`, columns.map(() => id), manager);
+    const [found] = await db.query(
+      `SELECT 1 AS x FROM ${db.tableOf(entity)} WHERE ${condition} LIMIT 1`,
+      columns.map(() => id),
+      manager,
+    );
     return Boolean(found);
   }
 }

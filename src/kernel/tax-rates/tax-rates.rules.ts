@@ -18,7 +18,11 @@ export class TaxRatesRules implements RecordRules<TaxRateDto> {
 
   async beforeSave({ values, existing }: SaveContext<TaxRateDto>): Promise<SaveDecision> {
     if (existing && values.BusinessId !== undefined && Number(values.BusinessId) !== Number(existing.BusinessId)) {
-      throw RecordValidationException.field('BusinessId', `The business of a tax rate cannot change (it belongs to Business ${existing.BusinessId}).`, values.BusinessId);
+      throw RecordValidationException.field(
+        'BusinessId',
+        `The business of a tax rate cannot change (it belongs to Business ${existing.BusinessId}).`,
+        values.BusinessId,
+      );
     }
     refuseUnfitCategory({ ...(existing ?? {}), ...values });
     return { values: { ...values } };
@@ -51,17 +55,23 @@ function refuseUnfitCategory(rate: Record<string, unknown>): void {
   const category = rate.VatCategoryCode as string | null | undefined;
   if (!category) return;
   const percent = Number(rate.Rate);
-  const has = (field: string) => typeof rate[field] === 'string' && (rate[field]).trim() !== '';
-  if (category === 'S' && !(percent > 0)) throw RecordValidationException.field('Rate', 'A tax rate of VAT category S (standard) needs a Rate above 0.', rate.Rate);
+  const has = (field: string) => typeof rate[field] === 'string' && rate[field].trim() !== '';
+  if (category === 'S' && !(percent > 0))
+    throw RecordValidationException.field('Rate', 'A tax rate of VAT category S (standard) needs a Rate above 0.', rate.Rate);
   if (category !== 'S' && category !== 'L' && category !== 'M' && percent !== 0) {
     throw RecordValidationException.field('Rate', `A tax rate of VAT category ${category} needs a Rate of 0.`, rate.Rate);
   }
   if (UNTAXED_WITH_REASON.includes(category) && !has('VatExemptionReasonText') && !has('VatExemptionReasonCode')) {
-    throw RecordValidationException.field('VatExemptionReasonText', `A tax rate of VAT category ${category} needs an exemption reason (VatExemptionReasonText or VatExemptionReasonCode).`, rate.VatExemptionReasonText ?? null);
+    throw RecordValidationException.field(
+      'VatExemptionReasonText',
+      `A tax rate of VAT category ${category} needs an exemption reason (VatExemptionReasonText or VatExemptionReasonCode).`,
+      rate.VatExemptionReasonText ?? null,
+    );
   }
   if (WITHOUT_REASON.includes(category)) {
     for (const field of ['VatExemptionReasonText', 'VatExemptionReasonCode']) {
-      if (has(field)) throw RecordValidationException.field(field, `A tax rate of VAT category ${category} takes no exemption reason.`, rate[field]);
+      if (has(field))
+        throw RecordValidationException.field(field, `A tax rate of VAT category ${category} takes no exemption reason.`, rate[field]);
     }
   }
 }
@@ -72,8 +82,12 @@ function refuseUnfitCategory(rate: Record<string, unknown>): void {
  * foreign key, which refuses the delete by itself.
  */
 function namingColumns(definition: RecordDefinition<any>, isStored: (property: string) => boolean): string[] {
-  return [...new Set([definition.dto, definition.updateDto]
-    .flatMap((dto) => (dto ? referencesOf(dto) : []))
-    .filter((reference) => !reference.list && reference.target() === TaxRate && isStored(reference.property))
-    .map((reference) => reference.property))];
+  return [
+    ...new Set(
+      [definition.dto, definition.updateDto]
+        .flatMap((dto) => (dto ? referencesOf(dto) : []))
+        .filter((reference) => !reference.list && reference.target() === TaxRate && isStored(reference.property))
+        .map((reference) => reference.property),
+    ),
+  ];
 }

@@ -23,7 +23,12 @@ const conflictPause = (attempt: number) => Math.floor(Math.random() * Math.min(2
  * the request's deadline. `once` must do nothing but database work, which the abort rolled back, as
  * InnoDB advises.
  */
-export async function retryConflicts<T>(once: () => Promise<T>, scope: TransactionScope | undefined, budgetMs: number, firstAttempt = 1): Promise<T> {
+export async function retryConflicts<T>(
+  once: () => Promise<T>,
+  scope: TransactionScope | undefined,
+  budgetMs: number,
+  firstAttempt = 1,
+): Promise<T> {
   const giveUpAt = Date.now() + budgetMs;
   for (let attempt = firstAttempt; ; attempt++) {
     try {

@@ -17,7 +17,9 @@ function answering(rows: unknown[], fields: unknown[]) {
 }
 
 const run = (connection: MySqlConnection, rowsAsArray: boolean) =>
-  new Promise<unknown>((resolve, reject) => executeStatement(connection, 'SELECT a, b', [1], rowsAsArray, (error, rows) => (error ? reject(error) : resolve(rows))));
+  new Promise<unknown>((resolve, reject) =>
+    executeStatement(connection, 'SELECT a, b', [1], rowsAsArray, (error, rows) => (error ? reject(error) : resolve(rows))),
+  );
 
 describe('executeStatement (persistence/mysql/connections.ts)', () => {
   it('gives mysql2 the statement as text, never as an options object (whose copy is spread: docs/performance.md)', async () => {
@@ -35,8 +37,14 @@ describe('executeStatement (persistence/mysql/connections.ts)', () => {
   });
 
   it('answers an array read with each row as its values in select-list order, and an object read as it came', async () => {
-    const rows = [{ Name: 'Desk', Price: '12.50', Id: 3 }, { Name: 'Room', Price: null, Id: 4 }];
-    assert.deepEqual(await run(answering(rows, [{}, {}, {}]).connection, true), [['Desk', '12.50', 3], ['Room', null, 4]]);
+    const rows = [
+      { Name: 'Desk', Price: '12.50', Id: 3 },
+      { Name: 'Room', Price: null, Id: 4 },
+    ];
+    assert.deepEqual(await run(answering(rows, [{}, {}, {}]).connection, true), [
+      ['Desk', '12.50', 3],
+      ['Room', null, 4],
+    ]);
     assert.equal(await run(answering(rows, [{}, {}, {}]).connection, false), rows);
     assert.deepEqual(await run(answering([], []).connection, true), []);
   });

@@ -71,7 +71,11 @@ export class StatementKiller {
   }
 
   private connect(): MySqlConnection {
-    type Driver = { mysql: { createConnection(config: unknown): MySqlConnection }; options: unknown; createConnectionOptions(options: unknown, credentials: unknown): object };
+    type Driver = {
+      mysql: { createConnection(config: unknown): MySqlConnection };
+      options: unknown;
+      createConnectionOptions(options: unknown, credentials: unknown): object;
+    };
     const driver = this.driver as Driver;
     const options: Record<string, unknown> = { ...driver.createConnectionOptions(driver.options, driver.options) };
     for (const poolOnly of POOL_ONLY_OPTIONS) delete options[poolOnly];
@@ -109,7 +113,13 @@ export function transactionConnection(manager: EntityManager | undefined): MySql
 /** A prepared statement on one mysql2 connection, failing as TypeORM's queries fail. */
 export function executeOn<T>(connection: MySqlConnection, sql: string, parameters: unknown[], rowsAsArray: boolean): Promise<T[]> {
   return new Promise<T[]>((resolve, reject) =>
-    executeStatement(connection, sql, parameters.map((value) => (value === undefined ? null : value)), rowsAsArray, (error, rows) => (error ? reject(new QueryFailedError(sql, parameters, error)) : resolve(rows as T[]))),
+    executeStatement(
+      connection,
+      sql,
+      parameters.map((value) => (value === undefined ? null : value)),
+      rowsAsArray,
+      (error, rows) => (error ? reject(new QueryFailedError(sql, parameters, error)) : resolve(rows as T[])),
+    ),
   );
 }
 
@@ -123,14 +133,21 @@ export function executeOn<T>(connection: MySqlConnection, sql: string, parameter
  * select-list order: every array read names its columns apart (record-plan.ts aliases each), which the
  * first row confirms. The database layer sends every MySQL statement of its own through here.
  */
-export function executeStatement(target: MySqlConnection | MySqlPool, sql: string, values: unknown[], rowsAsArray: boolean, callback: MySqlCallback): void {
+export function executeStatement(
+  target: MySqlConnection | MySqlPool,
+  sql: string,
+  values: unknown[],
+  rowsAsArray: boolean,
+  callback: MySqlCallback,
+): void {
   if (!rowsAsArray) return target.execute(sql, values, callback);
   target.execute(sql, values, (error, rows, fields) => {
     if (error) return callback(error, rows);
     const objects = rows as Array<Record<string, unknown>>;
     const arrays = new Array<unknown[]>(objects.length);
     for (let i = 0; i < objects.length; i++) arrays[i] = Object.values(objects[i]);
-    if (arrays.length && arrays[0].length !== fields?.length) return callback(new Error(`An array read named two of its columns alike: ${sql}`), undefined);
+    if (arrays.length && arrays[0].length !== fields?.length)
+      return callback(new Error(`An array read named two of its columns alike: ${sql}`), undefined);
     callback(null, arrays);
   });
 }
@@ -142,11 +159,17 @@ export function executeStatement(target: MySqlConnection | MySqlPool, sql: strin
  * the same statements through its query wrapper and event broadcasts, a tenth of a create's CPU.
  * (The service uses no subscribers and no nested transactions.)
  */
-export function controlTransaction(runner: { isTransactionActive: boolean }, connection: MySqlConnection, statement: 'START TRANSACTION' | 'COMMIT' | 'ROLLBACK'): Promise<void> {
-  return new Promise<void>((resolve, reject) => connection.query(statement, (error) => {
-    if (error) return reject(new QueryFailedError(statement, [], error));
-    // A failed COMMIT or ROLLBACK leaves the flag set: the caller rolls back, and then releases.
-    runner.isTransactionActive = statement === 'START TRANSACTION';
-    resolve();
-  }));
+export function controlTransaction(
+  runner: { isTransactionActive: boolean },
+  connection: MySqlConnection,
+  statement: 'START TRANSACTION' | 'COMMIT' | 'ROLLBACK',
+): Promise<void> {
+  return new Promise<void>((resolve, reject) =>
+    connection.query(statement, (error) => {
+      if (error) return reject(new QueryFailedError(statement, [], error));
+      // A failed COMMIT or ROLLBACK leaves the flag set: the caller rolls back, and then releases.
+      runner.isTransactionActive = statement === 'START TRANSACTION';
+      resolve();
+    }),
+  );
 }

@@ -18,9 +18,11 @@ export class GaleraProbe {
   constructor(private readonly ask: (sql: string) => Promise<Array<{ Value: string }>>) {}
 
   isGalera(): Promise<boolean> {
-    return (this.answer ??= this.ask("SHOW VARIABLES LIKE 'wsrep_on'").then(([row]) => String(row?.Value ?? '').toUpperCase() === 'ON').catch((error: unknown) => {
-      this.answer = undefined;
-      throw error;
-    }));
+    return (this.answer ??= this.ask("SHOW VARIABLES LIKE 'wsrep_on'")
+      .then(([row]) => String(row?.Value ?? '').toUpperCase() === 'ON')
+      .catch((error: unknown) => {
+        this.answer = undefined;
+        throw error;
+      }));
   }
 }

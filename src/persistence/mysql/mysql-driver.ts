@@ -4,7 +4,16 @@ import type { DatabaseDriver, PoolUse, RunResult, TransactionScope, TransactionW
 import { RequestTimeoutError } from '../request-timeout.js';
 import { TransactionSteps, workThenSteps } from '../transaction-steps.js';
 import { retryConflicts } from './conflict-retry.js';
-import { controlTransaction, executeOn, executeStatement, StatementKiller, transactionConnection, WRITE_ISOLATION, type MySqlConnection, type MySqlPool } from './connections.js';
+import {
+  controlTransaction,
+  executeOn,
+  executeStatement,
+  StatementKiller,
+  transactionConnection,
+  WRITE_ISOLATION,
+  type MySqlConnection,
+  type MySqlPool,
+} from './connections.js';
 import { afterCausalityWait, CATCH_UP, GaleraProbe } from './galera.js';
 
 /**
@@ -61,22 +70,36 @@ export class MySqlDriver implements DatabaseDriver {
    * for a pooled connection while holding its own could starve the pool.
    */
   supportsReturning(manager?: EntityManager): Promise<boolean> {
-    return (this.returning ??= this.query<{ v: string }>('SELECT VERSION() AS v', [], manager).then(([row]) => {
-      const mariaDb = /^(\d+)\.(\d+).*MariaDB/i.exec(String(row?.v ?? ''));
-      this.mariaDb = /MariaDB/i.test(String(row?.v ?? ''));
-      return mariaDb !== null && (Number(mariaDb[1]) > 10 || (Number(mariaDb[1]) === 10 && Number(mariaDb[2]) >= 5));
-    }).catch((error: unknown) => {
-      // Asked again next time: the database may be back.
-      this.returning = undefined;
-      throw error;
-    }));
+    return (this.returning ??= this.query<{ v: string }>('SELECT VERSION() AS v', [], manager)
+      .then(([row]) => {
+        const mariaDb = /^(\d+)\.(\d+).*MariaDB/i.exec(String(row?.v ?? ''));
+        this.mariaDb = /MariaDB/i.test(String(row?.v ?? ''));
+        return mariaDb !== null && (Number(mariaDb[1]) > 10 || (Number(mariaDb[1]) === 10 && Number(mariaDb[2]) >= 5));
+      })
+      .catch((error: unknown) => {
+        // Asked again next time: the database may be back.
+        this.returning = undefined;
+        throw error;
+      }));
   }
 
   poolUse(): PoolUse | null {
     // mysql2's pool keeps these in fields without a public accessor.
-    const pool = this.pool as unknown as { config?: { connectionLimit?: number }; _allConnections?: { length: number }; _freeConnections?: { length: number }; _connectionQueue?: { length: number } } | undefined;
+    const pool = this.pool as unknown as
+      | {
+          config?: { connectionLimit?: number };
+          _allConnections?: { length: number };
+          _freeConnections?: { length: number };
+          _connectionQueue?: { length: number };
+        }
+      | undefined;
     if (!pool?._allConnections) return null;
-    return { limit: pool.config?.connectionLimit ?? 0, open: pool._allConnections.length, idle: pool._freeConnections?.length ?? 0, waiting: pool._connectionQueue?.length ?? 0 };
+    return {
+      limit: pool.config?.connectionLimit ?? 0,
+      open: pool._allConnections.length,
+      idle: pool._freeConnections?.length ?? 0,
+      waiting: pool._connectionQueue?.length ?? 0,
+    };
   }
 
   sqliteFile(): null {
@@ -126,7 +149,10 @@ export class MySqlDriver implements DatabaseDriver {
     const bounded = this.mariaDb === true && this.readTimeoutMs > 0 && /^\s*SELECT\b/i.test(sql);
     const once = bounded
       ? this.boundedRead<T>(pool, sql, parameters, rowsAsArray, deadline ?? Date.now() + this.readTimeoutMs)
-      : () => new Promise<T[]>((resolve, reject) => executeStatement(pool, sql, parameters, rowsAsArray, (error, rows) => (error ? reject(error) : resolve(rows as T[]))));
+      : () =>
+          new Promise<T[]>((resolve, reject) =>
+            executeStatement(pool, sql, parameters, rowsAsArray, (error, rows) => (error ? reject(error) : resolve(rows as T[]))),
+          );
     return once().catch((error: unknown) => {
       if (isTransientConflict(error)) return retryConflicts(once, undefined, this.conflictBudgetMs, 2);
       throw error;
@@ -141,18 +167,27 @@ export class MySqlDriver implements DatabaseDriver {
    * passed while it waited for a connection is not sent at all.
    */
   private boundedRead<T>(pool: MySqlPool, sql: string, parameters: unknown[], rowsAsArray: boolean, deadline: number): () => Promise<T[]> {
-    return () => new Promise<T[]>((resolve, reject) => pool.getConnection((failed, connection) => {
-      if (failed) return reject(failed);
-      const left = deadline - Date.now();
-      if (left <= 0) {
-        connection.release();
-        return reject(new RequestTimeoutError());
-      }
-      executeStatement(connection, `SET STATEMENT max_statement_time=${(Math.ceil(left / 100) / 10).toFixed(1)} FOR ${sql}`, parameters, rowsAsArray, (error, rows) => {
-        connection.release();
-        return error ? reject(error) : resolve(rows as T[]);
-      });
-    }));
+    return () =>
+      new Promise<T[]>((resolve, reject) =>
+        pool.getConnection((failed, connection) => {
+          if (failed) return reject(failed);
+          const left = deadline - Date.now();
+          if (left <= 0) {
+            connection.release();
+            return reject(new RequestTimeoutError());
+          }
+          executeStatement(
+            connection,
+            `SET STATEMENT max_statement_time=${(Math.ceil(left / 100) / 10).toFixed(1)} FOR ${sql}`,
+            parameters,
+            rowsAsArray,
+            (error, rows) => {
+              connection.release();
+              return error ? reject(error) : resolve(rows as T[]);
+            },
+          );
+        }),
+      );
   }
 
   /**
@@ -160,23 +195,24 @@ export class MySqlDriver implements DatabaseDriver {
    * interrupt it, and retried like a transaction when InnoDB aborts it for a lock conflict.
    */
   write<T>(sql: string, parameters: unknown[], scope: TransactionScope): Promise<T[]> {
-    const once = () => new Promise<T[]>((resolve, reject) => {
-      this.pool!.getConnection((failed, connection) => {
-        if (failed) return reject(failed);
-        let end: () => void;
-        try {
-          end = scope.begin(() => this.kill(connection.threadId));
-        } catch (error) {
-          connection.release();
-          return reject(error instanceof Error ? error : new Error(String(error)));
-        }
-        executeStatement(connection, sql, parameters, false, (error, rows) => {
-          end();
-          connection.release();
-          return error ? reject(error) : resolve(rows as T[]);
+    const once = () =>
+      new Promise<T[]>((resolve, reject) => {
+        this.pool!.getConnection((failed, connection) => {
+          if (failed) return reject(failed);
+          let end: () => void;
+          try {
+            end = scope.begin(() => this.kill(connection.threadId));
+          } catch (error) {
+            connection.release();
+            return reject(error instanceof Error ? error : new Error(String(error)));
+          }
+          executeStatement(connection, sql, parameters, false, (error, rows) => {
+            end();
+            connection.release();
+            return error ? reject(error) : resolve(rows as T[]);
+          });
         });
       });
-    });
     return retryConflicts(once, scope, this.conflictBudgetMs);
   }
 
@@ -186,7 +222,12 @@ export class MySqlDriver implements DatabaseDriver {
   }
 
   /** In parallel, each on a connection of its own; one InnoDB aborted to break a deadlock runs again. */
-  transaction<T>(work: TransactionWork<T>, scope: TransactionScope | undefined, requestId: string | undefined, causal: boolean): Promise<T> {
+  transaction<T>(
+    work: TransactionWork<T>,
+    scope: TransactionScope | undefined,
+    requestId: string | undefined,
+    causal: boolean,
+  ): Promise<T> {
     return retryConflicts(() => this.once(work, scope, causal, requestId), scope, this.conflictBudgetMs);
   }
 
@@ -199,7 +240,12 @@ export class MySqlDriver implements DatabaseDriver {
   }
 
   /** One MySQL transaction on a connection of its own, which the request's deadline may interrupt. */
-  private async once<T>(work: TransactionWork<T>, scope: TransactionScope | undefined, causal: boolean, requestId: string | undefined): Promise<T> {
+  private async once<T>(
+    work: TransactionWork<T>,
+    scope: TransactionScope | undefined,
+    causal: boolean,
+    requestId: string | undefined,
+  ): Promise<T> {
     scope?.check();
     const galera = causal && (await this.galera.isGalera());
     const runner: QueryRunner = this.dataSource.createQueryRunner('master');

@@ -55,7 +55,11 @@ export class GroupCommit {
   /** How long a group takes new members (GROUP_MS; a test may widen it). */
   windowMs = GROUP_MS;
 
-  constructor(private readonly dataSource: DataSource, private readonly connection: SqliteStatements, private readonly steps: TransactionSteps) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly connection: SqliteStatements,
+    private readonly steps: TransactionSteps,
+  ) {}
 
   /** Whether a read given `manager` must wait for the open transaction's end (it is not the member's). */
   readsWait(manager: EntityManager | undefined): boolean {

@@ -17,7 +17,8 @@ interface SqliteConnection {
 }
 
 /** better-sqlite3 binds no booleans: they go in as 0/1, as the columns store them. */
-const sqliteParameters = (parameters: unknown[]): unknown[] => parameters.map((value) => (typeof value === 'boolean' ? Number(value) : value));
+const sqliteParameters = (parameters: unknown[]): unknown[] =>
+  parameters.map((value) => (typeof value === 'boolean' ? Number(value) : value));
 
 /**
  * SQLite over TypeORM's one better-sqlite3 connection: statements straight on it (the hot read path
@@ -35,10 +36,14 @@ export class SqliteDriver implements DatabaseDriver {
   private durableSync: number | undefined;
 
   constructor(private readonly dataSource: DataSource) {
-    this.group = new GroupCommit(dataSource, {
-      exec: (sql) => void this.statement(sql).run(),
-      inTransaction: () => this.connection.inTransaction,
-    }, this.steps);
+    this.group = new GroupCommit(
+      dataSource,
+      {
+        exec: (sql) => void this.statement(sql).run(),
+        inTransaction: () => this.connection.inTransaction,
+      },
+      this.steps,
+    );
   }
 
   /** TypeORM's BetterSqlite3Driver keeps its connection as `databaseConnection` (no public accessor). */
@@ -88,7 +93,10 @@ export class SqliteDriver implements DatabaseDriver {
 
   /** better-sqlite3 answers a write with `changes` and `lastInsertRowid`. */
   async run(sql: string, parameters: unknown[], manager?: EntityManager, scope?: TransactionScope): Promise<RunResult> {
-    const outcome = (await this.statementOn(sql, parameters, manager, scope)) as unknown as { changes?: number; lastInsertRowid?: number | bigint };
+    const outcome = (await this.statementOn(sql, parameters, manager, scope)) as unknown as {
+      changes?: number;
+      lastInsertRowid?: number | bigint;
+    };
     return { affected: Number(outcome.changes ?? 0), insertId: Number(outcome.lastInsertRowid) };
   }
 

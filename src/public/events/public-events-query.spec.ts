@@ -4,11 +4,14 @@ import { RecordValidationException } from '../../records/errors.js';
 import { parsePublicEventsQuery } from './public-events-query.js';
 
 const refusal = (query: Record<string, unknown>, property: string) =>
-  assert.throws(() => parsePublicEventsQuery(query), (error: unknown) => {
-    assert.ok(error instanceof RecordValidationException);
-    assert.equal(error.errors[0].PropertyName, property);
-    return true;
-  });
+  assert.throws(
+    () => parsePublicEventsQuery(query),
+    (error: unknown) => {
+      assert.ok(error instanceof RecordValidationException);
+      assert.equal(error.errors[0].PropertyName, property);
+      return true;
+    },
+  );
 
 describe('parsePublicEventsQuery', () => {
   it('defaults: coming events, page 1, 25 a page, no search, every business', () => {
@@ -16,10 +19,13 @@ describe('parsePublicEventsQuery', () => {
   });
 
   it('reads every parameter, names case-insensitively, ignoring others', () => {
-    assert.deepEqual(
-      parsePublicEventsQuery({ PastEvents: 'TRUE', PAGE: '3', Top: '10', search: '  Robot  ', BusinessID: '7', _: '123' }),
-      { pastEvents: true, page: 3, size: 10, search: 'Robot', businessId: 7 },
-    );
+    assert.deepEqual(parsePublicEventsQuery({ PastEvents: 'TRUE', PAGE: '3', Top: '10', search: '  Robot  ', BusinessID: '7', _: '123' }), {
+      pastEvents: true,
+      page: 3,
+      size: 10,
+      search: 'Robot',
+      businessId: 7,
+    });
     assert.equal(parsePublicEventsQuery({ pastEvents: '0' }).pastEvents, false);
     assert.equal(parsePublicEventsQuery({ search: '   ' }).search, null);
     assert.equal(parsePublicEventsQuery({ top: ['5', '6'] }).size, 6);

@@ -19,13 +19,21 @@ function joinBody(request: FastifyRequest): unknown {
   const isJson = /^application\/([\w.+-]+\+)?json\b/i.test(String(request.headers['content-type'] ?? ''));
   if (body === undefined || body === null || (!isJson && typeof body === 'string' && body.trim() === '')) return {};
   if (!isJson) {
-    throw new WireResponseException(failureConfirmation(415, 'The request body must be JSON (application/json).'), HttpStatus.UNSUPPORTED_MEDIA_TYPE);
+    throw new WireResponseException(
+      failureConfirmation(415, 'The request body must be JSON (application/json).'),
+      HttpStatus.UNSUPPORTED_MEDIA_TYPE,
+    );
   }
   return body;
 }
 
 documentSchemas((schemas) => ({
-  PublicCalendarEvent: pickProperties(schemas.CalendarEvent, PUBLIC_FIELDS, { SoldOut: { type: 'boolean' } }, 'What anyone may see of a published event.'),
+  PublicCalendarEvent: pickProperties(
+    schemas.CalendarEvent,
+    PUBLIC_FIELDS,
+    { SoldOut: { type: 'boolean' } },
+    'What anyone may see of a published event.',
+  ),
   PublicCalendarEventList: objectSchema({
     PastEvents: { type: 'boolean' },
     CalendarEvents: listEnvelopeSchema(ref('PublicCalendarEvent'), 'A page of published events.'),
@@ -72,7 +80,7 @@ export class PublicEventsController {
   @ApiBody({ type: JoinWaitingListDto, required: false })
   @ApiOkResponse({ description: 'On the waiting list (empty body)' })
   @ApiAnswer(400, 'The event has no waiting list, is not sold out, or the customer is on it already.', ref('ActionConfirmation'))
-  @ApiAnswer(401, 'Not a customer\'s token.', ref('Unauthorized'))
+  @ApiAnswer(401, "Not a customer's token.", ref('Unauthorized'))
   @ApiAnswer(404, 'No such published event.', ref('NotFound'))
   @ApiAnswer(415, 'A body that is not JSON.', ref('ActionConfirmation'))
   async joinWaitingList(@Param('id') id: string, @Req() request: FastifyRequest, @Actor() actor?: Principal): Promise<void> {

@@ -10,8 +10,20 @@ import type { PublicEventsQuery } from './public-events-query.js';
 
 /** What the public may see of an event (no audit fields, no external ids). */
 export const PUBLIC_FIELDS = [
-  'Id', 'UniqueId', 'BusinessId', 'Name', 'StartDate', 'EndDate', 'ShortDescription', 'LongDescription', 'Location',
-  'Allocation', 'EnableWaitList', 'PublishDate', 'OnlyForMembers', 'OnlyForContacts',
+  'Id',
+  'UniqueId',
+  'BusinessId',
+  'Name',
+  'StartDate',
+  'EndDate',
+  'ShortDescription',
+  'LongDescription',
+  'Location',
+  'Allocation',
+  'EnableWaitList',
+  'PublishDate',
+  'OnlyForMembers',
+  'OnlyForContacts',
 ] as const;
 
 /** A published event's public fields, as wire values, and its attendee count. */
@@ -32,7 +44,9 @@ export interface CustomerContact {
  */
 @Injectable()
 export class PublicEventsRepository {
-  private readonly kinds: ReadonlyArray<readonly [string, WireKind]> = PUBLIC_FIELDS.map((name) => [name, wireKindOf(CalendarEvent, name) ?? 'int'] as const);
+  private readonly kinds: ReadonlyArray<readonly [string, WireKind]> = PUBLIC_FIELDS.map(
+    (name) => [name, wireKindOf(CalendarEvent, name) ?? 'int'] as const,
+  );
 
   constructor(private readonly db: Database) {}
 
@@ -62,7 +76,10 @@ export class PublicEventsRepository {
 
   /** One published event; null when unknown or not yet published. */
   async findPublished(id: number, now: Date): Promise<PublicEventRow | null> {
-    const [row] = await this.db.query(`${this.select()} WHERE e.${this.db.id('Id')} = ? AND ${this.published()}`, [id, this.db.dateParam(now)]);
+    const [row] = await this.db.query(`${this.select()} WHERE e.${this.db.id('Id')} = ? AND ${this.published()}`, [
+      id,
+      this.db.dateParam(now),
+    ]);
     return row ? this.toRow(row) : null;
   }
 

@@ -48,7 +48,14 @@ export class PublicEventsService {
     const q = parsePublicEventsQuery(query);
     const { rows, total } = await this.events.page(q, new Date());
     const page = { page: q.page, size: q.size, orderBy: 'StartDate', direction: q.pastEvents ? -1 : 1 } as const;
-    return { PastEvents: q.pastEvents, CalendarEvents: listEnvelope(rows.map((row) => this.toPublic(row)), page, total) };
+    return {
+      PastEvents: q.pastEvents,
+      CalendarEvents: listEnvelope(
+        rows.map((row) => this.toPublic(row)),
+        page,
+        total,
+      ),
+    };
   }
 
   /** One published event; an unknown or unpublished id is 404. */
@@ -76,17 +83,29 @@ export class PublicEventsService {
     if (!event.EnableWaitList) throw this.waitingList.refusal('This event has no waiting list.');
     if (!event.SoldOut) throw this.waitingList.refusal('This event is not sold out: there are places left, so there is no need to wait.');
     // The customer acts for itself: the business scoping of administrators does not apply.
-    const writer: Principal = { userId: 0, email: customer.email, isAdmin: false, roles: new Set(), businessIds: null, coworkerId: customer.coworkerId };
+    const writer: Principal = {
+      userId: 0,
+      email: customer.email,
+      isAdmin: false,
+      roles: new Set(),
+      businessIds: null,
+      coworkerId: customer.coworkerId,
+    };
     try {
-      await this.waitingList.create(await validateBody(EventWaitingAttendeeDto, {
-        BusinessId: event.BusinessId,
-        CalendarEventId: eventId,
-        FullName: dto.FullName?.trim() ? dto.FullName : customer.fullName,
-        Email: dto.Email?.trim() ? dto.Email : customer.email,
-        CoworkerId: customer.coworkerId,
-      }), writer, write);
+      await this.waitingList.create(
+        await validateBody(EventWaitingAttendeeDto, {
+          BusinessId: event.BusinessId,
+          CalendarEventId: eventId,
+          FullName: dto.FullName?.trim() ? dto.FullName : customer.fullName,
+          Email: dto.Email?.trim() ? dto.Email : customer.email,
+          CoworkerId: customer.coworkerId,
+        }),
+        writer,
+        write,
+      );
     } catch (error) {
-      if (error instanceof AlreadyOnWaitingListException) throw this.waitingList.refusal('You are already on the waiting list of this event.');
+      if (error instanceof AlreadyOnWaitingListException)
+        throw this.waitingList.refusal('You are already on the waiting list of this event.');
       throw error;
     }
   }

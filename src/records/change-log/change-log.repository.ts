@@ -76,9 +76,17 @@ export class ChangeLogRepository {
    * Writes several entries in ONE INSERT, in order, then runs each entry's probes, giving their counts
    * per entry (null for a null probe); a probe of the same SQL and parameters as an earlier one is run once.
    */
-  async insertMany(rows: readonly ChangeLogRow[], probes: readonly (readonly (ChangeProbe | null)[])[], manager: EntityManager): Promise<(number | null)[][]> {
+  async insertMany(
+    rows: readonly ChangeLogRow[],
+    probes: readonly (readonly (ChangeProbe | null)[])[],
+    manager: EntityManager,
+  ): Promise<(number | null)[][]> {
     const q = this.q;
-    await this.db.query(`INSERT INTO ${q('change_log')} (${COLUMNS.map(q).join(', ')}) VALUES ${rows.map(() => ROW).join(', ')}`, rows.flatMap((row) => this.parametersOf(row)), manager);
+    await this.db.query(
+      `INSERT INTO ${q('change_log')} (${COLUMNS.map(q).join(', ')}) VALUES ${rows.map(() => ROW).join(', ')}`,
+      rows.flatMap((row) => this.parametersOf(row)),
+      manager,
+    );
     const counted = new Map<string, number>();
     const counts: (number | null)[][] = [];
     for (const asked of probes) {
@@ -89,7 +97,8 @@ export class ChangeLogRepository {
           continue;
         }
         const key = JSON.stringify([probe.sql, probe.parameters]);
-        if (!counted.has(key)) counted.set(key, Number((await this.db.query(`SELECT (${probe.sql}) AS n`, probe.parameters, manager))[0].n));
+        if (!counted.has(key))
+          counted.set(key, Number((await this.db.query(`SELECT (${probe.sql}) AS n`, probe.parameters, manager))[0].n));
         entry.push(counted.get(key)!);
       }
       counts.push(entry);
@@ -98,7 +107,17 @@ export class ChangeLogRepository {
   }
 
   private parametersOf(row: ChangeLogRow): unknown[] {
-    return [row.entity, row.recordId, row.action, this.db.dateParam(row.on), row.by, row.requestId, row.businessId, row.previousBusinessId, row.changes];
+    return [
+      row.entity,
+      row.recordId,
+      row.action,
+      this.db.dateParam(row.on),
+      row.by,
+      row.requestId,
+      row.businessId,
+      row.previousBusinessId,
+      row.changes,
+    ];
   }
 
   /** How many entries match `filter` (an empty `businessIds` matches none). */
@@ -111,7 +130,11 @@ export class ChangeLogRepository {
   /** One page of the entries matching `filter`, newest first, as stored. */
   page(filter: EntryFilter, size: number, offset: number): Promise<Record<string, unknown>[]> {
     const { where, parameters } = this.where(filter);
-    return this.db.query(`SELECT * FROM ${this.q('change_log')} WHERE ${where} ORDER BY ${this.q('Id')} DESC LIMIT ? OFFSET ?`, [...parameters, size, offset]);
+    return this.db.query(`SELECT * FROM ${this.q('change_log')} WHERE ${where} ORDER BY ${this.q('Id')} DESC LIMIT ? OFFSET ?`, [
+      ...parameters,
+      size,
+      offset,
+    ]);
   }
 
   private where({ entity, recordId, businessIds }: EntryFilter): { where: string; parameters: unknown[] } {

@@ -86,14 +86,22 @@ export class ChangeLog {
 
   async write(manager: EntityManager, entry: Omit<RecordChange, 'on' | 'changes'>, request?: object): Promise<void> {
     const change = this.changeOf(entry, request);
-    const counts = await this.entries.insert(this.rowOf(change, manager), this.listeners.map((listener) => listener.probe(change)), manager);
+    const counts = await this.entries.insert(
+      this.rowOf(change, manager),
+      this.listeners.map((listener) => listener.probe(change)),
+      manager,
+    );
     for (const [i, listener] of this.listeners.entries()) await listener.apply(manager, change, counts[i]);
   }
 
   /** Several changes' entries in one INSERT (a billing run's lines: docs/billing.md "Exactly once"), each as `write` writes it, in order. */
   async writeMany(manager: EntityManager, entries: readonly Omit<RecordChange, 'on' | 'changes'>[]): Promise<void> {
     const changes = entries.map((entry) => this.changeOf(entry));
-    const counts = await this.entries.insertMany(changes.map((change) => this.rowOf(change, manager)), changes.map((change) => this.listeners.map((listener) => listener.probe(change))), manager);
+    const counts = await this.entries.insertMany(
+      changes.map((change) => this.rowOf(change, manager)),
+      changes.map((change) => this.listeners.map((listener) => listener.probe(change))),
+      manager,
+    );
     for (const [c, change] of changes.entries()) {
       for (const [i, listener] of this.listeners.entries()) await listener.apply(manager, change, counts[c][i]);
     }

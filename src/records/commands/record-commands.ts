@@ -37,7 +37,11 @@ export interface CommandParameter {
  * cap, docs/api.md §9.1).
  */
 export class CommandResult {
-  constructor(readonly value: unknown, readonly redirectUrl: string | null = null, readonly message: string | null = null) {}
+  constructor(
+    readonly value: unknown,
+    readonly redirectUrl: string | null = null,
+    readonly message: string | null = null,
+  ) {}
 }
 
 /** What a command's `run` is given. */
@@ -91,7 +95,8 @@ export interface RecordCommand {
 }
 
 /** A JSON schema (OpenAPI 3.0), or one made from the schemas of the document (`schemas.CoworkerInvoiceLine`). */
-export type CommandValueSchema = Record<string, unknown> | ((schemas: Readonly<Record<string, Record<string, unknown>>>) => Record<string, unknown>);
+export type CommandValueSchema =
+  Record<string, unknown> | ((schemas: Readonly<Record<string, Record<string, unknown>>>) => Record<string, unknown>);
 
 /** A command as `GET /commands` lists it (docs/billing.md). */
 export interface CommandDescription {
@@ -127,7 +132,8 @@ export class RecordCommands {
   /** Adds a command to the record type named `recordName` (its definition's `name`). */
   register(recordName: string, command: RecordCommand): void {
     const list = this.byType.get(recordName) ?? [];
-    if (list.some((existing) => existing.key.toLowerCase() === command.key.toLowerCase())) throw new Error(`Command ${command.key} of ${recordName} is registered twice`);
+    if (list.some((existing) => existing.key.toLowerCase() === command.key.toLowerCase()))
+      throw new Error(`Command ${command.key} of ${recordName} is registered twice`);
     list.push(command);
     list.sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
     this.byType.set(recordName, list);
@@ -182,7 +188,9 @@ export class RecordCommands {
       const value = await command.run({ ids, records, parameters, actor, manager, write });
       if (!(value instanceof CommandResult)) return successConfirmation(SUCCESS, value ?? null, actor.email);
       // Assigned, not spread: V8 on Node 20 makes spread objects in the old generation (withFields, record-writes.ts).
-      return Object.assign(successConfirmation(value.message ?? SUCCESS, value.value ?? null, actor.email), { RedirectURL: value.redirectUrl });
+      return Object.assign(successConfirmation(value.message ?? SUCCESS, value.value ?? null, actor.email), {
+        RedirectURL: value.redirectUrl,
+      });
     };
     try {
       if (command.bulk) await bulkTurn();
@@ -190,7 +198,12 @@ export class RecordCommands {
       return await this.db.transaction((manager) => work(manager), write);
     } catch (error) {
       // A refusal rolled everything back; it is answered as the platform answers it, with HTTP 200.
-      if (error instanceof WireResponseException && error.getStatus() >= 400 && error.getStatus() < 500 && ![401, 409, 412, 422].includes(error.getStatus())) {
+      if (
+        error instanceof WireResponseException &&
+        error.getStatus() >= 400 &&
+        error.getStatus() < 500 &&
+        ![401, 409, 412, 422].includes(error.getStatus())
+      ) {
         const answer = error.getResponse();
         if (answer && typeof answer === 'object' && 'WasSuccessful' in answer) return answer as ActionConfirmation;
         return refused(String(answer));
@@ -200,7 +213,12 @@ export class RecordCommands {
   }
 
   /** A record of the ids: one that does not exist or lies outside the caller's businesses is a refusal. */
-  private async reach(target: CommandTarget, id: number, actor: Principal | undefined, manager: EntityManager | undefined): Promise<WireRecord> {
+  private async reach(
+    target: CommandTarget,
+    id: number,
+    actor: Principal | undefined,
+    manager: EntityManager | undefined,
+  ): Promise<WireRecord> {
     try {
       return await target.get(id, actor, manager);
     } catch (error) {

@@ -47,27 +47,107 @@ function stringsAround(length: number, random: () => number): string[] {
 
 /** Every value the generator tries in a field, from its rules' constraints and from a common pool. */
 function candidates(dto: AnyClass, field: string, random: () => number): unknown[] {
-  const values: unknown[] = [MISSING, null, undefined, '', ' ', 'abc', '12', '-3', '1.5', '1e3', '0x10', 'NaN', 'true', 'TRUE', 'false', 'False', 'yes',
-    0, -0, 1, 2, -1, 1.5, 0.0001, 0.00001, 1e-7, 12.34567, 9_999_999_999_999.9999, 1e13, -1e13, 1e21, NaN, Infinity, -Infinity,
-    2_147_483_647, 2_147_483_648, -2_147_483_647, -2_147_483_648, -2_147_483_649, Number.MAX_SAFE_INTEGER,
-    true, false, [], [1], [1, 2, 3], ['1'], [0], [-1], [1.5], [null], [[1]], [{}], [true], {}, { a: 1 }, { Id: 1 },
-    '2025-01-15T10:30:00Z', '2025-01-15T10:30:00.123+02:00', '2025-01-15', '2025-01-15 10:30:00', '/Date(1736937000000)/',
-    '0999-12-31T23:59:59Z', '1000-01-01T00:00:00Z', '9999-12-31T23:59:59Z', '10000-01-01T00:00:00Z', '2025-13-01T00:00:00Z', '2025-02-30T00:00:00Z',
-    'not a date', 1_736_937_000_000,
-    'a@example.com', ' Mixed.Case@Example.COM ', 'bad@', '@example.com', `${'x'.repeat(250)}@example.com`, `${'İ'.repeat(130)}@example.com`,
-    'Product-Create', 'coworker-list', 'Product-Fly', ['Product-Create', 'Invoice-List'], ['Product-Fly'], ['Product-Create', 3],
-    'JBSWY3DPEHPK3PXPJBSWY3DPEH', 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP==', 'JBSWY3DP1', 'password1', 'short'];
+  const values: unknown[] = [
+    MISSING,
+    null,
+    undefined,
+    '',
+    ' ',
+    'abc',
+    '12',
+    '-3',
+    '1.5',
+    '1e3',
+    '0x10',
+    'NaN',
+    'true',
+    'TRUE',
+    'false',
+    'False',
+    'yes',
+    0,
+    -0,
+    1,
+    2,
+    -1,
+    1.5,
+    0.0001,
+    0.00001,
+    1e-7,
+    12.34567,
+    9_999_999_999_999.9999,
+    1e13,
+    -1e13,
+    1e21,
+    NaN,
+    Infinity,
+    -Infinity,
+    2_147_483_647,
+    2_147_483_648,
+    -2_147_483_647,
+    -2_147_483_648,
+    -2_147_483_649,
+    Number.MAX_SAFE_INTEGER,
+    true,
+    false,
+    [],
+    [1],
+    [1, 2, 3],
+    ['1'],
+    [0],
+    [-1],
+    [1.5],
+    [null],
+    [[1]],
+    [{}],
+    [true],
+    {},
+    { a: 1 },
+    { Id: 1 },
+    '2025-01-15T10:30:00Z',
+    '2025-01-15T10:30:00.123+02:00',
+    '2025-01-15',
+    '2025-01-15 10:30:00',
+    '/Date(1736937000000)/',
+    '0999-12-31T23:59:59Z',
+    '1000-01-01T00:00:00Z',
+    '9999-12-31T23:59:59Z',
+    '10000-01-01T00:00:00Z',
+    '2025-13-01T00:00:00Z',
+    '2025-02-30T00:00:00Z',
+    'not a date',
+    1_736_937_000_000,
+    'a@example.com',
+    ' Mixed.Case@Example.COM ',
+    'bad@',
+    '@example.com',
+    `${'x'.repeat(250)}@example.com`,
+    `${'İ'.repeat(130)}@example.com`,
+    'Product-Create',
+    'coworker-list',
+    'Product-Fly',
+    ['Product-Create', 'Invoice-List'],
+    ['Product-Fly'],
+    ['Product-Create', 3],
+    'JBSWY3DPEHPK3PXPJBSWY3DPEH',
+    'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP==',
+    'JBSWY3DP1',
+    'password1',
+    'short',
+  ];
   for (const rule of getMetadataStorage().getTargetValidationMetadatas(dto, '', false, false)) {
     if (rule.propertyName !== field) continue;
     for (const constraint of (rule.constraints ?? []).flat()) {
       if (typeof constraint !== 'number' || !Number.isFinite(constraint)) continue;
       values.push(constraint - 1, constraint, constraint + 1, constraint - 0.5, constraint + 0.5, constraint + 0.0001);
       if (rule.name === 'maxLength' || rule.name === 'minLength') values.push(...stringsAround(constraint, random));
-      if (rule.name === 'arrayMaxSize') values.push(Array(constraint).fill(1), Array(constraint + 1).fill(1), Array(constraint).fill('Product-List'));
+      if (rule.name === 'arrayMaxSize')
+        values.push(Array(constraint).fill(1), Array(constraint + 1).fill(1), Array(constraint).fill('Product-List'));
       if (rule.name === 'min' || rule.name === 'max') values.push([constraint], [constraint - 1], [constraint + 1], String(constraint));
     }
     if (rule.name === 'isIn') {
-      for (const allowed of rule.constraints[0] as unknown[]) values.push(allowed, typeof allowed === 'number' ? allowed + 0.5 : allowed, String(allowed));
+      for (const allowed of rule.constraints[0] as unknown[])
+        values.push(allowed, typeof allowed === 'number' ? allowed + 0.5 : allowed, String(allowed));
     }
   }
   return values;
@@ -84,7 +164,10 @@ async function classic(dto: AnyClass, known: Record<string, unknown>, partial: b
   }
 }
 
-const show = (value: unknown) => JSON.stringify(value, (_key, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v === undefined ? '<undefined>' : v));
+const show = (value: unknown) =>
+  JSON.stringify(value, (_key, v: unknown) =>
+    typeof v === 'number' && !Number.isFinite(v) ? String(v) : v === undefined ? '<undefined>' : v,
+  );
 
 /** A body as the request would give it, fresh for each side (class-transformer and the pipe touch it). */
 function bodyOf(fields: Map<string, unknown>): Record<string, unknown> {
@@ -106,7 +189,11 @@ describe('compiled validation against class-validator (differential)', () => {
 
   it('finds the DTO classes of the application, the hot ones among them, all compiled', () => {
     assert.ok(dtos.length >= 30, `only ${dtos.length} DTO classes found`);
-    for (const name of HOT) assert.ok(dtos.some((dto) => dto.name === name), `${name} is not among the DTO classes`);
+    for (const name of HOT)
+      assert.ok(
+        dtos.some((dto) => dto.name === name),
+        `${name} is not among the DTO classes`,
+      );
     for (const dto of dtos) {
       compiledCheckOf(dto, false);
       compiledCheckOf(dto, true);
@@ -127,7 +214,9 @@ describe('compiled validation against class-validator (differential)', () => {
         const alone = compiledCheckOf(dto, true)!;
         const good = new Map<string, unknown[]>();
         for (const field of fields) {
-          const accepted = pools.get(field)!.filter((value) => value !== MISSING && value !== undefined && alone(bodyOf(new Map([[field, value]]))) !== undefined);
+          const accepted = pools
+            .get(field)!
+            .filter((value) => value !== MISSING && value !== undefined && alone(bodyOf(new Map([[field, value]]))) !== undefined);
           good.set(field, accepted.length ? accepted : [MISSING]);
         }
         const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)];
@@ -156,7 +245,11 @@ describe('compiled validation against class-validator (differential)', () => {
           const instance = check(known);
           const context = `${dto.name}${partial ? ' (partial)' : ''}, seed ${SEED}, body ${show(Object.fromEntries([...body].filter(([, v]) => v !== MISSING)))}`;
           assert.equal(show(known), before, `the compiled check changed the body: ${context}`);
-          assert.equal(instance !== undefined, expected.accepted, `verdict differs (class-validator ${expected.accepted ? 'accepts' : 'refuses'}): ${context}`);
+          assert.equal(
+            instance !== undefined,
+            expected.accepted,
+            `verdict differs (class-validator ${expected.accepted ? 'accepts' : 'refuses'}): ${context}`,
+          );
           if (expected.accepted) {
             accepted++;
             assert.deepStrictEqual(instance, expected.instance, `instance differs: ${context}`);
@@ -164,7 +257,10 @@ describe('compiled validation against class-validator (differential)', () => {
           }
         }
         total += bodies.length;
-        if (process.env.VALIDATION_VERBOSE) console.log(`${dto.name}${partial ? ' (partial)' : ''}: ${bodies.length} bodies, ${accepted} valid, ${Math.round(performance.now() - started)} ms`);
+        if (process.env.VALIDATION_VERBOSE)
+          console.log(
+            `${dto.name}${partial ? ' (partial)' : ''}: ${bodies.length} bodies, ${accepted} valid, ${Math.round(performance.now() - started)} ms`,
+          );
         assert.ok(accepted >= bodies.length / 20, `${dto.name}: only ${accepted} of ${bodies.length} generated bodies were valid`);
       }
       assert.ok(total >= dtos.length * 1000, `only ${total} bodies`);

@@ -9,7 +9,9 @@ import type { AnyClass } from '../columns.js';
 // (never changed) from the module its decorators write to. Pinned by src/internals.spec.ts.
 const require = createRequire(import.meta.url);
 const { defaultMetadataStorage } = require('class-transformer/cjs/storage.js') as { defaultMetadataStorage: TransformMetadataStorage };
-const { defaultOptions } = require('class-transformer/cjs/constants/default-options.constant.js') as { defaultOptions: ClassTransformOptions };
+const { defaultOptions } = require('class-transformer/cjs/constants/default-options.constant.js') as {
+  defaultOptions: ClassTransformOptions;
+};
 
 /**
  * Validation compiled from the declarations (docs/architecture.md, "Compiled validation"). The
@@ -116,12 +118,54 @@ const literal = (value: number) => (Object.is(value, -0) ? '-0' : `(${String(val
 
 /** Values each inlined rule is tried on against the rule's own function before it is trusted. */
 function probes(constraints: unknown[]): unknown[] {
-  const values: unknown[] = [undefined, null, '', ' ', 'a', '1', '0', 'true', 0, -0, 1, -1, 0.5, 1.5, -1.5, 2 ** 31, -(2 ** 31), 2 ** 53, NaN, Infinity, -Infinity,
-    true, false, [], [1], ['a'], [null], {}, { length: 0 }, new Date(0), new Date(NaN), new String('s'), new Boolean(true), Number.MAX_SAFE_INTEGER];
+  const values: unknown[] = [
+    undefined,
+    null,
+    '',
+    ' ',
+    'a',
+    '1',
+    '0',
+    'true',
+    0,
+    -0,
+    1,
+    -1,
+    0.5,
+    1.5,
+    -1.5,
+    2 ** 31,
+    -(2 ** 31),
+    2 ** 53,
+    NaN,
+    Infinity,
+    -Infinity,
+    true,
+    false,
+    [],
+    [1],
+    ['a'],
+    [null],
+    {},
+    { length: 0 },
+    new Date(0),
+    new Date(NaN),
+    new String('s'),
+    new Boolean(true),
+    Number.MAX_SAFE_INTEGER,
+  ];
   for (const constraint of constraints.flat()) {
     if (typeof constraint === 'number' && Number.isFinite(constraint)) {
       // Arrays as long as the bound (a fractional bound, such as a money minimum of 0.0001, rounded down).
-      values.push(constraint, constraint - 1, constraint + 1, constraint - 0.5, constraint + 0.5, new Array(Math.min(Math.max(Math.floor(constraint), 0), 2000)).fill(1), new Array(Math.min(Math.max(Math.floor(constraint) + 1, 0), 2001)).fill(1));
+      values.push(
+        constraint,
+        constraint - 1,
+        constraint + 1,
+        constraint - 0.5,
+        constraint + 0.5,
+        new Array(Math.min(Math.max(Math.floor(constraint), 0), 2000)).fill(1),
+        new Array(Math.min(Math.max(Math.floor(constraint) + 1, 0), 2001)).fill(1),
+      );
     }
   }
   return values;
@@ -154,19 +198,35 @@ function compile(dto: AnyClass, partial: boolean): CompiledCheck {
   const metadatas = storage.getTargetValidationMetadatas(dto, '', false, false);
   const properties = new Map<string, PropertyRules>();
   for (const metadata of metadatas) {
-    if ((metadata.groups && metadata.groups.length) || metadata.always !== undefined) throw new NotCompilable(`${metadata.propertyName}: a rule with groups or "always"`);
+    if ((metadata.groups && metadata.groups.length) || metadata.always !== undefined)
+      throw new NotCompilable(`${metadata.propertyName}: a rule with groups or "always"`);
     let rules = properties.get(metadata.propertyName);
     if (!rules) properties.set(metadata.propertyName, (rules = { conditions: [], defined: [], custom: [] }));
     switch (metadata.type) {
-      case ValidationTypes.CONDITIONAL_VALIDATION: rules.conditions.push(metadata); break;
-      case ValidationTypes.IS_DEFINED: rules.defined.push(...constraintsOf(metadata)); break;
-      case ValidationTypes.CUSTOM_VALIDATION: rules.custom.push(...constraintsOf(metadata)); break;
-      case ValidationTypes.WHITELIST: break;
-      default: throw new NotCompilable(`${metadata.propertyName}: a rule of type ${metadata.type}`);
+      case ValidationTypes.CONDITIONAL_VALIDATION:
+        rules.conditions.push(metadata);
+        break;
+      case ValidationTypes.IS_DEFINED:
+        rules.defined.push(...constraintsOf(metadata));
+        break;
+      case ValidationTypes.CUSTOM_VALIDATION:
+        rules.custom.push(...constraintsOf(metadata));
+        break;
+      case ValidationTypes.WHITELIST:
+        break;
+      default:
+        throw new NotCompilable(`${metadata.propertyName}: a rule of type ${metadata.type}`);
     }
   }
-  const fields = [...new Set(getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false).map((m) => m.propertyName))];
-  if (fields.length !== properties.size || fields.some((field) => !properties.has(field))) throw new NotCompilable('rules that differ with "always"');
+  const fields = [
+    ...new Set(
+      getMetadataStorage()
+        .getTargetValidationMetadatas(dto, '', true, false)
+        .map((m) => m.propertyName),
+    ),
+  ];
+  if (fields.length !== properties.size || fields.some((field) => !properties.has(field)))
+    throw new NotCompilable('rules that differ with "always"');
   typedFields(dto, properties);
 
   // class-transformer: the keys of the body (the declared fields the body has), then the exposed ones.
@@ -180,7 +240,9 @@ function compile(dto: AnyClass, partial: boolean): CompiledCheck {
     }
     if (!properties.has(expose.propertyName!)) throw new NotCompilable(`${expose.propertyName}: exposed without validation rules`);
   }
-  const exposedFields = defaultMetadataStorage.getExposedProperties(dto, TransformationType.PLAIN_TO_CLASS).filter((name) => !fields.includes(name));
+  const exposedFields = defaultMetadataStorage
+    .getExposedProperties(dto, TransformationType.PLAIN_TO_CLASS)
+    .filter((name) => !fields.includes(name));
   if (exposedFields.length) throw new NotCompilable(`exposed fields without rules: ${exposedFields.join(', ')}`);
   const exposedNames = new Set(defaultMetadataStorage.getExposedProperties(dto, TransformationType.PLAIN_TO_CLASS));
   for (const field of fields) {
@@ -202,15 +264,19 @@ function compile(dto: AnyClass, partial: boolean): CompiledCheck {
 
   // Building the instance, as plainToInstance(dto, known) does.
   const assign = (field: string, read: string, copied: boolean) => {
-    const transforms = defaultMetadataStorage.findTransformMetadatas(dto, field, TransformationType.PLAIN_TO_CLASS)
+    const transforms = defaultMetadataStorage
+      .findTransformMetadatas(dto, field, TransformationType.PLAIN_TO_CLASS)
       .filter((m) => !m.options || !m.options.groups || !m.options.groups.length);
     for (const transform of transforms) {
-      if (transform.options?.since !== undefined || transform.options?.until !== undefined) throw new NotCompilable(`${field}: a versioned @Transform`);
+      if (transform.options?.since !== undefined || transform.options?.until !== undefined)
+        throw new NotCompilable(`${field}: a versioned @Transform`);
     }
     lines.push(`v = ${read};`);
     if (copied) lines.push('if (v === uncopied) return undefined;');
     for (const transform of transforms) {
-      lines.push(`v = ${constant(transform.transformFn)}({ value: v, key: ${key(field)}, obj: known, type: ${TransformationType.PLAIN_TO_CLASS}, options: options });`);
+      lines.push(
+        `v = ${constant(transform.transformFn)}({ value: v, key: ${key(field)}, obj: known, type: ${TransformationType.PLAIN_TO_CLASS}, options: options });`,
+      );
     }
     lines.push(`o[${key(field)}] = v;`);
   };
@@ -248,8 +314,17 @@ function compile(dto: AnyClass, partial: boolean): CompiledCheck {
   const body = lines.join('\n');
   // The template's only text from outside it: property names as JSON strings and finite number literals.
   // eslint-disable-next-line @typescript-eslint/no-implied-eval
-  const factory = new Function('Dto', 'c', 'hasOwn', 'copy', 'uncopied', 'options', 'args', 'eachItem', `return function compiledCheck(known) {\n${body}\n};`) as
-    (...values: unknown[]) => CompiledCheck;
+  const factory = new Function(
+    'Dto',
+    'c',
+    'hasOwn',
+    'copy',
+    'uncopied',
+    'options',
+    'args',
+    'eachItem',
+    `return function compiledCheck(known) {\n${body}\n};`,
+  ) as (...values: unknown[]) => CompiledCheck;
   return factory(dto, constants, Object.hasOwn, copyValue, UNCOPIED, transformOptions, validationArguments, eachItem);
 }
 
@@ -269,8 +344,8 @@ function ruleCode(rule: Rule, field: string, constant: (value: unknown) => strin
   const { metadata } = rule;
   if (metadata.validateIf) throw new NotCompilable(`${field}: a rule with validateIf`);
   const inline = vettedInline(rule);
-  const test = (v: string) => inline?.(v)
-    ?? `${constant(rule.validate)}(${v}, args(o, ${JSON.stringify(field)}, v, ${constant(metadata.constraints)}))`;
+  const test = (v: string) =>
+    inline?.(v) ?? `${constant(rule.validate)}(${v}, args(o, ${JSON.stringify(field)}, v, ${constant(metadata.constraints)}))`;
   if (!metadata.each) return test('v');
   // `each`: every item of an array, Set or Map; any other value is tested as it is.
   return `(Array.isArray(v) || v instanceof Set || v instanceof Map ? eachItem(v).every((i) => ${test('i')}) : ${test('v')})`;
@@ -299,9 +374,12 @@ function vettedInline(rule: Rule): ((v: string) => string) | null {
 function typedFields(dto: AnyClass, properties: Map<string, PropertyRules>): void {
   const scalar = new Set(['isString', 'isInt', 'isNumber', 'isBoolean', 'isDate']);
   for (const [field, rules] of properties) {
-    const names = rules.custom.filter((rule) => vettedInline(rule)).map((rule) => `${rule.metadata.each ? 'each:' : ''}${rule.metadata.name}`);
-    const typed = names.some((name) => scalar.has(name))
-      || (names.includes('isArray') && names.some((name) => name.startsWith('each:') && scalar.has(name.slice(5))));
+    const names = rules.custom
+      .filter((rule) => vettedInline(rule))
+      .map((rule) => `${rule.metadata.each ? 'each:' : ''}${rule.metadata.name}`);
+    const typed =
+      names.some((name) => scalar.has(name)) ||
+      (names.includes('isArray') && names.some((name) => name.startsWith('each:') && scalar.has(name.slice(5))));
     if (!typed) throw new NotCompilable(`${dto.name}.${field}: no rule fixes its type`);
   }
 }

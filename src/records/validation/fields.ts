@@ -3,7 +3,21 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import {
-  ArrayMaxSize, IsArray, IsBoolean, IsDate, IsDefined, IsEmail, IsIn, IsInt, IsNotEmpty, IsNumber, IsOptional, IsString, Max, Min, ValidateBy,
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsDate,
+  IsDefined,
+  IsEmail,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsNumber,
+  IsOptional,
+  IsString,
+  Max,
+  Min,
+  ValidateBy,
 } from 'class-validator';
 import { LONG_TEXT_MAX, SHORT_TEXT_MAX, type AnyClass } from '../columns.js';
 import { parseDateTime } from '../wire-values.js';
@@ -70,17 +84,25 @@ export function referencesOf(dto: AnyClass): Reference[] {
   return Reflect.getMetadata(REFERENCES, dto) ?? [];
 }
 
-function recordReference(list: boolean, target: () => AnyClass, sameBusiness = false, keepsStored = false, mayNameNothing = false): PropertyDecorator {
+function recordReference(
+  list: boolean,
+  target: () => AnyClass,
+  sameBusiness = false,
+  keepsStored = false,
+  mayNameNothing = false,
+): PropertyDecorator {
   return (prototype, property) => {
     const inherited: Reference[] = Reflect.getMetadata(REFERENCES, prototype.constructor) ?? [];
-    Reflect.defineMetadata(REFERENCES, [...inherited, { property: String(property), target, list, sameBusiness, keepsStored, mayNameNothing }], prototype.constructor);
+    Reflect.defineMetadata(
+      REFERENCES,
+      [...inherited, { property: String(property), target, list, sameBusiness, keepsStored, mayNameNothing }],
+      prototype.constructor,
+    );
   };
 }
 
 function presence(options: FieldOptions) {
-  return options.required
-    ? IsDefined({ message: '$property is required.' })
-    : IsOptional();
+  return options.required ? IsDefined({ message: '$property is required.' }) : IsOptional();
 }
 
 function api(options: FieldOptions, schema: Record<string, unknown>) {
@@ -112,7 +134,10 @@ function MaxCharacters(max: number) {
   return ValidateBy({
     name: 'maxLength',
     constraints: [max],
-    validator: { validate: (value: unknown) => typeof value !== 'string' || characterCount(value) <= max, defaultMessage: () => `$property must be at most ${max} characters long.` },
+    validator: {
+      validate: (value: unknown) => typeof value !== 'string' || characterCount(value) <= max,
+      defaultMessage: () => `$property must be at most ${max} characters long.`,
+    },
   });
 }
 
@@ -144,7 +169,10 @@ export function PatternText(pattern: RegExp, rule: string, options: FieldOptions
     ValidateBy({
       name: 'pattern',
       constraints: [pattern.source],
-      validator: { validate: (value: unknown) => typeof value !== 'string' || pattern.test(value), defaultMessage: () => `$property must be ${rule}.` },
+      validator: {
+        validate: (value: unknown) => typeof value !== 'string' || pattern.test(value),
+        defaultMessage: () => `$property must be ${rule}.`,
+      },
     }),
   );
 }
@@ -167,7 +195,10 @@ export function EmailAddress(options: FieldOptions = {}) {
     IsEmail({}, { message: '$property must be an email address.' }),
     ValidateBy({
       name: 'emailKeyLength',
-      validator: { validate: (value: unknown) => typeof value !== 'string' || [...emailKey(value)].length <= SHORT_TEXT_MAX, defaultMessage: () => `$property must be at most ${SHORT_TEXT_MAX} characters long in lower case.` },
+      validator: {
+        validate: (value: unknown) => typeof value !== 'string' || [...emailKey(value)].length <= SHORT_TEXT_MAX,
+        defaultMessage: () => `$property must be at most ${SHORT_TEXT_MAX} characters long in lower case.`,
+      },
     }),
   );
 }
@@ -204,9 +235,22 @@ export function Money(options: FieldOptions & { min?: number; max?: number; cent
     IsNumber({ allowNaN: false, allowInfinity: false }, { message: '$property must be a number with at most 4 decimal places.' }),
     ValidateBy({
       name: 'money',
-      validator: { validate: fitsMoney, defaultMessage: () => '$property must be a number below 10000000000000 in absolute value, with at most 4 decimal places.' },
+      validator: {
+        validate: fitsMoney,
+        defaultMessage: () => '$property must be a number below 10000000000000 in absolute value, with at most 4 decimal places.',
+      },
     }),
-    ...(options.cents ? [ValidateBy({ name: 'cents', validator: { validate: fitsCents, defaultMessage: () => '$property must have at most 2 decimal places (an amount of money moved).' } })] : []),
+    ...(options.cents
+      ? [
+          ValidateBy({
+            name: 'cents',
+            validator: {
+              validate: fitsCents,
+              defaultMessage: () => '$property must have at most 2 decimal places (an amount of money moved).',
+            },
+          }),
+        ]
+      : []),
     ...(options.min !== undefined ? [Min(options.min, { message: `$property must be at least ${options.min}.` })] : []),
     ...(options.max !== undefined ? [Max(options.max, { message: `$property must be at most ${options.max}.` })] : []),
   );
@@ -237,7 +281,10 @@ export function DateTime(options: FieldOptions & { bounded?: boolean } = {}) {
       name: 'yearRange',
       validator: {
         validate: (value: unknown) => !(value instanceof Date) || (value.getUTCFullYear() >= first && value.getUTCFullYear() <= last),
-        defaultMessage: () => options.bounded ? `$property must lie between ${first}-01-01 and ${last}-12-31.` : `$property must fall in the years ${first} to ${last} (UTC).`,
+        defaultMessage: () =>
+          options.bounded
+            ? `$property must lie between ${first}-01-01 and ${last}-12-31.`
+            : `$property must fall in the years ${first} to ${last} (UTC).`,
       },
     }),
   );
@@ -264,7 +311,12 @@ function idRules() {
 
 /** An id of a record this service holds: checked to exist (400 naming the field otherwise). */
 export function Reference(target: () => AnyClass, options: FieldOptions & LinkOptions = {}) {
-  return applyDecorators(api(options, { type: 'integer', minimum: 1 }), presence(options), ...idRules(), recordReference(false, target, options.sameBusiness, options.keepsStored));
+  return applyDecorators(
+    api(options, { type: 'integer', minimum: 1 }),
+    presence(options),
+    ...idRules(),
+    recordReference(false, target, options.sameBusiness, options.keepsStored),
+  );
 }
 
 /** An id of a record type this service does not hold: a positive integer, not checked. */
@@ -281,7 +333,9 @@ export function ExternalId(options: FieldOptions = {}) {
 export function entityNamed(name: string): () => AnyClass {
   let found: AnyClass | undefined;
   return () => {
-    found ??= getMetadataArgsStorage().tables.map((table) => table.target).find((target): target is AnyClass => typeof target === 'function' && target.name === name);
+    found ??= getMetadataArgsStorage()
+      .tables.map((table) => table.target)
+      .find((target): target is AnyClass => typeof target === 'function' && target.name === name);
     if (!found) throw new Error(`No entity named ${name} is loaded`);
     return found;
   };

@@ -7,11 +7,13 @@ import { compiledCheckOf } from './compiled.js';
 function toFieldErrors(errors: ValidationError[], prefix = ''): FieldError[] {
   return errors.flatMap((error) => {
     const name = prefix + error.property;
-    const own = Object.values(error.constraints ?? {}).slice(0, 1).map((message) => ({
-      AttemptedValue: error.value ?? null,
-      Message: message,
-      PropertyName: name,
-    }));
+    const own = Object.values(error.constraints ?? {})
+      .slice(0, 1)
+      .map((message) => ({
+        AttemptedValue: error.value ?? null,
+        Message: message,
+        PropertyName: name,
+      }));
     return [...own, ...toFieldErrors(error.children ?? [], `${name}.`)];
   });
 }
@@ -66,7 +68,13 @@ const declaredFields = new WeakMap<object, readonly string[]>();
 export function declaredFieldsOf(dto: new () => unknown): readonly string[] {
   let fields = declaredFields.get(dto);
   if (!fields) {
-    fields = [...new Set(getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false).map((m) => m.propertyName))];
+    fields = [
+      ...new Set(
+        getMetadataStorage()
+          .getTargetValidationMetadatas(dto, '', true, false)
+          .map((m) => m.propertyName),
+      ),
+    ];
     declaredFields.set(dto, fields);
   }
   return fields;

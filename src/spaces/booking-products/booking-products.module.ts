@@ -5,5 +5,12 @@ import { bookingProducts } from './booking-products.definition.js';
 import { BookingProductsRules } from './booking-products.rules.js';
 import { BookingProductsRepository } from './booking-products.repository.js';
 
-@Module(RecordModule.forType({ definition: bookingProducts, rules: BookingProductsRules, providers: [BookingProductsRepository], imports: [CoworkerProductsModule] }))
+@Module(
+  RecordModule.forType({
+    definition: bookingProducts,
+    rules: BookingProductsRules,
+    providers: [BookingProductsRepository],
+    imports: [CoworkerProductsModule],
+  }),
+)
 export class BookingProductsModule {}

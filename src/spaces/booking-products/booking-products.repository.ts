@@ -11,7 +11,11 @@ export class BookingProductsRepository {
   /** The customer of the booking; null when the booking does not exist. */
   async customerOfBooking(bookingId: number, manager: EntityManager): Promise<number | null> {
     const { db } = this;
-    const [booking] = await db.query(`SELECT ${db.id('CoworkerId')} AS c FROM ${db.tableOf(Booking)} WHERE ${db.id('Id')} = ?`, [bookingId], manager);
+    const [booking] = await db.query(
+      `SELECT ${db.id('CoworkerId')} AS c FROM ${db.tableOf(Booking)} WHERE ${db.id('Id')} = ?`,
+      [bookingId],
+      manager,
+    );
     return booking ? Number(booking.c) : null;
   }
 }

@@ -39,7 +39,11 @@ export class BookingProductsRules implements RecordRules<BookingProductDto> {
     const customer = await this.rows.customerOfBooking(bookingId, manager);
     if (customer === null) throw RecordValidationException.field('BookingId', `Booking ${bookingId} does not exist`, bookingId);
     values.Quantity ??= 1;
-    const sale = Object.assign(new CoworkerProductDto(), { CoworkerId: customer, ProductId: Number(values.ProductId), Quantity: values.Quantity });
+    const sale = Object.assign(new CoworkerProductDto(), {
+      CoworkerId: customer,
+      ProductId: Number(values.ProductId),
+      Quantity: values.Quantity,
+    });
     values.CoworkerProductId = await this.sales.createWithin(manager, sale, besides(actor));
     return { values };
   }
@@ -48,7 +52,9 @@ export class BookingProductsRules implements RecordRules<BookingProductDto> {
   async beforeDelete(record: WireRecord, { manager }: DeleteContext): Promise<void> {
     const sale = await this.sales.get(Number(record.CoworkerProductId), undefined, manager);
     if (sale.Invoiced === true) {
-      throw refusal(`BookingProduct ${record.Id} cannot be deleted: its sale (CoworkerProduct ${sale.Id}) has been invoiced. Credit the invoice instead.`);
+      throw refusal(
+        `BookingProduct ${record.Id} cannot be deleted: its sale (CoworkerProduct ${sale.Id}) has been invoiced. Credit the invoice instead.`,
+      );
     }
   }
 
@@ -67,7 +73,11 @@ export class BookingProductsRules implements RecordRules<BookingProductDto> {
         continue;
       }
       if (Number(value) !== Number(existing[field])) {
-        errors.push({ PropertyName: field, AttemptedValue: value, Message: `${field} of a booking product cannot be changed (it is ${existing[field]}): its sale was made for it. Delete it and add another.` });
+        errors.push({
+          PropertyName: field,
+          AttemptedValue: value,
+          Message: `${field} of a booking product cannot be changed (it is ${existing[field]}): its sale was made for it. Delete it and add another.`,
+        });
       }
     }
     if (errors.length) throw new RecordValidationException(errors);

@@ -28,12 +28,20 @@ export class BookingCharges implements OnModuleInit {
 
   private readonly rows = new BookingsRepository(this.db);
 
-  constructor(private readonly sources: DueItemSources, private readonly db: Database) {}
+  constructor(
+    private readonly sources: DueItemSources,
+    private readonly db: Database,
+  ) {}
 
   private readonly claims = new FlagClaims(this.db, { entity: Booking, records: () => this.bookings });
 
   onModuleInit(): void {
-    this.sources.register({ name: 'Booking charges', order: 50, collect: (context) => this.due(context), release: (context) => this.claims.release(context) });
+    this.sources.register({
+      name: 'Booking charges',
+      order: 50,
+      collect: (context) => this.due(context),
+      release: (context) => this.claims.release(context),
+    });
   }
 
   private async due({ customerIds, until, manager }: DueContext): Promise<DueItem[]> {
@@ -44,8 +52,15 @@ export class BookingCharges implements OnModuleInit {
       const lastInstant = parseDbDateTime(row.toTime)! - 1;
       const endDay = dbDate(new Date(lastInstant))!;
       const to = endDay.isBefore(from) ? from : endDay;
-      const span = to.equals(from) ? `${from.toString()} ${timeOf(row.fromTime)}–${timeOf(row.toTime)}` : `${from.toString()} ${timeOf(row.fromTime)} – ${to.toString()} ${timeOf(row.toTime)}`;
-      return this.claims.item(row, { source: 'BookingUniqueId', description: `Booking of ${String(row.resource)} (${span})`, periodFrom: from, periodTo: to });
+      const span = to.equals(from)
+        ? `${from.toString()} ${timeOf(row.fromTime)}–${timeOf(row.toTime)}`
+        : `${from.toString()} ${timeOf(row.fromTime)} – ${to.toString()} ${timeOf(row.toTime)}`;
+      return this.claims.item(row, {
+        source: 'BookingUniqueId',
+        description: `Booking of ${String(row.resource)} (${span})`,
+        periodFrom: from,
+        periodTo: to,
+      });
     });
   }
 }

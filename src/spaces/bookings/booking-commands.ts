@@ -16,7 +16,10 @@ const REASONS = new Set<number>(Object.values(BookingCancellationReason));
  */
 @Injectable()
 export class BookingCommands implements OnModuleInit {
-  constructor(private readonly commands: RecordCommands, @InjectRecords(bookings) private readonly bookings: RecordService) {}
+  constructor(
+    private readonly commands: RecordCommands,
+    @InjectRecords(bookings) private readonly bookings: RecordService,
+  ) {}
 
   onModuleInit(): void {
     this.commands.register('Booking', {
@@ -28,7 +31,8 @@ export class BookingCommands implements OnModuleInit {
         { Name: 'Cancellation Reason', Type: 'Integer' },
         { Name: 'Cancel without applying cancellation fee rules', Type: 'Boolean' },
       ],
-      refuses: (booking) => (booking.Invoiced === true ? `Booking ${booking.Id} has been invoiced and cannot be cancelled. Credit its invoice instead.` : null),
+      refuses: (booking) =>
+        booking.Invoiced === true ? `Booking ${booking.Id} has been invoiced and cannot be cancelled. Credit its invoice instead.` : null,
       run: async ({ records, parameters, manager, actor }) => {
         const reason = parameters['Cancellation Reason'] ?? BookingCancellationReason.Unknown;
         if (typeof reason !== 'number' || !REASONS.has(reason)) {

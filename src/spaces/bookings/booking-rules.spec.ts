@@ -32,18 +32,72 @@ describe('peak overlap', () => {
   const eleven = ms('2026-01-05T11:00:00Z');
   const noon = ms('2026-01-05T12:00:00Z');
   it('touching intervals do not overlap', () => {
-    assert.equal(peakOverlap([[nine, ten], [eleven, noon]], ten, eleven), 0);
-    assert.equal(peakOverlap([[nine, ten], [ten, eleven]], nine, eleven), 1);
+    assert.equal(
+      peakOverlap(
+        [
+          [nine, ten],
+          [eleven, noon],
+        ],
+        ten,
+        eleven,
+      ),
+      0,
+    );
+    assert.equal(
+      peakOverlap(
+        [
+          [nine, ten],
+          [ten, eleven],
+        ],
+        nine,
+        eleven,
+      ),
+      1,
+    );
   });
   it('counts the bookings covering one instant, not all that overlap the interval', () => {
-    assert.equal(peakOverlap([[nine, ten], [ten, eleven], [eleven, noon]], nine, noon), 1);
-    assert.equal(peakOverlap([[nine, eleven], [ten, noon], [ten, eleven]], nine, noon), 3);
+    assert.equal(
+      peakOverlap(
+        [
+          [nine, ten],
+          [ten, eleven],
+          [eleven, noon],
+        ],
+        nine,
+        noon,
+      ),
+      1,
+    );
+    assert.equal(
+      peakOverlap(
+        [
+          [nine, eleven],
+          [ten, noon],
+          [ten, eleven],
+        ],
+        nine,
+        noon,
+      ),
+      3,
+    );
   });
 });
 
 describe('booking refusals, in order', () => {
   const facts = (overrides: Partial<BookingFacts> = {}, resource: Partial<BookingFacts['resource']> = {}): BookingFacts => ({
-    resource: { Id: 1, Name: 'Room', BusinessId: 7, ResourceTypeId: 2, Archived: false, OnlyForMembers: false, Allocation: 1, HourlyPrice: 0n, MinBookingMinutes: null, MaxBookingMinutes: null, ...resource },
+    resource: {
+      Id: 1,
+      Name: 'Room',
+      BusinessId: 7,
+      ResourceTypeId: 2,
+      Archived: false,
+      OnlyForMembers: false,
+      Allocation: 1,
+      HourlyPrice: 0n,
+      MinBookingMinutes: null,
+      MaxBookingMinutes: null,
+      ...resource,
+    },
     customer: { Id: 3, BusinessId: 7, FullName: 'Ada' },
     member: false,
     from: at('2026-01-05T10:00:00Z'),
@@ -59,7 +113,8 @@ describe('booking refusals, in order', () => {
   });
   it('an end at or before the start: ToTime', () => assert.equal(field(facts({ to: at('2026-01-05T10:00:00Z') })), 'ToTime'));
   it('archived: ResourceId', () => assert.equal(field(facts({}, { Archived: true })), 'ResourceId'));
-  it('a customer of another business: CoworkerId', () => assert.equal(field(facts({ customer: { Id: 3, BusinessId: 8, FullName: 'Ada' } })), 'CoworkerId'));
+  it('a customer of another business: CoworkerId', () =>
+    assert.equal(field(facts({ customer: { Id: 3, BusinessId: 8, FullName: 'Ada' } })), 'CoworkerId'));
   it('too short or too long: ToTime', () => {
     assert.equal(field(facts({}, { MinBookingMinutes: 61 })), 'ToTime');
     assert.equal(field(facts({}, { MaxBookingMinutes: 59 })), 'ToTime');
@@ -70,7 +125,10 @@ describe('booking refusals, in order', () => {
     assert.equal(field(facts({ member: true }, { OnlyForMembers: true })), null);
   });
   it('booked up to its allocation: FromTime, saying it is booked', () => {
-    const taken = [[ms('2026-01-05T11:00:00Z'), ms('2026-01-05T12:00:00Z'), 43], [ms('2026-01-05T10:30:00Z'), ms('2026-01-05T12:00:00Z'), 42]] as const;
+    const taken = [
+      [ms('2026-01-05T11:00:00Z'), ms('2026-01-05T12:00:00Z'), 43],
+      [ms('2026-01-05T10:30:00Z'), ms('2026-01-05T12:00:00Z'), 42],
+    ] as const;
     const refusal = bookingRefusal(facts({ overlapping: taken }, { Allocation: 1 }));
     assert.equal(refusal?.field, 'FromTime');
     // The earliest booking in the way, by its times and Id.

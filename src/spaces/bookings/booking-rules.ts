@@ -74,19 +74,36 @@ export function bookingRefusal(facts: BookingFacts): BookingRefusal | null {
   const { resource, customer, from, to } = facts;
   const times = timesRefusal(from, to);
   if (times) return times;
-  if (resource.Archived) return { field: 'ResourceId', message: `Resource "${resource.Name}" is archived and cannot be booked.`, value: resource.Id };
+  if (resource.Archived)
+    return { field: 'ResourceId', message: `Resource "${resource.Name}" is archived and cannot be booked.`, value: resource.Id };
   if (customer.BusinessId !== resource.BusinessId) {
-    return { field: 'CoworkerId', message: `Coworker ${customer.Id} is not a customer of Business ${resource.BusinessId}, the business of Resource ${resource.Id}.`, value: customer.Id };
+    return {
+      field: 'CoworkerId',
+      message: `Coworker ${customer.Id} is not a customer of Business ${resource.BusinessId}, the business of Resource ${resource.Id}.`,
+      value: customer.Id,
+    };
   }
   const minutes = minutesBetween(from, to);
   if (resource.MinBookingMinutes !== null && minutes < resource.MinBookingMinutes) {
-    return { field: 'ToTime', message: `Resource "${resource.Name}" is booked for at least ${resource.MinBookingMinutes} minutes; this booking lasts ${minutes}.`, value: wire(to) };
+    return {
+      field: 'ToTime',
+      message: `Resource "${resource.Name}" is booked for at least ${resource.MinBookingMinutes} minutes; this booking lasts ${minutes}.`,
+      value: wire(to),
+    };
   }
   if (resource.MaxBookingMinutes !== null && minutes > resource.MaxBookingMinutes) {
-    return { field: 'ToTime', message: `Resource "${resource.Name}" is booked for at most ${resource.MaxBookingMinutes} minutes; this booking lasts ${minutes}.`, value: wire(to) };
+    return {
+      field: 'ToTime',
+      message: `Resource "${resource.Name}" is booked for at most ${resource.MaxBookingMinutes} minutes; this booking lasts ${minutes}.`,
+      value: wire(to),
+    };
   }
   if (resource.OnlyForMembers && !facts.member) {
-    return { field: 'CoworkerId', message: `Resource "${resource.Name}" is only for members: ${customer.FullName} has no contract active at ${wire(from)}.`, value: customer.Id };
+    return {
+      field: 'CoworkerId',
+      message: `Resource "${resource.Name}" is only for members: ${customer.FullName} has no contract active at ${wire(from)}.`,
+      value: customer.Id,
+    };
   }
   if (peakOverlap(facts.overlapping, from.getTime(), to.getTime()) >= resource.Allocation) {
     return { field: 'FromTime', message: alreadyBooked(resource.Name, facts.overlapping), value: wire(from) };
@@ -103,7 +120,8 @@ function alreadyBooked(resourceName: string, overlapping: BookingFacts['overlapp
   const [start, end, id] = overlapping.reduce((first, booking) => (booking[0] < first[0] ? booking : first));
   const [startDay, startTime] = new Date(start).toISOString().slice(0, 16).split('T');
   const [endDay, endTime] = new Date(end).toISOString().slice(0, 16).split('T');
-  const when = startDay === endDay ? `from ${startTime} to ${endTime} on ${startDay}` : `from ${startDay} ${startTime} to ${endDay} ${endTime}`;
+  const when =
+    startDay === endDay ? `from ${startTime} to ${endTime} on ${startDay}` : `from ${startDay} ${startTime} to ${endDay} ${endTime}`;
   return `Resource "${resourceName}" is already booked ${when} UTC (booking ${id}).`;
 }
 

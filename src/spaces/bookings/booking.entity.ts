@@ -7,8 +7,16 @@ import { Resource } from '../resources/resource.entity.js';
 
 /** eBookingCancellationReason (docs/api.md §13): why a booking was cancelled. */
 export const BookingCancellationReason = {
-  Unknown: 0, NoLongerNeeded: 1, TooExpensive: 2, BadPreviousExperience: 3, RebookedForADifferentTime: 4,
-  FailedToPayUpfront: 5, Integration: 6, Other: 7, NotCheckedIn: 8, MarketPlace: 9,
+  Unknown: 0,
+  NoLongerNeeded: 1,
+  TooExpensive: 2,
+  BadPreviousExperience: 3,
+  RebookedForADifferentTime: 4,
+  FailedToPayUpfront: 5,
+  Integration: 6,
+  Other: 7,
+  NotCheckedIn: 8,
+  MarketPlace: 9,
 } as const;
 
 /**

@@ -17,15 +17,22 @@ export class BookingAvailabilityController {
   @Post('available')
   @HttpCode(200)
   @RequirePermission('Booking', 'Create')
-  @ApiOperation({ summary: 'Whether a booking could be made now and what it would cost (Price, CreditUsed, ChargeAmount), by the rules of a create; writes nothing' })
+  @ApiOperation({
+    summary:
+      'Whether a booking could be made now and what it would cost (Price, CreditUsed, ChargeAmount), by the rules of a create; writes nothing',
+  })
   @ApiBody({ type: BookingDto })
-  @ApiAnswer(200, 'Whether the booking could be made, why not, and its price and credit use.', objectSchema({
-    Available: { type: 'boolean' },
-    Message: { type: 'string', nullable: true },
-    Price: { type: 'number' },
-    CreditUsed: { type: 'number' },
-    ChargeAmount: { type: 'number' },
-  }))
+  @ApiAnswer(
+    200,
+    'Whether the booking could be made, why not, and its price and credit use.',
+    objectSchema({
+      Available: { type: 'boolean' },
+      Message: { type: 'string', nullable: true },
+      Price: { type: 'number' },
+      CreditUsed: { type: 'number' },
+      ChargeAmount: { type: 'number' },
+    }),
+  )
   @ApiAnswer(400, 'The body is not a valid booking.', ref('ActionConfirmation'))
   available(@JsonBody(BookingDto, new RecordBodyPipe(BookingDto)) dto: BookingDto, @Actor() actor?: Principal) {
     return this.bookings.available(dto, actor);

@@ -12,12 +12,14 @@ import { BookingsRepository } from './bookings.repository.js';
 import { BookingsRules } from './bookings.rules.js';
 import { bookingEvents } from './bookings.events.js';
 
-@Module(RecordModule.forType({
-  definition: bookings,
-  events: bookingEvents,
-  rules: BookingsRules,
-  controllers: [BookingAvailabilityController],
-  providers: [BookingsRepository, BookingCommands, BookingCharges],
-  imports: [CoworkerBookingCreditUseHistoriesModule, CoworkerContractsModule, BookingProductsModule, BillingRunsModule],
-}))
+@Module(
+  RecordModule.forType({
+    definition: bookings,
+    events: bookingEvents,
+    rules: BookingsRules,
+    controllers: [BookingAvailabilityController],
+    providers: [BookingsRepository, BookingCommands, BookingCharges],
+    imports: [CoworkerBookingCreditUseHistoriesModule, CoworkerContractsModule, BookingProductsModule, BillingRunsModule],
+  }),
+)
 export class BookingsModule {}

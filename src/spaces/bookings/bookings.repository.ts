@@ -26,7 +26,11 @@ export class BookingsRepository {
   async lockResource(resourceId: number, manager: EntityManager): Promise<boolean> {
     const { db } = this;
     const sequence = db.id('BookingSequence');
-    const result = await db.run(`UPDATE ${db.tableOf(Resource)} SET ${sequence} = ${sequence} + 1 WHERE ${db.id('Id')} = ?`, [resourceId], manager);
+    const result = await db.run(
+      `UPDATE ${db.tableOf(Resource)} SET ${sequence} = ${sequence} + 1 WHERE ${db.id('Id')} = ?`,
+      [resourceId],
+      manager,
+    );
     if (result.affected !== 1) return false;
     // On Galera two nodes' bookings could take the same turn and miss each other: the turn keeps one (Database.takeTurn).
     await db.takeTurn(manager, Resource, resourceId, 'BookingSequence');
@@ -42,17 +46,39 @@ export class BookingsRepository {
   async holdUninvoiced(bookingId: number, manager: EntityManager): Promise<'held' | 'invoiced' | 'gone'> {
     const { db } = this;
     const invoiced = db.id('Invoiced');
-    const result = await db.run(`UPDATE ${db.tableOf(Booking)} SET ${invoiced} = 0 WHERE ${db.id('Id')} = ? AND ${invoiced} = 0`, [bookingId], manager);
+    const result = await db.run(
+      `UPDATE ${db.tableOf(Booking)} SET ${invoiced} = 0 WHERE ${db.id('Id')} = ? AND ${invoiced} = 0`,
+      [bookingId],
+      manager,
+    );
     if (result.affected === 1) return 'held';
     // A locking read on MySQL: it sees the latest committed row, not the transaction's snapshot.
-    const [row] = await db.query(`SELECT ${db.id('Id')} FROM ${db.tableOf(Booking)} WHERE ${db.id('Id')} = ?${db.isMySql ? ' FOR UPDATE' : ''}`, [bookingId], manager);
+    const [row] = await db.query(
+      `SELECT ${db.id('Id')} FROM ${db.tableOf(Booking)} WHERE ${db.id('Id')} = ?${db.isMySql ? ' FOR UPDATE' : ''}`,
+      [bookingId],
+      manager,
+    );
     return row ? 'invoiced' : 'gone';
   }
 
   async resource(resourceId: number, manager?: EntityManager): Promise<BookedResource | null> {
     const { db } = this;
-    const names = ['Name', 'BusinessId', 'ResourceTypeId', 'Archived', 'OnlyForMembers', 'Allocation', 'HourlyPrice', 'MinBookingMinutes', 'MaxBookingMinutes'];
-    const [row] = await db.query(`SELECT ${names.map((name) => db.id(name)).join(', ')} FROM ${db.tableOf(Resource)} WHERE ${db.id('Id')} = ?`, [resourceId], manager);
+    const names = [
+      'Name',
+      'BusinessId',
+      'ResourceTypeId',
+      'Archived',
+      'OnlyForMembers',
+      'Allocation',
+      'HourlyPrice',
+      'MinBookingMinutes',
+      'MaxBookingMinutes',
+    ];
+    const [row] = await db.query(
+      `SELECT ${names.map((name) => db.id(name)).join(', ')} FROM ${db.tableOf(Resource)} WHERE ${db.id('Id')} = ?`,
+      [resourceId],
+      manager,
+    );
     if (!row) return null;
     const optional = (value: unknown) => (value === null || value === undefined ? null : Number(value));
     return {
@@ -71,16 +97,26 @@ export class BookingsRepository {
 
   async customer(coworkerId: number, manager?: EntityManager): Promise<{ Id: number; BusinessId: number; FullName: string } | null> {
     const { db } = this;
-    const [row] = await db.query(`SELECT ${db.id('BusinessId')} AS b, ${db.id('FullName')} AS n FROM ${db.tableOf(Coworker)} WHERE ${db.id('Id')} = ?`, [coworkerId], manager);
+    const [row] = await db.query(
+      `SELECT ${db.id('BusinessId')} AS b, ${db.id('FullName')} AS n FROM ${db.tableOf(Coworker)} WHERE ${db.id('Id')} = ?`,
+      [coworkerId],
+      manager,
+    );
     return row ? { Id: coworkerId, BusinessId: Number(row.b), FullName: String(row.n) } : null;
   }
 
   /** The resource's other bookings that overlap [from, to): [start, end) in milliseconds, and their Id. */
-  async overlapping(resourceId: number, from: Date, to: Date, exceptId: number, manager?: EntityManager): Promise<Array<[number, number, number]>> {
+  async overlapping(
+    resourceId: number,
+    from: Date,
+    to: Date,
+    exceptId: number,
+    manager?: EntityManager,
+  ): Promise<Array<[number, number, number]>> {
     const { db } = this;
     const rows = await db.query(
       `SELECT ${db.id('Id')} AS i, ${db.id('FromTime')} AS f, ${db.id('ToTime')} AS t FROM ${db.tableOf(Booking)} ` +
-      `WHERE ${db.id('ResourceId')} = ? AND ${db.id('FromTime')} < ? AND ${db.id('ToTime')} > ? AND ${db.id('Id')} <> ?`,
+        `WHERE ${db.id('ResourceId')} = ? AND ${db.id('FromTime')} < ? AND ${db.id('ToTime')} > ? AND ${db.id('Id')} <> ?`,
       [resourceId, db.dateParam(to), db.dateParam(from), exceptId],
       manager,
     );
@@ -90,14 +126,22 @@ export class BookingsRepository {
   /** The business of a resource; null when there is none. */
   async resourceBusiness(resourceId: unknown, manager?: EntityManager): Promise<number | null> {
     const { db } = this;
-    const [row] = await db.query(`SELECT ${db.id('BusinessId')} AS b FROM ${db.tableOf(Resource)} WHERE ${db.id('Id')} = ?`, [resourceId], manager);
+    const [row] = await db.query(
+      `SELECT ${db.id('BusinessId')} AS b FROM ${db.tableOf(Resource)} WHERE ${db.id('Id')} = ?`,
+      [resourceId],
+      manager,
+    );
     return row ? Number(row.b) : null;
   }
 
   /** The ids of a booking's products, in order. */
   async productIds(bookingId: number, manager: EntityManager): Promise<number[]> {
     const { db } = this;
-    const rows = await db.query(`SELECT ${db.id('Id')} AS id FROM ${db.tableOf(BookingProduct)} WHERE ${db.id('BookingId')} = ? ORDER BY ${db.id('Id')}`, [bookingId], manager);
+    const rows = await db.query(
+      `SELECT ${db.id('Id')} AS id FROM ${db.tableOf(BookingProduct)} WHERE ${db.id('BookingId')} = ? ORDER BY ${db.id('Id')}`,
+      [bookingId],
+      manager,
+    );
     return rows.map((row) => Number(row.id));
   }
 
@@ -110,10 +154,10 @@ export class BookingsRepository {
     const q = (name: string) => db.id(name);
     return db.query(
       `SELECT b.${q('Id')} AS id, b.${q('CoworkerId')} AS coworker, b.${q('UniqueId')} AS uniqueId, b.${q('Version')} AS version, b.${q('FromTime')} AS fromTime, b.${q('ToTime')} AS toTime, ` +
-      `b.${q('ChargeAmount')} AS amount, r.${q('Name')} AS resource, r.${q('TaxRateId')} AS taxRate, r.${q('CurrencyId')} AS currency ` +
-      `FROM ${db.tableOf(Booking)} b JOIN ${db.tableOf(Resource)} r ON r.${q('Id')} = b.${q('ResourceId')} ` +
-      `WHERE b.${q('CoworkerId')} ${inList(customerIds)} AND b.${q('Invoiced')} = 0 AND b.${q('Tentative')} = 0 AND b.${q('ChargeAmount')} > 0 AND b.${q('FromTime')} < ? ` +
-      `ORDER BY b.${q('CoworkerId')}, b.${q('FromTime')}, b.${q('Id')}`,
+        `b.${q('ChargeAmount')} AS amount, r.${q('Name')} AS resource, r.${q('TaxRateId')} AS taxRate, r.${q('CurrencyId')} AS currency ` +
+        `FROM ${db.tableOf(Booking)} b JOIN ${db.tableOf(Resource)} r ON r.${q('Id')} = b.${q('ResourceId')} ` +
+        `WHERE b.${q('CoworkerId')} ${inList(customerIds)} AND b.${q('Invoiced')} = 0 AND b.${q('Tentative')} = 0 AND b.${q('ChargeAmount')} > 0 AND b.${q('FromTime')} < ? ` +
+        `ORDER BY b.${q('CoworkerId')}, b.${q('FromTime')}, b.${q('Id')}`,
       [...customerIds, db.dateParam(before)],
       manager,
     );

@@ -12,7 +12,15 @@ import { MONEY_LIMIT } from '../../records/validation/fields.js';
 import { bookingProducts } from '../booking-products/booking-products.definition.js';
 import { besides } from '../booking-products/booking-products.rules.js';
 import { InjectRecords } from '../../records/record.module.js';
-import { bookingPrice, bookingRefusal, lengthBoundRefusal, minutesBetween, timesRefusal, type BookingFacts, type BookingRefusal } from './booking-rules.js';
+import {
+  bookingPrice,
+  bookingRefusal,
+  lengthBoundRefusal,
+  minutesBetween,
+  timesRefusal,
+  type BookingFacts,
+  type BookingRefusal,
+} from './booking-rules.js';
 import { BookingsRepository } from './bookings.repository.js';
 import type { BookingDto } from './dto/booking.dto.js';
 import type { DeleteContext, RecordRules, SaveContext, SaveDecision } from '../../records/record-rules.js';
@@ -89,7 +97,12 @@ export class BookingsRules implements RecordRules<BookingDto> {
     if (existing && !PRICED.some((field) => this.changes(field, target, existing))) return { values };
     const tooLong = lengthBoundRefusal(target.FromTime, target.ToTime);
     if (tooLong) throw refused(tooLong);
-    if (existing) this.refuseUnheld(existing, existing.Invoiced === true ? 'invoiced' : await this.bookings.holdUninvoiced(Number(existing.Id), manager), 'moved or re-priced');
+    if (existing)
+      this.refuseUnheld(
+        existing,
+        existing.Invoiced === true ? 'invoiced' : await this.bookings.holdUninvoiced(Number(existing.Id), manager),
+        'moved or re-priced',
+      );
     // The write that serialises the resource's bookings comes before anything is read.
     if (!(await this.bookings.lockResource(target.ResourceId, manager))) {
       throw RecordValidationException.field('ResourceId', `Resource ${target.ResourceId} does not exist`, target.ResourceId);
@@ -112,8 +125,13 @@ export class BookingsRules implements RecordRules<BookingDto> {
   }
 
   async beforeDelete(booking: WireRecord, { manager, actor }: DeleteContext): Promise<void> {
-    this.refuseUnheld(booking, booking.Invoiced === true ? 'invoiced' : await this.bookings.holdUninvoiced(Number(booking.Id), manager), 'deleted');
-    for (const productId of await this.bookings.productIds(Number(booking.Id), manager)) await this.products.deleteWithin(manager, productId, besides(actor));
+    this.refuseUnheld(
+      booking,
+      booking.Invoiced === true ? 'invoiced' : await this.bookings.holdUninvoiced(Number(booking.Id), manager),
+      'deleted',
+    );
+    for (const productId of await this.bookings.productIds(Number(booking.Id), manager))
+      await this.products.deleteWithin(manager, productId, besides(actor));
     await this.uses.giveBack(manager, actor, Number(booking.Id));
   }
 
@@ -123,7 +141,8 @@ export class BookingsRules implements RecordRules<BookingDto> {
    */
   private refuseUnheld(booking: WireRecord, hold: 'held' | 'invoiced' | 'gone', change: string): void {
     if (hold === 'gone') throw new RecordNotFoundException();
-    if (hold === 'invoiced') throw refusalOf(`Booking ${booking.Id} has been invoiced and cannot be ${change}. Credit its invoice instead.`);
+    if (hold === 'invoiced')
+      throw refusalOf(`Booking ${booking.Id} has been invoiced and cannot be ${change}. Credit its invoice instead.`);
   }
 
   /**
@@ -140,10 +159,12 @@ export class BookingsRules implements RecordRules<BookingDto> {
     if (tooLong) throw refused(tooLong);
     const facts = await this.facts(target, 0);
     const refusal = bookingRefusal(facts);
-    const charges = timesRefusal(target.FromTime, target.ToTime) ? null : await this.charges(target, facts, (question, amount) => this.uses.creditPlan(question, amount)).catch((error: unknown) => {
-      if (error instanceof RecordValidationException) return null;
-      throw error;
-    });
+    const charges = timesRefusal(target.FromTime, target.ToTime)
+      ? null
+      : await this.charges(target, facts, (question, amount) => this.uses.creditPlan(question, amount)).catch((error: unknown) => {
+          if (error instanceof RecordValidationException) return null;
+          throw error;
+        });
     return {
       Available: refusal === null && charges !== null,
       Message: refusal?.message ?? (charges === null ? 'The price of this booking is more than an amount can hold.' : null),
@@ -154,7 +175,11 @@ export class BookingsRules implements RecordRules<BookingDto> {
   }
 
   /** A booking's business is its resource's (restricted administrators included). */
-  async businessOf(values: Readonly<Record<string, unknown>>, manager: EntityManager, byScope: () => Promise<number | null>): Promise<number | null> {
+  async businessOf(
+    values: Readonly<Record<string, unknown>>,
+    manager: EntityManager,
+    byScope: () => Promise<number | null>,
+  ): Promise<number | null> {
     if (values.ResourceId !== undefined && values.ResourceId !== null) return this.bookings.resourceBusiness(values.ResourceId, manager);
     return byScope();
   }
@@ -175,14 +200,27 @@ export class BookingsRules implements RecordRules<BookingDto> {
    * The price, and the credits that pay it: `pay` spends them (a write) or plans them (`available`).
    * Tentative: nothing charged yet. DoNotUseBookingCredit: all charged.
    */
-  private async charges(target: BookingTarget, facts: BookingFacts, pay: (question: CreditQuestion, amount: bigint) => Promise<Spend[]>): Promise<Charges> {
+  private async charges(
+    target: BookingTarget,
+    facts: BookingFacts,
+    pay: (question: CreditQuestion, amount: bigint) => Promise<Spend[]>,
+  ): Promise<Charges> {
     const price = bookingPrice(facts.resource.HourlyPrice, minutesBetween(target.FromTime, target.ToTime));
     if (price >= toUnits(MONEY_LIMIT)) {
-      throw RecordValidationException.field('ToTime', `This booking would cost ${unitsText(price)}, more than an amount can hold (below ${MONEY_LIMIT}).`, target.ToTime.toISOString());
+      throw RecordValidationException.field(
+        'ToTime',
+        `This booking would cost ${unitsText(price)}, more than an amount can hold (below ${MONEY_LIMIT}).`,
+        target.ToTime.toISOString(),
+      );
     }
     if (target.Tentative) return { price, spends: [], creditUsed: 0n, charge: 0n };
     if (target.DoNotUseBookingCredit || price === 0n) return { price, spends: [], creditUsed: 0n, charge: price };
-    const question: CreditQuestion = { coworkerId: target.CoworkerId, businessId: facts.resource.BusinessId, resourceTypeId: facts.resource.ResourceTypeId, at: target.FromTime };
+    const question: CreditQuestion = {
+      coworkerId: target.CoworkerId,
+      businessId: facts.resource.BusinessId,
+      resourceTypeId: facts.resource.ResourceTypeId,
+      at: target.FromTime,
+    };
     const spends = await pay(question, price);
     const creditUsed = spent(spends);
     return { price, spends, creditUsed, charge: price - creditUsed };
@@ -200,7 +238,8 @@ export class BookingsRules implements RecordRules<BookingDto> {
       FromTime: date('FromTime'),
       ToTime: date('ToTime'),
       Tentative: values.Tentative !== undefined ? values.Tentative === true : existing?.Tentative === true,
-      DoNotUseBookingCredit: values.DoNotUseBookingCredit !== undefined ? values.DoNotUseBookingCredit === true : existing?.DoNotUseBookingCredit === true,
+      DoNotUseBookingCredit:
+        values.DoNotUseBookingCredit !== undefined ? values.DoNotUseBookingCredit === true : existing?.DoNotUseBookingCredit === true,
     };
   }
 

@@ -3,7 +3,11 @@ import type { RecordEvents } from '../../records/record-events.js';
 
 /** Whether the change sets ToTime where there was none: a check-out. */
 const checksOut = ({ action, before, after }: RecordChange) =>
-  action !== 'Delete' && after !== null && after.ToTime !== null && after.ToTime !== undefined && (before === null || before.ToTime === null);
+  action !== 'Delete' &&
+  after !== null &&
+  after.ToTime !== null &&
+  after.ToTime !== undefined &&
+  (before === null || before.ToTime === null);
 
 /**
  * The webhook actions of check-ins (src/integrations/webhooks/webhook-actions.ts, docs/presence.md): 47/48/49,

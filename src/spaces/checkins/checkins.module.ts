@@ -7,11 +7,13 @@ import { checkinEvents } from './checkins.events.js';
 import { CheckinsRepository } from './checkins.repository.js';
 import { CheckinsRules } from './checkins.rules.js';
 
-@Module(RecordModule.forType({
-  definition: checkins,
-  events: checkinEvents,
-  rules: CheckinsRules,
-  providers: [CheckinsRepository],
-  imports: [CoworkerContractsModule, CoworkerTimePassesModule],
-}))
+@Module(
+  RecordModule.forType({
+    definition: checkins,
+    events: checkinEvents,
+    rules: CheckinsRules,
+    providers: [CheckinsRepository],
+    imports: [CoworkerContractsModule, CoworkerTimePassesModule],
+  }),
+)
 export class CheckinsModule {}

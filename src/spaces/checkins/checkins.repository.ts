@@ -14,7 +14,11 @@ export class CheckinsRepository {
   /** The open check-in with this key other than `exceptId`: its Id, or null. */
   async openCheckin(openKey: string, exceptId: number, manager: EntityManager): Promise<number | null> {
     const { db } = this;
-    const [row] = await db.query(`SELECT ${db.id('Id')} AS id FROM ${db.tableOf(Checkin)} WHERE ${db.id('OpenKey')} = ? AND ${db.id('Id')} <> ?`, [openKey, exceptId], manager);
+    const [row] = await db.query(
+      `SELECT ${db.id('Id')} AS id FROM ${db.tableOf(Checkin)} WHERE ${db.id('OpenKey')} = ? AND ${db.id('Id')} <> ?`,
+      [openKey, exceptId],
+      manager,
+    );
     return row ? Number(row.id) : null;
   }
 
@@ -25,8 +29,8 @@ export class CheckinsRepository {
     const day = Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate());
     const [row] = await db.query(
       `SELECT ${q('CoworkerTimePassGuid')} AS pass FROM ${db.tableOf(Checkin)} ` +
-      `WHERE ${q('CoworkerId')} = ? AND ${q('FromTime')} >= ? AND ${q('FromTime')} < ? AND ${q('BusinessId')} = ? AND ${q('CoworkerTimePassGuid')} IS NOT NULL ` +
-      `ORDER BY ${q('FromTime')}, ${q('Id')} LIMIT 1`,
+        `WHERE ${q('CoworkerId')} = ? AND ${q('FromTime')} >= ? AND ${q('FromTime')} < ? AND ${q('BusinessId')} = ? AND ${q('CoworkerTimePassGuid')} IS NOT NULL ` +
+        `ORDER BY ${q('FromTime')}, ${q('Id')} LIMIT 1`,
       [coworkerId, db.dateParam(new Date(day)), db.dateParam(new Date(day + 86_400_000)), businessId],
       manager,
     );
@@ -36,7 +40,11 @@ export class CheckinsRepository {
   /** Whether a check-in other than `exceptId` records the pass. */
   async recordsPass(passUniqueId: string, exceptId: number, manager: EntityManager): Promise<boolean> {
     const { db } = this;
-    const [row] = await db.query(`SELECT 1 AS x FROM ${db.tableOf(Checkin)} WHERE ${db.id('CoworkerTimePassGuid')} = ? AND ${db.id('Id')} <> ? LIMIT 1`, [passUniqueId, exceptId], manager);
+    const [row] = await db.query(
+      `SELECT 1 AS x FROM ${db.tableOf(Checkin)} WHERE ${db.id('CoworkerTimePassGuid')} = ? AND ${db.id('Id')} <> ? LIMIT 1`,
+      [passUniqueId, exceptId],
+      manager,
+    );
     return Boolean(row);
   }
 }

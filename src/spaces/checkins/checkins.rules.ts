@@ -20,13 +20,19 @@ const WHO = ['CoworkerId', 'BusinessId'] as const;
 
 /** Rule 5: the customer has no way in; the failed check-in event fires once the refusal rolled back. */
 class NoValidPass extends RecordValidationException {
-  constructor(readonly coworkerId: number, readonly businessId: number) {
+  constructor(
+    readonly coworkerId: number,
+    readonly businessId: number,
+  ) {
     super([{ PropertyName: 'CoworkerId', Message: 'The customer has no valid pass for this business.', AttemptedValue: coworkerId }]);
   }
 }
 
 const alreadyIn = (openId: number | null) =>
-  RecordValidationException.field('FromTime', `The customer is checked in at this business already${openId ? ` (Checkin ${openId} is open)` : ''}: check out first.`);
+  RecordValidationException.field(
+    'FromTime',
+    `The customer is checked in at this business already${openId ? ` (Checkin ${openId} is open)` : ''}: check out first.`,
+  );
 
 /**
  * Check-ins (docs/presence.md), every write in one transaction:
@@ -76,7 +82,13 @@ export class CheckinsRules implements RecordRules<CheckinDto> {
   }
 
   /** Rules 1–4: null (a contract), the UniqueId of the pass used, or undefined when none lets the customer in. */
-  private async passFor(manager: EntityManager, coworkerId: number, businessId: number, at: Date, actor: Principal | undefined): Promise<string | null | undefined> {
+  private async passFor(
+    manager: EntityManager,
+    coworkerId: number,
+    businessId: number,
+    at: Date,
+    actor: Principal | undefined,
+  ): Promise<string | null | undefined> {
     if (await this.contracts.mainActive(coworkerId, at, manager)) return null;
     const ofTheDay = await this.checkins.passOfTheDay(coworkerId, businessId, at, manager);
     if (ofTheDay !== null && (await this.passes.useAgain(manager, ofTheDay)) !== null) return ofTheDay;
@@ -101,7 +113,9 @@ export class CheckinsRules implements RecordRules<CheckinDto> {
     if (error instanceof NoValidPass) {
       const customers = this.types.records(coworkers);
       await this.outbox.fireAlone(error.businessId, 'CoworkerCheckinFailed', async (manager) => ({
-        entity: 'Coworker', recordId: error.coworkerId, record: await customers.get(error.coworkerId, undefined, manager),
+        entity: 'Coworker',
+        recordId: error.coworkerId,
+        record: await customers.get(error.coworkerId, undefined, manager),
       }));
       return error;
     }
@@ -118,7 +132,11 @@ export class CheckinsRules implements RecordRules<CheckinDto> {
         continue;
       }
       if (Number(values[field]) !== Number(existing[field])) {
-        errors.push({ PropertyName: field, AttemptedValue: values[field], Message: `${field} of a check-in cannot be changed (it is ${existing[field]}).` });
+        errors.push({
+          PropertyName: field,
+          AttemptedValue: values[field],
+          Message: `${field} of a check-in cannot be changed (it is ${existing[field]}).`,
+        });
       }
     }
     if (errors.length) throw new RecordValidationException(errors);

@@ -3,7 +3,11 @@ import type { RecordEvents } from '../../records/record-events.js';
 
 /** Whether the change gives the delivery a customer it did not have: made with one, or moved to another. */
 const assigns = ({ action, before, after }: RecordChange) =>
-  action !== 'Delete' && after !== null && after.CoworkerId !== null && after.CoworkerId !== undefined && (before === null || before.CoworkerId !== after.CoworkerId);
+  action !== 'Delete' &&
+  after !== null &&
+  after.CoworkerId !== null &&
+  after.CoworkerId !== undefined &&
+  (before === null || before.CoworkerId !== after.CoworkerId);
 
 /**
  * The webhook actions of deliveries (src/integrations/webhooks/webhook-actions.ts, docs/stock-and-deliveries.md):

@@ -20,7 +20,11 @@ export class CoworkerDeliveriesService implements SaleDeliveries {
 
   async deliver(manager: EntityManager, sale: DeliveredSale, actor: Principal | undefined): Promise<void> {
     await this.records.createRecorded(manager, actor, {
-      BusinessId: sale.BusinessId, Name: sale.ProductName, DeliveryType: DeliveryType.Other, CoworkerId: sale.CoworkerId, CoworkerProductUniqueId: sale.UniqueId,
+      BusinessId: sale.BusinessId,
+      Name: sale.ProductName,
+      DeliveryType: DeliveryType.Other,
+      CoworkerId: sale.CoworkerId,
+      CoworkerProductUniqueId: sale.UniqueId,
     });
   }
 

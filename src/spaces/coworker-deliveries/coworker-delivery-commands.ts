@@ -18,14 +18,17 @@ export class CoworkerDeliveryCommands implements OnModuleInit {
   @InjectRecords(coworkerDeliveries) private readonly records: RecordService;
 
   onModuleInit(): void {
-    this.commands.register('CoworkerDelivery', claimCommand({
-      key: 'DELIVERY_COLLECT',
-      name: 'Collect delivery',
-      permission: { entity: 'CoworkerDelivery', action: 'Edit' },
-      done: (delivery) => delivery.Collected === true,
-      doneAlready: (id) => `CoworkerDelivery ${id} has been collected already.`,
-      claim: (id, at, by, manager) => this.deliveries.collect(id, at, by, manager),
-      records: this.records,
-    }));
+    this.commands.register(
+      'CoworkerDelivery',
+      claimCommand({
+        key: 'DELIVERY_COLLECT',
+        name: 'Collect delivery',
+        permission: { entity: 'CoworkerDelivery', action: 'Edit' },
+        done: (delivery) => delivery.Collected === true,
+        doneAlready: (id) => `CoworkerDelivery ${id} has been collected already.`,
+        claim: (id, at, by, manager) => this.deliveries.collect(id, at, by, manager),
+        records: this.records,
+      }),
+    );
   }
 }

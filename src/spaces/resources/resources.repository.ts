@@ -12,14 +12,22 @@ export class ResourcesRepository {
   /** The business's currency; null when the business does not exist. */
   async currencyOfBusiness(businessId: unknown, manager: EntityManager): Promise<number | null> {
     const { db } = this;
-    const [business] = await db.query<{ c: number }>(`SELECT ${db.id('CurrencyId')} AS c FROM ${db.tableOf(Business)} WHERE ${db.id('Id')} = ?`, [businessId], manager);
+    const [business] = await db.query<{ c: number }>(
+      `SELECT ${db.id('CurrencyId')} AS c FROM ${db.tableOf(Business)} WHERE ${db.id('Id')} = ?`,
+      [businessId],
+      manager,
+    );
     return business ? Number(business.c) : null;
   }
 
   /** Whether the resource has a booking. */
   async hasBookings(resourceId: unknown, manager: EntityManager): Promise<boolean> {
     const { db } = this;
-    const [booked] = await db.query(`SELECT 1 AS x FROM ${db.tableOf(Booking)} WHERE ${db.id('ResourceId')} = ? LIMIT 1`, [resourceId], manager);
+    const [booked] = await db.query(
+      `SELECT 1 AS x FROM ${db.tableOf(Booking)} WHERE ${db.id('ResourceId')} = ? LIMIT 1`,
+      [resourceId],
+      manager,
+    );
     return Boolean(booked);
   }
 }

@@ -21,10 +21,19 @@ export class ResourcesRules implements RecordRules<ResourceDto> {
     const min = values.MinBookingMinutes !== undefined ? values.MinBookingMinutes : existing?.MinBookingMinutes;
     const max = values.MaxBookingMinutes !== undefined ? values.MaxBookingMinutes : existing?.MaxBookingMinutes;
     if (min !== null && min !== undefined && max !== null && max !== undefined && Number(max) < Number(min)) {
-      throw RecordValidationException.field('MaxBookingMinutes', `MaxBookingMinutes (${max}) must not be below MinBookingMinutes (${min}).`, max);
+      throw RecordValidationException.field(
+        'MaxBookingMinutes',
+        `MaxBookingMinutes (${max}) must not be below MinBookingMinutes (${min}).`,
+        max,
+      );
     }
     if (existing && values.BusinessId !== undefined && Number(values.BusinessId) !== Number(existing.BusinessId)) {
-      if (await this.rows.hasBookings(existing.Id, manager)) throw RecordValidationException.field('BusinessId', `Resource ${existing.Id} has bookings: it stays in Business ${existing.BusinessId}.`, values.BusinessId);
+      if (await this.rows.hasBookings(existing.Id, manager))
+        throw RecordValidationException.field(
+          'BusinessId',
+          `Resource ${existing.Id} has bookings: it stays in Business ${existing.BusinessId}.`,
+          values.BusinessId,
+        );
     }
     return { values };
   }

@@ -20,7 +20,8 @@ export class CoworkerDto extends RecordDto {
   /** The customer's business; when absent, the first id of AddedBusinesses or Businesses (as the platform's clients send it). */
   @Expose()
   @Transform(({ value, obj }) => value ?? firstListedBusiness(obj as Record<string, unknown>))
-  @Reference(() => Business, { required: true }) BusinessId: number;
+  @Reference(() => Business, { required: true })
+  BusinessId: number;
   @IdList({ references: () => Business }) AddedBusinesses?: number[] | null;
   @IdList({ references: () => Business }) Businesses?: number[] | null;
   @Text({ required: true }) FullName: string;

@@ -28,7 +28,10 @@ export class UserDto extends RecordDto {
   @IsArray({ message: '$property must be a list of role names.' })
   @ArrayMaxSize(500, { message: '$property may hold at most 500 roles.' })
   @IsString({ each: true, message: '$property must be a list of role names.' })
-  @Matches(ROLE_PATTERN, { each: true, message: '$property must hold role names such as Product-Create (List, Read, Create, Edit, Update or Delete).' })
+  @Matches(ROLE_PATTERN, {
+    each: true,
+    message: '$property must hold role names such as Product-Create (List, Read, Create, Edit, Update or Delete).',
+  })
   Roles?: string[] | null;
 
   /** The businesses a restricted administrator may act on. */
