@@ -181,6 +181,22 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
     return this.driver.replicated();
   }
 
+  /**
+   * A guarded write of one row (a conditional UPDATE that takes stock, a credit, a pass, a turn): whether it
+   * changed the row; when it did, the row's turn after it is taken (`takeTurn`: on Galera, two nodes' writes
+   * from one row version cannot both commit).
+   */
+  async runGuarded(
+    sql: string,
+    parameters: unknown[],
+    manager: EntityManager,
+    row: { entity: AnyClass; id: number; turn?: string },
+  ): Promise<boolean> {
+    if ((await this.run(sql, parameters, manager)).affected !== 1) return false;
+    await this.takeTurn(manager, row.entity, row.id, row.turn);
+    return true;
+  }
+
   /** The statement of `takeTurn`, whatever the database (the SQL snapshots record it). */
   async recordTurn(manager: EntityManager, entity: AnyClass, rowId: number, column: string): Promise<void> {
     const table = this.dataSource.getMetadata(entity).tableName;

@@ -72,16 +72,14 @@ export class CreditSpendingRepository {
     const { db } = this;
     const remaining = db.id('RemainingCredit');
     const amount = this.amountSql();
-    const result = await db.run(
+    // On Galera two nodes' spends could take from one row version: the turn keeps one (Database.runGuarded).
+    return db.runGuarded(
       `UPDATE ${db.tableOf(CoworkerBookingCredit)} SET ${remaining} = ${this.exact(`${remaining} - ${amount}`)}, ${db.id('Version')} = ${db.id('Version')} + 1 ` +
         `WHERE ${db.id('Id')} = ? AND ${remaining} >= ${amount}`,
       [this.amount(units), creditId, this.amount(units)],
       manager,
+      { entity: CoworkerBookingCredit, id: creditId },
     );
-    if (result.affected !== 1) return false;
-    // On Galera two nodes' spends could take from one row version: the turn keeps one (Database.takeTurn).
-    await db.takeTurn(manager, CoworkerBookingCredit, creditId);
-    return true;
   }
 
   /** Gives `units` back to the credit (when it still exists). */

@@ -99,15 +99,13 @@ export class CoworkerTimePassesRepository {
   async claim(id: number, at: Date, by: string | null, manager: EntityManager): Promise<boolean> {
     const { db } = this;
     const q = (name: string) => db.id(name);
-    const result = await db.run(
+    // On Galera two nodes' check-ins could both find the pass unused: the turn keeps one (Database.runGuarded).
+    return db.runGuarded(
       `UPDATE ${db.tableOf(CoworkerTimePass)} SET ${q('Used')} = 1, ${q('UsedDate')} = ?, ${this.stamp()} WHERE ${q('Id')} = ? AND ${q('Used')} = 0`,
       [db.dateParam(wholeSecond(at)), ...updateStampParameters((date) => db.dateParam(date), by), id],
       manager,
+      { entity: CoworkerTimePass, id: id },
     );
-    if (result.affected !== 1) return false;
-    // On Galera two nodes' check-ins could both find the pass unused: the turn keeps one (Database.takeTurn).
-    await db.takeTurn(manager, CoworkerTimePass, id);
-    return true;
   }
 
   /**

@@ -25,18 +25,16 @@ export class ProductsRepository {
   async takeStock(productId: number, quantity: number, manager: EntityManager): Promise<boolean> {
     const { db } = this;
     const q = (name: string) => db.id(name);
-    const result = await db.run(
+    // On Galera two nodes' sales could take stock from one row version: the turn keeps one (Database.runGuarded).
+    return db.runGuarded(
       // A sale's stock change is an update of the product: its version (ETag) moves too. The stock left
       // must also fit its 32-bit column, negative stock allowed or not.
       `UPDATE ${db.tableOf(Product)} SET ${q('CurrentStock')} = CASE WHEN ${q('TrackStock')} = 1 THEN ${q('CurrentStock')} - ? ELSE ${q('CurrentStock')} END, ${q('Version')} = ${q('Version')} + 1 ` +
         `WHERE ${q('Id')} = ? AND (${q('TrackStock')} = 0 OR ((${q('AllowNegativeStock')} = 1 OR ${q('CurrentStock')} >= ?) AND ${q('CurrentStock')} - ? >= ?))`,
       [quantity, productId, quantity, quantity, -MAX_ID],
       manager,
+      { entity: Product, id: productId },
     );
-    if (result.affected !== 1) return false;
-    // On Galera two nodes' sales could take stock from one row version: the turn keeps one (Database.takeTurn).
-    await db.takeTurn(manager, Product, productId);
-    return true;
   }
 
   /**

@@ -79,13 +79,13 @@ export class SettlementRepository {
     const q = (name: string) => db.id(name);
     if (await db.replicated()) {
       const sequence = q('SettlementSequence');
-      const bumped = await db.run(
+      const bumped = await db.runGuarded(
         `UPDATE ${db.tableOf(CoworkerInvoice)} SET ${sequence} = ${sequence} + 1 WHERE ${q('Id')} = ?`,
         [id],
         manager,
+        { entity: CoworkerInvoice, id, turn: 'SettlementSequence' },
       );
-      if (bumped.affected !== 1) return null;
-      await db.takeTurn(manager, CoworkerInvoice, id, 'SettlementSequence');
+      if (!bumped) return null;
     }
     const columns = [
       'Id',

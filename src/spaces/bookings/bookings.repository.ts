@@ -26,15 +26,13 @@ export class BookingsRepository {
   async lockResource(resourceId: number, manager: EntityManager): Promise<boolean> {
     const { db } = this;
     const sequence = db.id('BookingSequence');
-    const result = await db.run(
+    // On Galera two nodes' bookings could take the same turn and miss each other: the turn keeps one (Database.runGuarded).
+    return db.runGuarded(
       `UPDATE ${db.tableOf(Resource)} SET ${sequence} = ${sequence} + 1 WHERE ${db.id('Id')} = ?`,
       [resourceId],
       manager,
+      { entity: Resource, id: resourceId, turn: 'BookingSequence' },
     );
-    if (result.affected !== 1) return false;
-    // On Galera two nodes' bookings could take the same turn and miss each other: the turn keeps one (Database.takeTurn).
-    await db.takeTurn(manager, Resource, resourceId, 'BookingSequence');
-    return true;
   }
 
   /**
