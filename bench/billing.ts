@@ -9,13 +9,14 @@
 // rows are then copied, with new UniqueIds, names and emails, into the other customers by multi-row
 // INSERTs (what the API would have written, minus the history entries, in seconds instead of minutes).
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from 'typeorm';
+
 import { BillingRunWorker } from '../src/billing/billing-runs/billing-run.worker.js';
 import { BillingRunner } from '../src/billing/billing-runs/billing-runner.js';
 import type { Database } from '../src/persistence/database.js';
 import { createBusiness, createTariff, create, currencyId } from '../test/support/fixtures.js';
 import { createProduct } from '../test/support/billing-fixtures.js';
 import type { TestApp } from '../test/support/test-app.js';
+import type { Tx } from '../src/persistence/tx.js';
 
 const CUSTOMERS = Number(process.env.BENCH_BILLING_CUSTOMERS ?? 10_000);
 const CREATES = Math.min(CUSTOMERS, Number(process.env.BENCH_BILLING_CREATES ?? 2_000));
@@ -42,7 +43,7 @@ async function templateRows(db: Database, table: string, column: string, id: num
 }
 
 /** Multi-row INSERTs of `rows` into `table`; returns nothing (ids are read back by UniqueId). */
-async function insertRows(db: Database, manager: EntityManager, table: string, rows: Row[]): Promise<void> {
+async function insertRows(db: Database, tx: Tx, table: string, rows: Row[]): Promise<void> {
   const names = Object.keys(rows[0]);
   for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
     const batch = rows.slice(start, start + ROWS_PER_INSERT);
@@ -50,7 +51,7 @@ async function insertRows(db: Database, manager: EntityManager, table: string, r
     await db.query(
       `INSERT INTO ${db.id(table)} (${names.map((name) => db.id(name)).join(', ')}) VALUES ${values}`,
       batch.flatMap((row) => names.map((name) => row[name])),
-      manager,
+      tx,
     );
   }
 }
@@ -67,10 +68,10 @@ async function cloneCustomers(db: Database, template: number): Promise<number[]>
   for (let first = 1; first < CUSTOMERS; first += 1000) {
     const count = Math.min(1000, CUSTOMERS - first);
     const uniqueIds = Array.from({ length: count }, () => randomUUID());
-    await db.transaction(async (manager) => {
+    await db.transaction(async (tx) => {
       await insertRows(
         db,
-        manager,
+        tx,
         'coworker',
         uniqueIds.map((uniqueId, i) => ({
           ...customer,
@@ -82,19 +83,19 @@ async function cloneCustomers(db: Database, template: number): Promise<number[]>
       const made = await db.query<{ Id: number; UniqueId: string }>(
         `SELECT ${db.id('Id')}, ${db.id('UniqueId')} FROM ${db.id('coworker')} WHERE ${db.id('UniqueId')} IN (${uniqueIds.map(() => '?').join(', ')})`,
         uniqueIds,
-        manager,
+        tx,
       );
       const idOf = new Map(made.map((row) => [String(row.UniqueId), Number(row.Id)]));
       const newIds = uniqueIds.map((uniqueId) => idOf.get(uniqueId)!);
       await insertRows(
         db,
-        manager,
+        tx,
         'coworkercontract',
         newIds.flatMap((id) => contracts.map((row) => ({ ...row, UniqueId: randomUUID(), CoworkerId: id }))),
       );
       await insertRows(
         db,
-        manager,
+        tx,
         'coworkerproduct',
         newIds.flatMap((id) => sales.map((row) => ({ ...row, UniqueId: randomUUID(), CoworkerId: id }))),
       );

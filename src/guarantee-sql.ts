@@ -1,4 +1,3 @@
-import type { EntityManager, QueryRunner } from 'typeorm';
 import { RefreshTokenRepository } from './auth/refresh-token.repository.js';
 import { UserLoginRepository } from './auth/user-login.repository.js';
 import { BillingRunsRepository } from './billing/billing-runs/billing-runs.repository.js';
@@ -13,17 +12,16 @@ import { SettlementRepository } from './billing/settlement/settlement.repository
 import { Database, type RunResult } from './persistence/database.js';
 import { IdempotencyRepository } from './http/idempotency/idempotency.repository.js';
 import { BookingsRepository } from './spaces/bookings/bookings.repository.js';
+import type { Tx } from './persistence/tx.js';
 
 /**
- * A Database that runs nothing: it records the SQL the code sends (through the façade or TypeORM's
- * query builder on its entity manager) and answers with `rows`, one changed row and id 1. The
- * guarantee statements below are taken from the very methods that run them, so the snapshot changes
+ * A Database that runs nothing: it records the SQL the code sends through the façade and answers with
+ * `rows`, one changed row and id 1. The guarantee statements below are taken from the very methods that run them, so the snapshot changes
  * when they do.
  */
 export class RecordingDatabase extends Database {
   readonly sent: string[] = [];
   rows: Array<Record<string, unknown>> = [];
-  private recordingManager: EntityManager | undefined;
 
   override query<T>(sql: string): Promise<T[]> {
     this.sent.push(sql);
@@ -52,22 +50,6 @@ export class RecordingDatabase extends Database {
   override replicated(): Promise<boolean> {
     return Promise.resolve(false);
   }
-
-  /** An entity manager in a transaction whose query builder's statements are recorded, not run. */
-  override get manager(): EntityManager {
-    const runner = {
-      isTransactionActive: true,
-      isReleased: false,
-      data: {},
-      broadcaster: { broadcast: () => Promise.resolve() },
-      query: (sql: string) => {
-        this.sent.push(sql);
-        return Promise.resolve({ affected: 1, raw: [], records: [] });
-      },
-      release: () => Promise.resolve(),
-    };
-    return (this.recordingManager ??= this.dataSource.createEntityManager(runner as unknown as QueryRunner));
-  }
 }
 
 interface Guarantee {
@@ -76,7 +58,7 @@ interface Guarantee {
   guarantees: string;
   /** Rows the reads answer with, when the method needs one to go on. */
   rows?: Array<Record<string, unknown>>;
-  run(db: RecordingDatabase, manager: EntityManager): Promise<unknown>;
+  run(db: RecordingDatabase, tx: Tx): Promise<unknown>;
 }
 
 /** The statements that carry the exactly-once guarantees (docs/billing.md "Exactly once", docs/api.md), in the order of a request's life. */
@@ -90,7 +72,7 @@ const GUARANTEES: Guarantee[] = [
   {
     title: "Idempotency-Key answer, stored in the write's own transaction",
     guarantees: 'the answer commits with the write it answers, or neither does.',
-    run: (db, manager) => new IdempotencyRepository(db).complete(1, 200, '{}', null, manager),
+    run: (db, tx) => new IdempotencyRepository(db).complete(1, 200, '{}', null, tx),
   },
   {
     title: 'Refresh-token rotation',
@@ -117,15 +99,15 @@ const GUARANTEES: Guarantee[] = [
     title: "The customer's billing turn",
     guarantees:
       'every transaction billing a customer (or a batch of them, one UPDATE) first writes its row, so they take turns on one server and conflict (and run again) across Galera nodes; none commits on what it read before another\'s commit (docs/billing.md, "Exactly once").',
-    run: (db, manager) => new BillingRunsRepository(db).takeTurns([1, 2], manager),
+    run: (db, tx) => new BillingRunsRepository(db).takeTurns([1, 2], tx),
   },
   {
     title: 'Claim of a due item (contract period; contract products and sales alike)',
     guarantees:
       'the item is marked billed only from the state the run read (one changed row), so no period is billed twice, whatever runs at once.',
-    run: (db, manager) =>
+    run: (db, tx) =>
       new DueSourcesRepository(db).conditionalUpdate(
-        manager,
+        tx,
         undefined,
         CoworkerContract,
         1,
@@ -139,41 +121,41 @@ const GUARANTEES: Guarantee[] = [
     guarantees:
       "one upsert takes the next number of the business's series and holds the counter row until the transaction ends: numbers are unique, sequential and never reused.",
     rows: [{ n: 1 }],
-    run: (db, manager) => new InvoiceIssuanceRepository(db).nextNumber('CoworkerInvoice', 1, manager),
+    run: (db, tx) => new InvoiceIssuanceRepository(db).nextNumber('CoworkerInvoice', 1, tx),
   },
   {
     title: 'The invoice lock (settlement)',
     guarantees:
       'every writer of one invoice (payments, credit notes, cancellations) takes turns on its row: a row lock on MySQL, the one writer on SQLite (docs/settlement.md).',
-    run: (db, manager) => new SettlementRepository(db).lockInvoice(1, manager),
+    run: (db, tx) => new SettlementRepository(db).lockInvoice(1, tx),
   },
   {
     title: 'Stock decrement (a sale)',
     guarantees:
       'one conditional UPDATE takes the quantity only while enough is left (unless negative stock is allowed): concurrent sales never oversell.',
-    run: (db, manager) => new ProductsRepository(db).takeStock(1, 1, manager),
+    run: (db, tx) => new ProductsRepository(db).takeStock(1, 1, tx),
   },
   {
     title: "A guarded write's turn (Galera: after the stock, credit, pass, booking and invoice-lock statements)",
     guarantees:
       "a unique key on (table, row, Version or sequence after the write): on a Galera cluster two nodes' writes that took the same turn of a row cannot both commit, where the conditional UPDATE alone can run on a replaced row version (docs/architecture.md §7).",
-    run: (db, manager) => db.recordTurn(manager, Product, 1, 'Version'),
+    run: (db, tx) => db.recordTurn(tx, Product, 1, 'Version'),
   },
   {
     title: 'Booking credit spent',
     guarantees: 'one conditional UPDATE takes the amount only while the credit holds it: no credit is spent below zero.',
-    run: (db, manager) => new CreditSpendingRepository(db).take(1, 1n, manager),
+    run: (db, tx) => new CreditSpendingRepository(db).take(1, 1n, tx),
   },
   {
     title: "A resource's bookings take turns",
     guarantees:
       "a write of the resource's row makes every booking write of it wait for the one before, so no two bookings overlap (docs/bookings.md).",
-    run: (db, manager) => new BookingsRepository(db).lockResource(1, manager),
+    run: (db, tx) => new BookingsRepository(db).lockResource(1, tx),
   },
   {
     title: 'A pass used by a check-in',
     guarantees: 'one conditional UPDATE marks the pass used while nobody has: of parallel check-ins, one uses it (docs/presence.md).',
-    run: (db, manager) => new CoworkerTimePassesRepository(db).claim(1, new Date(0), null, manager),
+    run: (db, tx) => new CoworkerTimePassesRepository(db).claim(1, new Date(0), null, tx),
   },
 ];
 
@@ -187,7 +169,7 @@ export async function guaranteeSql(offline: Database): Promise<string> {
   for (const guarantee of GUARANTEES) {
     db.sent.length = 0;
     db.rows = guarantee.rows ?? [];
-    await guarantee.run(db, db.manager);
+    await guarantee.run(db, db.outsideTransaction);
     lines.push('', `-- ${guarantee.title}: ${guarantee.guarantees}`, ...db.sent.map((sql) => `${sql};`));
   }
   return `${lines.join('\n')}\n`;

@@ -1,4 +1,4 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { BillingRunsRepository } from './billing/billing-runs/billing-runs.repository.js';
 import { DueSourcesRepository } from './billing/billing-runs/due-sources.repository.js';
 import { ChargesRepository } from './billing/charges/charges.repository.js';
@@ -21,12 +21,13 @@ import { BookingProductsRepository } from './spaces/booking-products/booking-pro
 import { BookingsRepository } from './spaces/bookings/bookings.repository.js';
 import { CoworkerDeliveriesRepository } from './spaces/coworker-deliveries/coworker-deliveries.repository.js';
 import { ResourcesRepository } from './spaces/resources/resources.repository.js';
+import type { Tx } from './persistence/tx.js';
 
 /** One named repository method and how to call it with placeholder arguments. */
 interface NamedStatement {
   /** `Repository.method` */
   name: string;
-  run(db: RecordingDatabase, manager: EntityManager, dataSource: DataSource): Promise<unknown>;
+  run(db: RecordingDatabase, tx: Tx, dataSource: DataSource): Promise<unknown>;
 }
 
 const at = new Date(0);
@@ -40,159 +41,156 @@ const list = { table: 'product_tariff', on: 'ProductId', column: 'TariffId' };
 const STATEMENTS: NamedStatement[] = [
   { name: 'BillingRunsRepository.dueBusinesses', run: (db) => new BillingRunsRepository(db).dueBusinesses(at) },
   { name: 'BillingRunsRepository.dueCustomersPage', run: (db) => new BillingRunsRepository(db).dueCustomersPage(1, at, 0, 200) },
-  { name: 'BillingRunsRepository.businessOfCustomer', run: (db, manager) => new BillingRunsRepository(db).businessOfCustomer(1, manager) },
-  { name: 'BillingRunsRepository.taxRates', run: (db, manager) => new BillingRunsRepository(db).taxRates([1, 2], manager) },
-  { name: 'BillingRunsRepository.inTeamInvoices', run: (db, manager) => new BillingRunsRepository(db).inTeamInvoices([1, 2], manager) },
-  { name: 'BillingRunsRepository.payingMemberOf', run: (db, manager) => new BillingRunsRepository(db).payingMemberOf(1, manager) },
-  { name: 'BillingRunsRepository.membersPaidBy', run: (db, manager) => new BillingRunsRepository(db).membersPaidBy(1, manager) },
-  { name: 'BillingRunsRepository.universalCredits', run: (db, manager) => new BillingRunsRepository(db).universalCredits(1, 1, manager) },
-  { name: 'DueSourcesRepository.contractsDue', run: (db, manager) => new DueSourcesRepository(db).contractsDue([1, 2], at, manager) },
-  { name: 'DueSourcesRepository.contractProducts', run: (db, manager) => new DueSourcesRepository(db).contractProducts([1, 2], manager) },
+  { name: 'BillingRunsRepository.businessOfCustomer', run: (db, tx) => new BillingRunsRepository(db).businessOfCustomer(1, tx) },
+  { name: 'BillingRunsRepository.taxRates', run: (db, tx) => new BillingRunsRepository(db).taxRates([1, 2], tx) },
+  { name: 'BillingRunsRepository.inTeamInvoices', run: (db, tx) => new BillingRunsRepository(db).inTeamInvoices([1, 2], tx) },
+  { name: 'BillingRunsRepository.payingMemberOf', run: (db, tx) => new BillingRunsRepository(db).payingMemberOf(1, tx) },
+  { name: 'BillingRunsRepository.membersPaidBy', run: (db, tx) => new BillingRunsRepository(db).membersPaidBy(1, tx) },
+  { name: 'BillingRunsRepository.universalCredits', run: (db, tx) => new BillingRunsRepository(db).universalCredits(1, 1, tx) },
+  { name: 'DueSourcesRepository.contractsDue', run: (db, tx) => new DueSourcesRepository(db).contractsDue([1, 2], at, tx) },
+  { name: 'DueSourcesRepository.contractProducts', run: (db, tx) => new DueSourcesRepository(db).contractProducts([1, 2], tx) },
   {
     name: 'DueSourcesRepository.unbilledOneOffSales',
-    run: (db, manager) => new DueSourcesRepository(db).unbilledOneOffSales([1, 2], at, manager),
+    run: (db, tx) => new DueSourcesRepository(db).unbilledOneOffSales([1, 2], at, tx),
   },
-  { name: 'DueSourcesRepository.recurringSales', run: (db, manager) => new DueSourcesRepository(db).recurringSales([1, 2], manager) },
-  { name: 'DueSourcesRepository.mainContract', run: (db, manager) => new DueSourcesRepository(db).mainContract(1, at, at, manager) },
+  { name: 'DueSourcesRepository.recurringSales', run: (db, tx) => new DueSourcesRepository(db).recurringSales([1, 2], tx) },
+  { name: 'DueSourcesRepository.mainContract', run: (db, tx) => new DueSourcesRepository(db).mainContract(1, at, at, tx) },
   {
     name: 'DueItemsRepository.hasBilledLines',
-    run: (db, manager) => new DueItemsRepository(db).hasBilledLines('CoworkerProductUniqueId', 'u', manager),
+    run: (db, tx) => new DueItemsRepository(db).hasBilledLines('CoworkerProductUniqueId', 'u', tx),
   },
-  { name: 'DueItemsRepository.holdUnbilled', run: (db, manager) => new DueItemsRepository(db).holdUnbilled(CoworkerProduct, 1, manager) },
-  { name: 'DueItemsRepository.flaggedOn', run: (db, manager) => new DueItemsRepository(db).flaggedOn(CoworkerProduct, 1, manager) },
+  { name: 'DueItemsRepository.holdUnbilled', run: (db, tx) => new DueItemsRepository(db).holdUnbilled(CoworkerProduct, 1, tx) },
+  { name: 'DueItemsRepository.flaggedOn', run: (db, tx) => new DueItemsRepository(db).flaggedOn(CoworkerProduct, 1, tx) },
   {
     name: 'DueItemsRepository.updateFlagged (a claim)',
-    run: (db, manager) =>
-      new DueItemsRepository(db).updateFlagged(CoworkerProduct, 1, { Invoiced: 1, CoworkerInvoiceId: 1 }, 1, undefined, manager),
+    run: (db, tx) => new DueItemsRepository(db).updateFlagged(CoworkerProduct, 1, { Invoiced: 1, CoworkerInvoiceId: 1 }, 1, undefined, tx),
   },
   {
     name: 'DueItemsRepository.updateFlagged (a release)',
-    run: (db, manager) =>
-      new DueItemsRepository(db).updateFlagged(CoworkerProduct, 1, { Invoiced: 0, CoworkerInvoiceId: null }, null, undefined, manager),
+    run: (db, tx) =>
+      new DueItemsRepository(db).updateFlagged(CoworkerProduct, 1, { Invoiced: 0, CoworkerInvoiceId: null }, null, undefined, tx),
   },
   {
     name: 'InvoiceReleaseRepository.billedBy',
-    run: (db, manager) => new InvoiceReleaseRepository(db).billedBy(1, 'CoworkerProductUniqueId', manager),
+    run: (db, tx) => new InvoiceReleaseRepository(db).billedBy(1, 'CoworkerProductUniqueId', tx),
   },
   {
     name: 'InvoiceReleaseRepository.sourceRecord',
-    run: (db, manager) => new InvoiceReleaseRepository(db).sourceRecord(CoworkerProduct, 'u', manager),
+    run: (db, tx) => new InvoiceReleaseRepository(db).sourceRecord(CoworkerProduct, 'u', tx),
   },
   {
     name: 'InvoiceReleaseRepository.otherBillings',
-    run: (db, manager) => new InvoiceReleaseRepository(db).otherBillings('CoworkerProductUniqueId', 'u', 1, manager),
+    run: (db, tx) => new InvoiceReleaseRepository(db).otherBillings('CoworkerProductUniqueId', 'u', 1, tx),
   },
   {
     name: 'InvoiceReleaseRepository.markReleased',
-    run: (db, manager) => new InvoiceReleaseRepository(db).markReleased(CoworkerProduct, 1, { Invoiced: 0 }, undefined, manager),
+    run: (db, tx) => new InvoiceReleaseRepository(db).markReleased(CoworkerProduct, 1, { Invoiced: 0 }, undefined, tx),
   },
-  { name: 'ChargesRepository.dueForBilling', run: (db, manager) => new ChargesRepository(db).dueForBilling([1, 2], at, manager) },
+  { name: 'ChargesRepository.dueForBilling', run: (db, tx) => new ChargesRepository(db).dueForBilling([1, 2], at, tx) },
   {
     name: 'CoworkerTimePassesRepository.dueForBilling',
-    run: (db, manager) => new CoworkerTimePassesRepository(db).dueForBilling([1, 2], at, manager),
+    run: (db, tx) => new CoworkerTimePassesRepository(db).dueForBilling([1, 2], at, tx),
   },
   {
     name: 'CoworkerTimePassesRepository.checkinUsing',
-    run: (db, manager) => new CoworkerTimePassesRepository(db).checkinUsing('u', manager),
+    run: (db, tx) => new CoworkerTimePassesRepository(db).checkinUsing('u', tx),
   },
-  { name: 'BookingsRepository.dueForBilling', run: (db, manager) => new BookingsRepository(db).dueForBilling([1, 2], at, manager) },
+  { name: 'BookingsRepository.dueForBilling', run: (db, tx) => new BookingsRepository(db).dueForBilling([1, 2], at, tx) },
   {
     name: 'ContractProductsRepository.invoicedPeriod',
-    run: (db, manager) => new ContractProductsRepository(db).invoicedPeriod(1, manager),
+    run: (db, tx) => new ContractProductsRepository(db).invoicedPeriod(1, tx),
   },
-  { name: 'ContractProductsRepository.contractOf', run: (db, manager) => new ContractProductsRepository(db).contractOf(1, manager) },
-  { name: 'ContractProductsRepository.productOf', run: (db, manager) => new ContractProductsRepository(db).productOf(1, manager) },
+  { name: 'ContractProductsRepository.contractOf', run: (db, tx) => new ContractProductsRepository(db).contractOf(1, tx) },
+  { name: 'ContractProductsRepository.productOf', run: (db, tx) => new ContractProductsRepository(db).productOf(1, tx) },
   {
     name: 'CoworkerProductsRepository.invoicedPeriod',
-    run: (db, manager) => new CoworkerProductsRepository(db).invoicedPeriod(1, manager),
+    run: (db, tx) => new CoworkerProductsRepository(db).invoicedPeriod(1, tx),
   },
-  { name: 'ProductsRepository.claimLowStockAlert', run: (db, manager) => new ProductsRepository(db).claimLowStockAlert(1, 1, at, manager) },
-  { name: 'ProductsRepository.rearmLowStockAlert', run: (db, manager) => new ProductsRepository(db).rearmLowStockAlert(1, manager) },
+  { name: 'ProductsRepository.claimLowStockAlert', run: (db, tx) => new ProductsRepository(db).claimLowStockAlert(1, 1, at, tx) },
+  { name: 'ProductsRepository.rearmLowStockAlert', run: (db, tx) => new ProductsRepository(db).rearmLowStockAlert(1, tx) },
   {
     name: 'CoworkerDeliveriesRepository.collect',
-    run: (db, manager) => new CoworkerDeliveriesRepository(db).collect(1, at, null, manager),
+    run: (db, tx) => new CoworkerDeliveriesRepository(db).collect(1, at, null, tx),
   },
   {
     name: 'TaxRatesRepository.isNamedIn',
-    run: (db, manager) => new TaxRatesRepository(db).isNamedIn(Product, ['TaxRateId', 'ReducedTaxRateId', 'ExemptTaxRateId'], 1, manager),
+    run: (db, tx) => new TaxRatesRepository(db).isNamedIn(Product, ['TaxRateId', 'ReducedTaxRateId', 'ExemptTaxRateId'], 1, tx),
   },
-  { name: 'ResourcesRepository.currencyOfBusiness', run: (db, manager) => new ResourcesRepository(db).currencyOfBusiness(1, manager) },
-  { name: 'ResourcesRepository.hasBookings', run: (db, manager) => new ResourcesRepository(db).hasBookings(1, manager) },
+  { name: 'ResourcesRepository.currencyOfBusiness', run: (db, tx) => new ResourcesRepository(db).currencyOfBusiness(1, tx) },
+  { name: 'ResourcesRepository.hasBookings', run: (db, tx) => new ResourcesRepository(db).hasBookings(1, tx) },
   {
     name: 'BookingProductsRepository.customerOfBooking',
-    run: (db, manager) => new BookingProductsRepository(db).customerOfBooking(1, manager),
+    run: (db, tx) => new BookingProductsRepository(db).customerOfBooking(1, tx),
   },
-  { name: 'RecordLinksRepository.listedIds', run: (db, manager) => new RecordLinksRepository(db).listedIds(list, 1, manager) },
-  { name: 'RecordLinksRepository.unlist', run: (db, manager) => new RecordLinksRepository(db).unlist(list, 1, [2, 3], manager) },
-  { name: 'RecordLinksRepository.list', run: (db, manager) => new RecordLinksRepository(db).list(list, 1, [2, 3], manager) },
+  { name: 'RecordLinksRepository.listedIds', run: (db, tx) => new RecordLinksRepository(db).listedIds(list, 1, tx) },
+  { name: 'RecordLinksRepository.unlist', run: (db, tx) => new RecordLinksRepository(db).unlist(list, 1, [2, 3], tx) },
+  { name: 'RecordLinksRepository.list', run: (db, tx) => new RecordLinksRepository(db).list(list, 1, [2, 3], tx) },
   {
     name: 'RecordLinksRepository.names (an id)',
-    run: (db, manager) => new RecordLinksRepository(db).names({ table: 'product', column: 'TaxRateId', json: false }, 1, manager),
+    run: (db, tx) => new RecordLinksRepository(db).names({ table: 'product', column: 'TaxRateId', json: false }, 1, tx),
   },
   {
     name: 'RecordLinksRepository.names (a JSON id list)',
-    run: (db, manager) =>
-      new RecordLinksRepository(db).names({ table: 'coworkerbookingcredit', column: 'ElegibleProducts', json: true }, 1, manager),
+    run: (db, tx) => new RecordLinksRepository(db).names({ table: 'coworkerbookingcredit', column: 'ElegibleProducts', json: true }, 1, tx),
   },
-  { name: 'RecordLinksRepository.lockRow (MySQL)', run: (db, manager) => new RecordLinksRepository(db).lockRow(Product, 1, manager) },
+  { name: 'RecordLinksRepository.lockRow (MySQL)', run: (db, tx) => new RecordLinksRepository(db).lockRow(Product, 1, tx) },
   {
     name: 'RecordLinksRepository.businessesOf (a column)',
-    run: (db, manager) => new RecordLinksRepository(db).businessesOf(Product, { column: 'BusinessId' }, [1, 2], manager),
+    run: (db, tx) => new RecordLinksRepository(db).businessesOf(Product, { column: 'BusinessId' }, [1, 2], tx),
   },
   {
     name: 'RecordLinksRepository.businessesOf (through a parent)',
-    run: (db, manager) =>
-      new RecordLinksRepository(db).businessesOf(CoworkerProduct, { via: () => Coworker, on: 'CoworkerId' }, [1], manager),
+    run: (db, tx) => new RecordLinksRepository(db).businessesOf(CoworkerProduct, { via: () => Coworker, on: 'CoworkerId' }, [1], tx),
   },
   {
     name: 'MigrationLockRepository.ensureTable',
-    run: (_db, _manager, dataSource) => new MigrationLockRepository(dataSource, 'migrations').ensureTable(),
+    run: (_db, _tx, dataSource) => new MigrationLockRepository(dataSource, 'migrations').ensureTable(),
   },
   {
     name: 'MigrationLockRepository.ensureRow',
-    run: (_db, _manager, dataSource) => new MigrationLockRepository(dataSource, 'migrations').ensureRow(),
+    run: (_db, _tx, dataSource) => new MigrationLockRepository(dataSource, 'migrations').ensureRow(),
   },
   {
     name: 'MigrationLockRepository.claim',
-    run: (_db, _manager, dataSource) => new MigrationLockRepository(dataSource, 'migrations').claim('owner', 0, 0),
+    run: (_db, _tx, dataSource) => new MigrationLockRepository(dataSource, 'migrations').claim('owner', 0, 0),
   },
   {
     name: 'MigrationLockRepository.read',
-    run: (_db, _manager, dataSource) => new MigrationLockRepository(dataSource, 'migrations').read(),
+    run: (_db, _tx, dataSource) => new MigrationLockRepository(dataSource, 'migrations').read(),
   },
   {
     name: 'MigrationLockRepository.renew',
-    run: (_db, _manager, dataSource) => new MigrationLockRepository(dataSource, 'migrations').renew('owner', 0),
+    run: (_db, _tx, dataSource) => new MigrationLockRepository(dataSource, 'migrations').renew('owner', 0),
   },
   {
     name: 'MigrationLockRepository.owner',
-    run: (_db, _manager, dataSource) => new MigrationLockRepository(dataSource, 'migrations').owner(),
+    run: (_db, _tx, dataSource) => new MigrationLockRepository(dataSource, 'migrations').owner(),
   },
   {
     name: 'MigrationLockRepository.recordProgress',
-    run: (_db, _manager, dataSource) => new MigrationLockRepository(dataSource, 'migrations').recordProgress('owner', null, null),
+    run: (_db, _tx, dataSource) => new MigrationLockRepository(dataSource, 'migrations').recordProgress('owner', null, null),
   },
   {
     name: 'MigrationLockRepository.release',
-    run: (_db, _manager, dataSource) => new MigrationLockRepository(dataSource, 'migrations').release('owner'),
+    run: (_db, _tx, dataSource) => new MigrationLockRepository(dataSource, 'migrations').release('owner'),
   },
   {
     name: 'SchemaRepository.ensureMigrationsTable (MySQL)',
-    run: (_db, _manager, dataSource) => new SchemaRepository(dataSource).ensureMigrationsTable('ENGINE=InnoDB'),
+    run: (_db, _tx, dataSource) => new SchemaRepository(dataSource).ensureMigrationsTable('ENGINE=InnoDB'),
   },
-  { name: 'SchemaRepository.appliedMigrations', run: (_db, _manager, dataSource) => new SchemaRepository(dataSource).appliedMigrations() },
-  { name: 'SchemaRepository.isApplied', run: (_db, _manager, dataSource) => new SchemaRepository(dataSource).isApplied('Migration1') },
-  { name: 'SchemaRepository.tables (MySQL)', run: (_db, _manager, dataSource) => new SchemaRepository(dataSource).tables() },
-  { name: 'SchemaRepository.columns (MySQL)', run: (_db, _manager, dataSource) => new SchemaRepository(dataSource).columns() },
-  { name: 'SchemaRepository.indexes (MySQL)', run: (_db, _manager, dataSource) => new SchemaRepository(dataSource).indexes() },
-  { name: 'SchemaRepository.foreignKeys (MySQL)', run: (_db, _manager, dataSource) => new SchemaRepository(dataSource).foreignKeys() },
+  { name: 'SchemaRepository.appliedMigrations', run: (_db, _tx, dataSource) => new SchemaRepository(dataSource).appliedMigrations() },
+  { name: 'SchemaRepository.isApplied', run: (_db, _tx, dataSource) => new SchemaRepository(dataSource).isApplied('Migration1') },
+  { name: 'SchemaRepository.tables (MySQL)', run: (_db, _tx, dataSource) => new SchemaRepository(dataSource).tables() },
+  { name: 'SchemaRepository.columns (MySQL)', run: (_db, _tx, dataSource) => new SchemaRepository(dataSource).columns() },
+  { name: 'SchemaRepository.indexes (MySQL)', run: (_db, _tx, dataSource) => new SchemaRepository(dataSource).indexes() },
+  { name: 'SchemaRepository.foreignKeys (MySQL)', run: (_db, _tx, dataSource) => new SchemaRepository(dataSource).foreignKeys() },
   {
     name: 'SchemaRepository.withoutForeignKeyChecks (MySQL)',
-    run: (_db, _manager, dataSource) => new SchemaRepository(dataSource).withoutForeignKeyChecks(['DROP TABLE IF EXISTS `t`']),
+    run: (_db, _tx, dataSource) => new SchemaRepository(dataSource).withoutForeignKeyChecks(['DROP TABLE IF EXISTS `t`']),
   },
   {
     name: 'SchemaRepository.insertRows',
-    run: (_db, _manager, dataSource) =>
+    run: (_db, _tx, dataSource) =>
       SchemaRepository.insertRows(
         dataSource.createQueryRunner(),
         'currency',
@@ -231,7 +229,7 @@ export async function repositorySql(offline: Database): Promise<string> {
   ];
   for (const statement of STATEMENTS) {
     db.sent.length = 0;
-    await statement.run(db, db.manager, dataSource);
+    await statement.run(db, db.outsideTransaction, dataSource);
     lines.push('', `-- ${statement.name}`, ...(db.sent.length ? db.sent.map((sql) => `${sql};`) : ['-- (nothing on this database)']));
   }
   return `${lines.join('\n')}\n`;

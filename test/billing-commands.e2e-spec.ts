@@ -28,14 +28,14 @@ describe('Commands', () => {
         { Name: 'Times', Type: 'Integer' },
       ],
       refuses: (record) => (String(record.FullName).startsWith('Locked') ? `${record.FullName} is locked.` : null),
-      run: async ({ ids, parameters, manager }) => {
+      run: async ({ ids, parameters, tx }) => {
         seen.push(parameters);
         for (const id of ids) {
           if (parameters.Suffix === 'fail-late' && id === ids[ids.length - 1]) throw refusal('The last one cannot be renamed.');
           await t.db.query(
             `UPDATE ${t.db.id('coworker')} SET ${t.db.id('FullName')} = ${t.db.isMySql ? 'CONCAT(FullName, ?)' : 'FullName || ?'} WHERE ${t.db.id('Id')} = ?`,
             [` ${parameters.Suffix}`, id],
-            manager,
+            tx,
           );
         }
         return { Renamed: ids.length };

@@ -147,9 +147,9 @@ describe('concurrent writes', () => {
     const sale = await t.post('/api/billing/coworkerproducts', { CoworkerId: await createCoworker(t, business), ProductId: product });
     assert.equal(sale.status, 200, sale.text);
     assert.deepEqual(await tableRows(t, 'row_turn'), before, 'no turn taken off Galera');
-    await t.db.transaction((manager) => t.db.recordTurn(manager, Product, product, 'Version'));
+    await t.db.transaction((tx) => t.db.recordTurn(tx, Product, product, 'Version'));
     const second = await t.db
-      .transaction((manager) => t.db.recordTurn(manager, Product, product, 'Version'))
+      .transaction((tx) => t.db.recordTurn(tx, Product, product, 'Version'))
       .then(
         () => null,
         (error: unknown) => error,

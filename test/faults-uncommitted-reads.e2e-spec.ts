@@ -105,8 +105,8 @@ describe('a transaction that awaits something else', () => {
     const gate = new Promise<void>((resolve) => (proceed = resolve));
     let renamed!: () => void;
     const renamedInside = new Promise<void>((resolve) => (renamed = resolve));
-    const work = db.transaction(async (manager) => {
-      await db.query(rename, ['Uncommitted name', business], manager);
+    const work = db.transaction(async (tx) => {
+      await db.query(rename, ['Uncommitted name', business], tx);
       renamed();
       await gate;
       throw new Error('rolled back on purpose');

@@ -274,8 +274,8 @@ describe('a write past the answer deadline', () => {
     const scope = new WriteScope();
     const { db } = t;
     const rename = `UPDATE ${db.id('business')} SET ${db.id('Name')} = ? WHERE ${db.id('Id')} = ?`;
-    const late = db.transaction(async (manager) => {
-      await db.query(rename, ['Renamed too late', business], manager);
+    const late = db.transaction(async (tx) => {
+      await db.query(rename, ['Renamed too late', business], tx);
       assert.equal(scope.expire(), true, 'the work in flight answers for itself');
       return 'done';
     }, scope);
@@ -283,6 +283,6 @@ describe('a write past the answer deadline', () => {
     assert.equal(scope.commits, 0);
     assert.equal((await t.get(`/api/sys/businesses/${business}`)).body.Name, 'Canal Works');
     // The database is free again: the next write commits.
-    await db.transaction((manager) => db.query(rename, ['Canal Works', business], manager), new WriteScope());
+    await db.transaction((tx) => db.query(rename, ['Canal Works', business], tx), new WriteScope());
   });
 });

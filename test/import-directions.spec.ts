@@ -48,10 +48,12 @@ const KNOWN_VIOLATIONS: ReadonlySet<string> = new Set<string>([]);
  * other. A part that takes part in no import between parts may be left out.
  */
 const PACKAGE_LAYERS: Readonly<Record<string, readonly (readonly string[])[]>> = {
-  // The interface and what both drivers share; the drivers (which never import each other) and the
-  // write scope; the file that picks a driver; the façade over it.
+  // The interface, the unit of work (Tx) and what both drivers share; the transactions' bookkeeping;
+  // the drivers (which never import each other) and the write scope; the file that picks a driver;
+  // the façade over it.
   persistence: [
-    ['driver.js', 'database-errors.js', 'request-timeout.js', 'transaction-steps.js'],
+    ['driver.js', 'database-errors.js', 'request-timeout.js', 'tx.js'],
+    ['transaction-steps.js'],
     ['sqlite', 'mysql', 'write-scope.js'],
     ['open-driver.js'],
     ['database.js'],

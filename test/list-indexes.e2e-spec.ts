@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { FIRST_DUE_DATE, seedRows } from '../bench/seed.js';
-import type { EntityManager } from 'typeorm';
+
 import type { Database } from '../src/persistence/database.js';
 import { onMySql, startApp, type TestApp } from './support/test-app.js';
+import type { Tx } from '../src/persistence/tx.js';
 
 // The lists back-office tools page through stay cheap as the data grows: for the SQL the service
 // runs (the page and its count), the database's plan reads the record table through an index (EXPLAIN
@@ -26,11 +27,8 @@ async function statementsOf(db: Database, table: string, work: () => Promise<voi
   const record = (sql: string, parameters: unknown[] = []) => {
     if (sql.includes(`FROM ${db.id(table)} r`)) seen.push({ sql, parameters });
   };
-  db.query = <T>(sql: string, parameters?: unknown[], manager?: EntityManager) => (
-    record(sql, parameters),
-    query<T>(sql, parameters, manager)
-  );
-  db.queryArrays = (sql, parameters, manager) => (record(sql, parameters), queryArrays(sql, parameters, manager));
+  db.query = <T>(sql: string, parameters?: unknown[], tx?: Tx) => (record(sql, parameters), query<T>(sql, parameters, tx));
+  db.queryArrays = (sql, parameters, tx) => (record(sql, parameters), queryArrays(sql, parameters, tx));
   try {
     await work();
   } finally {
@@ -51,7 +49,7 @@ async function planProblems(db: Database, { sql, parameters }: Statement, inOrde
     const steps = await db.query<{ select_type: string; table: string; type: string; key: string | null; Extra: string | null }>(
       `EXPLAIN ${sql}`,
       parameters,
-      db.manager,
+      db.outsideTransaction,
     );
     for (const step of steps.filter((s) => s.table === 'r')) {
       if (step.type === 'ALL') problems.push('reads the whole table');

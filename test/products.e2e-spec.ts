@@ -348,7 +348,7 @@ describe('products', () => {
     it('takes stock with one conditional UPDATE: concurrent sales never oversell', async () => {
       const products = t.app.get(ProductsService);
       const id = await createProduct(t, business, { TrackStock: true, CurrentStock: 5 });
-      const sales = await Promise.all(Array.from({ length: 12 }, () => t.db.transaction((manager) => products.takeStock(manager, id, 1))));
+      const sales = await Promise.all(Array.from({ length: 12 }, () => t.db.transaction((tx) => products.takeStock(tx, id, 1))));
       assert.equal(sales.filter(Boolean).length, 5);
       assert.equal((await t.get(`${PATH}/${id}`)).body.CurrentStock, 0);
     });

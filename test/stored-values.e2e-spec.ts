@@ -148,7 +148,7 @@ describe('values that must fit both databases', () => {
         [`${secret}${'x'.repeat(300)}`, secret, secret],
       ],
     ] as const) {
-      await t.db.manager.query(sql, [...parameters]).then(
+      await t.db.dataSource.manager.query(sql, [...parameters]).then(
         () => undefined,
         (error: unknown) => failed.push(error),
       );

@@ -3,12 +3,13 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { JwtService } from '@nestjs/jwt';
 import { verify as verifyTotp } from 'otplib';
-import type { EntityManager } from 'typeorm';
+
 import type { Principal } from '../platform/principal.js';
 import { jwtKeyId, type AppConfig } from '../config/configuration.js';
 import { decoyHash, verifyPassword, type PasswordRequest } from './passwords.js';
 import { FAMILY_REVOCATION_KEPT_MS } from './refresh-tokens.service.js';
 import { UserLoginRepository, type LoginUser } from './user-login.repository.js';
+import type { Tx } from '../persistence/tx.js';
 
 export type { LoginUser } from './user-login.repository.js';
 
@@ -311,8 +312,8 @@ export class AuthService {
    * each burst held every request up for one more queue; docs/performance.md.) `fresh` reads the database
    * now, for this caller alone.
    */
-  async userState(userId: number, fresh = false, manager?: EntityManager): Promise<UserState | null> {
-    if (fresh || manager) return this.readState(userId, manager);
+  async userState(userId: number, fresh = false, tx?: Tx): Promise<UserState | null> {
+    if (fresh || tx) return this.readState(userId, tx);
     return this.cachedState(userId) ?? this.sharedStateRead(userId);
   }
 
@@ -345,10 +346,10 @@ export class AuthService {
   }
 
   /** Reads the user's state and caches it, unless the instance forgot what it knew of users meanwhile. */
-  private async readState(userId: number, manager?: EntityManager): Promise<UserState | null> {
+  private async readState(userId: number, tx?: Tx): Promise<UserState | null> {
     const now = Date.now();
     const forgotten = this.forgotten;
-    const access = await this.users.findAccess(userId, new Date(now - FAMILY_REVOCATION_KEPT_MS), manager);
+    const access = await this.users.findAccess(userId, new Date(now - FAMILY_REVOCATION_KEPT_MS), tx);
     const keep = forgotten === this.forgotten;
     if (!access) {
       if (keep) this.states.delete(userId);

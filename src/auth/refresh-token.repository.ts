@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+
 import { Database } from '../persistence/database.js';
 import { isUniqueViolation } from '../persistence/database-errors.js';
 import { parseDbDateTime } from '../records/wire-values.js';
+import type { Tx } from '../persistence/tx.js';
 
 /** A stored refresh token, found by its hash, with the email of its user (the default client id). */
 export interface StoredRefreshToken {
@@ -28,7 +29,7 @@ export class RefreshTokenRepository {
 
   async insert(
     token: { userId: number; clientId: string; tokenHash: string; createdOn: Date; expiresOn: Date; familyId: string },
-    manager?: EntityManager,
+    tx?: Tx,
   ): Promise<void> {
     await this.db.query(
       `INSERT INTO ${this.q('refresh_token')} (${['UserId', 'ClientId', 'TokenHash', 'CreatedOn', 'ExpiresOn', 'FamilyId'].map(this.q).join(', ')}) VALUES (?, ?, ?, ?, ?, ?)`,
@@ -40,7 +41,7 @@ export class RefreshTokenRepository {
         this.db.dateParam(token.expiresOn),
         token.familyId,
       ],
-      manager,
+      tx,
     );
   }
 
@@ -96,13 +97,13 @@ export class RefreshTokenRepository {
   }
 
   /** Revokes every live token of (user, client), or of the user when no client is named. */
-  async revokeLive(userId: number, clientId?: string, manager?: EntityManager): Promise<void> {
+  async revokeLive(userId: number, clientId?: string, tx?: Tx): Promise<void> {
     const q = this.q;
     const byClient = clientId === undefined ? '' : ` AND ${q('ClientId')} = ?`;
     await this.db.query(
       `UPDATE ${q('refresh_token')} SET ${q('RevokedOn')} = ? WHERE ${q('UserId')} = ?${byClient} AND ${q('RevokedOn')} IS NULL AND ${q('UsedOn')} IS NULL`,
       [this.db.dateParam(new Date()), userId, ...(clientId === undefined ? [] : [clientId])],
-      manager,
+      tx,
     );
   }
 }

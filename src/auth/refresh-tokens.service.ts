@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+
 import { RefreshTokenRepository } from './refresh-token.repository.js';
+import type { Tx } from '../persistence/tx.js';
 
 export const REFRESH_TOKEN_DAYS = 15;
 /**
@@ -31,10 +32,10 @@ export class RefreshTokensService {
   constructor(private readonly tokens: RefreshTokenRepository) {}
 
   /** Issues a new refresh token of `familyId` for (user, client), revoking the live one it replaces. */
-  async issue(userId: number, clientId: string, familyId: string, manager?: EntityManager): Promise<string> {
+  async issue(userId: number, clientId: string, familyId: string, tx?: Tx): Promise<string> {
     const token = randomBytes(32).toString('base64url');
     const now = new Date();
-    await this.revokeAll(userId, clientId, manager);
+    await this.revokeAll(userId, clientId, tx);
     await this.tokens.insert(
       {
         userId,
@@ -44,7 +45,7 @@ export class RefreshTokensService {
         expiresOn: new Date(now.getTime() + REFRESH_TOKEN_DAYS * 86_400_000),
         familyId,
       },
-      manager,
+      tx,
     );
     return token;
   }
@@ -73,7 +74,7 @@ export class RefreshTokensService {
   }
 
   /** Revokes every live refresh token of (user, client), or of the user when no client is named. */
-  async revokeAll(userId: number, clientId?: string, manager?: EntityManager): Promise<void> {
-    await this.tokens.revokeLive(userId, clientId, manager);
+  async revokeAll(userId: number, clientId?: string, tx?: Tx): Promise<void> {
+    await this.tokens.revokeLive(userId, clientId, tx);
   }
 }

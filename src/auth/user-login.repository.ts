@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+
 import { Database } from '../persistence/database.js';
 import { emailKey } from '../records/validation/fields.js';
 import { parseDbDateTime } from '../records/wire-values.js';
+import type { Tx } from '../persistence/tx.js';
 
 /** A user as the login checks see it. */
 export interface LoginUser {
@@ -64,7 +65,7 @@ export class UserLoginRepository {
     };
   }
 
-  async findAccess(userId: number, revokedSince: Date, manager?: EntityManager): Promise<UserAccess | null> {
+  async findAccess(userId: number, revokedSince: Date, tx?: Tx): Promise<UserAccess | null> {
     const q = this.q;
     const [row] = await this.db.query(
       `SELECT u.${q('Email')} AS email, u.${q('Active')} AS active, u.${q('IsAdmin')} AS isAdmin, u.${q('Roles')} AS roles, u.${q('TwoFactorEnabled')} AS twoFactor, ` +
@@ -73,7 +74,7 @@ export class UserLoginRepository {
         `(SELECT GROUP_CONCAT(f.${q('FamilyId')}) FROM ${q('revoked_token_family')} f WHERE f.${q('UserId')} = u.${q('Id')} AND f.${q('RevokedOn')} >= ?) AS revokedFamilies ` +
         `FROM ${q('user')} u WHERE u.${q('Id')} = ?`,
       [this.db.dateParam(revokedSince), userId],
-      manager,
+      tx,
     );
     if (!row) return null;
     return {

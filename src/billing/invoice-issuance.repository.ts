@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+
 import type { AnyClass } from '../records/columns.js';
 import { Database } from '../persistence/database.js';
+import type { Tx } from '../persistence/tx.js';
 
 /** Each kind of invoice is numbered in its own series, per business. */
 export type InvoiceSeries = 'Invoice' | 'CoworkerInvoice';
@@ -26,45 +27,45 @@ export class InvoiceIssuanceRepository {
    *
    * InvoiceNumber is this sequence number written as plain decimal text: "1", "2", ….
    */
-  async nextNumber(series: InvoiceSeries, businessId: number, manager: EntityManager): Promise<string> {
-    return String(await this.advance(series, businessId, '1', [], manager));
+  async nextNumber(series: InvoiceSeries, businessId: number, tx: Tx): Promise<string> {
+    return String(await this.advance(series, businessId, '1', [], tx));
   }
 
   /**
    * The next `count` numbers of a business's series, in order, from ONE move of its counter (a billing
    * run's batch: docs/billing.md "Exactly once"), with the guarantees of `nextNumber`.
    */
-  async nextNumbers(series: InvoiceSeries, businessId: number, count: number, manager: EntityManager): Promise<string[]> {
-    const last = await this.advance(series, businessId, '?', [count, count], manager);
+  async nextNumbers(series: InvoiceSeries, businessId: number, count: number, tx: Tx): Promise<string[]> {
+    const last = await this.advance(series, businessId, '?', [count, count], tx);
     return Array.from({ length: count }, (_, i) => String(last - count + 1 + i));
   }
 
   /** Moves the counter by `step` (SQL: a literal or a parameter, given in `steps` twice), holding its row: the last number now. */
-  private async advance(series: InvoiceSeries, businessId: number, step: string, steps: number[], manager: EntityManager): Promise<number> {
+  private async advance(series: InvoiceSeries, businessId: number, step: string, steps: number[], tx: Tx): Promise<number> {
     const { db } = this;
     const q = (name: string) => db.id(name);
     const table = q('invoice_sequence');
     const upsert = db.isMySql
       ? `INSERT INTO ${table} (${q('Series')}, ${q('BusinessId')}, ${q('LastNumber')}) VALUES (?, ?, ${step}) ON DUPLICATE KEY UPDATE ${q('LastNumber')} = ${q('LastNumber')} + ${step}`
       : `INSERT INTO ${table} (${q('Series')}, ${q('BusinessId')}, ${q('LastNumber')}) VALUES (?, ?, ${step}) ON CONFLICT (${q('Series')}, ${q('BusinessId')}) DO UPDATE SET ${q('LastNumber')} = ${q('LastNumber')} + ${step}`;
-    await db.query(upsert, [series, businessId, ...steps], manager);
+    await db.query(upsert, [series, businessId, ...steps], tx);
     // The transaction's own write is visible to it, whatever its isolation level.
     const [row] = await db.query<{ n: unknown }>(
       `SELECT ${q('LastNumber')} AS n FROM ${table} WHERE ${q('Series')} = ? AND ${q('BusinessId')} = ?`,
       [series, businessId],
-      manager,
+      tx,
     );
     return Number(row.n);
   }
 
   /** One column of the record `id` points at (null when there is no id or no such record). */
-  async lookup(entity: AnyClass, id: unknown, column: string, manager: EntityManager): Promise<unknown> {
+  async lookup(entity: AnyClass, id: unknown, column: string, tx: Tx): Promise<unknown> {
     if (id === null || id === undefined) return null;
     const { db } = this;
     const [row] = await db.query<{ v: unknown }>(
       `SELECT ${db.id(column)} AS v FROM ${db.tableOf(entity)} WHERE ${db.id('Id')} = ?`,
       [id],
-      manager,
+      tx,
     );
     return row?.v ?? null;
   }

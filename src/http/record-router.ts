@@ -250,7 +250,7 @@ export function recordRoutes(definition: RecordDefinition<any>): RecordRoute[] {
 /** What a command reads its records through (record-commands.ts). */
 const commandTarget = (definition: RecordDefinition<any>, service: RecordService) => ({
   definition,
-  get: (id: number, actor: Principal | undefined, manager?: Parameters<RecordService['get']>[2]) => service.get(id, actor, manager),
+  get: (id: number, actor: Principal | undefined, tx?: Parameters<RecordService['get']>[2]) => service.get(id, actor, tx),
 });
 
 /** The record types of the application, each with its RecordService: the registry every record module registers into. */

@@ -57,10 +57,10 @@ export class MoneyMetrics implements OnModuleInit {
     if (!this.metrics.enabled) return;
     this.changeLog.listen({
       probe: () => null,
-      apply: (manager, change) => {
+      apply: (tx, change) => {
         const counted = change.action === 'Create' && change.after ? this.classify(change, change.after) : null;
         if (counted) {
-          this.db.afterCommit(manager, () => {
+          this.db.afterCommit(tx, () => {
             counted.counter.inc(counted.labels ?? {});
             if (counted.amount) counted.amount.counter.inc(counted.amount.value);
           });

@@ -147,8 +147,8 @@ describe('Database.transaction on SQLite: group commit', () => {
     };
     const db = new Database(dataSource);
     const insert = (name: string) =>
-      db.transaction(async (manager) => {
-        await db.query('INSERT INTO t (name) VALUES (?)', [name], manager);
+      db.transaction(async (tx) => {
+        await db.query('INSERT INTO t (name) VALUES (?)', [name], tx);
         return name;
       });
     const names = async () => (await db.query<{ name: string }>('SELECT name FROM t ORDER BY id')).map((row) => row.name);
@@ -165,9 +165,9 @@ describe('Database.transaction on SQLite: group commit', () => {
         insert('a'),
         insert('b'),
         // Its second statement breaks the unique name: its first must go too, the others' must stay.
-        db.transaction(async (manager) => {
-          await db.query('INSERT INTO t (name) VALUES (?)', ['c'], manager);
-          await db.query('INSERT INTO t (name) VALUES (?)', ['a'], manager);
+        db.transaction(async (tx) => {
+          await db.query('INSERT INTO t (name) VALUES (?)', ['c'], tx);
+          await db.query('INSERT INTO t (name) VALUES (?)', ['a'], tx);
         }),
         insert('d'),
       ]);
@@ -191,8 +191,8 @@ describe('Database.transaction on SQLite: group commit', () => {
     try {
       // A member writes, waits, then fails: its row is rolled back. A read from another request's
       // context while it waits must not see the row (one connection sees its own uncommitted writes).
-      const failing = db.transaction(async (manager) => {
-        await db.query('INSERT INTO t (name) VALUES (?)', ['x'], manager);
+      const failing = db.transaction(async (tx) => {
+        await db.query('INSERT INTO t (name) VALUES (?)', ['x'], tx);
         await new Promise((resolve) => setTimeout(resolve, 30));
         throw new Error('changed its mind');
       });
@@ -214,7 +214,7 @@ describe('Database.transaction on SQLite: group commit', () => {
       late.expire();
       const outcomes = await Promise.allSettled([
         insert('p'),
-        db.transaction(async (manager) => db.query('INSERT INTO t (name) VALUES (?)', ['q'], manager), late),
+        db.transaction(async (tx) => db.query('INSERT INTO t (name) VALUES (?)', ['q'], tx), late),
         insert('r'),
       ]);
       assert.deepEqual(
@@ -231,8 +231,8 @@ describe('Database.transaction on SQLite: group commit', () => {
     const { db, insert, names, syncAtCommits, sync, close } = await sqlite();
     try {
       assert.equal(sync(), 2);
-      const group = db.transaction(async (manager) => {
-        await db.query('INSERT INTO t (name) VALUES (?)', ['a'], manager);
+      const group = db.transaction(async (tx) => {
+        await db.query('INSERT INTO t (name) VALUES (?)', ['a'], tx);
         await new Promise((resolve) => setTimeout(resolve, 20));
       });
       const transient = db.transientWrite([

@@ -1,9 +1,10 @@
 import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { PoolUse, RunResult } from './driver.js';
 import { isMySqlFamily, openDriver } from './open-driver.js';
 import type { MySqlDriver } from './mysql/mysql-driver.js';
 import type { SqliteDriver } from './sqlite/sqlite-driver.js';
+import { managerOf, Tx } from './tx.js';
 import type { WriteScope } from './write-scope.js';
 
 /** Any class: entities and DTOs, as decorators and metadata lookups receive them. */
@@ -23,6 +24,7 @@ export interface SqlContext {
 
 export { isMySqlFamily };
 export type { RunResult };
+export { Tx };
 
 /** How often, at most, old row turns are deleted, and how long they are kept (Database.takeTurn). */
 const TURN_CLEANUP_EVERY_MS = 10 * 60_000;
@@ -40,6 +42,7 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly driver: MySqlDriver | SqliteDriver;
   /** When `takeTurn` last deleted old turns. */
   private turnsCleanedAt = Date.now();
+  private outside: Tx | undefined;
 
   constructor(readonly dataSource: DataSource) {
     this.driver = openDriver(dataSource);
@@ -65,8 +68,8 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
   }
 
   /** Whether an INSERT can return values (RETURNING): SQLite since 3.35 and MariaDB since 10.5 can, MySQL cannot. */
-  supportsReturning(manager?: EntityManager): Promise<boolean> {
-    return this.driver.supportsReturning(manager);
+  supportsReturning(tx?: Tx): Promise<boolean> {
+    return this.driver.supportsReturning(managerOf(tx));
   }
 
   /** MariaDB or MySQL: asked once at start (reads are bounded on MariaDB). */
@@ -83,8 +86,12 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
     return this.driver.poolUse();
   }
 
-  get manager(): EntityManager {
-    return this.dataSource.manager;
+  /**
+   * Statements outside any transaction sent through TypeORM's own entity manager (no read deadline, and on
+   * SQLite a write does not wait for the open transactions): what a few reads before a write's transaction use.
+   */
+  get outsideTransaction(): Tx {
+    return (this.outside ??= new Tx(this.dataSource.manager, undefined, undefined));
   }
 
   /** Quotes an identifier for this database. */
@@ -98,19 +105,19 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
 
   /**
    * Runs SQL with bound parameters straight on the driver: the hot read path skips TypeORM's query
-   * runner. Inside a transaction (`manager`) MySQL must use the transaction's connection; SQLite has
+   * runner. Inside a transaction (`tx`) MySQL must use the transaction's connection; SQLite has
    * only the one. A SQLite write outside a transaction waits for open write transactions.
    */
-  query<T = Record<string, unknown>>(sql: string, parameters: unknown[] = [], manager?: EntityManager, deadline?: number): Promise<T[]> {
-    return this.driver.query<T>(sql, parameters, manager, deadline);
+  query<T = Record<string, unknown>>(sql: string, parameters: unknown[] = [], tx?: Tx, deadline?: number): Promise<T[]> {
+    return this.driver.query<T>(sql, parameters, managerOf(tx), deadline);
   }
 
   /**
    * A write statement and what it did (rows changed, the id an INSERT made), the same on both
    * databases. Outside a transaction with a write scope, it runs as `write` does.
    */
-  run(sql: string, parameters: unknown[] = [], manager?: EntityManager, scope?: WriteScope): Promise<RunResult> {
-    return this.driver.run(sql, parameters, manager, scope);
+  run(sql: string, parameters: unknown[] = [], tx?: Tx, scope?: WriteScope): Promise<RunResult> {
+    return this.driver.run(sql, parameters, managerOf(tx), scope);
   }
 
   /**
@@ -132,18 +139,18 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
   }
 
   /** A read whose rows come as arrays of the select list's values, in its order (the hot read path). */
-  queryArrays(sql: string, parameters: unknown[] = [], manager?: EntityManager, deadline?: number): Promise<unknown[][]> {
-    return this.driver.queryArrays(sql, parameters, manager, deadline);
+  queryArrays(sql: string, parameters: unknown[] = [], tx?: Tx, deadline?: number): Promise<unknown[][]> {
+    return this.driver.queryArrays(sql, parameters, managerOf(tx), deadline);
   }
 
-  /** The request id the transaction of `manager` works for, given to `transaction` (the change log records it). */
-  requestIdOf(manager: EntityManager): string | undefined {
-    return this.driver.requestIdOf(manager);
+  /** The request id the transaction `tx` works for, given to `transaction` (the change log records it). */
+  requestIdOf(tx: Tx): string | undefined {
+    return tx.requestId;
   }
 
-  /** Runs `step` once the transaction of `manager` has committed, never when it rolls back; outside one, at once. */
-  afterCommit(manager: EntityManager, step: () => void): void {
-    this.driver.afterCommit(manager, step);
+  /** Runs `step` once the transaction `tx` has committed, never when it rolls back; outside one, at once. */
+  afterCommit(tx: Tx, step: () => void): void {
+    this.driver.afterCommit(managerOf(tx), step);
   }
 
   /**
@@ -164,9 +171,9 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
    * loses certification, so its transaction runs again and sees the first (database-errors.ts, counter
    * keys; docs/architecture.md §7). On one server or SQLite the row lock already keeps writes in turn: nothing.
    */
-  async takeTurn(manager: EntityManager, entity: AnyClass, rowId: number, column = 'Version'): Promise<void> {
+  async takeTurn(tx: Tx, entity: AnyClass, rowId: number, column = 'Version'): Promise<void> {
     if (!(await this.replicated())) return;
-    await this.recordTurn(manager, entity, rowId, column);
+    await this.recordTurn(tx, entity, rowId, column);
     const now = Date.now();
     if (now - this.turnsCleanedAt < TURN_CLEANUP_EVERY_MS) return;
     this.turnsCleanedAt = now;
@@ -186,25 +193,28 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
    * changed the row; when it did, the row's turn after it is taken (`takeTurn`: on Galera, two nodes' writes
    * from one row version cannot both commit).
    */
-  async runGuarded(
-    sql: string,
-    parameters: unknown[],
-    manager: EntityManager,
-    row: { entity: AnyClass; id: number; turn?: string },
-  ): Promise<boolean> {
-    if ((await this.run(sql, parameters, manager)).affected !== 1) return false;
-    await this.takeTurn(manager, row.entity, row.id, row.turn);
+  async runGuarded(sql: string, parameters: unknown[], tx: Tx, row: { entity: AnyClass; id: number; turn?: string }): Promise<boolean> {
+    if ((await this.run(sql, parameters, tx)).affected !== 1) return false;
+    await this.takeTurn(tx, row.entity, row.id, row.turn);
     return true;
   }
 
+  /**
+   * Writes rows of an entity in one INSERT built by TypeORM's query builder, so that the entity's column
+   * transformers apply (released credits, copied passes).
+   */
+  async insertEntities(entity: AnyClass, rows: ReadonlyArray<Record<string, unknown>>, tx: Tx): Promise<void> {
+    await managerOf(tx).createQueryBuilder().insert().into(entity).values(rows).updateEntity(false).execute();
+  }
+
   /** The statement of `takeTurn`, whatever the database (the SQL snapshots record it). */
-  async recordTurn(manager: EntityManager, entity: AnyClass, rowId: number, column: string): Promise<void> {
+  async recordTurn(tx: Tx, entity: AnyClass, rowId: number, column: string): Promise<void> {
     const table = this.dataSource.getMetadata(entity).tableName;
     const q = (name: string) => this.id(name);
     await this.run(
       `INSERT INTO ${q('row_turn')} (${q('TableName')}, ${q('RowId')}, ${q('Turn')}, ${q('TakenOn')}) SELECT ?, ${q('Id')}, ${q(column)}, ? FROM ${q(table)} WHERE ${q('Id')} = ?`,
       [table, this.dateParam(new Date()), rowId],
-      manager,
+      tx,
     );
   }
 
@@ -239,7 +249,7 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
    * deadlock is run again (a few times, after a short random pause), so `work` must do nothing but
    * database work, which the abort rolled back.
    */
-  transaction<T>(work: (manager: EntityManager) => Promise<T>, scope?: WriteScope, requestId = scope?.requestId): Promise<T> {
+  transaction<T>(work: (tx: Tx) => Promise<T>, scope?: WriteScope, requestId = scope?.requestId): Promise<T> {
     return this.driver.transaction(work, scope, requestId, false);
   }
 
@@ -248,7 +258,7 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
    * node: on a Galera node each attempt first waits until the node has applied what the cluster
    * committed (docs/billing.md, "Exactly once"). On one server (and SQLite) the same as `transaction`.
    */
-  causalTransaction<T>(work: (manager: EntityManager) => Promise<T>, scope?: WriteScope, requestId = scope?.requestId): Promise<T> {
+  causalTransaction<T>(work: (tx: Tx) => Promise<T>, scope?: WriteScope, requestId = scope?.requestId): Promise<T> {
     return this.driver.transaction(work, scope, requestId, true);
   }
 

@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import type { Tx } from './tx.js';
 
 // The one interface both databases are used through (docs/architecture.md, "The database"): each
 // driver owns its connections and is the only code that reads its library's private fields
@@ -18,7 +19,7 @@ export interface RunResult {
 export interface TransactionScope {
   readonly requestId?: string;
   readonly expired: boolean;
-  readonly beforeCommit: ReadonlyArray<(manager: EntityManager, result: unknown) => Promise<void>>;
+  readonly beforeCommit: ReadonlyArray<(tx: Tx, result: unknown) => Promise<void>>;
   commits: number;
   /** Throws once the deadline has passed. */
   check(): void;
@@ -28,8 +29,8 @@ export interface TransactionScope {
   enterCommit(): () => void;
 }
 
-/** A transaction's work, given the entity manager its statements go through. */
-export type TransactionWork<T> = (manager: EntityManager) => Promise<T>;
+/** A transaction's work, given its unit of work (the connection its statements go through, the request id, the scope). */
+export type TransactionWork<T> = (tx: Tx) => Promise<T>;
 
 /** The MySQL pool's connections (open, idle) and the requests waiting for one (metrics). */
 export interface PoolUse {
@@ -69,8 +70,6 @@ export interface DatabaseDriver {
   transientWrite(statements: ReadonlyArray<readonly [sql: string, parameters: unknown[]]>): Promise<void>;
   /** Whether an INSERT can return values (RETURNING). */
   supportsReturning(manager?: EntityManager): Promise<boolean>;
-  /** The request id a transaction's work is done for, by its entity manager. */
-  requestIdOf(manager: EntityManager): string | undefined;
   /** Runs `step` once the transaction of `manager` has committed (at once outside a transaction). */
   afterCommit(manager: EntityManager, step: () => void): void;
   poolUse(): PoolUse | null;

@@ -1,22 +1,11 @@
 import type { EntityManager } from 'typeorm';
 import type { TransactionScope, TransactionWork } from './driver.js';
+import { Tx } from './tx.js';
+import type { WriteScope } from './write-scope.js';
 
-/**
- * What each driver keeps about its open transactions, by their entity managers: the request id the
- * work is done for (the change log records it) and the steps waiting for the COMMIT (`afterCommit`).
- */
+/** What each driver keeps about its open transactions, by their entity managers: the steps waiting for the COMMIT (`afterCommit`). */
 export class TransactionSteps {
-  private readonly requestIds = new WeakMap<EntityManager, string>();
   private readonly committedSteps = new WeakMap<EntityManager, Array<() => void>>();
-
-  /** A transaction begins for `requestId` with the entity manager its work is given. */
-  begin(manager: EntityManager, requestId: string | undefined): void {
-    if (requestId !== undefined) this.requestIds.set(manager, requestId);
-  }
-
-  requestIdOf(manager: EntityManager): string | undefined {
-    return this.requestIds.get(manager);
-  }
 
   /**
    * Runs `step` once the transaction of `manager` has committed, and never when it rolls back (a
@@ -44,10 +33,20 @@ export class TransactionSteps {
   }
 }
 
-/** The work, then the request's steps before COMMIT (its callers check the deadline before they commit). */
-export async function workThenSteps<T>(work: TransactionWork<T>, manager: EntityManager, scope: TransactionScope | undefined): Promise<T> {
-  const result = await work(manager);
+/**
+ * The work, given its unit of work (`Tx`: the transaction's entity manager, the request id, the scope), then
+ * the request's steps before COMMIT (its callers check the deadline before they commit).
+ */
+export async function workThenSteps<T>(
+  work: TransactionWork<T>,
+  manager: EntityManager,
+  scope: TransactionScope | undefined,
+  requestId: string | undefined,
+): Promise<T> {
+  // WriteScope is the one TransactionScope (driver.ts); the drivers only need its shape.
+  const tx = new Tx(manager, requestId, scope as WriteScope | undefined);
+  const result = await work(tx);
   if (!scope) return result;
-  for (const step of scope.beforeCommit) await step(manager, result);
+  for (const step of scope.beforeCommit) await step(tx, result);
   return result;
 }

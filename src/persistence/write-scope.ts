@@ -1,5 +1,5 @@
-import type { EntityManager } from 'typeorm';
 import { RequestTimeoutError } from './request-timeout.js';
+import type { Tx } from './tx.js';
 
 /**
  * What one write request asks of the database work it starts: that none of it commits once the
@@ -22,7 +22,7 @@ export class WriteScope {
   private readonly running = new Set<() => void>();
   private committing = 0;
   /** Steps run inside the write's transaction just before COMMIT (idempotency record, versions). */
-  readonly beforeCommit: Array<(manager: EntityManager, result: unknown) => Promise<void>> = [];
+  readonly beforeCommit: Array<(tx: Tx, result: unknown) => Promise<void>> = [];
   /** How many of its transactions committed. */
   commits = 0;
   /** The strong ETag of the record the request wrote, for its answer. */

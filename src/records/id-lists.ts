@@ -1,7 +1,7 @@
-import type { EntityManager } from 'typeorm';
 import type { Database } from '../persistence/database.js';
 import type { JoinTableList } from './record-definition.js';
 import { RecordLinksRepository } from './record-links.repository.js';
+import type { Tx } from '../persistence/tx.js';
 
 /**
  * Makes a record's join-table id list hold exactly `ids`, inside the write's transaction, touching
@@ -13,7 +13,7 @@ import { RecordLinksRepository } from './record-links.repository.js';
  */
 export async function replaceIdList(
   db: Database,
-  manager: EntityManager,
+  tx: Tx,
   list: JoinTableList,
   id: number,
   ids: readonly number[],
@@ -21,9 +21,9 @@ export async function replaceIdList(
 ): Promise<void> {
   const links = new RecordLinksRepository(db);
   const wanted = new Set(ids);
-  const stored = created ? new Set<number>() : new Set(await links.listedIds(list, id, manager));
+  const stored = created ? new Set<number>() : new Set(await links.listedIds(list, id, tx));
   const removed = [...stored].filter((listed) => !wanted.has(listed));
   const added = [...wanted].filter((listed) => !stored.has(listed));
-  if (removed.length) await links.unlist(list, id, removed, manager);
-  if (added.length) await links.list(list, id, added, manager);
+  if (removed.length) await links.unlist(list, id, removed, tx);
+  if (added.length) await links.list(list, id, added, tx);
 }

@@ -1,9 +1,9 @@
-import type { EntityManager } from 'typeorm';
 import type { AnyClass } from './columns.js';
 import type { Database } from '../persistence/database.js';
 import type { RecordDefinition } from './record-definition.js';
 import { RecordLinksRepository, type NamingColumn } from './record-links.repository.js';
 import { referencesOf } from './validation/fields.js';
+import type { Tx } from '../persistence/tx.js';
 
 /** How one reference field is found to name a record: where it is stored. */
 interface NamingField extends NamingColumn {
@@ -63,7 +63,7 @@ export async function fieldsNaming(
   types: readonly RecordDefinition<any>[],
   entity: AnyClass,
   id: number,
-  manager: EntityManager,
+  tx: Tx,
 ): Promise<string[]> {
   let byEntity = fieldsByEntity.get(types);
   if (!byEntity) fieldsByEntity.set(types, (byEntity = new Map()));
@@ -71,7 +71,7 @@ export async function fieldsNaming(
   if (!fields) byEntity.set(entity, (fields = namingFields(db, types, entity)));
   const links = new RecordLinksRepository(db);
   const naming: string[] = [];
-  for (const field of fields) if (await links.names(field, id, manager)) naming.push(`${field.type}.${field.property}`);
+  for (const field of fields) if (await links.names(field, id, tx)) naming.push(`${field.type}.${field.property}`);
   return naming;
 }
 
@@ -80,6 +80,6 @@ export async function fieldsNaming(
  * writer adding a reference holds the row in share mode, so one waits for the other; SQLite has one
  * writer at a time).
  */
-export async function lockForDelete(db: Database, entity: AnyClass, id: number, manager: EntityManager): Promise<void> {
-  await new RecordLinksRepository(db).lockRow(entity, id, manager);
+export async function lockForDelete(db: Database, entity: AnyClass, id: number, tx: Tx): Promise<void> {
+  await new RecordLinksRepository(db).lockRow(entity, id, tx);
 }

@@ -30,8 +30,8 @@ describe("the door for a domain rule's own writes", () => {
   });
 
   it('the pattern finds a change recorded by hand', () => {
-    assert.ok(WRITES_HISTORY.test("await this.records.recordChange(manager, actor, 'Update', id, before);"));
-    assert.ok(WRITES_HISTORY.test('await this.changeLog.write(manager, change, request);'));
+    assert.ok(WRITES_HISTORY.test("await this.records.recordChange(tx, actor, 'Update', id, before);"));
+    assert.ok(WRITES_HISTORY.test('await this.changeLog.write(tx, change, request);'));
     assert.ok(!WRITES_HISTORY.test('this.changeLog.listen({ name, onChange })'));
   });
 });

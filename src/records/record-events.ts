@@ -1,7 +1,7 @@
-import type { EntityManager } from 'typeorm';
 import type { RecordChange } from './change-log/change-log.service.js';
 import type { ChangeAction } from './field-changes.js';
 import type { WireRecord } from './record-definition.js';
+import type { Tx } from '../persistence/tx.js';
 
 /** What one delivery of a webhook action carries, when it is not the changed record itself. */
 export interface EventDelivery {
@@ -25,7 +25,7 @@ export interface RecordEvents {
    * changed record (an event a place was freed on), null when nothing is to be delivered after all (an
    * invoice that is not its customer's first), undefined for the changed record.
    */
-  delivery?(action: string, change: RecordChange, manager: EntityManager): Promise<EventDelivery | null | undefined>;
+  delivery?(action: string, change: RecordChange, tx: Tx): Promise<EventDelivery | null | undefined>;
 }
 
 /**
@@ -34,5 +34,5 @@ export interface RecordEvents {
  * module provides it (globally), so a record type below it in the layers can fire without importing it.
  */
 export abstract class StandaloneEvents {
-  abstract fireAlone(businessId: number, action: string, carried: (manager: EntityManager) => Promise<EventDelivery>): Promise<void>;
+  abstract fireAlone(businessId: number, action: string, carried: (tx: Tx) => Promise<EventDelivery>): Promise<void>;
 }

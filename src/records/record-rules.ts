@@ -1,15 +1,15 @@
-import type { EntityManager } from 'typeorm';
 import type { ChangeAction } from './field-changes.js';
 import type { Principal } from '../platform/principal.js';
 import type { WireRecord } from './record-definition.js';
 import type { SaveContext, SaveDecision } from './record-writes.js';
 import type { RecordDto } from './validation/record.dto.js';
+import type { Tx } from '../persistence/tx.js';
 
 export type { SaveContext, SaveDecision } from './record-writes.js';
 
 /** What a delete hook is given: the transaction and who deletes. */
 export interface DeleteContext {
-  manager: EntityManager;
+  tx: Tx;
   actor: Principal | undefined;
 }
 
@@ -53,19 +53,12 @@ export interface RecordRules<D extends object = RecordDto, P = unknown> {
    * The business a record with these values belongs to, when the definition's scope cannot say
    * (`byScope` is the answer by the definition's scope).
    */
-  businessOf?(
-    values: Readonly<Record<string, unknown>>,
-    manager: EntityManager,
-    byScope: () => Promise<number | null>,
-  ): Promise<number | null>;
+  businessOf?(values: Readonly<Record<string, unknown>>, tx: Tx, byScope: () => Promise<number | null>): Promise<number | null>;
   /**
    * Whether the actor may write a record with these values (throw 401 to refuse). Without it, a
    * restricted administrator may only write into its own businesses.
    */
-  authorize?(
-    values: Readonly<Record<string, unknown>>,
-    context: { manager: EntityManager; actor: Principal | undefined; dto: D },
-  ): Promise<void>;
+  authorize?(values: Readonly<Record<string, unknown>>, context: { tx: Tx; actor: Principal | undefined; dto: D }): Promise<void>;
   /**
    * Turns an error of a create, update or delete into the one to answer (a unique key's conflict into a
    * 400 naming the field); returns the error unchanged when it is not the type's to map. It may return a

@@ -1,4 +1,3 @@
-import type { EntityManager } from 'typeorm';
 import type { AnyClass } from './columns.js';
 import type { ChangeAction } from './field-changes.js';
 import type { Database } from '../persistence/database.js';
@@ -17,13 +16,14 @@ import type { RecordDto } from './validation/record.dto.js';
 import { etagOf, expectedVersion, preconditionFailed } from './versions.js';
 import type { WriteScope } from '../persistence/write-scope.js';
 import { createStamp, updateStamp, type CreateStamp } from './audit-stamp.js';
+import type { Tx } from '../persistence/tx.js';
 
 /**
  * What a save hook is given (docs/architecture.md §2.5): the validated body, the stored record (null on
  * create) and the column values the body sets. A hook does not change them: it returns its decision.
  */
 export interface SaveContext<D = RecordDto> {
-  manager: EntityManager;
+  tx: Tx;
   actor: Principal | undefined;
   dto: D;
   /** The column values the body sets (absent keeps, null clears); after the save, the values written. */
@@ -71,14 +71,14 @@ export interface WriteRules {
   afterUpdate(id: number, saved: SaveContext): Promise<void>;
   /** After a write through the API committed, before its answer (absent when the type has no such rule). */
   afterCommit?: (action: ChangeAction) => Promise<void>;
-  beforeDelete(record: WireRecord, manager: EntityManager, actor: Principal | undefined): Promise<void>;
-  afterDelete(record: WireRecord, manager: EntityManager, actor: Principal | undefined): Promise<void>;
-  authorizeBusiness(values: Record<string, unknown>, actor: Principal | undefined, manager: EntityManager, dto: RecordDto): Promise<void>;
-  businessOf(values: Record<string, unknown>, manager: EntityManager): Promise<number | null>;
+  beforeDelete(record: WireRecord, tx: Tx, actor: Principal | undefined): Promise<void>;
+  afterDelete(record: WireRecord, tx: Tx, actor: Principal | undefined): Promise<void>;
+  authorizeBusiness(values: Record<string, unknown>, actor: Principal | undefined, tx: Tx, dto: RecordDto): Promise<void>;
+  businessOf(values: Record<string, unknown>, tx: Tx): Promise<number | null>;
   /** The stored record (404, or 401 outside the actor's businesses). */
-  get(id: number, actor: Principal | undefined, manager: EntityManager): Promise<WireRecord>;
+  get(id: number, actor: Principal | undefined, tx: Tx): Promise<WireRecord>;
   recordChange(
-    manager: EntityManager,
+    tx: Tx,
     actor: Principal | undefined,
     action: ChangeAction,
     id: number,
@@ -126,8 +126,8 @@ export class RecordWriter {
     if (write) write.etag = etagOf(stamp.UniqueId, 1);
     const created = alone
       ? this.insertAlone(dto, actor, stamp, write).then((id) => confirm(id))
-      : this.db.transaction(async (manager) => {
-          const made = await this.createMade(manager, dto, actor, stamp);
+      : this.db.transaction(async (tx) => {
+          const made = await this.createMade(tx, dto, actor, stamp);
           return confirm(made.id, made.answer);
         }, write);
     return this.answered(
@@ -150,101 +150,101 @@ export class RecordWriter {
   }
 
   /**
-   * A create inside a transaction already open (`manager`): every check and hook of a create through
+   * A create inside a transaction already open (`tx`): every check and hook of a create through
    * the API, for a record a domain rule makes besides its own (a booking's product sale). Returns its Id.
    */
-  async createWithin(manager: EntityManager, dto: RecordDto, actor: Principal | undefined, stamp?: CreateStamp): Promise<number> {
-    return (await this.createMade(manager, dto, actor, stamp)).id;
+  async createWithin(tx: Tx, dto: RecordDto, actor: Principal | undefined, stamp?: CreateStamp): Promise<number> {
+    return (await this.createMade(tx, dto, actor, stamp)).id;
   }
 
-  /** A create in `manager`'s transaction: the new Id, and what `afterSave` adds to the answer's Value. */
+  /** A create in `tx`'s transaction: the new Id, and what `afterSave` adds to the answer's Value. */
   private async createMade(
-    manager: EntityManager,
+    tx: Tx,
     dto: RecordDto,
     actor: Principal | undefined,
     stamp?: CreateStamp,
   ): Promise<{ id: number; answer: Record<string, unknown> | void }> {
     const now = new Date();
     stamp ??= createStamp(actor, now);
-    const context: SaveContext = { manager, actor, dto, values: this.columnValues(dto), existing: null };
-    await this.checkReferences(dto, manager);
-    await this.rules.authorizeBusiness(context.values, actor, manager, dto);
-    await this.checkSameBusiness(context, manager);
+    const context: SaveContext = { tx, actor, dto, values: this.columnValues(dto), existing: null };
+    await this.checkReferences(dto, tx);
+    await this.rules.authorizeBusiness(context.values, actor, tx, dto);
+    await this.checkSameBusiness(context, tx);
     const decision = await this.rules.beforeSave(context);
     const written = withFields(decision?.values ?? context.values, stamp);
-    const newId = await this.repository.insert(written, manager);
-    await this.writeLists(newId, dto, manager, true);
+    const newId = await this.repository.insert(written, tx);
+    await this.writeLists(newId, dto, tx, true);
     const answer = await this.rules.afterSave(newId, savedAs(context, written), decision?.pending);
-    await this.rules.recordChange(manager, actor, 'Create', newId, null, dto, written);
+    await this.rules.recordChange(tx, actor, 'Create', newId, null, dto, written);
     return { id: newId, answer };
   }
 
   async update(id: number, dto: RecordDto, actor?: Principal, write?: WriteScope): Promise<ActionConfirmation> {
     await this.rules.prepare(dto);
     const now = new Date();
-    const updated = this.db.transaction(async (manager) => {
-      const existing = await this.rules.get(id, actor, manager);
+    const updated = this.db.transaction(async (tx) => {
+      const existing = await this.rules.get(id, actor, tx);
       const expected = expectedVersion(write, existing);
       const values = this.columnValues(dto);
-      const context: SaveContext = { manager, actor, dto, values, existing };
-      await this.checkReferences(dto, manager, 'all', existing);
-      await this.rules.authorizeBusiness(withFields(existing, values), actor, manager, dto);
-      await this.checkSameBusiness(context, manager);
+      const context: SaveContext = { tx, actor, dto, values, existing };
+      await this.checkReferences(dto, tx, 'all', existing);
+      await this.rules.authorizeBusiness(withFields(existing, values), actor, tx, dto);
+      await this.checkSameBusiness(context, tx);
       const decision = await this.rules.beforeSave(context);
       const written = withFields(decision?.values ?? values, updateStamp(actor, now));
-      await this.updateRow(id, written, manager, expected);
-      await this.writeLists(id, dto, manager, false);
+      await this.updateRow(id, written, tx, expected);
+      await this.writeLists(id, dto, tx, false);
       const saved = savedAs(context, written);
       await this.rules.afterSave(id, saved, decision?.pending);
       await this.rules.afterUpdate(id, saved);
-      await this.rules.recordChange(manager, actor, 'Update', id, existing, dto);
-      if (write) write.etag = await this.repository.currentEtag(id, manager);
+      await this.rules.recordChange(tx, actor, 'Update', id, existing, dto);
+      if (write) write.etag = await this.repository.currentEtag(id, tx);
       return successConfirmation(`${this.definition.name} was successfully updated.`, { Id: id }, actor?.email ?? null, now);
     }, write);
     return this.answered(updated, 'Update');
   }
 
   async delete(id: number, actor?: Principal, write?: WriteScope): Promise<ActionConfirmation> {
-    const deleted = this.db.transaction(async (manager) => {
-      await this.deleteWithin(manager, id, actor, write);
+    const deleted = this.db.transaction(async (tx) => {
+      await this.deleteWithin(tx, id, actor, write);
       return successConfirmation(`${this.definition.name} was successfully deleted.`, { Id: id }, actor?.email ?? null);
     }, write);
     return this.answered(deleted, 'Delete');
   }
 
   /**
-   * A delete inside a transaction already open (`manager`), with every check and hook of a delete
+   * A delete inside a transaction already open (`tx`), with every check and hook of a delete
    * through the API (`If-Match` only of the request's own delete, which hands its `write` scope). A domain rule's own deletes
    * (a cancelled booking's product sales) go through it.
    */
-  async deleteWithin(manager: EntityManager, id: number, actor: Principal | undefined, write?: WriteScope): Promise<void> {
+  async deleteWithin(tx: Tx, id: number, actor: Principal | undefined, write?: WriteScope): Promise<void> {
     const name = this.definition.name;
-    const existing = await this.rules.get(id, actor, manager);
-    await lockForDelete(this.db, this.definition.entity, id, manager);
-    const naming = await fieldsNaming(this.db, this.rules.types(), this.definition.entity, id, manager);
+    const existing = await this.rules.get(id, actor, tx);
+    await lockForDelete(this.db, this.definition.entity, id, tx);
+    const naming = await fieldsNaming(this.db, this.rules.types(), this.definition.entity, id, tx);
     if (naming.length) {
       const types = [...new Set(naming.map((field) => field.split('.')[0]))];
       throw refusal(`${name} ${id} cannot be deleted because ${types.join(' and ')} records list it (${naming.join(', ')}).`);
     }
     const expected = expectedVersion(write, existing);
-    await this.rules.beforeDelete(existing, manager, actor);
+    await this.rules.beforeDelete(existing, tx, actor);
     try {
-      const deleted = await this.repository.delete(id, expected, manager);
-      if (expected !== null && deleted === 0) throw preconditionFailed(await this.repository.currentEtag(id, manager));
+      const deleted = await this.repository.delete(id, expected, tx);
+      if (expected !== null && deleted === 0) throw preconditionFailed(await this.repository.currentEtag(id, tx));
     } catch (error) {
       if (!isForeignKeyViolation(error)) throw error;
-      const referrers = await this.repository.referringTypes(id, manager);
+      const referrers = await this.repository.referringTypes(id, tx);
       const which = referrers.length ? `${referrers.join(' and ')} records refer` : 'other records refer';
       throw refusal(`${name} ${id} cannot be deleted because ${which} to it.`);
     }
-    await this.rules.afterDelete(existing, manager, actor);
-    await this.rules.recordChange(manager, actor, 'Delete', id, existing);
+    await this.rules.afterDelete(existing, tx, actor);
+    await this.rules.recordChange(tx, actor, 'Delete', id, existing);
   }
 
   /** Updates a row's columns and raises its version; with an `expected` version (If-Match) only that one, else 412. */
-  async updateRow(id: number, values: Record<string, unknown>, manager: EntityManager, expected: number | null = null): Promise<void> {
-    const updated = await this.repository.update(id, values, manager, expected);
-    if (expected !== null && updated === 0) throw preconditionFailed(await this.repository.currentEtag(id, manager));
+  async updateRow(id: number, values: Record<string, unknown>, tx: Tx, expected: number | null = null): Promise<void> {
+    const updated = await this.repository.update(id, values, tx, expected);
+    if (expected !== null && updated === 0) throw preconditionFailed(await this.repository.currentEtag(id, tx));
   }
 
   /** The writable column values a validated body sets: absent keeps, null clears (docs/api.md §1.2). */
@@ -265,20 +265,15 @@ export class RecordWriter {
    * `unenforced`, only the ids no foreign key of the record's table guards (id lists, unconstrained
    * ids) are looked up first; should one be missing, all are, so the answer names every field.
    */
-  async checkReferences(
-    dto: RecordDto,
-    manager?: EntityManager,
-    which: 'all' | 'unenforced' = 'all',
-    existing: WireRecord | null = null,
-  ): Promise<void> {
-    const errors = await this.missingReferences(dto, manager, which, existing);
+  async checkReferences(dto: RecordDto, tx?: Tx, which: 'all' | 'unenforced' = 'all', existing: WireRecord | null = null): Promise<void> {
+    const errors = await this.missingReferences(dto, tx, which, existing);
     if (errors.length)
-      throw new RecordValidationException(which === 'all' ? errors : await this.missingReferences(dto, manager, 'all', existing));
+      throw new RecordValidationException(which === 'all' ? errors : await this.missingReferences(dto, tx, 'all', existing));
   }
 
   private async missingReferences(
     dto: RecordDto,
-    manager: EntityManager | undefined,
+    tx: Tx | undefined,
     which: 'all' | 'unenforced',
     stored: WireRecord | null,
   ): Promise<FieldError[]> {
@@ -293,7 +288,7 @@ export class RecordWriter {
       const target = reference.target();
       // Ids no foreign key guards are held until the write commits, so a delete of one waits (listed-references.ts).
       const guarded = !reference.list && enforced.get(reference.property) === target;
-      const existing = await this.repository.existingIds(target, ids, manager, !guarded);
+      const existing = await this.repository.existingIds(target, ids, tx, !guarded);
       const missing = ids.filter((id) => !existing.has(id));
       return missing.length
         ? { PropertyName: reference.property, AttemptedValue: value, Message: `${target.name} ${missing.join(', ')} does not exist` }
@@ -320,12 +315,12 @@ export class RecordWriter {
     write: WriteScope | undefined,
   ): Promise<number> {
     const values = this.columnValues(dto);
-    await this.rules.authorizeBusiness(values, actor, this.db.manager, dto);
+    await this.rules.authorizeBusiness(values, actor, this.db.outsideTransaction, dto);
     await this.checkSameBusiness({ dto, values, existing: null });
-    return this.db.transaction(async (manager) => {
+    return this.db.transaction(async (tx) => {
       const written = withFields(values, stamp);
-      const id = await this.repository.insert(written, manager);
-      await this.rules.recordChange(manager, actor, 'Create', id, null, dto, written);
+      const id = await this.repository.insert(written, tx);
+      await this.rules.recordChange(tx, actor, 'Create', id, null, dto, written);
       return id;
     }, write);
   }
@@ -340,25 +335,25 @@ export class RecordWriter {
   }
 
   /** References declared `sameBusiness` name records of this record's business (400 naming each field). */
-  private async checkSameBusiness(record: Pick<SaveContext, 'dto' | 'values' | 'existing'>, manager?: EntityManager): Promise<void> {
+  private async checkSameBusiness(record: Pick<SaveContext, 'dto' | 'values' | 'existing'>, tx?: Tx): Promise<void> {
     const errors = await crossBusinessReferences(
       this.db,
       this.rules.types(),
       this.definition,
       record.dto,
       record,
-      (values) => this.rules.businessOf(values, manager ?? this.db.manager),
-      manager,
+      (values) => this.rules.businessOf(values, tx ?? this.db.outsideTransaction),
+      tx,
     );
     if (errors.length) throw new RecordValidationException(errors);
   }
 
   /** Replaces the join-table id lists a request gives (absent: kept; null or []: emptied). */
-  private async writeLists(id: number, dto: RecordDto, manager: EntityManager, created: boolean): Promise<void> {
+  private async writeLists(id: number, dto: RecordDto, tx: Tx, created: boolean): Promise<void> {
     for (const [name, list] of Object.entries(this.definition.lists ?? {})) {
       const value = (dto as unknown as Record<string, unknown>)[name];
       if (value === undefined) continue;
-      await replaceIdList(this.db, manager, list, id, (value as number[] | null) ?? [], created);
+      await replaceIdList(this.db, tx, list, id, (value as number[] | null) ?? [], created);
     }
   }
 }

@@ -1,4 +1,3 @@
-import type { EntityManager } from 'typeorm';
 import type { AnyClass } from './columns.js';
 import type { Database } from '../persistence/database.js';
 import type { Filter, ListQuery } from './list-query.js';
@@ -8,6 +7,7 @@ import type { RecordPlan } from './record-plan.js';
 import { referencesOf } from './validation/fields.js';
 import { etagOf } from './versions.js';
 import type { WriteScope } from '../persistence/write-scope.js';
+import type { Tx } from '../persistence/tx.js';
 
 /** SQL on the alias `r` with its bound parameters. */
 export interface SqlCondition {
@@ -112,10 +112,10 @@ export class RecordRepository {
   // ---- reads ----
 
   /** The row of one record, or undefined; with a scope, the row carries the in-scope flag (`isInScope`). */
-  async findById(id: number, scope: SqlCondition | null, manager?: EntityManager, deadline?: number): Promise<unknown[] | undefined> {
-    if (!scope) return (await this.db.queryArrays(this.plan.selectById, [id], manager, deadline))[0];
+  async findById(id: number, scope: SqlCondition | null, tx?: Tx, deadline?: number): Promise<unknown[] | undefined> {
+    if (!scope) return (await this.db.queryArrays(this.plan.selectById, [id], tx, deadline))[0];
     const { sql, parameters } = this.byIdStatement(id, scope);
-    return (await this.db.queryArrays(sql, parameters, manager, deadline))[0];
+    return (await this.db.queryArrays(sql, parameters, tx, deadline))[0];
   }
 
   /** Whether a row read with a scope lies inside it (the flag follows the record's columns and its version). */
@@ -144,22 +144,22 @@ export class RecordRepository {
     return this.db.queryArrays(sql, parameters, undefined, deadline);
   }
 
-  /** The record's ETag as stored now (inside `manager`'s transaction). */
-  async currentEtag(id: number, manager: EntityManager): Promise<string | undefined> {
+  /** The record's ETag as stored now (inside `tx`'s transaction). */
+  async currentEtag(id: number, tx: Tx): Promise<string | undefined> {
     const [row] = await this.db.query(
       `SELECT ${this.db.id('UniqueId')} AS u, ${this.db.id('Version')} AS v FROM ${this.plan.tableName} WHERE ${this.db.id('Id')} = ?`,
       [id],
-      manager,
+      tx,
     );
     return row ? etagOf(row.u, row.v) : undefined;
   }
 
   // ---- writes ----
 
-  /** Inserts a row and returns its new Id (inside `manager`'s transaction, or on its own in the write scope). */
-  async insert(values: Record<string, unknown>, manager?: EntityManager, scope?: WriteScope): Promise<number> {
+  /** Inserts a row and returns its new Id (inside `tx`'s transaction, or on its own in the write scope). */
+  async insert(values: Record<string, unknown>, tx?: Tx, scope?: WriteScope): Promise<number> {
     const { sql, parameters } = this.insertStatement(values);
-    return (await this.db.run(sql, parameters, manager, scope)).insertId;
+    return (await this.db.run(sql, parameters, tx, scope)).insertId;
   }
 
   /**
@@ -167,7 +167,7 @@ export class RecordRepository {
    * docs/billing.md "Exactly once"): their new Ids, in order. Where INSERT returns values the Ids come with it,
    * elsewhere from one look-up by UniqueId.
    */
-  async insertMany(rows: readonly Record<string, unknown>[], manager: EntityManager): Promise<number[]> {
+  async insertMany(rows: readonly Record<string, unknown>[], tx: Tx): Promise<number[]> {
     const q = (name: string) => this.db.id(name);
     const columns = rows.map((row) => this.columnsOf(row));
     const names = columns[0].names.join(', ');
@@ -176,14 +176,14 @@ export class RecordRepository {
     const parameters = columns.flatMap((row) => row.parameters);
     const uniqueIds = rows.map((row) => String(row.UniqueId));
     let made: Record<string, unknown>[];
-    if (await this.db.supportsReturning(manager)) {
-      made = await this.db.query(`${sql} RETURNING ${q('Id')} AS id, ${q('UniqueId')} AS u`, parameters, manager);
+    if (await this.db.supportsReturning(tx)) {
+      made = await this.db.query(`${sql} RETURNING ${q('Id')} AS id, ${q('UniqueId')} AS u`, parameters, tx);
     } else {
-      await this.db.run(sql, parameters, manager);
+      await this.db.run(sql, parameters, tx);
       made = await this.db.query(
         `SELECT ${q('Id')} AS id, ${q('UniqueId')} AS u FROM ${this.plan.tableName} WHERE ${q('UniqueId')} IN (${uniqueIds.map(() => '?').join(', ')})`,
         uniqueIds,
-        manager,
+        tx,
       );
     }
     const idOf = new Map(made.map((row) => [String(row.u), Number(row.id)]));
@@ -191,48 +191,44 @@ export class RecordRepository {
   }
 
   /** Updates a row; returns the number of rows changed (0 when `expected` did not match). */
-  async update(id: number, values: Record<string, unknown>, manager: EntityManager, expected: number | null): Promise<number> {
+  async update(id: number, values: Record<string, unknown>, tx: Tx, expected: number | null): Promise<number> {
     const { sql, parameters } = this.updateStatement(id, values, expected);
-    return (await this.db.run(sql, parameters, manager)).affected;
+    return (await this.db.run(sql, parameters, tx)).affected;
   }
 
-  async delete(id: number, expected: number | null, manager: EntityManager): Promise<number> {
+  async delete(id: number, expected: number | null, tx: Tx): Promise<number> {
     const { sql, parameters } = this.deleteStatement(id, expected);
-    return (await this.db.run(sql, parameters, manager)).affected;
+    return (await this.db.run(sql, parameters, tx)).affected;
   }
 
   // ---- reference lookups ----
 
-  /** Which of `ids` exist as records of `target`; with `hold`, inside `manager`'s transaction, the rows found stay locked in share mode. */
-  async existingIds(target: AnyClass, ids: readonly number[], manager?: EntityManager, hold = false): Promise<Set<number>> {
+  /** Which of `ids` exist as records of `target`; with `hold`, inside `tx`'s transaction, the rows found stay locked in share mode. */
+  async existingIds(target: AnyClass, ids: readonly number[], tx?: Tx, hold = false): Promise<Set<number>> {
     const q = (name: string) => this.db.id(name);
     // Inside a write's transaction on MySQL/MariaDB the rows found are held in share mode until it
     // commits: a delete of one (which locks it first, listed-references.ts) waits, then sees the reference.
-    const lock = hold && manager && this.db.isMySql ? ' LOCK IN SHARE MODE' : '';
+    const lock = hold && tx && this.db.isMySql ? ' LOCK IN SHARE MODE' : '';
     const found = await this.db.query<{ Id: number }>(
       `SELECT ${q('Id')} AS ${q('Id')} FROM ${this.db.tableOf(target)} WHERE ${q('Id')} IN (${ids.map(() => '?').join(', ')})${lock}`,
       [...ids],
-      manager,
+      tx,
     );
     return new Set(found.map((row) => Number(row.Id)));
   }
 
   /** The business of the parent record a `via` scope goes through. */
-  async parentBusiness(
-    scope: Extract<BusinessScope, { via: () => AnyClass }>,
-    parentId: unknown,
-    manager: EntityManager,
-  ): Promise<number | null> {
+  async parentBusiness(scope: Extract<BusinessScope, { via: () => AnyClass }>, parentId: unknown, tx: Tx): Promise<number | null> {
     const [row] = await this.db.query(
       `SELECT ${this.db.id(scope.column ?? 'BusinessId')} AS b FROM ${this.db.tableOf(scope.via())} WHERE ${this.db.id('Id')} = ?`,
       [parentId],
-      manager,
+      tx,
     );
     return row ? Number(row.b) : null;
   }
 
   /** The record types with a record whose reference field points at this record (for a refused delete). */
-  async referringTypes(id: number, manager: EntityManager): Promise<string[]> {
+  async referringTypes(id: number, tx: Tx): Promise<string[]> {
     const names: string[] = [];
     for (const other of this.types()) {
       const references = [other.dto, other.updateDto].flatMap((dto) => (dto ? referencesOf(dto) : []));
@@ -250,7 +246,7 @@ export class RecordRepository {
       const found = await this.db.query(
         `SELECT 1 AS x FROM ${this.db.tableOf(other.entity)} WHERE ${condition} LIMIT 1`,
         columns.map(() => id),
-        manager,
+        tx,
       );
       if (found.length) names.push(other.name);
     }

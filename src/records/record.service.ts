@@ -1,5 +1,5 @@
 import { Inject, Injectable, Optional, UnauthorizedException } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+
 import { createStamp, updateStamp, type Stamper } from './audit-stamp.js';
 import { ChangeLog } from './change-log/change-log.service.js';
 import type { ChangeAction } from './field-changes.js';
@@ -18,6 +18,7 @@ import type { RecordRules } from './record-rules.js';
 import { RecordTypes } from './record-types.js';
 import type { RecordDto } from './validation/record.dto.js';
 import type { WriteScope } from '../persistence/write-scope.js';
+import type { Tx } from '../persistence/tx.js';
 
 export const RECORD_DEFINITION = Symbol('RecordDefinition');
 
@@ -74,7 +75,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
    * `knownBusinessId` the record's business where the caller knows it (a billing run's), saving its look-up.
    */
   async recordChange(
-    manager: EntityManager,
+    tx: Tx,
     actor: Principal | undefined,
     action: ChangeAction,
     id: number,
@@ -84,18 +85,18 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
     knownBusinessId?: number,
   ): Promise<void> {
     let reading: Promise<WireRecord> | undefined;
-    const read = () => (reading ??= this.get(id, undefined, manager));
+    const read = () => (reading ??= this.get(id, undefined, tx));
     // A create knows what it wrote: the row is read back only if something needs it as GET shows it.
     const after = action === 'Delete' ? null : written ? this.machinery.wire.written(id, written, request) : await read();
-    const businessId = knownBusinessId ?? (await this.businessOf((after ?? before)!, manager));
+    const businessId = knownBusinessId ?? (await this.businessOf((after ?? before)!, tx));
     // A record moved to another business: its entry names the business it left as well (history scope).
     const scope = this.definition.business;
     const link = scope && ('column' in scope ? scope.column : 'on' in scope && !('links' in scope) ? scope.on : null);
-    const moved = before && after && link && before[link] !== after[link] ? await this.businessOf(before, manager) : null;
+    const moved = before && after && link && before[link] !== after[link] ? await this.businessOf(before, tx) : null;
     const previousBusinessId = moved !== null && moved !== businessId ? moved : null;
     const record = action === 'Delete' ? async () => before! : written ? read : async () => after!;
     await this.changeLog.write(
-      manager,
+      tx,
       { definition: this.definition, action, recordId: id, before, after, businessId, previousBusinessId, actor, record },
       request,
     );
@@ -124,10 +125,10 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
   }
 
   /** One record; 404 when there is none, 401 when it lies outside the actor's businesses. */
-  async get(id: number, actor?: Principal, manager?: EntityManager, deadline?: number): Promise<WireRecord> {
+  async get(id: number, actor?: Principal, tx?: Tx, deadline?: number): Promise<WireRecord> {
     const { repository, wire } = this.machinery;
     const scope = this.scopeCondition(actor);
-    const row = await repository.findById(id, scope, manager, deadline);
+    const row = await repository.findById(id, scope, tx, deadline);
     if (!row) throw new RecordNotFoundException();
     if (scope && !repository.isInScope(row)) throw new UnauthorizedException();
     return wire.toWire(row);
@@ -203,13 +204,13 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
    * A create inside a transaction already open, with every rule of a create through the API: for the
    * records a domain rule makes besides its own (a booking product's sale). Returns the new Id.
    */
-  createWithin(manager: EntityManager, dto: RecordDto, actor?: Principal): Promise<number> {
-    return this.machinery.writer.createWithin(manager, dto, actor);
+  createWithin(tx: Tx, dto: RecordDto, actor?: Principal): Promise<number> {
+    return this.machinery.writer.createWithin(tx, dto, actor);
   }
 
   /** A delete inside a transaction already open, with every rule of a delete through the API. */
-  deleteWithin(manager: EntityManager, id: number, actor?: Principal): Promise<void> {
-    return this.machinery.writer.deleteWithin(manager, id, actor);
+  deleteWithin(tx: Tx, id: number, actor?: Principal): Promise<void> {
+    return this.machinery.writer.deleteWithin(tx, id, actor);
   }
 
   /** A refused action: 400 ActionConfirmation whose Message says why. */
@@ -220,21 +221,21 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
   // ---- the door for a domain rule's own writes: stamped, with their history and webhook events ----
 
   /**
-   * Creates a record from column values a domain rule worked out (not a request's body), in `manager`'s
+   * Creates a record from column values a domain rule worked out (not a request's body), in `tx`'s
    * transaction: the create stamp, the INSERT, its history. Options: `request`, the write-only fields
    * it was given; `readBack`, its history reads the row back instead of taking what was written; `now`,
    * the stamp's time when the values hold the same instant; `stampedBy`, when the stamp names another
    * writer than the actor (nobody: a customer's own login).
    */
   async createRecorded(
-    manager: EntityManager,
+    tx: Tx,
     actor: Principal | undefined,
     values: Readonly<Record<string, unknown>>,
     options: CreateOptions = {},
   ): Promise<{ id: number; written: Record<string, unknown> }> {
     const written = withFields(values, createStamp(options.stampedBy === undefined ? actor : options.stampedBy, options.now));
-    const id = await this.insertRow(written, manager);
-    await this.recordChange(manager, actor, 'Create', id, null, options.request, options.readBack ? undefined : written);
+    const id = await this.insertRow(written, tx);
+    await this.recordChange(tx, actor, 'Create', id, null, options.request, options.readBack ? undefined : written);
     return { id, written };
   }
 
@@ -243,17 +244,17 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
    * are written): `recordCreated` records it.
    */
   async insertStamped(
-    manager: EntityManager,
+    tx: Tx,
     actor: Principal | undefined,
     values: Readonly<Record<string, unknown>>,
   ): Promise<{ id: number; written: Record<string, unknown> }> {
     const written = withFields(values, createStamp(actor));
-    return { id: await this.insertRow(written, manager), written };
+    return { id: await this.insertRow(written, tx), written };
   }
 
   /** The history of records made without the door (`insertStamped`, a repository's many-row INSERT): as written, or read back. */
-  recordCreated(manager: EntityManager, actor: Principal | undefined, id: number, written?: Record<string, unknown>): Promise<void> {
-    return this.recordChange(manager, actor, 'Create', id, null, undefined, written);
+  recordCreated(tx: Tx, actor: Principal | undefined, id: number, written?: Record<string, unknown>): Promise<void> {
+    return this.recordChange(tx, actor, 'Create', id, null, undefined, written);
   }
 
   /**
@@ -261,15 +262,15 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
    * `before`: the record as already read; `now`: the stamp's time when the values hold the same instant.
    */
   async updateRecorded(
-    manager: EntityManager,
+    tx: Tx,
     actor: Principal | undefined,
     id: number,
     values: Readonly<Record<string, unknown>>,
     { before, now }: { before?: WireRecord; now?: Date } = {},
   ): Promise<void> {
-    before ??= await this.get(id, undefined, manager);
-    await this.updateRow(id, withFields(values, updateStamp(actor, now)), manager);
-    await this.recordChange(manager, actor, 'Update', id, before);
+    before ??= await this.get(id, undefined, tx);
+    await this.updateRow(id, withFields(values, updateStamp(actor, now)), tx);
+    await this.recordChange(tx, actor, 'Update', id, before);
   }
 
   /**
@@ -278,36 +279,36 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
    * `knownBusinessId`: the record's business where the caller knows it (a billing run's).
    */
   async changeRecorded(
-    manager: EntityManager,
+    tx: Tx,
     actor: Principal | undefined,
     id: number,
     change: () => Promise<boolean | void>,
     before?: WireRecord,
     knownBusinessId?: number,
   ): Promise<boolean> {
-    before ??= await this.get(id, undefined, manager);
+    before ??= await this.get(id, undefined, tx);
     if ((await change()) === false) return false;
-    await this.recordChange(manager, actor, 'Update', id, before, undefined, undefined, knownBusinessId);
+    await this.recordChange(tx, actor, 'Update', id, before, undefined, undefined, knownBusinessId);
     return true;
   }
 
   /** A delete a repository makes by a statement of its own, with its history. */
-  async removeRecorded(manager: EntityManager, actor: Principal | undefined, id: number, remove: () => Promise<unknown>): Promise<void> {
-    const before = await this.get(id, undefined, manager);
+  async removeRecorded(tx: Tx, actor: Principal | undefined, id: number, remove: () => Promise<unknown>): Promise<void> {
+    const before = await this.get(id, undefined, tx);
     await remove();
-    await this.recordChange(manager, actor, 'Delete', id, before);
+    await this.recordChange(tx, actor, 'Delete', id, before);
   }
 
   /** The history of records a repository deleted at once, each as read before. */
-  async recordRemoved(manager: EntityManager, actor: Principal | undefined, removed: readonly WireRecord[]): Promise<void> {
-    for (const record of removed) await this.recordChange(manager, actor, 'Delete', Number(record.Id), record);
+  async recordRemoved(tx: Tx, actor: Principal | undefined, removed: readonly WireRecord[]): Promise<void> {
+    for (const record of removed) await this.recordChange(tx, actor, 'Delete', Number(record.Id), record);
   }
 
   // ---- pieces for domain rules ----
 
-  /** Inserts a row of column values and returns its new Id (inside `manager`'s transaction, if given). */
-  insertRow(values: Record<string, unknown>, manager?: EntityManager, scope?: WriteScope): Promise<number> {
-    return this.machinery.repository.insert(values, manager, scope);
+  /** Inserts a row of column values and returns its new Id (inside `tx`'s transaction, if given). */
+  insertRow(values: Record<string, unknown>, tx?: Tx, scope?: WriteScope): Promise<number> {
+    return this.machinery.repository.insert(values, tx, scope);
   }
 
   /**
@@ -316,27 +317,27 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
    * INSERT_CHUNK rows a statement, within both databases' limits on bound parameters.
    */
   async insertRecords(
-    manager: EntityManager,
+    tx: Tx,
     actor: Principal | undefined,
     rows: readonly Record<string, unknown>[],
     businessId: number,
   ): Promise<number[]> {
     const ids: number[] = [];
     for (let first = 0; first < rows.length; first += INSERT_CHUNK)
-      ids.push(...(await this.insertChunk(manager, actor, rows.slice(first, first + INSERT_CHUNK), businessId)));
+      ids.push(...(await this.insertChunk(tx, actor, rows.slice(first, first + INSERT_CHUNK), businessId)));
     return ids;
   }
 
   private async insertChunk(
-    manager: EntityManager,
+    tx: Tx,
     actor: Principal | undefined,
     rows: readonly Record<string, unknown>[],
     businessId: number,
   ): Promise<number[]> {
     const { repository, wire } = this.machinery;
-    const ids = await repository.insertMany(rows, manager);
+    const ids = await repository.insertMany(rows, tx);
     await this.changeLog.writeMany(
-      manager,
+      tx,
       rows.map((written, index) => {
         const id = ids[index];
         let reading: Promise<WireRecord> | undefined;
@@ -349,7 +350,7 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
           businessId,
           previousBusinessId: null,
           actor,
-          record: () => (reading ??= this.get(id, undefined, manager)),
+          record: () => (reading ??= this.get(id, undefined, tx)),
         };
       }),
     );
@@ -360,8 +361,8 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
    * Updates a row's columns and raises its version; a function value is SQL (`SecurityStamp + 1`).
    * With an `expected` version (If-Match) only that version is updated, else 412.
    */
-  updateRow(id: number, values: Record<string, unknown>, manager: EntityManager, expected: number | null = null): Promise<void> {
-    return this.machinery.writer.updateRow(id, values, manager, expected);
+  updateRow(id: number, values: Record<string, unknown>, tx: Tx, expected: number | null = null): Promise<void> {
+    return this.machinery.writer.updateRow(id, values, tx, expected);
   }
 
   /** The writable column values a validated body sets: absent keeps, null clears (docs/api.md §1.2). */
@@ -370,40 +371,35 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
   }
 
   /** Ids that must point at existing records: 400 naming each field that points at nothing. */
-  checkReferences(dto: RecordDto, manager?: EntityManager, which: 'all' | 'unenforced' = 'all'): Promise<void> {
-    return this.machinery.writer.checkReferences(dto, manager, which);
+  checkReferences(dto: RecordDto, tx?: Tx, which: 'all' | 'unenforced' = 'all'): Promise<void> {
+    return this.machinery.writer.checkReferences(dto, tx, which);
   }
 
   /**
    * Whether the actor may write a record with these values: the type's `authorize` rule, else a
    * restricted administrator may only write into its own businesses (401 otherwise).
    */
-  async authorizeBusiness(
-    values: Record<string, unknown>,
-    actor: Principal | undefined,
-    manager: EntityManager,
-    dto: RecordDto,
-  ): Promise<void> {
-    if (this.rules.authorize) return this.rules.authorize(values, { manager, actor, dto });
+  async authorizeBusiness(values: Record<string, unknown>, actor: Principal | undefined, tx: Tx, dto: RecordDto): Promise<void> {
+    if (this.rules.authorize) return this.rules.authorize(values, { tx, actor, dto });
     if (!actor || actor.businessIds === null) return;
-    const business = await this.businessOf(values, manager);
+    const business = await this.businessOf(values, tx);
     // A new business (scope on its own Id) cannot be made by a restricted administrator.
     if (business === null || !actor.businessIds.includes(business)) throw new UnauthorizedException();
   }
 
   /** The business a record with these values belongs to: the type's `businessOf` rule, else the definition's scope. */
-  businessOf(values: Record<string, unknown>, manager: EntityManager): Promise<number | null> {
-    const byScope = () => this.businessByScope(values, manager);
-    return this.rules.businessOf ? this.rules.businessOf(values, manager, byScope) : byScope();
+  businessOf(values: Record<string, unknown>, tx: Tx): Promise<number | null> {
+    const byScope = () => this.businessByScope(values, tx);
+    return this.rules.businessOf ? this.rules.businessOf(values, tx, byScope) : byScope();
   }
 
-  private async businessByScope(values: Record<string, unknown>, manager: EntityManager): Promise<number | null> {
+  private async businessByScope(values: Record<string, unknown>, tx: Tx): Promise<number | null> {
     const scope = this.definition.business;
     if (!scope || 'links' in scope) return null;
     if (!('via' in scope)) return (values[scope.column] as number | undefined) ?? null;
     const parentId = values[scope.on];
     if (parentId === undefined || parentId === null) return null;
-    return this.machinery.repository.parentBusiness(scope, parentId, manager);
+    return this.machinery.repository.parentBusiness(scope, parentId, tx);
   }
 
   /** The condition that keeps a restricted administrator to its businesses; null when unrestricted. */
@@ -433,11 +429,11 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
       afterSave: async (id, saved, pending) => own.afterSave?.(id, saved, pending),
       afterUpdate: async (id, saved) => own.afterUpdate?.(id, saved),
       ...(own.afterCommit ? { afterCommit: (action) => own.afterCommit!(action) } : {}),
-      beforeDelete: async (record, manager, actor) => own.beforeDelete?.(record, { manager, actor }),
-      afterDelete: async (record, manager, actor) => own.afterDelete?.(record, { manager, actor }),
-      authorizeBusiness: (values, actor, manager, dto) => this.authorizeBusiness(values, actor, manager, dto),
-      businessOf: (values, manager) => this.businessOf(values, manager),
-      get: (id, actor, manager) => this.get(id, actor, manager),
+      beforeDelete: async (record, tx, actor) => own.beforeDelete?.(record, { tx, actor }),
+      afterDelete: async (record, tx, actor) => own.afterDelete?.(record, { tx, actor }),
+      authorizeBusiness: (values, actor, tx, dto) => this.authorizeBusiness(values, actor, tx, dto),
+      businessOf: (values, tx) => this.businessOf(values, tx),
+      get: (id, actor, tx) => this.get(id, actor, tx),
       recordChange: (...change) => this.recordChange(...change),
       types,
     };

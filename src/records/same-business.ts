@@ -1,4 +1,3 @@
-import type { EntityManager } from 'typeorm';
 import type { AnyClass } from './columns.js';
 import type { Database } from '../persistence/database.js';
 import type { FieldError } from './envelopes.js';
@@ -6,6 +5,7 @@ import type { RecordDefinition, WireRecord } from './record-definition.js';
 import { RecordLinksRepository } from './record-links.repository.js';
 import { referencesOf } from './validation/fields.js';
 import type { RecordDto } from './validation/record.dto.js';
+import type { Tx } from '../persistence/tx.js';
 
 /** The business of each of the ids of a record type, by its definition's scope (none: not scoped by one). */
 async function businessesOf(
@@ -13,11 +13,11 @@ async function businessesOf(
   types: readonly RecordDefinition<any>[],
   target: AnyClass,
   ids: number[],
-  manager: EntityManager | undefined,
+  tx: Tx | undefined,
 ): Promise<Map<number, number> | null> {
   const scope = types.find((definition) => definition.entity === target)?.business;
   if (!scope || 'links' in scope) return null;
-  return new RecordLinksRepository(db).businessesOf(target, scope, ids, manager);
+  return new RecordLinksRepository(db).businessesOf(target, scope, ids, tx);
 }
 
 /** The field whose value decides a record's business (its column, or the parent it is scoped through). */
@@ -40,7 +40,7 @@ export async function crossBusinessReferences(
   dto: RecordDto,
   record: { values: Record<string, unknown>; existing: WireRecord | null },
   businessOf: (values: Record<string, unknown>) => Promise<number | null>,
-  manager: EntityManager | undefined,
+  tx: Tx | undefined,
 ): Promise<FieldError[]> {
   const references = referencesOf(dto.constructor as AnyClass).filter((reference) => reference.sameBusiness);
   if (!references.length) return [];
@@ -62,7 +62,7 @@ export async function crossBusinessReferences(
     const ids = [...new Set(reference.list ? (value as number[]) : [value as number])];
     if (!ids.length) continue;
     const target = reference.target();
-    const owners = await businessesOf(db, types, target, ids, manager);
+    const owners = await businessesOf(db, types, target, ids, tx);
     if (!owners) continue;
     // Ids that exist nowhere are the reference check's to name.
     const foreign = ids.filter((id) => owners.has(id) && owners.get(id) !== business);

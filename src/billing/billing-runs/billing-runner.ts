@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { LocalDate } from '@js-joda/core';
-import type { EntityManager } from 'typeorm';
+
 import { Database } from '../../persistence/database.js';
 import { isUniqueViolation } from '../../persistence/database-errors.js';
 import { formatDateTime } from '../../records/wire-values.js';
@@ -14,6 +14,7 @@ import { atMidnight, utcDate } from '../due-items/periods.js';
 import { BillingRunsRepository } from './billing-runs.repository.js';
 import { TeamInvoicing } from './team-invoicing.js';
 import { UniversalCredits, wireLine, type PlannedLine } from './universal-credits.js';
+import type { Tx } from '../../persistence/tx.js';
 
 /** How many times a customer's transaction is tried when another run billed one of its items first. */
 const CLAIM_ATTEMPTS = 4;
@@ -142,8 +143,8 @@ export class BillingRunner {
   }
 
   /** The customer's business (null when it does not exist). */
-  async customer(id: number, manager?: EntityManager): Promise<BilledCustomer | null> {
-    const businessId = await this.rows.businessOfCustomer(id, manager);
+  async customer(id: number, tx?: Tx): Promise<BilledCustomer | null> {
+    const businessId = await this.rows.businessOfCustomer(id, tx);
     return businessId === null ? null : { id, businessId };
   }
 
@@ -160,11 +161,11 @@ export class BillingRunner {
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.db.causalTransaction(
-          (manager) => {
+          (tx) => {
             // A deadlock or lock wait timeout runs the work again inside causalTransaction: counted here.
             this.attempts.transactions++;
             if (began++ > 0) this.attempts.retries++;
-            return this.billIn(manager, customer, until, actor);
+            return this.billIn(tx, customer, until, actor);
           },
           undefined,
           requestId,
@@ -194,22 +195,22 @@ export class BillingRunner {
     let began = 0;
     try {
       return await this.db.causalTransaction(
-        async (manager) => {
+        async (tx) => {
           // A deadlock or lock wait timeout runs the work again inside causalTransaction: counted here.
           this.attempts.transactions++;
           if (began++ > 0) this.attempts.retries++;
           const ids = customers.map((customer) => customer.id);
-          if (!(await this.takeTurns(ids, manager))) throw new BatchUnfit();
-          if ((await this.teams.inTeamInvoices(ids, manager)).size) throw new BatchUnfit();
-          const items = await this.teams.dueToEach({ customerIds: ids, until, manager });
+          if (!(await this.takeTurns(ids, tx))) throw new BatchUnfit();
+          if ((await this.teams.inTeamInvoices(ids, tx)).size) throw new BatchUnfit();
+          const items = await this.teams.dueToEach({ customerIds: ids, until, tx });
           const plans: PlannedInvoice[][] = [];
-          for (const customer of customers) plans.push(await this.plan(customer, until, manager, actor, items.get(customer.id) ?? []));
+          for (const customer of customers) plans.push(await this.plan(customer, until, tx, actor, items.get(customer.id) ?? []));
           // The batch's invoice numbers last, in its customers' order: the counter row is held from here to COMMIT.
           const count = plans.reduce((sum, planned) => sum + planned.length, 0);
-          const numbers = count ? await this.invoices.reserveNumbers(manager, customers[0].businessId, count) : [];
+          const numbers = count ? await this.invoices.reserveNumbers(tx, customers[0].businessId, count) : [];
           const made: BilledInvoice[][] = [];
           for (const [index, customer] of customers.entries())
-            made.push(await this.billPlanned(manager, customer, plans[index], actor, numbers));
+            made.push(await this.billPlanned(tx, customer, plans[index], actor, numbers));
           return made;
         },
         undefined,
@@ -222,15 +223,10 @@ export class BillingRunner {
     }
   }
 
-  private async billIn(
-    manager: EntityManager,
-    customer: BilledCustomer,
-    until: LocalDate,
-    actor: Principal | undefined,
-  ): Promise<BilledInvoice[]> {
+  private async billIn(tx: Tx, customer: BilledCustomer, until: LocalDate, actor: Principal | undefined): Promise<BilledInvoice[]> {
     // Runs for one customer take turns on its row, on any node: the second reads what the first left.
-    if (!(await this.takeTurns([customer.id], manager))) throw new BillingError(`Coworker ${customer.id} does not exist.`);
-    return this.billPlanned(manager, customer, await this.plan(customer, until, manager, actor), actor);
+    if (!(await this.takeTurns([customer.id], tx))) throw new BillingError(`Coworker ${customer.id} does not exist.`);
+    return this.billPlanned(tx, customer, await this.plan(customer, until, tx, actor), actor);
   }
 
   /**
@@ -238,7 +234,7 @@ export class BillingRunner {
    * `numbers`: numbers its batch took, each invoice taking the first left (else each takes its own).
    */
   private async billPlanned(
-    manager: EntityManager,
+    tx: Tx,
     customer: BilledCustomer,
     planned: PlannedInvoice[],
     actor: Principal | undefined,
@@ -248,7 +244,7 @@ export class BillingRunner {
     const today = atMidnight(todayUtc());
     for (const invoice of planned) {
       const { id, written } = await this.invoices.issue(
-        manager,
+        tx,
         actor,
         {
           CoworkerId: customer.id,
@@ -265,7 +261,7 @@ export class BillingRunner {
       );
       const number = String(written.InvoiceNumber);
       const lineIds = await this.lines.insertLines(
-        manager,
+        tx,
         actor,
         invoice.lines.map((line) => {
           const fields = wireLine(line);
@@ -280,17 +276,17 @@ export class BillingRunner {
         customer.businessId,
       );
       for (const [index, line] of invoice.lines.entries())
-        await this.universalCredits.recordUses(manager, actor, lineIds[index], customer.id, line);
+        await this.universalCredits.recordUses(tx, actor, lineIds[index], customer.id, line);
       for (const [index, { item, lines }] of invoice.items.entries()) {
         if (
           !(await item.claim(
-            { manager, actor, invoice: { id, number, on: new Date() }, businessId: customer.businessId, credited: invoice.credited[index] },
+            { tx, actor, invoice: { id, number, on: new Date() }, businessId: customer.businessId, credited: invoice.credited[index] },
             lines,
           ))
         )
           throw new ClaimLost();
       }
-      await this.invoices.recordIssued(manager, actor, id, written);
+      await this.invoices.recordIssued(tx, actor, id, written);
       made.push({ ...this.answer(customer, invoice), Id: id, InvoiceNumber: number });
     }
     return made;
@@ -299,24 +295,23 @@ export class BillingRunner {
   /**
    * The invoices due items make, priced, per currency, each with at most MAX_INVOICE_LINES lines, the
    * earliest (docs/billing.md "Bounds"), with the credit lines of universal credits after the lines they
-   * pay (spent with `manager`, only planned without: a preview); throws BillingError when a line cannot be billed.
+   * pay (spent with `tx`, only planned without: a preview); throws BillingError when a line cannot be billed.
    * `collected`: the customer's items, read with its batch's (billBatch), when no team's invoice concerns it.
    */
   private async plan(
     customer: BilledCustomer,
     until: LocalDate,
-    manager: EntityManager | undefined,
+    tx: Tx | undefined,
     actor: Principal | undefined,
     collected?: DueItem[],
   ): Promise<PlannedInvoice[]> {
     // What is due to the customer, its team members' items included (docs/billing.md, "Team invoices").
-    const items =
-      collected ?? (await this.teams.dueTo({ customer, until, manager }, manager && ((memberId) => this.takeTurns([memberId], manager))));
+    const items = collected ?? (await this.teams.dueTo({ customer, until, tx }, tx && ((memberId) => this.takeTurns([memberId], tx))));
     const taken = earliestLines(items, MAX_INVOICE_LINES);
     if (!taken.length) return [];
     const dueLines = taken.flatMap((invoice) => invoice.items.flatMap((item) => item.lines));
-    const rates = await this.taxRates(customer, dueLines, manager);
-    const credits = await this.universalCredits.spendable(customer, dueLines, manager);
+    const rates = await this.taxRates(customer, dueLines, tx);
+    const credits = await this.universalCredits.spendable(customer, dueLines, tx);
     const planned: PlannedInvoice[] = [];
     for (const { currencyId, items: chosen, capped } of taken) {
       const first = chosen[0].lines[0];
@@ -333,7 +328,7 @@ export class BillingRunner {
         to: first.periodTo,
       };
       const priced = chosen.flatMap((item) => item.lines).map((line, index) => this.price(line, rates, index + 1));
-      invoice.lines = await this.universalCredits.pay(priced, credits, manager, actor);
+      invoice.lines = await this.universalCredits.pay(priced, credits, tx, actor);
       for (const line of invoice.lines) {
         invoice.total += line.subTotal + line.tax;
         invoice.tax += line.tax;
@@ -353,12 +348,11 @@ export class BillingRunner {
   }
 
   /** The rates of the tax rates the lines name: each must be one of the customer's business. */
-  private async taxRates(customer: BilledCustomer, lines: DueLine[], manager: EntityManager | undefined): Promise<Map<number, Units>> {
+  private async taxRates(customer: BilledCustomer, lines: DueLine[], tx: Tx | undefined): Promise<Map<number, Units>> {
     const ids = [...new Set(lines.map((line) => line.taxRateId).filter((id): id is number => id !== null))];
     const rates = new Map<number, Units>();
     if (!ids.length) return rates;
-    for (const row of await this.rows.taxRates(ids, manager))
-      if (row.businessId === customer.businessId) rates.set(row.id, toUnits(row.rate));
+    for (const row of await this.rows.taxRates(ids, tx)) if (row.businessId === customer.businessId) rates.set(row.id, toUnits(row.rate));
     for (const id of ids) {
       if (!rates.has(id)) {
         const line = lines.find((candidate) => candidate.taxRateId === id)!;
@@ -425,8 +419,8 @@ export class BillingRunner {
    * overlaps one committed on another node is aborted (a deadlock, run again) and never commits on what it
    * read. False when one of them does not exist.
    */
-  private takeTurns(ids: readonly number[], manager: EntityManager): Promise<boolean> {
-    return this.rows.takeTurns(ids, manager);
+  private takeTurns(ids: readonly number[], tx: Tx): Promise<boolean> {
+    return this.rows.takeTurns(ids, tx);
   }
 }
 

@@ -1,4 +1,3 @@
-import type { EntityManager } from 'typeorm';
 import { Database } from '../../persistence/database.js';
 import { isUniqueViolation } from '../../persistence/database-errors.js';
 import { TaxRate } from '../../kernel/tax-rates/tax-rate.entity.js';
@@ -10,6 +9,7 @@ import { Product } from '../products/product.entity.js';
 import { Team } from '../teams/team.entity.js';
 import { TEAM_MEMBERS } from '../teams/teams.definition.js';
 import { inList } from '../due-items/due-items.js';
+import type { Tx } from '../../persistence/tx.js';
 
 /** A row of a page of a business's due customers (`dueCustomersPage`). */
 export interface DueCustomerRow {
@@ -107,22 +107,19 @@ export class BillingRunsRepository {
   }
 
   /** The customer's business; null when it does not exist. */
-  async businessOfCustomer(id: number, manager?: EntityManager): Promise<number | null> {
+  async businessOfCustomer(id: number, tx?: Tx): Promise<number | null> {
     const { db } = this;
-    const [row] = await db.query(`SELECT ${db.id('BusinessId')} AS b FROM ${db.tableOf(Coworker)} WHERE ${db.id('Id')} = ?`, [id], manager);
+    const [row] = await db.query(`SELECT ${db.id('BusinessId')} AS b FROM ${db.tableOf(Coworker)} WHERE ${db.id('Id')} = ?`, [id], tx);
     return row ? Number(row.b) : null;
   }
 
   /** The business and rate (as stored) of each of the tax rates `ids` (non-empty) that exists. */
-  async taxRates(
-    ids: readonly number[],
-    manager: EntityManager | undefined,
-  ): Promise<Array<{ id: number; businessId: number; rate: unknown }>> {
+  async taxRates(ids: readonly number[], tx: Tx | undefined): Promise<Array<{ id: number; businessId: number; rate: unknown }>> {
     const { db } = this;
     const rows = await db.query(
       `SELECT ${db.id('Id')} AS id, ${db.id('BusinessId')} AS b, ${db.id('Rate')} AS r FROM ${db.tableOf(TaxRate)} WHERE ${db.id('Id')} IN (${ids.map(() => '?').join(', ')})`,
       [...ids],
-      manager,
+      tx,
     );
     return rows.map((row) => ({ id: Number(row.id), businessId: Number(row.b), rate: row.r }));
   }
@@ -131,19 +128,19 @@ export class BillingRunsRepository {
    * The customers' billing turns (docs/billing.md, "Exactly once"): BillingSequence + 1 for each, one UPDATE
    * for a batch; false when one of them does not exist.
    */
-  async takeTurns(ids: readonly number[], manager: EntityManager): Promise<boolean> {
+  async takeTurns(ids: readonly number[], tx: Tx): Promise<boolean> {
     const { db } = this;
     const sequence = db.id('BillingSequence');
     const result = await db.run(
       `UPDATE ${db.tableOf(Coworker)} SET ${sequence} = ${sequence} + 1 WHERE ${db.id('Id')} ${inList(ids)}`,
       [...ids],
-      manager,
+      tx,
     );
     return result.affected === ids.length;
   }
 
   /** Of these customers, those a team's invoice concerns (TeamInvoicing.inTeamInvoices). */
-  async inTeamInvoices(ids: readonly number[], manager: EntityManager | undefined): Promise<Set<number>> {
+  async inTeamInvoices(ids: readonly number[], tx: Tx | undefined): Promise<Set<number>> {
     const { db } = this;
     const q = (name: string) => db.id(name);
     const invoicedAsTeam = `t.${q('PayingMemberId')} IS NOT NULL AND t.${q('CreateSingleInvoiceForTeam')} = 1`;
@@ -152,14 +149,14 @@ export class BillingRunsRepository {
         `UNION SELECT m.${q(TEAM_MEMBERS.column)} AS c FROM ${db.tableOf(Team)} t JOIN ${q(TEAM_MEMBERS.table)} m ON m.${q(TEAM_MEMBERS.on)} = t.${q('Id')} ` +
         `WHERE m.${q(TEAM_MEMBERS.column)} ${inList(ids)} AND ${invoicedAsTeam}`,
       [...ids, ...ids],
-      manager,
+      tx,
     );
     return new Set(rows.map((row) => Number(row.c)));
   }
 
   /** The paying member that takes the customer's items (payingMemberSql); null when they are its own. */
-  async payingMemberOf(customerId: number, manager: EntityManager | undefined): Promise<number | null> {
-    const [row] = await this.db.query(`SELECT ${payingMemberSql(this.db, '?')} AS p`, [customerId], manager);
+  async payingMemberOf(customerId: number, tx: Tx | undefined): Promise<number | null> {
+    const [row] = await this.db.query(`SELECT ${payingMemberSql(this.db, '?')} AS p`, [customerId], tx);
     return row?.p === null || row?.p === undefined ? null : Number(row.p);
   }
 
@@ -167,7 +164,7 @@ export class BillingRunsRepository {
    * The other customers whose items `payerId` takes: members of the teams it pays for whose lowest-Id
    * such team is one it pays for. At most 1,000 members a team (TeamMembers' bound).
    */
-  async membersPaidBy(payerId: number, manager: EntityManager | undefined): Promise<Array<{ id: number; fullName: string }>> {
+  async membersPaidBy(payerId: number, tx: Tx | undefined): Promise<Array<{ id: number; fullName: string }>> {
     const { db } = this;
     const q = (name: string) => db.id(name);
     // From the teams it pays for (indexed by PayingMemberId): a customer that pays for none costs one lookup.
@@ -176,13 +173,13 @@ export class BillingRunsRepository {
         `JOIN ${q(TEAM_MEMBERS.table)} m ON m.${q(TEAM_MEMBERS.on)} = t.${q('Id')} JOIN ${db.tableOf(Coworker)} w ON w.${q('Id')} = m.${q(TEAM_MEMBERS.column)} ` +
         `WHERE t.${q('PayingMemberId')} = ? AND t.${q('CreateSingleInvoiceForTeam')} = 1 AND w.${q('Id')} <> ? AND ${payingMemberSql(db, `w.${q('Id')}`)} = ? ORDER BY w.${q('Id')}`,
       [payerId, payerId, payerId],
-      manager,
+      tx,
     );
     return rows.map((row) => ({ id: Number(row.id), fullName: String(row.name) }));
   }
 
   /** The customer's universal credits of its business with a balance, their columns as stored. */
-  universalCredits(customerId: number, businessId: number, manager: EntityManager | undefined): Promise<Array<Record<string, unknown>>> {
+  universalCredits(customerId: number, businessId: number, tx: Tx | undefined): Promise<Array<Record<string, unknown>>> {
     const { db } = this;
     const q = (name: string) => db.id(name);
     return db.query(
@@ -190,7 +187,7 @@ export class BillingRunsRepository {
         `${q('ExpireDate')} AS expires, ${q('ElegibleProducts')} AS products, ${q('ElegiblePasses')} AS passes, ${q('AppliesToCharges')} AS charges ` +
         `FROM ${db.tableOf(CoworkerBookingCredit)} WHERE ${q('CoworkerId')} = ? AND ${q('BusinessId')} = ? AND ${q('IsUniversalCredit')} = 1 AND ${q('RemainingCredit')} > 0`,
       [customerId, businessId],
-      manager,
+      tx,
     );
   }
 }

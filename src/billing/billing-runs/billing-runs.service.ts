@@ -253,17 +253,13 @@ export class BillingRunsService implements OnModuleInit {
       InvoiceIds: [],
       ErrorList: JSON.stringify([]),
     };
-    return this.db.transaction(
-      async (manager) => (await this.records.createRecorded(manager, actor, values, { now })).id,
-      undefined,
-      requestId,
-    );
+    return this.db.transaction(async (tx) => (await this.records.createRecorded(tx, actor, values, { now })).id, undefined, requestId);
   }
 
   /** Completes the BillingRun record of a run that ended: when, and what it did. */
   private async recordFinish(id: number, run: BusinessRun, actor: Principal | undefined, requestId: string | undefined): Promise<void> {
     await this.db.transaction(
-      async (manager) => {
+      async (tx) => {
         const now = new Date();
         const finished = {
           FinishedOn: now,
@@ -271,7 +267,7 @@ export class BillingRunsService implements OnModuleInit {
           InvoiceIds: run.invoiceIds,
           ErrorList: JSON.stringify(run.errors),
         };
-        await this.records.updateRecorded(manager, actor, id, finished, { now });
+        await this.records.updateRecorded(tx, actor, id, finished, { now });
       },
       undefined,
       requestId,

@@ -1,6 +1,6 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { LocalDate } from '@js-joda/core';
-import type { EntityManager } from 'typeorm';
+
 import { Database } from '../../persistence/database.js';
 import type { RecordService } from '../../records/record.service.js';
 import { ContractProduct } from '../contract-products/contract-product.entity.js';
@@ -24,6 +24,7 @@ import {
   type Occurrence,
 } from '../due-items/periods.js';
 import { DueSourcesRepository } from './due-sources.repository.js';
+import type { Tx } from '../../persistence/tx.js';
 
 /** A datetime as either database returns it → its calendar date (UTC). */
 export function dbDate(raw: unknown): LocalDate | null {
@@ -89,9 +90,9 @@ export class BuiltInDueSources implements OnModuleInit {
 
   // ---- 1. contract periods ----
 
-  private async contractPeriods({ customerIds, until, manager }: DueContext): Promise<DueItem[]> {
+  private async contractPeriods({ customerIds, until, tx }: DueContext): Promise<DueItem[]> {
     const { db } = this;
-    const rows = await this.rows.contractsDue(customerIds, atMidnight(until), manager);
+    const rows = await this.rows.contractsDue(customerIds, atMidnight(until), tx);
     return rows.map((row): DueItem => {
       const terms = this.terms(row);
       const read = dbDate(row.InvoicedPeriod);
@@ -128,7 +129,7 @@ export class BuiltInDueSources implements OnModuleInit {
    * conditional UPDATE; true when it did. The change goes in the record's history.
    */
   private claimPeriod(
-    { manager, actor, businessId }: ClaimContext,
+    { tx, actor, businessId }: ClaimContext,
     service: RecordService<any>,
     entity: abstract new () => unknown,
     id: number,
@@ -138,14 +139,14 @@ export class BuiltInDueSources implements OnModuleInit {
   ): Promise<boolean> {
     const values = { InvoicedPeriod: this.db.dateParam(atMidnight(next)), ...marks };
     const mark = () =>
-      this.rows.conditionalUpdate(manager, actor, entity, id, values, 'InvoicedPeriod', read ? this.db.dateParam(atMidnight(read)) : null);
-    return service.changeRecorded(manager, actor, id, mark, undefined, businessId);
+      this.rows.conditionalUpdate(tx, actor, entity, id, values, 'InvoicedPeriod', read ? this.db.dateParam(atMidnight(read)) : null);
+    return service.changeRecorded(tx, actor, id, mark, undefined, businessId);
   }
 
   // ---- 2. contract products ----
 
-  private async contractProductPeriods({ customerIds, until, manager }: DueContext): Promise<DueItem[]> {
-    const rows = await this.rows.contractProducts(customerIds, manager);
+  private async contractProductPeriods({ customerIds, until, tx }: DueContext): Promise<DueItem[]> {
+    const rows = await this.rows.contractProducts(customerIds, tx);
     return rows.map((row): DueItem => {
       const read = dbDate(row.CpInvoiced);
       const repeatFrom = dbDate(row.RepeatFrom);
@@ -183,8 +184,8 @@ export class BuiltInDueSources implements OnModuleInit {
 
   // ---- 3. one-off sales ----
 
-  private async oneOffSales({ customerIds, until, manager }: DueContext): Promise<DueItem[]> {
-    const rows = await this.rows.unbilledOneOffSales(customerIds, atMidnight(until.plusDays(1)), manager);
+  private async oneOffSales({ customerIds, until, tx }: DueContext): Promise<DueItem[]> {
+    const rows = await this.rows.unbilledOneOffSales(customerIds, atMidnight(until.plusDays(1)), tx);
     return rows.map((row): DueItem => {
       const date = dbDate(row.SaleDate)!;
       const id = Number(row.Id);
@@ -208,7 +209,7 @@ export class BuiltInDueSources implements OnModuleInit {
         claim: async (claim) => {
           const mark = () =>
             this.rows.conditionalUpdate(
-              claim.manager,
+              claim.tx,
               claim.actor,
               CoworkerProduct,
               id,
@@ -216,7 +217,7 @@ export class BuiltInDueSources implements OnModuleInit {
               'Invoiced',
               0,
             );
-          return this.sales.changeRecorded(claim.manager, claim.actor, id, mark, undefined, claim.businessId);
+          return this.sales.changeRecorded(claim.tx, claim.actor, id, mark, undefined, claim.businessId);
         },
       };
     });
@@ -224,8 +225,8 @@ export class BuiltInDueSources implements OnModuleInit {
 
   // ---- 4. recurring sales ----
 
-  private async recurringSales({ customerIds, until, manager }: DueContext): Promise<DueItem[]> {
-    const rows = await this.rows.recurringSales(customerIds, manager);
+  private async recurringSales({ customerIds, until, tx }: DueContext): Promise<DueItem[]> {
+    const rows = await this.rows.recurringSales(customerIds, tx);
     if (!rows.length) return [];
     // Each customer's main contract, read once and only for a PricePlan sale.
     const plans = new Map<number, ContractTerms | null>();
@@ -241,7 +242,7 @@ export class BuiltInDueSources implements OnModuleInit {
       };
       let found: Iterable<Occurrence>;
       if (rule.cycle === RepeatCycle.PricePlan) {
-        if (!plans.has(customerId)) plans.set(customerId, await this.mainContractTerms(customerId, until, manager));
+        if (!plans.has(customerId)) plans.set(customerId, await this.mainContractTerms(customerId, until, tx));
         const plan = plans.get(customerId);
         if (!plan) continue;
         found = pricePlanOccurrences(rule, plan, read, until);
@@ -280,8 +281,8 @@ export class BuiltInDueSources implements OnModuleInit {
    * marked IsPrimaryContract, else its earliest, among those started by `until`; one not ended now comes
    * before one that has. Not "active now": a contract starting after today bills its plan's sales too.
    */
-  private async mainContractTerms(coworkerId: number, until: LocalDate, manager: EntityManager | undefined): Promise<ContractTerms | null> {
-    const row = await this.rows.mainContract(coworkerId, atMidnight(until.plusDays(1)), new Date(), manager);
+  private async mainContractTerms(coworkerId: number, until: LocalDate, tx: Tx | undefined): Promise<ContractTerms | null> {
+    const row = await this.rows.mainContract(coworkerId, atMidnight(until.plusDays(1)), new Date(), tx);
     return row ? this.terms(row) : null;
   }
 }

@@ -1,4 +1,3 @@
-import type { EntityManager } from 'typeorm';
 import { Database } from '../../persistence/database.js';
 import type { Principal } from '../../platform/principal.js';
 import { ContractProduct } from '../contract-products/contract-product.entity.js';
@@ -8,6 +7,7 @@ import { Product } from '../products/product.entity.js';
 import { Tariff } from '../tariffs/tariff.entity.js';
 import { updateStampParameters, updateStampSql } from '../../records/audit-stamp.js';
 import { inList } from '../due-items/due-items.js';
+import type { Tx } from '../../persistence/tx.js';
 
 /** A row as the built-in sources read it: the columns named in each method, as the database returns them. */
 export type DueRow = Record<string, unknown>;
@@ -55,7 +55,7 @@ export class DueSourcesRepository {
   }
 
   /** 1. The customers' contracts with a period due (RenewalDate) by `dueBy`, with their tariff's terms (by customer). */
-  contractsDue(customerIds: readonly number[], dueBy: Date, manager: EntityManager | undefined): Promise<DueRow[]> {
+  contractsDue(customerIds: readonly number[], dueBy: Date, tx: Tx | undefined): Promise<DueRow[]> {
     const { db } = this;
     const q = (n: string) => this.q(n);
     return db.query(
@@ -63,12 +63,12 @@ export class DueSourcesRepository {
         `FROM ${db.tableOf(CoworkerContract)} k JOIN ${db.tableOf(Tariff)} t ON t.${q('Id')} = k.${q('TariffId')} ` +
         `WHERE k.${q('CoworkerId')} ${inList(customerIds)} AND k.${q('RenewalDate')} IS NOT NULL AND k.${q('RenewalDate')} <= ? ORDER BY k.${q('CoworkerId')}, k.${q('StartDate')}, k.${q('Id')}`,
       [...customerIds, db.dateParam(dueBy)],
-      manager,
+      tx,
     );
   }
 
   /** 2. The customers' contract products with their contract's and product's terms (by customer). */
-  contractProducts(customerIds: readonly number[], manager: EntityManager | undefined): Promise<DueRow[]> {
+  contractProducts(customerIds: readonly number[], tx: Tx | undefined): Promise<DueRow[]> {
     const { db } = this;
     const q = (n: string) => this.q(n);
     return db.query(
@@ -79,12 +79,12 @@ export class DueSourcesRepository {
         `JOIN ${db.tableOf(Tariff)} t ON t.${q('Id')} = k.${q('TariffId')} JOIN ${db.tableOf(Product)} p ON p.${q('Id')} = cp.${q('ProductId')} ` +
         `WHERE cp.${q('CoworkerId')} ${inList(customerIds)} ORDER BY cp.${q('CoworkerId')}, cp.${q('Id')}`,
       [...customerIds],
-      manager,
+      tx,
     );
   }
 
   /** 3. The customers' one-off sales not billed yet, dated before `before`, with their product (by customer). */
-  unbilledOneOffSales(customerIds: readonly number[], before: Date, manager: EntityManager | undefined): Promise<DueRow[]> {
+  unbilledOneOffSales(customerIds: readonly number[], before: Date, tx: Tx | undefined): Promise<DueRow[]> {
     const { db } = this;
     const q = (n: string) => this.q(n);
     return db.query(
@@ -92,19 +92,19 @@ export class DueSourcesRepository {
         `WHERE s.${q('CoworkerId')} ${inList(customerIds)} AND s.${q('Invoiced')} = 0 AND s.${q('RegularCharge')} = 0 AND s.${q('SaleDate')} < ? ` +
         `ORDER BY s.${q('CoworkerId')}, s.${q('SaleDate')}, s.${q('Id')}`,
       [...customerIds, db.dateParam(before)],
-      manager,
+      tx,
     );
   }
 
   /** 4. The customers' recurring sales, with their product (by customer). */
-  recurringSales(customerIds: readonly number[], manager: EntityManager | undefined): Promise<DueRow[]> {
+  recurringSales(customerIds: readonly number[], tx: Tx | undefined): Promise<DueRow[]> {
     const { db } = this;
     const q = (n: string) => this.q(n);
     return db.query(
       `SELECT ${this.saleColumns('s')}, ${this.productColumns('p')} FROM ${db.tableOf(CoworkerProduct)} s JOIN ${db.tableOf(Product)} p ON p.${q('Id')} = s.${q('ProductId')} ` +
         `WHERE s.${q('CoworkerId')} ${inList(customerIds)} AND s.${q('RegularCharge')} = 1 AND s.${q('RepeatCycle')} IS NOT NULL ORDER BY s.${q('CoworkerId')}, s.${q('Id')}`,
       [...customerIds],
-      manager,
+      tx,
     );
   }
 
@@ -112,7 +112,7 @@ export class DueSourcesRepository {
    * The customer's main contract with its tariff's InvoiceEvery among those started before `startedBefore`:
    * the one marked IsPrimaryContract, else its earliest; one not ended at `now` comes before one that has.
    */
-  async mainContract(customerId: number, startedBefore: Date, now: Date, manager: EntityManager | undefined): Promise<DueRow | null> {
+  async mainContract(customerId: number, startedBefore: Date, now: Date, tx: Tx | undefined): Promise<DueRow | null> {
     const { db } = this;
     const q = (n: string) => this.q(n);
     const [row] = await db.query(
@@ -120,14 +120,14 @@ export class DueSourcesRepository {
         `WHERE k.${q('CoworkerId')} = ? AND k.${q('StartDate')} < ? ` +
         `ORDER BY k.${q('IsPrimaryContract')} DESC, CASE WHEN k.${q('CancellationDate')} IS NULL OR k.${q('CancellationDate')} > ? THEN 0 ELSE 1 END, k.${q('StartDate')}, k.${q('Id')} LIMIT 1`,
       [customerId, db.dateParam(startedBefore), db.dateParam(now)],
-      manager,
+      tx,
     );
     return row ?? null;
   }
 
   /** `UPDATE … SET marks, Version + 1, stamps WHERE Id = ? AND <column> = <read> (or IS NULL)`: whether it changed the row. */
   async conditionalUpdate(
-    manager: EntityManager,
+    tx: Tx,
     actor: Principal | undefined,
     entity: abstract new () => unknown,
     id: number,
@@ -147,6 +147,6 @@ export class DueSourcesRepository {
       id,
       ...(read === null ? [] : [read]),
     ];
-    return (await db.run(sql, parameters, manager)).affected === 1;
+    return (await db.run(sql, parameters, tx)).affected === 1;
   }
 }

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+
 import { Database } from '../../persistence/database.js';
 import { byCustomer, DueItemSources, mapLazily, type BilledCustomer, type DueContext, type DueItem } from '../due-items/due-items.js';
 import { BillingRunsRepository } from './billing-runs.repository.js';
+import type { Tx } from '../../persistence/tx.js';
 
 // Team invoices (docs/billing.md, "Team invoices"; docs/api.md §13.3). Who is billed for an item is
 // decided here, where a run gathers the items of one invoice customer, not by each source: a source
@@ -36,17 +37,15 @@ export class TeamInvoicing {
     context: Omit<DueContext, 'customerIds'> & { customer: BilledCustomer },
     takeTurn?: (memberId: number) => Promise<unknown>,
   ): Promise<DueItem[]> {
-    const { customer, until, manager } = context;
-    const payer = await this.payingMemberOf(customer.id, manager);
-    const members = await this.membersPaidBy(customer.id, manager);
+    const { customer, until, tx } = context;
+    const payer = await this.payingMemberOf(customer.id, tx);
+    const members = await this.membersPaidBy(customer.id, tx);
     if (takeTurn) for (const member of members) await takeTurn(member.id);
     const paidByAnother = payer !== null && payer !== customer.id;
-    const items = (await this.collect({ customerIds: [customer.id], until, manager })).filter(
-      (item) => !paidByAnother || item.invoiceDirectly,
-    );
+    const items = (await this.collect({ customerIds: [customer.id], until, tx })).filter((item) => !paidByAnother || item.invoiceDirectly);
     for (const member of members) {
       const prefix = `${member.fullName}: `;
-      for (const item of await this.collect({ customerIds: [member.id], until, manager })) {
+      for (const item of await this.collect({ customerIds: [member.id], until, tx })) {
         if (item.invoiceDirectly) continue;
         items.push({ ...item, lines: mapLazily(item.lines, (line) => ({ ...line, description: prefix + line.description })) });
       }
@@ -67,8 +66,8 @@ export class TeamInvoicing {
    * CreateSingleInvoiceForTeam, or a member of one that has a paying member. A run bills them alone
    * (dueTo); the others need no look at teams (dueToEach).
    */
-  inTeamInvoices(ids: readonly number[], manager: EntityManager | undefined): Promise<Set<number>> {
-    return this.rows.inTeamInvoices(ids, manager);
+  inTeamInvoices(ids: readonly number[], tx: Tx | undefined): Promise<Set<number>> {
+    return this.rows.inTeamInvoices(ids, tx);
   }
 
   /** Every source's items of the context's customers, in the sources' order (each customer's, grouped: byCustomer). */
@@ -78,11 +77,11 @@ export class TeamInvoicing {
     return items;
   }
 
-  private payingMemberOf(customerId: number, manager: EntityManager | undefined): Promise<number | null> {
-    return this.rows.payingMemberOf(customerId, manager);
+  private payingMemberOf(customerId: number, tx: Tx | undefined): Promise<number | null> {
+    return this.rows.payingMemberOf(customerId, tx);
   }
 
-  private membersPaidBy(payerId: number, manager: EntityManager | undefined): Promise<PaidMember[]> {
-    return this.rows.membersPaidBy(payerId, manager);
+  private membersPaidBy(payerId: number, tx: Tx | undefined): Promise<PaidMember[]> {
+    return this.rows.membersPaidBy(payerId, tx);
   }
 }

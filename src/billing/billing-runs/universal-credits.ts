@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { LocalDate } from '@js-joda/core';
-import type { EntityManager } from 'typeorm';
+
 import { Database } from '../../persistence/database.js';
 import type { Principal } from '../../platform/principal.js';
 import { parseDbDateTime, toWire } from '../../records/wire-values.js';
@@ -12,6 +12,7 @@ import { fromUnits, taxOf, toUnits, type Units } from '../due-items/money.js';
 import { atMidnight } from '../due-items/periods.js';
 import type { PricedLine } from './billing-runner.js';
 import { BillingRunsRepository } from './billing-runs.repository.js';
+import type { Tx } from '../../persistence/tx.js';
 
 /** A line as a run plans it: its wire fields and what the run computes with (never on the wire). */
 export interface PlannedLine extends PricedLine {
@@ -75,13 +76,9 @@ export class UniversalCredits {
   ) {}
 
   /** The customer's universal credits with a balance, in spending order (none read when no line could use them). */
-  async spendable(
-    customer: BilledCustomer,
-    lines: readonly { creditUse?: CreditUse }[],
-    manager: EntityManager | undefined,
-  ): Promise<SpendingCredits> {
+  async spendable(customer: BilledCustomer, lines: readonly { creditUse?: CreditUse }[], tx: Tx | undefined): Promise<SpendingCredits> {
     if (!lines.some((line) => line.creditUse)) return [];
-    const rows = await this.rows.universalCredits(customer.id, customer.businessId, manager);
+    const rows = await this.rows.universalCredits(customer.id, customer.businessId, tx);
     return spendingOrder(
       rows.map((row): UniversalCredit => ({
         Id: Number(row.id),
@@ -106,12 +103,12 @@ export class UniversalCredits {
 
   /**
    * The lines with the credit lines of what `credits` pay of them, numbered again. Spends with
-   * `manager` (a run), else only plans (a preview); `credits` keep what is left for the next invoice.
+   * `tx` (a run), else only plans (a preview); `credits` keep what is left for the next invoice.
    */
   async pay(
     lines: readonly PlannedLine[],
     credits: SpendingCredits,
-    manager: EntityManager | undefined,
+    tx: Tx | undefined,
     actor: Principal | undefined,
   ): Promise<PlannedLine[]> {
     if (!credits.length) return [...lines];
@@ -125,7 +122,7 @@ export class UniversalCredits {
         if (left <= 0n) break;
         if (credit.remaining <= 0n || !validOn(credit, line.periodFrom) || !creditApplies(credit.eligibility, use)) continue;
         const wanted = credit.remaining < left ? credit.remaining : left;
-        const units = manager ? await this.uses.takeFrom(manager, actor, credit, left) : wanted;
+        const units = tx ? await this.uses.takeFrom(tx, actor, credit, left) : wanted;
         // Less than wanted: another spend took the rest meanwhile; nothing is left of the credit.
         credit.remaining = units < wanted ? 0n : credit.remaining - units;
         if (units <= 0n) continue;
@@ -143,14 +140,8 @@ export class UniversalCredits {
   }
 
   /** The use-history records of the spends paying a line, once it has its Id. */
-  async recordUses(
-    manager: EntityManager,
-    actor: Principal | undefined,
-    lineId: number,
-    coworkerId: number,
-    line: PlannedLine,
-  ): Promise<void> {
-    if (line.spends.length) await this.uses.recordUses(manager, actor, { lineId }, coworkerId, line.spends);
+  async recordUses(tx: Tx, actor: Principal | undefined, lineId: number, coworkerId: number, line: PlannedLine): Promise<void> {
+    if (line.spends.length) await this.uses.recordUses(tx, actor, { lineId }, coworkerId, line.spends);
   }
 }
 

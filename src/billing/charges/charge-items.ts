@@ -45,8 +45,8 @@ export class ChargeItems implements OnModuleInit {
     });
   }
 
-  private async due({ customerIds, until, manager }: DueContext): Promise<DueItem[]> {
-    const rows = await this.rows.dueForBilling(customerIds, atMidnight(until.plusDays(1)), manager);
+  private async due({ customerIds, until, tx }: DueContext): Promise<DueItem[]> {
+    const rows = await this.rows.dueForBilling(customerIds, atMidnight(until.plusDays(1)), tx);
     return rows.map((row): DueItem => {
       const day = dbDate(row.saleDate)!;
       return this.claims.item(row, {

@@ -1,8 +1,8 @@
-import type { EntityManager } from 'typeorm';
 import { inList } from '../due-items/due-items.js';
 import type { Database } from '../../persistence/database.js';
 import { Business } from '../../kernel/businesses/business.entity.js';
 import { Charge } from './charge.entity.js';
+import type { Tx } from '../../persistence/tx.js';
 
 /** The SQL of charges beyond the record machinery's own. */
 export class ChargesRepository {
@@ -12,7 +12,7 @@ export class ChargesRepository {
    * The customer's charges billing has due (docs/billing.md "Item sources"): dated before `before`, not
    * invoiced, with their business's currency; read as FlagClaims.item reads a record billed whole.
    */
-  dueForBilling(customerIds: readonly number[], before: Date, manager: EntityManager | undefined): Promise<Array<Record<string, unknown>>> {
+  dueForBilling(customerIds: readonly number[], before: Date, tx: Tx | undefined): Promise<Array<Record<string, unknown>>> {
     const { db } = this;
     const q = (name: string) => db.id(name);
     return db.query(
@@ -21,7 +21,7 @@ export class ChargesRepository {
         `FROM ${db.tableOf(Charge)} c JOIN ${db.tableOf(Business)} b ON b.${q('Id')} = c.${q('BusinessId')} ` +
         `WHERE c.${q('CoworkerId')} ${inList(customerIds)} AND c.${q('Invoiced')} = 0 AND c.${q('SaleDate')} < ? ORDER BY c.${q('CoworkerId')}, c.${q('SaleDate')}, c.${q('Id')}`,
       [...customerIds, db.dateParam(before)],
-      manager,
+      tx,
     );
   }
 }

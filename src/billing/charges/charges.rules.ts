@@ -21,7 +21,7 @@ const BILLED = ['CoworkerId', 'TotalAmount', 'TaxRateId', 'SaleDate'] as const;
 export class ChargesRules implements RecordRules<ChargeDto> {
   @Inject(Database) private readonly db: Database;
 
-  async beforeSave({ values: given, existing, dto, manager }: SaveContext<ChargeDto>): Promise<SaveDecision> {
+  async beforeSave({ values: given, existing, dto, tx }: SaveContext<ChargeDto>): Promise<SaveDecision> {
     const values = { ...given };
     if (!existing) {
       values.SaleDate = wholeSecond((values.SaleDate as Date | null | undefined) ?? new Date());
@@ -31,14 +31,14 @@ export class ChargesRules implements RecordRules<ChargeDto> {
     if (dto.SaleDate === null) delete values.SaleDate;
     if (values.SaleDate instanceof Date) values.SaleDate = wholeSecond(values.SaleDate);
     const changesBilled = BILLED.some((field) => values[field] !== undefined);
-    if (changesBilled && (existing.Invoiced === true || !(await holdUnbilled(this.db, Charge, Number(existing.Id), manager)))) {
+    if (changesBilled && (existing.Invoiced === true || !(await holdUnbilled(this.db, Charge, Number(existing.Id), tx)))) {
       refuseBilledChanges('Charge', BILLED, values, existing);
     }
     return { values };
   }
 
-  async beforeDelete(charge: WireRecord, { manager }: DeleteContext): Promise<void> {
-    if (charge.Invoiced === true || !(await holdUnbilled(this.db, Charge, Number(charge.Id), manager)))
+  async beforeDelete(charge: WireRecord, { tx }: DeleteContext): Promise<void> {
+    if (charge.Invoiced === true || !(await holdUnbilled(this.db, Charge, Number(charge.Id), tx)))
       throw refusal(billedDeleteRefusal('Charge', charge.Id));
   }
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+
 import { unitsText } from '../due-items/money.js';
 import type { Principal } from '../../platform/principal.js';
 import { InjectRecords } from '../../records/record.module.js';
@@ -8,6 +8,7 @@ import { coworkerBookingCredits } from '../coworker-booking-credits/coworker-boo
 import { coworkerBookingCreditUseHistories } from './coworker-booking-credit-use-histories.definition.js';
 import { CreditSpendingRepository, type CreditQuestion, type CreditUse } from './credit-spending.repository.js';
 import { planSpend, spendingOrder, type Spend, type SpendableCredit } from './spend-rules.js';
+import type { Tx } from '../../persistence/tx.js';
 
 /**
  * Booking credits spent and given back (docs/bookings.md "Credits"), inside the booking's transaction.
@@ -22,9 +23,9 @@ export class CoworkerBookingCreditUseHistoriesService {
   @InjectRecords(coworkerBookingCredits) private readonly credits: RecordService;
 
   /** The spends that would pay up to `amount` now (nothing written): `available` and a create's first plan. */
-  async creditPlan(question: CreditQuestion, amount: bigint, manager?: EntityManager): Promise<Spend[]> {
+  async creditPlan(question: CreditQuestion, amount: bigint, tx?: Tx): Promise<Spend[]> {
     if (amount <= 0n) return [];
-    return planSpend(await this.spending.applicable(question, manager), amount);
+    return planSpend(await this.spending.applicable(question, tx), amount);
   }
 
   /**
@@ -34,12 +35,12 @@ export class CoworkerBookingCreditUseHistoriesService {
    * instead, and the next credits pay the rest. Returns the spends made; `recordUses` writes their
    * use-history records once the booking has its Id.
    */
-  async take(manager: EntityManager, actor: Principal | undefined, question: CreditQuestion, amount: bigint): Promise<Spend[]> {
+  async take(tx: Tx, actor: Principal | undefined, question: CreditQuestion, amount: bigint): Promise<Spend[]> {
     const made: Spend[] = [];
     let left = amount;
-    for (const credit of spendingOrder(await this.spending.applicable(question, manager))) {
+    for (const credit of spendingOrder(await this.spending.applicable(question, tx))) {
       if (left <= 0n) break;
-      const units = await this.takeFrom(manager, actor, credit, left);
+      const units = await this.takeFrom(tx, actor, credit, left);
       if (units > 0n) made.push({ Id: credit.Id, units });
       left -= units;
     }
@@ -51,16 +52,11 @@ export class CoworkerBookingCreditUseHistoriesService {
    * UPDATE; when another spend took from it meanwhile, what is left is read again and taken instead, so
    * it never goes below 0 (bookings and billing runs alike, docs/billing.md "Universal credits"). What it took.
    */
-  async takeFrom(
-    manager: EntityManager,
-    actor: Principal | undefined,
-    credit: Pick<SpendableCredit, 'Id' | 'remaining'>,
-    wanted: bigint,
-  ): Promise<bigint> {
+  async takeFrom(tx: Tx, actor: Principal | undefined, credit: Pick<SpendableCredit, 'Id' | 'remaining'>, wanted: bigint): Promise<bigint> {
     let units = credit.remaining < wanted ? credit.remaining : wanted;
     while (units > 0n) {
-      if (await this.credits.changeRecorded(manager, actor, credit.Id, () => this.spending.take(credit.Id, units, manager))) return units;
-      const remaining = await this.spending.remaining(credit.Id, manager);
+      if (await this.credits.changeRecorded(tx, actor, credit.Id, () => this.spending.take(credit.Id, units, tx))) return units;
+      const remaining = await this.spending.remaining(credit.Id, tx);
       units = remaining < wanted ? remaining : wanted;
     }
     return 0n;
@@ -68,7 +64,7 @@ export class CoworkerBookingCreditUseHistoriesService {
 
   /** The use-history records of a booking's spends, or (`{ lineId }`) of the spends paying an invoice line. */
   async recordUses(
-    manager: EntityManager,
+    tx: Tx,
     actor: Principal | undefined,
     spender: number | { lineId: number },
     coworkerId: number,
@@ -79,7 +75,7 @@ export class CoworkerBookingCreditUseHistoriesService {
         ? { BookingId: spender, CoworkerInvoiceLineId: null }
         : { BookingId: null, CoworkerInvoiceLineId: spender.lineId };
     for (const spend of spends) {
-      await this.records.createRecorded(manager, actor, {
+      await this.records.createRecorded(tx, actor, {
         CoworkerBookingCreditId: spend.Id,
         ...paid,
         CreditUsed: unitsText(spend.units),
@@ -90,21 +86,21 @@ export class CoworkerBookingCreditUseHistoriesService {
   }
 
   /** Gives back every unreturned spend of a booking: RemainingCredit back, the record Returned. */
-  async giveBack(manager: EntityManager, actor: Principal | undefined, bookingId: number): Promise<void> {
-    await this.giveBackUses(manager, actor, await this.spending.unreturned(bookingId, manager));
+  async giveBack(tx: Tx, actor: Principal | undefined, bookingId: number): Promise<void> {
+    await this.giveBackUses(tx, actor, await this.spending.unreturned(bookingId, tx));
   }
 
   /** Gives back the spends on a deleted invoice's lines (COWORKER_INVOICE_DELETE, docs/billing.md "Universal credits"). */
-  async giveBackInvoice(manager: EntityManager, actor: Principal | undefined, invoiceId: number): Promise<void> {
-    await this.giveBackUses(manager, actor, await this.spending.unreturnedOnInvoice(invoiceId, manager));
+  async giveBackInvoice(tx: Tx, actor: Principal | undefined, invoiceId: number): Promise<void> {
+    await this.giveBackUses(tx, actor, await this.spending.unreturnedOnInvoice(invoiceId, tx));
   }
 
-  private async giveBackUses(manager: EntityManager, actor: Principal | undefined, uses: readonly CreditUse[]): Promise<void> {
+  private async giveBackUses(tx: Tx, actor: Principal | undefined, uses: readonly CreditUse[]): Promise<void> {
     for (const use of uses) {
-      await this.credits.changeRecorded(manager, actor, use.CoworkerBookingCreditId, () =>
-        this.spending.giveBack(use.CoworkerBookingCreditId, use.units, manager),
+      await this.credits.changeRecorded(tx, actor, use.CoworkerBookingCreditId, () =>
+        this.spending.giveBack(use.CoworkerBookingCreditId, use.units, tx),
       );
-      await this.records.updateRecorded(manager, actor, use.Id, { Returned: true });
+      await this.records.updateRecorded(tx, actor, use.Id, { Returned: true });
     }
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+
 import { Database } from '../../persistence/database.js';
 import { toUnits, unitsText } from '../due-items/money.js';
 import { parseDbDateTime, toWire } from '../../records/wire-values.js';
@@ -8,6 +8,7 @@ import { creditApplies, type Eligibility } from '../coworker-booking-credits/cre
 import type { SpendableCredit } from './spend-rules.js';
 import { CoworkerBookingCreditUseHistory } from './coworker-booking-credit-use-history.entity.js';
 import { CoworkerInvoiceLine } from '../coworker-invoice-lines/coworker-invoice-line.entity.js';
+import type { Tx } from '../../persistence/tx.js';
 
 /** What a booking's credits are looked up by (docs/bookings.md "Credits"). */
 export interface CreditQuestion {
@@ -36,7 +37,7 @@ export class CreditSpendingRepository {
   constructor(private readonly db: Database) {}
 
   /** The customer's credits of the business that can pay for a booking of the resource type at `at`, with a balance. */
-  async applicable(question: CreditQuestion, manager?: EntityManager): Promise<SpendableCredit[]> {
+  async applicable(question: CreditQuestion, tx?: Tx): Promise<SpendableCredit[]> {
     const { db } = this;
     const q = (name: string) => db.id(name);
     const at = db.dateParam(question.at);
@@ -45,7 +46,7 @@ export class CreditSpendingRepository {
         `FROM ${db.tableOf(CoworkerBookingCredit)} WHERE ${q('CoworkerId')} = ? AND ${q('BusinessId')} = ? AND ${q('CaneBeUsedForBookings')} = 1 ` +
         `AND ${q('RemainingCredit')} > 0 AND (${q('ValidFrom')} IS NULL OR ${q('ValidFrom')} <= ?) AND (${q('ExpireDate')} IS NULL OR ${q('ExpireDate')} > ?)`,
       [question.coworkerId, question.businessId, at, at],
-      manager,
+      tx,
     );
     return rows
       .filter((row) => creditApplies(this.bookingEligibility(row.types), { resourceTypeId: question.resourceTypeId }))
@@ -57,18 +58,18 @@ export class CreditSpendingRepository {
   }
 
   /** What is left of a credit now (0 when it is gone). */
-  async remaining(creditId: number, manager: EntityManager): Promise<bigint> {
+  async remaining(creditId: number, tx: Tx): Promise<bigint> {
     const { db } = this;
     const [row] = await db.query(
       `SELECT ${db.id('RemainingCredit')} AS r FROM ${db.tableOf(CoworkerBookingCredit)} WHERE ${db.id('Id')} = ?`,
       [creditId],
-      manager,
+      tx,
     );
     return row ? toUnits(row.r) : 0n;
   }
 
   /** Takes `units` from the credit only while at least that much is left; whether it took. */
-  async take(creditId: number, units: bigint, manager: EntityManager): Promise<boolean> {
+  async take(creditId: number, units: bigint, tx: Tx): Promise<boolean> {
     const { db } = this;
     const remaining = db.id('RemainingCredit');
     const amount = this.amountSql();
@@ -77,41 +78,41 @@ export class CreditSpendingRepository {
       `UPDATE ${db.tableOf(CoworkerBookingCredit)} SET ${remaining} = ${this.exact(`${remaining} - ${amount}`)}, ${db.id('Version')} = ${db.id('Version')} + 1 ` +
         `WHERE ${db.id('Id')} = ? AND ${remaining} >= ${amount}`,
       [this.amount(units), creditId, this.amount(units)],
-      manager,
+      tx,
       { entity: CoworkerBookingCredit, id: creditId },
     );
   }
 
   /** Gives `units` back to the credit (when it still exists). */
-  async giveBack(creditId: number, units: bigint, manager: EntityManager): Promise<void> {
+  async giveBack(creditId: number, units: bigint, tx: Tx): Promise<void> {
     const { db } = this;
     const remaining = db.id('RemainingCredit');
     await db.query(
       `UPDATE ${db.tableOf(CoworkerBookingCredit)} SET ${remaining} = ${this.exact(`${remaining} + ${this.amountSql()}`)}, ${db.id('Version')} = ${db.id('Version')} + 1 WHERE ${db.id('Id')} = ?`,
       [this.amount(units), creditId],
-      manager,
+      tx,
     );
   }
 
   /** The unreturned uses of credits by a booking, in the order they were made. */
-  async unreturned(bookingId: number, manager: EntityManager): Promise<CreditUse[]> {
-    return this.unreturnedWhere(`${this.db.id('BookingId')} = ?`, [bookingId], manager);
+  async unreturned(bookingId: number, tx: Tx): Promise<CreditUse[]> {
+    return this.unreturnedWhere(`${this.db.id('BookingId')} = ?`, [bookingId], tx);
   }
 
   /** The unreturned uses of credits on the lines of an invoice (docs/billing.md "Universal credits"), in the order they were made. */
-  async unreturnedOnInvoice(invoiceId: number, manager: EntityManager): Promise<CreditUse[]> {
+  async unreturnedOnInvoice(invoiceId: number, tx: Tx): Promise<CreditUse[]> {
     const { db } = this;
     const lines = `SELECT ${db.id('Id')} FROM ${db.tableOf(CoworkerInvoiceLine)} WHERE ${db.id('CoworkerInvoiceId')} = ?`;
-    return this.unreturnedWhere(`${db.id('CoworkerInvoiceLineId')} IN (${lines})`, [invoiceId], manager);
+    return this.unreturnedWhere(`${db.id('CoworkerInvoiceLineId')} IN (${lines})`, [invoiceId], tx);
   }
 
-  private async unreturnedWhere(condition: string, parameters: unknown[], manager: EntityManager): Promise<CreditUse[]> {
+  private async unreturnedWhere(condition: string, parameters: unknown[], tx: Tx): Promise<CreditUse[]> {
     const { db } = this;
     const rows = await db.query(
       `SELECT ${db.id('Id')} AS id, ${db.id('CoworkerBookingCreditId')} AS credit, ${db.id('CreditUsed')} AS used FROM ${db.tableOf(CoworkerBookingCreditUseHistory)} ` +
         `WHERE ${condition} AND ${db.id('Returned')} = 0 ORDER BY ${db.id('Id')}`,
       parameters,
-      manager,
+      tx,
     );
     return rows.map((row) => ({ Id: Number(row.id), CoworkerBookingCreditId: Number(row.credit), units: toUnits(row.used) }));
   }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+
 import { Database } from '../../persistence/database.js';
 import { toWire } from '../../records/wire-values.js';
 import { Coworker } from '../../billing/coworkers/coworker.entity.js';
@@ -8,6 +8,7 @@ import { CoworkerBookingCredit } from './coworker-booking-credit.entity.js';
 import type { ExpiryRule } from './credit-rules.js';
 import { CoworkerBookingCreditUseHistory } from '../coworker-booking-credit-use-histories/coworker-booking-credit-use-history.entity.js';
 import { units } from '../money.js';
+import type { Tx } from '../../persistence/tx.js';
 
 /** A product's booking credit as a sale releases it. */
 export interface ProductCredit extends ExpiryRule {
@@ -38,13 +39,13 @@ export class CoworkerBookingCreditsRepository {
   constructor(private readonly db: Database) {}
 
   /** The booking credits a sale of the product releases, in the order they were defined. */
-  async creditsOfProduct(productId: number, manager: EntityManager): Promise<ProductCredit[]> {
+  async creditsOfProduct(productId: number, tx: Tx): Promise<ProductCredit[]> {
     const { db } = this;
     const columns = ['Name', 'Credit', ...INTS, ...ID_LISTS, ...FLAGS].map((name) => db.id(name)).join(', ');
     const rows = await db.query(
       `SELECT ${columns} FROM ${db.tableOf(ProductBookingCredit)} WHERE ${db.id('ProductId')} = ? ORDER BY ${db.id('Id')}`,
       [productId],
-      manager,
+      tx,
     );
     return rows.map((row) => {
       const credit: Record<string, unknown> = { Name: String(row.Name), Credit: row.Credit };
@@ -55,25 +56,19 @@ export class CoworkerBookingCreditsRepository {
     });
   }
 
-  /** Writes the credits a sale released, in one INSERT (TypeORM's query builder: the entity's column transformers apply). */
-  async insertReleased(credits: ReadonlyArray<Record<string, unknown>>, manager: EntityManager): Promise<void> {
-    await manager
-      .createQueryBuilder()
-      .insert()
-      .into(CoworkerBookingCredit)
-      .values(credits as never)
-      .updateEntity(false)
-      .execute();
+  /** Writes the credits a sale released, in one INSERT (the entity's column transformers apply). */
+  async insertReleased(credits: ReadonlyArray<Record<string, unknown>>, tx: Tx): Promise<void> {
+    await this.db.insertEntities(CoworkerBookingCredit, credits, tx);
   }
 
   /** The ids of the credits a sale released (only those still unused with `unused`), in order. */
-  async idsOfSale(saleUniqueId: string, unused: boolean, manager: EntityManager): Promise<number[]> {
+  async idsOfSale(saleUniqueId: string, unused: boolean, tx: Tx): Promise<number[]> {
     const { db } = this;
     const condition = unused ? ` AND ${db.id('RemainingCredit')} >= ${db.id('TotalCredit')}` : '';
     const rows = await db.query<{ id: number | string }>(
       `SELECT ${db.id('Id')} AS id FROM ${db.tableOf(CoworkerBookingCredit)} WHERE ${db.id('CoworkerProductUniqueId')} = ?${condition} ORDER BY ${db.id('Id')}`,
       [saleUniqueId],
-      manager,
+      tx,
     );
     return rows.map((row) => Number(row.id));
   }
@@ -82,16 +77,12 @@ export class CoworkerBookingCreditsRepository {
    * Removes the unused credits of a sale with one conditional DELETE and returns how many are left:
    * any credit left was used (even by a transaction that committed meanwhile).
    */
-  async removeUnusedOfSale(saleUniqueId: string, manager: EntityManager): Promise<number> {
+  async removeUnusedOfSale(saleUniqueId: string, tx: Tx): Promise<number> {
     const { db } = this;
     const table = db.tableOf(CoworkerBookingCredit);
     const sale = db.id('CoworkerProductUniqueId');
-    await db.query(
-      `DELETE FROM ${table} WHERE ${sale} = ? AND ${db.id('RemainingCredit')} >= ${db.id('TotalCredit')}`,
-      [saleUniqueId],
-      manager,
-    );
-    const [left] = await db.query<{ n: number | string }>(`SELECT COUNT(*) AS n FROM ${table} WHERE ${sale} = ?`, [saleUniqueId], manager);
+    await db.query(`DELETE FROM ${table} WHERE ${sale} = ? AND ${db.id('RemainingCredit')} >= ${db.id('TotalCredit')}`, [saleUniqueId], tx);
+    const [left] = await db.query<{ n: number | string }>(`SELECT COUNT(*) AS n FROM ${table} WHERE ${sale} = ?`, [saleUniqueId], tx);
     return Number(left.n);
   }
 
@@ -101,28 +92,28 @@ export class CoworkerBookingCreditsRepository {
    * so a spend or return of it waits until the caller's transaction ends; under READ COMMITTED the sum
    * then counts every spend committed before.
    */
-  async usesOf(creditId: number, manager: EntityManager): Promise<{ count: number; unreturned: bigint }> {
+  async usesOf(creditId: number, tx: Tx): Promise<{ count: number; unreturned: bigint }> {
     const { db } = this;
     const q = (name: string) => db.id(name);
     if (db.isMySql)
-      await db.query(`SELECT ${q('Id')} FROM ${db.tableOf(CoworkerBookingCredit)} WHERE ${q('Id')} = ? FOR UPDATE`, [creditId], manager);
+      await db.query(`SELECT ${q('Id')} FROM ${db.tableOf(CoworkerBookingCredit)} WHERE ${q('Id')} = ? FOR UPDATE`, [creditId], tx);
     const rows = await db.query<{ used: number | string; returned: unknown }>(
       `SELECT ${q('CreditUsed')} AS used, ${q('Returned')} AS returned FROM ${db.tableOf(CoworkerBookingCreditUseHistory)} WHERE ${q('CoworkerBookingCreditId')} = ?`,
       [creditId],
-      manager,
+      tx,
     );
     const unreturned = rows.filter((row) => !toWire('bool', row.returned)).reduce((total, row) => total + units(row.used), 0n);
     return { count: rows.length, unreturned };
   }
 
   /** The business of a customer; null when there is no such customer. */
-  async customerBusiness(coworkerId: unknown, manager?: EntityManager): Promise<number | null> {
+  async customerBusiness(coworkerId: unknown, tx?: Tx): Promise<number | null> {
     if (coworkerId === undefined || coworkerId === null) return null;
     const { db } = this;
     const [row] = await db.query<{ b: number | string }>(
       `SELECT ${db.id('BusinessId')} AS b FROM ${db.tableOf(Coworker)} WHERE ${db.id('Id')} = ?`,
       [coworkerId],
-      manager,
+      tx,
     );
     return row ? Number(row.b) : null;
   }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+
 import { RecordValidationException } from '../../records/errors.js';
 import type { WireRecord } from '../../records/record-definition.js';
 import type { RecordRules, SaveContext, SaveDecision } from '../../records/record-rules.js';
@@ -7,6 +7,7 @@ import { toAmount, toDecimalText, units } from '../money.js';
 import { wholeSecond } from './coworker-booking-credits.service.js';
 import { CoworkerBookingCreditsRepository } from './coworker-booking-credits.repository.js';
 import type { CoworkerBookingCreditDto } from './dto/coworker-booking-credit.dto.js';
+import type { Tx } from '../../persistence/tx.js';
 
 /** A credit written by hand: its business is its customer's, its amounts are never empty. */
 @Injectable()
@@ -14,21 +15,17 @@ export class CoworkerBookingCreditsRules implements RecordRules<CoworkerBookingC
   @Inject(CoworkerBookingCreditsRepository) private readonly creditsRepository: CoworkerBookingCreditsRepository;
 
   /** A credit without a BusinessId belongs to its customer's business (restricted administrators included). */
-  async businessOf(
-    values: Readonly<Record<string, unknown>>,
-    manager: EntityManager,
-    byScope: () => Promise<number | null>,
-  ): Promise<number | null> {
+  async businessOf(values: Readonly<Record<string, unknown>>, tx: Tx, byScope: () => Promise<number | null>): Promise<number | null> {
     if (values.BusinessId === undefined || values.BusinessId === null)
-      return this.creditsRepository.customerBusiness(values.CoworkerId, manager);
+      return this.creditsRepository.customerBusiness(values.CoworkerId, tx);
     return byScope();
   }
 
   /** The credit's business from its customer, its amounts and whole-second dates: the values to write. */
-  async beforeSave({ manager, values: given, existing }: SaveContext<CoworkerBookingCreditDto>): Promise<SaveDecision> {
+  async beforeSave({ tx, values: given, existing }: SaveContext<CoworkerBookingCreditDto>): Promise<SaveDecision> {
     const values = { ...given };
     const coworkerId = values.CoworkerId ?? existing?.CoworkerId;
-    const business = await this.creditsRepository.customerBusiness(coworkerId, manager);
+    const business = await this.creditsRepository.customerBusiness(coworkerId, tx);
     if (values.BusinessId === null || (values.BusinessId === undefined && existing === null)) values.BusinessId = business;
     const businessId = values.BusinessId ?? existing?.BusinessId;
     if (Number(businessId) !== business) {
@@ -45,7 +42,7 @@ export class CoworkerBookingCreditsRules implements RecordRules<CoworkerBookingC
       // Cleared amounts are zero: the columns always hold a number.
       if (values.TotalCredit === null) values.TotalCredit = 0;
       if (values.RemainingCredit === null) values.RemainingCredit = 0;
-      Object.assign(values, await this.keptRemaining(manager, values, existing));
+      Object.assign(values, await this.keptRemaining(tx, values, existing));
     }
     if (
       units((values.RemainingCredit as number | string | undefined) ?? (existing?.RemainingCredit as number)) >
@@ -67,13 +64,9 @@ export class CoworkerBookingCreditsRules implements RecordRules<CoworkerBookingC
    * a booking and PUT back restores nothing), and a TotalCredit below Σ unreturned uses is a 400. Without
    * uses, a body's RemainingCredit is written; a new TotalCredit alone moves RemainingCredit with it.
    */
-  private async keptRemaining(
-    manager: EntityManager,
-    values: Readonly<Record<string, unknown>>,
-    existing: WireRecord,
-  ): Promise<Record<string, unknown>> {
+  private async keptRemaining(tx: Tx, values: Readonly<Record<string, unknown>>, existing: WireRecord): Promise<Record<string, unknown>> {
     const total = units((values.TotalCredit ?? existing.TotalCredit) as number | string);
-    const uses = await this.creditsRepository.usesOf(Number(existing.Id), manager);
+    const uses = await this.creditsRepository.usesOf(Number(existing.Id), tx);
     if (uses.count > 0) {
       if (total < uses.unreturned) {
         throw RecordValidationException.field(

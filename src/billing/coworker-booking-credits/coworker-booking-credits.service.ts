@@ -1,5 +1,5 @@
 import { Inject, Injectable, UnauthorizedException } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+
 import type { ListEnvelope } from '../../records/envelopes.js';
 import { RecordNotFoundException, RecordValidationException } from '../../records/errors.js';
 import type { Principal } from '../../platform/principal.js';
@@ -13,6 +13,7 @@ import { coworkerBookingCredits } from './coworker-booking-credits.definition.js
 import { CoworkerBookingCreditsRepository } from './coworker-booking-credits.repository.js';
 import { creditApplies, expiryDate, nextRenewal, releasedAmount, type Eligibility, type PlanTerm } from './credit-rules.js';
 import { createStamp } from '../../records/audit-stamp.js';
+import type { Tx } from '../../persistence/tx.js';
 
 /** A sale whose product's credits are released, as the sale's transaction knows it. */
 export interface ReleasingSale {
@@ -46,8 +47,8 @@ export class CoworkerBookingCreditsService {
    * customer's account, Credit × Quantity, valid from the sale date, expiring by its rule. Returns
    * how many were released. A failure here fails the sale: the machinery rolls everything back.
    */
-  async release(manager: EntityManager, sale: ReleasingSale, actor?: Principal): Promise<number> {
-    const credits = await this.creditsRepository.creditsOfProduct(sale.ProductId, manager);
+  async release(tx: Tx, sale: ReleasingSale, actor?: Principal): Promise<number> {
+    const credits = await this.creditsRepository.creditsOfProduct(sale.ProductId, tx);
     if (!credits.length) return 0;
     const validFrom = wholeSecond(sale.SaleDate);
     const renewal = nextRenewal(sale.plan, validFrom);
@@ -91,24 +92,23 @@ export class CoworkerBookingCreditsService {
         CoworkerProductUniqueId: sale.UniqueId,
       };
     });
-    await this.creditsRepository.insertReleased(rows, manager);
-    for (const id of await this.creditsRepository.idsOfSale(sale.UniqueId, false, manager))
-      await this.records.recordCreated(manager, actor, id);
+    await this.creditsRepository.insertReleased(rows, tx);
+    for (const id of await this.creditsRepository.idsOfSale(sale.UniqueId, false, tx)) await this.records.recordCreated(tx, actor, id);
     return rows.length;
   }
 
   /** The credits a sale released (only those still unused with `unused`), as GET shows them. */
-  async ofSale(manager: EntityManager, saleUniqueId: string, unused = false): Promise<WireRecord[]> {
-    const ids = await this.creditsRepository.idsOfSale(saleUniqueId, unused, manager);
-    return Promise.all(ids.map((id) => this.records.get(id, undefined, manager)));
+  async ofSale(tx: Tx, saleUniqueId: string, unused = false): Promise<WireRecord[]> {
+    const ids = await this.creditsRepository.idsOfSale(saleUniqueId, unused, tx);
+    return Promise.all(ids.map((id) => this.records.get(id, undefined, tx)));
   }
 
   /**
    * Removes the unused credits a sale released and returns how many are left, that is, used
    * (CoworkerBookingCreditsRepository.removeUnusedOfSale).
    */
-  removeUnusedOfSale(manager: EntityManager, saleUniqueId: string): Promise<number> {
-    return this.creditsRepository.removeUnusedOfSale(saleUniqueId, manager);
+  removeUnusedOfSale(tx: Tx, saleUniqueId: string): Promise<number> {
+    return this.creditsRepository.removeUnusedOfSale(saleUniqueId, tx);
   }
 
   /**

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+
 import { Database } from '../../persistence/database.js';
 import type { SqlContext } from '../../records/record-definition.js';
 import { parseDbDateTime, toWire } from '../../records/wire-values.js';
 import { Coworker } from '../../billing/coworkers/coworker.entity.js';
 import { Tariff } from '../tariffs/tariff.entity.js';
 import { CoworkerContract } from './coworker-contract.entity.js';
+import type { Tx } from '../../persistence/tx.js';
 
 // What "an active contract" and "the customer's main contract" mean, in one place for every reader:
 // a contract is active from its StartDate until its CancellationDate (exclusive), as of now; the main
@@ -50,7 +51,7 @@ export interface TariffTerms {
 }
 
 /**
- * The SQL of contracts beyond the machinery's own, run inside the writing transaction (`manager`).
+ * The SQL of contracts beyond the machinery's own, run inside the writing transaction (`tx`).
  * Hand-built: a sale reads the main contract, and the customer's row is locked FOR UPDATE on MySQL,
  * which TypeORM refuses to write on SQLite (where write transactions take turns anyway).
  */
@@ -61,13 +62,13 @@ export class CoworkerContractsRepository {
   constructor(private readonly db: Database) {}
 
   /** The main active contract of a customer at `at`; null when none. */
-  async mainActive(coworkerId: number, at: Date, manager?: EntityManager): Promise<MainContract | null> {
+  async mainActive(coworkerId: number, at: Date, tx?: Tx): Promise<MainContract | null> {
     const { db, quoting: q } = this;
     const [row] = await db.query(
       `SELECT mc.${db.id('Id')} AS id, mc.${db.id('TariffId')} AS tariff, mc.${db.id('StartDate')} AS start, mc.${db.id('CancellationDate')} AS cancelled ` +
         `FROM ${db.tableOf(CoworkerContract)} mc WHERE mc.${db.id('CoworkerId')} = ? AND ${activeContractSql(q, 'mc', '?')} ORDER BY ${mainFirst(q, 'mc')} LIMIT 1`,
       [coworkerId, db.dateParam(at), db.dateParam(at)],
-      manager,
+      tx,
     );
     if (!row) return null;
     const cancelled = parseDbDateTime(row.cancelled);
@@ -80,14 +81,14 @@ export class CoworkerContractsRepository {
   }
 
   /** The ids of a customer's contracts active at `at` (all of them, or only `onlyId`). */
-  async activeIds(coworkerId: number, at: Date, manager: EntityManager, onlyId?: number): Promise<number[]> {
+  async activeIds(coworkerId: number, at: Date, tx: Tx, onlyId?: number): Promise<number[]> {
     const { db } = this;
     const when = db.dateParam(at);
     const rows = await db.query<{ id: number | string }>(
       `SELECT c.${db.id('Id')} AS id FROM ${db.tableOf(CoworkerContract)} c WHERE c.${db.id('CoworkerId')} = ? AND ${activeContractSql(this.quoting, 'c', '?')}` +
         (onlyId === undefined ? '' : ` AND c.${db.id('Id')} = ?`),
       [coworkerId, when, when, ...(onlyId === undefined ? [] : [onlyId])],
-      manager,
+      tx,
     );
     return rows.map((row) => Number(row.id));
   }
@@ -96,45 +97,45 @@ export class CoworkerContractsRepository {
    * The business of a customer, whose row stays locked until the transaction ends (MySQL): the lock
    * that serialises the main-contract mark of its contracts. Null when the customer does not exist.
    */
-  async lockCustomerBusiness(coworkerId: number, manager: EntityManager): Promise<number | null> {
+  async lockCustomerBusiness(coworkerId: number, tx: Tx): Promise<number | null> {
     const { db } = this;
     const [customer] = await db.query<{ b: number | string }>(
       `SELECT ${db.id('BusinessId')} AS b FROM ${db.tableOf(Coworker)} WHERE ${db.id('Id')} = ?${db.isMySql ? ' FOR UPDATE' : ''}`,
       [coworkerId],
-      manager,
+      tx,
     );
     return customer ? Number(customer.b) : null;
   }
 
-  async tariffTerms(tariffId: number, manager: EntityManager): Promise<TariffTerms | null> {
+  async tariffTerms(tariffId: number, tx: Tx): Promise<TariffTerms | null> {
     const { db } = this;
     const [tariff] = await db.query(
       `SELECT ${db.id('BusinessId')} AS b, ${db.id('Price')} AS price FROM ${db.tableOf(Tariff)} WHERE ${db.id('Id')} = ?`,
       [tariffId],
-      manager,
+      tx,
     );
     return tariff ? { BusinessId: Number(tariff.b), Price: toWire('money', tariff.price) as number | null } : null;
   }
 
   /** The ids of the customer's contracts marked as its main one, but for `exceptId` (0: none). */
-  async markedMainIds(coworkerId: number, exceptId: number, manager: EntityManager): Promise<number[]> {
+  async markedMainIds(coworkerId: number, exceptId: number, tx: Tx): Promise<number[]> {
     const { db } = this;
     const rows = await db.query<{ id: number | string }>(
       `SELECT ${db.id('Id')} AS id FROM ${db.tableOf(CoworkerContract)} WHERE ${db.id('CoworkerId')} = ? AND ${db.id('IsPrimaryContract')} = 1 AND ${db.id('Id')} <> ?`,
       [coworkerId, exceptId],
-      manager,
+      tx,
     );
     return rows.map((row) => Number(row.id));
   }
 
   /** How many of the customer's contracts on tariffs of another business than `businessId` are not cancelled at `at`. */
-  async countRunningOutside(coworkerId: number, businessId: number, at: Date, manager: EntityManager): Promise<number> {
+  async countRunningOutside(coworkerId: number, businessId: number, at: Date, tx: Tx): Promise<number> {
     const { db } = this;
     const [running] = await db.query<{ n: number | string }>(
       `SELECT COUNT(*) AS n FROM ${db.tableOf(CoworkerContract)} c JOIN ${db.tableOf(Tariff)} t ON t.${db.id('Id')} = c.${db.id('TariffId')} ` +
         `WHERE c.${db.id('CoworkerId')} = ? AND t.${db.id('BusinessId')} <> ? AND (c.${db.id('CancellationDate')} IS NULL OR c.${db.id('CancellationDate')} > ?)`,
       [coworkerId, businessId, db.dateParam(at)],
-      manager,
+      tx,
     );
     return Number(running.n);
   }

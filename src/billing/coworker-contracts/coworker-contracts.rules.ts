@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+
 import type { FieldError } from '../../records/envelopes.js';
 import { RecordValidationException, refusal } from '../../records/errors.js';
 import { billedDeleteRefusal, hasBilledLines, refuseBilledChanges } from '../due-items/billed-items.js';
@@ -13,6 +13,7 @@ import { RecordTypes } from '../../records/record-types.js';
 import type { RecordService } from '../../records/record.service.js';
 import { coworkerContracts } from './coworker-contracts.definition.js';
 import { Database } from '../../persistence/database.js';
+import type { Tx } from '../../persistence/tx.js';
 
 /**
  * Customers' contracts (docs/api.md §11.4). Every write, through this API or when a customer is
@@ -42,7 +43,7 @@ export class CoworkerContractsRules implements RecordRules<CoworkerContractDto> 
     const existing = context.existing;
     const { Price: _cleared, ...withoutPrice } = context.values;
     const given = existing && dto.Price === null ? withoutPrice : context.values;
-    return { values: await this.applyRules(context.manager, context.actor, given, existing, dto.Price === null) };
+    return { values: await this.applyRules(context.tx, context.actor, given, existing, dto.Price === null) };
   }
 
   /**
@@ -50,27 +51,27 @@ export class CoworkerContractsRules implements RecordRules<CoworkerContractDto> 
    * the same rules as a contract created through the API. Returns its Id.
    */
   async start(
-    manager: EntityManager,
+    tx: Tx,
     actor: Principal | undefined,
     contract: { CoworkerId: number; TariffId: number; StartDate: Date; IsPrimaryContract: boolean },
   ): Promise<number> {
-    const values = await this.applyRules(manager, actor, contract, null, false);
-    return (await this.records.createRecorded(manager, actor, values)).id;
+    const values = await this.applyRules(tx, actor, contract, null, false);
+    return (await this.records.createRecorded(tx, actor, values)).id;
   }
 
-  /** The main active contract of a customer at `at` (docs/api.md §3.1), read inside `manager`'s transaction; null when none. */
-  mainActive(coworkerId: number, at: Date, manager?: EntityManager): Promise<MainContract | null> {
-    return this.contractsRepository.mainActive(coworkerId, at, manager);
+  /** The main active contract of a customer at `at` (docs/api.md §3.1), read inside `tx`'s transaction; null when none. */
+  mainActive(coworkerId: number, at: Date, tx?: Tx): Promise<MainContract | null> {
+    return this.contractsRepository.mainActive(coworkerId, at, tx);
   }
 
   /** How many of a customer's contracts run on (are not cancelled at `at`) on tariffs of another business than `businessId`. */
-  countRunningOutside(coworkerId: number, businessId: number, at: Date, manager: EntityManager): Promise<number> {
-    return this.contractsRepository.countRunningOutside(coworkerId, businessId, at, manager);
+  countRunningOutside(coworkerId: number, businessId: number, at: Date, tx: Tx): Promise<number> {
+    return this.contractsRepository.countRunningOutside(coworkerId, businessId, at, tx);
   }
 
   /** Ends a customer's contracts active at `at` (all of them, or only `onlyId`) at that moment. */
-  async cancelActive(manager: EntityManager, actor: Principal | undefined, coworkerId: number, at: Date, onlyId?: number): Promise<void> {
-    await this.changeOthers(manager, actor, await this.contractsRepository.activeIds(coworkerId, at, manager, onlyId), {
+  async cancelActive(tx: Tx, actor: Principal | undefined, coworkerId: number, at: Date, onlyId?: number): Promise<void> {
+    await this.changeOthers(tx, actor, await this.contractsRepository.activeIds(coworkerId, at, tx, onlyId), {
       CancellationDate: at,
     });
   }
@@ -79,14 +80,9 @@ export class CoworkerContractsRules implements RecordRules<CoworkerContractDto> 
    * Contracts a domain rule changes besides the one written (a cancellation, the main-contract mark):
    * each is updated like any record, so its version moves and the change is recorded and delivered.
    */
-  private async changeOthers(
-    manager: EntityManager,
-    actor: Principal | undefined,
-    ids: readonly number[],
-    values: Record<string, unknown>,
-  ): Promise<void> {
+  private async changeOthers(tx: Tx, actor: Principal | undefined, ids: readonly number[], values: Record<string, unknown>): Promise<void> {
     for (const id of ids) {
-      const before = await this.records.get(id, undefined, manager);
+      const before = await this.records.get(id, undefined, tx);
       const changes = { ...values };
       // A cancellation may leave no period to bill: the next one (RenewalDate) goes with it.
       if (
@@ -95,7 +91,7 @@ export class CoworkerContractsRules implements RecordRules<CoworkerContractDto> 
         !utcDate(changes.CancellationDate).isAfter(utcDate(String(before.RenewalDate)))
       )
         changes.RenewalDate = null;
-      await this.records.updateRecorded(manager, actor, id, changes, { before });
+      await this.records.updateRecorded(tx, actor, id, changes, { before });
     }
   }
 
@@ -130,14 +126,14 @@ export class CoworkerContractsRules implements RecordRules<CoworkerContractDto> 
     values.RenewalDate = cancellation && !utcDate(cancellation).isAfter(utcDate(renewal)) ? null : renewal;
   }
 
-  async beforeDelete(contract: WireRecord, { manager }: DeleteContext): Promise<void> {
-    if (await hasBilledLines(this.db, 'CoworkerContractUniqueId', String(contract.UniqueId), manager))
+  async beforeDelete(contract: WireRecord, { tx }: DeleteContext): Promise<void> {
+    if (await hasBilledLines(this.db, 'CoworkerContractUniqueId', String(contract.UniqueId), tx))
       throw refusal(billedDeleteRefusal('CoworkerContract', contract.Id));
   }
 
   /** Checks a contract's values against the rules and returns them with the defaults the rules give. */
   private async applyRules(
-    manager: EntityManager,
+    tx: Tx,
     actor: Principal | undefined,
     given: Readonly<Record<string, unknown>>,
     existing: WireRecord | null,
@@ -147,9 +143,9 @@ export class CoworkerContractsRules implements RecordRules<CoworkerContractDto> 
     const coworkerId = Number(values.CoworkerId ?? existing?.CoworkerId);
     const tariffId = Number(values.TariffId ?? existing?.TariffId);
     // The customer's row is the lock that serialises its contracts' main-contract mark.
-    const business = await this.contractsRepository.lockCustomerBusiness(coworkerId, manager);
+    const business = await this.contractsRepository.lockCustomerBusiness(coworkerId, tx);
     if (business === null) throw RecordValidationException.field('CoworkerId', `Coworker ${coworkerId} does not exist`, coworkerId);
-    const tariff = await this.contractsRepository.tariffTerms(tariffId, manager);
+    const tariff = await this.contractsRepository.tariffTerms(tariffId, tx);
     if (!tariff) throw RecordValidationException.field('TariffId', `Tariff ${tariffId} does not exist`, tariffId);
     if (tariff.BusinessId !== business) {
       throw RecordValidationException.field(
@@ -176,10 +172,10 @@ export class CoworkerContractsRules implements RecordRules<CoworkerContractDto> 
     this.billingRules(values, existing, start, cancellation);
 
     const ownId = existing ? Number(existing.Id) : 0;
-    if (!existing && values.IsPrimaryContract !== true && !(await this.contractsRepository.markedMainIds(coworkerId, 0, manager)).length)
+    if (!existing && values.IsPrimaryContract !== true && !(await this.contractsRepository.markedMainIds(coworkerId, 0, tx)).length)
       values.IsPrimaryContract = true;
     if (values.IsPrimaryContract === true) {
-      await this.changeOthers(manager, actor, await this.contractsRepository.markedMainIds(coworkerId, ownId, manager), {
+      await this.changeOthers(tx, actor, await this.contractsRepository.markedMainIds(coworkerId, ownId, tx), {
         IsPrimaryContract: false,
       });
     }

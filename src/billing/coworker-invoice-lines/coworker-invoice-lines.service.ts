@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+
 import { createStamp } from '../../records/audit-stamp.js';
 import type { Principal } from '../../platform/principal.js';
 import { withFields } from '../../records/record-writes.js';
 import { InjectRecords } from '../../records/record.module.js';
 import type { RecordService } from '../../records/record.service.js';
 import { coworkerInvoiceLines } from './coworker-invoice-lines.definition.js';
+import type { Tx } from '../../persistence/tx.js';
 
 /** Invoice lines are written by billing runs only (docs/billing.md): inside the run's transaction, with their history. */
 @Injectable()
@@ -13,14 +14,9 @@ export class CoworkerInvoiceLinesService {
   @InjectRecords(coworkerInvoiceLines) private readonly records: RecordService;
 
   /** An invoice's lines, in order, in one INSERT, and their history in one more (`businessId`: the invoice's): their Ids. */
-  insertLines(
-    manager: EntityManager,
-    actor: Principal | undefined,
-    lines: readonly Record<string, unknown>[],
-    businessId: number,
-  ): Promise<number[]> {
+  insertLines(tx: Tx, actor: Principal | undefined, lines: readonly Record<string, unknown>[], businessId: number): Promise<number[]> {
     const now = new Date();
     const written = lines.map((values) => withFields(values, createStamp(actor, now)));
-    return this.records.insertRecords(manager, actor, written, businessId);
+    return this.records.insertRecords(tx, actor, written, businessId);
   }
 }

@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+
 import type { RecordChange } from '../../records/change-log/change-log.service.js';
 import type { EventDelivery, RecordEvents } from '../../records/record-events.js';
 import { CoworkerInvoicesRepository } from './coworker-invoices.repository.js';
+import type { Tx } from '../../persistence/tx.js';
 
 const CREATE_FIRST = 'CoworkerInvoiceCreateFirst';
 
@@ -27,9 +28,9 @@ export class CoworkerInvoiceEvents implements RecordEvents {
   }
 
   /** CoworkerInvoiceCreateFirst is delivered only for the customer's first invoice. */
-  async delivery(action: string, change: RecordChange, manager: EntityManager): Promise<EventDelivery | null | undefined> {
+  async delivery(action: string, change: RecordChange, tx: Tx): Promise<EventDelivery | null | undefined> {
     if (action !== CREATE_FIRST) return undefined;
     const invoice = await change.record();
-    return (await this.invoices.invoiceCount(invoice.CoworkerId, manager)) === 1 ? undefined : null;
+    return (await this.invoices.invoiceCount(invoice.CoworkerId, tx)) === 1 ? undefined : null;
   }
 }

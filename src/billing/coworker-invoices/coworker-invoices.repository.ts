@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+
 import { Database } from '../../persistence/database.js';
 import { CoworkerInvoice } from './coworker-invoice.entity.js';
 import { Coworker } from '../../billing/coworkers/coworker.entity.js';
+import type { Tx } from '../../persistence/tx.js';
 
 /** The details of a customer an invoice is billed to. */
 export type BilledCustomer = Pick<
@@ -10,40 +11,44 @@ export type BilledCustomer = Pick<
   'BusinessId' | 'FullName' | 'CompanyName' | 'BillingName' | 'Address' | 'City' | 'PostCode' | 'CountryId' | 'TaxIDNumber' | 'MobilePhone'
 >;
 
-/** The reads of customer invoices beyond the machinery's own and the issuance's (TypeORM's find). */
+const BILLED_CUSTOMER_COLUMNS: ReadonlyArray<keyof BilledCustomer> = [
+  'BusinessId',
+  'FullName',
+  'CompanyName',
+  'BillingName',
+  'Address',
+  'City',
+  'PostCode',
+  'CountryId',
+  'TaxIDNumber',
+  'MobilePhone',
+];
+
+/** The reads of customer invoices beyond the machinery's own and the issuance's. */
 @Injectable()
 export class CoworkerInvoicesRepository {
   constructor(private readonly db: Database) {}
 
   /** How many customer invoices the customer has (a first invoice fires its own webhook action). */
-  async invoiceCount(coworkerId: unknown, manager: EntityManager): Promise<number> {
+  async invoiceCount(coworkerId: unknown, tx: Tx): Promise<number> {
     const { db } = this;
     const [count] = await db.query(
       `SELECT COUNT(*) AS n FROM ${db.tableOf(CoworkerInvoice)} WHERE ${db.id('CoworkerId')} = ?`,
       [coworkerId],
-      manager,
+      tx,
     );
     return Number(count.n);
   }
 
   /** The bill-to details of a customer, read inside the invoice's transaction; null when it is gone. */
-  async billedCustomer(coworkerId: number, manager: EntityManager): Promise<BilledCustomer | null> {
-    const customer = await manager.findOne(Coworker, {
-      select: {
-        Id: true,
-        BusinessId: true,
-        FullName: true,
-        CompanyName: true,
-        BillingName: true,
-        Address: true,
-        City: true,
-        PostCode: true,
-        CountryId: true,
-        TaxIDNumber: true,
-        MobilePhone: true,
-      },
-      where: { Id: coworkerId },
-    });
+  async billedCustomer(coworkerId: number, tx: Tx): Promise<BilledCustomer | null> {
+    const { db } = this;
+    const columns = BILLED_CUSTOMER_COLUMNS.map((name) => db.id(name)).join(', ');
+    const [customer] = await db.query<BilledCustomer>(
+      `SELECT ${columns} FROM ${db.tableOf(Coworker)} WHERE ${db.id('Id')} = ?`,
+      [coworkerId],
+      tx,
+    );
     if (!customer) return null;
     const { BusinessId, FullName, CompanyName, BillingName, Address, City, PostCode, CountryId, TaxIDNumber, MobilePhone } = customer;
     return {

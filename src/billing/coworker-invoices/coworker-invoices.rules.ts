@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+
 import { RecordValidationException } from '../../records/errors.js';
 import type { WireRecord } from '../../records/record-definition.js';
 import type { DeleteContext, RecordRules, SaveContext, SaveDecision } from '../../records/record-rules.js';
@@ -16,6 +16,7 @@ import { sum, toAmount, units } from '../money.js';
 import { SettlementRepository } from '../settlement/settlement.repository.js';
 import { INVOICE_CODE } from '../coworker-ledger-entries/service-entries.js';
 import { InvoiceLedger } from './invoice-ledger.js';
+import type { Tx } from '../../persistence/tx.js';
 
 /**
  * Issuance of customer invoices (docs/api.md §3.1). On create: the next number of the business's
@@ -37,13 +38,13 @@ export class CoworkerInvoicesRules implements RecordRules<CoworkerInvoiceDto> {
   private deletionRule: InvoiceDeletionRule | null = null;
 
   /** The values to write: the body's, with the snapshots and the number the rules above add. */
-  async beforeSave({ manager, values: given, existing }: SaveContext<CoworkerInvoiceDto>): Promise<SaveDecision> {
-    return { values: await this.valuesToWrite(manager, given, existing) };
+  async beforeSave({ tx, values: given, existing }: SaveContext<CoworkerInvoiceDto>): Promise<SaveDecision> {
+    return { values: await this.valuesToWrite(tx, given, existing) };
   }
 
   /** The invoice's own ledger entry (INV) is written with it, and follows its customer and total. */
-  async afterSave(id: number, { manager, actor, existing }: SaveContext<CoworkerInvoiceDto>): Promise<void> {
-    await this.ledger.follow(id, manager, actor, existing === null);
+  async afterSave(id: number, { tx, actor, existing }: SaveContext<CoworkerInvoiceDto>): Promise<void> {
+    await this.ledger.follow(id, tx, actor, existing === null);
   }
 
   /**
@@ -65,7 +66,7 @@ export class CoworkerInvoicesRules implements RecordRules<CoworkerInvoiceDto> {
    * may bring the number it took for it: `reservedNumber`, one of InvoiceIssuanceRepository.nextNumbers).
    */
   async valuesToWrite(
-    manager: EntityManager,
+    tx: Tx,
     given: Readonly<Record<string, unknown>>,
     existing: WireRecord | null,
     reservedNumber?: string,
@@ -74,23 +75,22 @@ export class CoworkerInvoicesRules implements RecordRules<CoworkerInvoiceDto> {
     const values = { ...given };
     // A partial update names only what it changes: the business is the stored one when absent (docs/api.md §1.2).
     if (repointed(existing, given, 'CoworkerId'))
-      Object.assign(values, await this.billTo(manager, { BusinessId: existing?.BusinessId, ...given }));
-    if (repointed(existing, given, 'CurrencyId'))
-      values.CurrencyCode = await this.issuance.lookup(Currency, given.CurrencyId, 'Code', manager);
+      Object.assign(values, await this.billTo(tx, { BusinessId: existing?.BusinessId, ...given }));
+    if (repointed(existing, given, 'CurrencyId')) values.CurrencyCode = await this.issuance.lookup(Currency, given.CurrencyId, 'Code', tx);
     if (existing === null) {
-      values.BusinessName = await this.issuance.lookup(Business, given.BusinessId, 'Name', manager);
+      values.BusinessName = await this.issuance.lookup(Business, given.BusinessId, 'Name', tx);
       // The number last, just before the insert: the counter row stays locked until COMMIT, and
       // everything read before it is time other invoices of the business do not wait for (docs/billing.md).
-      values.InvoiceNumber = reservedNumber ?? (await this.issuance.nextNumber('CoworkerInvoice', given.BusinessId as number, manager));
+      values.InvoiceNumber = reservedNumber ?? (await this.issuance.nextNumber('CoworkerInvoice', given.BusinessId as number, tx));
     }
     // A new invoice is due in full; the settlement of payments keeps DueAmount from then on.
     if (existing === null) values.DueAmount = fromUnits(toUnits(values.TotalAmount ?? 0));
-    if (existing !== null) await this.refuseSettlementChanges(manager, values, existing);
+    if (existing !== null) await this.refuseSettlementChanges(tx, values, existing);
     // An invoice with lines (a run's, a credit note) has their totals: read-only (docs/api.md §9.1, §10.1).
     if (
       existing !== null &&
       (values.TotalAmount !== undefined || values.TaxAmount !== undefined) &&
-      (await this.settlementRepository.hasLines(Number(existing.Id), manager))
+      (await this.settlementRepository.hasLines(Number(existing.Id), tx))
     ) {
       delete values.TotalAmount;
       delete values.TaxAmount;
@@ -102,7 +102,7 @@ export class CoworkerInvoicesRules implements RecordRules<CoworkerInvoiceDto> {
       values.TotalAmount !== undefined &&
       units(values.TotalAmount as number | null) !== units(existing.TotalAmount as number | null)
     )
-      Object.assign(values, await this.settledWithTotal(Number(existing.Id), values.TotalAmount as number | null, manager));
+      Object.assign(values, await this.settledWithTotal(Number(existing.Id), values.TotalAmount as number | null, tx));
     return values;
   }
 
@@ -113,32 +113,28 @@ export class CoworkerInvoicesRules implements RecordRules<CoworkerInvoiceDto> {
    * Y's invoice); the amounts of a void invoice, a credit note, and an invoice with payments or credit
    * notes. Values equal to the stored ones are fine: a record PUT back as read changes nothing.
    */
-  private async refuseSettlementChanges(
-    manager: EntityManager,
-    values: Readonly<Record<string, unknown>>,
-    existing: WireRecord,
-  ): Promise<void> {
+  private async refuseSettlementChanges(tx: Tx, values: Readonly<Record<string, unknown>>, existing: WireRecord): Promise<void> {
     const id = Number(existing.Id);
-    const invoice = await this.settlementRepository.lockInvoice(id, manager);
+    const invoice = await this.settlementRepository.lockInvoice(id, tx);
     if (!invoice) return;
     const changes = (field: string) => values[field] !== undefined && values[field] !== existing[field];
     const amountChanges = (field: string) =>
       values[field] !== undefined && units(values[field] as number | null) !== units(existing[field] as number | null);
     if (!changes('CoworkerId') && !changes('CurrencyId') && !AMOUNTS.some(amountChanges)) return;
-    const entries = await this.settlementRepository.entriesOf(id, manager);
-    const creditNotes = invoice.CreditNote ? [] : await this.settlementRepository.creditNoteTotals(invoice.UniqueId, manager);
+    const entries = await this.settlementRepository.entriesOf(id, tx);
+    const creditNotes = invoice.CreditNote ? [] : await this.settlementRepository.creditNoteTotals(invoice.UniqueId, tx);
     const name = `Invoice ${invoice.InvoiceNumber}`;
     for (const field of ['CoworkerId', 'CurrencyId']) {
       if (!changes(field)) continue;
       const why = entries.length
         ? 'has payments or refunds'
-        : (await this.settlementRepository.ownEntriesOf(id, manager)).some((entry) => entry.Code !== INVOICE_CODE)
+        : (await this.settlementRepository.ownEntriesOf(id, tx)).some((entry) => entry.Code !== INVOICE_CODE)
           ? invoice.CreditNote
             ? 'is a credit note'
             : 'is void'
           : creditNotes.length
             ? 'has credit notes'
-            : (await this.settlementRepository.hasLines(id, manager))
+            : (await this.settlementRepository.hasLines(id, tx))
               ? 'has lines'
               : null;
       if (why) throw RecordValidationException.field(field, `${name} ${why}: its ${field} cannot change.`, values[field]);
@@ -163,12 +159,12 @@ export class CoworkerInvoicesRules implements RecordRules<CoworkerInvoiceDto> {
    * The settled fields of an invoice whose TotalAmount an update changes (an invoice made by POST has no
    * lines): what is due follows, under the invoice's lock; a total below what was paid and credited is refused.
    */
-  private async settledWithTotal(id: number, total: number | null, manager: EntityManager): Promise<Record<string, unknown>> {
-    const invoice = await this.settlementRepository.lockInvoice(id, manager);
+  private async settledWithTotal(id: number, total: number | null, tx: Tx): Promise<Record<string, unknown>> {
+    const invoice = await this.settlementRepository.lockInvoice(id, tx);
     if (!invoice) return {};
     const changed = { ...invoice, TotalAmount: units(total) };
-    const credited = invoice.CreditNote ? 0n : -sum(await this.settlementRepository.creditNoteTotals(invoice.UniqueId, manager));
-    const settled = settle(changed, await this.settlementRepository.entriesOf(id, manager), credited);
+    const credited = invoice.CreditNote ? 0n : -sum(await this.settlementRepository.creditNoteTotals(invoice.UniqueId, tx));
+    const settled = settle(changed, await this.settlementRepository.entriesOf(id, tx), credited);
     if (settled.due < 0n && !invoice.CreditNote) {
       throw RecordValidationException.field(
         'TotalAmount',
@@ -180,8 +176,8 @@ export class CoworkerInvoicesRules implements RecordRules<CoworkerInvoiceDto> {
   }
 
   /** The bill-to details of the invoice's customer, who must be a customer of its business. */
-  private async billTo(manager: EntityManager, values: Readonly<Record<string, unknown>>): Promise<Record<string, unknown>> {
-    const customer = await this.invoicesRepository.billedCustomer(Number(values.CoworkerId), manager);
+  private async billTo(tx: Tx, values: Readonly<Record<string, unknown>>): Promise<Record<string, unknown>> {
+    const customer = await this.invoicesRepository.billedCustomer(Number(values.CoworkerId), tx);
     // The machinery checked the customer exists; a delete that committed since is still a 400.
     if (!customer) throw RecordValidationException.field('CoworkerId', `Coworker ${values.CoworkerId} does not exist`, values.CoworkerId);
     if (customer.BusinessId !== Number(values.BusinessId)) {
@@ -201,7 +197,7 @@ export class CoworkerInvoicesRules implements RecordRules<CoworkerInvoiceDto> {
       BillToPhone: customer.MobilePhone,
       BillToFax: null,
       BillToCountryId: customer.CountryId,
-      BillToCountryName: await this.issuance.lookup(Country, customer.CountryId, 'Name', manager),
+      BillToCountryName: await this.issuance.lookup(Country, customer.CountryId, 'Name', tx),
     };
   }
 }

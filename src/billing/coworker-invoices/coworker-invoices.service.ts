@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+
 import type { Principal } from '../../platform/principal.js';
 import { InjectRecords } from '../../records/record.module.js';
 import type { RecordService } from '../../records/record.service.js';
@@ -8,6 +8,7 @@ import { coworkerInvoices } from './coworker-invoices.definition.js';
 import { CoworkerInvoicesRules, type InvoiceDeletionRule } from './coworker-invoices.rules.js';
 import { InvoiceLedger } from './invoice-ledger.js';
 import { InvoiceIssuanceRepository } from '../invoice-issuance.repository.js';
+import type { Tx } from '../../persistence/tx.js';
 
 /**
  * Customer invoices written besides the API's own writes: settlement (docs/api.md §10.1) and the
@@ -22,23 +23,18 @@ export class CoworkerInvoicesService {
   @Inject(InvoiceIssuanceRepository) private readonly issuance: InvoiceIssuanceRepository;
 
   /** The numbers of `count` invoices of the business about to be issued in this transaction, in order, from one move of its counter. */
-  reserveNumbers(manager: EntityManager, businessId: number, count: number): Promise<string[]> {
-    return this.issuance.nextNumbers('CoworkerInvoice', businessId, count, manager);
+  reserveNumbers(tx: Tx, businessId: number, count: number): Promise<string[]> {
+    return this.issuance.nextNumbers('CoworkerInvoice', businessId, count, tx);
   }
 
   /**
    * Writes an invoice's settled fields (docs/api.md §10.1, InvoiceSettlement) when any of them changed,
    * raising its version, with its change-log entry (and so its webhooks), in the caller's transaction.
    */
-  async applySettlement(
-    id: number,
-    fields: Readonly<Record<string, unknown>>,
-    manager: EntityManager,
-    actor: Principal | undefined,
-  ): Promise<void> {
-    const before = await this.records.get(id, undefined, manager);
+  async applySettlement(id: number, fields: Readonly<Record<string, unknown>>, tx: Tx, actor: Principal | undefined): Promise<void> {
+    const before = await this.records.get(id, undefined, tx);
     if (Object.entries(fields).every(([field, value]) => sameWireValue(before[field], value))) return;
-    await this.records.updateRecorded(manager, actor, id, fields, { before });
+    await this.records.updateRecorded(tx, actor, id, fields, { before });
   }
 
   /**
@@ -48,22 +44,22 @@ export class CoworkerInvoicesService {
    * when the caller took it already (a run's batch takes its invoices' numbers at once).
    */
   async issue(
-    manager: EntityManager,
+    tx: Tx,
     actor: Principal | undefined,
     given: Record<string, unknown>,
     reservedNumber?: string,
   ): Promise<{ id: number; written: Record<string, unknown> }> {
-    const values = await this.rules.valuesToWrite(manager, given, null, reservedNumber);
-    return this.records.insertStamped(manager, actor, values);
+    const values = await this.rules.valuesToWrite(tx, given, null, reservedNumber);
+    return this.records.insertStamped(tx, actor, values);
   }
 
   /**
    * The change-log entry of an issued invoice (its history, and the webhook events it fires), and its own
    * ledger entry (INV, or CRN for a credit note: docs/api.md §10.1), once its totals are final.
    */
-  async recordIssued(manager: EntityManager, actor: Principal | undefined, id: number, written: Record<string, unknown>): Promise<void> {
-    await this.records.recordCreated(manager, actor, id, written);
-    await this.ledger.follow(id, manager, actor, true);
+  async recordIssued(tx: Tx, actor: Principal | undefined, id: number, written: Record<string, unknown>): Promise<void> {
+    await this.records.recordCreated(tx, actor, id, written);
+    await this.ledger.follow(id, tx, actor, true);
   }
 
   /** Settlement's rule for deleting an invoice, which a record DELETE obeys (CoworkerInvoicesRules). */

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+
 import type { Principal } from '../../platform/principal.js';
 import { RecordTypes } from '../../records/record-types.js';
 import type { RecordService } from '../../records/record.service.js';
@@ -7,6 +7,7 @@ import { coworkerLedgerEntries } from '../coworker-ledger-entries/coworker-ledge
 import { CREDIT_NOTE_CODE, INVOICE_CODE, VOID_CODE } from '../coworker-ledger-entries/service-entries.js';
 import { toDecimalText, type Units } from '../money.js';
 import { SettlementRepository, type LedgerInvoice, type OwnEntry } from '../settlement/settlement.repository.js';
+import type { Tx } from '../../persistence/tx.js';
 
 /** ePaymentProvider 0 None: the service's own entries move no money. */
 const NONE = 0;
@@ -34,19 +35,19 @@ export class InvoiceLedger {
    * invoice as stored now: its customer, number and TotalAmount (which may change while nothing is
    * paid or credited), dated at its CreatedOn. `issued`: the invoice was issued in this transaction.
    */
-  async follow(invoiceId: number, manager: EntityManager, actor: Principal | undefined, issued = false): Promise<void> {
-    const invoice = await this.repository.invoiceForLedger(invoiceId, manager);
+  async follow(invoiceId: number, tx: Tx, actor: Principal | undefined, issued = false): Promise<void> {
+    const invoice = await this.repository.invoiceForLedger(invoiceId, tx);
     if (!invoice) return;
     const code = invoice.CreditNote ? CREDIT_NOTE_CODE : INVOICE_CODE;
     const description = invoice.CreditNote ? `Credit note ${invoice.InvoiceNumber}` : `Invoice ${invoice.InvoiceNumber}`;
     // An invoice issued in this transaction has no entry yet: a billing run's invoices skip the look.
-    const own = issued ? undefined : (await this.repository.ownEntriesOf(invoiceId, manager)).find((entry) => entry.Code === code);
-    await this.keep(own, invoice, code, description, sides(invoice.TotalAmount), manager, actor);
+    const own = issued ? undefined : (await this.repository.ownEntriesOf(invoiceId, tx)).find((entry) => entry.Code === code);
+    await this.keep(own, invoice, code, description, sides(invoice.TotalAmount), tx, actor);
   }
 
   /** Writes the VOID entry of an invoice being voided: it credits what its INV entry debits. */
-  async voided(invoiceId: number, manager: EntityManager, actor: Principal | undefined): Promise<void> {
-    const invoice = await this.repository.invoiceForLedger(invoiceId, manager);
+  async voided(invoiceId: number, tx: Tx, actor: Principal | undefined): Promise<void> {
+    const invoice = await this.repository.invoiceForLedger(invoiceId, tx);
     if (!invoice) return;
     await this.keep(
       undefined,
@@ -54,16 +55,16 @@ export class InvoiceLedger {
       VOID_CODE,
       `Void of invoice ${invoice.InvoiceNumber}`,
       sides(-invoice.TotalAmount),
-      manager,
+      tx,
       actor,
       new Date(),
     );
   }
 
   /** Removes an invoice's own entries with it (COWORKER_INVOICE_DELETE, a record DELETE). */
-  async removeWith(invoiceId: number, manager: EntityManager, actor: Principal | undefined): Promise<void> {
-    for (const entry of await this.repository.ownEntriesOf(invoiceId, manager)) {
-      await this.entries.removeRecorded(manager, actor, entry.Id, () => this.repository.deleteEntry(entry.Id, manager));
+  async removeWith(invoiceId: number, tx: Tx, actor: Principal | undefined): Promise<void> {
+    for (const entry of await this.repository.ownEntriesOf(invoiceId, tx)) {
+      await this.entries.removeRecorded(tx, actor, entry.Id, () => this.repository.deleteEntry(entry.Id, tx));
     }
   }
 
@@ -73,7 +74,7 @@ export class InvoiceLedger {
     code: string,
     description: string,
     amounts: { Debit: Units; Credit: Units },
-    manager: EntityManager,
+    tx: Tx,
     actor: Principal | undefined,
     on?: Date,
   ): Promise<void> {
@@ -90,7 +91,7 @@ export class InvoiceLedger {
       TransactionDate: on ? new Date(Math.floor(on.getTime() / 1000) * 1000) : new Date(invoice.CreatedOn),
     };
     if (!own) {
-      await this.entries.createRecorded(manager, actor, values, { now });
+      await this.entries.createRecorded(tx, actor, values, { now });
       return;
     }
     const same =
@@ -100,6 +101,6 @@ export class InvoiceLedger {
       own.Credit === amounts.Credit;
     if (same) return;
     const { CoworkerId, Description, Debit, Credit } = values;
-    await this.entries.updateRecorded(manager, actor, own.Id, { CoworkerId, Description, Debit, Credit }, { now });
+    await this.entries.updateRecorded(tx, actor, own.Id, { CoworkerId, Description, Debit, Credit }, { now });
   }
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+
 import { RecordValidationException } from '../../records/errors.js';
 import type { Principal } from '../../platform/principal.js';
 import type { WireRecord } from '../../records/record-definition.js';
@@ -12,6 +12,7 @@ import { RecordTypes } from '../../records/record-types.js';
 import type { RecordService } from '../../records/record.service.js';
 import { coworkerLedgerEntries } from './coworker-ledger-entries.definition.js';
 import type { CoworkerLedgerEntryDto } from './dto/coworker-ledger-entry.dto.js';
+import type { Tx } from '../../persistence/tx.js';
 
 /** The invoices a saved entry's afterSave settles again: the one it is against, and the one it left. */
 type Affected = number[];
@@ -46,7 +47,7 @@ export class CoworkerLedgerEntriesRules implements RecordRules<CoworkerLedgerEnt
     return this.types.records(coworkerLedgerEntries);
   }
 
-  async beforeSave({ manager, values: given, existing, dto }: SaveContext<CoworkerLedgerEntryDto>): Promise<SaveDecision<Affected>> {
+  async beforeSave({ tx, values: given, existing, dto }: SaveContext<CoworkerLedgerEntryDto>): Promise<SaveDecision<Affected>> {
     refuseServiceEntry(existing, 'changed');
     if (isServiceCode(given.Code)) {
       throw RecordValidationException.field(
@@ -81,7 +82,7 @@ export class CoworkerLedgerEntriesRules implements RecordRules<CoworkerLedgerEnt
       if (id === invoiceId) {
         const settled = await this.settlement.checkEntry(
           { id: existing ? Number(existing.Id) : undefined, invoiceId: id, debit, credit },
-          manager,
+          tx,
         );
         if (settled.invoice.CoworkerId !== Number(current('CoworkerId'))) {
           throw RecordValidationException.field(
@@ -91,30 +92,30 @@ export class CoworkerLedgerEntriesRules implements RecordRules<CoworkerLedgerEnt
           );
         }
       } else {
-        await this.settlement.checkWithout(id, Number(existing!.Id), manager, 'CoworkerInvoiceId');
+        await this.settlement.checkWithout(id, Number(existing!.Id), tx, 'CoworkerInvoiceId');
       }
     }
     return { values, pending: affected };
   }
 
   async afterSave(_id: number, saved: SaveContext<CoworkerLedgerEntryDto>, affected?: Affected): Promise<void> {
-    for (const invoiceId of affected ?? []) await this.settlement.recompute(invoiceId, saved.manager, saved.actor);
+    for (const invoiceId of affected ?? []) await this.settlement.recompute(invoiceId, saved.tx, saved.actor);
   }
 
-  async beforeDelete(entry: WireRecord, { manager, actor }: DeleteContext): Promise<void> {
+  async beforeDelete(entry: WireRecord, { tx, actor }: DeleteContext): Promise<void> {
     refuseServiceEntry(entry, 'deleted');
     const invoiceId = entry.CoworkerInvoiceId as number | null;
     if (invoiceId === null) return;
     const id = Number(entry.Id);
-    await this.settlement.checkWithout(invoiceId, id, manager, 'Credit');
-    await this.settlement.recompute(invoiceId, manager, actor, id);
+    await this.settlement.checkWithout(invoiceId, id, tx, 'Credit');
+    await this.settlement.recompute(invoiceId, tx, actor, id);
   }
 
   /**
    * Writes an entry for a command (a payment or refund of an invoice already locked and checked), with
    * its change-log entry, in the command's transaction; the invoice is settled again by the caller.
    */
-  async writeEntry(values: Record<string, unknown>, manager: EntityManager, actor: Principal | undefined): Promise<number> {
-    return (await this.records.createRecorded(manager, actor, values)).id;
+  async writeEntry(values: Record<string, unknown>, tx: Tx, actor: Principal | undefined): Promise<number> {
+    return (await this.records.createRecorded(tx, actor, values)).id;
   }
 }

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+
 import { Database } from '../../persistence/database.js';
 import { toWire } from '../../records/wire-values.js';
 import { Coworker } from '../../billing/coworkers/coworker.entity.js';
 import { Product, SystemProductType } from '../products/product.entity.js';
 import { CoworkerProduct } from './coworker-product.entity.js';
+import type { Tx } from '../../persistence/tx.js';
 
 /** A product as a sale needs it. */
 export interface ProductForSale {
@@ -46,12 +47,12 @@ const PRODUCT_FLAGS = [
 export class CoworkerProductsRepository {
   constructor(private readonly db: Database) {}
 
-  async productForSale(productId: number, manager: EntityManager): Promise<ProductForSale | null> {
+  async productForSale(productId: number, tx: Tx): Promise<ProductForSale | null> {
     const { db } = this;
     const columns = ['Name', 'BusinessId', 'Price', 'SystemProductType', 'TimePassId', 'TimePassQuantity', ...PRODUCT_FLAGS]
       .map((name) => db.id(name))
       .join(', ');
-    const [row] = await db.query(`SELECT ${columns} FROM ${db.tableOf(Product)} WHERE ${db.id('Id')} = ?`, [productId], manager);
+    const [row] = await db.query(`SELECT ${columns} FROM ${db.tableOf(Product)} WHERE ${db.id('Id')} = ?`, [productId], tx);
     if (!row) return null;
     const product: Record<string, unknown> = {
       Name: String(row.Name),
@@ -64,23 +65,23 @@ export class CoworkerProductsRepository {
     return product as unknown as ProductForSale;
   }
 
-  async customerForSale(coworkerId: number, manager: EntityManager): Promise<CustomerForSale | null> {
+  async customerForSale(coworkerId: number, tx: Tx): Promise<CustomerForSale | null> {
     const { db } = this;
     const [row] = await db.query(
       `SELECT ${db.id('BusinessId')} AS b, ${db.id('FullName')} AS n FROM ${db.tableOf(Coworker)} WHERE ${db.id('Id')} = ?`,
       [coworkerId],
-      manager,
+      tx,
     );
     return row ? { BusinessId: Number(row.b), FullName: String(row.n) } : null;
   }
 
   /** The sale's InvoicedPeriod as stored (not on the wire); undefined when it does not exist. */
-  async invoicedPeriod(id: number, manager: EntityManager): Promise<unknown> {
+  async invoicedPeriod(id: number, tx: Tx): Promise<unknown> {
     const { db } = this;
     const [row] = await db.query(
       `SELECT ${db.id('InvoicedPeriod')} AS p FROM ${db.tableOf(CoworkerProduct)} WHERE ${db.id('Id')} = ?`,
       [id],
-      manager,
+      tx,
     );
     return row?.p;
   }

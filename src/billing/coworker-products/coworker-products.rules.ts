@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+
 import { RecordValidationException, refusal } from '../../records/errors.js';
 import type { FieldError } from '../../records/envelopes.js';
 import type { Principal } from '../../platform/principal.js';
@@ -24,6 +24,7 @@ import type { DeleteContext, RecordRules, SaveContext, SaveDecision } from '../.
 import { Database } from '../../persistence/database.js';
 import type { CoworkerProductDto } from './dto/coworker-product.dto.js';
 import { SaleDeliveries } from './sale-deliveries.js';
+import type { Tx } from '../../persistence/tx.js';
 
 /**
  * What a new sale's afterSave needs to release its credits and passes and make its delivery, found by its
@@ -73,14 +74,14 @@ export class CoworkerProductsRules implements RecordRules<CoworkerProductDto> {
     if (context.existing) {
       const values = this.keepAsSold(context.values, context.existing, context.dto);
       this.repeatDefaults(values, context.existing);
-      await this.keepBilled(values, context.existing, context.manager);
+      await this.keepBilled(values, context.existing, context.tx);
       return { values };
     }
-    const { manager } = context;
+    const { tx } = context;
     const values = { ...context.values };
     const productId = Number(values.ProductId);
-    const product = await this.salesRepository.productForSale(productId, manager);
-    const customer = await this.salesRepository.customerForSale(Number(values.CoworkerId), manager);
+    const product = await this.salesRepository.productForSale(productId, tx);
+    const customer = await this.salesRepository.customerForSale(Number(values.CoworkerId), tx);
     // The machinery checked both exist; a delete that committed since is still a 400 naming the field.
     if (!product) throw RecordValidationException.field('ProductId', `Product ${productId} does not exist`, productId);
     if (!customer) throw RecordValidationException.field('CoworkerId', `Coworker ${values.CoworkerId} does not exist`, values.CoworkerId);
@@ -93,7 +94,7 @@ export class CoworkerProductsRules implements RecordRules<CoworkerProductDto> {
       );
     }
     // A member has a contract active now; its main one decides when PricePlan credits expire.
-    const plan = await this.contracts.mainActive(Number(values.CoworkerId), new Date(), manager);
+    const plan = await this.contracts.mainActive(Number(values.CoworkerId), new Date(), tx);
     const member = plan !== null;
     if (product.Archived) throw refusal(`Product "${name}" is archived and cannot be sold.`);
     if (product.OnlyForMembers && !member)
@@ -102,7 +103,7 @@ export class CoworkerProductsRules implements RecordRules<CoworkerProductDto> {
       throw refusal(`Product "${name}" is only for contacts: ${customer.FullName} has an active contract.`);
 
     const quantity = (values.Quantity as number | null | undefined) ?? 1;
-    if (!(await this.stock.takeStock(manager, productId, quantity))) {
+    if (!(await this.stock.takeStock(tx, productId, quantity))) {
       if (product.AllowNegativeStock)
         throw RecordValidationException.field(
           'Quantity',
@@ -111,7 +112,7 @@ export class CoworkerProductsRules implements RecordRules<CoworkerProductDto> {
         );
       throw refusal(`Not enough stock of "${name}" for a sale of ${quantity}: the product does not allow negative stock.`);
     }
-    if (product.TrackStock) await this.recordStockChange(manager, context.actor, productId, quantity);
+    if (product.TrackStock) await this.recordStockChange(tx, context.actor, productId, quantity);
     values.Quantity = quantity;
     values.Price ??= product.Price;
     values.SaleDate = wholeSecond((values.SaleDate as Date | null | undefined) ?? new Date());
@@ -137,26 +138,21 @@ export class CoworkerProductsRules implements RecordRules<CoworkerProductDto> {
    * counts every sale committed before this one, where a read before takeStock could miss one (and take
    * an alert another sale claimed for this sale's).
    */
-  private async recordStockChange(
-    manager: EntityManager,
-    actor: Principal | undefined,
-    productId: number,
-    quantity: number,
-  ): Promise<void> {
-    const after = await this.products.get(productId, undefined, manager);
+  private async recordStockChange(tx: Tx, actor: Principal | undefined, productId: number, quantity: number): Promise<void> {
+    const after = await this.products.get(productId, undefined, tx);
     const left = Number(after.CurrentStock);
     const stock = left + quantity;
     const level = after.StockAlertLevel as number | null;
     const before = Object.assign({}, after, { CurrentStock: stock, LowStock: level !== null && stock <= level });
     await this.products.changeRecorded(
-      manager,
+      tx,
       actor,
       productId,
       async () => {
         // Only a sale that crossed the level with the alert armed can claim it: the claim's UPDATE (which
         // keeps it once among parallel sales) runs for that sale alone, not for every sale.
         if (level !== null && after.LowStockAlertedOn == null && left <= level && stock > level) {
-          await this.stock.claimLowStockAlert(manager, productId, quantity, wholeSecond(new Date()));
+          await this.stock.claimLowStockAlert(tx, productId, quantity, wholeSecond(new Date()));
         }
       },
       before,
@@ -184,8 +180,8 @@ export class CoworkerProductsRules implements RecordRules<CoworkerProductDto> {
   }
 
   /** What a billed sale keeps (docs/billing.md): what was billed, and its Invoiced mark. */
-  private async keepBilled(values: Record<string, unknown>, existing: WireRecord, manager: EntityManager): Promise<void> {
-    if (!(await hasBilledLines(this.db, 'CoworkerProductUniqueId', String(existing.UniqueId), manager))) return;
+  private async keepBilled(values: Record<string, unknown>, existing: WireRecord, tx: Tx): Promise<void> {
+    if (!(await hasBilledLines(this.db, 'CoworkerProductUniqueId', String(existing.UniqueId), tx))) return;
     const extra: FieldError[] = [];
     if (values.Invoiced === false && existing.RegularCharge !== true) {
       extra.push({
@@ -195,7 +191,7 @@ export class CoworkerProductsRules implements RecordRules<CoworkerProductDto> {
       });
     }
     if (values.RepeatUntil instanceof Date && existing.RegularCharge === true) {
-      const billed = await this.billedUntil(Number(existing.Id), manager);
+      const billed = await this.billedUntil(Number(existing.Id), tx);
       if (billed && values.RepeatUntil.getTime() < billed.getTime() - 86_400_000) {
         extra.push({
           PropertyName: 'RepeatUntil',
@@ -213,8 +209,8 @@ export class CoworkerProductsRules implements RecordRules<CoworkerProductDto> {
     );
   }
 
-  private async billedUntil(id: number, manager: EntityManager): Promise<Date | null> {
-    const ms = parseDbDateTime(await this.salesRepository.invoicedPeriod(id, manager));
+  private async billedUntil(id: number, tx: Tx): Promise<Date | null> {
+    const ms = parseDbDateTime(await this.salesRepository.invoicedPeriod(id, tx));
     return ms === null ? null : new Date(ms);
   }
 
@@ -225,10 +221,10 @@ export class CoworkerProductsRules implements RecordRules<CoworkerProductDto> {
   async afterSave(_id: number, saved: SaveContext<CoworkerProductDto>, sale?: PendingRelease): Promise<void> {
     if (!sale) return;
     const UniqueId = String(saved.values.UniqueId);
-    await this.credits.release(saved.manager, { ...sale, UniqueId }, saved.actor);
+    await this.credits.release(saved.tx, { ...sale, UniqueId }, saved.actor);
     if (sale.delivers !== null) {
       await this.deliveries.deliver(
-        saved.manager,
+        saved.tx,
         { UniqueId, BusinessId: sale.BusinessId, CoworkerId: sale.CoworkerId, ProductName: sale.delivers },
         saved.actor,
       );
@@ -243,28 +239,28 @@ export class CoworkerProductsRules implements RecordRules<CoworkerProductDto> {
       count: sale.Quantity * TimePassQuantity,
       SaleDate: sale.SaleDate,
     };
-    await this.timePasses.releaseForSale(saved.manager, release, saved.actor);
+    await this.timePasses.releaseForSale(saved.tx, release, saved.actor);
   }
 
-  async beforeDelete(sale: WireRecord, { manager, actor }: DeleteContext): Promise<void> {
-    if (await hasBilledLines(this.db, 'CoworkerProductUniqueId', String(sale.UniqueId), manager))
+  async beforeDelete(sale: WireRecord, { tx, actor }: DeleteContext): Promise<void> {
+    if (await hasBilledLines(this.db, 'CoworkerProductUniqueId', String(sale.UniqueId), tx))
       throw refusal(billedDeleteRefusal('CoworkerProduct', sale.Id));
-    const unused = await this.credits.ofSale(manager, String(sale.UniqueId), true);
+    const unused = await this.credits.ofSale(tx, String(sale.UniqueId), true);
     // One conditional DELETE takes the unused credits; any credit left was used (even by a
     // transaction that committed meanwhile), and the refusal rolls the DELETE back.
-    const used = await this.credits.removeUnusedOfSale(manager, String(sale.UniqueId));
+    const used = await this.credits.removeUnusedOfSale(tx, String(sale.UniqueId));
     if (used > 0) {
       throw refusal(
         `CoworkerProduct ${sale.Id} cannot be deleted: ${used} of the booking credits it released ${used === 1 ? 'has' : 'have'} been used. ` +
           'Deleting a sale removes its unused credits and does not return its quantity to stock.',
       );
     }
-    await this.creditRecords.recordRemoved(manager, actor, unused);
+    await this.creditRecords.recordRemoved(tx, actor, unused);
   }
 
   /** Its delivery goes with the deleted sale while not collected; a collected one stays (docs/stock-and-deliveries.md). */
-  async afterDelete(sale: WireRecord, { manager, actor }: DeleteContext): Promise<void> {
-    await this.deliveries.saleDeleted(manager, String(sale.UniqueId), actor);
+  async afterDelete(sale: WireRecord, { tx, actor }: DeleteContext): Promise<void> {
+    await this.deliveries.saleDeleted(tx, String(sale.UniqueId), actor);
   }
 
   /** An update may not change what the sale took stock and released credits for: the values it may write. */

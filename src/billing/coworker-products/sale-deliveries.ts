@@ -1,5 +1,5 @@
-import type { EntityManager } from 'typeorm';
 import type { Principal } from '../../platform/principal.js';
+import type { Tx } from '../../persistence/tx.js';
 
 /** A new sale as the delivery it makes needs it. */
 export interface DeliveredSale {
@@ -19,7 +19,7 @@ export interface DeliveredSale {
  */
 export abstract class SaleDeliveries {
   /** Inside the sale's transaction, once the sale is written: its delivery. */
-  abstract deliver(manager: EntityManager, sale: DeliveredSale, actor: Principal | undefined): Promise<void>;
+  abstract deliver(tx: Tx, sale: DeliveredSale, actor: Principal | undefined): Promise<void>;
   /** Inside the transaction deleting the sale: its deliveries not collected go with it. */
-  abstract saleDeleted(manager: EntityManager, saleUniqueId: string, actor: Principal | undefined): Promise<void>;
+  abstract saleDeleted(tx: Tx, saleUniqueId: string, actor: Principal | undefined): Promise<void>;
 }

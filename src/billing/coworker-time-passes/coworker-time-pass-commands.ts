@@ -26,7 +26,7 @@ export class CoworkerTimePassCommands implements OnModuleInit {
         permission: { entity: 'CoworkerTimePass', action: 'Edit' },
         done: (pass) => pass.Used === true,
         doneAlready: (id) => `CoworkerTimePass ${id} has been used already.`,
-        claim: (id, at, by, manager) => this.passes.claim(id, at, by, manager),
+        claim: (id, at, by, tx) => this.passes.claim(id, at, by, tx),
         records: this.records,
       }),
     );

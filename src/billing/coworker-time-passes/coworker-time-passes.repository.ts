@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+
 import { inList } from '../due-items/due-items.js';
 import { Database } from '../../persistence/database.js';
 import { toWire } from '../../records/wire-values.js';
@@ -8,6 +8,7 @@ import { TimePass } from '../time-passes/time-pass.entity.js';
 import { CoworkerTimePass } from './coworker-time-pass.entity.js';
 import { holdUnbilled } from '../due-items/flag-claims.js';
 import { updateStampParameters, updateStampSql } from '../../records/audit-stamp.js';
+import type { Tx } from '../../persistence/tx.js';
 
 /** What the presence rules read of a TimePass. */
 export interface PassKind {
@@ -39,18 +40,18 @@ const CANDIDATES = 5;
 export class CoworkerTimePassesRepository {
   constructor(private readonly db: Database) {}
 
-  async passKind(timePassId: number, manager?: EntityManager): Promise<PassKind | null> {
+  async passKind(timePassId: number, tx?: Tx): Promise<PassKind | null> {
     const { db } = this;
     const [row] = await db.query(
       `SELECT ${['BusinessId', 'Name', 'Price', 'Archived', 'ValidityDays'].map((name) => db.id(name)).join(', ')} FROM ${db.tableOf(TimePass)} WHERE ${db.id('Id')} = ?`,
       [timePassId],
-      manager,
+      tx,
     );
     return row ? this.kindOf(timePassId, row) : null;
   }
 
   /** The business's pay-as-you-go TimePass: PaygContacts, not archived, the lowest UsePriority (null last), then the lowest Id. */
-  async payAsYouGo(businessId: number, manager: EntityManager): Promise<PassKind | null> {
+  async payAsYouGo(businessId: number, tx: Tx): Promise<PassKind | null> {
     const { db } = this;
     const q = (name: string) => db.id(name);
     const [row] = await db.query(
@@ -58,7 +59,7 @@ export class CoworkerTimePassesRepository {
         `WHERE ${q('BusinessId')} = ? AND ${q('PaygContacts')} = 1 AND ${q('Archived')} = 0 ` +
         `ORDER BY CASE WHEN ${q('UsePriority')} IS NULL THEN 1 ELSE 0 END, ${q('UsePriority')}, ${q('Id')} LIMIT 1`,
       [businessId],
-      manager,
+      tx,
     );
     return row ? this.kindOf(Number(row.id), row) : null;
   }
@@ -78,7 +79,7 @@ export class CoworkerTimePassesRepository {
    * The customer's valid passes of the business at `at` (not used, ExpireDate null or not before it),
    * in the order a check-in uses them: the earliest ExpireDate first, none last, then the lowest Id.
    */
-  async validPasses(coworkerId: number, businessId: number, at: Date, manager: EntityManager): Promise<ClaimedPass[]> {
+  async validPasses(coworkerId: number, businessId: number, at: Date, tx: Tx): Promise<ClaimedPass[]> {
     const { db } = this;
     const q = (name: string) => db.id(name);
     // Two reads, each in the order of the index (CoworkerId, Used, ExpireDate), which ends with the Id:
@@ -88,7 +89,7 @@ export class CoworkerTimePassesRepository {
         `SELECT ${q('Id')} AS id, ${q('UniqueId')} AS uid FROM ${db.tableOf(CoworkerTimePass)} ` +
           `WHERE ${q('CoworkerId')} = ? AND ${q('Used')} = 0 AND ${expiry} AND ${q('BusinessId')} = ? ORDER BY ${order} LIMIT ${CANDIDATES}`,
         parameters,
-        manager,
+        tx,
       );
     let rows = await select(`${q('ExpireDate')} >= ?`, `${q('ExpireDate')}, ${q('Id')}`, [coworkerId, db.dateParam(at), businessId]);
     if (!rows.length) rows = await select(`${q('ExpireDate')} IS NULL`, q('Id'), [coworkerId, businessId]);
@@ -96,14 +97,14 @@ export class CoworkerTimePassesRepository {
   }
 
   /** Marks the pass used at `at` while nobody has: whether this call did. */
-  async claim(id: number, at: Date, by: string | null, manager: EntityManager): Promise<boolean> {
+  async claim(id: number, at: Date, by: string | null, tx: Tx): Promise<boolean> {
     const { db } = this;
     const q = (name: string) => db.id(name);
     // On Galera two nodes' check-ins could both find the pass unused: the turn keeps one (Database.runGuarded).
     return db.runGuarded(
       `UPDATE ${db.tableOf(CoworkerTimePass)} SET ${q('Used')} = 1, ${q('UsedDate')} = ?, ${this.stamp()} WHERE ${q('Id')} = ? AND ${q('Used')} = 0`,
       [db.dateParam(wholeSecond(at)), ...updateStampParameters((date) => db.dateParam(date), by), id],
-      manager,
+      tx,
       { entity: CoworkerTimePass, id: id },
     );
   }
@@ -113,63 +114,57 @@ export class CoworkerTimePassesRepository {
    * waits for a concurrent give-back or delete of the pass to commit. The pass's Id, or null when it is
    * no longer used (or gone).
    */
-  async holdUsed(uniqueId: string, manager: EntityManager): Promise<number | null> {
+  async holdUsed(uniqueId: string, tx: Tx): Promise<number | null> {
     const { db } = this;
     const q = (name: string) => db.id(name);
     const result = await db.run(
       `UPDATE ${db.tableOf(CoworkerTimePass)} SET ${q('Used')} = 1 WHERE ${q('UniqueId')} = ? AND ${q('Used')} = 1`,
       [uniqueId],
-      manager,
+      tx,
     );
     if (result.affected !== 1) return null;
-    return this.idOf(uniqueId, manager);
+    return this.idOf(uniqueId, tx);
   }
 
   /** Marks a used pass unused again, unless it was billed: its Id when it did. */
-  async giveBack(uniqueId: string, by: string | null, manager: EntityManager): Promise<number | null> {
+  async giveBack(uniqueId: string, by: string | null, tx: Tx): Promise<number | null> {
     const { db } = this;
     const q = (name: string) => db.id(name);
-    const id = await this.idOf(uniqueId, manager);
+    const id = await this.idOf(uniqueId, tx);
     if (id === null) return null;
     const result = await db.run(
       `UPDATE ${db.tableOf(CoworkerTimePass)} SET ${q('Used')} = 0, ${q('UsedDate')} = NULL, ${this.stamp()} WHERE ${q('Id')} = ? AND ${q('Used')} = 1 AND ${q('Invoiced')} = 0`,
       [...updateStampParameters((date) => db.dateParam(date), by), id],
-      manager,
+      tx,
     );
     return result.affected === 1 ? id : null;
   }
 
   /** Holds a pass's row while it is not billed (holdUnbilled): false when it is billed (or gone). */
-  holdUnbilled(id: number, manager: EntityManager): Promise<boolean> {
-    return holdUnbilled(this.db, CoworkerTimePass, id, manager);
+  holdUnbilled(id: number, tx: Tx): Promise<boolean> {
+    return holdUnbilled(this.db, CoworkerTimePass, id, tx);
   }
 
-  async idOf(uniqueId: string, manager: EntityManager): Promise<number | null> {
+  async idOf(uniqueId: string, tx: Tx): Promise<number | null> {
     const { db } = this;
     const [row] = await db.query(
       `SELECT ${db.id('Id')} AS id FROM ${db.tableOf(CoworkerTimePass)} WHERE ${db.id('UniqueId')} = ?`,
       [uniqueId],
-      manager,
+      tx,
     );
     return row ? Number(row.id) : null;
   }
 
-  /** Writes passes in one INSERT (TypeORM's query builder: the entity's column transformers apply); their ids in order. */
-  async insertMany(rows: ReadonlyArray<Record<string, unknown>>, manager: EntityManager): Promise<number[]> {
+  /** Writes passes in one INSERT (the entity's column transformers apply); their ids in order. */
+  async insertMany(rows: ReadonlyArray<Record<string, unknown>>, tx: Tx): Promise<number[]> {
     if (!rows.length) return [];
-    await manager
-      .createQueryBuilder()
-      .insert()
-      .into(CoworkerTimePass)
-      .values(rows as never)
-      .updateEntity(false)
-      .execute();
+    await this.db.insertEntities(CoworkerTimePass, rows, tx);
     const { db } = this;
     const marks = rows.map(() => '?').join(', ');
     const found = await db.query(
       `SELECT ${db.id('Id')} AS id FROM ${db.tableOf(CoworkerTimePass)} WHERE ${db.id('UniqueId')} IN (${marks}) ORDER BY ${db.id('Id')}`,
       rows.map((row) => row.UniqueId),
-      manager,
+      tx,
     );
     return found.map((row) => Number(row.id));
   }
@@ -183,7 +178,7 @@ export class CoworkerTimePassesRepository {
    * The customer's passes billing has due (docs/billing.md "Item sources"): sold before `before`, not
    * invoiced, not free, with a price; read as FlagClaims.item reads a record billed whole.
    */
-  dueForBilling(customerIds: readonly number[], before: Date, manager: EntityManager | undefined): Promise<Array<Record<string, unknown>>> {
+  dueForBilling(customerIds: readonly number[], before: Date, tx: Tx | undefined): Promise<Array<Record<string, unknown>>> {
     const { db } = this;
     const q = (name: string) => db.id(name);
     return db.query(
@@ -193,17 +188,17 @@ export class CoworkerTimePassesRepository {
         `WHERE p.${q('CoworkerId')} ${inList(customerIds)} AND p.${q('Invoiced')} = 0 AND p.${q('Free')} = 0 AND p.${q('Price')} > 0 AND p.${q('SaleDate')} < ? ` +
         `ORDER BY p.${q('CoworkerId')}, p.${q('SaleDate')}, p.${q('Id')}`,
       [...customerIds, db.dateParam(before)],
-      manager,
+      tx,
     );
   }
 
   /** The id of a check-in that used the pass (by its UniqueId); null when none did. */
-  async checkinUsing(passUniqueId: unknown, manager: EntityManager): Promise<number | null> {
+  async checkinUsing(passUniqueId: unknown, tx: Tx): Promise<number | null> {
     const { db } = this;
     const [checkin] = await db.query(
       `SELECT ${db.id('Id')} AS id FROM ${db.id('checkin')} WHERE ${db.id('CoworkerTimePassGuid')} = ? LIMIT 1`,
       [passUniqueId],
-      manager,
+      tx,
     );
     return checkin ? Number(checkin.id) : null;
   }

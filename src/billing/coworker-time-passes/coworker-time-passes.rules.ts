@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+
 import type { FieldError } from '../../records/envelopes.js';
 import { RecordValidationException, refusal } from '../../records/errors.js';
 import type { WireRecord } from '../../records/record-definition.js';
@@ -9,6 +9,7 @@ import { billedDeleteRefusal, refuseBilledChanges } from '../due-items/billed-it
 import { CoworkerTimePassesRepository } from './coworker-time-passes.repository.js';
 import { CoworkerTimePassesService, passExpiry } from './coworker-time-passes.service.js';
 import type { CoworkerTimePassDto } from './dto/coworker-time-pass.dto.js';
+import type { Tx } from '../../persistence/tx.js';
 
 /** Fields a pass keeps: whose it is. */
 const OWNED = ['CoworkerId', 'BusinessId'] as const;
@@ -31,13 +32,13 @@ export class CoworkerTimePassesRules implements RecordRules<CoworkerTimePassDto,
 
   async beforeSave(context: SaveContext<CoworkerTimePassDto>): Promise<SaveDecision<number>> {
     const values = { ...context.values };
-    const { existing, manager, dto } = context;
+    const { existing, tx, dto } = context;
     if (existing) {
-      await this.keepOwnedAndBilled(values, existing, dto, manager);
+      await this.keepOwnedAndBilled(values, existing, dto, tx);
       return { values };
     }
     const timePassId = Number(values.TimePassId);
-    const kind = await this.passes.passKind(timePassId, manager);
+    const kind = await this.passes.passKind(timePassId, tx);
     if (!kind) throw RecordValidationException.field('TimePassId', `TimePass ${timePassId} does not exist`, timePassId);
     if (kind.Archived)
       throw RecordValidationException.field('TimePassId', `TimePass "${kind.Name}" is archived: no new passes of it are made.`, timePassId);
@@ -51,14 +52,14 @@ export class CoworkerTimePassesRules implements RecordRules<CoworkerTimePassDto,
   /** A create with CreateMultiple N makes the N−1 further passes; the answer's Value lists all N ids. */
   async afterSave(id: number, saved: SaveContext<CoworkerTimePassDto>, count?: number): Promise<Record<string, unknown> | void> {
     if (saved.existing || count === undefined) return;
-    const more = count > 1 ? await this.service.copies(saved.manager, saved.values, count - 1, saved.actor) : [];
+    const more = count > 1 ? await this.service.copies(saved.tx, saved.values, count - 1, saved.actor) : [];
     return { Ids: [id, ...more] };
   }
 
-  async beforeDelete(pass: WireRecord, { manager }: DeleteContext): Promise<void> {
-    if (pass.Invoiced === true || !(await this.passes.holdUnbilled(Number(pass.Id), manager)))
+  async beforeDelete(pass: WireRecord, { tx }: DeleteContext): Promise<void> {
+    if (pass.Invoiced === true || !(await this.passes.holdUnbilled(Number(pass.Id), tx)))
       throw refusal(billedDeleteRefusal('CoworkerTimePass', pass.Id));
-    const checkin = await this.passes.checkinUsing(pass.UniqueId, manager);
+    const checkin = await this.passes.checkinUsing(pass.UniqueId, tx);
     if (checkin !== null)
       throw refusal(
         `CoworkerTimePass ${pass.Id} cannot be deleted: Checkin ${checkin} used it. Delete the check-in to give the pass back.`,
@@ -66,12 +67,7 @@ export class CoworkerTimePassesRules implements RecordRules<CoworkerTimePassDto,
   }
 
   /** An update may not move the pass to another customer or business, nor change what was billed. */
-  private async keepOwnedAndBilled(
-    values: Record<string, unknown>,
-    existing: WireRecord,
-    dto: CoworkerTimePassDto,
-    manager: EntityManager,
-  ): Promise<void> {
+  private async keepOwnedAndBilled(values: Record<string, unknown>, existing: WireRecord, dto: CoworkerTimePassDto, tx: Tx): Promise<void> {
     const errors: FieldError[] = [];
     for (const field of OWNED) {
       if (values[field] === undefined || values[field] === null) {
@@ -92,7 +88,7 @@ export class CoworkerTimePassesRules implements RecordRules<CoworkerTimePassDto,
     if (values.SaleDate instanceof Date) values.SaleDate = wholeSecond(values.SaleDate);
     const changesBilled = BILLED.some((field) => values[field] !== undefined);
     // The hold waits for a billing run's claim of the pass, so a billed value never changes under it.
-    if (changesBilled && (existing.Invoiced === true || !(await this.passes.holdUnbilled(Number(existing.Id), manager)))) {
+    if (changesBilled && (existing.Invoiced === true || !(await this.passes.holdUnbilled(Number(existing.Id), tx)))) {
       refuseBilledChanges('CoworkerTimePass', BILLED, values, existing);
     }
   }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+
 import { RecordValidationException } from '../../records/errors.js';
 import type { Principal } from '../../platform/principal.js';
 import { RecordTypes } from '../../records/record-types.js';
@@ -11,6 +11,7 @@ import { wholeSecond } from '../coworker-booking-credits/coworker-booking-credit
 import { coworkerTimePasses } from './coworker-time-passes.definition.js';
 import { CoworkerTimePassesRepository, type ClaimedPass, type PassKind } from './coworker-time-passes.repository.js';
 import { createStamp } from '../../records/audit-stamp.js';
+import type { Tx } from '../../persistence/tx.js';
 
 /** The most passes one sale releases (Quantity × TimePassQuantity). */
 export const MAX_PASSES_PER_SALE = 1000;
@@ -59,8 +60,8 @@ export class CoworkerTimePassesService {
   }
 
   /** Inside a DayPass sale's transaction: its passes, Free, Price 0, as of the sale's date. */
-  async releaseForSale(manager: EntityManager, sale: PassReleasingSale, actor?: Principal): Promise<number[]> {
-    const kind = await this.passes.passKind(sale.TimePassId, manager);
+  async releaseForSale(tx: Tx, sale: PassReleasingSale, actor?: Principal): Promise<number[]> {
+    const kind = await this.passes.passKind(sale.TimePassId, tx);
     if (!kind || kind.BusinessId !== sale.BusinessId) return [];
     if (sale.count > MAX_PASSES_PER_SALE) {
       throw RecordValidationException.field(
@@ -81,7 +82,7 @@ export class CoworkerTimePassesService {
       CoworkerProductUniqueId: sale.UniqueId,
     };
     return this.insertPasses(
-      manager,
+      tx,
       Array.from({ length: sale.count }, () => row),
       actor,
     );
@@ -91,48 +92,42 @@ export class CoworkerTimePassesService {
    * Copies of a pass just made through the API, for a create with CreateMultiple: their ids. Each is
    * a record of its own with the written values and a UniqueId of its own.
    */
-  copies(manager: EntityManager, written: Readonly<Record<string, unknown>>, count: number, actor?: Principal): Promise<number[]> {
+  copies(tx: Tx, written: Readonly<Record<string, unknown>>, count: number, actor?: Principal): Promise<number[]> {
     const row: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(written)) if (name !== 'UniqueId' && name !== 'Id') row[name] = value;
     return this.insertPasses(
-      manager,
+      tx,
       Array.from({ length: count }, () => row),
       actor,
     );
   }
 
   /** A check-in's pass by rule 3: the valid pass of the customer that expires first, now used. Null when there is none. */
-  async useValid(manager: EntityManager, coworkerId: number, businessId: number, at: Date, actor?: Principal): Promise<ClaimedPass | null> {
+  async useValid(tx: Tx, coworkerId: number, businessId: number, at: Date, actor?: Principal): Promise<ClaimedPass | null> {
     for (;;) {
-      const candidates = await this.passes.validPasses(coworkerId, businessId, at, manager);
+      const candidates = await this.passes.validPasses(coworkerId, businessId, at, tx);
       if (!candidates.length) return null;
       for (const pass of candidates) {
         // Another transaction may have used it since the read: then the next one is tried.
-        if (await this.records.changeRecorded(manager, actor, pass.Id, () => this.passes.claim(pass.Id, at, actor?.email ?? null, manager)))
+        if (await this.records.changeRecorded(tx, actor, pass.Id, () => this.passes.claim(pass.Id, at, actor?.email ?? null, tx)))
           return pass;
       }
     }
   }
 
   /** A pass used by an earlier check-in of the day, held for another: its UniqueId while it is still used, else null. */
-  async useAgain(manager: EntityManager, uniqueId: string): Promise<string | null> {
-    return (await this.passes.holdUsed(uniqueId, manager)) === null ? null : uniqueId;
+  async useAgain(tx: Tx, uniqueId: string): Promise<string | null> {
+    return (await this.passes.holdUsed(uniqueId, tx)) === null ? null : uniqueId;
   }
 
   /** A check-in's pass by rule 4: a new pass of the business's pay-as-you-go TimePass, already used. Null when it has none. */
-  async makePayAsYouGo(
-    manager: EntityManager,
-    coworkerId: number,
-    businessId: number,
-    at: Date,
-    actor?: Principal,
-  ): Promise<string | null> {
-    const kind: PassKind | null = await this.passes.payAsYouGo(businessId, manager);
+  async makePayAsYouGo(tx: Tx, coworkerId: number, businessId: number, at: Date, actor?: Principal): Promise<string | null> {
+    const kind: PassKind | null = await this.passes.payAsYouGo(businessId, tx);
     if (!kind) return null;
     const when = wholeSecond(at);
     const uniqueId = randomUUID();
     await this.insertPasses(
-      manager,
+      tx,
       [
         {
           UniqueId: uniqueId,
@@ -157,29 +152,29 @@ export class CoworkerTimePassesService {
    * What a deleted check-in does to its pass, once no other check-in records it: a pay-as-you-go pass
    * not yet billed goes with it, any other pass not billed is unused again. A billed pass stays as it is.
    */
-  async giveBack(manager: EntityManager, uniqueId: string, actor?: Principal): Promise<void> {
-    const id = await this.passes.idOf(uniqueId, manager);
+  async giveBack(tx: Tx, uniqueId: string, actor?: Principal): Promise<void> {
+    const id = await this.passes.idOf(uniqueId, tx);
     if (id === null) return;
-    const pass = await this.records.get(id, undefined, manager);
+    const pass = await this.records.get(id, undefined, tx);
     if (pass.IsPayAsYouGo === true) {
-      if (await this.passes.holdUnbilled(id, manager)) await this.records.deleteWithin(manager, id, actor);
+      if (await this.passes.holdUnbilled(id, tx)) await this.records.deleteWithin(tx, id, actor);
       return;
     }
     await this.records.changeRecorded(
-      manager,
+      tx,
       actor,
       id,
-      async () => (await this.passes.giveBack(uniqueId, actor?.email ?? null, manager)) !== null,
+      async () => (await this.passes.giveBack(uniqueId, actor?.email ?? null, tx)) !== null,
       pass,
     );
   }
 
-  private async insertPasses(manager: EntityManager, rows: ReadonlyArray<Record<string, unknown>>, actor?: Principal): Promise<number[]> {
+  private async insertPasses(tx: Tx, rows: ReadonlyArray<Record<string, unknown>>, actor?: Principal): Promise<number[]> {
     const now = new Date();
     // A row may carry the UniqueId its caller chose (a pay-as-you-go pass): the stamp keeps it.
     const stamped = rows.map((row) => ({ ...row, ...createStamp(actor, now, (row.UniqueId as string | undefined) ?? randomUUID()) }));
-    const ids = await this.passes.insertMany(stamped, manager);
-    for (const id of ids) await this.records.recordCreated(manager, actor, id);
+    const ids = await this.passes.insertMany(stamped, tx);
+    for (const id of ids) await this.records.recordCreated(tx, actor, id);
     return ids;
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+
 import { CoworkerContract } from '../../billing/coworker-contracts/coworker-contract.entity.js';
 import { activeContractSql, mainActiveContractSql } from '../../billing/coworker-contracts/coworker-contracts.repository.js';
 import { Database } from '../../persistence/database.js';
@@ -7,6 +7,7 @@ import type { SqlContext } from '../../records/record-definition.js';
 import { User } from '../../billing/users/user.entity.js';
 import { Team } from '../teams/team.entity.js';
 import { TEAM_MEMBERS } from '../teams/teams.definition.js';
+import type { Tx } from '../../persistence/tx.js';
 
 /** SQL: the ids of the join-table or contract rows a customer has, as a JSON array (NULL or [] when none). */
 function idsOf(q: SqlContext, table: string, idColumn: string, where: string): string {
@@ -32,19 +33,19 @@ export class CoworkersRepository {
    * Takes the customer out of the teams of every business but `businessId`; a team it paid for has no
    * paying member from then on (docs/billing.md, "Team invoices").
    */
-  async leaveTeamsOutside(coworkerId: number, businessId: number, manager: EntityManager): Promise<void> {
+  async leaveTeamsOutside(coworkerId: number, businessId: number, tx: Tx): Promise<void> {
     const { db } = this;
     const q = (name: string) => db.id(name);
     await db.query(
       `UPDATE ${db.tableOf(Team)} SET ${q('PayingMemberId')} = NULL, ${q('Version')} = ${q('Version')} + 1, ${q('UpdatedOn')} = ? WHERE ${q('PayingMemberId')} = ? AND ${q('BusinessId')} <> ?`,
       [db.dateParam(new Date()), coworkerId, businessId],
-      manager,
+      tx,
     );
     await db.query(
       `DELETE FROM ${db.id(TEAM_MEMBERS.table)} WHERE ${db.id(TEAM_MEMBERS.column)} = ? AND ${db.id(TEAM_MEMBERS.on)} IN ` +
         `(SELECT ${db.id('Id')} FROM ${db.tableOf(Team)} WHERE ${db.id('BusinessId')} <> ?)`,
       [coworkerId, businessId],
-      manager,
+      tx,
     );
   }
 }

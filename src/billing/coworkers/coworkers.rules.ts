@@ -41,13 +41,13 @@ export class CoworkersRules implements RecordRules<CoworkerDto> {
       Number(previousBusiness) !== Number(context.values.BusinessId)
     ) {
       // A customer that moves to another business leaves the teams of the one it left.
-      await this.coworkersRepository.leaveTeamsOutside(id, Number(context.values.BusinessId), context.manager);
+      await this.coworkersRepository.leaveTeamsOutside(id, Number(context.values.BusinessId), context.tx);
     }
     if (!dto.CreateUser || !dto.Password || (await this.loginOf(id, context))) return;
     // Absent from a partial update, the email and name are the stored ones (docs/api.md §1.2).
     const email = dto.Email ?? String(context.existing?.Email);
     const fullName = dto.FullName ?? String(context.existing?.FullName);
-    await this.users.createCustomerLogin(context.manager, { id, email, fullName, password: dto.Password, body: dto }, context.actor);
+    await this.users.createCustomerLogin(context.tx, { id, email, fullName, password: dto.Password, body: dto }, context.actor);
   }
 
   /**
@@ -60,14 +60,14 @@ export class CoworkersRules implements RecordRules<CoworkerDto> {
     if (tariffId === undefined) return;
     // To the whole second, as datetime columns keep it: the new contract is active at once.
     const now = new Date(Math.floor(Date.now() / 1000) * 1000);
-    const main = context.existing ? await this.contracts.mainActive(id, now, context.manager) : null;
+    const main = context.existing ? await this.contracts.mainActive(id, now, context.tx) : null;
     if (tariffId === null) {
-      if (main) await this.contracts.cancelActive(context.manager, context.actor, id, now);
+      if (main) await this.contracts.cancelActive(context.tx, context.actor, id, now);
       return;
     }
     if (main?.TariffId === tariffId) return;
-    if (main) await this.contracts.cancelActive(context.manager, context.actor, id, now, main.Id);
-    await this.contracts.start(context.manager, context.actor, {
+    if (main) await this.contracts.cancelActive(context.tx, context.actor, id, now, main.Id);
+    await this.contracts.start(context.tx, context.actor, {
       CoworkerId: id,
       TariffId: tariffId,
       StartDate: now,
@@ -82,7 +82,7 @@ export class CoworkersRules implements RecordRules<CoworkerDto> {
   private async refuseMoveWithContracts(context: SaveContext<CoworkerDto>): Promise<void> {
     const target = context.values.BusinessId;
     if (!context.existing || target === undefined || Number(target) === Number(context.existing.BusinessId)) return;
-    const running = await this.contracts.countRunningOutside(Number(context.existing.Id), Number(target), new Date(), context.manager);
+    const running = await this.contracts.countRunningOutside(Number(context.existing.Id), Number(target), new Date(), context.tx);
     if (running > 0) {
       throw RecordValidationException.field(
         'BusinessId',
@@ -93,6 +93,6 @@ export class CoworkersRules implements RecordRules<CoworkerDto> {
   }
 
   private loginOf(coworkerId: number, context: SaveContext<CoworkerDto>): Promise<boolean> {
-    return this.users.hasLogin(coworkerId, context.manager);
+    return this.users.hasLogin(coworkerId, context.tx);
   }
 }

@@ -1,9 +1,9 @@
-import type { EntityManager } from 'typeorm';
 import type { Database } from '../../persistence/database.js';
 import type { FieldError } from '../../records/envelopes.js';
 import { RecordValidationException } from '../../records/errors.js';
 import type { WireRecord } from '../../records/record-definition.js';
 import { DueItemsRepository, type SourceColumn } from './due-items.repository.js';
+import type { Tx } from '../../persistence/tx.js';
 
 // What the records billing reads share once they are billed (docs/billing.md, last point): a record
 // with billed lines cannot be deleted, and its billed fields cannot change what was billed.
@@ -11,8 +11,8 @@ import { DueItemsRepository, type SourceColumn } from './due-items.repository.js
 export type { SourceColumn };
 
 /** Whether any invoice line was billed from the source with this UniqueId. */
-export function hasBilledLines(db: Database, column: SourceColumn, uniqueId: string, manager?: EntityManager): Promise<boolean> {
-  return new DueItemsRepository(db).hasBilledLines(column, uniqueId, manager);
+export function hasBilledLines(db: Database, column: SourceColumn, uniqueId: string, tx?: Tx): Promise<boolean> {
+  return new DueItemsRepository(db).hasBilledLines(column, uniqueId, tx);
 }
 
 /** The refusal of a delete of a billed record. */

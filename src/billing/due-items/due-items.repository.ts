@@ -1,8 +1,8 @@
-import type { EntityManager } from 'typeorm';
 import type { Database } from '../../persistence/database.js';
 import type { Principal } from '../../platform/principal.js';
 import { CoworkerInvoiceLine } from '../coworker-invoice-lines/coworker-invoice-line.entity.js';
 import { updateStampParameters, updateStampSql } from '../../records/audit-stamp.js';
+import type { Tx } from '../../persistence/tx.js';
 
 /** The line column naming each kind of source. */
 export type SourceColumn =
@@ -22,36 +22,32 @@ export class DueItemsRepository {
   constructor(private readonly db: Database) {}
 
   /** Whether any invoice line was billed from the source with this UniqueId. */
-  async hasBilledLines(column: SourceColumn, uniqueId: string, manager?: EntityManager): Promise<boolean> {
+  async hasBilledLines(column: SourceColumn, uniqueId: string, tx?: Tx): Promise<boolean> {
     const { db } = this;
     const [found] = await db.query(
       `SELECT 1 AS x FROM ${db.tableOf(CoworkerInvoiceLine)} WHERE ${db.id(column)} = ? LIMIT 1`,
       [uniqueId],
-      manager,
+      tx,
     );
     return Boolean(found);
   }
 
   /** Writes a flagged record's row only while it is not billed (changing nothing): whether it did. */
-  async holdUnbilled(entity: abstract new () => unknown, id: number, manager: EntityManager): Promise<boolean> {
+  async holdUnbilled(entity: abstract new () => unknown, id: number, tx: Tx): Promise<boolean> {
     const { db } = this;
     const invoiced = db.id('Invoiced');
-    const result = await db.run(
-      `UPDATE ${db.tableOf(entity)} SET ${invoiced} = 0 WHERE ${db.id('Id')} = ? AND ${invoiced} = 0`,
-      [id],
-      manager,
-    );
+    const result = await db.run(`UPDATE ${db.tableOf(entity)} SET ${invoiced} = 0 WHERE ${db.id('Id')} = ? AND ${invoiced} = 0`, [id], tx);
     return result.affected === 1;
   }
 
   /** The ids of the flagged records billed on the invoice, in Id order. */
-  async flaggedOn(entity: abstract new () => unknown, invoiceId: number, manager: EntityManager): Promise<number[]> {
+  async flaggedOn(entity: abstract new () => unknown, invoiceId: number, tx: Tx): Promise<number[]> {
     const { db } = this;
     const q = (name: string) => db.id(name);
     const billed = await db.query(
       `SELECT ${q('Id')} AS id FROM ${db.tableOf(entity)} WHERE ${q('CoworkerInvoiceId')} = ? AND ${q('Invoiced')} = 1 ORDER BY ${q('Id')}`,
       [invoiceId],
-      manager,
+      tx,
     );
     return billed.map((row) => Number(row.id));
   }
@@ -66,7 +62,7 @@ export class DueItemsRepository {
     values: Record<string, unknown>,
     unbilledAt: number | null,
     actor: Principal | undefined,
-    manager: EntityManager,
+    tx: Tx,
   ): Promise<boolean> {
     const { db } = this;
     const q = (name: string) => db.id(name);
@@ -76,7 +72,7 @@ export class DueItemsRepository {
       `UPDATE ${db.tableOf(entity)} SET ${names.map((name) => `${q(name)} = ?`).join(', ')}, ${updateStampSql(q)} ` +
         `WHERE ${q('Id')} = ? AND ${condition}`,
       [...names.map((name) => values[name]), ...updateStampParameters((date) => db.dateParam(date), actor), id, ...parameters],
-      manager,
+      tx,
     );
     return result.affected === 1;
   }

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { LocalDate } from '@js-joda/core';
-import type { EntityManager } from 'typeorm';
+
 import type { Principal } from '../../platform/principal.js';
 import type { Units } from './money.js';
 import type { SourceColumn } from './billed-items.js';
 import type { CreditUse } from '../coworker-booking-credits/credit-rules.js';
+import type { Tx } from '../../persistence/tx.js';
 
 // The due-items collection of a billing run is a list of item sources (docs/billing.md, "Item
 // sources"): contract periods, contract products, one-off sales, recurring sales, and whatever other
@@ -43,7 +44,7 @@ export interface BillingInvoice {
 
 /** What a claim is given: the transaction, who runs it and the invoice made. */
 export interface ClaimContext {
-  manager: EntityManager;
+  tx: Tx;
   actor: Principal | undefined;
   invoice: BillingInvoice;
   /** The business of the customer billed: the business of every record its items claim. */
@@ -94,7 +95,7 @@ export interface BilledCustomer {
 export interface DueContext {
   customerIds: readonly number[];
   until: LocalDate;
-  manager: EntityManager | undefined;
+  tx: Tx | undefined;
 }
 
 /** SQL `IN (?, …)` of as many parameters as `ids` has (a context's customers). */
@@ -131,7 +132,7 @@ export interface DueItemSource {
 /** A deleted invoice whose billed items a source gives back. */
 export interface ReleaseContext {
   invoiceId: number;
-  manager: EntityManager;
+  tx: Tx;
   actor: Principal | undefined;
 }
 

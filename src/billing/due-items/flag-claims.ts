@@ -1,10 +1,10 @@
-import type { EntityManager } from 'typeorm';
 import type { Database } from '../../persistence/database.js';
 import type { Principal } from '../../platform/principal.js';
 import type { RecordService } from '../../records/record.service.js';
 import type { ClaimContext, DueItem, DueLine, ReleaseContext } from './due-items.js';
 import { DueItemsRepository } from './due-items.repository.js';
 import { roundToCents, toUnits } from './money.js';
+import type { Tx } from '../../persistence/tx.js';
 
 /** A table of records billed whole, once: an `Invoiced` flag and the `CoworkerInvoiceId` they went on. */
 export interface FlaggedTable {
@@ -21,8 +21,8 @@ export interface FlaggedTable {
  * Holds a flagged record's row while it is not billed: a write that changes nothing but waits for a
  * run's claim of it to commit, then sees it. False when it is billed (or gone).
  */
-export function holdUnbilled(db: Database, entity: abstract new () => unknown, id: number, manager: EntityManager): Promise<boolean> {
-  return new DueItemsRepository(db).holdUnbilled(entity, id, manager);
+export function holdUnbilled(db: Database, entity: abstract new () => unknown, id: number, tx: Tx): Promise<boolean> {
+  return new DueItemsRepository(db).holdUnbilled(entity, id, tx);
 }
 
 /**
@@ -69,29 +69,28 @@ export class FlagClaims {
 
   /** Marks the record billed on the invoice, only while it is as read: whether it did. */
   async claim(context: ClaimContext, id: number, version: number): Promise<boolean> {
-    const { manager, actor, invoice, businessId } = context;
-    const mark = () =>
-      this.update(manager, actor, id, { Invoiced: 1, CoworkerInvoiceId: invoice.id, ...this.table.marks?.(context) }, version);
-    return this.table.records().changeRecorded(manager, actor, id, mark, undefined, businessId);
+    const { tx, actor, invoice, businessId } = context;
+    const mark = () => this.update(tx, actor, id, { Invoiced: 1, CoworkerInvoiceId: invoice.id, ...this.table.marks?.(context) }, version);
+    return this.table.records().changeRecorded(tx, actor, id, mark, undefined, businessId);
   }
 
   /** A deleted invoice's records are not invoiced any more: the next run bills them again. */
-  async release({ invoiceId, manager, actor }: ReleaseContext): Promise<void> {
-    for (const id of await this.rows.flaggedOn(this.table.entity, invoiceId, manager)) {
-      await this.table.records().changeRecorded(manager, actor, id, async () => {
-        await this.update(manager, actor, id, { Invoiced: 0, CoworkerInvoiceId: null, ...this.table.cleared }, null);
+  async release({ invoiceId, tx, actor }: ReleaseContext): Promise<void> {
+    for (const id of await this.rows.flaggedOn(this.table.entity, invoiceId, tx)) {
+      await this.table.records().changeRecorded(tx, actor, id, async () => {
+        await this.update(tx, actor, id, { Invoiced: 0, CoworkerInvoiceId: null, ...this.table.cleared }, null);
       });
     }
   }
 
   /** With `unbilledAt`, only while the record is not billed and of that version. */
   private update(
-    manager: EntityManager,
+    tx: Tx,
     actor: Principal | undefined,
     id: number,
     values: Record<string, unknown>,
     unbilledAt: number | null,
   ): Promise<boolean> {
-    return this.rows.updateFlagged(this.table.entity, id, values, unbilledAt, actor, manager);
+    return this.rows.updateFlagged(this.table.entity, id, values, unbilledAt, actor, tx);
   }
 }

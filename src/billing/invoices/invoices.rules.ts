@@ -18,15 +18,15 @@ export class InvoicesRules implements RecordRules<InvoiceDto> {
   @Inject(InvoiceIssuanceRepository) private readonly issuance: InvoiceIssuanceRepository;
 
   /** The values to write: the body's, with the snapshots and the number the rules above add. */
-  async beforeSave({ manager, values: given, existing }: SaveContext<InvoiceDto>): Promise<SaveDecision> {
+  async beforeSave({ tx, values: given, existing }: SaveContext<InvoiceDto>): Promise<SaveDecision> {
     refuseBusinessChange(existing, given);
     const values = { ...given };
     if (repointed(existing, given, 'BillToCountryId')) {
-      values.BillToCountryName = await this.issuance.lookup(Country, given.BillToCountryId, 'Name', manager);
+      values.BillToCountryName = await this.issuance.lookup(Country, given.BillToCountryId, 'Name', tx);
     }
     if (existing === null) {
-      values.CurrencyCode = await this.issuance.lookup(Currency, given.CurrencyId, 'Code', manager);
-      values.InvoiceNumber = await this.issuance.nextNumber('Invoice', given.BusinessId as number, manager);
+      values.CurrencyCode = await this.issuance.lookup(Currency, given.CurrencyId, 'Code', tx);
+      values.InvoiceNumber = await this.issuance.nextNumber('Invoice', given.BusinessId as number, tx);
     }
     return { values };
   }

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+
 import { Database } from '../../persistence/database.js';
 import type { SqlContext } from '../../records/record-definition.js';
 import { MAX_ID } from '../../records/validation/fields.js';
 import { Product } from './product.entity.js';
+import type { Tx } from '../../persistence/tx.js';
 
 /** SQL of the read-only field LowStock (docs/api.md §3.1): the stock is at or below the alert level. */
 export const lowStockSql = (q: SqlContext): string =>
@@ -22,7 +23,7 @@ export class ProductsRepository {
    * never oversell. A product without TrackStock keeps its stock; without AllowNegativeStock the stock
    * may not drop below zero. False when nothing was taken: not enough stock, or no such product.
    */
-  async takeStock(productId: number, quantity: number, manager: EntityManager): Promise<boolean> {
+  async takeStock(productId: number, quantity: number, tx: Tx): Promise<boolean> {
     const { db } = this;
     const q = (name: string) => db.id(name);
     // On Galera two nodes' sales could take stock from one row version: the turn keeps one (Database.runGuarded).
@@ -32,7 +33,7 @@ export class ProductsRepository {
       `UPDATE ${db.tableOf(Product)} SET ${q('CurrentStock')} = CASE WHEN ${q('TrackStock')} = 1 THEN ${q('CurrentStock')} - ? ELSE ${q('CurrentStock')} END, ${q('Version')} = ${q('Version')} + 1 ` +
         `WHERE ${q('Id')} = ? AND (${q('TrackStock')} = 0 OR ((${q('AllowNegativeStock')} = 1 OR ${q('CurrentStock')} >= ?) AND ${q('CurrentStock')} - ? >= ?))`,
       [quantity, productId, quantity, quantity, -MAX_ID],
-      manager,
+      tx,
       { entity: Product, id: productId },
     );
   }
@@ -43,7 +44,7 @@ export class ProductsRepository {
    * LowStockAlertedOn only when this sale took the stock from above StockAlertLevel to at or below it
    * and the alert is armed. Whether this sale claimed it: of parallel sales, exactly one can.
    */
-  async claimLowStockAlert(productId: number, quantity: number, at: Date, manager: EntityManager): Promise<boolean> {
+  async claimLowStockAlert(productId: number, quantity: number, at: Date, tx: Tx): Promise<boolean> {
     const { db } = this;
     const q = (name: string) => db.id(name);
     const [stock, level] = [q('CurrentStock'), q('StockAlertLevel')];
@@ -51,7 +52,7 @@ export class ProductsRepository {
       `UPDATE ${db.tableOf(Product)} SET ${q('LowStockAlertedOn')} = ? ` +
         `WHERE ${q('Id')} = ? AND ${q('TrackStock')} = 1 AND ${q('LowStockAlertedOn')} IS NULL AND ${level} IS NOT NULL AND ${stock} <= ${level} AND ${stock} + ? > ${level}`,
       [db.dateParam(at), productId, quantity],
-      manager,
+      tx,
     );
     return result.affected === 1;
   }
@@ -60,14 +61,14 @@ export class ProductsRepository {
    * Re-arms the alert after a change of the product (a PUT) that left its stock above the level, or
    * left it no level: LowStockAlertedOn cleared, in the change's transaction, on the row as it now is.
    */
-  async rearmLowStockAlert(productId: number, manager: EntityManager): Promise<void> {
+  async rearmLowStockAlert(productId: number, tx: Tx): Promise<void> {
     const { db } = this;
     const q = (name: string) => db.id(name);
     await db.run(
       `UPDATE ${db.tableOf(Product)} SET ${q('LowStockAlertedOn')} = NULL ` +
         `WHERE ${q('Id')} = ? AND ${q('LowStockAlertedOn')} IS NOT NULL AND (${q('StockAlertLevel')} IS NULL OR ${q('CurrentStock')} > ${q('StockAlertLevel')})`,
       [productId],
-      manager,
+      tx,
     );
   }
 }

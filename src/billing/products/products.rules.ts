@@ -14,6 +14,6 @@ export class ProductsRules implements RecordRules<ProductDto> {
 
   /** An update hook only, so product creates stay single inserts. */
   async afterUpdate(id: number, saved: SaveContext<ProductDto>): Promise<void> {
-    await this.productsRepository.rearmLowStockAlert(id, saved.manager);
+    await this.productsRepository.rearmLowStockAlert(id, saved.tx);
   }
 }

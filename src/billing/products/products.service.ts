@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+
 import { ProductsRepository } from './products.repository.js';
+import type { Tx } from '../../persistence/tx.js';
 
 /**
  * Product stock: sales take it atomically, and the one that crosses the alert level claims the alert. (The stock counter is never null: clearing it gives the
@@ -15,12 +16,12 @@ export class ProductsService {
    * conditional write (ProductsRepository.takeStock). Returns false when the sale must be refused for
    * want of stock (or the product does not exist).
    */
-  takeStock(manager: EntityManager, productId: number, quantity: number): Promise<boolean> {
-    return this.productsRepository.takeStock(productId, quantity, manager);
+  takeStock(tx: Tx, productId: number, quantity: number): Promise<boolean> {
+    return this.productsRepository.takeStock(productId, quantity, tx);
   }
 
   /** For a sale that took stock, right after `takeStock`: whether it crossed the alert level and fires the alert (ProductsRepository.claimLowStockAlert). */
-  claimLowStockAlert(manager: EntityManager, productId: number, quantity: number, at: Date): Promise<boolean> {
-    return this.productsRepository.claimLowStockAlert(productId, quantity, at, manager);
+  claimLowStockAlert(tx: Tx, productId: number, quantity: number, at: Date): Promise<boolean> {
+    return this.productsRepository.claimLowStockAlert(productId, quantity, at, tx);
   }
 }

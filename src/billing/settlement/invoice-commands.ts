@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+
 import { CommandResult, RecordCommands, type CommandContext } from '../../records/commands/record-commands.js';
 import { refusal } from '../../records/errors.js';
 import type { Principal } from '../../platform/principal.js';
@@ -16,6 +16,7 @@ import { InvoiceRelease } from './invoice-release.js';
 import { InvoiceSettlement, settledFields, type Settled } from './invoice-settlement.js';
 import { CENT, proportionCents, toAmount, toDecimalText, units, type Units } from '../money.js';
 import { SettlementRepository } from './settlement.repository.js';
+import type { Tx } from '../../persistence/tx.js';
 
 const INVOICE = 'CoworkerInvoice';
 const EDIT = { entity: INVOICE, action: 'Edit' } as const;
@@ -82,7 +83,7 @@ export class InvoiceCommands implements OnModuleInit {
 
   onModuleInit(): void {
     // One rule, two doors: a record DELETE of an invoice obeys what COWORKER_INVOICE_DELETE obeys.
-    this.invoices.obeyDeletionRule((id, { manager, actor }) => this.prepareDeletion(id, manager, actor));
+    this.invoices.obeyDeletionRule((id, { tx, actor }) => this.prepareDeletion(id, tx, actor));
     this.commands.register(INVOICE, {
       key: 'PAY_COWORKER_INVOICE_MANUAL',
       name: 'Mark as paid',
@@ -152,10 +153,10 @@ export class InvoiceCommands implements OnModuleInit {
 
   /** The invoices of the run locked in Id order (no two runs lock the same two in opposite orders), each re-checked. */
   private async locked(context: CommandContext, refuses: (record: WireRecord) => string | null): Promise<Settled[]> {
-    const manager = context.manager!;
+    const tx = context.tx!;
     const all: Settled[] = [];
     for (const id of [...context.ids].sort((a, b) => a - b)) {
-      const settled = await this.settlement.lock(id, manager);
+      const settled = await this.settlement.lock(id, tx);
       if (!settled) throw refusal(`CoworkerInvoice ${id} does not exist or is not yours to change.`);
       const why = refuses(stateOf(settled));
       if (why) throw refusal(why);
@@ -182,10 +183,10 @@ export class InvoiceCommands implements OnModuleInit {
           PaymentGatewayName: method,
           TransactionDate: on,
         },
-        context.manager!,
+        context.tx!,
         context.actor,
       );
-      await this.settlement.recompute(invoice.Id, context.manager!, context.actor);
+      await this.settlement.recompute(invoice.Id, context.tx!, context.actor);
     }
     return null;
   }
@@ -193,8 +194,8 @@ export class InvoiceCommands implements OnModuleInit {
   private async void(context: CommandContext): Promise<null> {
     for (const settled of await this.locked(context, notVoidable)) {
       const voided = { ...settled, invoice: { ...settled.invoice, Void: true }, due: 0n };
-      await this.invoices.applySettlement(settled.invoice.Id, { Void: true, ...settledFields(voided) }, context.manager!, context.actor);
-      await this.invoices.ledger.voided(settled.invoice.Id, context.manager!, context.actor);
+      await this.invoices.applySettlement(settled.invoice.Id, { Void: true, ...settledFields(voided) }, context.tx!, context.actor);
+      await this.invoices.ledger.voided(settled.invoice.Id, context.tx!, context.actor);
     }
     return null;
   }
@@ -224,8 +225,8 @@ export class InvoiceCommands implements OnModuleInit {
         });
         continue;
       }
-      notes.push({ Id: await this.issueCreditNote(settled, amount, tax, context.manager!, context.actor) });
-      await this.settlement.recompute(invoice.Id, context.manager!, context.actor);
+      notes.push({ Id: await this.issueCreditNote(settled, amount, tax, context.tx!, context.actor) });
+      await this.settlement.recompute(invoice.Id, context.tx!, context.actor);
     }
     return notes;
   }
@@ -234,21 +235,15 @@ export class InvoiceCommands implements OnModuleInit {
    * A credit note of `amount` (tax `tax` of it) against the locked invoice: numbered in the business's
    * series, for the original's customer, currency and bill-to, with one line carrying both amounts.
    */
-  private async issueCreditNote(
-    settled: Settled,
-    amount: Units,
-    tax: Units,
-    manager: EntityManager,
-    actor: Principal | undefined,
-  ): Promise<number> {
+  private async issueCreditNote(settled: Settled, amount: Units, tax: Units, tx: Tx, actor: Principal | undefined): Promise<number> {
     const { invoice } = settled;
-    const original = await this.invoiceRecords.get(invoice.Id, undefined, manager);
+    const original = await this.invoiceRecords.get(invoice.Id, undefined, tx);
     const billTo = Object.fromEntries(
       Object.entries(original).filter(([field]) => field.startsWith('BillTo') || field === 'CoworkerFullName'),
     );
     const net = amount - tax;
     const description = `Credit note for invoice ${invoice.InvoiceNumber}`;
-    const { id, written } = await this.invoices.issue(manager, actor, {
+    const { id, written } = await this.invoices.issue(tx, actor, {
       CoworkerId: invoice.CoworkerId,
       BusinessId: invoice.BusinessId,
       CurrencyId: invoice.CurrencyId,
@@ -262,8 +257,8 @@ export class InvoiceCommands implements OnModuleInit {
     });
     // The original's bill-to as it was billed (issue() captured the customer's details of today), nothing due.
     const settledNote = { ...billTo, PaidAmount: toDecimalText(0n), DueAmount: toDecimalText(0n), Paid: false, PaidOn: null };
-    await this.repository.overwriteInvoice(id, settledNote, manager);
-    const rate = await this.repository.singleTaxRate(invoice.Id, manager);
+    await this.repository.overwriteInvoice(id, settledNote, tx);
+    const rate = await this.repository.singleTaxRate(invoice.Id, tx);
     await this.repository.insertLine(
       {
         CoworkerInvoiceId: id,
@@ -279,10 +274,10 @@ export class InvoiceCommands implements OnModuleInit {
         PeriodTo: null,
         Position: 1,
       },
-      manager,
+      tx,
       actor?.email ?? null,
     );
-    await this.invoices.recordIssued(manager, actor, id, { ...written, ...settledNote });
+    await this.invoices.recordIssued(tx, actor, id, { ...written, ...settledNote });
     return id;
   }
 
@@ -314,10 +309,10 @@ export class InvoiceCommands implements OnModuleInit {
           PaymentGatewayName: method,
           TransactionDate: on,
         },
-        context.manager!,
+        context.tx!,
         context.actor,
       );
-      await this.settlement.recompute(invoice.Id, context.manager!, context.actor);
+      await this.settlement.recompute(invoice.Id, context.tx!, context.actor);
     }
     return null;
   }
@@ -325,7 +320,7 @@ export class InvoiceCommands implements OnModuleInit {
   /** Deletes each invoice as a record DELETE does, so both doors run the same rule (prepareDeletion). */
   private async delete(context: CommandContext): Promise<null> {
     for (const settled of await this.locked(context, notDeletable))
-      await this.invoiceRecords.deleteWithin(context.manager!, settled.invoice.Id, context.actor);
+      await this.invoiceRecords.deleteWithin(context.tx!, settled.invoice.Id, context.actor);
     return null;
   }
 
@@ -334,16 +329,16 @@ export class InvoiceCommands implements OnModuleInit {
    * "Deleting"): refused (400) for an invoice with payments, refunds or credit notes, a void invoice or a
    * credit note; else what it billed is released, and its own ledger entry and its lines go with it.
    */
-  private async prepareDeletion(id: number, manager: EntityManager, actor: Principal | undefined): Promise<void> {
-    const settled = await this.settlement.lock(id, manager);
+  private async prepareDeletion(id: number, tx: Tx, actor: Principal | undefined): Promise<void> {
+    const settled = await this.settlement.lock(id, tx);
     if (!settled) return; // the machinery answers 404
     const why = notDeletable(stateOf(settled));
     if (why) throw refusal(why);
-    if ((await this.repository.entriesOf(id, manager)).length)
+    if ((await this.repository.entriesOf(id, tx)).length)
       throw refusal(`${number(settled.invoice)} has ledger entries: it cannot be deleted.`);
-    await this.release.release(id, settled.invoice.InvoiceNumber, manager, actor);
-    await this.invoices.ledger.removeWith(id, manager, actor);
-    await this.repository.deleteLines(id, manager);
+    await this.release.release(id, settled.invoice.InvoiceNumber, tx, actor);
+    await this.invoices.ledger.removeWith(id, tx, actor);
+    await this.repository.deleteLines(id, tx);
   }
 }
 

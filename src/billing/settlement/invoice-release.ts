@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+
 import { Database } from '../../persistence/database.js';
 import { refusal } from '../../records/errors.js';
 import type { Principal } from '../../platform/principal.js';
@@ -15,6 +15,7 @@ import { coworkerProducts } from '../coworker-products/coworker-products.definit
 import { DueItemSources } from '../due-items/due-items.js';
 import { InvoiceReleaseRepository, type ReleasedField } from './invoice-release.repository.js';
 import { CoworkerBookingCreditUseHistoriesService } from '../coworker-booking-credit-use-histories/coworker-booking-credit-use-histories.service.js';
+import type { Tx } from '../../persistence/tx.js';
 
 /** A source of billed lines, by the line's field that names it. */
 interface Source {
@@ -47,25 +48,25 @@ export class InvoiceRelease {
 
   private statements: InvoiceReleaseRepository | undefined;
 
-  async release(invoiceId: number, invoiceNumber: string, manager: EntityManager, actor: Principal | undefined): Promise<void> {
+  async release(invoiceId: number, invoiceNumber: string, tx: Tx, actor: Principal | undefined): Promise<void> {
     const sources: Source[] = [
       { field: 'CoworkerContractUniqueId', entity: CoworkerContract, service: this.contracts },
       { field: 'ContractProductUniqueId', entity: ContractProduct, service: this.contractProducts },
       { field: 'CoworkerProductUniqueId', entity: CoworkerProduct, service: this.sales },
     ];
     for (const source of sources) {
-      for (const billed of await this.billedBy(invoiceId, source, manager))
-        await this.releaseOne(invoiceId, invoiceNumber, source, billed, manager, actor);
+      for (const billed of await this.billedBy(invoiceId, source, tx))
+        await this.releaseOne(invoiceId, invoiceNumber, source, billed, tx, actor);
     }
     // Sources other modules add (booking charges) give back their own items.
-    for (const source of this.dueSources.all) await source.release?.({ invoiceId, manager, actor });
+    for (const source of this.dueSources.all) await source.release?.({ invoiceId, tx, actor });
     // Universal credits its lines spent go back (docs/billing.md "Universal credits").
-    await this.creditUses.giveBackInvoice(manager, actor, invoiceId);
+    await this.creditUses.giveBackInvoice(tx, actor, invoiceId);
   }
 
   /** The sources the invoice's lines bill through `source.field`, each with the first period it billed. */
-  private billedBy(invoiceId: number, source: Source, manager: EntityManager): Promise<Array<{ uniqueId: string; firstFrom: unknown }>> {
-    return this.rows.billedBy(invoiceId, source.field, manager);
+  private billedBy(invoiceId: number, source: Source, tx: Tx): Promise<Array<{ uniqueId: string; firstFrom: unknown }>> {
+    return this.rows.billedBy(invoiceId, source.field, tx);
   }
 
   private async releaseOne(
@@ -73,10 +74,10 @@ export class InvoiceRelease {
     invoiceNumber: string,
     source: Source,
     billed: { uniqueId: string; firstFrom: unknown },
-    manager: EntityManager,
+    tx: Tx,
     actor: Principal | undefined,
   ): Promise<void> {
-    const record = await this.rows.sourceRecord(source.entity, billed.uniqueId, manager);
+    const record = await this.rows.sourceRecord(source.entity, billed.uniqueId, tx);
     if (!record) return; // the source is gone (cannot happen while it has billed lines: deletes are refused)
     const { id } = record;
     const oneOff = source.entity === CoworkerProduct && !toWire('bool', record.regularCharge);
@@ -85,7 +86,7 @@ export class InvoiceRelease {
       Object.assign(values, { Invoiced: 0, InvoicedOn: null, CoworkerInvoiceId: null, CoworkerInvoiceNumber: null });
     } else {
       // Lines of the same source on other invoices: none may bill a later period than those given back.
-      const others = await this.rows.otherBillings(source.field, billed.uniqueId, invoiceId, manager);
+      const others = await this.rows.otherBillings(source.field, billed.uniqueId, invoiceId, tx);
       const first = String(billed.firstFrom);
       const later = others.find((row) => String(row.periodFrom) > first);
       if (later)
@@ -104,6 +105,6 @@ export class InvoiceRelease {
         );
       }
     }
-    await source.service.changeRecorded(manager, actor, id, () => this.rows.markReleased(source.entity, id, values, actor, manager));
+    await source.service.changeRecorded(tx, actor, id, () => this.rows.markReleased(source.entity, id, values, actor, tx));
   }
 }

@@ -1,11 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+
 import { RecordValidationException } from '../../records/errors.js';
 import type { Principal } from '../../platform/principal.js';
 import { CoworkerInvoicesService } from '../coworker-invoices/coworker-invoices.service.js';
 import { sum, toAmount, type Units } from '../money.js';
 import { settle, settledFields, type Settled } from './settled.js';
 import { SettlementRepository } from './settlement.repository.js';
+import type { Tx } from '../../persistence/tx.js';
 
 export { settle, settledFields, type Settled } from './settled.js';
 
@@ -31,11 +32,11 @@ export class InvoiceSettlement {
   @Inject(CoworkerInvoicesService) private readonly invoices: CoworkerInvoicesService;
 
   /** Locks the invoice and reads its settlement; null when it does not exist. `except`: an entry to leave out. */
-  async lock(invoiceId: number, manager: EntityManager, except?: number): Promise<Settled | null> {
-    const invoice = await this.repository.lockInvoice(invoiceId, manager);
+  async lock(invoiceId: number, tx: Tx, except?: number): Promise<Settled | null> {
+    const invoice = await this.repository.lockInvoice(invoiceId, tx);
     if (!invoice) return null;
-    const entries = await this.repository.entriesOf(invoiceId, manager, except);
-    const credited = invoice.CreditNote ? 0n : -sum(await this.repository.creditNoteTotals(invoice.UniqueId, manager));
+    const entries = await this.repository.entriesOf(invoiceId, tx, except);
+    const credited = invoice.CreditNote ? 0n : -sum(await this.repository.creditNoteTotals(invoice.UniqueId, tx));
     return settle(invoice, entries, credited);
   }
 
@@ -44,8 +45,8 @@ export class InvoiceSettlement {
    * a payment (Credit) of at most DueAmount, never of a void invoice or a credit note; a refund (Debit)
    * of at most what was paid and not yet refunded.
    */
-  async checkEntry(entry: EntryAgainstInvoice, manager: EntityManager): Promise<Settled> {
-    const settled = await this.lock(entry.invoiceId, manager, entry.id);
+  async checkEntry(entry: EntryAgainstInvoice, tx: Tx): Promise<Settled> {
+    const settled = await this.lock(entry.invoiceId, tx, entry.id);
     if (!settled)
       throw RecordValidationException.field('CoworkerInvoiceId', `CoworkerInvoice ${entry.invoiceId} does not exist`, entry.invoiceId);
     const { invoice } = settled;
@@ -79,8 +80,8 @@ export class InvoiceSettlement {
    * Checks that an invoice stays within its limits without the entry `except` (being changed away or
    * deleted): refunds never above payments.
    */
-  async checkWithout(invoiceId: number, except: number, manager: EntityManager, field: string): Promise<void> {
-    const settled = await this.lock(invoiceId, manager, except);
+  async checkWithout(invoiceId: number, except: number, tx: Tx, field: string): Promise<void> {
+    const settled = await this.lock(invoiceId, tx, except);
     if (settled && settled.refunded > settled.paid) {
       throw RecordValidationException.field(
         field,
@@ -95,10 +96,10 @@ export class InvoiceSettlement {
    * locked), with a change-log entry (and its webhooks) when they changed. `except`: an entry being
    * deleted in this transaction.
    */
-  async recompute(invoiceId: number, manager: EntityManager, actor: Principal | undefined, except?: number): Promise<Settled | null> {
-    const settled = await this.lock(invoiceId, manager, except);
+  async recompute(invoiceId: number, tx: Tx, actor: Principal | undefined, except?: number): Promise<Settled | null> {
+    const settled = await this.lock(invoiceId, tx, except);
     if (!settled) return null;
-    await this.invoices.applySettlement(invoiceId, settledFields(settled), manager, actor);
+    await this.invoices.applySettlement(invoiceId, settledFields(settled), tx, actor);
     return settled;
   }
 }

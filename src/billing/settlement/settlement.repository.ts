@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+
 import { Database } from '../../persistence/database.js';
 import { toWire } from '../../records/wire-values.js';
 import { Business } from '../../kernel/businesses/business.entity.js';
@@ -10,6 +10,7 @@ import { CoworkerLedgerEntry } from '../coworker-ledger-entries/coworker-ledger-
 import { SERVICE_CODES } from '../coworker-ledger-entries/service-entries.js';
 import { units, type Units } from '../money.js';
 import { createStamp } from '../../records/audit-stamp.js';
+import type { Tx } from '../../persistence/tx.js';
 
 /** An invoice as settlement reads it, under its row lock. */
 export interface LockedInvoice {
@@ -74,7 +75,7 @@ export class SettlementRepository {
    * SettlementSequence and takes that turn (Database.takeTurn): two nodes' writers of one invoice then
    * conflict, and the second runs again after the first (docs/settlement.md).
    */
-  async lockInvoice(id: number, manager: EntityManager): Promise<LockedInvoice | null> {
+  async lockInvoice(id: number, tx: Tx): Promise<LockedInvoice | null> {
     const { db } = this;
     const q = (name: string) => db.id(name);
     if (await db.replicated()) {
@@ -82,7 +83,7 @@ export class SettlementRepository {
       const bumped = await db.runGuarded(
         `UPDATE ${db.tableOf(CoworkerInvoice)} SET ${sequence} = ${sequence} + 1 WHERE ${q('Id')} = ?`,
         [id],
-        manager,
+        tx,
         { entity: CoworkerInvoice, id, turn: 'SettlementSequence' },
       );
       if (!bumped) return null;
@@ -104,7 +105,7 @@ export class SettlementRepository {
     const [row] = await db.query(
       `SELECT ${columns} FROM ${db.tableOf(CoworkerInvoice)} WHERE ${q('Id')} = ?${db.isMySql ? ' FOR UPDATE' : ''}`,
       [id],
-      manager,
+      tx,
     );
     if (!row) return null;
     return {
@@ -125,14 +126,14 @@ export class SettlementRepository {
    * The payments and refunds of an invoice: its ledger entries but the service's own (INV, CRN, VOID:
    * service-entries.ts) and the one `except` (an entry being changed or deleted).
    */
-  async entriesOf(invoiceId: number, manager: EntityManager, except?: number): Promise<InvoiceEntry[]> {
+  async entriesOf(invoiceId: number, tx: Tx, except?: number): Promise<InvoiceEntry[]> {
     const { db } = this;
     const q = (name: string) => db.id(name);
     const rows = await db.query(
       `SELECT ${q('Id')}, ${q('Debit')}, ${q('Credit')}, ${q('TransactionDate')} FROM ${db.tableOf(CoworkerLedgerEntry)} ` +
         `WHERE ${q('CoworkerInvoiceId')} = ? AND (${q('Code')} IS NULL OR ${q('Code')} NOT IN (${SERVICE_CODES.map(() => '?').join(', ')}))`,
       [invoiceId, ...SERVICE_CODES],
-      manager,
+      tx,
     );
     return rows
       .filter((row) => Number(row.Id) !== except)
@@ -145,14 +146,14 @@ export class SettlementRepository {
   }
 
   /** The service's own ledger entries of an invoice (INV, CRN, VOID), in Id order. */
-  async ownEntriesOf(invoiceId: number, manager: EntityManager): Promise<OwnEntry[]> {
+  async ownEntriesOf(invoiceId: number, tx: Tx): Promise<OwnEntry[]> {
     const { db } = this;
     const q = (name: string) => db.id(name);
     const rows = await db.query(
       `SELECT ${['Id', 'Code', 'CoworkerId', 'Description', 'Debit', 'Credit', 'TransactionDate'].map(q).join(', ')} FROM ${db.tableOf(CoworkerLedgerEntry)} ` +
         `WHERE ${q('CoworkerInvoiceId')} = ? AND ${q('Code')} IN (${SERVICE_CODES.map(() => '?').join(', ')}) ORDER BY ${q('Id')}`,
       [invoiceId, ...SERVICE_CODES],
-      manager,
+      tx,
     );
     return rows.map((row) => ({
       Id: Number(row.Id),
@@ -166,13 +167,13 @@ export class SettlementRepository {
   }
 
   /** What an invoice's own ledger entry is made of (InvoiceLedger); null when there is no such invoice. */
-  async invoiceForLedger(id: number, manager: EntityManager): Promise<LedgerInvoice | null> {
+  async invoiceForLedger(id: number, tx: Tx): Promise<LedgerInvoice | null> {
     const { db } = this;
     const q = (name: string) => db.id(name);
     const [row] = await db.query(
       `SELECT ${['Id', 'BusinessId', 'CoworkerId', 'InvoiceNumber', 'TotalAmount', 'CreatedOn', 'CreditNote'].map(q).join(', ')} FROM ${db.tableOf(CoworkerInvoice)} WHERE ${q('Id')} = ?`,
       [id],
-      manager,
+      tx,
     );
     if (!row) return null;
     return {
@@ -187,25 +188,25 @@ export class SettlementRepository {
   }
 
   /** Removes one ledger entry (the service's own, going with its invoice). */
-  async deleteEntry(id: number, manager: EntityManager): Promise<void> {
+  async deleteEntry(id: number, tx: Tx): Promise<void> {
     const { db } = this;
-    await db.query(`DELETE FROM ${db.tableOf(CoworkerLedgerEntry)} WHERE ${db.id('Id')} = ?`, [id], manager);
+    await db.query(`DELETE FROM ${db.tableOf(CoworkerLedgerEntry)} WHERE ${db.id('Id')} = ?`, [id], tx);
   }
 
   /** The totals (negative) of the credit notes of the invoice whose UniqueId is `uniqueId`. */
-  async creditNoteTotals(uniqueId: string, manager: EntityManager): Promise<Units[]> {
+  async creditNoteTotals(uniqueId: string, tx: Tx): Promise<Units[]> {
     const { db } = this;
     const q = (name: string) => db.id(name);
     const rows = await db.query(
       `SELECT ${q('TotalAmount')} AS t FROM ${db.tableOf(CoworkerInvoice)} WHERE ${q('OriginalInvoiceGuid')} = ? AND ${q('CreditNote')} = ?`,
       [uniqueId, 1],
-      manager,
+      tx,
     );
     return rows.map((row) => units(row.t as number | string | null));
   }
 
   /** Writes columns of an invoice just issued in this transaction (no version raise: its Create entry follows). */
-  async overwriteInvoice(id: number, values: Readonly<Record<string, unknown>>, manager: EntityManager): Promise<void> {
+  async overwriteInvoice(id: number, values: Readonly<Record<string, unknown>>, tx: Tx): Promise<void> {
     const { db } = this;
     const names = Object.keys(values);
     const parameters = names.map((name) => {
@@ -217,25 +218,25 @@ export class SettlementRepository {
     await db.query(
       `UPDATE ${db.tableOf(CoworkerInvoice)} SET ${names.map((name) => `${db.id(name)} = ?`).join(', ')} WHERE ${db.id('Id')} = ?`,
       [...parameters, id],
-      manager,
+      tx,
     );
   }
 
   /** The tax rate (percent, as stored) and its id when every line of the invoice has the same one; else null. */
-  async singleTaxRate(invoiceId: number, manager: EntityManager): Promise<{ id: number | null; rate: string } | null> {
+  async singleTaxRate(invoiceId: number, tx: Tx): Promise<{ id: number | null; rate: string } | null> {
     const { db } = this;
     const q = (name: string) => db.id(name);
     const rows = await db.query(
       `SELECT DISTINCT ${q('TaxRateId')} AS id, ${q('TaxRate')} AS rate FROM ${db.tableOf(CoworkerInvoiceLine)} WHERE ${q('CoworkerInvoiceId')} = ?`,
       [invoiceId],
-      manager,
+      tx,
     );
     if (rows.length !== 1) return null;
     return { id: rows[0].id === null ? null : Number(rows[0].id), rate: String(rows[0].rate) };
   }
 
   /** Inserts an invoice line (a credit note's) with its common fields; answers its Id. */
-  async insertLine(values: Readonly<Record<string, unknown>>, manager: EntityManager, by: string | null): Promise<number> {
+  async insertLine(values: Readonly<Record<string, unknown>>, tx: Tx, by: string | null): Promise<number> {
     const { db } = this;
     const now = new Date();
     const row: Record<string, unknown> = { ...createStamp(by, now), ...values };
@@ -249,20 +250,20 @@ export class SettlementRepository {
     await db.query(
       `INSERT INTO ${db.tableOf(CoworkerInvoiceLine)} (${names.map((name) => db.id(name)).join(', ')}) VALUES (${names.map(() => '?').join(', ')})`,
       parameters,
-      manager,
+      tx,
     );
     const [created] = await db.query(
       `SELECT ${db.id('Id')} AS id FROM ${db.tableOf(CoworkerInvoiceLine)} WHERE ${db.id('UniqueId')} = ?`,
       [row.UniqueId],
-      manager,
+      tx,
     );
     return Number(created.id);
   }
 
   /** Deletes an invoice's lines (before the invoice goes: COWORKER_INVOICE_DELETE, a record DELETE). */
-  async deleteLines(id: number, manager: EntityManager): Promise<void> {
+  async deleteLines(id: number, tx: Tx): Promise<void> {
     const { db } = this;
-    await db.query(`DELETE FROM ${db.tableOf(CoworkerInvoiceLine)} WHERE ${db.id('CoworkerInvoiceId')} = ?`, [id], manager);
+    await db.query(`DELETE FROM ${db.tableOf(CoworkerInvoiceLine)} WHERE ${db.id('CoworkerInvoiceId')} = ?`, [id], tx);
   }
 
   /** How many lines each of the invoices has (an invoice without lines is absent). */
@@ -334,12 +335,12 @@ export class SettlementRepository {
   }
 
   /** Whether the invoice has lines (then its totals are theirs). */
-  async hasLines(invoiceId: number, manager: EntityManager): Promise<boolean> {
+  async hasLines(invoiceId: number, tx: Tx): Promise<boolean> {
     const { db } = this;
     const rows = await db.query(
       `SELECT 1 AS x FROM ${db.tableOf(CoworkerInvoiceLine)} WHERE ${db.id('CoworkerInvoiceId')} = ? LIMIT 1`,
       [invoiceId],
-      manager,
+      tx,
     );
     return rows.length > 0;
   }

@@ -28,7 +28,7 @@ export class TeamsRules implements RecordRules<TeamDto> {
     }
     if (!members.length) return;
     const ids = [...new Set(members)];
-    const inBusiness = await this.teamsRepository.customersOfBusiness(businessId, ids, context.manager);
+    const inBusiness = await this.teamsRepository.customersOfBusiness(businessId, ids, context.tx);
     const outside = ids.filter((id) => !inBusiness.has(id));
     if (outside.length) {
       throw RecordValidationException.field(

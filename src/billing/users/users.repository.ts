@@ -1,39 +1,51 @@
 import { Injectable } from '@nestjs/common';
-import { Not, type EntityManager } from 'typeorm';
 import { Database } from '../../persistence/database.js';
 import { emailKey } from '../../records/validation/fields.js';
 import { Coworker } from '../../billing/coworkers/coworker.entity.js';
 import { User } from './user.entity.js';
+import type { Tx } from '../../persistence/tx.js';
 
 /**
- * The reads of users beyond the machinery's own. Plain reads use TypeORM's find (no hot path); the
- * locking reads are hand-built, as TypeORM refuses a pessimistic lock on SQLite, where write
- * transactions take turns anyway (docs/architecture.md).
+ * The reads of users beyond the machinery's own (the locking reads hold their rows on MySQL; on SQLite
+ * write transactions take turns anyway: docs/architecture.md).
  */
 @Injectable()
 export class UsersRepository {
   constructor(private readonly db: Database) {}
 
   /** Whether a user other than `exceptId` has this email (emails compare case-insensitively: EmailKey). */
-  emailTaken(email: string, exceptId: number | null, manager: EntityManager = this.db.manager): Promise<boolean> {
-    return manager.exists(User, { where: { EmailKey: emailKey(email), ...(exceptId ? { Id: Not(exceptId) } : {}) } });
+  emailTaken(email: string, exceptId: number | null, tx: Tx = this.db.outsideTransaction): Promise<boolean> {
+    const { db } = this;
+    const other = exceptId ? ` AND ${db.id('Id')} <> ?` : '';
+    return db
+      .query(
+        `SELECT 1 AS found FROM ${db.tableOf(User)} WHERE ${db.id('EmailKey')} = ?${other} LIMIT 1`,
+        [emailKey(email), ...(exceptId ? [exceptId] : [])],
+        tx,
+      )
+      .then((rows) => rows.length > 0);
   }
 
-  async hasTwoFactorSecret(id: number, manager: EntityManager): Promise<boolean> {
-    const user = await manager.findOne(User, { select: { Id: true, TwoFactorSecret: true }, where: { Id: id } });
-    return Boolean(user?.TwoFactorSecret);
+  async hasTwoFactorSecret(id: number, tx: Tx): Promise<boolean> {
+    const { db } = this;
+    const [user] = await db.query<{ secret: string | null }>(
+      `SELECT ${db.id('TwoFactorSecret')} AS secret FROM ${db.tableOf(User)} WHERE ${db.id('Id')} = ?`,
+      [id],
+      tx,
+    );
+    return Boolean(user?.secret);
   }
 
   /**
    * The business of a customer, whose row stays locked until the transaction ends (MySQL), so that
    * two logins made for it at once take turns; null when it does not exist.
    */
-  async lockCustomerBusiness(coworkerId: number, manager: EntityManager): Promise<number | null> {
+  async lockCustomerBusiness(coworkerId: number, tx: Tx): Promise<number | null> {
     const { db } = this;
     const [customer] = await db.query<{ b: number | string }>(
       `SELECT ${db.id('BusinessId')} AS b FROM ${db.tableOf(Coworker)} WHERE ${db.id('Id')} = ?${db.isMySql ? ' FOR UPDATE' : ''}`,
       [coworkerId],
-      manager,
+      tx,
     );
     return customer ? Number(customer.b) : null;
   }
@@ -44,14 +56,14 @@ export class UsersRepository {
    */
   async customerHasLogin(
     coworkerId: number,
-    manager: EntityManager,
+    tx: Tx,
     { exceptUserId = null, lock = false }: { exceptUserId?: number | null; lock?: boolean } = {},
   ): Promise<boolean> {
     const { db } = this;
     const [login] = await db.query(
       `SELECT ${db.id('Id')} AS id FROM ${db.tableOf(User)} WHERE ${db.id('CoworkerId')} = ?${exceptUserId ? ` AND ${db.id('Id')} <> ?` : ''}${lock && db.isMySql ? ' FOR UPDATE' : ''}`,
       [coworkerId, ...(exceptUserId ? [exceptUserId] : [])],
-      manager,
+      tx,
     );
     return Boolean(login);
   }

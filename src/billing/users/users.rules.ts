@@ -1,6 +1,6 @@
 import { Injectable, Logger, UnauthorizedException, type OnApplicationBootstrap } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import type { EntityManager } from 'typeorm';
+
 import { AuthService } from '../../auth/auth.service.js';
 import { passwordHashFor, prehashPassword } from '../../auth/passwords.js';
 import { RefreshTokensService } from '../../auth/refresh-tokens.service.js';
@@ -19,6 +19,7 @@ import { validateBody } from '../../records/validation/validation.js';
 import { mayManage, withinBusinesses, type UserPowers } from '../../auth/user-authority.js';
 import { users } from './users.definition.js';
 import { UsersRepository } from './users.repository.js';
+import type { Tx } from '../../persistence/tx.js';
 
 const sameSet = (a: readonly unknown[] | null | undefined, b: readonly unknown[] | null | undefined) => {
   const left = new Set((a ?? []).map((v) => String(v).toLowerCase()));
@@ -69,11 +70,11 @@ export class UsersRules implements RecordRules<UserDto>, OnApplicationBootstrap 
 
   /** Creates the login of a customer (Coworker CreateUser + Password), inside the coworker's transaction. */
   async createCustomerLogin(
-    manager: EntityManager,
+    tx: Tx,
     coworker: { id: number; email: string; fullName: string; password: string; body: object },
     actor?: Principal,
   ): Promise<void> {
-    await this.assertEmailFree(coworker.email, null, manager);
+    await this.assertEmailFree(coworker.email, null, tx);
     const values = {
       Email: coworker.email.trim(),
       EmailKey: emailKey(coworker.email),
@@ -83,7 +84,7 @@ export class UsersRules implements RecordRules<UserDto>, OnApplicationBootstrap 
       CoworkerId: coworker.id,
     };
     // Nobody in UpdatedBy: the login is the customer's own.
-    await this.records.createRecorded(manager, actor, values, {
+    await this.records.createRecorded(tx, actor, values, {
       request: { Password: coworker.password },
       readBack: true,
       stampedBy: null,
@@ -104,7 +105,7 @@ export class UsersRules implements RecordRules<UserDto>, OnApplicationBootstrap 
       await this.assertCustomerFree(dto.CoworkerId, existing ? Number(existing.Id) : null, context);
     }
     values.EmailKey = emailKey(dto.Email);
-    await this.assertEmailFree(dto.Email, existing ? Number(existing.Id) : null, context.manager);
+    await this.assertEmailFree(dto.Email, existing ? Number(existing.Id) : null, context.tx);
     if (!existing && !dto.Password) throw RecordValidationException.field('Password', 'Password is required.', dto.Password ?? null);
     if (dto.Password) values.PasswordHash = await passwordHashFor(dto, dto.Password);
     // Absent or null keeps the stored secret (docs/api.md §2.1).
@@ -112,7 +113,7 @@ export class UsersRules implements RecordRules<UserDto>, OnApplicationBootstrap 
     if (
       dto.TwoFactorEnabled &&
       !dto.TwoFactorSecret &&
-      !(existing && (await this.usersRepository.hasTwoFactorSecret(Number(existing.Id), context.manager)))
+      !(existing && (await this.usersRepository.hasTwoFactorSecret(Number(existing.Id), context.tx)))
     ) {
       throw RecordValidationException.field('TwoFactorSecret', 'TwoFactorSecret is required to turn two-factor authentication on.', null);
     }
@@ -122,7 +123,7 @@ export class UsersRules implements RecordRules<UserDto>, OnApplicationBootstrap 
 
   async afterSave(id: number, saved: SaveContext<UserDto>): Promise<void> {
     // Businesses are written by the machinery (a `lists` join table); here only what access depends on.
-    if (saved.values.SecurityStamp) await this.refreshTokens.revokeAll(id, undefined, saved.manager);
+    if (saved.values.SecurityStamp) await this.refreshTokens.revokeAll(id, undefined, saved.tx);
     this.auth.forget(id);
   }
 
@@ -162,22 +163,18 @@ export class UsersRules implements RecordRules<UserDto>, OnApplicationBootstrap 
    * A login may name only a customer of one of the actor's businesses, and a customer has one login.
    * The customer's row is locked first, so two logins for it made at once take turns.
    */
-  private async assertCustomerFree(
-    coworkerId: number,
-    exceptUserId: number | null,
-    { manager, actor }: SaveContext<UserDto>,
-  ): Promise<void> {
-    const business = await this.usersRepository.lockCustomerBusiness(coworkerId, manager);
+  private async assertCustomerFree(coworkerId: number, exceptUserId: number | null, { tx, actor }: SaveContext<UserDto>): Promise<void> {
+    const business = await this.usersRepository.lockCustomerBusiness(coworkerId, tx);
     if (business === null) throw RecordValidationException.field('CoworkerId', `Coworker ${coworkerId} does not exist`, coworkerId);
     if (actor && !withinBusinesses(actor, [business])) throw new UnauthorizedException();
-    if (await this.usersRepository.customerHasLogin(coworkerId, manager, { exceptUserId, lock: true })) {
+    if (await this.usersRepository.customerHasLogin(coworkerId, tx, { exceptUserId, lock: true })) {
       throw RecordValidationException.field('CoworkerId', `Coworker ${coworkerId} already has a login.`, coworkerId);
     }
   }
 
-  /** Whether the customer has a login, read inside `manager`'s transaction. */
-  hasLogin(coworkerId: number, manager: EntityManager): Promise<boolean> {
-    return this.usersRepository.customerHasLogin(coworkerId, manager);
+  /** Whether the customer has a login, read inside `tx`'s transaction. */
+  hasLogin(coworkerId: number, tx: Tx): Promise<boolean> {
+    return this.usersRepository.customerHasLogin(coworkerId, tx);
   }
 
   /** Deactivation, a new password, or new roles, businesses or admin rights end existing access. */
@@ -192,8 +189,8 @@ export class UsersRules implements RecordRules<UserDto>, OnApplicationBootstrap 
     );
   }
 
-  private async assertEmailFree(email: string, exceptId: number | null, manager: EntityManager): Promise<void> {
-    if (await this.usersRepository.emailTaken(email, exceptId, manager))
+  private async assertEmailFree(email: string, exceptId: number | null, tx: Tx): Promise<void> {
+    if (await this.usersRepository.emailTaken(email, exceptId, tx))
       throw RecordValidationException.field('Email', 'A user with this email already exists.', email);
   }
 }

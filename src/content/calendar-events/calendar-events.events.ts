@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+
 import type { RecordChange } from '../../records/change-log/change-log.service.js';
 import type { WireRecord } from '../../records/record-definition.js';
 import type { EventDelivery, RecordEvents } from '../../records/record-events.js';
@@ -7,6 +7,7 @@ import { InjectRecords } from '../../records/record.module.js';
 import type { RecordService } from '../../records/record.service.js';
 import { calendarEvents } from './calendar-events.definition.js';
 import { CalendarEventsRepository } from './calendar-events.repository.js';
+import type { Tx } from '../../persistence/tx.js';
 
 /** This service's own action: an event with someone on its waiting list has a free place again. */
 export const SPOT_AVAILABLE = 'CalendarEventSpotAvailable';
@@ -18,8 +19,8 @@ export class FreedPlaces {
   @Inject(CalendarEventsRepository) private readonly repository: CalendarEventsRepository;
 
   /** The delivery of SPOT_AVAILABLE for a change: the event, or null when no place was freed for anyone waiting. */
-  async delivery(change: RecordChange, manager: EntityManager): Promise<EventDelivery | null> {
-    const event = await this.freedEvent(change, manager);
+  async delivery(change: RecordChange, tx: Tx): Promise<EventDelivery | null> {
+    const event = await this.freedEvent(change, tx);
     return event ? { entity: calendarEvents.name, recordId: Number(event.Id), record: event } : null;
   }
 
@@ -27,17 +28,17 @@ export class FreedPlaces {
    * The event a change opened a place on, when it has a waiting list with someone on it: an attendee
    * removed (or moved to another event), or the event's Allocation raised or cleared.
    */
-  private async freedEvent(change: RecordChange, manager: EntityManager): Promise<WireRecord | null> {
+  private async freedEvent(change: RecordChange, tx: Tx): Promise<WireRecord | null> {
     let event: WireRecord;
     if (change.definition.name === calendarEvents.name) {
       event = change.after!;
     } else {
-      event = await this.events.get(Number(change.before!.CalendarEventId), undefined, manager);
+      event = await this.events.get(Number(change.before!.CalendarEventId), undefined, tx);
       const wasSoldOut = event.Allocation !== null && Number(event.AttendeeCount) + 1 >= Number(event.Allocation);
       if (!wasSoldOut || event.SoldOut) return null;
     }
     if (event.EnableWaitList !== true) return null;
-    return (await this.repository.hasWaitingAttendee(event.Id, manager)) ? event : null;
+    return (await this.repository.hasWaitingAttendee(event.Id, tx)) ? event : null;
   }
 }
 
@@ -51,7 +52,7 @@ export class CalendarEventEvents implements RecordEvents {
     return action === 'Update' && before!.SoldOut === true && after!.SoldOut === false ? [SPOT_AVAILABLE] : [];
   }
 
-  async delivery(action: string, change: RecordChange, manager: EntityManager): Promise<EventDelivery | null | undefined> {
-    return action === SPOT_AVAILABLE ? this.freed.delivery(change, manager) : undefined;
+  async delivery(action: string, change: RecordChange, tx: Tx): Promise<EventDelivery | null | undefined> {
+    return action === SPOT_AVAILABLE ? this.freed.delivery(change, tx) : undefined;
   }
 }

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+
 import { Database } from '../../persistence/database.js';
 import type { SqlContext } from '../../records/record-definition.js';
 import { EventAttendee } from '../event-attendees/event-attendee.entity.js';
 import { EventWaitingAttendee } from '../event-waiting-attendees/event-waiting-attendee.entity.js';
+import type { Tx } from '../../persistence/tx.js';
 
 // The SQL of calendar events beyond the machinery's own: the read-only AttendeeCount field, which the
 // record read and the public events (docs/api.md §3.2) both select, and the waiting list's presence.
@@ -17,12 +18,12 @@ export class CalendarEventsRepository {
   constructor(private readonly db: Database) {}
 
   /** Whether anyone is on the event's waiting list. */
-  async hasWaitingAttendee(calendarEventId: unknown, manager: EntityManager): Promise<boolean> {
+  async hasWaitingAttendee(calendarEventId: unknown, tx: Tx): Promise<boolean> {
     const { db } = this;
     const [waiting] = await db.query(
       `SELECT 1 AS x FROM ${db.tableOf(EventWaitingAttendee)} WHERE ${db.id('CalendarEventId')} = ? LIMIT 1`,
       [calendarEventId],
-      manager,
+      tx,
     );
     return Boolean(waiting);
   }

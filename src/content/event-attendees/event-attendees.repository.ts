@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+
 import { Database } from '../../persistence/database.js';
 import { CalendarEvent } from '../calendar-events/calendar-event.entity.js';
 import { EventAttendee } from './event-attendee.entity.js';
+import type { Tx } from '../../persistence/tx.js';
 
 /** An event's places as a sign-up sees them inside its transaction. */
 export interface EventPlaces {
@@ -24,20 +25,20 @@ export class EventAttendeesRepository {
    * a plain read would see the snapshot this transaction took before it waited, without the places
    * taken since.
    */
-  async lockPlaces(eventId: number, manager: EntityManager): Promise<EventPlaces | null> {
+  async lockPlaces(eventId: number, tx: Tx): Promise<EventPlaces | null> {
     const { db } = this;
     const forUpdate = db.isMySql ? ' FOR UPDATE' : '';
     const [event] = await db.query<{ Allocation: number | string | null }>(
       `SELECT ${db.id('Allocation')} AS ${db.id('Allocation')} FROM ${db.tableOf(CalendarEvent)} WHERE ${db.id('Id')} = ?${forUpdate}`,
       [eventId],
-      manager,
+      tx,
     );
     if (!event) return null;
     if (event.Allocation === null) return { allocation: null, taken: 0 };
     const [taken] = await db.query<{ n: number | string }>(
       `SELECT COUNT(*) AS n FROM ${db.tableOf(EventAttendee)} WHERE ${db.id('CalendarEventId')} = ?${forUpdate}`,
       [eventId],
-      manager,
+      tx,
     );
     return { allocation: Number(event.Allocation), taken: Number(taken.n) };
   }

@@ -33,7 +33,7 @@ export class EventWaitingAttendeesRules implements RecordRules<EventWaitingAtten
     const merged = { ...context.existing, ...context.values } as Record<string, unknown>;
     const BusinessId = Number(merged.BusinessId);
     const CalendarEventId = Number(merged.CalendarEventId);
-    const eventBusiness = await this.entriesRepository.businessOfEvent(CalendarEventId, context.manager);
+    const eventBusiness = await this.entriesRepository.businessOfEvent(CalendarEventId, context.tx);
     if (eventBusiness !== null && eventBusiness !== BusinessId) {
       throw RecordValidationException.field(
         'BusinessId',

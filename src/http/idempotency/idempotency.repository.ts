@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+
 import { Database } from '../../persistence/database.js';
+import type { Tx } from '../../persistence/tx.js';
 
 /** A claimed Idempotency-Key as stored: pending while Status is null, answered after. */
 export interface StoredKey {
@@ -44,14 +45,14 @@ export class IdempotencyRepository {
     return row;
   }
 
-  /** Writes the answer into the claim (in the write's transaction when `manager` is given), with the room it takes. */
-  async complete(id: number, status: number, body: string, etag: string | null, manager?: EntityManager): Promise<void> {
+  /** Writes the answer into the claim (in the write's transaction when `tx` is given), with the room it takes. */
+  async complete(id: number, status: number, body: string, etag: string | null, tx?: Tx): Promise<void> {
     const q = this.q;
     const bytes = Buffer.byteLength(body) + Buffer.byteLength(etag ?? '') + STORED_KEY_OVERHEAD_BYTES;
     await this.db.query(
       `UPDATE ${q('idempotency_key')} SET ${q('Status')} = ?, ${q('Body')} = ?, ${q('ETag')} = ?, ${q('StoredBytes')} = ? WHERE ${q('Id')} = ?`,
       [status, body, etag, bytes, id],
-      manager,
+      tx,
     );
   }
 

@@ -84,9 +84,9 @@ export class Idempotency {
     const id = await this.claim(scopeHash, requestHash, userId);
     let stored: string | null = null;
     // Inside the write's transaction, just before COMMIT: the answer it will get.
-    scope.beforeCommit.push(async (manager, result) => {
+    scope.beforeCommit.push(async (tx, result) => {
       stored = answerText(result);
-      await this.keys.complete(id, 200, stored, scope.etag ?? null, manager);
+      await this.keys.complete(id, 200, stored, scope.etag ?? null, tx);
     });
     let result: unknown;
     try {

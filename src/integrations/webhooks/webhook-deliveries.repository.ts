@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+
 import { Database } from '../../persistence/database.js';
 import { listEnvelope, type ListEnvelope } from '../../records/envelopes.js';
 import { parseListQuery } from '../../records/list-query.js';
 import { toWire } from '../../records/wire-values.js';
+import type { Tx } from '../../persistence/tx.js';
 
 export type DeliveryStatus = 'Pending' | 'Succeeded' | 'Failed';
 
@@ -77,8 +78,8 @@ export class WebhookDeliveriesRepository {
     };
   }
 
-  /** Inserts deliveries, due now, inside `manager`'s transaction (or on their own). */
-  async insert(deliveries: NewDelivery[], manager?: EntityManager): Promise<void> {
+  /** Inserts deliveries, due now, inside `tx`'s transaction (or on their own). */
+  async insert(deliveries: NewDelivery[], tx?: Tx): Promise<void> {
     if (!deliveries.length) return;
     const now = this.db.dateParam(new Date());
     // Each delivery is kept with the business its hook had when it was made: the hook's log and its
@@ -101,7 +102,7 @@ export class WebhookDeliveriesRepository {
     await this.db.query(
       `INSERT INTO ${this.q('webhook_delivery')} (${[...COLUMNS, 'BusinessId'].map(this.q).join(', ')}) VALUES ${rows.map(() => `(${COLUMNS.map(() => '?').join(', ')}, ${business})`).join(', ')}`,
       rows.flat(),
-      manager,
+      tx,
     );
   }
 
@@ -145,18 +146,18 @@ export class WebhookDeliveriesRepository {
   /** Makes a delivery of the hook due again now, with its webhook-id and body; false when there is none. */
   async redeliver(webHookId: number, deliveryId: number): Promise<boolean> {
     const q = this.q;
-    return this.db.transaction(async (manager) => {
+    return this.db.transaction(async (tx) => {
       const [found] = await this.db.query(
         `SELECT ${q('Id')} FROM ${q('webhook_delivery')} WHERE ${q('Id')} = ? AND ${q('WebHookId')} = ? AND ${this.ofCurrentBusiness()}`,
         [deliveryId, webHookId, webHookId],
-        manager,
+        tx,
       );
       if (!found) return false;
       await this.db.query(
         // Any lease is dropped too: an attempt still in flight no longer writes its result over this one.
         `UPDATE ${q('webhook_delivery')} SET ${q('Status')} = 'Pending', ${q('NextAttemptOn')} = ?, ${q('LeaseOwner')} = NULL, ${q('LeaseUntil')} = NULL WHERE ${q('Id')} = ?`,
         [this.db.dateParam(new Date()), deliveryId],
-        manager,
+        tx,
       );
       return true;
     });
@@ -180,7 +181,7 @@ export class WebhookDeliveriesRepository {
     if (!businessOf.size) return [];
     const now = this.db.dateParam(new Date());
     const batch = limit * 4;
-    return this.db.transaction(async (manager) => {
+    return this.db.transaction(async (tx) => {
       const taken = new Map<number, number>();
       const takenByBusiness = new Map<number, number>();
       const hookRoom = (hook: number) => room.hook(hook) - (taken.get(hook) ?? 0);
@@ -199,7 +200,7 @@ export class WebhookDeliveriesRepository {
             (ids.length ? `AND ${q('Id')} NOT IN (${ids.map(() => '?').join(', ')}) ` : '') +
             `ORDER BY ${q('NextAttemptOn')}, ${q('Id')} LIMIT ?${this.db.isMySql ? ' FOR UPDATE SKIP LOCKED' : ''}`,
           [now, now, ...eligible, ...ids, batch],
-          manager,
+          tx,
         );
         // Hooks are read again inside the transaction: one deactivated since the read above (a 410
         // just now) keeps its deliveries waiting.
@@ -210,7 +211,7 @@ export class WebhookDeliveriesRepository {
                 await this.db.query<{ Id: unknown }>(
                   `SELECT ${q('Id')} AS ${q('Id')} FROM ${q('webhook')} WHERE ${q('Active')} = 1 AND ${q('Id')} IN (${dueHooks.map(() => '?').join(', ')})`,
                   dueHooks,
-                  manager,
+                  tx,
                 )
               ).map((row) => Number(row.Id)),
             )
@@ -243,13 +244,13 @@ export class WebhookDeliveriesRepository {
       await this.db.query(
         `UPDATE ${q('webhook_delivery')} SET ${q('LeaseOwner')} = ?, ${q('LeaseUntil')} = ? WHERE ${q('Id')} IN (${idList})`,
         [owner, this.db.dateParam(leaseUntil), ...ids],
-        manager,
+        tx,
       );
       const rows = await this.db.query(
         `SELECT d.${q('Id')} AS id, d.${q('WebHookId')} AS hook, d.${q('EventId')} AS event, d.${q('Body')} AS body, d.${q('Attempts')} AS attempts, ` +
           `h.${q('URL')} AS url, h.${q('Secret')} AS secret FROM ${q('webhook_delivery')} d JOIN ${q('webhook')} h ON h.${q('Id')} = d.${q('WebHookId')} WHERE d.${q('Id')} IN (${idList})`,
         ids,
-        manager,
+        tx,
       );
       return rows.map((row) => ({
         id: Number(row.id),
@@ -282,19 +283,19 @@ export class WebhookDeliveriesRepository {
     const retryIn = result.ok ? undefined : retryDelays[attempts - 1];
     const status: DeliveryStatus = result.ok ? 'Succeeded' : retryIn === undefined ? 'Failed' : 'Pending';
     const next = status === 'Pending' ? this.db.dateParam(new Date(now.getTime() + retryIn! * 1000)) : null;
-    await this.db.transaction(async (manager) => {
+    await this.db.transaction(async (tx) => {
       const updated = await this.db.run(
         `UPDATE ${q('webhook_delivery')} SET ${q('Status')} = ?, ${q('Attempts')} = ?, ${q('LastAttemptOn')} = ?, ${q('NextAttemptOn')} = ?, ` +
           `${q('LastStatusCode')} = ?, ${q('LastError')} = ?, ${q('LeaseOwner')} = NULL, ${q('LeaseUntil')} = NULL WHERE ${q('Id')} = ? AND ${q('LeaseOwner')} = ?`,
         [status, attempts, this.db.dateParam(now), next, result.statusCode, result.error, delivery.id, owner],
-        manager,
+        tx,
       );
       if (updated.affected !== 1) return;
       if (result.ok) {
         await this.db.query(
           `UPDATE ${q('webhook')} SET ${q('LastTrigger')} = ?, ${q('ErrorCount')} = 0 WHERE ${q('Id')} = ?`,
           [this.db.dateParam(now), delivery.webHookId],
-          manager,
+          tx,
         );
         return;
       }
@@ -303,7 +304,7 @@ export class WebhookDeliveriesRepository {
         `UPDATE ${q('webhook')} SET ${q('Active')} = CASE WHEN ? = 1 OR ${q('ErrorCount')} + 1 >= ? THEN 0 ELSE ${q('Active')} END, ` +
           `${q('ErrorCount')} = ${q('ErrorCount')} + 1, ${q('LastError')} = ? WHERE ${q('Id')} = ?`,
         [result.gone ? 1 : 0, maxFailures, result.error, delivery.webHookId],
-        manager,
+        tx,
       );
     });
   }
@@ -313,13 +314,13 @@ export class WebhookDeliveriesRepository {
    * sent (they would carry that business's records to the new owner's receiver). They end as Failed,
    * saying why, and their leases are dropped, so an attempt in flight writes nothing back.
    */
-  async dropForOtherBusinesses(webHookId: number, businessId: number, manager: EntityManager): Promise<void> {
+  async dropForOtherBusinesses(webHookId: number, businessId: number, tx: Tx): Promise<void> {
     const q = this.q;
     await this.db.query(
       `UPDATE ${q('webhook_delivery')} SET ${q('Status')} = 'Failed', ${q('NextAttemptOn')} = NULL, ${q('LeaseOwner')} = NULL, ${q('LeaseUntil')} = NULL, ` +
         `${q('LastError')} = 'Not sent: the hook moved to another business.' WHERE ${q('WebHookId')} = ? AND ${q('Status')} = 'Pending' AND ${q('BusinessId')} <> ?`,
       [webHookId, businessId],
-      manager,
+      tx,
     );
   }
 

@@ -1,5 +1,5 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+
 import { ChangeLog, type RecordChange } from '../../records/change-log/change-log.service.js';
 import { Database } from '../../persistence/database.js';
 import type { EventDelivery, StandaloneEvents } from '../../records/record-events.js';
@@ -8,6 +8,7 @@ import { ActiveHookIndex } from './active-hook-index.js';
 import { WEBHOOK_ACTIONS } from './webhook-actions.js';
 import { WebhookDeliveriesRepository, type NewDelivery } from './webhook-deliveries.repository.js';
 import { WebhooksRepository } from './webhooks.repository.js';
+import type { Tx } from '../../persistence/tx.js';
 
 const ACTION_IDS = new Map(WEBHOOK_ACTIONS.map((action) => [action.Name, action.Id]));
 const ACTION_NAMES = new Map(WEBHOOK_ACTIONS.map((action) => [action.Id, action.Name]));
@@ -44,16 +45,16 @@ export class WebhookOutbox implements OnModuleInit, StandaloneEvents {
    * pass, docs/presence.md): written in a transaction of their own, after the refused write rolled
    * back, for the business's active hooks of the action. `carried` says what they carry, read in that transaction.
    */
-  async fireAlone(businessId: number, action: string, carried: (manager: EntityManager) => Promise<EventDelivery>): Promise<void> {
+  async fireAlone(businessId: number, action: string, carried: (tx: Tx) => Promise<EventDelivery>): Promise<void> {
     const id = actionId(action);
     if (this.index.surelyNone(businessId, [id])) return;
-    await this.db.transaction(async (manager) => {
-      const hooks = await this.hooks.activeHooks(businessId, [id], manager);
+    await this.db.transaction(async (tx) => {
+      const hooks = await this.hooks.activeHooks(businessId, [id], tx);
       if (!hooks.length) return;
-      const delivery = await carried(manager);
+      const delivery = await carried(tx);
       await this.deliveries.insert(
         hooks.map(({ id: webHookId }) => ({ webHookId, action: id, ...delivery })),
-        manager,
+        tx,
       );
     });
   }
@@ -66,7 +67,7 @@ export class WebhookOutbox implements OnModuleInit, StandaloneEvents {
         if (!fired || this.index.surelyNone(fired.businessId, fired.actions)) return null;
         return this.hooks.activeHookCount(fired.businessId, fired.actions);
       },
-      apply: (manager, change, count) => (count ? this.enqueue(manager, change) : Promise.resolve()),
+      apply: (tx, change, count) => (count ? this.enqueue(tx, change) : Promise.resolve()),
     });
   }
 
@@ -89,10 +90,10 @@ export class WebhookOutbox implements OnModuleInit, StandaloneEvents {
   }
 
   /** Writes the deliveries of a change that active hooks wait for (the change log counted them). */
-  private async enqueue(manager: EntityManager, change: RecordChange): Promise<void> {
+  private async enqueue(tx: Tx, change: RecordChange): Promise<void> {
     const fired = this.hookCandidates(change);
     if (!fired) return;
-    const hooks = await this.hooks.activeHooks(fired.businessId, fired.actions, manager);
+    const hooks = await this.hooks.activeHooks(fired.businessId, fired.actions, tx);
     if (!hooks.length) return;
     const record = await change.record();
     const events = this.types.find(change.definition.name)?.events;
@@ -103,7 +104,7 @@ export class WebhookOutbox implements OnModuleInit, StandaloneEvents {
       if (!found)
         carried.set(
           action,
-          (found = events?.delivery ? events.delivery(ACTION_NAMES.get(action)!, change, manager) : Promise.resolve(undefined)),
+          (found = events?.delivery ? events.delivery(ACTION_NAMES.get(action)!, change, tx) : Promise.resolve(undefined)),
         );
       return found;
     };
@@ -115,6 +116,6 @@ export class WebhookOutbox implements OnModuleInit, StandaloneEvents {
         other ? { webHookId, action, ...other } : { webHookId, action, entity: change.definition.name, recordId: change.recordId, record },
       );
     }
-    await this.deliveries.insert(deliveries, manager);
+    await this.deliveries.insert(deliveries, tx);
   }
 }

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+
 import type { ChangeProbe } from '../../records/change-log/change-log.repository.js';
 import { Database } from '../../persistence/database.js';
+import type { Tx } from '../../persistence/tx.js';
 
 /** An active hook a change fires: its id and action. */
 export interface FiredHook {
@@ -28,10 +29,10 @@ export class WebhooksRepository {
   }
 
   /** The business's active hooks for one of `actions`. */
-  async activeHooks(businessId: number, actions: number[], manager: EntityManager): Promise<FiredHook[]> {
+  async activeHooks(businessId: number, actions: number[], tx: Tx): Promise<FiredHook[]> {
     const q = this.q;
     const select = this.activeHooksSelect(`${q('Id')} AS ${q('Id')}, ${q('Action')} AS ${q('Action')}`, businessId, actions);
-    const rows = await this.db.query<{ Id: unknown; Action: unknown }>(select.sql, select.parameters, manager);
+    const rows = await this.db.query<{ Id: unknown; Action: unknown }>(select.sql, select.parameters, tx);
     return rows.map((row) => ({ id: Number(row.Id), action: Number(row.Action) }));
   }
 

@@ -62,8 +62,8 @@ export class WebHooksRules implements RecordRules<WebHookDto | WebHookUpdateDto>
   }
 
   /** A hook moved to another business sends nothing it had pending for the first (docs/api.md §7.4). */
-  async afterSave(id: number, { values, existing, manager }: SaveContext<WebHookDto | WebHookUpdateDto>): Promise<void> {
+  async afterSave(id: number, { values, existing, tx }: SaveContext<WebHookDto | WebHookUpdateDto>): Promise<void> {
     if (!existing || values.BusinessId === undefined || Number(values.BusinessId) === Number(existing.BusinessId)) return;
-    await this.deliveries.dropForOtherBusinesses(id, Number(values.BusinessId), manager);
+    await this.deliveries.dropForOtherBusinesses(id, Number(values.BusinessId), tx);
   }
 }

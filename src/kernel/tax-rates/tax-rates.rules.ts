@@ -28,14 +28,14 @@ export class TaxRatesRules implements RecordRules<TaxRateDto> {
     return { values: { ...values } };
   }
 
-  async beforeDelete(record: WireRecord, { manager }: DeleteContext): Promise<void> {
+  async beforeDelete(record: WireRecord, { tx }: DeleteContext): Promise<void> {
     const { db } = this;
     const users: string[] = [];
     for (const definition of this.types.definitions()) {
       const metadata = db.dataSource.getMetadata(definition.entity);
       const columns = namingColumns(definition, (property) => Boolean(metadata.findColumnWithPropertyName(property)));
       if (!columns.length) continue;
-      if (await this.rows.isNamedIn(definition.entity, columns, record.Id, manager)) users.push(definition.name);
+      if (await this.rows.isNamedIn(definition.entity, columns, record.Id, tx)) users.push(definition.name);
     }
     if (users.length) throw refusal(`TaxRate ${record.Id} cannot be deleted because ${users.join(' and ')} records name it.`);
   }

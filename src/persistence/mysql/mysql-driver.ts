@@ -231,10 +231,6 @@ export class MySqlDriver implements DatabaseDriver {
     return retryConflicts(() => this.once(work, scope, causal, requestId), scope, this.conflictBudgetMs);
   }
 
-  requestIdOf(manager: EntityManager): string | undefined {
-    return this.steps.requestIdOf(manager);
-  }
-
   afterCommit(manager: EntityManager, step: () => void): void {
     this.steps.afterCommit(manager, step);
   }
@@ -249,7 +245,6 @@ export class MySqlDriver implements DatabaseDriver {
     scope?.check();
     const galera = causal && (await this.galera.isGalera());
     const runner: QueryRunner = this.dataSource.createQueryRunner('master');
-    this.steps.begin(runner.manager, requestId);
     let end: (() => void) | undefined;
     try {
       const connection = (await runner.connect()) as MySqlConnection;
@@ -263,7 +258,7 @@ export class MySqlDriver implements DatabaseDriver {
       if (galera) await executeOn(connection, CATCH_UP, [], false);
       await controlTransaction(runner, connection, 'START TRANSACTION');
       try {
-        const result = await workThenSteps(work, runner.manager, scope);
+        const result = await workThenSteps(work, runner.manager, scope, requestId);
         const committed = scope?.enterCommit();
         try {
           await controlTransaction(runner, connection, 'COMMIT');

@@ -164,11 +164,10 @@ export class GroupCommit {
       return FAILED;
     }
     // A manager of its own (made by the group): the reads given it are the member's, any other waits for the COMMIT.
-    this.steps.begin(manager, unit.requestId);
     this.open!.manager = manager;
     this.connection.exec('SAVEPOINT group_member');
     try {
-      const result = await workThenSteps(unit.work, manager, unit.scope);
+      const result = await workThenSteps(unit.work, manager, unit.scope, unit.requestId);
       unit.scope?.enterCommit();
       this.connection.exec('RELEASE group_member');
       return result;

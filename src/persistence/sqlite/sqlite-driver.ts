@@ -121,10 +121,6 @@ export class SqliteDriver implements DatabaseDriver {
     return this.group.transaction(work, scope, requestId);
   }
 
-  requestIdOf(manager: EntityManager): string | undefined {
-    return this.steps.requestIdOf(manager);
-  }
-
   afterCommit(manager: EntityManager, step: () => void): void {
     this.steps.afterCommit(manager, step);
   }

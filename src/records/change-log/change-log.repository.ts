@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+
 import { Database } from '../../persistence/database.js';
+import type { Tx } from '../../persistence/tx.js';
 
 /** SQL giving one number, with its bound parameters: a count a change listener needs before it acts. */
 export interface ChangeProbe {
@@ -41,31 +42,31 @@ export class ChangeLogRepository {
 
   private q = (name: string) => this.db.id(name);
 
-  /** The request id the transaction of `manager` was begun for (Database.transaction). */
-  requestIdOf(manager: EntityManager): string | undefined {
-    return this.db.requestIdOf(manager);
+  /** The request id the transaction of `tx` was begun for (Database.transaction). */
+  requestIdOf(tx: Tx): string | undefined {
+    return this.db.requestIdOf(tx);
   }
 
   /**
-   * Writes an entry in `manager`'s transaction and runs the probes, giving their counts in order
+   * Writes an entry in `tx`'s transaction and runs the probes, giving their counts in order
    * (null for a null probe). Where the database returns values from an INSERT (RETURNING), the
    * probes ride on it as subqueries, so the entry and its counts cost one statement; elsewhere each
    * probe is a SELECT of its own after the INSERT.
    */
-  async insert(row: ChangeLogRow, probes: readonly (ChangeProbe | null)[], manager: EntityManager): Promise<(number | null)[]> {
+  async insert(row: ChangeLogRow, probes: readonly (ChangeProbe | null)[], tx: Tx): Promise<(number | null)[]> {
     const q = this.q;
     let sql = `INSERT INTO ${q('change_log')} (${COLUMNS.map(q).join(', ')}) VALUES ${ROW}`;
     const parameters = this.parametersOf(row);
     const asked = probes.flatMap((probe, i) => (probe ? [{ probe, alias: `p${i}`, i }] : []));
     const counts: (number | null)[] = probes.map(() => null);
-    if (asked.length && (await this.db.supportsReturning(manager))) {
+    if (asked.length && (await this.db.supportsReturning(tx))) {
       sql += ` RETURNING ${asked.map(({ probe, alias }) => `(${probe.sql}) AS ${q(alias)}`).join(', ')}`;
-      const [returned] = await this.db.query(sql, [...parameters, ...asked.flatMap(({ probe }) => probe.parameters)], manager);
+      const [returned] = await this.db.query(sql, [...parameters, ...asked.flatMap(({ probe }) => probe.parameters)], tx);
       for (const { alias, i } of asked) counts[i] = Number(returned[alias]);
     } else {
-      await this.db.query(sql, parameters, manager);
+      await this.db.query(sql, parameters, tx);
       for (const { probe, i } of asked) {
-        const [counted] = await this.db.query(`SELECT (${probe.sql}) AS n`, probe.parameters, manager);
+        const [counted] = await this.db.query(`SELECT (${probe.sql}) AS n`, probe.parameters, tx);
         counts[i] = Number(counted.n);
       }
     }
@@ -79,13 +80,13 @@ export class ChangeLogRepository {
   async insertMany(
     rows: readonly ChangeLogRow[],
     probes: readonly (readonly (ChangeProbe | null)[])[],
-    manager: EntityManager,
+    tx: Tx,
   ): Promise<(number | null)[][]> {
     const q = this.q;
     await this.db.query(
       `INSERT INTO ${q('change_log')} (${COLUMNS.map(q).join(', ')}) VALUES ${rows.map(() => ROW).join(', ')}`,
       rows.flatMap((row) => this.parametersOf(row)),
-      manager,
+      tx,
     );
     const counted = new Map<string, number>();
     const counts: (number | null)[][] = [];
@@ -97,8 +98,7 @@ export class ChangeLogRepository {
           continue;
         }
         const key = JSON.stringify([probe.sql, probe.parameters]);
-        if (!counted.has(key))
-          counted.set(key, Number((await this.db.query(`SELECT (${probe.sql}) AS n`, probe.parameters, manager))[0].n));
+        if (!counted.has(key)) counted.set(key, Number((await this.db.query(`SELECT (${probe.sql}) AS n`, probe.parameters, tx))[0].n));
         entry.push(counted.get(key)!);
       }
       counts.push(entry);

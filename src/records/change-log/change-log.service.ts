@@ -1,5 +1,5 @@
 import { Injectable, UnauthorizedException } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+
 import { listEnvelope, type ListEnvelope } from '../envelopes.js';
 import { parseListQuery } from '../list-query.js';
 import type { Principal } from '../../platform/principal.js';
@@ -7,6 +7,7 @@ import type { RecordDefinition, WireRecord } from '../record-definition.js';
 import { toWire } from '../wire-values.js';
 import { ChangeLogRepository, type ChangeLogRow, type ChangeProbe, type EntryFilter } from './change-log.repository.js';
 import { fieldChanges, type ChangeAction, type FieldChange } from '../field-changes.js';
+import type { Tx } from '../../persistence/tx.js';
 
 /** A committed-with-the-write change of one record, as the change log and its listeners see it. */
 export interface RecordChange {
@@ -39,7 +40,7 @@ export interface ChangeListener {
    */
   probe(change: RecordChange): ChangeProbe | null;
   /** Runs after the entry is written, with the probe's count (null without a probe). */
-  apply(manager: EntityManager, change: RecordChange, count: number | null): Promise<void>;
+  apply(tx: Tx, change: RecordChange, count: number | null): Promise<void>;
 }
 
 /** One entry of a record's history, as the wire shows it. */
@@ -84,26 +85,26 @@ export class ChangeLog {
     this.listeners.push(listener);
   }
 
-  async write(manager: EntityManager, entry: Omit<RecordChange, 'on' | 'changes'>, request?: object): Promise<void> {
+  async write(tx: Tx, entry: Omit<RecordChange, 'on' | 'changes'>, request?: object): Promise<void> {
     const change = this.changeOf(entry, request);
     const counts = await this.entries.insert(
-      this.rowOf(change, manager),
+      this.rowOf(change, tx),
       this.listeners.map((listener) => listener.probe(change)),
-      manager,
+      tx,
     );
-    for (const [i, listener] of this.listeners.entries()) await listener.apply(manager, change, counts[i]);
+    for (const [i, listener] of this.listeners.entries()) await listener.apply(tx, change, counts[i]);
   }
 
   /** Several changes' entries in one INSERT (a billing run's lines: docs/billing.md "Exactly once"), each as `write` writes it, in order. */
-  async writeMany(manager: EntityManager, entries: readonly Omit<RecordChange, 'on' | 'changes'>[]): Promise<void> {
+  async writeMany(tx: Tx, entries: readonly Omit<RecordChange, 'on' | 'changes'>[]): Promise<void> {
     const changes = entries.map((entry) => this.changeOf(entry));
     const counts = await this.entries.insertMany(
-      changes.map((change) => this.rowOf(change, manager)),
+      changes.map((change) => this.rowOf(change, tx)),
       changes.map((change) => this.listeners.map((listener) => listener.probe(change))),
-      manager,
+      tx,
     );
     for (const [c, change] of changes.entries()) {
-      for (const [i, listener] of this.listeners.entries()) await listener.apply(manager, change, counts[c][i]);
+      for (const [i, listener] of this.listeners.entries()) await listener.apply(tx, change, counts[c][i]);
     }
   }
 
@@ -114,14 +115,14 @@ export class ChangeLog {
     return { definition, action, recordId, before, after, record, businessId, previousBusinessId, actor, on: new Date(), changes };
   }
 
-  private rowOf(change: RecordChange, manager: EntityManager): ChangeLogRow {
+  private rowOf(change: RecordChange, tx: Tx): ChangeLogRow {
     return {
       entity: change.definition.name,
       recordId: change.recordId,
       action: change.action,
       on: change.on,
       by: change.actor?.email ?? null,
-      requestId: this.entries.requestIdOf(manager) ?? null,
+      requestId: this.entries.requestIdOf(tx) ?? null,
       businessId: change.businessId,
       previousBusinessId: change.previousBusinessId ?? null,
       changes: JSON.stringify(change.changes),

@@ -1,9 +1,9 @@
-import type { EntityManager } from 'typeorm';
 import type { Permission } from '../../platform/access.js';
 import { refusal } from '../errors.js';
 import type { WireRecord } from '../record-definition.js';
 import type { RecordService } from '../record.service.js';
 import type { RecordCommand } from './record-commands.js';
+import type { Tx } from '../../persistence/tx.js';
 
 /** What a command that does something to each record once needs (a pass used, a delivery collected). */
 export interface ClaimCommandOptions {
@@ -15,7 +15,7 @@ export interface ClaimCommandOptions {
   /** The refusal's Message for a record it was done to already. */
   doneAlready: (id: unknown) => string;
   /** Does it with one conditional UPDATE while it is not done, at `at`, by `by`: whether this call did. */
-  claim: (id: number, at: Date, by: string | null, manager: EntityManager) => Promise<boolean>;
+  claim: (id: number, at: Date, by: string | null, tx: Tx) => Promise<boolean>;
   /** The type's records, whose change log records each change. */
   records: RecordService;
 }
@@ -33,11 +33,11 @@ export function claimCommand(options: ClaimCommandOptions): RecordCommand {
     name,
     permission,
     refuses: (record) => (done(record) ? doneAlready(record.Id) : null),
-    run: async ({ records: targets, manager, actor }) => {
+    run: async ({ records: targets, tx, actor }) => {
       const now = new Date();
       for (const record of targets) {
-        if (!(await claim(Number(record.Id), now, actor?.email ?? null, manager!))) throw refusal(doneAlready(record.Id));
-        await records.recordChange(manager!, actor, 'Update', Number(record.Id), record);
+        if (!(await claim(Number(record.Id), now, actor?.email ?? null, tx!))) throw refusal(doneAlready(record.Id));
+        await records.recordChange(tx!, actor, 'Update', Number(record.Id), record);
       }
       return null;
     },

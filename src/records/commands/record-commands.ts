@@ -1,5 +1,5 @@
 import { Global, Injectable, Module, UnauthorizedException } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+
 import { allows, type Permission } from '../../platform/access.js';
 import { bulkTurn } from '../../platform/bulk-lane.js';
 import { Database } from '../../persistence/database.js';
@@ -10,6 +10,7 @@ import type { RecordDefinition, WireRecord } from '../record-definition.js';
 import type { WriteScope } from '../../persistence/write-scope.js';
 import { fitsMoney, MAX_ID } from '../validation/fields.js';
 import { parseDateTime } from '../wire-values.js';
+import type { Tx } from '../../persistence/tx.js';
 
 // The commands protocol of docs/billing.md, written once for every record type (docs/billing.md,
 // "How a record type declares a command"). A record type whose definition says `commands: true` gets
@@ -54,7 +55,7 @@ export interface CommandContext {
   parameters: Record<string, unknown>;
   actor: Principal | undefined;
   /** The one transaction the whole command runs in; undefined for a command with `transaction: 'own'`. */
-  manager: EntityManager | undefined;
+  tx: Tx | undefined;
   /** The request's write scope (its deadline, its request id): a command with its own transactions stops and tags them by it. */
   write: WriteScope | undefined;
 }
@@ -76,7 +77,7 @@ export interface RecordCommand {
   /** Why a record's state does not allow the command now; null when it does (asynchronous when it must read more than the record). */
   refuses?(record: WireRecord): string | null | Promise<string | null>;
   /**
-   * 'one' (default): every id in one transaction, all or nothing; `run` gets its manager. 'own': the
+   * 'one' (default): every id in one transaction, all or nothing; `run` gets its tx. 'own': the
    * command makes its own transactions (a billing run commits per customer), after the ids were checked.
    */
   transaction?: 'one' | 'own';
@@ -114,7 +115,7 @@ export interface CommandDescription {
 /** What the record router (record-router.ts) hands over: the type and how to read one of its records. */
 export interface CommandTarget {
   definition: RecordDefinition<any>;
-  get(id: number, actor: Principal | undefined, manager?: EntityManager): Promise<WireRecord>;
+  get(id: number, actor: Principal | undefined, tx?: Tx): Promise<WireRecord>;
 }
 
 const SUCCESS = 'The command was run correctly.';
@@ -177,15 +178,15 @@ export class RecordCommands {
     const parameters = readParameters(command, field(request, 'Parameters'));
     if (typeof parameters === 'string') return refused(parameters);
 
-    const work = async (manager: EntityManager | undefined) => {
+    const work = async (tx: Tx | undefined) => {
       const records: WireRecord[] = [];
       for (const id of ids) {
-        const record = await this.reach(target, id, actor, manager);
+        const record = await this.reach(target, id, actor, tx);
         const why = await command.refuses?.(record);
         if (why) throw new WireResponseException(refused(why), 400);
         records.push(record);
       }
-      const value = await command.run({ ids, records, parameters, actor, manager, write });
+      const value = await command.run({ ids, records, parameters, actor, tx, write });
       if (!(value instanceof CommandResult)) return successConfirmation(SUCCESS, value ?? null, actor.email);
       // Assigned, not spread: V8 on Node 20 makes spread objects in the old generation (withFields, record-writes.ts).
       return Object.assign(successConfirmation(value.message ?? SUCCESS, value.value ?? null, actor.email), {
@@ -195,7 +196,7 @@ export class RecordCommands {
     try {
       if (command.bulk) await bulkTurn();
       if (command.transaction === 'own') return await work(undefined);
-      return await this.db.transaction((manager) => work(manager), write);
+      return await this.db.transaction((tx) => work(tx), write);
     } catch (error) {
       // A refusal rolled everything back; it is answered as the platform answers it, with HTTP 200.
       if (
@@ -213,14 +214,9 @@ export class RecordCommands {
   }
 
   /** A record of the ids: one that does not exist or lies outside the caller's businesses is a refusal. */
-  private async reach(
-    target: CommandTarget,
-    id: number,
-    actor: Principal | undefined,
-    manager: EntityManager | undefined,
-  ): Promise<WireRecord> {
+  private async reach(target: CommandTarget, id: number, actor: Principal | undefined, tx: Tx | undefined): Promise<WireRecord> {
     try {
-      return await target.get(id, actor, manager);
+      return await target.get(id, actor, tx);
     } catch (error) {
       if (error instanceof RecordNotFoundException || error instanceof UnauthorizedException) {
         throw new WireResponseException(refused(`${target.definition.name} ${id} does not exist or is not yours to change.`), 400);

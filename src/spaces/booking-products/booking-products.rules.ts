@@ -33,10 +33,10 @@ export class BookingProductsRules implements RecordRules<BookingProductDto> {
 
   async beforeSave(context: SaveContext<BookingProductDto>): Promise<SaveDecision> {
     if (context.existing) return { values: this.keepAsSold(context.values, context.existing) };
-    const { manager, actor } = context;
+    const { tx, actor } = context;
     const values = { ...context.values };
     const bookingId = Number(values.BookingId);
-    const customer = await this.rows.customerOfBooking(bookingId, manager);
+    const customer = await this.rows.customerOfBooking(bookingId, tx);
     if (customer === null) throw RecordValidationException.field('BookingId', `Booking ${bookingId} does not exist`, bookingId);
     values.Quantity ??= 1;
     const sale = Object.assign(new CoworkerProductDto(), {
@@ -44,13 +44,13 @@ export class BookingProductsRules implements RecordRules<BookingProductDto> {
       ProductId: Number(values.ProductId),
       Quantity: values.Quantity,
     });
-    values.CoworkerProductId = await this.sales.createWithin(manager, sale, besides(actor));
+    values.CoworkerProductId = await this.sales.createWithin(tx, sale, besides(actor));
     return { values };
   }
 
   /** An invoiced sale stays: credit its invoice instead. */
-  async beforeDelete(record: WireRecord, { manager }: DeleteContext): Promise<void> {
-    const sale = await this.sales.get(Number(record.CoworkerProductId), undefined, manager);
+  async beforeDelete(record: WireRecord, { tx }: DeleteContext): Promise<void> {
+    const sale = await this.sales.get(Number(record.CoworkerProductId), undefined, tx);
     if (sale.Invoiced === true) {
       throw refusal(
         `BookingProduct ${record.Id} cannot be deleted: its sale (CoworkerProduct ${sale.Id}) has been invoiced. Credit the invoice instead.`,
@@ -59,8 +59,8 @@ export class BookingProductsRules implements RecordRules<BookingProductDto> {
   }
 
   /** The sale goes with it, by the sales rules (refused when its booking credits were used). */
-  async afterDelete(record: WireRecord, { manager, actor }: DeleteContext): Promise<void> {
-    await this.sales.deleteWithin(manager, Number(record.CoworkerProductId), besides(actor));
+  async afterDelete(record: WireRecord, { tx, actor }: DeleteContext): Promise<void> {
+    await this.sales.deleteWithin(tx, Number(record.CoworkerProductId), besides(actor));
   }
 
   private keepAsSold(given: Readonly<Record<string, unknown>>, existing: WireRecord): Record<string, unknown> {

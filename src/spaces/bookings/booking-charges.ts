@@ -44,8 +44,8 @@ export class BookingCharges implements OnModuleInit {
     });
   }
 
-  private async due({ customerIds, until, manager }: DueContext): Promise<DueItem[]> {
-    const rows = await this.rows.dueForBilling(customerIds, atMidnight(until.plusDays(1)), manager);
+  private async due({ customerIds, until, tx }: DueContext): Promise<DueItem[]> {
+    const rows = await this.rows.dueForBilling(customerIds, atMidnight(until.plusDays(1)), tx);
     return rows.map((row): DueItem => {
       const from = dbDate(row.fromTime)!;
       // The day the booking ends on: an end at midnight ends the day before.

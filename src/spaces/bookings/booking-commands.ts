@@ -33,14 +33,14 @@ export class BookingCommands implements OnModuleInit {
       ],
       refuses: (booking) =>
         booking.Invoiced === true ? `Booking ${booking.Id} has been invoiced and cannot be cancelled. Credit its invoice instead.` : null,
-      run: async ({ records, parameters, manager, actor }) => {
+      run: async ({ records, parameters, tx, actor }) => {
         const reason = parameters['Cancellation Reason'] ?? BookingCancellationReason.Unknown;
         if (typeof reason !== 'number' || !REASONS.has(reason)) {
           throw refusal(`Cancellation Reason must be one of ${[...REASONS].join(', ')} (eBookingCancellationReason).`);
         }
         for (const booking of records) {
           try {
-            await this.bookings.deleteWithin(manager!, Number(booking.Id), actor);
+            await this.bookings.deleteWithin(tx!, Number(booking.Id), actor);
           } catch (error) {
             // Cancelled, deleted or moved away by a request that committed first: its usual refusal.
             if (error instanceof RecordNotFoundException) throw refusal(`Booking ${booking.Id} does not exist or is not yours to change.`);

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+
 import { inList } from '../../billing/due-items/due-items.js';
 import { Database } from '../../persistence/database.js';
 import { toUnits } from '../../billing/due-items/money.js';
@@ -9,6 +9,7 @@ import { Resource } from '../resources/resource.entity.js';
 import { BookingProduct } from '../booking-products/booking-product.entity.js';
 import type { BookedResource } from './booking-rules.js';
 import { Booking } from './booking.entity.js';
+import type { Tx } from '../../persistence/tx.js';
 
 /**
  * The SQL of bookings beyond the machinery's own (docs/bookings.md), inside the booking's transaction
@@ -23,16 +24,15 @@ export class BookingsRepository {
    * write of the resource to commit (MySQL row lock; Galera certification orders it across nodes;
    * SQLite has one writer). False when there is no such resource.
    */
-  async lockResource(resourceId: number, manager: EntityManager): Promise<boolean> {
+  async lockResource(resourceId: number, tx: Tx): Promise<boolean> {
     const { db } = this;
     const sequence = db.id('BookingSequence');
     // On Galera two nodes' bookings could take the same turn and miss each other: the turn keeps one (Database.runGuarded).
-    return db.runGuarded(
-      `UPDATE ${db.tableOf(Resource)} SET ${sequence} = ${sequence} + 1 WHERE ${db.id('Id')} = ?`,
-      [resourceId],
-      manager,
-      { entity: Resource, id: resourceId, turn: 'BookingSequence' },
-    );
+    return db.runGuarded(`UPDATE ${db.tableOf(Resource)} SET ${sequence} = ${sequence} + 1 WHERE ${db.id('Id')} = ?`, [resourceId], tx, {
+      entity: Resource,
+      id: resourceId,
+      turn: 'BookingSequence',
+    });
   }
 
   /**
@@ -41,25 +41,25 @@ export class BookingsRepository {
    * so a move or delete never overtakes the billing of it. 'held', else why not: 'invoiced', or 'gone'
    * when a concurrent cancel, delete or move took it first (its loser is told the truth: bookings.md).
    */
-  async holdUninvoiced(bookingId: number, manager: EntityManager): Promise<'held' | 'invoiced' | 'gone'> {
+  async holdUninvoiced(bookingId: number, tx: Tx): Promise<'held' | 'invoiced' | 'gone'> {
     const { db } = this;
     const invoiced = db.id('Invoiced');
     const result = await db.run(
       `UPDATE ${db.tableOf(Booking)} SET ${invoiced} = 0 WHERE ${db.id('Id')} = ? AND ${invoiced} = 0`,
       [bookingId],
-      manager,
+      tx,
     );
     if (result.affected === 1) return 'held';
     // A locking read on MySQL: it sees the latest committed row, not the transaction's snapshot.
     const [row] = await db.query(
       `SELECT ${db.id('Id')} FROM ${db.tableOf(Booking)} WHERE ${db.id('Id')} = ?${db.isMySql ? ' FOR UPDATE' : ''}`,
       [bookingId],
-      manager,
+      tx,
     );
     return row ? 'invoiced' : 'gone';
   }
 
-  async resource(resourceId: number, manager?: EntityManager): Promise<BookedResource | null> {
+  async resource(resourceId: number, tx?: Tx): Promise<BookedResource | null> {
     const { db } = this;
     const names = [
       'Name',
@@ -75,7 +75,7 @@ export class BookingsRepository {
     const [row] = await db.query(
       `SELECT ${names.map((name) => db.id(name)).join(', ')} FROM ${db.tableOf(Resource)} WHERE ${db.id('Id')} = ?`,
       [resourceId],
-      manager,
+      tx,
     );
     if (!row) return null;
     const optional = (value: unknown) => (value === null || value === undefined ? null : Number(value));
@@ -93,52 +93,46 @@ export class BookingsRepository {
     };
   }
 
-  async customer(coworkerId: number, manager?: EntityManager): Promise<{ Id: number; BusinessId: number; FullName: string } | null> {
+  async customer(coworkerId: number, tx?: Tx): Promise<{ Id: number; BusinessId: number; FullName: string } | null> {
     const { db } = this;
     const [row] = await db.query(
       `SELECT ${db.id('BusinessId')} AS b, ${db.id('FullName')} AS n FROM ${db.tableOf(Coworker)} WHERE ${db.id('Id')} = ?`,
       [coworkerId],
-      manager,
+      tx,
     );
     return row ? { Id: coworkerId, BusinessId: Number(row.b), FullName: String(row.n) } : null;
   }
 
   /** The resource's other bookings that overlap [from, to): [start, end) in milliseconds, and their Id. */
-  async overlapping(
-    resourceId: number,
-    from: Date,
-    to: Date,
-    exceptId: number,
-    manager?: EntityManager,
-  ): Promise<Array<[number, number, number]>> {
+  async overlapping(resourceId: number, from: Date, to: Date, exceptId: number, tx?: Tx): Promise<Array<[number, number, number]>> {
     const { db } = this;
     const rows = await db.query(
       `SELECT ${db.id('Id')} AS i, ${db.id('FromTime')} AS f, ${db.id('ToTime')} AS t FROM ${db.tableOf(Booking)} ` +
         `WHERE ${db.id('ResourceId')} = ? AND ${db.id('FromTime')} < ? AND ${db.id('ToTime')} > ? AND ${db.id('Id')} <> ?`,
       [resourceId, db.dateParam(to), db.dateParam(from), exceptId],
-      manager,
+      tx,
     );
     return rows.map((row) => [parseDbDateTime(row.f)!, parseDbDateTime(row.t)!, Number(row.i)]);
   }
 
   /** The business of a resource; null when there is none. */
-  async resourceBusiness(resourceId: unknown, manager?: EntityManager): Promise<number | null> {
+  async resourceBusiness(resourceId: unknown, tx?: Tx): Promise<number | null> {
     const { db } = this;
     const [row] = await db.query(
       `SELECT ${db.id('BusinessId')} AS b FROM ${db.tableOf(Resource)} WHERE ${db.id('Id')} = ?`,
       [resourceId],
-      manager,
+      tx,
     );
     return row ? Number(row.b) : null;
   }
 
   /** The ids of a booking's products, in order. */
-  async productIds(bookingId: number, manager: EntityManager): Promise<number[]> {
+  async productIds(bookingId: number, tx: Tx): Promise<number[]> {
     const { db } = this;
     const rows = await db.query(
       `SELECT ${db.id('Id')} AS id FROM ${db.tableOf(BookingProduct)} WHERE ${db.id('BookingId')} = ? ORDER BY ${db.id('Id')}`,
       [bookingId],
-      manager,
+      tx,
     );
     return rows.map((row) => Number(row.id));
   }
@@ -147,7 +141,7 @@ export class BookingsRepository {
    * The customer's bookings billing has due (docs/billing.md "Item sources"): starting before `before`,
    * not invoiced, not tentative, with a charge; read as FlagClaims.item reads a record billed whole.
    */
-  dueForBilling(customerIds: readonly number[], before: Date, manager: EntityManager | undefined): Promise<Array<Record<string, unknown>>> {
+  dueForBilling(customerIds: readonly number[], before: Date, tx: Tx | undefined): Promise<Array<Record<string, unknown>>> {
     const { db } = this;
     const q = (name: string) => db.id(name);
     return db.query(
@@ -157,7 +151,7 @@ export class BookingsRepository {
         `WHERE b.${q('CoworkerId')} ${inList(customerIds)} AND b.${q('Invoiced')} = 0 AND b.${q('Tentative')} = 0 AND b.${q('ChargeAmount')} > 0 AND b.${q('FromTime')} < ? ` +
         `ORDER BY b.${q('CoworkerId')}, b.${q('FromTime')}, b.${q('Id')}`,
       [...customerIds, db.dateParam(before)],
-      manager,
+      tx,
     );
   }
 }

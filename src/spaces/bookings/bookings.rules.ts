@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+
 import { CoworkerBookingCreditUseHistoriesService } from '../../billing/coworker-booking-credit-use-histories/coworker-booking-credit-use-histories.service.js';
 import type { CreditQuestion } from '../../billing/coworker-booking-credit-use-histories/credit-spending.repository.js';
 import { spent, type Spend } from '../../billing/coworker-booking-credit-use-histories/spend-rules.js';
@@ -28,6 +28,7 @@ import { refusal as refusalOf } from '../../records/errors.js';
 import { RecordTypes } from '../../records/record-types.js';
 import type { RecordService } from '../../records/record.service.js';
 import { bookings } from './bookings.definition.js';
+import type { Tx } from '../../persistence/tx.js';
 
 /** A booking as it will stand after the write: the body's values over the stored ones. */
 interface BookingTarget {
@@ -89,7 +90,7 @@ export class BookingsRules implements RecordRules<BookingDto> {
   }
 
   async beforeSave(context: SaveContext<BookingDto>): Promise<SaveDecision<{ spends: Spend[]; coworkerId: number }>> {
-    const { manager, actor, existing } = context;
+    const { tx, actor, existing } = context;
     const values = { ...context.values };
     // A required field sent as null on update keeps its stored value, as one left out does.
     for (const field of REQUIRED) if (values[field] === null) delete values[field];
@@ -100,18 +101,18 @@ export class BookingsRules implements RecordRules<BookingDto> {
     if (existing)
       this.refuseUnheld(
         existing,
-        existing.Invoiced === true ? 'invoiced' : await this.bookings.holdUninvoiced(Number(existing.Id), manager),
+        existing.Invoiced === true ? 'invoiced' : await this.bookings.holdUninvoiced(Number(existing.Id), tx),
         'moved or re-priced',
       );
     // The write that serialises the resource's bookings comes before anything is read.
-    if (!(await this.bookings.lockResource(target.ResourceId, manager))) {
+    if (!(await this.bookings.lockResource(target.ResourceId, tx))) {
       throw RecordValidationException.field('ResourceId', `Resource ${target.ResourceId} does not exist`, target.ResourceId);
     }
-    if (existing) await this.uses.giveBack(manager, actor, Number(existing.Id));
-    const facts = await this.facts(target, existing ? Number(existing.Id) : 0, manager);
+    if (existing) await this.uses.giveBack(tx, actor, Number(existing.Id));
+    const facts = await this.facts(target, existing ? Number(existing.Id) : 0, tx);
     const refusal = bookingRefusal(facts);
     if (refusal) throw refused(refusal);
-    const charges = await this.charges(target, facts, (question, amount) => this.uses.take(manager, actor, question, amount));
+    const charges = await this.charges(target, facts, (question, amount) => this.uses.take(tx, actor, question, amount));
     values.BusinessId = facts.resource.BusinessId;
     values.Price = unitsText(charges.price);
     values.CreditUsed = unitsText(charges.creditUsed);
@@ -121,18 +122,18 @@ export class BookingsRules implements RecordRules<BookingDto> {
 
   /** The use-history records of the credits spent, now that the booking has its Id. */
   async afterSave(id: number, saved: SaveContext<BookingDto>, pending?: { spends: Spend[]; coworkerId: number }): Promise<void> {
-    if (pending?.spends.length) await this.uses.recordUses(saved.manager, saved.actor, id, pending.coworkerId, pending.spends);
+    if (pending?.spends.length) await this.uses.recordUses(saved.tx, saved.actor, id, pending.coworkerId, pending.spends);
   }
 
-  async beforeDelete(booking: WireRecord, { manager, actor }: DeleteContext): Promise<void> {
+  async beforeDelete(booking: WireRecord, { tx, actor }: DeleteContext): Promise<void> {
     this.refuseUnheld(
       booking,
-      booking.Invoiced === true ? 'invoiced' : await this.bookings.holdUninvoiced(Number(booking.Id), manager),
+      booking.Invoiced === true ? 'invoiced' : await this.bookings.holdUninvoiced(Number(booking.Id), tx),
       'deleted',
     );
-    for (const productId of await this.bookings.productIds(Number(booking.Id), manager))
-      await this.products.deleteWithin(manager, productId, besides(actor));
-    await this.uses.giveBack(manager, actor, Number(booking.Id));
+    for (const productId of await this.bookings.productIds(Number(booking.Id), tx))
+      await this.products.deleteWithin(tx, productId, besides(actor));
+    await this.uses.giveBack(tx, actor, Number(booking.Id));
   }
 
   /**
@@ -153,7 +154,7 @@ export class BookingsRules implements RecordRules<BookingDto> {
   async available(dto: BookingDto, actor?: Principal): Promise<Availability> {
     await this.records.checkReferences(dto);
     const values = this.records.columnValues(dto);
-    await this.records.authorizeBusiness(values, actor, this.records.db.manager, dto);
+    await this.records.authorizeBusiness(values, actor, this.records.db.outsideTransaction, dto);
     const target = this.target(values, null);
     const tooLong = lengthBoundRefusal(target.FromTime, target.ToTime);
     if (tooLong) throw refused(tooLong);
@@ -175,24 +176,20 @@ export class BookingsRules implements RecordRules<BookingDto> {
   }
 
   /** A booking's business is its resource's (restricted administrators included). */
-  async businessOf(
-    values: Readonly<Record<string, unknown>>,
-    manager: EntityManager,
-    byScope: () => Promise<number | null>,
-  ): Promise<number | null> {
-    if (values.ResourceId !== undefined && values.ResourceId !== null) return this.bookings.resourceBusiness(values.ResourceId, manager);
+  async businessOf(values: Readonly<Record<string, unknown>>, tx: Tx, byScope: () => Promise<number | null>): Promise<number | null> {
+    if (values.ResourceId !== undefined && values.ResourceId !== null) return this.bookings.resourceBusiness(values.ResourceId, tx);
     return byScope();
   }
 
   /** The reads the rules decide on (inside the write's transaction, after the resource's lock, for a write). */
-  private async facts(target: BookingTarget, exceptId: number, manager?: EntityManager): Promise<BookingFacts> {
-    const resource = await this.bookings.resource(target.ResourceId, manager);
+  private async facts(target: BookingTarget, exceptId: number, tx?: Tx): Promise<BookingFacts> {
+    const resource = await this.bookings.resource(target.ResourceId, tx);
     if (!resource) throw RecordValidationException.field('ResourceId', `Resource ${target.ResourceId} does not exist`, target.ResourceId);
-    const customer = await this.bookings.customer(target.CoworkerId, manager);
+    const customer = await this.bookings.customer(target.CoworkerId, tx);
     if (!customer) throw RecordValidationException.field('CoworkerId', `Coworker ${target.CoworkerId} does not exist`, target.CoworkerId);
     const timed = timesRefusal(target.FromTime, target.ToTime) === null;
-    const member = resource.OnlyForMembers ? (await this.contracts.mainActive(customer.Id, target.FromTime, manager)) !== null : false;
-    const overlapping = timed ? await this.bookings.overlapping(resource.Id, target.FromTime, target.ToTime, exceptId, manager) : [];
+    const member = resource.OnlyForMembers ? (await this.contracts.mainActive(customer.Id, target.FromTime, tx)) !== null : false;
+    const overlapping = timed ? await this.bookings.overlapping(resource.Id, target.FromTime, target.ToTime, exceptId, tx) : [];
     return { resource, customer, member, from: target.FromTime, to: target.ToTime, overlapping };
   }
 

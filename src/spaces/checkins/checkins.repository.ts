@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+
 import { Database } from '../../persistence/database.js';
 import { Checkin } from './checkin.entity.js';
+import type { Tx } from '../../persistence/tx.js';
 
 /** The open key of a customer's check-in at a business: unique while open (the index UQ_checkin_OpenKey). */
 export const openKeyOf = (coworkerId: number, businessId: number) => `${coworkerId}/${businessId}`;
@@ -12,18 +13,18 @@ export class CheckinsRepository {
   constructor(private readonly db: Database) {}
 
   /** The open check-in with this key other than `exceptId`: its Id, or null. */
-  async openCheckin(openKey: string, exceptId: number, manager: EntityManager): Promise<number | null> {
+  async openCheckin(openKey: string, exceptId: number, tx: Tx): Promise<number | null> {
     const { db } = this;
     const [row] = await db.query(
       `SELECT ${db.id('Id')} AS id FROM ${db.tableOf(Checkin)} WHERE ${db.id('OpenKey')} = ? AND ${db.id('Id')} <> ?`,
       [openKey, exceptId],
-      manager,
+      tx,
     );
     return row ? Number(row.id) : null;
   }
 
   /** The pass an earlier check-in of the customer at the business used on the UTC day of `at`; null when none did. */
-  async passOfTheDay(coworkerId: number, businessId: number, at: Date, manager: EntityManager): Promise<string | null> {
+  async passOfTheDay(coworkerId: number, businessId: number, at: Date, tx: Tx): Promise<string | null> {
     const { db } = this;
     const q = (name: string) => db.id(name);
     const day = Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate());
@@ -32,18 +33,18 @@ export class CheckinsRepository {
         `WHERE ${q('CoworkerId')} = ? AND ${q('FromTime')} >= ? AND ${q('FromTime')} < ? AND ${q('BusinessId')} = ? AND ${q('CoworkerTimePassGuid')} IS NOT NULL ` +
         `ORDER BY ${q('FromTime')}, ${q('Id')} LIMIT 1`,
       [coworkerId, db.dateParam(new Date(day)), db.dateParam(new Date(day + 86_400_000)), businessId],
-      manager,
+      tx,
     );
     return row ? String(row.pass) : null;
   }
 
   /** Whether a check-in other than `exceptId` records the pass. */
-  async recordsPass(passUniqueId: string, exceptId: number, manager: EntityManager): Promise<boolean> {
+  async recordsPass(passUniqueId: string, exceptId: number, tx: Tx): Promise<boolean> {
     const { db } = this;
     const [row] = await db.query(
       `SELECT 1 AS x FROM ${db.tableOf(Checkin)} WHERE ${db.id('CoworkerTimePassGuid')} = ? AND ${db.id('Id')} <> ? LIMIT 1`,
       [passUniqueId, exceptId],
-      manager,
+      tx,
     );
     return Boolean(row);
   }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+
 import { coworkers } from '../../billing/coworkers/coworkers.definition.js';
 import { CoworkerContractsRules } from '../../billing/coworker-contracts/coworker-contracts.rules.js';
 import { CoworkerTimePassesService } from '../../billing/coworker-time-passes/coworker-time-passes.service.js';
@@ -14,6 +14,7 @@ import type { DeleteContext, RecordRules, SaveContext, SaveDecision } from '../.
 import { RecordTypes } from '../../records/record-types.js';
 import { CheckinsRepository, openKeyOf } from './checkins.repository.js';
 import type { CheckinDto } from './dto/checkin.dto.js';
+import type { Tx } from '../../persistence/tx.js';
 
 /** Fields a check-in keeps: who came in where. */
 const WHO = ['CoworkerId', 'BusinessId'] as const;
@@ -56,7 +57,7 @@ export class CheckinsRules implements RecordRules<CheckinDto> {
   @Inject(RecordTypes) private readonly types: RecordTypes;
 
   async beforeSave(context: SaveContext<CheckinDto>): Promise<SaveDecision> {
-    const { manager, actor, existing } = context;
+    const { tx, actor, existing } = context;
     const values = { ...context.values };
     if (existing) this.keepWho(values, existing);
     if (values.FromTime === null) delete values.FromTime;
@@ -71,11 +72,11 @@ export class CheckinsRules implements RecordRules<CheckinDto> {
     }
     values.OpenKey = to === null ? openKeyOf(coworkerId, businessId) : null;
     if (values.OpenKey !== null) {
-      const open = await this.checkins.openCheckin(String(values.OpenKey), existing ? Number(existing.Id) : 0, manager);
+      const open = await this.checkins.openCheckin(String(values.OpenKey), existing ? Number(existing.Id) : 0, tx);
       if (open !== null) throw alreadyIn(open);
     }
     if (existing) return { values };
-    const pass = await this.passFor(manager, coworkerId, businessId, from, actor);
+    const pass = await this.passFor(tx, coworkerId, businessId, from, actor);
     if (pass === undefined) throw new NoValidPass(coworkerId, businessId);
     values.CoworkerTimePassGuid = pass;
     return { values };
@@ -83,25 +84,25 @@ export class CheckinsRules implements RecordRules<CheckinDto> {
 
   /** Rules 1–4: null (a contract), the UniqueId of the pass used, or undefined when none lets the customer in. */
   private async passFor(
-    manager: EntityManager,
+    tx: Tx,
     coworkerId: number,
     businessId: number,
     at: Date,
     actor: Principal | undefined,
   ): Promise<string | null | undefined> {
-    if (await this.contracts.mainActive(coworkerId, at, manager)) return null;
-    const ofTheDay = await this.checkins.passOfTheDay(coworkerId, businessId, at, manager);
-    if (ofTheDay !== null && (await this.passes.useAgain(manager, ofTheDay)) !== null) return ofTheDay;
-    const valid = await this.passes.useValid(manager, coworkerId, businessId, at, actor);
+    if (await this.contracts.mainActive(coworkerId, at, tx)) return null;
+    const ofTheDay = await this.checkins.passOfTheDay(coworkerId, businessId, at, tx);
+    if (ofTheDay !== null && (await this.passes.useAgain(tx, ofTheDay)) !== null) return ofTheDay;
+    const valid = await this.passes.useValid(tx, coworkerId, businessId, at, actor);
     if (valid) return valid.UniqueId;
-    return (await this.passes.makePayAsYouGo(manager, coworkerId, businessId, at, actor)) ?? undefined;
+    return (await this.passes.makePayAsYouGo(tx, coworkerId, businessId, at, actor)) ?? undefined;
   }
 
   /** The pass comes back once its check-in is gone, unless another check-in of its day records it. */
-  async afterDelete(checkin: WireRecord, { manager, actor }: DeleteContext): Promise<void> {
+  async afterDelete(checkin: WireRecord, { tx, actor }: DeleteContext): Promise<void> {
     const pass = checkin.CoworkerTimePassGuid;
-    if (typeof pass !== 'string' || (await this.checkins.recordsPass(pass, Number(checkin.Id), manager))) return;
-    await this.passes.giveBack(manager, pass, actor);
+    if (typeof pass !== 'string' || (await this.checkins.recordsPass(pass, Number(checkin.Id), tx))) return;
+    await this.passes.giveBack(tx, pass, actor);
   }
 
   /**
@@ -112,10 +113,10 @@ export class CheckinsRules implements RecordRules<CheckinDto> {
   async mapError(error: unknown, operation: ChangeAction): Promise<unknown> {
     if (error instanceof NoValidPass) {
       const customers = this.types.records(coworkers);
-      await this.outbox.fireAlone(error.businessId, 'CoworkerCheckinFailed', async (manager) => ({
+      await this.outbox.fireAlone(error.businessId, 'CoworkerCheckinFailed', async (tx) => ({
         entity: 'Coworker',
         recordId: error.coworkerId,
-        record: await customers.get(error.coworkerId, undefined, manager),
+        record: await customers.get(error.coworkerId, undefined, tx),
       }));
       return error;
     }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+
 import { SaleDeliveries, type DeliveredSale } from '../../billing/coworker-products/sale-deliveries.js';
 import type { Principal } from '../../platform/principal.js';
 import { InjectRecords } from '../../records/record.module.js';
@@ -7,6 +7,7 @@ import type { RecordService } from '../../records/record.service.js';
 import { coworkerDeliveries } from './coworker-deliveries.definition.js';
 import { CoworkerDeliveriesRepository } from './coworker-deliveries.repository.js';
 import { DeliveryType } from './coworker-delivery.entity.js';
+import type { Tx } from '../../persistence/tx.js';
 
 /**
  * The deliveries of sales (docs/stock-and-deliveries.md), in the sale's transaction: one per sale of a
@@ -18,8 +19,8 @@ export class CoworkerDeliveriesService implements SaleDeliveries {
   @InjectRecords(coworkerDeliveries) private readonly records: RecordService;
   @Inject(CoworkerDeliveriesRepository) private readonly deliveries: CoworkerDeliveriesRepository;
 
-  async deliver(manager: EntityManager, sale: DeliveredSale, actor: Principal | undefined): Promise<void> {
-    await this.records.createRecorded(manager, actor, {
+  async deliver(tx: Tx, sale: DeliveredSale, actor: Principal | undefined): Promise<void> {
+    await this.records.createRecorded(tx, actor, {
       BusinessId: sale.BusinessId,
       Name: sale.ProductName,
       DeliveryType: DeliveryType.Other,
@@ -28,7 +29,7 @@ export class CoworkerDeliveriesService implements SaleDeliveries {
     });
   }
 
-  async saleDeleted(manager: EntityManager, saleUniqueId: string, actor: Principal | undefined): Promise<void> {
-    for (const id of await this.deliveries.uncollectedOfSale(saleUniqueId, manager)) await this.records.deleteWithin(manager, id, actor);
+  async saleDeleted(tx: Tx, saleUniqueId: string, actor: Principal | undefined): Promise<void> {
+    for (const id of await this.deliveries.uncollectedOfSale(saleUniqueId, tx)) await this.records.deleteWithin(tx, id, actor);
   }
 }

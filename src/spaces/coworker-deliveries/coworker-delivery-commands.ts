@@ -26,7 +26,7 @@ export class CoworkerDeliveryCommands implements OnModuleInit {
         permission: { entity: 'CoworkerDelivery', action: 'Edit' },
         done: (delivery) => delivery.Collected === true,
         doneAlready: (id) => `CoworkerDelivery ${id} has been collected already.`,
-        claim: (id, at, by, manager) => this.deliveries.collect(id, at, by, manager),
+        claim: (id, at, by, tx) => this.deliveries.collect(id, at, by, tx),
         records: this.records,
       }),
     );

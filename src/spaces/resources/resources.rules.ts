@@ -12,11 +12,11 @@ import { ResourcesRepository } from './resources.repository.js';
 export class ResourcesRules implements RecordRules<ResourceDto> {
   @Inject(ResourcesRepository) private readonly rows: ResourcesRepository;
 
-  async beforeSave({ manager, values: given, existing }: SaveContext<ResourceDto>): Promise<SaveDecision> {
+  async beforeSave({ tx, values: given, existing }: SaveContext<ResourceDto>): Promise<SaveDecision> {
     const values = { ...given };
     const businessId = values.BusinessId ?? existing?.BusinessId;
     if (values.CurrencyId === null || (values.CurrencyId === undefined && !existing)) {
-      values.CurrencyId = await this.rows.currencyOfBusiness(businessId, manager);
+      values.CurrencyId = await this.rows.currencyOfBusiness(businessId, tx);
     }
     const min = values.MinBookingMinutes !== undefined ? values.MinBookingMinutes : existing?.MinBookingMinutes;
     const max = values.MaxBookingMinutes !== undefined ? values.MaxBookingMinutes : existing?.MaxBookingMinutes;
@@ -28,7 +28,7 @@ export class ResourcesRules implements RecordRules<ResourceDto> {
       );
     }
     if (existing && values.BusinessId !== undefined && Number(values.BusinessId) !== Number(existing.BusinessId)) {
-      if (await this.rows.hasBookings(existing.Id, manager))
+      if (await this.rows.hasBookings(existing.Id, tx))
         throw RecordValidationException.field(
           'BusinessId',
           `Resource ${existing.Id} has bookings: it stays in Business ${existing.BusinessId}.`,
