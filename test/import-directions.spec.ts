@@ -92,6 +92,7 @@ const PACKAGE_LAYERS: Readonly<Record<string, readonly (readonly string[])[]>> =
     ['validation', 'versions.js'],
     ['list-query.js', 'commands', 'listed-references.js', 'record.repository.js', 'record-wire.js', 'same-business.js'],
     ['change-log', 'record-sql.js', 'record-writes.js'],
+    ['record-door.js'],
     ['record.service.js'],
     ['record.module.js'],
   ],

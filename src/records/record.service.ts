@@ -1,6 +1,5 @@
 import { Inject, Injectable, Optional, UnauthorizedException } from '@nestjs/common';
 
-import { createStamp, updateStamp, type Stamper } from './audit-stamp.js';
 import { ChangeLog } from './change-log/change-log.service.js';
 import type { ChangeAction } from './field-changes.js';
 import { Database } from '../persistence/database.js';
@@ -12,7 +11,8 @@ import type { RecordDefinition, WireRecord } from './record-definition.js';
 import { compileRecordPlan, type RecordPlan } from './record-plan.js';
 import { RecordRepository, type SqlCondition } from './record.repository.js';
 import { RecordWireMapper } from './record-wire.js';
-import { RecordWriter, withFields, type WriteRules } from './record-writes.js';
+import { RecordDoor } from './record-door.js';
+import { RecordWriter, type WriteRules } from './record-writes.js';
 import type { RecordEntity } from './record.entity.js';
 import type { RecordRules } from './record-rules.js';
 import { RecordTypes } from './record-types.js';
@@ -21,17 +21,6 @@ import type { WriteScope } from '../persistence/write-scope.js';
 import type { Tx } from '../persistence/tx.js';
 
 export const RECORD_DEFINITION = Symbol('RecordDefinition');
-
-/** How `createRecorded` stamps and records a record. */
-export interface CreateOptions {
-  request?: object;
-  readBack?: boolean;
-  now?: Date;
-  stampedBy?: Stamper;
-}
-
-/** Rows of one INSERT of insertRecords: 100 rows of even 300 columns stay under SQLite's 32,766 bound parameters. */
-const INSERT_CHUNK = 100;
 
 /** The token of a record type's rules inside its module (record.module.ts). */
 export const RECORD_RULES = Symbol('RecordRules');
@@ -44,17 +33,21 @@ interface Machinery {
   writer: RecordWriter;
 }
 
+export type { CreateOptions } from './record-door.js';
+
 /**
  * List, get, batch get, create, update and delete for any record type, driven by its definition
  * (docs/api.md §1.2) and its rules (record-rules.ts). It is never subclassed: a type's domain rules are
  * an injectable of its own, given to `RecordModule.forType`, which makes one RecordService per type.
  * The work is done by the plan (record-plan.ts), the repository (record.repository.ts), the write flow
- * (record-writes.ts) and the wire mapping (record-wire.ts); this class ties them to the type.
+ * (record-writes.ts) and the wire mapping (record-wire.ts); this class ties them to the type. The door
+ * for a domain rule's own writes (createRecorded, updateRecorded, …) is the part it inherits
+ * (record-door.ts).
  */
 @Injectable()
-export class RecordService<E extends RecordEntity = RecordEntity> {
+export class RecordService<E extends RecordEntity = RecordEntity> extends RecordDoor<E> {
   private built: Machinery | undefined;
-  @Inject(ChangeLog) private readonly changeLog: ChangeLog;
+  @Inject(ChangeLog) protected readonly changeLog: ChangeLog;
   @Inject(RecordTypes) private readonly types: RecordTypes;
 
   constructor(
@@ -62,44 +55,10 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
     readonly db: Database,
     @Optional() @Inject(RECORD_RULES) private readonly rules: RecordRules<any> = {},
   ) {
+    super();
     // Final: a type's rules are given, not written as a subclass (record-rules.ts).
     if (new.target !== RecordService)
       throw new Error('RecordService is not subclassed: give the record type its rules (RecordModule.forType)');
-  }
-
-  /**
-   * Records a change of one of this type's records in the change log, inside the write's
-   * transaction: the machinery does it for every create, update and delete, and the door below for
-   * the records domain rules write besides (a sale's stock change on its product). `before` is the record
-   * as read before the change (null on create); `request` the body, for the write-only fields it gave;
-   * `knownBusinessId` the record's business where the caller knows it (a billing run's), saving its look-up.
-   */
-  async recordChange(
-    tx: Tx,
-    actor: Principal | undefined,
-    action: ChangeAction,
-    id: number,
-    before: WireRecord | null,
-    request?: object,
-    written?: Record<string, unknown>,
-    knownBusinessId?: number,
-  ): Promise<void> {
-    let reading: Promise<WireRecord> | undefined;
-    const read = () => (reading ??= this.get(id, undefined, tx));
-    // A create knows what it wrote: the row is read back only if something needs it as GET shows it.
-    const after = action === 'Delete' ? null : written ? this.machinery.wire.written(id, written, request) : await read();
-    const businessId = knownBusinessId ?? (await this.businessOf((after ?? before)!, tx));
-    // A record moved to another business: its entry names the business it left as well (history scope).
-    const scope = this.definition.business;
-    const link = scope && ('column' in scope ? scope.column : 'on' in scope && !('links' in scope) ? scope.on : null);
-    const moved = before && after && link && before[link] !== after[link] ? await this.businessOf(before, tx) : null;
-    const previousBusinessId = moved !== null && moved !== businessId ? moved : null;
-    const record = action === 'Delete' ? async () => before! : written ? read : async () => after!;
-    await this.changeLog.write(
-      tx,
-      { definition: this.definition, action, recordId: id, before, after, businessId, previousBusinessId, actor, record },
-      request,
-    );
   }
 
   /** The change log entries of a record, newest first (docs/api.md: the history of any record). */
@@ -218,143 +177,11 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
     return refusal(message);
   }
 
-  // ---- the door for a domain rule's own writes: stamped, with their history and webhook events ----
-
-  /**
-   * Creates a record from column values a domain rule worked out (not a request's body), in `tx`'s
-   * transaction: the create stamp, the INSERT, its history. Options: `request`, the write-only fields
-   * it was given; `readBack`, its history reads the row back instead of taking what was written; `now`,
-   * the stamp's time when the values hold the same instant; `stampedBy`, when the stamp names another
-   * writer than the actor (nobody: a customer's own login).
-   */
-  async createRecorded(
-    tx: Tx,
-    actor: Principal | undefined,
-    values: Readonly<Record<string, unknown>>,
-    options: CreateOptions = {},
-  ): Promise<{ id: number; written: Record<string, unknown> }> {
-    const written = withFields(values, createStamp(options.stampedBy === undefined ? actor : options.stampedBy, options.now));
-    const id = await this.insertRow(written, tx);
-    await this.recordChange(tx, actor, 'Create', id, null, options.request, options.readBack ? undefined : written);
-    return { id, written };
-  }
-
-  /**
-   * Inserts a stamped record whose history waits until it is complete (an issued invoice, once its lines
-   * are written): `recordCreated` records it.
-   */
-  async insertStamped(
-    tx: Tx,
-    actor: Principal | undefined,
-    values: Readonly<Record<string, unknown>>,
-  ): Promise<{ id: number; written: Record<string, unknown> }> {
-    const written = withFields(values, createStamp(actor));
-    return { id: await this.insertRow(written, tx), written };
-  }
-
-  /** The history of records made without the door (`insertStamped`, a repository's many-row INSERT): as written, or read back. */
-  recordCreated(tx: Tx, actor: Principal | undefined, id: number, written?: Record<string, unknown>): Promise<void> {
-    return this.recordChange(tx, actor, 'Create', id, null, undefined, written);
-  }
-
-  /**
-   * Changes columns of a record (the update stamp added, its version raised), with its history.
-   * `before`: the record as already read; `now`: the stamp's time when the values hold the same instant.
-   */
-  async updateRecorded(
-    tx: Tx,
-    actor: Principal | undefined,
-    id: number,
-    values: Readonly<Record<string, unknown>>,
-    { before, now }: { before?: WireRecord; now?: Date } = {},
-  ): Promise<void> {
-    before ??= await this.get(id, undefined, tx);
-    await this.updateRow(id, withFields(values, updateStamp(actor, now)), tx);
-    await this.recordChange(tx, actor, 'Update', id, before);
-  }
-
-  /**
-   * A change a repository makes by a statement of its own (a conditional claim, a release), with its
-   * history when it changed the record: `change` answers false when it did not. `before`: as already read;
-   * `knownBusinessId`: the record's business where the caller knows it (a billing run's).
-   */
-  async changeRecorded(
-    tx: Tx,
-    actor: Principal | undefined,
-    id: number,
-    change: () => Promise<boolean | void>,
-    before?: WireRecord,
-    knownBusinessId?: number,
-  ): Promise<boolean> {
-    before ??= await this.get(id, undefined, tx);
-    if ((await change()) === false) return false;
-    await this.recordChange(tx, actor, 'Update', id, before, undefined, undefined, knownBusinessId);
-    return true;
-  }
-
-  /** A delete a repository makes by a statement of its own, with its history. */
-  async removeRecorded(tx: Tx, actor: Principal | undefined, id: number, remove: () => Promise<unknown>): Promise<void> {
-    const before = await this.get(id, undefined, tx);
-    await remove();
-    await this.recordChange(tx, actor, 'Delete', id, before);
-  }
-
-  /** The history of records a repository deleted at once, each as read before. */
-  async recordRemoved(tx: Tx, actor: Principal | undefined, removed: readonly WireRecord[]): Promise<void> {
-    for (const record of removed) await this.recordChange(tx, actor, 'Delete', Number(record.Id), record);
-  }
-
   // ---- pieces for domain rules ----
 
   /** Inserts a row of column values and returns its new Id (inside `tx`'s transaction, if given). */
   insertRow(values: Record<string, unknown>, tx?: Tx, scope?: WriteScope): Promise<number> {
     return this.machinery.repository.insert(values, tx, scope);
-  }
-
-  /**
-   * Inserts records naming the same columns in one statement, and their change-log entries in one more,
-   * each entry as recordChange writes a create's (a billing run's lines, all of `businessId`): their Ids.
-   * INSERT_CHUNK rows a statement, within both databases' limits on bound parameters.
-   */
-  async insertRecords(
-    tx: Tx,
-    actor: Principal | undefined,
-    rows: readonly Record<string, unknown>[],
-    businessId: number,
-  ): Promise<number[]> {
-    const ids: number[] = [];
-    for (let first = 0; first < rows.length; first += INSERT_CHUNK)
-      ids.push(...(await this.insertChunk(tx, actor, rows.slice(first, first + INSERT_CHUNK), businessId)));
-    return ids;
-  }
-
-  private async insertChunk(
-    tx: Tx,
-    actor: Principal | undefined,
-    rows: readonly Record<string, unknown>[],
-    businessId: number,
-  ): Promise<number[]> {
-    const { repository, wire } = this.machinery;
-    const ids = await repository.insertMany(rows, tx);
-    await this.changeLog.writeMany(
-      tx,
-      rows.map((written, index) => {
-        const id = ids[index];
-        let reading: Promise<WireRecord> | undefined;
-        return {
-          definition: this.definition,
-          action: 'Create' as const,
-          recordId: id,
-          before: null,
-          after: wire.written(id, written, undefined),
-          businessId,
-          previousBusinessId: null,
-          actor,
-          record: () => (reading ??= this.get(id, undefined, tx)),
-        };
-      }),
-    );
-    return ids;
   }
 
   /**
@@ -406,6 +233,14 @@ export class RecordService<E extends RecordEntity = RecordEntity> {
   private scopeCondition(actor: Principal | undefined): SqlCondition | null {
     if (!actor || actor.businessIds === null) return null;
     return this.machinery.repository.scopeCondition(actor.businessIds);
+  }
+
+  protected get repository(): RecordRepository {
+    return this.machinery.repository;
+  }
+
+  protected get wire(): RecordWireMapper {
+    return this.machinery.wire;
   }
 
   /** The read plan, built once from the entity's metadata and the definition. */
