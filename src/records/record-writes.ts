@@ -17,6 +17,7 @@ import { etagOf, expectedVersion, preconditionFailed } from './versions.js';
 import type { WriteScope } from '../persistence/write-scope.js';
 import { createStamp, updateStamp, type CreateStamp } from './audit-stamp.js';
 import type { Tx } from '../persistence/tx.js';
+import type { RecordDoor } from './record-door.js';
 
 /**
  * What a save hook is given (docs/architecture.md §2.5): the validated body, the stored record (null on
@@ -77,15 +78,8 @@ export interface WriteRules {
   businessOf(values: Record<string, unknown>, tx: Tx): Promise<number | null>;
   /** The stored record (404, or 401 outside the actor's businesses). */
   get(id: number, actor: Principal | undefined, tx: Tx): Promise<WireRecord>;
-  recordChange(
-    tx: Tx,
-    actor: Principal | undefined,
-    action: ChangeAction,
-    id: number,
-    before: WireRecord | null,
-    request?: object,
-    written?: Record<string, unknown>,
-  ): Promise<void>;
+  /** The change-log entry of a write. */
+  recordChange: RecordDoor['recordChange'];
   /** Every record type of the application (the RecordTypes registry): who may name a record. */
   types(): readonly RecordDefinition<any>[];
 }
