@@ -154,10 +154,14 @@ const GUARANTEES: Guarantee[] = [
     run: (db, manager) => new ProductsRepository(db).takeStock(1, 1, manager),
   },
   {
-    title: "A guarded write's turn (Galera: after the stock, credit, pass, booking and invoice-lock statements)",
+    title: "A guarded write's turn (Galera: after the stock, credit, pass, booking, invoice-lock and refresh-token statements)",
     guarantees:
       "a unique key on (table, row, Version or sequence after the write): on a Galera cluster two nodes' writes that took the same turn of a row cannot both commit, where the conditional UPDATE alone can run on a replaced row version (docs/architecture.md §7).",
-    run: (db, manager) => db.recordTurn(manager, Product, 1, 'Version'),
+    run: async (db, manager) => {
+      await db.recordTurn(manager, Product, 1, 'Version');
+      // A refresh token's spend takes its row's one turn (a fixed 1: a token is spent once).
+      await db.recordTurn(manager, 'refresh_token', 1, 1);
+    },
   },
   {
     title: 'Booking credit spent',

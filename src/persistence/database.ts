@@ -24,6 +24,11 @@ export interface SqlContext {
 export { isMySqlFamily };
 export type { RunResult };
 
+/** The table of a row whose turn is taken: its entity, or its name for a table without one (refresh_token). */
+export type TurnTable = AnyClass | string;
+/** A row's turn: the column that counts its writes (Version, a sequence), or a fixed turn for a one-way change (a token spent). */
+export type TurnOf = string | number;
+
 /** How often, at most, old row turns are deleted, and how long they are kept (Database.takeTurn). */
 const TURN_CLEANUP_EVERY_MS = 10 * 60_000;
 const TURN_KEPT_MS = 60 * 60_000;
@@ -164,9 +169,9 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
    * loses certification, so its transaction runs again and sees the first (database-errors.ts, counter
    * keys; docs/architecture.md §7). On one server or SQLite the row lock already keeps writes in turn: nothing.
    */
-  async takeTurn(manager: EntityManager, entity: AnyClass, rowId: number, column = 'Version'): Promise<void> {
+  async takeTurn(manager: EntityManager, entity: TurnTable, rowId: number, turn: TurnOf = 'Version'): Promise<void> {
     if (!(await this.replicated())) return;
-    await this.recordTurn(manager, entity, rowId, column);
+    await this.recordTurn(manager, entity, rowId, turn);
     const now = Date.now();
     if (now - this.turnsCleanedAt < TURN_CLEANUP_EVERY_MS) return;
     this.turnsCleanedAt = now;
@@ -190,7 +195,7 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
     sql: string,
     parameters: unknown[],
     manager: EntityManager,
-    row: { entity: AnyClass; id: number; turn?: string },
+    row: { entity: TurnTable; id: number; turn?: TurnOf },
   ): Promise<boolean> {
     if ((await this.run(sql, parameters, manager)).affected !== 1) return false;
     await this.takeTurn(manager, row.entity, row.id, row.turn);
@@ -198,12 +203,13 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
   }
 
   /** The statement of `takeTurn`, whatever the database (the SQL snapshots record it). */
-  async recordTurn(manager: EntityManager, entity: AnyClass, rowId: number, column: string): Promise<void> {
-    const table = this.dataSource.getMetadata(entity).tableName;
+  async recordTurn(manager: EntityManager, entity: TurnTable, rowId: number, turn: TurnOf): Promise<void> {
+    const table = typeof entity === 'string' ? entity : this.dataSource.getMetadata(entity).tableName;
     const q = (name: string) => this.id(name);
+    const fixed = typeof turn === 'number';
     await this.run(
-      `INSERT INTO ${q('row_turn')} (${q('TableName')}, ${q('RowId')}, ${q('Turn')}, ${q('TakenOn')}) SELECT ?, ${q('Id')}, ${q(column)}, ? FROM ${q(table)} WHERE ${q('Id')} = ?`,
-      [table, this.dateParam(new Date()), rowId],
+      `INSERT INTO ${q('row_turn')} (${q('TableName')}, ${q('RowId')}, ${q('Turn')}, ${q('TakenOn')}) SELECT ?, ${q('Id')}, ${fixed ? '?' : q(turn)}, ? FROM ${q(table)} WHERE ${q('Id')} = ?`,
+      fixed ? [table, turn, this.dateParam(new Date()), rowId] : [table, this.dateParam(new Date()), rowId],
       manager,
     );
   }
