@@ -137,7 +137,7 @@ try {
   // npm's one child is the service (its script exec's node): its CPU is the service's.
   const readmeServingPid = childProcesses(readme.pid!)[0] ?? readme.pid!;
   // The database server's CPU per request is reported too: on one machine it competes with the servers.
-  const databasePid = target.type === 'sqlite' ? undefined : databaseServerPid();
+  const databasePid = target.type === 'sqlite' ? undefined : await databaseServerPid(db.url);
 
   const bearer = await bearerFor(ourBase, BENCH_EMAIL, BENCH_PASSWORD);
   const form = new URLSearchParams({ grant_type: 'password', username: BENCH_EMAIL, password: BENCH_PASSWORD }).toString();
@@ -321,7 +321,7 @@ try {
       `${c.name.padEnd(34)} ours ${oursMeasure.rps.toFixed(0).padStart(6)} req/s p50 ${String(oursMeasure.p50).padStart(3)} ms p99 ${String(oursMeasure.p99).padStart(4)} ms` +
         ` | ${baseline ? `"${baseline.name}"` : 'bare'} ${bareMeasure.rps.toFixed(0).padStart(6)} req/s p50 ${String(bareMeasure.p50).padStart(3)} ms p99 ${String(bareMeasure.p99).padStart(4)} ms` +
         ` | ratio ${row.ratio.toFixed(2)}${c.target ? ` (target ≥ ${c.target})` : ''} p99× ${row.p99Ratio.toFixed(1)} | rss (process tree) ${oursMeasure.rssMb} MB, ${baseline ? 'baseline' : 'bare'} ${bareMeasure.rssMb} MB` +
-        ` | CPU µs/req ours ${oursMeasure.cpuUs} bare ${bareMeasure.cpuUs}${databasePid ? `, MariaDB's ${oursMeasure.dbCpuUs} / ${bareMeasure.dbCpuUs}` : ''}` +
+        ` | CPU µs/req ours ${oursMeasure.cpuUs} bare ${bareMeasure.cpuUs}${databasePid ? `, MariaDB's ${oursMeasure.dbCpuUs ?? 'n/a'} / ${bareMeasure.dbCpuUs ?? 'n/a'}` : ''}` +
         (oursMeasure.non2xx || oursMeasure.errors ? ` | ours non-2xx ${oursMeasure.non2xx}, errors ${oursMeasure.errors}` : ''),
     );
   }

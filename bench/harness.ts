@@ -196,12 +196,21 @@ export function cpuMicros(pid: number | undefined): number {
 }
 
 /** The local MariaDB/MySQL server's pid, when the database is on this machine. */
-export function databaseServerPid(): number | undefined {
-  for (const name of ['mariadbd', 'mysqld']) {
-    const found = spawnSync('pidof', ['-s', name], { encoding: 'utf8' });
-    if (found.status === 0 && found.stdout.trim()) return Number(found.stdout.trim());
+/**
+ * The pid of the database server `url` names, from its own `@@pid_file` (pidof alone may pick another
+ * server on the machine: a Galera test's nodes); undefined when it cannot be read.
+ */
+export async function databaseServerPid(url: string): Promise<number | undefined> {
+  const connection = await mysql.createConnection(url);
+  try {
+    const [rows] = await connection.query<mysql.RowDataPacket[]>('SELECT @@pid_file AS file');
+    const pid = Number(readFileSync(String(rows[0].file), 'utf8').trim());
+    return Number.isInteger(pid) && pid > 0 && cpuMicros(pid) > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    await connection.end();
   }
-  return undefined;
 }
 
 export function median(values: number[]): number {

@@ -136,10 +136,14 @@ const GUARANTEES: Guarantee[] = [
     run: (db, tx) => new ProductsRepository(db).takeStock(1, 1, tx),
   },
   {
-    title: "A guarded write's turn (Galera: after the stock, credit, pass, booking and invoice-lock statements)",
+    title: "A guarded write's turn (Galera: after the stock, credit, pass, booking, invoice-lock and refresh-token statements)",
     guarantees:
       "a unique key on (table, row, Version or sequence after the write): on a Galera cluster two nodes' writes that took the same turn of a row cannot both commit, where the conditional UPDATE alone can run on a replaced row version (docs/architecture.md §7).",
-    run: (db, tx) => db.recordTurn(tx, Product, 1, 'Version'),
+    run: async (db, tx) => {
+      await db.recordTurn(tx, Product, 1, 'Version');
+      // A refresh token's spend takes its row's one turn (a fixed 1: a token is spent once).
+      await db.recordTurn(tx, 'refresh_token', 1, 1);
+    },
   },
   {
     title: 'Booking credit spent',

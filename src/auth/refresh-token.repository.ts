@@ -17,6 +17,9 @@ export interface StoredRefreshToken {
   familyId: string | null;
 }
 
+/** The one turn of a refresh token's row: its spend (a token is spent once). */
+const SPENT_TURN = 1;
+
 /**
  * The SQL of the `refresh_token` table (docs/api.md §2.3). Spending and revoking are single conditional
  * UPDATEs, so that of parallel requests with the same token exactly one wins.
@@ -65,14 +68,17 @@ export class RefreshTokenRepository {
     };
   }
 
-  /** Marks a live token used; false when another request used or revoked it first. */
+  /**
+   * Marks a live token used; false when another request used or revoked it first. On Galera two nodes could
+   * both spend one token from one row version (no lost-update check across nodes): the spend then takes the
+   * row's one turn (Database.runGuarded, docs/architecture.md §7), so only one of them commits.
+   */
   async markUsed(id: number): Promise<boolean> {
     const q = this.q;
-    const claimed = await this.db.run(
-      `UPDATE ${q('refresh_token')} SET ${q('UsedOn')} = ? WHERE ${q('Id')} = ? AND ${q('UsedOn')} IS NULL AND ${q('RevokedOn')} IS NULL`,
-      [this.db.dateParam(new Date()), id],
-    );
-    return claimed.affected === 1;
+    const sql = `UPDATE ${q('refresh_token')} SET ${q('UsedOn')} = ? WHERE ${q('Id')} = ? AND ${q('UsedOn')} IS NULL AND ${q('RevokedOn')} IS NULL`;
+    const parameters = [this.db.dateParam(new Date()), id];
+    if (!(await this.db.replicated())) return (await this.db.run(sql, parameters)).affected === 1;
+    return this.db.transaction((tx) => this.db.runGuarded(sql, parameters, tx, { entity: 'refresh_token', id, turn: SPENT_TURN }));
   }
 
   /**

@@ -26,6 +26,11 @@ export { isMySqlFamily };
 export type { RunResult };
 export { Tx };
 
+/** The table of a row whose turn is taken: its entity, or its name for a table without one (refresh_token). */
+export type TurnTable = AnyClass | string;
+/** A row's turn: the column that counts its writes (Version, a sequence), or a fixed turn for a one-way change (a token spent). */
+export type TurnOf = string | number;
+
 /** How often, at most, old row turns are deleted, and how long they are kept (Database.takeTurn). */
 const TURN_CLEANUP_EVERY_MS = 10 * 60_000;
 const TURN_KEPT_MS = 60 * 60_000;
@@ -171,9 +176,9 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
    * loses certification, so its transaction runs again and sees the first (database-errors.ts, counter
    * keys; docs/architecture.md §7). On one server or SQLite the row lock already keeps writes in turn: nothing.
    */
-  async takeTurn(tx: Tx, entity: AnyClass, rowId: number, column = 'Version'): Promise<void> {
+  async takeTurn(tx: Tx, entity: TurnTable, rowId: number, turn: TurnOf = 'Version'): Promise<void> {
     if (!(await this.replicated())) return;
-    await this.recordTurn(tx, entity, rowId, column);
+    await this.recordTurn(tx, entity, rowId, turn);
     const now = Date.now();
     if (now - this.turnsCleanedAt < TURN_CLEANUP_EVERY_MS) return;
     this.turnsCleanedAt = now;
@@ -193,7 +198,7 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
    * changed the row; when it did, the row's turn after it is taken (`takeTurn`: on Galera, two nodes' writes
    * from one row version cannot both commit).
    */
-  async runGuarded(sql: string, parameters: unknown[], tx: Tx, row: { entity: AnyClass; id: number; turn?: string }): Promise<boolean> {
+  async runGuarded(sql: string, parameters: unknown[], tx: Tx, row: { entity: TurnTable; id: number; turn?: TurnOf }): Promise<boolean> {
     if ((await this.run(sql, parameters, tx)).affected !== 1) return false;
     await this.takeTurn(tx, row.entity, row.id, row.turn);
     return true;
@@ -208,12 +213,13 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
   }
 
   /** The statement of `takeTurn`, whatever the database (the SQL snapshots record it). */
-  async recordTurn(tx: Tx, entity: AnyClass, rowId: number, column: string): Promise<void> {
-    const table = this.dataSource.getMetadata(entity).tableName;
+  async recordTurn(tx: Tx, entity: TurnTable, rowId: number, turn: TurnOf): Promise<void> {
+    const table = typeof entity === 'string' ? entity : this.dataSource.getMetadata(entity).tableName;
     const q = (name: string) => this.id(name);
+    const fixed = typeof turn === 'number';
     await this.run(
-      `INSERT INTO ${q('row_turn')} (${q('TableName')}, ${q('RowId')}, ${q('Turn')}, ${q('TakenOn')}) SELECT ?, ${q('Id')}, ${q(column)}, ? FROM ${q(table)} WHERE ${q('Id')} = ?`,
-      [table, this.dateParam(new Date()), rowId],
+      `INSERT INTO ${q('row_turn')} (${q('TableName')}, ${q('RowId')}, ${q('Turn')}, ${q('TakenOn')}) SELECT ?, ${q('Id')}, ${fixed ? '?' : q(turn)}, ? FROM ${q(table)} WHERE ${q('Id')} = ?`,
+      fixed ? [table, turn, this.dateParam(new Date()), rowId] : [table, this.dateParam(new Date()), rowId],
       tx,
     );
   }

@@ -563,6 +563,17 @@ describe('three instances on a three-node MariaDB Galera cluster', () => {
       assert.deepEqual(serverErrors(results), []);
       assert.equal(results.filter((r) => r.status === 200).length, 1, results.map((r) => r.status).join());
       assert.ok(results.every((r) => r.status === 200 || r.body.error === 'invalid_grant'));
+      // The spend took the token row's one turn (docs/architecture.md §7, "Row turns").
+      const connection = await mysql.createConnection(cluster.url(cluster.nodes[2], DATABASE));
+      try {
+        const [turns] = await connection.query<mysql.RowDataPacket[]>(
+          "SELECT COUNT(*) AS n FROM row_turn WHERE TableName = 'refresh_token' AND RowId = " +
+            '(SELECT Id FROM refresh_token WHERE UsedOn IS NOT NULL ORDER BY Id DESC LIMIT 1) AND Turn = 1',
+        );
+        assert.equal(Number(turns[0].n), 1);
+      } finally {
+        await connection.end();
+      }
     });
   });
 

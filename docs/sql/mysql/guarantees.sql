@@ -34,8 +34,9 @@ SELECT `Id`, `UniqueId`, `BusinessId`, `CoworkerId`, `CurrencyId`, `InvoiceNumbe
 -- Stock decrement (a sale): one conditional UPDATE takes the quantity only while enough is left (unless negative stock is allowed): concurrent sales never oversell.
 UPDATE `product` SET `CurrentStock` = CASE WHEN `TrackStock` = 1 THEN `CurrentStock` - ? ELSE `CurrentStock` END, `Version` = `Version` + 1 WHERE `Id` = ? AND (`TrackStock` = 0 OR ((`AllowNegativeStock` = 1 OR `CurrentStock` >= ?) AND `CurrentStock` - ? >= ?));
 
--- A guarded write's turn (Galera: after the stock, credit, pass, booking and invoice-lock statements): a unique key on (table, row, Version or sequence after the write): on a Galera cluster two nodes' writes that took the same turn of a row cannot both commit, where the conditional UPDATE alone can run on a replaced row version (docs/architecture.md §7).
+-- A guarded write's turn (Galera: after the stock, credit, pass, booking, invoice-lock and refresh-token statements): a unique key on (table, row, Version or sequence after the write): on a Galera cluster two nodes' writes that took the same turn of a row cannot both commit, where the conditional UPDATE alone can run on a replaced row version (docs/architecture.md §7).
 INSERT INTO `row_turn` (`TableName`, `RowId`, `Turn`, `TakenOn`) SELECT ?, `Id`, `Version`, ? FROM `product` WHERE `Id` = ?;
+INSERT INTO `row_turn` (`TableName`, `RowId`, `Turn`, `TakenOn`) SELECT ?, `Id`, ?, ? FROM `refresh_token` WHERE `Id` = ?;
 
 -- Booking credit spent: one conditional UPDATE takes the amount only while the credit holds it: no credit is spent below zero.
 UPDATE `coworkerbookingcredit` SET `RemainingCredit` = `RemainingCredit` - CAST(? AS DECIMAL(18,4)), `Version` = `Version` + 1 WHERE `Id` = ? AND `RemainingCredit` >= CAST(? AS DECIMAL(18,4));
