@@ -9,7 +9,6 @@
 // rows are then copied, with new UniqueIds, names and emails, into the other customers by multi-row
 // INSERTs (what the API would have written, minus the history entries, in seconds instead of minutes).
 import { randomUUID } from 'node:crypto';
-
 import { BillingRunWorker } from '../src/billing/billing-runs/billing-run.worker.js';
 import { BillingRunner } from '../src/billing/billing-runs/billing-runner.js';
 import type { Database } from '../src/persistence/database.js';

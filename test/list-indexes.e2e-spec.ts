@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { FIRST_DUE_DATE, seedRows } from '../bench/seed.js';
-
 import type { Database } from '../src/persistence/database.js';
 import { onMySql, startApp, type TestApp } from './support/test-app.js';
 import type { Tx } from '../src/persistence/tx.js';

@@ -3,7 +3,6 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { JwtService } from '@nestjs/jwt';
 import { verify as verifyTotp } from 'otplib';
-
 import type { Principal } from '../platform/principal.js';
 import { jwtKeyId, type AppConfig } from '../config/configuration.js';
 import { decoyHash, verifyPassword, type PasswordRequest } from './passwords.js';

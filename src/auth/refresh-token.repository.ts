@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-
 import { Database } from '../persistence/database.js';
 import { isUniqueViolation } from '../persistence/database-errors.js';
 import { parseDbDateTime } from '../records/wire-values.js';

@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-
 import { RefreshTokenRepository } from './refresh-token.repository.js';
 import type { Tx } from '../persistence/tx.js';
 

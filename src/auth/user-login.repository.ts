@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-
 import { Database } from '../persistence/database.js';
 import { emailKey } from '../records/validation/fields.js';
 import { parseDbDateTime } from '../records/wire-values.js';

@@ -1,5 +1,4 @@
 import { Inject, Injectable, Optional, UnauthorizedException } from '@nestjs/common';
-
 import { ChangeLog } from './change-log/change-log.service.js';
 import type { ChangeAction } from './field-changes.js';
 import { Database } from '../persistence/database.js';

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import type { LocalDate } from '@js-joda/core';
-
 import { Database } from '../../persistence/database.js';
 import { isUniqueViolation } from '../../persistence/database-errors.js';
 import { formatDateTime } from '../../records/wire-values.js';

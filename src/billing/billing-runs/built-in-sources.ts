@@ -1,6 +1,5 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { LocalDate } from '@js-joda/core';
-
 import { Database } from '../../persistence/database.js';
 import type { RecordService } from '../../records/record.service.js';
 import { ContractProduct } from '../contract-products/contract-product.entity.js';

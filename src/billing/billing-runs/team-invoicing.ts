@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-
 import { Database } from '../../persistence/database.js';
 import { byCustomer, DueItemSources, mapLazily, type BilledCustomer, type DueContext, type DueItem } from '../due-items/due-items.js';
 import { BillingRunsRepository } from './billing-runs.repository.js';

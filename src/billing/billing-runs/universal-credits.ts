@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import type { LocalDate } from '@js-joda/core';
-
 import { Database } from '../../persistence/database.js';
 import type { Principal } from '../../platform/principal.js';
 import { parseDbDateTime, toWire } from '../../records/wire-values.js';

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-
 import { Database } from '../../persistence/database.js';
 import { toUnits, unitsText } from '../due-items/money.js';
 import { parseDbDateTime, toWire } from '../../records/wire-values.js';

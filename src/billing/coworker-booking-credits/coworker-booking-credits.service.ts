@@ -1,5 +1,4 @@
 import { Inject, Injectable, UnauthorizedException } from '@nestjs/common';
-
 import type { ListEnvelope } from '../../records/envelopes.js';
 import { RecordNotFoundException, RecordValidationException } from '../../records/errors.js';
 import type { Principal } from '../../platform/principal.js';

@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-
 import type { FieldError } from '../../records/envelopes.js';
 import { RecordValidationException, refusal } from '../../records/errors.js';
 import { billedDeleteRefusal, hasBilledLines, refuseBilledChanges } from '../due-items/billed-items.js';

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-
 import { createStamp } from '../../records/audit-stamp.js';
 import type { Principal } from '../../platform/principal.js';
 import { withFields } from '../../records/record-writes.js';

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-
 import { Database } from '../../persistence/database.js';
 import { CoworkerInvoice } from './coworker-invoice.entity.js';
 import { Coworker } from '../../billing/coworkers/coworker.entity.js';

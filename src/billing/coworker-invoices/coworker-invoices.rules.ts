@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-
 import { RecordValidationException } from '../../records/errors.js';
 import type { WireRecord } from '../../records/record-definition.js';
 import type { DeleteContext, RecordRules, SaveContext, SaveDecision } from '../../records/record-rules.js';

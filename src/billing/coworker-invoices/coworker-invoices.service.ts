@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-
 import type { Principal } from '../../platform/principal.js';
 import { InjectRecords } from '../../records/record.module.js';
 import type { RecordService } from '../../records/record.service.js';

@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-
 import type { Principal } from '../../platform/principal.js';
 import { RecordTypes } from '../../records/record-types.js';
 import type { RecordService } from '../../records/record.service.js';

@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-
 import { RecordValidationException } from '../../records/errors.js';
 import type { Principal } from '../../platform/principal.js';
 import type { WireRecord } from '../../records/record-definition.js';

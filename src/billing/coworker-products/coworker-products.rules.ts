@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-
 import { RecordValidationException, refusal } from '../../records/errors.js';
 import type { FieldError } from '../../records/envelopes.js';
 import type { Principal } from '../../platform/principal.js';

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-
 import { inList } from '../due-items/due-items.js';
 import { Database } from '../../persistence/database.js';
 import { toWire } from '../../records/wire-values.js';

@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-
 import type { FieldError } from '../../records/envelopes.js';
 import { RecordValidationException, refusal } from '../../records/errors.js';
 import type { WireRecord } from '../../records/record-definition.js';

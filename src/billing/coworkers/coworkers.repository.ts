@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-
 import { CoworkerContract } from '../../billing/coworker-contracts/coworker-contract.entity.js';
 import { activeContractSql, mainActiveContractSql } from '../../billing/coworker-contracts/coworker-contracts.repository.js';
 import { Database } from '../../persistence/database.js';

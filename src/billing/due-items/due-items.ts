@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import type { LocalDate } from '@js-joda/core';
-
 import type { Principal } from '../../platform/principal.js';
 import type { Units } from './money.js';
 import type { SourceColumn } from './billed-items.js';

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-
 import { Database } from '../../persistence/database.js';
 import type { SqlContext } from '../../records/record-definition.js';
 import { MAX_ID } from '../../records/validation/fields.js';

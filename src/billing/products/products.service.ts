@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-
 import { ProductsRepository } from './products.repository.js';
 import type { Tx } from '../../persistence/tx.js';
 

@@ -1,5 +1,4 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-
 import { CommandResult, RecordCommands, type CommandContext } from '../../records/commands/record-commands.js';
 import { refusal } from '../../records/errors.js';
 import type { Principal } from '../../platform/principal.js';

@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-
 import { Database } from '../../persistence/database.js';
 import { refusal } from '../../records/errors.js';
 import type { Principal } from '../../platform/principal.js';

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-
 import { Database } from '../../persistence/database.js';
 import { toWire } from '../../records/wire-values.js';
 import { Business } from '../../kernel/businesses/business.entity.js';

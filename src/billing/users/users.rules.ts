@@ -1,6 +1,5 @@
 import { Injectable, Logger, UnauthorizedException, type OnApplicationBootstrap } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-
 import { AuthService } from '../../auth/auth.service.js';
 import { passwordHashFor, prehashPassword } from '../../auth/passwords.js';
 import { RefreshTokensService } from '../../auth/refresh-tokens.service.js';

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-
 import { Database } from '../../persistence/database.js';
 import type { SqlContext } from '../../records/record-definition.js';
 import { EventAttendee } from '../event-attendees/event-attendee.entity.js';

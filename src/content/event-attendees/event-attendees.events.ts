@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-
 import type { RecordChange } from '../../records/change-log/change-log.service.js';
 import type { EventDelivery, RecordEvents } from '../../records/record-events.js';
 import { FreedPlaces, SPOT_AVAILABLE } from '../calendar-events/calendar-events.events.js';

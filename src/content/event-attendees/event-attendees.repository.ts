@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-
 import { Database } from '../../persistence/database.js';
 import { CalendarEvent } from '../calendar-events/calendar-event.entity.js';
 import { EventAttendee } from './event-attendee.entity.js';

@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-
 import type { EventAttendeeDto } from './dto/event-attendee.dto.js';
 import { EventAttendeesRepository } from './event-attendees.repository.js';
 import type { RecordRules, SaveContext } from '../../records/record-rules.js';

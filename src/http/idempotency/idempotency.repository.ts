@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-
 import { Database } from '../../persistence/database.js';
 import type { Tx } from '../../persistence/tx.js';
 

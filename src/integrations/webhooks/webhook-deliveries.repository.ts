@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-
 import { Database } from '../../persistence/database.js';
 import { listEnvelope, type ListEnvelope } from '../../records/envelopes.js';
 import { parseListQuery } from '../../records/list-query.js';

@@ -1,5 +1,4 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-
 import { ChangeLog, type RecordChange } from '../../records/change-log/change-log.service.js';
 import { Database } from '../../persistence/database.js';
 import type { EventDelivery, StandaloneEvents } from '../../records/record-events.js';

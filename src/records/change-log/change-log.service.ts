@@ -1,5 +1,4 @@
 import { Injectable, UnauthorizedException } from '@nestjs/common';
-
 import { listEnvelope, type ListEnvelope } from '../envelopes.js';
 import { parseListQuery } from '../list-query.js';
 import type { Principal } from '../../platform/principal.js';

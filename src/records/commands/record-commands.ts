@@ -1,5 +1,4 @@
 import { Global, Injectable, Module, UnauthorizedException } from '@nestjs/common';
-
 import { allows, type Permission } from '../../platform/access.js';
 import { bulkTurn } from '../../platform/bulk-lane.js';
 import { Database } from '../../persistence/database.js';

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-
 import { inList } from '../../billing/due-items/due-items.js';
 import { Database } from '../../persistence/database.js';
 import { toUnits } from '../../billing/due-items/money.js';

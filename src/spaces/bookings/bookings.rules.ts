@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-
 import { CoworkerBookingCreditUseHistoriesService } from '../../billing/coworker-booking-credit-use-histories/coworker-booking-credit-use-histories.service.js';
 import type { CreditQuestion } from '../../billing/coworker-booking-credit-use-histories/credit-spending.repository.js';
 import { spent, type Spend } from '../../billing/coworker-booking-credit-use-histories/spend-rules.js';

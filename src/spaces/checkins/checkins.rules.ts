@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-
 import { coworkers } from '../../billing/coworkers/coworkers.definition.js';
 import { CoworkerContractsRules } from '../../billing/coworker-contracts/coworker-contracts.rules.js';
 import { CoworkerTimePassesService } from '../../billing/coworker-time-passes/coworker-time-passes.service.js';

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-
 import { wholeSecond } from '../../billing/coworker-booking-credits/coworker-booking-credits.service.js';
 import { Database } from '../../persistence/database.js';
 import { CoworkerDelivery } from './coworker-delivery.entity.js';

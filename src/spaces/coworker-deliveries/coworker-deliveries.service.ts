@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-
 import { SaleDeliveries, type DeliveredSale } from '../../billing/coworker-products/sale-deliveries.js';
 import type { Principal } from '../../platform/principal.js';
 import { InjectRecords } from '../../records/record.module.js';

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-
 import { Database } from '../../persistence/database.js';
 import { Business } from '../../kernel/businesses/business.entity.js';
 import { Booking } from '../bookings/booking.entity.js';
