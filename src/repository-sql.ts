@@ -21,6 +21,10 @@ import { BookingProductsRepository } from './spaces/booking-products/booking-pro
 import { BookingsRepository } from './spaces/bookings/bookings.repository.js';
 import { CoworkerDeliveriesRepository } from './spaces/coworker-deliveries/coworker-deliveries.repository.js';
 import { ResourcesRepository } from './spaces/resources/resources.repository.js';
+import { UsersRepository } from './billing/users/users.repository.js';
+import { TeamsRepository } from './billing/teams/teams.repository.js';
+import { EventWaitingAttendeesRepository } from './content/event-waiting-attendees/event-waiting-attendees.repository.js';
+import { CoworkerInvoicesRepository } from './billing/coworker-invoices/coworker-invoices.repository.js';
 import type { Tx } from './persistence/tx.js';
 
 /** One named repository method and how to call it with placeholder arguments. */
@@ -118,6 +122,14 @@ const STATEMENTS: NamedStatement[] = [
   },
   { name: 'ResourcesRepository.currencyOfBusiness', run: (db, tx) => new ResourcesRepository(db).currencyOfBusiness(1, tx) },
   { name: 'ResourcesRepository.hasBookings', run: (db, tx) => new ResourcesRepository(db).hasBookings(1, tx) },
+  { name: 'UsersRepository.emailTaken', run: (db, tx) => new UsersRepository(db).emailTaken('a@example.com', 1, tx) },
+  { name: 'UsersRepository.hasTwoFactorSecret', run: (db, tx) => new UsersRepository(db).hasTwoFactorSecret(1, tx) },
+  { name: 'TeamsRepository.customersOfBusiness', run: (db, tx) => new TeamsRepository(db).customersOfBusiness(1, [2, 3], tx) },
+  {
+    name: 'EventWaitingAttendeesRepository.businessOfEvent',
+    run: (db, tx) => new EventWaitingAttendeesRepository(db).businessOfEvent(1, tx),
+  },
+  { name: 'CoworkerInvoicesRepository.billedCustomer', run: (db, tx) => new CoworkerInvoicesRepository(db).billedCustomer(1, tx) },
   {
     name: 'BookingProductsRepository.customerOfBooking',
     run: (db, tx) => new BookingProductsRepository(db).customerOfBooking(1, tx),

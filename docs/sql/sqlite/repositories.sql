@@ -109,6 +109,21 @@ SELECT "CurrencyId" AS c FROM "business" WHERE "Id" = ?;
 -- ResourcesRepository.hasBookings
 SELECT 1 AS x FROM "booking" WHERE "ResourceId" = ? LIMIT 1;
 
+-- UsersRepository.emailTaken
+SELECT 1 AS found FROM "user" WHERE "EmailKey" = ? AND "Id" <> ? LIMIT 1;
+
+-- UsersRepository.hasTwoFactorSecret
+SELECT "TwoFactorSecret" AS secret FROM "user" WHERE "Id" = ?;
+
+-- TeamsRepository.customersOfBusiness
+SELECT "Id" AS id FROM "coworker" WHERE "BusinessId" = ? AND "Id" IN (?, ?);
+
+-- EventWaitingAttendeesRepository.businessOfEvent
+SELECT "BusinessId" AS b FROM "calendarevent" WHERE "Id" = ?;
+
+-- CoworkerInvoicesRepository.billedCustomer
+SELECT "BusinessId", "FullName", "CompanyName", "BillingName", "Address", "City", "PostCode", "CountryId", "TaxIDNumber", "MobilePhone" FROM "coworker" WHERE "Id" = ?;
+
 -- BookingProductsRepository.customerOfBooking
 SELECT "CoworkerId" AS c FROM "booking" WHERE "Id" = ?;
 

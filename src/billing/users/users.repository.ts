@@ -14,16 +14,15 @@ export class UsersRepository {
   constructor(private readonly db: Database) {}
 
   /** Whether a user other than `exceptId` has this email (emails compare case-insensitively: EmailKey). */
-  emailTaken(email: string, exceptId: number | null, tx: Tx = this.db.outsideTransaction): Promise<boolean> {
+  async emailTaken(email: string, exceptId: number | null, tx: Tx = this.db.outsideTransaction): Promise<boolean> {
     const { db } = this;
     const other = exceptId ? ` AND ${db.id('Id')} <> ?` : '';
-    return db
-      .query(
-        `SELECT 1 AS found FROM ${db.tableOf(User)} WHERE ${db.id('EmailKey')} = ?${other} LIMIT 1`,
-        [emailKey(email), ...(exceptId ? [exceptId] : [])],
-        tx,
-      )
-      .then((rows) => rows.length > 0);
+    const found = await db.query(
+      `SELECT 1 AS found FROM ${db.tableOf(User)} WHERE ${db.id('EmailKey')} = ?${other} LIMIT 1`,
+      [emailKey(email), ...(exceptId ? [exceptId] : [])],
+      tx,
+    );
+    return found.length > 0;
   }
 
   async hasTwoFactorSecret(id: number, tx: Tx): Promise<boolean> {
