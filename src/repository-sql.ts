@@ -6,7 +6,7 @@ import { ContractProductsRepository } from './billing/contract-products/contract
 import { CoworkerProduct } from './billing/coworker-products/coworker-product.entity.js';
 import { CoworkerProductsRepository } from './billing/coworker-products/coworker-products.repository.js';
 import { CoworkerTimePassesRepository } from './billing/coworker-time-passes/coworker-time-passes.repository.js';
-import { Coworker } from './billing/coworkers/coworker.entity.js';
+import { Coworker } from './customers/coworker.entity.js';
 import { DueItemsRepository } from './billing/due-items/due-items.repository.js';
 import { ProductsRepository } from './billing/products/products.repository.js';
 import { Product } from './billing/products/product.entity.js';

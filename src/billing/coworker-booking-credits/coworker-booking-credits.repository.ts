@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Database } from '../../persistence/database.js';
 import { toWire } from '../../records/wire-values.js';
-import { Coworker } from '../../billing/coworkers/coworker.entity.js';
+import { Coworker } from '../../customers/coworker.entity.js';
 import { ProductBookingCredit } from '../product-booking-credits/product-booking-credit.entity.js';
 import { CoworkerBookingCredit } from './coworker-booking-credit.entity.js';
 import type { ExpiryRule } from './credit-rules.js';

@@ -13,6 +13,7 @@ import { RecordTypes } from '../../records/record-types.js';
 import type { RecordService } from '../../records/record.service.js';
 import { coworkerContracts } from './coworker-contracts.definition.js';
 import { Database } from '../../persistence/database.js';
+import type { CustomerPlans } from '../../customers/coworkers/customer-plans.js';
 
 /**
  * Customers' contracts (docs/api.md §11.4). Every write, through this API or when a customer is
@@ -26,7 +27,7 @@ import { Database } from '../../persistence/database.js';
  *   always leave exactly one main contract.
  */
 @Injectable()
-export class CoworkerContractsRules implements RecordRules<CoworkerContractDto> {
+export class CoworkerContractsRules implements RecordRules<CoworkerContractDto>, CustomerPlans {
   @Inject(Database) private readonly db: Database;
   @Inject(RecordTypes) private readonly types: RecordTypes;
   @Inject(CoworkerContractsRepository) private readonly contractsRepository: CoworkerContractsRepository;

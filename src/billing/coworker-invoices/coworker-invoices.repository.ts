@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Database } from '../../persistence/database.js';
 import { CoworkerInvoice } from './coworker-invoice.entity.js';
-import { Coworker } from '../../billing/coworkers/coworker.entity.js';
+import { Coworker } from '../../customers/coworker.entity.js';
 
 /** The details of a customer an invoice is billed to. */
 export type BilledCustomer = Pick<

@@ -6,7 +6,7 @@ import { Country } from '../../kernel/countries/country.entity.js';
 import { TaxRate } from '../../kernel/tax-rates/tax-rate.entity.js';
 import { CoworkerInvoiceLine } from '../coworker-invoice-lines/coworker-invoice-line.entity.js';
 import { CoworkerInvoice } from '../coworker-invoices/coworker-invoice.entity.js';
-import { Coworker } from '../coworkers/coworker.entity.js';
+import { Coworker } from '../../customers/coworker.entity.js';
 import type { SourceLine, SourceSeller } from './einvoice.js';
 
 /**

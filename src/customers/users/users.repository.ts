@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Not, type EntityManager } from 'typeorm';
 import { Database } from '../../persistence/database.js';
 import { emailKey } from '../../records/validation/fields.js';
-import { Coworker } from '../../billing/coworkers/coworker.entity.js';
+import { Coworker } from '../coworker.entity.js';
 import { User } from './user.entity.js';
 
 /**

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { In, type EntityManager } from 'typeorm';
-import { Coworker } from '../coworkers/coworker.entity.js';
+import { Coworker } from '../coworker.entity.js';
 
 /** The reads of teams beyond the machinery's own (TypeORM's find: no hot path). */
 @Injectable()
