@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as fontkit from 'fontkit';
 import PDFDocument from 'pdfkit';
-import { CENT, roundCents, units } from '../money.js';
+import { CENT, roundToCents, toUnits } from '../../kernel/money.js';
 import { embedFacturX, FACTUR_X_PDF_OPTIONS } from './factur-x.js';
 
 /**
@@ -130,7 +130,7 @@ const UP_TO_FOUR = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 4 });
 const DAY = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
 
 /** An amount as exact cents, rounded half away from zero (docs/api.md §9.1). */
-const centsOf = (value: number | null | undefined): bigint => roundCents(units(value ?? 0)) / CENT;
+const centsOf = (value: number | null | undefined): bigint => roundToCents(toUnits(value ?? 0)) / CENT;
 
 /** Cents as the PDF prints an amount: thousands grouped, exactly two decimals: 123450n → "1,234.50". */
 const formatCents = (cents: bigint): string => CENTS.format(Number(cents) / 100);
@@ -143,7 +143,7 @@ export function formatAmount(value: number | null | undefined): string {
 /** A unit price keeps the decimals it was stored with (up to four), at least two: 12.3456 → "12.3456". */
 export function formatUnitPrice(value: number | null | undefined): string {
   const amount = value ?? 0;
-  return (units(amount) % CENT === 0n ? CENTS : UNIT_PRICE).format(amount);
+  return (toUnits(amount) % CENT === 0n ? CENTS : UNIT_PRICE).format(amount);
 }
 
 /**
