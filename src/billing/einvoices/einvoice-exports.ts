@@ -5,7 +5,7 @@ import { CommandResult, RecordCommands } from '../../records/commands/record-com
 import { refusal } from '../../records/errors.js';
 import type { WireRecord } from '../../records/record-definition.js';
 import { Downloads } from '../../downloads/downloads.js';
-import type { PdfInvoice } from '../invoice-pdf/invoice-pdf.js';
+import type { PdfInvoice } from '../invoice-pdf/invoice-pdf-content.js';
 import { distinct, fileName, InvoicePrints, MAX_PRINT_LINES } from '../settlement/invoice-prints.js';
 import { SettlementRepository } from '../settlement/settlement.repository.js';
 import { toCii } from './cii.js';
