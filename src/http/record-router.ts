@@ -47,19 +47,19 @@ export interface RouteTarget {
   definition: RecordDefinition<any>;
 }
 
-/** How an operation is described in the OpenAPI document (completed by openapi.ts from the definition). */
+/** How an operation is described in the OpenAPI document (completed by openapi-document.ts from the definition). */
 export interface RouteDocument {
   /** The method name the operation id ends with (`ProductRecordController_create`). */
   key: string;
   summary: string;
-  /** Query parameters declared by name (their schemas are filled in by openapi.ts). */
+  /** Query parameters declared by name (their schemas are filled in by openapi-document.ts). */
   query?: readonly string[];
   body?: new () => RecordDto;
-  /** The description of the 200 answer, when it is stated here rather than by openapi.ts. */
+  /** The description of the 200 answer, when it is stated here rather than by openapi-document.ts. */
   ok?: string;
 }
 
-/** One record route: the data `handle()` serves and openapi.ts documents. */
+/** One record route: the data `handle()` serves and openapi-document.ts documents. */
 export interface RecordRoute<Input = any> {
   operation: RouteOperation;
   method: Method;

@@ -17,8 +17,7 @@ import { InvoiceSettlement, settledFields, type Settled } from './invoice-settle
 import { CENT, fromUnits, proportionCents, toUnits, unitsText, type Units } from '../../kernel/money.js';
 import { SettlementRepository } from './settlement.repository.js';
 
-const INVOICE = 'CoworkerInvoice';
-const EDIT = { entity: INVOICE, action: 'Edit' } as const;
+const EDIT = { entity: coworkerInvoices.name, action: 'Edit' } as const;
 const PROVIDERS = new Set(Object.values(PaymentProvider));
 const MANUAL = PaymentProvider.Manual;
 const CREDIT = PaymentProvider.Credit;
@@ -83,7 +82,7 @@ export class InvoiceCommands implements OnModuleInit {
   onModuleInit(): void {
     // One rule, two doors: a record DELETE of an invoice obeys what COWORKER_INVOICE_DELETE obeys.
     this.invoices.obeyDeletionRule((id, { manager, actor }) => this.prepareDeletion(id, manager, actor));
-    this.commands.register(INVOICE, {
+    this.commands.register(coworkerInvoices, {
       key: 'PAY_COWORKER_INVOICE_MANUAL',
       name: 'Mark as paid',
       permission: EDIT,
@@ -95,7 +94,7 @@ export class InvoiceCommands implements OnModuleInit {
       refuses: notPayable,
       run: (context) => this.pay(context),
     });
-    this.commands.register(INVOICE, {
+    this.commands.register(coworkerInvoices, {
       key: 'VOID_INVOICE',
       name: 'Void invoice',
       permission: EDIT,
@@ -103,7 +102,7 @@ export class InvoiceCommands implements OnModuleInit {
       refuses: notVoidable,
       run: (context) => this.void(context),
     });
-    this.commands.register(INVOICE, {
+    this.commands.register(coworkerInvoices, {
       key: 'COWORKER_INVOICE_CANCEL',
       name: 'Issue credit note',
       permission: EDIT,
@@ -117,7 +116,7 @@ export class InvoiceCommands implements OnModuleInit {
       value: creditNotesValue,
       run: (context) => this.credit(context),
     });
-    this.commands.register(INVOICE, {
+    this.commands.register(coworkerInvoices, {
       key: 'COWORKER_INVOICE_REFUND',
       name: 'Refund',
       permission: EDIT,
@@ -129,7 +128,7 @@ export class InvoiceCommands implements OnModuleInit {
       refuses: notRefundable,
       run: (context) => this.refund(context),
     });
-    this.commands.register(INVOICE, {
+    this.commands.register(coworkerInvoices, {
       key: 'COWORKER_INVOICE_DELETE',
       name: 'Delete invoice',
       permission: EDIT,
@@ -137,7 +136,7 @@ export class InvoiceCommands implements OnModuleInit {
       refuses: notDeletable,
       run: (context) => this.delete(context),
     });
-    this.commands.register(INVOICE, {
+    this.commands.register(coworkerInvoices, {
       key: 'COWORKER_INVOICE_PRINT',
       name: 'Print',
       permission: EDIT,
