@@ -8,7 +8,7 @@ import type { Principal } from '../../platform/principal.js';
 import { CoworkerInvoiceLinesService } from '../coworker-invoice-lines/coworker-invoice-lines.service.js';
 import { CoworkerInvoicesService } from '../coworker-invoices/coworker-invoices.service.js';
 import { type BilledCustomer, type DueItem, type DueLine } from '../due-items/due-items.js';
-import { fromUnits, taxOf, toUnits, type Units } from '../due-items/money.js';
+import { fromUnits, taxOf, toUnits, type Units } from '../../kernel/money.js';
 import { earliestLines, type TakenItem } from '../due-items/earliest-lines.js';
 import { atMidnight, utcDate } from '../due-items/periods.js';
 import { BillingRunsRepository } from './billing-runs.repository.js';

@@ -16,6 +16,7 @@ import { billingRuns } from './billing-runs.definition.js';
 import { billRunValue } from './billing-run-answers.js';
 import { Metrics } from '../../observability/metrics.js';
 import { bulkTurn } from '../../platform/bulk-lane.js';
+import { coworkers } from '../coworkers/coworkers.definition.js';
 
 export type RunTrigger = 'Manual' | 'Automatic';
 
@@ -45,7 +46,7 @@ export class BillingRunsService implements OnModuleInit {
   @Inject(Metrics) private readonly metrics: Metrics;
 
   onModuleInit(): void {
-    this.commands.register('Coworker', {
+    this.commands.register(coworkers, {
       key: 'COWORKER_BILL_RUN',
       name: 'Invoice now',
       permission: { entity: 'CoworkerInvoice', action: 'Create' },

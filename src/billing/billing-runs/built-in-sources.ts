@@ -11,7 +11,7 @@ import { coworkerContracts } from '../coworker-contracts/coworker-contracts.defi
 import { CoworkerProduct } from '../coworker-products/coworker-product.entity.js';
 import { coworkerProducts } from '../coworker-products/coworker-products.definition.js';
 import { DueItemSources, mapLazily, type ClaimContext, type DueContext, type DueItem, type DueLine } from '../due-items/due-items.js';
-import { toUnits, roundToCents } from '../due-items/money.js';
+import { roundToCents, toUnits } from '../../kernel/money.js';
 import {
   atMidnight,
   contractPeriods,

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { unitsText } from '../due-items/money.js';
+import { unitsText } from '../../kernel/money.js';
 import type { Principal } from '../../platform/principal.js';
 import { InjectRecords } from '../../records/record.module.js';
 import type { RecordService } from '../../records/record.service.js';

@@ -7,7 +7,7 @@ import { ProductBookingCredit } from '../product-booking-credits/product-booking
 import { CoworkerBookingCredit } from './coworker-booking-credit.entity.js';
 import type { ExpiryRule } from './credit-rules.js';
 import { CoworkerBookingCreditUseHistory } from '../coworker-booking-credit-use-histories/coworker-booking-credit-use-history.entity.js';
-import { units } from '../money.js';
+import { toUnits } from '../../kernel/money.js';
 
 /** A product's booking credit as a sale releases it. */
 export interface ProductCredit extends ExpiryRule {
@@ -111,7 +111,7 @@ export class CoworkerBookingCreditsRepository {
       [creditId],
       manager,
     );
-    const unreturned = rows.filter((row) => !toWire('bool', row.returned)).reduce((total, row) => total + units(row.used), 0n);
+    const unreturned = rows.filter((row) => !toWire('bool', row.returned)).reduce((total, row) => total + toUnits(row.used), 0n);
     return { count: rows.length, unreturned };
   }
 

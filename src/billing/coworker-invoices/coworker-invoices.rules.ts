@@ -3,7 +3,6 @@ import type { EntityManager } from 'typeorm';
 import { RecordValidationException } from '../../records/errors.js';
 import type { WireRecord } from '../../records/record-definition.js';
 import type { DeleteContext, RecordRules, SaveContext, SaveDecision } from '../../records/record-rules.js';
-import { fromUnits, toUnits } from '../due-items/money.js';
 import { Business } from '../../kernel/businesses/business.entity.js';
 import { Country } from '../../kernel/countries/country.entity.js';
 import { Currency } from '../../kernel/currencies/currency.entity.js';
@@ -12,7 +11,7 @@ import { InvoiceIssuanceRepository } from '../invoice-issuance.repository.js';
 import { CoworkerInvoicesRepository } from './coworker-invoices.repository.js';
 import type { CoworkerInvoiceDto } from './dto/coworker-invoice.dto.js';
 import { settle, settledFields } from '../settlement/settled.js';
-import { sum, toAmount, units } from '../money.js';
+import { fromUnits, sum, toUnits } from '../../kernel/money.js';
 import { SettlementRepository } from '../settlement/settlement.repository.js';
 import { INVOICE_CODE } from '../coworker-ledger-entries/service-entries.js';
 import { InvoiceLedger } from './invoice-ledger.js';
@@ -97,11 +96,7 @@ export class CoworkerInvoicesRules implements RecordRules<CoworkerInvoiceDto> {
     }
     refuseTaxAboveTotal(values, existing);
     // Only a new total moves what is due: a record PUT back as read (its total unchanged) keeps its settlement.
-    if (
-      existing !== null &&
-      values.TotalAmount !== undefined &&
-      units(values.TotalAmount as number | null) !== units(existing.TotalAmount as number | null)
-    )
+    if (existing !== null && values.TotalAmount !== undefined && toUnits(values.TotalAmount) !== toUnits(existing.TotalAmount))
       Object.assign(values, await this.settledWithTotal(Number(existing.Id), values.TotalAmount as number | null, manager));
     return values;
   }
@@ -122,8 +117,7 @@ export class CoworkerInvoicesRules implements RecordRules<CoworkerInvoiceDto> {
     const invoice = await this.settlementRepository.lockInvoice(id, manager);
     if (!invoice) return;
     const changes = (field: string) => values[field] !== undefined && values[field] !== existing[field];
-    const amountChanges = (field: string) =>
-      values[field] !== undefined && units(values[field] as number | null) !== units(existing[field] as number | null);
+    const amountChanges = (field: string) => values[field] !== undefined && toUnits(values[field]) !== toUnits(existing[field]);
     if (!changes('CoworkerId') && !changes('CurrencyId') && !AMOUNTS.some(amountChanges)) return;
     const entries = await this.settlementRepository.entriesOf(id, manager);
     const creditNotes = invoice.CreditNote ? [] : await this.settlementRepository.creditNoteTotals(invoice.UniqueId, manager);
@@ -166,13 +160,13 @@ export class CoworkerInvoicesRules implements RecordRules<CoworkerInvoiceDto> {
   private async settledWithTotal(id: number, total: number | null, manager: EntityManager): Promise<Record<string, unknown>> {
     const invoice = await this.settlementRepository.lockInvoice(id, manager);
     if (!invoice) return {};
-    const changed = { ...invoice, TotalAmount: units(total) };
+    const changed = { ...invoice, TotalAmount: toUnits(total) };
     const credited = invoice.CreditNote ? 0n : -sum(await this.settlementRepository.creditNoteTotals(invoice.UniqueId, manager));
     const settled = settle(changed, await this.settlementRepository.entriesOf(id, manager), credited);
     if (settled.due < 0n && !invoice.CreditNote) {
       throw RecordValidationException.field(
         'TotalAmount',
-        `TotalAmount cannot be below what was paid and credited on invoice ${invoice.InvoiceNumber} (${toAmount(settled.paid + credited)}).`,
+        `TotalAmount cannot be below what was paid and credited on invoice ${invoice.InvoiceNumber} (${fromUnits(settled.paid + credited)}).`,
         total,
       );
     }
@@ -215,15 +209,14 @@ export type InvoiceDeletionRule = (invoiceId: number, context: DeleteContext) =>
 /** TaxAmount never exceeds TotalAmount in absolute value (docs/api.md §10.1), checked when either is written anew. */
 function refuseTaxAboveTotal(values: Readonly<Record<string, unknown>>, existing: WireRecord | null): void {
   if (values.TotalAmount === undefined && values.TaxAmount === undefined) return;
-  const current = (field: string) => units((values[field] !== undefined ? values[field] : existing?.[field]) as number | null);
-  const unchanged = (field: string) =>
-    values[field] === undefined || units(values[field] as number | null) === units(existing?.[field] as number | null);
+  const current = (field: string) => toUnits(values[field] !== undefined ? values[field] : existing?.[field]);
+  const unchanged = (field: string) => values[field] === undefined || toUnits(values[field]) === toUnits(existing?.[field]);
   if (existing && unchanged('TotalAmount') && unchanged('TaxAmount')) return; // what it holds is fine
   const magnitude = (value: bigint) => (value < 0n ? -value : value);
   if (magnitude(current('TaxAmount')) > magnitude(current('TotalAmount'))) {
     throw RecordValidationException.field(
       'TaxAmount',
-      `TaxAmount (${toAmount(current('TaxAmount'))}) cannot exceed TotalAmount (${toAmount(current('TotalAmount'))}) in absolute value.`,
+      `TaxAmount (${fromUnits(current('TaxAmount'))}) cannot exceed TotalAmount (${fromUnits(current('TotalAmount'))}) in absolute value.`,
       values.TaxAmount ?? null,
     );
   }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { LocalDate } from '@js-joda/core';
 import type { EntityManager } from 'typeorm';
 import type { Principal } from '../../platform/principal.js';
-import type { Units } from './money.js';
+import type { Units } from '../../kernel/money.js';
 import type { SourceColumn } from './billed-items.js';
 import type { CreditUse } from '../coworker-booking-credits/credit-rules.js';
 

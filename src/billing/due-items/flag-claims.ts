@@ -4,7 +4,7 @@ import type { Principal } from '../../platform/principal.js';
 import type { RecordService } from '../../records/record.service.js';
 import type { ClaimContext, DueItem, DueLine, ReleaseContext } from './due-items.js';
 import { DueItemsRepository } from './due-items.repository.js';
-import { roundToCents, toUnits } from './money.js';
+import { roundToCents, toUnits } from '../../kernel/money.js';
 
 /** A table of records billed whole, once: an `Invoiced` flag and the `CoworkerInvoiceId` they went on. */
 export interface FlaggedTable {
