@@ -22,9 +22,8 @@ const CLAIM_ATTEMPTS = 4;
 const DUE_IN_DAYS = 14;
 /** At most this many batches of a run are billed at once (docs/billing.md "Exactly once"). */
 const MAX_WIDTH = 2;
-/** Customers one transaction of a run bills, on MariaDB and on SQLite (docs/billing.md "Exactly once"). */
-const MYSQL_BATCH = 16;
-const SQLITE_BATCH = 8;
+/** Customers one transaction of a run bills, on both databases (docs/billing.md "Exactly once"; batchSize). */
+const BATCH = 16;
 /** Pool connections a run leaves to everything else: the API's requests and the run's own page reads. */
 const POOL_RESERVE = 2;
 
@@ -42,6 +41,16 @@ export class BillingError extends Error {}
 
 /** Another run billed one of the customer's items after this one read them: try the customer again. */
 class ClaimLost extends Error {}
+
+/** What a batch's customers share while their invoices are written (billBatch). */
+interface BatchWrites {
+  /** The batch's invoice numbers, in its customers' order: each invoice takes the first left. */
+  numbers: string[];
+  /** The claims of its items, made by set once every invoice is written (set-claims.ts). */
+  claims: ClaimRow[];
+  /** Currency codes and business names its invoices name, each read once (CoworkerInvoicesService.issue). */
+  lookedUp: Map<string, Promise<unknown>>;
+}
 
 /** A batch that cannot be billed as one (a customer gone, or one a team's invoice concerns): its customers are billed one by one. */
 class BatchUnfit extends Error {}
@@ -83,10 +92,11 @@ export class BillingRunner {
 
   /**
    * How many customers one transaction bills (docs/billing.md "Exactly once"). On SQLite a transaction holds back
-   * every read from outside until its COMMIT, so its batches are smaller.
+   * every read from outside until its COMMIT, yet measured, 16 made the run faster than 4 or 8 with a GET p99
+   * during it no worse (docs/performance.md, "Figures of 2026-11-29, evening").
    */
   get batchSize(): number {
-    return this.db.poolUse() ? MYSQL_BATCH : SQLITE_BATCH;
+    return BATCH;
   }
 
   /** The customer's business (null when it does not exist). */
@@ -156,11 +166,11 @@ export class BillingRunner {
           const count = plans.reduce((sum, planned) => sum + planned.length, 0);
           const numbers = count ? await this.invoices.reserveNumbers(manager, customers[0].businessId, count) : [];
           const made: BilledInvoice[][] = [];
-          const claims: ClaimRow[] = [];
+          const batch: BatchWrites = { numbers, claims: [], lookedUp: new Map() };
           for (const [index, customer] of customers.entries())
-            made.push(await this.billPlanned(manager, customer, plans[index], actor, numbers, claims));
+            made.push(await this.billPlanned(manager, customer, plans[index], actor, batch));
           // The batch's claims last, of each kind by one statement: one lost rolls the whole batch back.
-          if (!(await claimRows(this.db, manager, actor, customers[0].businessId, claims))) throw new ClaimLost();
+          if (!(await claimRows(this.db, manager, actor, customers[0].businessId, batch.claims))) throw new ClaimLost();
           return made;
         },
         undefined,
@@ -186,16 +196,15 @@ export class BillingRunner {
 
   /**
    * Writes the planned invoices of a customer whose turn this transaction holds: the invoices made.
-   * `numbers`: numbers its batch took, each invoice taking the first left (else each takes its own);
-   * `claims`: where its batch gathers the claims it makes by set (set-claims.ts), else each is made here.
+   * In a batch (`batch`), each invoice takes the first number left and its claims are gathered; else each
+   * takes its own number and makes its claims here.
    */
   private async billPlanned(
     manager: EntityManager,
     customer: BilledCustomer,
     planned: PlannedInvoice[],
     actor: Principal | undefined,
-    numbers?: string[],
-    claims?: ClaimRow[],
+    batch?: BatchWrites,
   ): Promise<BilledInvoice[]> {
     const made: BilledInvoice[] = [];
     const today = atMidnight(todayUtc());
@@ -214,7 +223,8 @@ export class BillingRunner {
           TaxAmount: fromUnits(invoice.tax),
           SubscriptionAmount: fromUnits(invoice.subscription),
         },
-        numbers?.shift(),
+        batch?.numbers.shift(),
+        batch?.lookedUp,
       );
       const number = String(written.InvoiceNumber);
       const lineIds = await this.lines.insertLines(
@@ -242,7 +252,7 @@ export class BillingRunner {
           businessId: customer.businessId,
           credited: invoice.credited[index],
         };
-        if (claims && item.claimRow) claims.push(item.claimRow(context, lines));
+        if (batch && item.claimRow) batch.claims.push(item.claimRow(context, lines));
         else if (!(await item.claim(context, lines))) throw new ClaimLost();
       }
       await this.invoices.recordIssued(manager, actor, id, written);
