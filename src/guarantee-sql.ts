@@ -71,6 +71,12 @@ export class RecordingDatabase extends Database {
   }
 }
 
+/** Two contracts' period claims of one batch, one from a period read and one never billed: the set claim's sample. */
+const TWO_CONTRACT_CLAIMS = [
+  { id: 1, marks: { InvoicedPeriod: '2026-02-01 00:00:00', RenewalDate: null }, unclaimed: { InvoicedPeriod: '2026-01-01 00:00:00' } },
+  { id: 2, marks: { InvoicedPeriod: '2026-03-01 00:00:00', RenewalDate: null }, unclaimed: { InvoicedPeriod: null } },
+];
+
 interface Guarantee {
   title: string;
   /** What the statements guarantee, in one sentence. */
@@ -139,20 +145,7 @@ const GUARANTEES: Guarantee[] = [
     title: "Claims of a batch's due items by set (contract periods here; contract products and sales alike)",
     guarantees:
       'one UPDATE claims the items of one kind of a batch of customers, each only from the state the run read; the batch commits only if every one of them changed (docs/billing.md, "Exactly once").',
-    run: (db, manager) =>
-      new DueItemsRepository(db).claimMany(
-        CoworkerContract,
-        [
-          {
-            id: 1,
-            marks: { InvoicedPeriod: '2026-02-01 00:00:00', RenewalDate: null },
-            unclaimed: { InvoicedPeriod: '2026-01-01 00:00:00' },
-          },
-          { id: 2, marks: { InvoicedPeriod: '2026-03-01 00:00:00', RenewalDate: null }, unclaimed: { InvoicedPeriod: null } },
-        ],
-        undefined,
-        manager,
-      ),
+    run: (db, manager) => new DueItemsRepository(db).claimMany(CoworkerContract, TWO_CONTRACT_CLAIMS, undefined, manager),
   },
   {
     title: 'Invoice number',
