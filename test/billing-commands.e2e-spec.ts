@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { coworkers } from '../src/billing/coworkers/coworkers.definition.js';
+import { coworkers } from '../src/customers/coworkers/coworkers.definition.js';
 import { RecordCommands } from '../src/records/commands/record-commands.js';
 import { refusal } from '../src/records/errors.js';
 import { createUser } from './support/auth.js';

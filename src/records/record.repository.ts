@@ -139,9 +139,9 @@ export class RecordRepository {
     return this.db.queryArrays(sql, [...parameters, ...condition.parameters]);
   }
 
-  batch(ids: number[], scope: SqlCondition | null, deadline?: number): Promise<unknown[][]> {
+  batch(ids: number[], scope: SqlCondition | null, deadline?: number, manager?: EntityManager): Promise<unknown[][]> {
     const { sql, parameters } = this.batchStatement(ids, scope);
-    return this.db.queryArrays(sql, parameters, undefined, deadline);
+    return this.db.queryArrays(sql, parameters, manager, deadline);
   }
 
   /** The record's ETag as stored now (inside `manager`'s transaction). */

@@ -11,12 +11,13 @@ import { InjectRecords } from '../../records/record.module.js';
 import type { RecordService } from '../../records/record.service.js';
 import type { BilledCustomer } from '../due-items/due-items.js';
 import { atMidnight } from '../due-items/periods.js';
-import { BillingError, BillingRunner, CAPPED_MESSAGE, todayUtc, type BilledInvoice } from './billing-runner.js';
+import { BillingError, BillingRunner, CAPPED_MESSAGE, todayUtc } from './billing-runner.js';
+import type { BilledInvoice } from './invoice-pricing.js';
 import { billingRuns } from './billing-runs.definition.js';
 import { billRunValue } from './billing-run-answers.js';
 import { Metrics } from '../../observability/metrics.js';
 import { bulkTurn } from '../../platform/bulk-lane.js';
-import { coworkers } from '../coworkers/coworkers.definition.js';
+import { coworkers } from '../../customers/coworkers/coworkers.definition.js';
 
 export type RunTrigger = 'Manual' | 'Automatic';
 

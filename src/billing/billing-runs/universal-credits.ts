@@ -10,7 +10,7 @@ import { creditApplies, type CreditUse, type Eligibility } from '../coworker-boo
 import type { BilledCustomer } from '../due-items/due-items.js';
 import { fromUnits, taxOf, toUnits, type Units } from '../../kernel/money.js';
 import { atMidnight } from '../due-items/periods.js';
-import type { PricedLine } from './billing-runner.js';
+import type { PricedLine } from './invoice-pricing.js';
 import { BillingRunsRepository } from './billing-runs.repository.js';
 
 /** A line as a run plans it: its wire fields and what the run computes with (never on the wire). */

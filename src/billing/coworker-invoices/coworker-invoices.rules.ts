@@ -61,23 +61,30 @@ export class CoworkerInvoicesRules implements RecordRules<CoworkerInvoiceDto> {
 
   /**
    * The values of an invoice as the rules above make them (also for invoices a billing run issues, which
-   * may bring the number it took for it: `reservedNumber`, one of InvoiceIssuanceRepository.nextNumbers).
+   * may bring the number it took for it: `reservedNumber`, one of InvoiceIssuanceRepository.nextNumbers;
+   * and `lookedUp`, the currency codes and business names its batch read already, kept by id).
    */
   async valuesToWrite(
     manager: EntityManager,
     given: Readonly<Record<string, unknown>>,
     existing: WireRecord | null,
     reservedNumber?: string,
+    lookedUp?: Map<string, Promise<unknown>>,
   ): Promise<Record<string, unknown>> {
+    const lookup = (entity: typeof Currency | typeof Business, id: unknown, column: string): Promise<unknown> => {
+      const key = `${entity.name} ${String(id)} ${column}`;
+      const found = lookedUp?.get(key) ?? this.issuance.lookup(entity, id, column, manager);
+      lookedUp?.set(key, found);
+      return found;
+    };
     refuseBusinessChange(existing, given);
     const values = { ...given };
     // A partial update names only what it changes: the business is the stored one when absent (docs/api.md §1.2).
     if (repointed(existing, given, 'CoworkerId'))
       Object.assign(values, await this.billTo(manager, { BusinessId: existing?.BusinessId, ...given }));
-    if (repointed(existing, given, 'CurrencyId'))
-      values.CurrencyCode = await this.issuance.lookup(Currency, given.CurrencyId, 'Code', manager);
+    if (repointed(existing, given, 'CurrencyId')) values.CurrencyCode = await lookup(Currency, given.CurrencyId, 'Code');
     if (existing === null) {
-      values.BusinessName = await this.issuance.lookup(Business, given.BusinessId, 'Name', manager);
+      values.BusinessName = await lookup(Business, given.BusinessId, 'Name');
       // The number last, just before the insert: the counter row stays locked until COMMIT, and
       // everything read before it is time other invoices of the business do not wait for (docs/billing.md).
       values.InvoiceNumber = reservedNumber ?? (await this.issuance.nextNumber('CoworkerInvoice', given.BusinessId as number, manager));
