@@ -13,7 +13,7 @@ import { installRecordRouter } from './http/record-router.js';
 import { failureConfirmation } from './records/envelopes.js';
 import { deferredChildLogger, logAnswer } from './platform/logging.js';
 import { Database } from './persistence/database.js';
-import { describeDocument, documentRecordRoutes, recordBasePaths, recordBodies } from './http/openapi.js';
+import { describeDocument, documentRecordRoutes, recordBasePaths, recordBodies } from './http/openapi-document.js';
 import { RecordTypes } from './records/record-types.js';
 import { documentSafeWrites } from './http/openapi-safe-writes.js';
 import { documentCommands } from './http/openapi-commands.js';

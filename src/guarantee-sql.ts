@@ -4,6 +4,7 @@ import { BillingRunsRepository } from './billing/billing-runs/billing-runs.repos
 import { DueSourcesRepository } from './billing/billing-runs/due-sources.repository.js';
 import { CreditSpendingRepository } from './billing/coworker-booking-credit-use-histories/credit-spending.repository.js';
 import { CoworkerContract } from './billing/coworker-contracts/coworker-contract.entity.js';
+import { DueItemsRepository } from './billing/due-items/due-items.repository.js';
 import { CoworkerTimePassesRepository } from './billing/coworker-time-passes/coworker-time-passes.repository.js';
 import { InvoiceIssuanceRepository } from './billing/invoice-issuance.repository.js';
 import { Product } from './billing/products/product.entity.js';
@@ -51,6 +52,12 @@ export class RecordingDatabase extends Database {
     return Promise.resolve(false);
   }
 }
+
+/** Two contracts' period claims of one batch, one from a period read and one never billed: the set claim's sample. */
+const TWO_CONTRACT_CLAIMS = [
+  { id: 1, marks: { InvoicedPeriod: '2026-02-01 00:00:00', RenewalDate: null }, unclaimed: { InvoicedPeriod: '2026-01-01 00:00:00' } },
+  { id: 2, marks: { InvoicedPeriod: '2026-03-01 00:00:00', RenewalDate: null }, unclaimed: { InvoicedPeriod: null } },
+];
 
 interface Guarantee {
   title: string;
@@ -115,6 +122,12 @@ const GUARANTEES: Guarantee[] = [
         'RenewalDate',
         '2026-01-01 00:00:00',
       ),
+  },
+  {
+    title: "Claims of a batch's due items by set (contract periods here; contract products and sales alike)",
+    guarantees:
+      'one UPDATE claims the items of one kind of a batch of customers, each only from the state the run read; the batch commits only if every one of them changed (docs/billing.md, "Exactly once").',
+    run: (db, tx) => new DueItemsRepository(db).claimMany(CoworkerContract, TWO_CONTRACT_CLAIMS, undefined, tx),
   },
   {
     title: 'Invoice number',

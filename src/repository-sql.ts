@@ -6,7 +6,7 @@ import { ContractProductsRepository } from './billing/contract-products/contract
 import { CoworkerProduct } from './billing/coworker-products/coworker-product.entity.js';
 import { CoworkerProductsRepository } from './billing/coworker-products/coworker-products.repository.js';
 import { CoworkerTimePassesRepository } from './billing/coworker-time-passes/coworker-time-passes.repository.js';
-import { Coworker } from './billing/coworkers/coworker.entity.js';
+import { Coworker } from './customers/coworker.entity.js';
 import { DueItemsRepository } from './billing/due-items/due-items.repository.js';
 import { ProductsRepository } from './billing/products/products.repository.js';
 import { Product } from './billing/products/product.entity.js';
@@ -21,8 +21,8 @@ import { BookingProductsRepository } from './spaces/booking-products/booking-pro
 import { BookingsRepository } from './spaces/bookings/bookings.repository.js';
 import { CoworkerDeliveriesRepository } from './spaces/coworker-deliveries/coworker-deliveries.repository.js';
 import { ResourcesRepository } from './spaces/resources/resources.repository.js';
-import { UsersRepository } from './billing/users/users.repository.js';
-import { TeamsRepository } from './billing/teams/teams.repository.js';
+import { UsersRepository } from './customers/users/users.repository.js';
+import { TeamsRepository } from './customers/teams/teams.repository.js';
 import { EventWaitingAttendeesRepository } from './content/event-waiting-attendees/event-waiting-attendees.repository.js';
 import { CoworkerInvoicesRepository } from './billing/coworker-invoices/coworker-invoices.repository.js';
 import type { Tx } from './persistence/tx.js';

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
+import { coworkers } from '../src/customers/coworkers/coworkers.definition.js';
 import { RecordCommands } from '../src/records/commands/record-commands.js';
 import { refusal } from '../src/records/errors.js';
 import { createUser } from './support/auth.js';
@@ -16,7 +17,7 @@ describe('Commands', () => {
   let other: number;
 
   before(async () => {
-    t.app.get(RecordCommands).register('Coworker', {
+    t.app.get(RecordCommands).register(coworkers, {
       key: 'TEST_RENAME',
       name: 'Rename (test)',
       permission: { entity: 'Coworker', action: 'Edit' },

@@ -7,7 +7,7 @@ import { JwtService } from '@nestjs/jwt';
 import passport from 'passport';
 import { CustomerOnly, Public, RequirePermission } from '../platform/access.js';
 import type { Principal } from '../platform/principal.js';
-import { routeContext } from '../http/record-router.js';
+import { routeContext } from '../http/route-context.js';
 import type { AppConfig } from '../config/configuration.js';
 import { AuthService } from './auth.service.js';
 import { AuthenticationGuard } from './authentication.guard.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Reflector } from '@nestjs/core';
 import { ThrottlerException, type ThrottlerModuleOptions, type ThrottlerStorage } from '@nestjs/throttler';
-import { routeContext } from '../http/record-router.js';
+import { routeContext } from '../http/route-context.js';
 import { FixedWindowStorage } from './fixed-window-storage.js';
 import { isTokenRoute, RateLimitGuard, TokenRateLimit } from './rate-limit.guard.js';
 

@@ -93,7 +93,8 @@ function commandSchema(command: RecordCommand): Schema {
  */
 export function documentCommands(document: OpenAPIObject, commands: RecordCommands): void {
   const schemas = (document.components!.schemas ??= {}) as Record<string, Schema>;
-  for (const [typeName, declared] of commands.all()) {
+  for (const [definition, declared] of commands.all()) {
+    const typeName = definition.name;
     const path = runCommandPath(document, typeName);
     const operation = path
       ? (document.paths[path].post as { requestBody?: unknown; responses: Record<string, { description: string; content?: unknown }> })

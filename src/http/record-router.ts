@@ -1,4 +1,4 @@
-import { HttpStatus, SetMetadata, UnauthorizedException, type CanActivate, type ExecutionContext, type Type } from '@nestjs/common';
+import { HttpStatus, SetMetadata, UnauthorizedException, type CanActivate, type Type } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isObservable, lastValueFrom } from 'rxjs';
@@ -15,6 +15,7 @@ import type { Principal } from '../platform/principal.js';
 import { RecordBodyPipe, RecordUpdatePipe } from './record-body.pipe.js';
 import { ALL_OPERATIONS, type RecordDefinition, type RecordOperation, type WireRecord } from '../records/record-definition.js';
 import { parseRecordId } from './record-id.pipe.js';
+import { routeContext } from './route-context.js';
 import type { RecordService } from '../records/record.service.js';
 import { RecordTypes } from '../records/record-types.js';
 import type { RecordDto } from '../records/validation/record.dto.js';
@@ -46,19 +47,19 @@ export interface RouteTarget {
   definition: RecordDefinition<any>;
 }
 
-/** How an operation is described in the OpenAPI document (completed by openapi.ts from the definition). */
+/** How an operation is described in the OpenAPI document (completed by openapi-document.ts from the definition). */
 export interface RouteDocument {
   /** The method name the operation id ends with (`ProductRecordController_create`). */
   key: string;
   summary: string;
-  /** Query parameters declared by name (their schemas are filled in by openapi.ts). */
+  /** Query parameters declared by name (their schemas are filled in by openapi-document.ts). */
   query?: readonly string[];
   body?: new () => RecordDto;
-  /** The description of the 200 answer, when it is stated here rather than by openapi.ts. */
+  /** The description of the 200 answer, when it is stated here rather than by openapi-document.ts. */
   ok?: string;
 }
 
-/** One record route: the data `handle()` serves and openapi.ts documents. */
+/** One record route: the data `handle()` serves and openapi-document.ts documents. */
 export interface RecordRoute<Input = any> {
   operation: RouteOperation;
   method: Method;
@@ -258,66 +259,6 @@ export function recordTypesOf(app: Pick<NestFastifyApplication, 'get'>): RecordT
   const types = app.get(RecordTypes, { strict: false });
   return types.definitions().map((definition) => ({ definition, service: types.records(definition) }));
 }
-
-type HttpArgumentsHost = ReturnType<ExecutionContext['switchToHttp']>;
-
-/** The class the guards see as a record route's controller (`context.getClass()`): it has no metadata. */
-export class RecordRouter {}
-
-/**
- * The execution context the guards are given on a record route, made here and nowhere else (no
- * private `ExecutionContextHost` of Nest: the public interface is all a guard reads): the route's handler (a function holding its access metadata, read by the guards' Reflector as on a Nest
- * route), the router's class, and the request and reply.
- */
-class RouteContext implements ExecutionContext, HttpArgumentsHost {
-  constructor(
-    private readonly handler: () => void,
-    private readonly request: unknown,
-    private readonly reply: unknown,
-    private readonly controller: Type<unknown>,
-  ) {}
-  getClass<T = unknown>(): Type<T> {
-    return this.controller as Type<T>;
-  }
-  getHandler(): () => void {
-    return this.handler;
-  }
-  getArgs<T extends unknown[] = unknown[]>(): T {
-    return [this.request, this.reply, undefined] as T;
-  }
-  getArgByIndex<T = unknown>(index: number): T {
-    return this.getArgs()[index] as T;
-  }
-  getType<T extends string = string>(): T {
-    return 'http' as T;
-  }
-  switchToHttp(): HttpArgumentsHost {
-    return this;
-  }
-  switchToRpc(): ReturnType<ExecutionContext['switchToRpc']> {
-    throw new Error('A record route is HTTP');
-  }
-  switchToWs(): ReturnType<ExecutionContext['switchToWs']> {
-    throw new Error('A record route is HTTP');
-  }
-  getRequest<T = unknown>(): T {
-    return this.request as T;
-  }
-  getResponse<T = unknown>(): T {
-    return this.reply as T;
-  }
-  getNext<T = unknown>(): T {
-    return undefined as T;
-  }
-}
-
-/** The execution context of a handler (its class: the router's by default) for the guards; also what their unit tests give them. */
-export const routeContext = (
-  handler: () => void,
-  request: unknown,
-  reply: unknown,
-  controller: Type<unknown> = RecordRouter,
-): ExecutionContext => new RouteContext(handler, request, reply, controller);
 
 /** What `handle()` needs from the application, resolved on the first request. */
 export interface RouterServices {

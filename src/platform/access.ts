@@ -21,7 +21,7 @@ export function allows(principal: Principal, { entity, action }: Permission): bo
   return principal.roles.has(`${prefix}-${action.toLowerCase()}`) || (action === 'Edit' && principal.roles.has(`${prefix}-update`));
 }
 
-/** The OpenAPI extension that marks a public operation; the document shows it as `security: []` (src/http/openapi.ts). */
+/** The OpenAPI extension that marks a public operation; the document shows it as `security: []` (src/http/openapi-document.ts). */
 export const PUBLIC_MARK = 'x-public';
 
 /** Opts a route out of authentication; everything else is denied by default. */

@@ -149,6 +149,41 @@ export abstract class RecordDoor<E extends RecordEntity = RecordEntity> {
     return true;
   }
 
+  /**
+   * Changes a repository makes to several records of `businessId` by one statement (a billing run's claims by
+   * set), with their history: the records read before and after by one read each, their entries by one
+   * INSERT. `change` answers false when it did not change every record: then nothing is recorded.
+   */
+  async changesRecorded(
+    tx: Tx,
+    actor: Principal | undefined,
+    ids: number[],
+    change: () => Promise<boolean>,
+    businessId: number,
+  ): Promise<boolean> {
+    const { repository, wire } = this;
+    const read = async () => (await repository.batch(ids, null, undefined, tx)).map((row) => wire.toWire(row));
+    const before = await read();
+    if (!(await change())) return false;
+    // Both reads are in Id order, of the same records: every one of them was changed.
+    const after = await read();
+    await this.changeLog.writeMany(
+      tx,
+      after.map((record, index) => ({
+        definition: this.definition,
+        action: 'Update' as const,
+        recordId: Number(record.Id),
+        before: before[index],
+        after: record,
+        businessId,
+        previousBusinessId: null,
+        actor,
+        record: async () => record,
+      })),
+    );
+    return true;
+  }
+
   /** A delete a repository makes by a statement of its own, with its history. */
   async removeRecorded(tx: Tx, actor: Principal | undefined, id: number, remove: () => Promise<unknown>): Promise<void> {
     const before = await this.get(id, undefined, tx);

@@ -139,9 +139,9 @@ export class RecordRepository {
     return this.db.queryArrays(sql, [...parameters, ...condition.parameters]);
   }
 
-  batch(ids: number[], scope: SqlCondition | null, deadline?: number): Promise<unknown[][]> {
+  batch(ids: number[], scope: SqlCondition | null, deadline?: number, tx?: Tx): Promise<unknown[][]> {
     const { sql, parameters } = this.batchStatement(ids, scope);
-    return this.db.queryArrays(sql, parameters, undefined, deadline);
+    return this.db.queryArrays(sql, parameters, tx, deadline);
   }
 
   /** The record's ETag as stored now (inside `tx`'s transaction). */

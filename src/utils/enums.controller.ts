@@ -1,6 +1,6 @@
 import { Controller, Get, Module, Query } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { CoworkerType } from '../billing/coworkers/coworker.entity.js';
+import { CoworkerType } from '../customers/coworker.entity.js';
 import { BookingCancellationReason } from '../spaces/bookings/booking.entity.js';
 import { DeliveryType } from '../spaces/coworker-deliveries/coworker-delivery.entity.js';
 import { AvailableAs, SystemProductType } from '../billing/products/product.entity.js';

@@ -24,6 +24,9 @@ UPDATE "coworker" SET "BillingSequence" = "BillingSequence" + 1 WHERE "Id" IN (?
 -- Claim of a due item (contract period; contract products and sales alike): the item is marked billed only from the state the run read (one changed row), so no period is billed twice, whatever runs at once.
 UPDATE "coworkercontract" SET "RenewalDate" = ?, "Version" = "Version" + 1, "UpdatedOn" = ?, "UpdatedBy" = ?, "IsNew" = 0 WHERE "Id" = ? AND "RenewalDate" = ?;
 
+-- Claims of a batch's due items by set (contract periods here; contract products and sales alike): one UPDATE claims the items of one kind of a batch of customers, each only from the state the run read; the batch commits only if every one of them changed (docs/billing.md, "Exactly once").
+UPDATE "coworkercontract" SET "InvoicedPeriod" = CASE "Id" WHEN ? THEN ? WHEN ? THEN ? ELSE "InvoicedPeriod" END, "RenewalDate" = ?, "Version" = "Version" + 1, "UpdatedOn" = ?, "UpdatedBy" = ?, "IsNew" = 0 WHERE "Id" IN (?, ?) AND (("Id" = ? AND "InvoicedPeriod" = ?) OR ("Id" = ? AND "InvoicedPeriod" IS NULL));
+
 -- Invoice number: one upsert takes the next number of the business's series and holds the counter row until the transaction ends: numbers are unique, sequential and never reused.
 INSERT INTO "invoice_sequence" ("Series", "BusinessId", "LastNumber") VALUES (?, ?, 1) ON CONFLICT ("Series", "BusinessId") DO UPDATE SET "LastNumber" = "LastNumber" + 1;
 SELECT "LastNumber" AS n FROM "invoice_sequence" WHERE "Series" = ? AND "BusinessId" = ?;

@@ -2,17 +2,18 @@ import { Injectable } from '@nestjs/common';
 import type { LocalDate } from '@js-joda/core';
 import { Database } from '../../persistence/database.js';
 import { isUniqueViolation } from '../../persistence/database-errors.js';
-import { formatDateTime } from '../../records/wire-values.js';
 import type { Principal } from '../../platform/principal.js';
 import { CoworkerInvoiceLinesService } from '../coworker-invoice-lines/coworker-invoice-lines.service.js';
 import { CoworkerInvoicesService } from '../coworker-invoices/coworker-invoices.service.js';
-import { type BilledCustomer, type DueItem, type DueLine } from '../due-items/due-items.js';
-import { fromUnits, taxOf, toUnits, type Units } from '../due-items/money.js';
-import { earliestLines, type TakenItem } from '../due-items/earliest-lines.js';
+import { type BilledCustomer, type ClaimRow, type DueItem, type DueLine } from '../due-items/due-items.js';
+import { claimRows } from '../due-items/set-claims.js';
+import { fromUnits, toUnits, type Units } from '../../kernel/money.js';
+import { earliestLines } from '../due-items/earliest-lines.js';
 import { atMidnight, utcDate } from '../due-items/periods.js';
 import { BillingRunsRepository } from './billing-runs.repository.js';
 import { TeamInvoicing } from './team-invoicing.js';
-import { UniversalCredits, wireLine, type PlannedLine } from './universal-credits.js';
+import { priceLine, type BilledInvoice, type PlannedInvoice } from './invoice-pricing.js';
+import { UniversalCredits, wireLine } from './universal-credits.js';
 import type { Tx } from '../../persistence/tx.js';
 
 /** How many times a customer's transaction is tried when another run billed one of its items first. */
@@ -21,9 +22,8 @@ const CLAIM_ATTEMPTS = 4;
 const DUE_IN_DAYS = 14;
 /** At most this many batches of a run are billed at once (docs/billing.md "Exactly once"). */
 const MAX_WIDTH = 2;
-/** Customers one transaction of a run bills, on MariaDB and on SQLite (docs/billing.md "Exactly once"). */
-const MYSQL_BATCH = 16;
-const SQLITE_BATCH = 8;
+/** Customers one transaction of a run bills, on both databases (docs/billing.md "Exactly once"; batchSize). */
+const BATCH = 16;
 /** Pool connections a run leaves to everything else: the API's requests and the run's own page reads. */
 const POOL_RESERVE = 2;
 
@@ -42,61 +42,18 @@ export class BillingError extends Error {}
 /** Another run billed one of the customer's items after this one read them: try the customer again. */
 class ClaimLost extends Error {}
 
+/** What a batch's customers share while their invoices are written (billBatch). */
+interface BatchWrites {
+  /** The batch's invoice numbers, in its customers' order: each invoice takes the first left. */
+  numbers: string[];
+  /** The claims of its items, made by set once every invoice is written (set-claims.ts). */
+  claims: ClaimRow[];
+  /** Currency codes and business names its invoices name, each read once (CoworkerInvoicesService.issue). */
+  lookedUp: Map<string, Promise<unknown>>;
+}
+
 /** A batch that cannot be billed as one (a customer gone, or one a team's invoice concerns): its customers are billed one by one. */
 class BatchUnfit extends Error {}
-
-/** A line with its amounts, as the invoice gets it and a preview shows it. */
-export interface PricedLine {
-  Description: string;
-  Quantity: number;
-  UnitPrice: number;
-  SubTotal: number;
-  TaxRateId: number | null;
-  TaxRate: number;
-  TaxAmount: number;
-  TotalAmount: number;
-  PeriodFrom: string;
-  PeriodTo: string;
-  Position: number;
-  CoworkerContractUniqueId: string | null;
-  ContractProductUniqueId: string | null;
-  CoworkerProductUniqueId: string | null;
-  BookingUniqueId: string | null;
-  CoworkerTimePassUniqueId: string | null;
-  CoworkerChargeUniqueId: string | null;
-  /** A credit line's credit (docs/billing.md "Universal credits"). */
-  CoworkerBookingCreditUniqueId: string | null;
-  /** What universal credits paid of the line. */
-  CreditAmount: number;
-}
-
-/** An invoice a run makes (or would make). */
-export interface BilledInvoice {
-  Id?: number;
-  CoworkerId: number;
-  InvoiceNumber?: string;
-  CurrencyId: number;
-  TotalAmount: number;
-  TaxAmount: number;
-  Lines: PricedLine[];
-  /** More lines were due than one invoice holds: the rest waits for the next run (not on the wire). */
-  capped: boolean;
-}
-
-interface PlannedInvoice {
-  currencyId: number;
-  lines: PlannedLine[];
-  items: TakenItem[];
-  /** What universal credits paid of each item's lines, in the order of `items`. */
-  credited: Units[];
-  capped: boolean;
-  total: Units;
-  tax: Units;
-  /** Σ TotalAmount of its subscription lines and the credit lines paying them (docs/billing.md "SubscriptionAmount"). */
-  subscription: Units;
-  from: LocalDate;
-  to: LocalDate;
-}
 
 /**
  * Bills one customer (docs/billing.md): asks every item source what is due to it up to `until` (its
@@ -135,10 +92,11 @@ export class BillingRunner {
 
   /**
    * How many customers one transaction bills (docs/billing.md "Exactly once"). On SQLite a transaction holds back
-   * every read from outside until its COMMIT, so its batches are smaller.
+   * every read from outside until its COMMIT, yet measured, 16 made the run faster than 4 or 8 with a GET p99
+   * during it no worse (docs/performance.md, "Figures of 2026-11-29, evening").
    */
   get batchSize(): number {
-    return this.db.poolUse() ? MYSQL_BATCH : SQLITE_BATCH;
+    return BATCH;
   }
 
   /** The customer's business (null when it does not exist). */
@@ -208,8 +166,10 @@ export class BillingRunner {
           const count = plans.reduce((sum, planned) => sum + planned.length, 0);
           const numbers = count ? await this.invoices.reserveNumbers(tx, customers[0].businessId, count) : [];
           const made: BilledInvoice[][] = [];
-          for (const [index, customer] of customers.entries())
-            made.push(await this.billPlanned(tx, customer, plans[index], actor, numbers));
+          const batch: BatchWrites = { numbers, claims: [], lookedUp: new Map() };
+          for (const [index, customer] of customers.entries()) made.push(await this.billPlanned(tx, customer, plans[index], actor, batch));
+          // The batch's claims last, of each kind by one statement: one lost rolls the whole batch back.
+          if (!(await claimRows(this.db, tx, actor, customers[0].businessId, batch.claims))) throw new ClaimLost();
           return made;
         },
         undefined,
@@ -230,14 +190,15 @@ export class BillingRunner {
 
   /**
    * Writes the planned invoices of a customer whose turn this transaction holds: the invoices made.
-   * `numbers`: numbers its batch took, each invoice taking the first left (else each takes its own).
+   * In a batch (`batch`), each invoice takes the first number left and its claims are gathered; else each
+   * takes its own number and makes its claims here.
    */
   private async billPlanned(
     tx: Tx,
     customer: BilledCustomer,
     planned: PlannedInvoice[],
     actor: Principal | undefined,
-    numbers?: string[],
+    batch?: BatchWrites,
   ): Promise<BilledInvoice[]> {
     const made: BilledInvoice[] = [];
     const today = atMidnight(todayUtc());
@@ -256,7 +217,8 @@ export class BillingRunner {
           TaxAmount: fromUnits(invoice.tax),
           SubscriptionAmount: fromUnits(invoice.subscription),
         },
-        numbers?.shift(),
+        batch?.numbers.shift(),
+        batch?.lookedUp,
       );
       const number = String(written.InvoiceNumber);
       const lineIds = await this.lines.insertLines(
@@ -277,13 +239,15 @@ export class BillingRunner {
       for (const [index, line] of invoice.lines.entries())
         await this.universalCredits.recordUses(tx, actor, lineIds[index], customer.id, line);
       for (const [index, { item, lines }] of invoice.items.entries()) {
-        if (
-          !(await item.claim(
-            { tx, actor, invoice: { id, number, on: new Date() }, businessId: customer.businessId, credited: invoice.credited[index] },
-            lines,
-          ))
-        )
-          throw new ClaimLost();
+        const context = {
+          tx,
+          actor,
+          invoice: { id, number, on: new Date() },
+          businessId: customer.businessId,
+          credited: invoice.credited[index],
+        };
+        if (batch && item.claimRow) batch.claims.push(item.claimRow(context, lines));
+        else if (!(await item.claim(context, lines))) throw new ClaimLost();
       }
       await this.invoices.recordIssued(tx, actor, id, written);
       made.push({ ...this.answer(customer, invoice), Id: id, InvoiceNumber: number });
@@ -326,7 +290,7 @@ export class BillingRunner {
         from: first.periodFrom,
         to: first.periodTo,
       };
-      const priced = chosen.flatMap((item) => item.lines).map((line, index) => this.price(line, rates, index + 1));
+      const priced = chosen.flatMap((item) => item.lines).map((line, index) => priceLine(line, rates, index + 1));
       invoice.lines = await this.universalCredits.pay(priced, credits, tx, actor);
       for (const line of invoice.lines) {
         invoice.total += line.subTotal + line.tax;
@@ -359,44 +323,6 @@ export class BillingRunner {
       }
     }
     return rates;
-  }
-
-  /** A line's amounts (docs/billing.md): SubTotal = Quantity × UnitPrice; TaxAmount rounded; TotalAmount their sum. */
-  private price(line: DueLine, rates: Map<number, Units>, position: number): PlannedLine {
-    const subTotal = BigInt(line.quantity) * line.unitPrice;
-    const rate = line.taxRateId === null ? 0n : rates.get(line.taxRateId)!;
-    const tax = taxOf(subTotal, rate);
-    const source = (column: DueLine['source']) => (line.source === column ? line.sourceUniqueId : null);
-    return {
-      key: `${line.sourceUniqueId}/${line.periodFrom.toString()}`,
-      subTotal,
-      tax,
-      rate,
-      periodFrom: line.periodFrom,
-      creditUse: line.creditUse,
-      subscription: line.subscription === true,
-      credited: 0n,
-      spends: [],
-      Description: line.description,
-      Quantity: line.quantity,
-      UnitPrice: fromUnits(line.unitPrice),
-      SubTotal: fromUnits(subTotal),
-      TaxRateId: line.taxRateId,
-      TaxRate: fromUnits(rate),
-      TaxAmount: fromUnits(tax),
-      TotalAmount: fromUnits(subTotal + tax),
-      PeriodFrom: formatDateTime(atMidnight(line.periodFrom)),
-      PeriodTo: formatDateTime(atMidnight(line.periodTo)),
-      Position: position,
-      CoworkerContractUniqueId: source('CoworkerContractUniqueId'),
-      ContractProductUniqueId: source('ContractProductUniqueId'),
-      CoworkerProductUniqueId: source('CoworkerProductUniqueId'),
-      BookingUniqueId: source('BookingUniqueId'),
-      CoworkerTimePassUniqueId: source('CoworkerTimePassUniqueId'),
-      CoworkerChargeUniqueId: source('CoworkerChargeUniqueId'),
-      CoworkerBookingCreditUniqueId: null,
-      CreditAmount: 0,
-    };
   }
 
   private answer(customer: BilledCustomer, invoice: PlannedInvoice): BilledInvoice {

@@ -4,10 +4,10 @@ import { TaxRate } from '../../kernel/tax-rates/tax-rate.entity.js';
 import { ContractProduct } from '../contract-products/contract-product.entity.js';
 import { CoworkerBookingCredit } from '../coworker-booking-credits/coworker-booking-credit.entity.js';
 import { CoworkerContract } from '../coworker-contracts/coworker-contract.entity.js';
-import { Coworker } from '../coworkers/coworker.entity.js';
+import { Coworker } from '../../customers/coworker.entity.js';
 import { Product } from '../products/product.entity.js';
-import { Team } from '../teams/team.entity.js';
-import { TEAM_MEMBERS } from '../teams/teams.definition.js';
+import { Team } from '../../customers/teams/team.entity.js';
+import { TEAM_MEMBERS } from '../../customers/teams/teams.definition.js';
 import { inList } from '../due-items/due-items.js';
 import type { Tx } from '../../persistence/tx.js';
 

@@ -11,11 +11,13 @@ import { InjectRecords } from '../../records/record.module.js';
 import type { RecordService } from '../../records/record.service.js';
 import type { BilledCustomer } from '../due-items/due-items.js';
 import { atMidnight } from '../due-items/periods.js';
-import { BillingError, BillingRunner, CAPPED_MESSAGE, todayUtc, type BilledInvoice } from './billing-runner.js';
+import { BillingError, BillingRunner, CAPPED_MESSAGE, todayUtc } from './billing-runner.js';
+import type { BilledInvoice } from './invoice-pricing.js';
 import { billingRuns } from './billing-runs.definition.js';
 import { billRunValue } from './billing-run-answers.js';
 import { Metrics } from '../../observability/metrics.js';
 import { bulkTurn } from '../../platform/bulk-lane.js';
+import { coworkers } from '../../customers/coworkers/coworkers.definition.js';
 
 export type RunTrigger = 'Manual' | 'Automatic';
 
@@ -45,7 +47,7 @@ export class BillingRunsService implements OnModuleInit {
   @Inject(Metrics) private readonly metrics: Metrics;
 
   onModuleInit(): void {
-    this.commands.register('Coworker', {
+    this.commands.register(coworkers, {
       key: 'COWORKER_BILL_RUN',
       name: 'Invoice now',
       permission: { entity: 'CoworkerInvoice', action: 'Create' },

@@ -9,8 +9,17 @@ import { CoworkerContract } from '../coworker-contracts/coworker-contract.entity
 import { coworkerContracts } from '../coworker-contracts/coworker-contracts.definition.js';
 import { CoworkerProduct } from '../coworker-products/coworker-product.entity.js';
 import { coworkerProducts } from '../coworker-products/coworker-products.definition.js';
-import { DueItemSources, mapLazily, type ClaimContext, type DueContext, type DueItem, type DueLine } from '../due-items/due-items.js';
-import { toUnits, roundToCents } from '../due-items/money.js';
+import {
+  DueItemSources,
+  mapLazily,
+  type ClaimContext,
+  type ClaimRow,
+  type DueContext,
+  type DueItem,
+  type DueLine,
+} from '../due-items/due-items.js';
+import { claimedBy } from '../due-items/set-claims.js';
+import { roundToCents, toUnits } from '../../kernel/money.js';
 import {
   atMidnight,
   contractPeriods,
@@ -112,34 +121,46 @@ export class BuiltInDueSources implements OnModuleInit {
       return {
         customerId: Number(row.CoworkerId),
         lines,
-        claim: (claim, billed) => {
+        ...this.claimed((_claim, billed) => {
           const next = billedUntil(billed);
           const renewal = terms.cancellation && !terms.cancellation.isAfter(next) ? null : next;
-          return this.claimPeriod(claim, this.contractRecords, CoworkerContract, Number(row.Id), read, next, {
+          return this.periodClaim(this.contractRecords, CoworkerContract, Number(row.Id), read, next, {
             RenewalDate: renewal ? db.dateParam(atMidnight(renewal)) : null,
           });
-        },
+        }),
       };
     });
   }
 
-  /**
-   * Moves a record's InvoicedPeriod from the value read to `next` (and any other marks), in one
-   * conditional UPDATE; true when it did. The change goes in the record's history.
-   */
-  private claimPeriod(
-    { tx, actor, businessId }: ClaimContext,
-    service: RecordService<any>,
+  /** The claim that moves a record's InvoicedPeriod from the value read to `next` (and sets any other marks). */
+  private periodClaim(
+    records: RecordService<any>,
     entity: abstract new () => unknown,
     id: number,
     read: LocalDate | null,
     next: LocalDate,
     marks: Record<string, unknown>,
-  ): Promise<boolean> {
-    const values = { InvoicedPeriod: this.db.dateParam(atMidnight(next)), ...marks };
-    const mark = () =>
-      this.rows.conditionalUpdate(tx, actor, entity, id, values, 'InvoicedPeriod', read ? this.db.dateParam(atMidnight(read)) : null);
-    return service.changeRecorded(tx, actor, id, mark, undefined, businessId);
+  ): ClaimRow {
+    const { db } = this;
+    return {
+      entity,
+      records,
+      id,
+      marks: { InvoicedPeriod: db.dateParam(atMidnight(next)), ...marks },
+      unclaimed: { InvoicedPeriod: read ? db.dateParam(atMidnight(read)) : null },
+    };
+  }
+
+  /**
+   * An item's claim: ONE conditional UPDATE from the state read (true when it changed the row), its change
+   * in the record's history; as data too, for a batch's claims by set (set-claims.ts).
+   */
+  private claimed(rowOf: (context: ClaimContext, billed: readonly DueLine[]) => ClaimRow): Pick<DueItem, 'claim' | 'claimRow'> {
+    return claimedBy(rowOf, ({ tx, actor, businessId }, { entity, records, id, marks, unclaimed }) => {
+      const [[column, read]] = Object.entries(unclaimed);
+      const mark = () => this.rows.conditionalUpdate(tx, actor, entity, id, marks, column, read);
+      return records.changeRecorded(tx, actor, id, mark, undefined, businessId);
+    });
   }
 
   // ---- 2. contract products ----
@@ -170,8 +191,9 @@ export class BuiltInDueSources implements OnModuleInit {
         customerId: Number(row.CoworkerId),
         lines,
         invoiceDirectly: invoiceDirectly(row),
-        claim: (claim, billed) =>
-          this.claimPeriod(claim, this.contractProducts, ContractProduct, Number(row.CpId), read, billedUntil(billed), {}),
+        ...this.claimed((_claim, billed) =>
+          this.periodClaim(this.contractProducts, ContractProduct, Number(row.CpId), read, billedUntil(billed), {}),
+        ),
       };
     });
   }
@@ -205,19 +227,13 @@ export class BuiltInDueSources implements OnModuleInit {
             creditUse: { productId: Number(row.ProductId) },
           },
         ],
-        claim: async (claim) => {
-          const mark = () =>
-            this.rows.conditionalUpdate(
-              claim.tx,
-              claim.actor,
-              CoworkerProduct,
-              id,
-              { Invoiced: 1, ...this.saleMarks(claim) },
-              'Invoiced',
-              0,
-            );
-          return this.sales.changeRecorded(claim.tx, claim.actor, id, mark, undefined, claim.businessId);
-        },
+        ...this.claimed((claim) => ({
+          entity: CoworkerProduct,
+          records: this.sales,
+          id,
+          marks: { Invoiced: 1, ...this.saleMarks(claim) },
+          unclaimed: { Invoiced: 0 },
+        })),
       };
     });
   }
@@ -268,8 +284,9 @@ export class BuiltInDueSources implements OnModuleInit {
         customerId,
         lines,
         invoiceDirectly: invoiceDirectly(row),
-        claim: (claim, billed) =>
-          this.claimPeriod(claim, this.sales, CoworkerProduct, id, read, billedUntil(billed), this.saleMarks(claim)),
+        ...this.claimed((claim, billed) =>
+          this.periodClaim(this.sales, CoworkerProduct, id, read, billedUntil(billed), this.saleMarks(claim)),
+        ),
       });
     }
     return items;

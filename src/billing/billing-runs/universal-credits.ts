@@ -7,9 +7,9 @@ import { CoworkerBookingCreditUseHistoriesService } from '../coworker-booking-cr
 import { spendingOrder, type Spend, type SpendableCredit } from '../coworker-booking-credit-use-histories/spend-rules.js';
 import { creditApplies, type CreditUse, type Eligibility } from '../coworker-booking-credits/credit-rules.js';
 import type { BilledCustomer } from '../due-items/due-items.js';
-import { fromUnits, taxOf, toUnits, type Units } from '../due-items/money.js';
+import { fromUnits, taxOf, toUnits, type Units } from '../../kernel/money.js';
 import { atMidnight } from '../due-items/periods.js';
-import type { PricedLine } from './billing-runner.js';
+import type { PricedLine } from './invoice-pricing.js';
 import { BillingRunsRepository } from './billing-runs.repository.js';
 import type { Tx } from '../../persistence/tx.js';
 

@@ -5,7 +5,7 @@ import type { RecordService } from '../../records/record.service.js';
 import { dbDate } from '../billing-runs/built-in-sources.js';
 import { DueItemSources, type DueContext, type DueItem } from '../due-items/due-items.js';
 import { FlagClaims } from '../due-items/flag-claims.js';
-import { fromUnits } from '../due-items/money.js';
+import { fromUnits } from '../../kernel/money.js';
 import { atMidnight } from '../due-items/periods.js';
 import { Charge } from './charge.entity.js';
 import { charges } from './charges.definition.js';

@@ -3,7 +3,7 @@ import { BoolColumn, DateTimeColumn, IntColumn, LongTextColumn, MoneyColumn, Tex
 import { RecordEntity } from '../../records/record.entity.js';
 import { Business } from '../../kernel/businesses/business.entity.js';
 import { TaxRate } from '../../kernel/tax-rates/tax-rate.entity.js';
-import { Coworker } from '../coworkers/coworker.entity.js';
+import { Coworker } from '../../customers/coworker.entity.js';
 
 /**
  * An ad-hoc amount billed to a customer by the next billing run (docs/billing.md "Charges"): one line,

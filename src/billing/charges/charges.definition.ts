@@ -1,5 +1,5 @@
 import { defineRecord } from '../../records/record-definition.js';
-import { Coworker } from '../coworkers/coworker.entity.js';
+import { Coworker } from '../../customers/coworker.entity.js';
 import { Charge } from './charge.entity.js';
 import { ChargeDto } from './dto/charge.dto.js';
 

@@ -1,5 +1,5 @@
 import { defineRecord } from '../../records/record-definition.js';
-import { Coworker } from '../../billing/coworkers/coworker.entity.js';
+import { Coworker } from '../../customers/coworker.entity.js';
 import { Product } from '../products/product.entity.js';
 import { ContractProduct } from './contract-product.entity.js';
 import { ContractProductDto } from './dto/contract-product.dto.js';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../persistence/database.js';
 import { toWire } from '../../records/wire-values.js';
-import { Coworker } from '../coworkers/coworker.entity.js';
+import { Coworker } from '../../customers/coworker.entity.js';
 import { CoworkerContract } from '../coworker-contracts/coworker-contract.entity.js';
 import { Product } from '../products/product.entity.js';
 import { ContractProduct } from './contract-product.entity.js';

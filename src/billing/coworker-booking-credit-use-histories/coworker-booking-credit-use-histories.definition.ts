@@ -1,5 +1,5 @@
 import { defineRecord } from '../../records/record-definition.js';
-import { Coworker } from '../../billing/coworkers/coworker.entity.js';
+import { Coworker } from '../../customers/coworker.entity.js';
 import { CoworkerBookingCredit } from '../coworker-booking-credits/coworker-booking-credit.entity.js';
 import { CoworkerBookingCreditUseHistory } from './coworker-booking-credit-use-history.entity.js';
 

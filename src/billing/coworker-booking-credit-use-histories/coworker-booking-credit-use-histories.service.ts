@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { unitsText } from '../due-items/money.js';
+import { unitsText } from '../../kernel/money.js';
 import type { Principal } from '../../platform/principal.js';
 import { InjectRecords } from '../../records/record.module.js';
 import type { RecordService } from '../../records/record.service.js';

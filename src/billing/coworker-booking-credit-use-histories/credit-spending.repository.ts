@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../persistence/database.js';
-import { toUnits, unitsText } from '../due-items/money.js';
+import { toUnits, unitsText } from '../../kernel/money.js';
 import { parseDbDateTime, toWire } from '../../records/wire-values.js';
 import { CoworkerBookingCredit } from '../coworker-booking-credits/coworker-booking-credit.entity.js';
 import { creditApplies, type Eligibility } from '../coworker-booking-credits/credit-rules.js';

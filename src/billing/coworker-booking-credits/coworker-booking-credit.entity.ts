@@ -1,7 +1,7 @@
 import { Entity } from 'typeorm';
 import { BoolColumn, DateTimeColumn, IdListColumn, IntColumn, LongTextColumn, MoneyColumn, TextColumn } from '../../records/columns.js';
 import { RecordEntity } from '../../records/record.entity.js';
-import { Coworker } from '../../billing/coworkers/coworker.entity.js';
+import { Coworker } from '../../customers/coworker.entity.js';
 import { Business } from '../../kernel/businesses/business.entity.js';
 
 /**

@@ -1,5 +1,5 @@
 import { defineRecord } from '../../records/record-definition.js';
-import { Coworker } from '../../billing/coworkers/coworker.entity.js';
+import { Coworker } from '../../customers/coworker.entity.js';
 import { CoworkerBookingCredit } from './coworker-booking-credit.entity.js';
 import { CoworkerBookingCreditDto } from './dto/coworker-booking-credit.dto.js';
 

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../persistence/database.js';
 import { toWire } from '../../records/wire-values.js';
-import { Coworker } from '../../billing/coworkers/coworker.entity.js';
+import { Coworker } from '../../customers/coworker.entity.js';
 import { ProductBookingCredit } from '../product-booking-credits/product-booking-credit.entity.js';
 import { CoworkerBookingCredit } from './coworker-booking-credit.entity.js';
 import type { ExpiryRule } from './credit-rules.js';
 import { CoworkerBookingCreditUseHistory } from '../coworker-booking-credit-use-histories/coworker-booking-credit-use-history.entity.js';
-import { units } from '../money.js';
+import { toUnits } from '../../kernel/money.js';
 import type { Tx } from '../../persistence/tx.js';
 
 /** A product's booking credit as a sale releases it. */
@@ -101,7 +101,7 @@ export class CoworkerBookingCreditsRepository {
       [creditId],
       tx,
     );
-    const unreturned = rows.filter((row) => !toWire('bool', row.returned)).reduce((total, row) => total + units(row.used), 0n);
+    const unreturned = rows.filter((row) => !toWire('bool', row.returned)).reduce((total, row) => total + toUnits(row.used), 0n);
     return { count: rows.length, unreturned };
   }
 

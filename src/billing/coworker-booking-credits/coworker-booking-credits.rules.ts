@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { RecordValidationException } from '../../records/errors.js';
 import type { WireRecord } from '../../records/record-definition.js';
 import type { RecordRules, SaveContext, SaveDecision } from '../../records/record-rules.js';
-import { toAmount, toDecimalText, units } from '../money.js';
+import { fromUnits, toUnits, unitsText } from '../../kernel/money.js';
 import { wholeSecond } from './coworker-booking-credits.service.js';
 import { CoworkerBookingCreditsRepository } from './coworker-booking-credits.repository.js';
 import type { CoworkerBookingCreditDto } from './dto/coworker-booking-credit.dto.js';
@@ -43,10 +43,7 @@ export class CoworkerBookingCreditsRules implements RecordRules<CoworkerBookingC
       if (values.RemainingCredit === null) values.RemainingCredit = 0;
       Object.assign(values, await this.keptRemaining(tx, values, existing));
     }
-    if (
-      units((values.RemainingCredit as number | string | undefined) ?? (existing?.RemainingCredit as number)) >
-      units((values.TotalCredit as number | string | undefined) ?? (existing?.TotalCredit as number))
-    ) {
+    if (toUnits(values.RemainingCredit ?? existing?.RemainingCredit) > toUnits(values.TotalCredit ?? existing?.TotalCredit)) {
       throw RecordValidationException.field(
         'RemainingCredit',
         'RemainingCredit cannot be above TotalCredit.',
@@ -64,20 +61,20 @@ export class CoworkerBookingCreditsRules implements RecordRules<CoworkerBookingC
    * uses, a body's RemainingCredit is written; a new TotalCredit alone moves RemainingCredit with it.
    */
   private async keptRemaining(tx: Tx, values: Readonly<Record<string, unknown>>, existing: WireRecord): Promise<Record<string, unknown>> {
-    const total = units((values.TotalCredit ?? existing.TotalCredit) as number | string);
+    const total = toUnits(values.TotalCredit ?? existing.TotalCredit);
     const uses = await this.creditsRepository.usesOf(Number(existing.Id), tx);
     if (uses.count > 0) {
       if (total < uses.unreturned) {
         throw RecordValidationException.field(
           'TotalCredit',
-          `TotalCredit cannot be below what bookings use of it (${toAmount(uses.unreturned)}).`,
+          `TotalCredit cannot be below what bookings use of it (${fromUnits(uses.unreturned)}).`,
           values.TotalCredit,
         );
       }
-      return { RemainingCredit: toDecimalText(total - uses.unreturned) };
+      return { RemainingCredit: unitsText(total - uses.unreturned) };
     }
     if (values.RemainingCredit !== undefined || values.TotalCredit === undefined) return {};
-    const remaining = units(existing.RemainingCredit as number) + total - units(existing.TotalCredit as number);
-    return { RemainingCredit: toDecimalText(remaining > 0n ? remaining : 0n) };
+    const remaining = toUnits(existing.RemainingCredit) + total - toUnits(existing.TotalCredit);
+    return { RemainingCredit: unitsText(remaining > 0n ? remaining : 0n) };
   }
 }

@@ -1,6 +1,8 @@
 // The pure rules of booking credits: when a released credit expires, and what it can pay for
 // (docs/api.md §9.7 rules 1–3, docs/api.md §3.1). No I/O here, so every rule is unit-tested on its own.
 
+import { toUnits, unitsText } from '../../kernel/money.js';
+
 /** ExpirationType (docs/api.md §3): the unit of ExpiresIn. 0 or null: none (legacy fields apply). */
 export const ExpirationType = { PricePlan: 1, Day: 2, Week: 3, Month: 4, Year: 5, LastDayOfMonth: 6 } as const;
 
@@ -85,23 +87,14 @@ export function nextRenewal(plan: PlanTerm | null, after: Date): Date | null {
   return plan.CancellationDate && plan.CancellationDate.getTime() < renewal.getTime() ? plan.CancellationDate : renewal;
 }
 
-const SCALE = 4;
-const UNIT = 10n ** BigInt(SCALE);
-
 /**
  * A credit released for `quantity` units: `amount` × `quantity`, exactly, as decimal text with four
  * places ("10.5" × 3 = "31.5000"). Amounts come from decimal(18,4) columns, as numbers (SQLite) or
  * decimal text (MySQL); floating-point multiplication would turn 0.1 × 3 into 0.30000000000000004.
  */
 export function releasedAmount(amount: number | string, quantity: number): string {
-  const text = typeof amount === 'number' ? amount.toFixed(SCALE) : amount.trim();
-  const match = /^(-?)(\d+)(?:\.(\d*))?$/.exec(text);
-  if (!match || !Number.isSafeInteger(quantity)) throw new Error(`Not a decimal amount: ${text} × ${quantity}`);
-  const units = BigInt(match[2]) * UNIT + BigInt((match[3] ?? '').padEnd(SCALE, '0').slice(0, SCALE));
-  const product = units * BigInt(quantity) * (match[1] ? -1n : 1n);
-  const sign = product < 0n ? '-' : '';
-  const magnitude = product < 0n ? -product : product;
-  return `${sign}${magnitude / UNIT}.${(magnitude % UNIT).toString().padStart(SCALE, '0')}`;
+  if (!Number.isSafeInteger(quantity)) throw new Error(`Not a quantity: ${amount} × ${quantity}`);
+  return unitsText(toUnits(amount) * BigInt(quantity));
 }
 
 export interface Eligibility {

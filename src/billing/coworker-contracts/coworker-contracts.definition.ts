@@ -1,5 +1,5 @@
 import { defineRecord } from '../../records/record-definition.js';
-import { Coworker } from '../../billing/coworkers/coworker.entity.js';
+import { Coworker } from '../../customers/coworker.entity.js';
 import { Tariff } from '../tariffs/tariff.entity.js';
 import { CoworkerContract } from './coworker-contract.entity.js';
 import { activeFieldSql } from './coworker-contracts.repository.js';

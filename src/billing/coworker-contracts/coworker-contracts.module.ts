@@ -1,4 +1,5 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
+import { CustomerPlans } from '../../customers/coworkers/customer-plans.js';
 import { RecordModule } from '../../records/record.module.js';
 import { coworkerContracts } from './coworker-contracts.definition.js';
 import { CoworkerContractsRepository } from './coworker-contracts.repository.js';
@@ -10,7 +11,10 @@ import { coworkerContractEvents } from './coworker-contracts.events.js';
     definition: coworkerContracts,
     events: coworkerContractEvents,
     rules: CoworkerContractsRules,
-    providers: [CoworkerContractsRepository],
+    providers: [CoworkerContractsRepository, { provide: CustomerPlans, useExisting: CoworkerContractsRules }],
+    exports: [CustomerPlans],
   }),
 )
+// Global: a customer's TariffId (customers, a lower layer) starts and ends contracts through CustomerPlans.
+@Global()
 export class CoworkerContractsModule {}

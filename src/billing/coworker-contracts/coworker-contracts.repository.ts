@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { Database } from '../../persistence/database.js';
 import type { SqlContext } from '../../records/record-definition.js';
 import { parseDbDateTime, toWire } from '../../records/wire-values.js';
-import { Coworker } from '../../billing/coworkers/coworker.entity.js';
+import { Coworker } from '../../customers/coworker.entity.js';
+import { provideCustomerPlanSql } from '../../customers/coworkers/customer-plans.js';
 import { Tariff } from '../tariffs/tariff.entity.js';
 import { CoworkerContract } from './coworker-contract.entity.js';
 import type { Tx } from '../../persistence/tx.js';
@@ -33,6 +34,14 @@ export function mainActiveContractSql(q: Quoting, coworkerId: string, now: strin
   if (column === 'TariffId') return `(SELECT mc.${q.id('TariffId')} FROM ${contracts} WHERE ${where} ${order})`;
   return `(SELECT mt.${q.id('Name')} FROM ${contracts} JOIN ${q.table(Tariff)} mt ON mt.${q.id('Id')} = mc.${q.id('TariffId')} WHERE ${where} ${order})`;
 }
+
+// A customer's read fields TariffId, TariffName and CoworkerContractIds (the customers, a lower layer,
+// name no contract: docs/architecture.md §6).
+provideCustomerPlanSql({
+  mainActive: mainActiveContractSql,
+  table: (q) => q.table(CoworkerContract),
+  active: activeContractSql,
+});
 
 /** A customer's main active contract as the plan's renewals need it. */
 export interface MainContract {

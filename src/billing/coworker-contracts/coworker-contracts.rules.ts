@@ -12,6 +12,7 @@ import { RecordTypes } from '../../records/record-types.js';
 import type { RecordService } from '../../records/record.service.js';
 import { coworkerContracts } from './coworker-contracts.definition.js';
 import { Database } from '../../persistence/database.js';
+import type { CustomerPlans } from '../../customers/coworkers/customer-plans.js';
 import type { Tx } from '../../persistence/tx.js';
 
 /**
@@ -26,7 +27,7 @@ import type { Tx } from '../../persistence/tx.js';
  *   always leave exactly one main contract.
  */
 @Injectable()
-export class CoworkerContractsRules implements RecordRules<CoworkerContractDto> {
+export class CoworkerContractsRules implements RecordRules<CoworkerContractDto>, CustomerPlans {
   @Inject(Database) private readonly db: Database;
   @Inject(RecordTypes) private readonly types: RecordTypes;
   @Inject(CoworkerContractsRepository) private readonly contractsRepository: CoworkerContractsRepository;

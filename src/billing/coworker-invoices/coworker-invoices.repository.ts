@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../persistence/database.js';
 import { CoworkerInvoice } from './coworker-invoice.entity.js';
-import { Coworker } from '../../billing/coworkers/coworker.entity.js';
+import { Coworker } from '../../customers/coworker.entity.js';
 import type { Tx } from '../../persistence/tx.js';
 
 /** The details of a customer an invoice is billed to. */

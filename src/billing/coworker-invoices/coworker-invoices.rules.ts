@@ -2,7 +2,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import { RecordValidationException } from '../../records/errors.js';
 import type { WireRecord } from '../../records/record-definition.js';
 import type { DeleteContext, RecordRules, SaveContext, SaveDecision } from '../../records/record-rules.js';
-import { fromUnits, toUnits } from '../due-items/money.js';
 import { Business } from '../../kernel/businesses/business.entity.js';
 import { Country } from '../../kernel/countries/country.entity.js';
 import { Currency } from '../../kernel/currencies/currency.entity.js';
@@ -11,7 +10,7 @@ import { InvoiceIssuanceRepository } from '../invoice-issuance.repository.js';
 import { CoworkerInvoicesRepository } from './coworker-invoices.repository.js';
 import type { CoworkerInvoiceDto } from './dto/coworker-invoice.dto.js';
 import { settle, settledFields } from '../settlement/settled.js';
-import { sum, toAmount, units } from '../money.js';
+import { fromUnits, sum, toUnits } from '../../kernel/money.js';
 import { SettlementRepository } from '../settlement/settlement.repository.js';
 import { INVOICE_CODE } from '../coworker-ledger-entries/service-entries.js';
 import { InvoiceLedger } from './invoice-ledger.js';
@@ -62,22 +61,30 @@ export class CoworkerInvoicesRules implements RecordRules<CoworkerInvoiceDto> {
 
   /**
    * The values of an invoice as the rules above make them (also for invoices a billing run issues, which
-   * may bring the number it took for it: `reservedNumber`, one of InvoiceIssuanceRepository.nextNumbers).
+   * may bring the number it took for it: `reservedNumber`, one of InvoiceIssuanceRepository.nextNumbers;
+   * and `lookedUp`, the currency codes and business names its batch read already, kept by id).
    */
   async valuesToWrite(
     tx: Tx,
     given: Readonly<Record<string, unknown>>,
     existing: WireRecord | null,
     reservedNumber?: string,
+    lookedUp?: Map<string, Promise<unknown>>,
   ): Promise<Record<string, unknown>> {
+    const lookup = (entity: typeof Currency | typeof Business, id: unknown, column: string): Promise<unknown> => {
+      const key = `${entity.name} ${String(id)} ${column}`;
+      const found = lookedUp?.get(key) ?? this.issuance.lookup(entity, id, column, tx);
+      lookedUp?.set(key, found);
+      return found;
+    };
     refuseBusinessChange(existing, given);
     const values = { ...given };
     // A partial update names only what it changes: the business is the stored one when absent (docs/api.md §1.2).
     if (repointed(existing, given, 'CoworkerId'))
       Object.assign(values, await this.billTo(tx, { BusinessId: existing?.BusinessId, ...given }));
-    if (repointed(existing, given, 'CurrencyId')) values.CurrencyCode = await this.issuance.lookup(Currency, given.CurrencyId, 'Code', tx);
+    if (repointed(existing, given, 'CurrencyId')) values.CurrencyCode = await lookup(Currency, given.CurrencyId, 'Code');
     if (existing === null) {
-      values.BusinessName = await this.issuance.lookup(Business, given.BusinessId, 'Name', tx);
+      values.BusinessName = await lookup(Business, given.BusinessId, 'Name');
       // The number last, just before the insert: the counter row stays locked until COMMIT, and
       // everything read before it is time other invoices of the business do not wait for (docs/billing.md).
       values.InvoiceNumber = reservedNumber ?? (await this.issuance.nextNumber('CoworkerInvoice', given.BusinessId as number, tx));
@@ -96,11 +103,7 @@ export class CoworkerInvoicesRules implements RecordRules<CoworkerInvoiceDto> {
     }
     refuseTaxAboveTotal(values, existing);
     // Only a new total moves what is due: a record PUT back as read (its total unchanged) keeps its settlement.
-    if (
-      existing !== null &&
-      values.TotalAmount !== undefined &&
-      units(values.TotalAmount as number | null) !== units(existing.TotalAmount as number | null)
-    )
+    if (existing !== null && values.TotalAmount !== undefined && toUnits(values.TotalAmount) !== toUnits(existing.TotalAmount))
       Object.assign(values, await this.settledWithTotal(Number(existing.Id), values.TotalAmount as number | null, tx));
     return values;
   }
@@ -117,8 +120,7 @@ export class CoworkerInvoicesRules implements RecordRules<CoworkerInvoiceDto> {
     const invoice = await this.settlementRepository.lockInvoice(id, tx);
     if (!invoice) return;
     const changes = (field: string) => values[field] !== undefined && values[field] !== existing[field];
-    const amountChanges = (field: string) =>
-      values[field] !== undefined && units(values[field] as number | null) !== units(existing[field] as number | null);
+    const amountChanges = (field: string) => values[field] !== undefined && toUnits(values[field]) !== toUnits(existing[field]);
     if (!changes('CoworkerId') && !changes('CurrencyId') && !AMOUNTS.some(amountChanges)) return;
     const entries = await this.settlementRepository.entriesOf(id, tx);
     const creditNotes = invoice.CreditNote ? [] : await this.settlementRepository.creditNoteTotals(invoice.UniqueId, tx);
@@ -161,13 +163,13 @@ export class CoworkerInvoicesRules implements RecordRules<CoworkerInvoiceDto> {
   private async settledWithTotal(id: number, total: number | null, tx: Tx): Promise<Record<string, unknown>> {
     const invoice = await this.settlementRepository.lockInvoice(id, tx);
     if (!invoice) return {};
-    const changed = { ...invoice, TotalAmount: units(total) };
+    const changed = { ...invoice, TotalAmount: toUnits(total) };
     const credited = invoice.CreditNote ? 0n : -sum(await this.settlementRepository.creditNoteTotals(invoice.UniqueId, tx));
     const settled = settle(changed, await this.settlementRepository.entriesOf(id, tx), credited);
     if (settled.due < 0n && !invoice.CreditNote) {
       throw RecordValidationException.field(
         'TotalAmount',
-        `TotalAmount cannot be below what was paid and credited on invoice ${invoice.InvoiceNumber} (${toAmount(settled.paid + credited)}).`,
+        `TotalAmount cannot be below what was paid and credited on invoice ${invoice.InvoiceNumber} (${fromUnits(settled.paid + credited)}).`,
         total,
       );
     }
@@ -210,15 +212,14 @@ export type InvoiceDeletionRule = (invoiceId: number, context: DeleteContext) =>
 /** TaxAmount never exceeds TotalAmount in absolute value (docs/api.md §10.1), checked when either is written anew. */
 function refuseTaxAboveTotal(values: Readonly<Record<string, unknown>>, existing: WireRecord | null): void {
   if (values.TotalAmount === undefined && values.TaxAmount === undefined) return;
-  const current = (field: string) => units((values[field] !== undefined ? values[field] : existing?.[field]) as number | null);
-  const unchanged = (field: string) =>
-    values[field] === undefined || units(values[field] as number | null) === units(existing?.[field] as number | null);
+  const current = (field: string) => toUnits(values[field] !== undefined ? values[field] : existing?.[field]);
+  const unchanged = (field: string) => values[field] === undefined || toUnits(values[field]) === toUnits(existing?.[field]);
   if (existing && unchanged('TotalAmount') && unchanged('TaxAmount')) return; // what it holds is fine
   const magnitude = (value: bigint) => (value < 0n ? -value : value);
   if (magnitude(current('TaxAmount')) > magnitude(current('TotalAmount'))) {
     throw RecordValidationException.field(
       'TaxAmount',
-      `TaxAmount (${toAmount(current('TaxAmount'))}) cannot exceed TotalAmount (${toAmount(current('TotalAmount'))}) in absolute value.`,
+      `TaxAmount (${fromUnits(current('TaxAmount'))}) cannot exceed TotalAmount (${fromUnits(current('TotalAmount'))}) in absolute value.`,
       values.TaxAmount ?? null,
     );
   }

@@ -40,15 +40,17 @@ export class CoworkerInvoicesService {
    * Issues an invoice inside a running transaction (a billing run, docs/billing.md): numbered, captured
    * and defaulted as one created through the API. Its change-log entry (and webhook events 16 and 15)
    * is the caller's to record once its lines are written (`recordIssued`). `reservedNumber`: its number,
-   * when the caller took it already (a run's batch takes its invoices' numbers at once).
+   * when the caller took it already (a run's batch takes its invoices' numbers at once); `lookedUp`: the
+   * currency codes and business names the caller's batch read already (CoworkerInvoicesRules.valuesToWrite).
    */
   async issue(
     tx: Tx,
     actor: Principal | undefined,
     given: Record<string, unknown>,
     reservedNumber?: string,
+    lookedUp?: Map<string, Promise<unknown>>,
   ): Promise<{ id: number; written: Record<string, unknown> }> {
-    const values = await this.rules.valuesToWrite(tx, given, null, reservedNumber);
+    const values = await this.rules.valuesToWrite(tx, given, null, reservedNumber, lookedUp);
     return this.records.insertStamped(tx, actor, values);
   }
 

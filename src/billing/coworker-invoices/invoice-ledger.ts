@@ -4,7 +4,7 @@ import { RecordTypes } from '../../records/record-types.js';
 import type { RecordService } from '../../records/record.service.js';
 import { coworkerLedgerEntries } from '../coworker-ledger-entries/coworker-ledger-entries.definition.js';
 import { CREDIT_NOTE_CODE, INVOICE_CODE, VOID_CODE } from '../coworker-ledger-entries/service-entries.js';
-import { toDecimalText, type Units } from '../money.js';
+import { unitsText, type Units } from '../../kernel/money.js';
 import { SettlementRepository, type LedgerInvoice, type OwnEntry } from '../settlement/settlement.repository.js';
 import type { Tx } from '../../persistence/tx.js';
 
@@ -84,8 +84,8 @@ export class InvoiceLedger {
       CoworkerInvoiceId: invoice.Id,
       Code: code,
       Description: description,
-      Debit: toDecimalText(amounts.Debit),
-      Credit: toDecimalText(amounts.Credit),
+      Debit: unitsText(amounts.Debit),
+      Credit: unitsText(amounts.Credit),
       PaymentGatewayName: NONE,
       TransactionDate: on ? new Date(Math.floor(on.getTime() / 1000) * 1000) : new Date(invoice.CreatedOn),
     };

@@ -4,7 +4,7 @@ import type { Principal } from '../../platform/principal.js';
 import type { WireRecord } from '../../records/record-definition.js';
 import { wholeSecond } from '../coworker-booking-credits/coworker-booking-credits.service.js';
 import { InvoiceSettlement } from '../settlement/invoice-settlement.js';
-import { units } from '../money.js';
+import { toUnits } from '../../kernel/money.js';
 import { isServiceCode, SERVICE_CODES } from './service-entries.js';
 import type { DeleteContext, RecordRules, SaveContext, SaveDecision } from '../../records/record-rules.js';
 import { RecordTypes } from '../../records/record-types.js';
@@ -67,8 +67,8 @@ export class CoworkerLedgerEntriesRules implements RecordRules<CoworkerLedgerEnt
       values.TransactionDate = wholeSecond(new Date());
     else if (values.TransactionDate instanceof Date) values.TransactionDate = wholeSecond(values.TransactionDate);
 
-    const debit = units(current('Debit') as number);
-    const credit = units(current('Credit') as number);
+    const debit = toUnits(current('Debit'));
+    const credit = toUnits(current('Credit'));
     if (debit > 0n === credit > 0n) {
       throw RecordValidationException.field('Credit', 'Exactly one of Debit and Credit must be above 0.', current('Credit'));
     }

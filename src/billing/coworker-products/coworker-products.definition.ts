@@ -1,5 +1,5 @@
 import { defineRecord } from '../../records/record-definition.js';
-import { Coworker } from '../../billing/coworkers/coworker.entity.js';
+import { Coworker } from '../../customers/coworker.entity.js';
 import { Product } from '../products/product.entity.js';
 import { CoworkerProduct } from './coworker-product.entity.js';
 import { CoworkerProductDto } from './dto/coworker-product.dto.js';

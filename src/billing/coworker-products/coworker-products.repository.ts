@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../persistence/database.js';
 import { toWire } from '../../records/wire-values.js';
-import { Coworker } from '../../billing/coworkers/coworker.entity.js';
+import { Coworker } from '../../customers/coworker.entity.js';
 import { Product, SystemProductType } from '../products/product.entity.js';
 import { CoworkerProduct } from './coworker-product.entity.js';
 import type { Tx } from '../../persistence/tx.js';

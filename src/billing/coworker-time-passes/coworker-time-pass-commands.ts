@@ -19,11 +19,11 @@ export class CoworkerTimePassCommands implements OnModuleInit {
 
   onModuleInit(): void {
     this.commands.register(
-      'CoworkerTimePass',
+      coworkerTimePasses,
       claimCommand({
         key: 'USE_TIME_PASS',
         name: 'Use time pass',
-        permission: { entity: 'CoworkerTimePass', action: 'Edit' },
+        permission: { entity: coworkerTimePasses.name, action: 'Edit' },
         done: (pass) => pass.Used === true,
         doneAlready: (id) => `CoworkerTimePass ${id} has been used already.`,
         claim: (id, at, by, tx) => this.passes.claim(id, at, by, tx),

@@ -2,7 +2,7 @@ import { Entity, Index } from 'typeorm';
 import { BoolColumn, DateTimeColumn, IntColumn, LongTextColumn, MoneyColumn, TextColumn } from '../../records/columns.js';
 import { RecordEntity } from '../../records/record.entity.js';
 import { Business } from '../../kernel/businesses/business.entity.js';
-import { Coworker } from '../coworkers/coworker.entity.js';
+import { Coworker } from '../../customers/coworker.entity.js';
 import { TimePass } from '../time-passes/time-pass.entity.js';
 
 /**

@@ -1,5 +1,5 @@
 import { defineRecord } from '../../records/record-definition.js';
-import { Coworker } from '../coworkers/coworker.entity.js';
+import { Coworker } from '../../customers/coworker.entity.js';
 import { TimePass } from '../time-passes/time-pass.entity.js';
 import { CoworkerTimePass } from './coworker-time-pass.entity.js';
 import { CoworkerTimePassDto } from './dto/coworker-time-pass.dto.js';

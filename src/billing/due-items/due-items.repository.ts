@@ -2,6 +2,7 @@ import type { Database } from '../../persistence/database.js';
 import type { Principal } from '../../platform/principal.js';
 import { CoworkerInvoiceLine } from '../coworker-invoice-lines/coworker-invoice-line.entity.js';
 import { updateStampParameters, updateStampSql } from '../../records/audit-stamp.js';
+import type { ClaimRow } from './due-items.js';
 import type { Tx } from '../../persistence/tx.js';
 
 /** The line column naming each kind of source. */
@@ -75,5 +76,45 @@ export class DueItemsRepository {
       tx,
     );
     return result.affected === 1;
+  }
+
+  /**
+   * Claims of one kind by ONE statement (docs/billing.md "Exactly once"): each row's `marks` set, its version
+   * raised and stamped, only while its `unclaimed` columns hold what was read; a mark of the same value
+   * for every row is one assignment, others a `CASE Id`. The rows changed: fewer than given means a claim
+   * was lost. Every row names the same marks and unclaimed columns.
+   */
+  async claimMany(
+    entity: abstract new () => unknown,
+    rows: readonly Pick<ClaimRow, 'id' | 'marks' | 'unclaimed'>[],
+    actor: Principal | undefined,
+    tx: Tx,
+  ): Promise<number> {
+    const { db } = this;
+    const q = (name: string) => db.id(name);
+    const setParameters: unknown[] = [];
+    const assignments = Object.keys(rows[0].marks).map((name) => {
+      const values = rows.map((row) => row.marks[name]);
+      if (values.every((value) => value === values[0])) {
+        setParameters.push(values[0]);
+        return `${q(name)} = ?`;
+      }
+      for (const row of rows) setParameters.push(row.id, row.marks[name]);
+      return `${q(name)} = CASE ${q('Id')} ${rows.map(() => 'WHEN ? THEN ?').join(' ')} ELSE ${q(name)} END`;
+    });
+    const asRead = rows.map(({ unclaimed }) =>
+      [
+        `${q('Id')} = ?`,
+        ...Object.entries(unclaimed).map(([name, read]) => (read === null ? `${q(name)} IS NULL` : `${q(name)} = ?`)),
+      ].join(' AND '),
+    );
+    const readParameters = rows.flatMap(({ id, unclaimed }) => [id, ...Object.values(unclaimed).filter((read) => read !== null)]);
+    const result = await db.run(
+      `UPDATE ${db.tableOf(entity)} SET ${assignments.join(', ')}, ${updateStampSql(q)} ` +
+        `WHERE ${q('Id')} IN (${rows.map(() => '?').join(', ')}) AND ((${asRead.join(') OR (')}))`,
+      [...setParameters, ...updateStampParameters((date) => db.dateParam(date), actor), ...rows.map((row) => row.id), ...readParameters],
+      tx,
+    );
+    return result.affected;
   }
 }

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { LocalDate } from '@js-joda/core';
 import type { Principal } from '../../platform/principal.js';
-import type { Units } from './money.js';
+import type { RecordService } from '../../records/record.service.js';
+import type { Units } from '../../kernel/money.js';
 import type { SourceColumn } from './billed-items.js';
 import type { CreditUse } from '../coworker-booking-credits/credit-rules.js';
 import type { Tx } from '../../persistence/tx.js';
@@ -74,6 +75,21 @@ export interface DueItem {
    */
   invoiceDirectly?: boolean;
   claim(context: ClaimContext, billed: readonly DueLine[]): Promise<boolean>;
+  /**
+   * The same claim as data, so that a batch of customers claims its items of one kind by ONE statement
+   * (claimRows, set-claims.ts; docs/billing.md "Exactly once"). Absent: the batch calls `claim`.
+   */
+  claimRow?(context: ClaimContext, billed: readonly DueLine[]): ClaimRow;
+}
+
+/** A claim as data: set `marks` on the record `id` only while its `unclaimed` columns hold what was read (null: IS NULL). */
+export interface ClaimRow {
+  entity: abstract new () => unknown;
+  /** The record type, for the history of the change. */
+  records: RecordService;
+  id: number;
+  marks: Record<string, unknown>;
+  unclaimed: Record<string, unknown>;
 }
 
 /** `items` mapped one at a time as they are read (a lazy `map`). */

@@ -1,9 +1,9 @@
 import type { Database } from '../../persistence/database.js';
 import type { Principal } from '../../platform/principal.js';
 import type { RecordService } from '../../records/record.service.js';
-import type { ClaimContext, DueItem, DueLine, ReleaseContext } from './due-items.js';
+import type { ClaimContext, ClaimRow, DueItem, DueLine, ReleaseContext } from './due-items.js';
 import { DueItemsRepository } from './due-items.repository.js';
-import { roundToCents, toUnits } from './money.js';
+import { roundToCents, toUnits } from '../../kernel/money.js';
 import type { Tx } from '../../persistence/tx.js';
 
 /** A table of records billed whole, once: an `Invoiced` flag and the `CoworkerInvoiceId` they went on. */
@@ -64,7 +64,15 @@ export class FlagClaims {
         },
       ],
       claim: (claim) => this.claim(claim, Number(row.id), Number(row.version)),
+      claimRow: (claim) => this.claimRow(claim, Number(row.id), Number(row.version)),
     };
+  }
+
+  /** The claim as data, for a batch's claims by set (set-claims.ts): the same marks, from the same state. */
+  claimRow(context: ClaimContext, id: number, version: number): ClaimRow {
+    const { entity, records } = this.table;
+    const marks = { Invoiced: 1, CoworkerInvoiceId: context.invoice.id, ...this.table.marks?.(context) };
+    return { entity, records: records(), id, marks, unclaimed: { Invoiced: 0, Version: version } };
   }
 
   /** Marks the record billed on the invoice, only while it is as read: whether it did. */

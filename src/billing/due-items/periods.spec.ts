@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { LocalDate } from '@js-joda/core';
-import { fromUnits, toUnits } from './money.js';
+import { fromUnits, toUnits } from '../../kernel/money.js';
 import {
   contractPeriods,
   defaultBillingDay,

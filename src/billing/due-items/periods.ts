@@ -1,5 +1,5 @@
 import { ChronoUnit, LocalDate } from '@js-joda/core';
-import { prorate, roundToCents, type Units } from './money.js';
+import { prorate, roundToCents, type Units } from '../../kernel/money.js';
 
 // What is due, as pure functions of calendar dates (docs/billing.md): contract
 // periods, occurrences of recurring sales, pro-rating. Dates are js-joda LocalDates (calendar dates in

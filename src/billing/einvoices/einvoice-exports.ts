@@ -5,7 +5,7 @@ import { CommandResult, RecordCommands } from '../../records/commands/record-com
 import { refusal } from '../../records/errors.js';
 import type { WireRecord } from '../../records/record-definition.js';
 import { Downloads } from '../../downloads/downloads.js';
-import type { PdfInvoice } from '../invoice-pdf/invoice-pdf.js';
+import type { PdfInvoice } from '../invoice-pdf/invoice-pdf-content.js';
 import { distinct, fileName, InvoicePrints, MAX_PRINT_LINES } from '../settlement/invoice-prints.js';
 import { SettlementRepository } from '../settlement/settlement.repository.js';
 import { toCii } from './cii.js';
@@ -13,6 +13,7 @@ import { toEInvoice, type EInvoiceSource, type SourceInvoice } from './einvoice.
 import { refusalOf } from './einvoice-refusals.js';
 import { EInvoicesRepository } from './einvoices.repository.js';
 import { toUbl } from './ubl.js';
+import { coworkerInvoices } from '../coworker-invoices/coworker-invoices.definition.js';
 
 export const EXPORT_KEY = 'COWORKER_INVOICE_EXPORT_EN16931';
 const FORMATS = ['UBL', 'CII', 'FACTURX'] as const;
@@ -35,10 +36,10 @@ export class EInvoiceExports implements OnModuleInit {
   @Inject(Downloads) private readonly downloads: Downloads;
 
   onModuleInit(): void {
-    this.commands.register('CoworkerInvoice', {
+    this.commands.register(coworkerInvoices, {
       key: EXPORT_KEY,
       name: 'Export e-invoice (EN 16931)',
-      permission: { entity: 'CoworkerInvoice', action: 'Read' },
+      permission: { entity: coworkerInvoices.name, action: 'Read' },
       order: 7,
       parameters: [{ Name: 'Format', Type: 'String' }],
       refuses: (record) => this.refuses(record),

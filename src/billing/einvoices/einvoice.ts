@@ -1,4 +1,4 @@
-import { CENT, proportionCents, roundCents, sum, units, type Units } from '../money.js';
+import { CENT, proportionCents, roundToCents, sum, toUnits, UNIT, type Units } from '../../kernel/money.js';
 
 /**
  * An invoice or credit note as an EN 16931 document (docs/api.md §14.3, docs/einvoices.md): the terms of
@@ -126,14 +126,14 @@ export interface EInvoice {
 
 /** Categories whose breakdown says why no VAT is charged (BT-120, BT-121). */
 const EXEMPT = new Set(['E', 'AE', 'K', 'G', 'O']);
-const HUNDRED = units(100);
+const HUNDRED = toUnits(100);
 
 /** A UTC date-time as the date of the standard: "2025-03-31T10:00:00Z" → "2025-03-31". */
 export const utcDate = (value: string): string => new Date(value).toISOString().slice(0, 10);
 
 /** Units as an amount with exactly 2 decimals, rounded half away from zero (docs/api.md §9.1): "1234.50". */
 export function amountText(value: Units): string {
-  const cents = roundCents(value) / CENT;
+  const cents = roundToCents(value) / CENT;
   const magnitude = cents < 0n ? -cents : cents;
   return `${cents < 0n ? '-' : ''}${magnitude / 100n}.${(magnitude % 100n).toString().padStart(2, '0')}`;
 }
@@ -142,8 +142,8 @@ export function amountText(value: Units): string {
 export function decimalText(value: Units): string {
   const negative = value < 0n;
   const magnitude = negative ? -value : value;
-  const whole = magnitude / 10_000n;
-  const fraction = (magnitude % 10_000n).toString().padStart(4, '0').replace(/0+$/, '');
+  const whole = magnitude / UNIT;
+  const fraction = (magnitude % UNIT).toString().padStart(4, '0').replace(/0+$/, '');
   return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
 }
 
@@ -154,7 +154,7 @@ function priceText(value: Units): string {
   return point < 0 ? `${text}.00` : text.length - point === 2 ? `${text}0` : text;
 }
 
-const rateOf = (line: SourceLine): string | null => (line.VatCategoryCode === 'O' ? null : decimalText(units(line.TaxRate)));
+const rateOf = (line: SourceLine): string | null => (line.VatCategoryCode === 'O' ? null : decimalText(toUnits(line.TaxRate)));
 const keyOf = (key: VatKey) => `${key.category}|${key.rate ?? ''}`;
 const periodOf = (from: string | null, to: string | null) => (from && to ? { from: utcDate(from), to: utcDate(to) } : null);
 
@@ -163,9 +163,9 @@ function groupsOf(lines: readonly SourceLine[]): Array<{ key: VatKey; net: Units
   const groups = new Map<string, { key: VatKey; net: Units; tax: Units; rate: Units; line: SourceLine }>();
   for (const line of lines) {
     const key = { category: line.VatCategoryCode!, rate: rateOf(line) };
-    const group = groups.get(keyOf(key)) ?? { key, net: 0n, tax: 0n, rate: units(line.TaxRate), line };
-    group.net += roundCents(units(line.SubTotal));
-    group.tax += roundCents(units(line.TaxAmount));
+    const group = groups.get(keyOf(key)) ?? { key, net: 0n, tax: 0n, rate: toUnits(line.TaxRate), line };
+    group.net += roundToCents(toUnits(line.SubTotal));
+    group.tax += roundToCents(toUnits(line.TaxAmount));
     groups.set(keyOf(key), group);
   }
   return [...groups.values()];
@@ -184,9 +184,9 @@ function invoiceLines(source: EInvoiceSource): { lines: DocumentLine[]; vat: Vat
   const lines = source.lines.map((line): DocumentLine => ({
     id: String(line.Position),
     name: line.Description || '-',
-    quantity: decimalText(units(line.Quantity)),
-    price: priceText(units(line.UnitPrice)),
-    net: amountText(units(line.SubTotal)),
+    quantity: decimalText(toUnits(line.Quantity)),
+    price: priceText(toUnits(line.UnitPrice)),
+    net: amountText(toUnits(line.SubTotal)),
     category: line.VatCategoryCode!,
     rate: rateOf(line),
     period: periodOf(line.PeriodFrom, line.PeriodTo),
@@ -240,11 +240,11 @@ export function toEInvoice(source: EInvoiceSource): EInvoice {
   const creditNote = invoice.CreditNote;
   // A credit note's amounts are negative in the service and positive in the document.
   const sign = creditNote ? -1n : 1n;
-  const total = roundCents(units(invoice.TotalAmount)) * sign;
-  const tax = roundCents(units(invoice.TaxAmount)) * sign;
-  const paid = creditNote ? 0n : roundCents(units(invoice.PaidAmount));
+  const total = roundToCents(toUnits(invoice.TotalAmount)) * sign;
+  const tax = roundToCents(toUnits(invoice.TaxAmount)) * sign;
+  const paid = creditNote ? 0n : roundToCents(toUnits(invoice.PaidAmount));
   const { lines, vat } = creditNote ? creditNoteLines(source, total, tax) : invoiceLines(source);
-  const lineNet = sum(lines.map((line) => units(line.net)));
+  const lineNet = sum(lines.map((line) => toUnits(line.net)));
   // Outside the scope of VAT (O): no VAT identifiers at all (BR-O-02).
   const outsideScope = lines.every((line) => line.category === 'O');
   const period = periodOf(invoice.InvoiceFromDate, invoice.InvoiceToDate);

@@ -6,7 +6,7 @@ import { Country } from '../../kernel/countries/country.entity.js';
 import { TaxRate } from '../../kernel/tax-rates/tax-rate.entity.js';
 import { CoworkerInvoiceLine } from '../coworker-invoice-lines/coworker-invoice-line.entity.js';
 import { CoworkerInvoice } from '../coworker-invoices/coworker-invoice.entity.js';
-import { Coworker } from '../coworkers/coworker.entity.js';
+import { Coworker } from '../../customers/coworker.entity.js';
 import type { SourceLine, SourceSeller } from './einvoice.js';
 
 /**
@@ -40,7 +40,7 @@ export class EInvoicesRepository {
         `WHERE l.${q('CoworkerInvoiceId')} = ? ORDER BY l.${q('Position')}, l.${q('Id')} LIMIT ${Math.max(0, Math.floor(limit))}`,
       [invoiceId],
     );
-    // Amounts stay the database's text or number: the document computes with them exactly (money.ts).
+    // Amounts stay the database's text or number: the document computes with them exactly (kernel/money.ts).
     const text = (value: unknown) => (value === null || value === undefined ? null : String(value));
     const amount = (value: unknown) => (typeof value === 'number' ? value : String(value ?? 0));
     return rows.map((row) => ({

@@ -1,6 +1,7 @@
 import { zipSync } from 'fflate';
 import { runAtIdlePriority } from '../../platform/idle-priority.js';
-import { renderInvoicePdf, type PdfDocumentInput } from './invoice-pdf.js';
+import type { PdfDocumentInput } from './invoice-pdf-content.js';
+import { renderInvoicePdf } from './invoice-pdf.js';
 
 /**
  * One step of a print for the PDF process: the PDF of one document, or one zip of PDFs made already,

@@ -3,7 +3,7 @@ import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { after, describe, it } from 'node:test';
 import { unzipSync } from 'fflate';
-import type { PdfDocumentInput } from './invoice-pdf.js';
+import type { PdfDocumentInput } from './invoice-pdf-content.js';
 import { InvoicePdfRenderer } from './invoice-pdf.renderer.js';
 
 /** An invoice numbered `number` with `lineCount` lines. */

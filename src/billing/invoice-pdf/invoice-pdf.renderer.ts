@@ -3,7 +3,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { RoundRobinQueue } from '../../platform/round-robin-queue.js';
 import { Metrics } from '../../observability/metrics.js';
-import type { PdfDocumentInput } from './invoice-pdf.js';
+import type { PdfDocumentInput } from './invoice-pdf-content.js';
 import type { PdfStep, PdfStepResult } from './invoice-pdf.process.js';
 
 /** The PDF process's heap bound, apart from the service's (fonts and one document at a time). */

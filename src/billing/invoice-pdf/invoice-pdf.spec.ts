@@ -6,15 +6,8 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
 import * as fontkit from 'fontkit';
-import {
-  formatAmount,
-  formatDate,
-  formatUnitPrice,
-  renderInvoicePdf,
-  settlementRows,
-  type PdfDocumentInput,
-  type PdfLine,
-} from './invoice-pdf.js';
+import { formatAmount, formatDate, formatUnitPrice, settlementRows, type PdfDocumentInput, type PdfLine } from './invoice-pdf-content.js';
+import { renderInvoicePdf } from './invoice-pdf.js';
 import { InvoicePdfRenderer } from './invoice-pdf.renderer.js';
 
 /** The text pdftotext (poppler-utils) finds in a PDF, its layout kept. */

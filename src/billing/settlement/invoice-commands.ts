@@ -13,23 +13,22 @@ import { creditNotesValue } from './invoice-command-answers.js';
 import { InvoicePrints } from './invoice-prints.js';
 import { InvoiceRelease } from './invoice-release.js';
 import { InvoiceSettlement, settledFields, type Settled } from './invoice-settlement.js';
-import { CENT, proportionCents, toAmount, toDecimalText, units, type Units } from '../money.js';
+import { CENT, fromUnits, proportionCents, toUnits, unitsText, type Units } from '../../kernel/money.js';
 import { SettlementRepository } from './settlement.repository.js';
 import type { Tx } from '../../persistence/tx.js';
 
-const INVOICE = 'CoworkerInvoice';
-const EDIT = { entity: INVOICE, action: 'Edit' } as const;
+const EDIT = { entity: coworkerInvoices.name, action: 'Edit' } as const;
 const PROVIDERS = new Set(Object.values(PaymentProvider));
 const MANUAL = PaymentProvider.Manual;
 const CREDIT = PaymentProvider.Credit;
 
 const wholeSecond = (date: Date) => new Date(Math.floor(date.getTime() / 1000) * 1000);
-const amountOf = (record: WireRecord, field: string) => units(record[field] as number | null);
+const amountOf = (record: WireRecord, field: string) => toUnits(record[field]);
 const number = (record: object) => `Invoice ${String((record as { InvoiceNumber?: unknown }).InvoiceNumber)}`;
 
 /** An amount a command moves has at most 2 decimals (docs/api.md §9.1): 0.005 credits nobody can pay. */
 const refuseBeyondCents = (amount: Units, invoiceId: number) => {
-  if (amount % CENT !== 0n) throw refusal(`Amount${invoiceId}: ${toAmount(amount)} has more than 2 decimal places.`);
+  if (amount % CENT !== 0n) throw refusal(`Amount${invoiceId}: ${fromUnits(amount)} has more than 2 decimal places.`);
 };
 
 /** What the invoice's credit notes credit, from its wire fields: Total − Paid − Due (0 for void invoices). */
@@ -83,7 +82,7 @@ export class InvoiceCommands implements OnModuleInit {
   onModuleInit(): void {
     // One rule, two doors: a record DELETE of an invoice obeys what COWORKER_INVOICE_DELETE obeys.
     this.invoices.obeyDeletionRule((id, { tx, actor }) => this.prepareDeletion(id, tx, actor));
-    this.commands.register(INVOICE, {
+    this.commands.register(coworkerInvoices, {
       key: 'PAY_COWORKER_INVOICE_MANUAL',
       name: 'Mark as paid',
       permission: EDIT,
@@ -95,7 +94,7 @@ export class InvoiceCommands implements OnModuleInit {
       refuses: notPayable,
       run: (context) => this.pay(context),
     });
-    this.commands.register(INVOICE, {
+    this.commands.register(coworkerInvoices, {
       key: 'VOID_INVOICE',
       name: 'Void invoice',
       permission: EDIT,
@@ -103,7 +102,7 @@ export class InvoiceCommands implements OnModuleInit {
       refuses: notVoidable,
       run: (context) => this.void(context),
     });
-    this.commands.register(INVOICE, {
+    this.commands.register(coworkerInvoices, {
       key: 'COWORKER_INVOICE_CANCEL',
       name: 'Issue credit note',
       permission: EDIT,
@@ -117,7 +116,7 @@ export class InvoiceCommands implements OnModuleInit {
       value: creditNotesValue,
       run: (context) => this.credit(context),
     });
-    this.commands.register(INVOICE, {
+    this.commands.register(coworkerInvoices, {
       key: 'COWORKER_INVOICE_REFUND',
       name: 'Refund',
       permission: EDIT,
@@ -129,7 +128,7 @@ export class InvoiceCommands implements OnModuleInit {
       refuses: notRefundable,
       run: (context) => this.refund(context),
     });
-    this.commands.register(INVOICE, {
+    this.commands.register(coworkerInvoices, {
       key: 'COWORKER_INVOICE_DELETE',
       name: 'Delete invoice',
       permission: EDIT,
@@ -137,7 +136,7 @@ export class InvoiceCommands implements OnModuleInit {
       refuses: notDeletable,
       run: (context) => this.delete(context),
     });
-    this.commands.register(INVOICE, {
+    this.commands.register(coworkerInvoices, {
       key: 'COWORKER_INVOICE_PRINT',
       name: 'Print',
       permission: EDIT,
@@ -178,7 +177,7 @@ export class InvoiceCommands implements OnModuleInit {
           Description: `Payment of invoice ${invoice.InvoiceNumber}`,
           Code: 'PAYM',
           Debit: 0,
-          Credit: toDecimalText(settled.due),
+          Credit: unitsText(settled.due),
           PaymentGatewayName: method,
           TransactionDate: on,
         },
@@ -206,19 +205,19 @@ export class InvoiceCommands implements OnModuleInit {
     for (const settled of await this.locked(context, notCreditable)) {
       const { invoice } = settled;
       const given = amounts.get(invoice.Id);
-      const amount = given === undefined ? settled.due : units(given);
+      const amount = given === undefined ? settled.due : toUnits(given);
       if (amount <= 0n) throw refusal(`Amount${invoice.Id}: the amount to credit must be above 0.`);
       refuseBeyondCents(amount, invoice.Id);
       if (amount > settled.due)
-        throw refusal(`Amount${invoice.Id}: ${toAmount(amount)} is over what is due on ${number(invoice)} (${toAmount(settled.due)}).`);
+        throw refusal(`Amount${invoice.Id}: ${fromUnits(amount)} is over what is due on ${number(invoice)} (${fromUnits(settled.due)}).`);
       const tax = proportionCents(amount, invoice.TaxAmount, invoice.TotalAmount);
       if (preview) {
         notes.push({
           CoworkerInvoiceId: invoice.Id,
           CoworkerId: invoice.CoworkerId,
           CurrencyId: invoice.CurrencyId,
-          TotalAmount: toAmount(-amount),
-          TaxAmount: toAmount(-tax),
+          TotalAmount: fromUnits(-amount),
+          TaxAmount: fromUnits(-tax),
           CreditNote: true,
           OriginalInvoiceGuid: invoice.UniqueId,
         });
@@ -247,15 +246,15 @@ export class InvoiceCommands implements OnModuleInit {
       BusinessId: invoice.BusinessId,
       CurrencyId: invoice.CurrencyId,
       Description: description,
-      TotalAmount: toDecimalText(-amount),
-      TaxAmount: toDecimalText(-tax),
+      TotalAmount: unitsText(-amount),
+      TaxAmount: unitsText(-tax),
       CreditNote: true,
       OriginalInvoiceGuid: invoice.UniqueId,
       InvoiceFromDate: original.InvoiceFromDate ? new Date(String(original.InvoiceFromDate)) : null,
       InvoiceToDate: original.InvoiceToDate ? new Date(String(original.InvoiceToDate)) : null,
     });
     // The original's bill-to as it was billed (issue() captured the customer's details of today), nothing due.
-    const settledNote = { ...billTo, PaidAmount: toDecimalText(0n), DueAmount: toDecimalText(0n), Paid: false, PaidOn: null };
+    const settledNote = { ...billTo, PaidAmount: unitsText(0n), DueAmount: unitsText(0n), Paid: false, PaidOn: null };
     await this.repository.overwriteInvoice(id, settledNote, tx);
     const rate = await this.repository.singleTaxRate(invoice.Id, tx);
     await this.repository.insertLine(
@@ -263,12 +262,12 @@ export class InvoiceCommands implements OnModuleInit {
         CoworkerInvoiceId: id,
         Description: `Credit of invoice ${invoice.InvoiceNumber}`,
         Quantity: 1,
-        UnitPrice: toDecimalText(-net),
-        SubTotal: toDecimalText(-net),
+        UnitPrice: unitsText(-net),
+        SubTotal: unitsText(-net),
         TaxRateId: rate?.id ?? null,
         TaxRate: rate ? rate.rate : net === 0n ? '0' : (Number((tax * 1_000_000n) / net) / 10_000).toFixed(4),
-        TaxAmount: toDecimalText(-tax),
-        TotalAmount: toDecimalText(-amount),
+        TaxAmount: unitsText(-tax),
+        TotalAmount: unitsText(-amount),
         PeriodFrom: null,
         PeriodTo: null,
         Position: 1,
@@ -289,12 +288,12 @@ export class InvoiceCommands implements OnModuleInit {
       const { invoice } = settled;
       const refundable = settled.paid - settled.refunded;
       const given = amounts.get(invoice.Id);
-      const amount = given === undefined ? refundable : units(given);
+      const amount = given === undefined ? refundable : toUnits(given);
       if (amount <= 0n) throw refusal(`Amount${invoice.Id}: the amount to refund must be above 0.`);
       refuseBeyondCents(amount, invoice.Id);
       if (amount > refundable)
         throw refusal(
-          `Amount${invoice.Id}: ${toAmount(amount)} is over what was paid and not refunded on ${number(invoice)} (${toAmount(refundable)}).`,
+          `Amount${invoice.Id}: ${fromUnits(amount)} is over what was paid and not refunded on ${number(invoice)} (${fromUnits(refundable)}).`,
         );
       await this.entries.writeEntry(
         {
@@ -303,7 +302,7 @@ export class InvoiceCommands implements OnModuleInit {
           CoworkerInvoiceId: invoice.Id,
           Description: `Refund of invoice ${invoice.InvoiceNumber}`,
           Code: 'REFUND',
-          Debit: toDecimalText(amount),
+          Debit: unitsText(amount),
           Credit: 0,
           PaymentGatewayName: method,
           TransactionDate: on,
@@ -348,9 +347,9 @@ function stateOf(settled: Settled): WireRecord {
     InvoiceNumber: invoice.InvoiceNumber,
     Void: invoice.Void,
     CreditNote: invoice.CreditNote,
-    TotalAmount: toAmount(invoice.TotalAmount),
-    PaidAmount: toAmount(invoice.CreditNote ? 0n : settled.paid),
-    DueAmount: toAmount(settled.due),
-    RefundedAmount: toAmount(settled.refunded),
+    TotalAmount: fromUnits(invoice.TotalAmount),
+    PaidAmount: fromUnits(invoice.CreditNote ? 0n : settled.paid),
+    DueAmount: fromUnits(settled.due),
+    RefundedAmount: fromUnits(settled.refunded),
   };
 }

@@ -4,7 +4,7 @@ import { Downloads } from '../../downloads/downloads.js';
 import { bulkTurn } from '../../platform/bulk-lane.js';
 import { refusal } from '../../records/errors.js';
 import type { WireRecord } from '../../records/record-definition.js';
-import type { PdfBusiness, PdfDocumentInput, PdfInvoice, PdfLine } from '../invoice-pdf/invoice-pdf.js';
+import type { PdfBusiness, PdfDocumentInput, PdfInvoice, PdfLine } from '../invoice-pdf/invoice-pdf-content.js';
 import { InvoicePdfRenderer } from '../invoice-pdf/invoice-pdf.renderer.js';
 import { SettlementRepository } from './settlement.repository.js';
 

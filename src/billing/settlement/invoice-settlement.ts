@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { RecordValidationException } from '../../records/errors.js';
 import type { Principal } from '../../platform/principal.js';
 import { CoworkerInvoicesService } from '../coworker-invoices/coworker-invoices.service.js';
-import { sum, toAmount, type Units } from '../money.js';
+import { fromUnits, sum, type Units } from '../../kernel/money.js';
 import { settle, settledFields, type Settled } from './settled.js';
 import { SettlementRepository } from './settlement.repository.js';
 import type { Tx } from '../../persistence/tx.js';
@@ -52,13 +52,13 @@ export class InvoiceSettlement {
     const number = `Invoice ${invoice.InvoiceNumber}`;
     if (entry.credit > 0n) {
       if (invoice.CreditNote)
-        throw RecordValidationException.field('Credit', `${number} is a credit note: it cannot be paid.`, toAmount(entry.credit));
-      if (invoice.Void) throw RecordValidationException.field('Credit', `${number} is void: it cannot be paid.`, toAmount(entry.credit));
+        throw RecordValidationException.field('Credit', `${number} is a credit note: it cannot be paid.`, fromUnits(entry.credit));
+      if (invoice.Void) throw RecordValidationException.field('Credit', `${number} is void: it cannot be paid.`, fromUnits(entry.credit));
       if (entry.credit > settled.due) {
         throw RecordValidationException.field(
           'Credit',
-          `A payment of ${toAmount(entry.credit)} is over what is due on ${number} (${toAmount(settled.due)}).`,
-          toAmount(entry.credit),
+          `A payment of ${fromUnits(entry.credit)} is over what is due on ${number} (${fromUnits(settled.due)}).`,
+          fromUnits(entry.credit),
         );
       }
     }
@@ -67,8 +67,8 @@ export class InvoiceSettlement {
       if (entry.debit > refundable) {
         throw RecordValidationException.field(
           'Debit',
-          `A refund of ${toAmount(entry.debit)} is over what was paid and not refunded on ${number} (${toAmount(refundable)}).`,
-          toAmount(entry.debit),
+          `A refund of ${fromUnits(entry.debit)} is over what was paid and not refunded on ${number} (${fromUnits(refundable)}).`,
+          fromUnits(entry.debit),
         );
       }
     }
@@ -84,7 +84,7 @@ export class InvoiceSettlement {
     if (settled && settled.refunded > settled.paid) {
       throw RecordValidationException.field(
         field,
-        `Invoice ${settled.invoice.InvoiceNumber} has refunds of ${toAmount(settled.refunded)}: its payments cannot go below that.`,
+        `Invoice ${settled.invoice.InvoiceNumber} has refunds of ${fromUnits(settled.refunded)}: its payments cannot go below that.`,
         null,
       );
     }

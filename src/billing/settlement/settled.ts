@@ -1,4 +1,4 @@
-import { sum, toDecimalText, type Units } from '../money.js';
+import { sum, unitsText, type Units } from '../../kernel/money.js';
 import type { InvoiceEntry, LockedInvoice } from './settlement.repository.js';
 
 // The settled fields of an invoice as pure functions of its entries and credit notes (docs/api.md §10.1).
@@ -44,12 +44,12 @@ export function settledFields(settled: Settled): Record<string, unknown> {
   const { invoice, paid, refunded, due } = settled;
   const paidInFull = !invoice.Void && !invoice.CreditNote && settled.hasPayments && due === 0n;
   return {
-    PaidAmount: toDecimalText(invoice.CreditNote ? 0n : paid),
-    DueAmount: toDecimalText(due),
+    PaidAmount: unitsText(invoice.CreditNote ? 0n : paid),
+    DueAmount: unitsText(due),
     Paid: paidInFull,
     PaidOn: paidInFull ? new Date(settled.lastPaymentOn!) : null,
     Refunded: refunded > 0n,
     RefundedOn: refunded > 0n ? new Date(settled.lastRefundOn!) : null,
-    RefundedAmount: toDecimalText(refunded),
+    RefundedAmount: unitsText(refunded),
   };
 }

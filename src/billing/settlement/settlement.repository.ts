@@ -7,7 +7,7 @@ import { CoworkerInvoiceLine } from '../coworker-invoice-lines/coworker-invoice-
 import { CoworkerInvoice } from '../coworker-invoices/coworker-invoice.entity.js';
 import { CoworkerLedgerEntry } from '../coworker-ledger-entries/coworker-ledger-entry.entity.js';
 import { SERVICE_CODES } from '../coworker-ledger-entries/service-entries.js';
-import { units, type Units } from '../money.js';
+import { toUnits, type Units } from '../../kernel/money.js';
 import { createStamp } from '../../records/audit-stamp.js';
 import type { Tx } from '../../persistence/tx.js';
 
@@ -62,7 +62,7 @@ export interface LedgerInvoice {
  * The SQL of settlement (docs/settlement.md), inside the writing transaction. An invoice's settled
  * fields are derived from its entries and credit notes while its row is locked: MySQL's
  * `SELECT … FOR UPDATE` makes every writer of one invoice take turns on any instance; SQLite has one
- * writer at a time. Amounts are read as units (money.ts), never added in SQL.
+ * writer at a time. Amounts are read as units (kernel/money.ts), never added in SQL.
  */
 @Injectable()
 export class SettlementRepository {
@@ -114,8 +114,8 @@ export class SettlementRepository {
       CoworkerId: Number(row.CoworkerId),
       CurrencyId: Number(row.CurrencyId),
       InvoiceNumber: String(row.InvoiceNumber),
-      TotalAmount: units(row.TotalAmount as number | string | null),
-      TaxAmount: units(row.TaxAmount as number | string | null),
+      TotalAmount: toUnits(row.TotalAmount),
+      TaxAmount: toUnits(row.TaxAmount),
       Void: toWire('bool', row.Void) as boolean,
       CreditNote: toWire('bool', row.CreditNote) as boolean,
     };
@@ -138,8 +138,8 @@ export class SettlementRepository {
       .filter((row) => Number(row.Id) !== except)
       .map((row) => ({
         Id: Number(row.Id),
-        Debit: units(row.Debit as number | string),
-        Credit: units(row.Credit as number | string),
+        Debit: toUnits(row.Debit as number | string),
+        Credit: toUnits(row.Credit as number | string),
         TransactionDate: Date.parse(toWire('datetime', row.TransactionDate) as string),
       }));
   }
@@ -159,8 +159,8 @@ export class SettlementRepository {
       Code: String(row.Code),
       CoworkerId: Number(row.CoworkerId),
       Description: row.Description === null ? null : String(row.Description),
-      Debit: units(row.Debit as number | string),
-      Credit: units(row.Credit as number | string),
+      Debit: toUnits(row.Debit as number | string),
+      Credit: toUnits(row.Credit as number | string),
       TransactionDate: toWire('datetime', row.TransactionDate) as string,
     }));
   }
@@ -180,7 +180,7 @@ export class SettlementRepository {
       BusinessId: Number(row.BusinessId),
       CoworkerId: Number(row.CoworkerId),
       InvoiceNumber: String(row.InvoiceNumber),
-      TotalAmount: units(row.TotalAmount as number | string | null),
+      TotalAmount: toUnits(row.TotalAmount),
       CreatedOn: toWire('datetime', row.CreatedOn) as string,
       CreditNote: toWire('bool', row.CreditNote) as boolean,
     };
@@ -201,7 +201,7 @@ export class SettlementRepository {
       [uniqueId, 1],
       tx,
     );
-    return rows.map((row) => units(row.t as number | string | null));
+    return rows.map((row) => toUnits(row.t as number | string | null));
   }
 
   /** Writes columns of an invoice just issued in this transaction (no version raise: its Create entry follows). */

@@ -2,7 +2,7 @@ import { Entity } from 'typeorm';
 import { BoolColumn, IntColumn, TextColumn } from '../../records/columns.js';
 import { RecordEntity } from '../../records/record.entity.js';
 import { CalendarEvent } from '../calendar-events/calendar-event.entity.js';
-import { Coworker } from '../../billing/coworkers/coworker.entity.js';
+import { Coworker } from '../../customers/coworker.entity.js';
 
 /** A person signed up for an event; each takes one place of the event's Allocation. */
 @Entity('eventattendee')

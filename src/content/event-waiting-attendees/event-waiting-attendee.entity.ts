@@ -3,7 +3,7 @@ import { IntColumn, TextColumn } from '../../records/columns.js';
 import { RecordEntity } from '../../records/record.entity.js';
 import { Business } from '../../kernel/businesses/business.entity.js';
 import { CalendarEvent } from '../calendar-events/calendar-event.entity.js';
-import { Coworker } from '../../billing/coworkers/coworker.entity.js';
+import { Coworker } from '../../customers/coworker.entity.js';
 
 /**
  * A person waiting for a place at a sold-out event. A customer is on an event's list at most once

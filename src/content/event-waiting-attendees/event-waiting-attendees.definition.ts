@@ -1,5 +1,5 @@
 import { defineRecord } from '../../records/record-definition.js';
-import { Coworker } from '../../billing/coworkers/coworker.entity.js';
+import { Coworker } from '../../customers/coworker.entity.js';
 import { CalendarEvent } from '../calendar-events/calendar-event.entity.js';
 import { EventWaitingAttendeeDto } from './dto/event-waiting-attendee.dto.js';
 import { EventWaitingAttendee } from './event-waiting-attendee.entity.js';

@@ -1,7 +1,7 @@
 import { Entity } from 'typeorm';
 import { BoolColumn, DateTimeColumn, IntColumn } from '../../records/columns.js';
 import { RecordEntity } from '../../records/record.entity.js';
-import { Coworker } from '../../billing/coworkers/coworker.entity.js';
+import { Coworker } from '../../customers/coworker.entity.js';
 import { Survey } from '../surveys/survey.entity.js';
 
 /** One sending of a survey to a customer (docs/api.md §9.6). */

@@ -1,5 +1,5 @@
 import { defineRecord } from '../../records/record-definition.js';
-import { Coworker } from '../../billing/coworkers/coworker.entity.js';
+import { Coworker } from '../../customers/coworker.entity.js';
 import { Survey } from '../surveys/survey.entity.js';
 import { SurveyRunDto } from './dto/survey-run.dto.js';
 import { SurveyRun } from './survey-run.entity.js';

@@ -5,7 +5,7 @@ import type { WireRecord } from '../../records/record-definition.js';
 import { toWire } from '../../records/wire-values.js';
 import { CalendarEvent } from '../../content/calendar-events/calendar-event.entity.js';
 import { attendeeCountSql } from '../../content/calendar-events/calendar-events.repository.js';
-import { Coworker } from '../../billing/coworkers/coworker.entity.js';
+import { Coworker } from '../../customers/coworker.entity.js';
 import type { PublicEventsQuery } from './public-events-query.js';
 
 /** What the public may see of an event (no audit fields, no external ids). */

@@ -13,8 +13,9 @@ import type { Tx } from '../../persistence/tx.js';
 
 // The commands protocol of docs/billing.md, written once for every record type (docs/billing.md,
 // "How a record type declares a command"). A record type whose definition says `commands: true` gets
-// `GET /api/{path}/commands` and `POST /api/{path}/runcommand`; the commands themselves are registered
-// through DI by the modules that implement them (RecordCommands.register in onModuleInit).
+// `GET /api/{path}/commands` and `POST /api/{path}/runcommand`; the commands themselves are declared
+// with that definition, never a type's name, through DI by the modules that implement them
+// (RecordCommands.register(definition, …) in onModuleInit).
 
 /** How a parameter's value is read: typed JSON or, as the platform's clients send them, strings. */
 export type CommandParameterType = 'Boolean' | 'Date' | 'DateTime' | 'Integer' | 'Decimal' | 'String';
@@ -122,35 +123,38 @@ const SUCCESS = 'The command was run correctly.';
 /** Refused runs answer HTTP 200 with this body (docs/billing.md). */
 const refused = (message: string): ActionConfirmation => failureConfirmation(400, message);
 
-/** The commands of every record type, registered by the modules that implement them. */
+/** The commands of every record type, declared with its definition by the modules that implement them. */
 @Injectable()
 export class RecordCommands {
-  private readonly byType = new Map<string, RecordCommand[]>();
+  private readonly byType = new Map<RecordDefinition<any>, RecordCommand[]>();
 
   constructor(private readonly db: Database) {}
 
-  /** Adds a command to the record type named `recordName` (its definition's `name`). */
-  register(recordName: string, command: RecordCommand): void {
-    const list = this.byType.get(recordName) ?? [];
-    if (list.some((existing) => existing.key.toLowerCase() === command.key.toLowerCase()))
-      throw new Error(`Command ${command.key} of ${recordName} is registered twice`);
-    list.push(command);
+  /** Declares commands of the record type of `definition`, which must offer commands (`commands: true`). */
+  register(definition: RecordDefinition<any>, ...commands: RecordCommand[]): void {
+    if (!definition.commands) throw new Error(`${definition.name} offers no commands (its definition lacks commands: true)`);
+    const list = this.byType.get(definition) ?? [];
+    for (const command of commands) {
+      if (list.some((existing) => existing.key.toLowerCase() === command.key.toLowerCase()))
+        throw new Error(`Command ${command.key} of ${definition.name} is registered twice`);
+      list.push(command);
+    }
     list.sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
-    this.byType.set(recordName, list);
+    this.byType.set(definition, list);
   }
 
-  /** Every record type's commands, by the type's name (for the OpenAPI document). */
-  all(): ReadonlyMap<string, readonly RecordCommand[]> {
+  /** Every record type's commands, by its definition (for the OpenAPI document). */
+  all(): ReadonlyMap<RecordDefinition<any>, readonly RecordCommand[]> {
     return this.byType;
   }
 
-  commandsOf(recordName: string): readonly RecordCommand[] {
-    return this.byType.get(recordName) ?? [];
+  commandsOf(definition: RecordDefinition<any>): readonly RecordCommand[] {
+    return this.byType.get(definition) ?? [];
   }
 
   /** `GET /commands[?id=]`: every command of the type, or those the record's state allows now. */
   async describe(target: CommandTarget, id: unknown, actor: Principal | undefined): Promise<CommandDescription[]> {
-    let commands = this.commandsOf(target.definition.name);
+    let commands = this.commandsOf(target.definition);
     if (id !== undefined && id !== '') {
       const parsed = parseId(id);
       if (parsed === null) throw new RecordNotFoundException();
@@ -166,7 +170,7 @@ export class RecordCommands {
     const request = (body && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
     const key = field(request, 'Key');
     if (typeof key !== 'string' || !key) return refused('Key: the command to run is required.');
-    const command = this.commandsOf(target.definition.name).find((candidate) => candidate.key.toLowerCase() === key.toLowerCase());
+    const command = this.commandsOf(target.definition).find((candidate) => candidate.key.toLowerCase() === key.toLowerCase());
     if (!command) return refused(`Unknown command "${key}" for ${target.definition.name}.`);
     if (!actor || !allows(actor, command.permission)) throw new UnauthorizedException();
 

@@ -22,10 +22,10 @@ export class BookingCommands implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.commands.register('Booking', {
+    this.commands.register(bookings, {
       key: 'CANCEL_BOOKING',
       name: 'Cancel booking',
-      permission: { entity: 'Booking', action: 'Delete' },
+      permission: { entity: bookings.name, action: 'Delete' },
       displayInDropdown: true,
       parameters: [
         { Name: 'Cancellation Reason', Type: 'Integer' },

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { toUnits, unitsText } from '../../billing/due-items/money.js';
+import { toUnits, unitsText } from '../../kernel/money.js';
 import { bookingPrice, bookingRefusal, lengthBoundRefusal, peakOverlap, type BookingFacts } from './booking-rules.js';
 
 const at = (text: string) => new Date(text);

@@ -1,7 +1,7 @@
 // The pure rules of a booking (docs/bookings.md): what refuses it, its price, and how many other
 // bookings cover the resource at once. Create, move and `available` all decide with these.
 
-import { divideRounded, type Units } from '../../billing/due-items/money.js';
+import { divideRounded, type Units } from '../../kernel/money.js';
 
 const MINUTE_MS = 60_000;
 
@@ -148,7 +148,7 @@ export function peakOverlap(intervals: ReadonlyArray<readonly [number, number, .
 }
 
 /**
- * A booking's price in units of 1/10,000 (`billing/due-items/money.ts`): HourlyPrice × minutes ÷ 60,
+ * A booking's price in units of 1/10,000 (`kernel/money.ts`): HourlyPrice × minutes ÷ 60,
  * rounded to cents, halves away from zero (docs/api.md §9.1), computed exactly.
  */
 export function bookingPrice(hourlyPrice: Units, minutes: number): Units {

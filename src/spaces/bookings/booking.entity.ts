@@ -2,7 +2,7 @@ import { Entity, Index } from 'typeorm';
 import { BoolColumn, DateTimeColumn, IntColumn, LongTextColumn, MoneyColumn } from '../../records/columns.js';
 import { RecordEntity } from '../../records/record.entity.js';
 import { Business } from '../../kernel/businesses/business.entity.js';
-import { Coworker } from '../../billing/coworkers/coworker.entity.js';
+import { Coworker } from '../../customers/coworker.entity.js';
 import { Resource } from '../resources/resource.entity.js';
 
 /** eBookingCancellationReason (docs/api.md §13): why a booking was cancelled. */

@@ -1,5 +1,5 @@
 import { defineRecord } from '../../records/record-definition.js';
-import { Coworker } from '../../billing/coworkers/coworker.entity.js';
+import { Coworker } from '../../customers/coworker.entity.js';
 import { Resource } from '../resources/resource.entity.js';
 import { Booking } from './booking.entity.js';
 import { BookingDto, BookingUpdateDto } from './dto/booking.dto.js';

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { inList } from '../../billing/due-items/due-items.js';
 import { Database } from '../../persistence/database.js';
-import { toUnits } from '../../billing/due-items/money.js';
+import { toUnits } from '../../kernel/money.js';
 import { parseDbDateTime, toWire } from '../../records/wire-values.js';
-import { Coworker } from '../../billing/coworkers/coworker.entity.js';
+import { Coworker } from '../../customers/coworker.entity.js';
 import { Resource } from '../resources/resource.entity.js';
 import { BookingProduct } from '../booking-products/booking-product.entity.js';
 import type { BookedResource } from './booking-rules.js';

@@ -4,7 +4,7 @@ import type { CreditQuestion } from '../../billing/coworker-booking-credit-use-h
 import { spent, type Spend } from '../../billing/coworker-booking-credit-use-histories/spend-rules.js';
 import { CoworkerContractsRules } from '../../billing/coworker-contracts/coworker-contracts.rules.js';
 import { RecordNotFoundException, RecordValidationException } from '../../records/errors.js';
-import { fromUnits, toUnits, unitsText } from '../../billing/due-items/money.js';
+import { fromUnits, toUnits, unitsText } from '../../kernel/money.js';
 import type { Principal } from '../../platform/principal.js';
 import type { WireRecord } from '../../records/record-definition.js';
 import { MONEY_LIMIT } from '../../records/validation/fields.js';

@@ -2,7 +2,7 @@ import { Entity, Index } from 'typeorm';
 import { BoolColumn, DateTimeColumn, IntColumn, TextColumn } from '../../records/columns.js';
 import { RecordEntity } from '../../records/record.entity.js';
 import { Business } from '../../kernel/businesses/business.entity.js';
-import { Coworker } from '../../billing/coworkers/coworker.entity.js';
+import { Coworker } from '../../customers/coworker.entity.js';
 
 /**
  * A customer's visit of a business (docs/presence.md), open while ToTime is null. CoworkerTimePassGuid

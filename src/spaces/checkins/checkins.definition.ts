@@ -1,6 +1,6 @@
 import { defineRecord } from '../../records/record-definition.js';
 import { Business } from '../../kernel/businesses/business.entity.js';
-import { Coworker } from '../../billing/coworkers/coworker.entity.js';
+import { Coworker } from '../../customers/coworker.entity.js';
 import { Checkin } from './checkin.entity.js';
 import { CheckinDto, CheckinUpdateDto } from './dto/checkin.dto.js';
 

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { coworkers } from '../../billing/coworkers/coworkers.definition.js';
+import { coworkers } from '../../customers/coworkers/coworkers.definition.js';
 import { CoworkerContractsRules } from '../../billing/coworker-contracts/coworker-contracts.rules.js';
 import { CoworkerTimePassesService } from '../../billing/coworker-time-passes/coworker-time-passes.service.js';
 import type { ChangeAction } from '../../records/field-changes.js';

@@ -1,5 +1,5 @@
 import { defineRecord } from '../../records/record-definition.js';
-import { Coworker } from '../../billing/coworkers/coworker.entity.js';
+import { Coworker } from '../../customers/coworker.entity.js';
 import { CoworkerDelivery } from './coworker-delivery.entity.js';
 import { CoworkerDeliveryDto } from './dto/coworker-delivery.dto.js';
 

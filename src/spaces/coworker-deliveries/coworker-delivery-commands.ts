@@ -19,11 +19,11 @@ export class CoworkerDeliveryCommands implements OnModuleInit {
 
   onModuleInit(): void {
     this.commands.register(
-      'CoworkerDelivery',
+      coworkerDeliveries,
       claimCommand({
         key: 'DELIVERY_COLLECT',
         name: 'Collect delivery',
-        permission: { entity: 'CoworkerDelivery', action: 'Edit' },
+        permission: { entity: coworkerDeliveries.name, action: 'Edit' },
         done: (delivery) => delivery.Collected === true,
         doneAlready: (id) => `CoworkerDelivery ${id} has been collected already.`,
         claim: (id, at, by, tx) => this.deliveries.collect(id, at, by, tx),

@@ -1,7 +1,7 @@
 import { Entity, Index } from 'typeorm';
 import { BoolColumn, DateTimeColumn, IntColumn, LongTextColumn, TextColumn } from '../../records/columns.js';
 import { RecordEntity } from '../../records/record.entity.js';
-import { Coworker } from '../../billing/coworkers/coworker.entity.js';
+import { Coworker } from '../../customers/coworker.entity.js';
 import { Business } from '../../kernel/businesses/business.entity.js';
 
 /** eDeliveryType, the platform's kinds of delivery (docs/stock-and-deliveries.md). */

@@ -2,7 +2,7 @@ import { DateTime, Money, Reference, Text } from '../../../records/validation/fi
 import { RecordDto } from '../../../records/validation/record.dto.js';
 import { Business } from '../../../kernel/businesses/business.entity.js';
 import { TaxRate } from '../../../kernel/tax-rates/tax-rate.entity.js';
-import { Coworker } from '../../coworkers/coworker.entity.js';
+import { Coworker } from '../../../customers/coworker.entity.js';
 
 /** The smallest amount a charge bills: money above 0 (docs/api.md §13.2). */
 const SMALLEST_AMOUNT = 0.0001;

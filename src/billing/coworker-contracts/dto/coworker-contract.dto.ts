@@ -1,6 +1,6 @@
 import { Bool, DateTime, Integer, Money, Reference, Text } from '../../../records/validation/fields.js';
 import { RecordDto } from '../../../records/validation/record.dto.js';
-import { Coworker } from '../../../billing/coworkers/coworker.entity.js';
+import { Coworker } from '../../../customers/coworker.entity.js';
 import { Tariff } from '../../tariffs/tariff.entity.js';
 
 export class CoworkerContractDto extends RecordDto {

@@ -1,6 +1,6 @@
 import { DateTime, Enum, Money, Reference, Text } from '../../../records/validation/fields.js';
 import { RecordDto } from '../../../records/validation/record.dto.js';
-import { Coworker } from '../../../billing/coworkers/coworker.entity.js';
+import { Coworker } from '../../../customers/coworker.entity.js';
 import { Business } from '../../../kernel/businesses/business.entity.js';
 import { CoworkerInvoice } from '../../coworker-invoices/coworker-invoice.entity.js';
 import { PaymentProvider } from '../coworker-ledger-entry.entity.js';

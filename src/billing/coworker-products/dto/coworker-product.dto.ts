@@ -1,6 +1,6 @@
 import { Bool, DateTime, Enum, Integer, Money, Reference, Text } from '../../../records/validation/fields.js';
 import { RecordDto } from '../../../records/validation/record.dto.js';
-import { Coworker } from '../../../billing/coworkers/coworker.entity.js';
+import { Coworker } from '../../../customers/coworker.entity.js';
 import { Product } from '../../products/product.entity.js';
 
 /** Most units one sale may take (keeps Credit × Quantity within the credit columns). */

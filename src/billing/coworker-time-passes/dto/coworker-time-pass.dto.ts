@@ -1,7 +1,7 @@
 import { Bool, DateTime, Integer, Money, Reference, Text } from '../../../records/validation/fields.js';
 import { RecordDto } from '../../../records/validation/record.dto.js';
 import { Business } from '../../../kernel/businesses/business.entity.js';
-import { Coworker } from '../../coworkers/coworker.entity.js';
+import { Coworker } from '../../../customers/coworker.entity.js';
 import { TimePass } from '../../time-passes/time-pass.entity.js';
 
 /** The most passes one create makes. */

@@ -1,6 +1,6 @@
 import { Reference, Text } from '../../../records/validation/fields.js';
 import { RecordDto } from '../../../records/validation/record.dto.js';
-import { Coworker } from '../../../billing/coworkers/coworker.entity.js';
+import { Coworker } from '../../../customers/coworker.entity.js';
 import { Business } from '../../../kernel/businesses/business.entity.js';
 import { CalendarEvent } from '../../calendar-events/calendar-event.entity.js';
 

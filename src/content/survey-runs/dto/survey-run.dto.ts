@@ -1,6 +1,6 @@
 import { Bool, DateTime, Reference } from '../../../records/validation/fields.js';
 import { RecordDto } from '../../../records/validation/record.dto.js';
-import { Coworker } from '../../../billing/coworkers/coworker.entity.js';
+import { Coworker } from '../../../customers/coworker.entity.js';
 import { Survey } from '../../surveys/survey.entity.js';
 
 /** Spec §2.6 and §4.7: CoworkerId and SurveyId are required on create and on update. */

@@ -1,6 +1,6 @@
 import { Bool, DateTime, Reference, Text } from '../../../records/validation/fields.js';
 import { RecordDto } from '../../../records/validation/record.dto.js';
-import { Coworker } from '../../../billing/coworkers/coworker.entity.js';
+import { Coworker } from '../../../customers/coworker.entity.js';
 import { Resource } from '../../resources/resource.entity.js';
 
 /** A booking (docs/bookings.md); the amounts are the service's, never the body's. */

@@ -1,7 +1,7 @@
 import { Bool, DateTime, Reference, Text } from '../../../records/validation/fields.js';
 import { RecordDto } from '../../../records/validation/record.dto.js';
 import { Business } from '../../../kernel/businesses/business.entity.js';
-import { Coworker } from '../../../billing/coworkers/coworker.entity.js';
+import { Coworker } from '../../../customers/coworker.entity.js';
 
 /** A check-in (docs/presence.md); the pass it uses is the rules', never the body's. */
 export class CheckinDto extends RecordDto {

@@ -1,7 +1,7 @@
 import { Bool, IdList, Reference, Text } from '../../../records/validation/fields.js';
 import { RecordDto } from '../../../records/validation/record.dto.js';
 import { Business } from '../../../kernel/businesses/business.entity.js';
-import { Coworker } from '../../coworkers/coworker.entity.js';
+import { Coworker } from '../../coworker.entity.js';
 
 export class TeamDto extends RecordDto {
   @Reference(() => Business, { required: true }) BusinessId: number;

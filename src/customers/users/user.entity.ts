@@ -1,7 +1,7 @@
 import { Entity, Index } from 'typeorm';
 import { BoolColumn, DateTimeColumn, IdListColumn, IntColumn, TextColumn } from '../../records/columns.js';
 import { RecordEntity } from '../../records/record.entity.js';
-import { Coworker } from '../../billing/coworkers/coworker.entity.js';
+import { Coworker } from '../coworker.entity.js';
 
 /** A login: a full administrator, a restricted administrator (roles, businesses) or a customer. */
 @Entity('user')

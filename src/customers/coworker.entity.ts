@@ -1,8 +1,8 @@
 import { Entity } from 'typeorm';
-import { IntColumn, TextColumn } from '../../records/columns.js';
-import { RecordEntity } from '../../records/record.entity.js';
-import { Business } from '../../kernel/businesses/business.entity.js';
-import { Country } from '../../kernel/countries/country.entity.js';
+import { IntColumn, TextColumn } from '../records/columns.js';
+import { RecordEntity } from '../records/record.entity.js';
+import { Business } from '../kernel/businesses/business.entity.js';
+import { Country } from '../kernel/countries/country.entity.js';
 
 export const CoworkerType = { Individual: 1, Company: 2 } as const;
 

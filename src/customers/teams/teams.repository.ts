@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../persistence/database.js';
-import { Coworker } from '../coworkers/coworker.entity.js';
+import { Coworker } from '../coworker.entity.js';
 import type { Tx } from '../../persistence/tx.js';
 
 /** The reads of teams beyond the machinery's own. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../persistence/database.js';
 import { emailKey } from '../../records/validation/fields.js';
-import { Coworker } from '../../billing/coworkers/coworker.entity.js';
+import { Coworker } from '../coworker.entity.js';
 import { User } from './user.entity.js';
 import type { Tx } from '../../persistence/tx.js';
 

@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { RecordModule } from '../../records/record.module.js';
-import { CoworkerContractsModule } from '../../billing/coworker-contracts/coworker-contracts.module.js';
-import { UsersModule } from '../../billing/users/users.module.js';
+import { UsersModule } from '../users/users.module.js';
 import { coworkers } from './coworkers.definition.js';
 import { CoworkersRepository } from './coworkers.repository.js';
 import { CoworkersRules } from './coworkers.rules.js';
@@ -13,7 +12,8 @@ import { coworkerEvents } from './coworkers.events.js';
     events: coworkerEvents,
     rules: CoworkersRules,
     providers: [CoworkersRepository],
-    imports: [UsersModule, CoworkerContractsModule],
+    // CustomerPlans comes from billing's contracts module (global).
+    imports: [UsersModule],
   }),
 )
 export class CoworkersModule {}

@@ -1,5 +1,5 @@
 import { defineRecord, type WireRecord } from '../../records/record-definition.js';
-import { Coworker } from './coworker.entity.js';
+import { Coworker } from '../coworker.entity.js';
 import { coworkerReadSql } from './coworkers.repository.js';
 import { CoworkerDto } from './dto/coworker.dto.js';
 

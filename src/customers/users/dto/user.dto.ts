@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsOptional, IsString, Matches, MinLength } from 'class-validator';
 import { Bool, EmailAddress, IdList, Reference, Text } from '../../../records/validation/fields.js';
 import { RecordDto } from '../../../records/validation/record.dto.js';
-import { Coworker } from '../../../billing/coworkers/coworker.entity.js';
+import { Coworker } from '../../coworker.entity.js';
 import { Business } from '../../../kernel/businesses/business.entity.js';
 
 export const ROLE_PATTERN = /^[A-Za-z]+-(List|Read|Create|Edit|Update|Delete)$/i;

@@ -1,11 +1,10 @@
 import { Expose, Transform } from 'class-transformer';
 import { MinLength } from 'class-validator';
-import { Bool, EmailAddress, Enum, IdList, Reference, Text } from '../../../records/validation/fields.js';
+import { Bool, EmailAddress, entityNamed, Enum, IdList, Reference, Text } from '../../../records/validation/fields.js';
 import { RecordDto } from '../../../records/validation/record.dto.js';
-import { Tariff } from '../../../billing/tariffs/tariff.entity.js';
 import { Business } from '../../../kernel/businesses/business.entity.js';
 import { Country } from '../../../kernel/countries/country.entity.js';
-import { CoworkerType } from '../coworker.entity.js';
+import { CoworkerType } from '../../coworker.entity.js';
 
 /** The first id of a list the platform's clients name a customer's business with, if it is one. */
 function firstListedBusiness(body: Record<string, unknown>): unknown {
@@ -47,7 +46,7 @@ export class CoworkerDto extends RecordDto {
    * at the tariff's price). On update a different tariff ends the main active contract now and starts
    * a new main one on it; null ends every active contract now; the current tariff changes nothing.
    */
-  @Reference(() => Tariff) TariffId?: number | null;
+  @Reference(entityNamed('Tariff')) TariffId?: number | null;
   /** Create the customer's login (email = the coworker's Email) with Password; write-only. */
   @Bool() CreateUser?: boolean | null;
   @Text({ max: 200 })

@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { CoworkerContract } from '../../billing/coworker-contracts/coworker-contract.entity.js';
-import { activeContractSql, mainActiveContractSql } from '../../billing/coworker-contracts/coworker-contracts.repository.js';
 import { Database } from '../../persistence/database.js';
 import type { SqlContext } from '../../records/record-definition.js';
-import { User } from '../../billing/users/user.entity.js';
+import { User } from '../users/user.entity.js';
 import { Team } from '../teams/team.entity.js';
 import { TEAM_MEMBERS } from '../teams/teams.definition.js';
+import { customerPlanSql } from './customer-plans.js';
 import type { Tx } from '../../persistence/tx.js';
 
 /** SQL: the ids of the join-table or contract rows a customer has, as a JSON array (NULL or [] when none). */
@@ -16,11 +15,14 @@ function idsOf(q: SqlContext, table: string, idColumn: string, where: string): s
 /** SQL of the customer's read-only fields, computed by the database within the record's read. */
 export const coworkerReadSql = {
   // The tariff of the customer's main active contract (the primary one, else the first started).
-  TariffId: (q: SqlContext) => mainActiveContractSql(q, `${q.alias}.${q.id('Id')}`, q.now, 'TariffId'),
-  TariffName: (q: SqlContext) => mainActiveContractSql(q, `${q.alias}.${q.id('Id')}`, q.now, 'TariffName'),
+  TariffId: (q: SqlContext) => customerPlanSql().mainActive(q, `${q.alias}.${q.id('Id')}`, q.now, 'TariffId'),
+  TariffName: (q: SqlContext) => customerPlanSql().mainActive(q, `${q.alias}.${q.id('Id')}`, q.now, 'TariffName'),
   UserId: (q: SqlContext) => `(SELECT u.${q.id('Id')} FROM ${q.table(User)} u WHERE u.${q.id('CoworkerId')} = ${q.alias}.${q.id('Id')})`,
   Teams: (q: SqlContext) => idsOf(q, q.id(TEAM_MEMBERS.table), TEAM_MEMBERS.on, ''),
-  CoworkerContractIds: (q: SqlContext) => idsOf(q, q.table(CoworkerContract), 'Id', ` AND ${activeContractSql(q, 'x', q.now)}`),
+  CoworkerContractIds: (q: SqlContext) => {
+    const plans = customerPlanSql();
+    return idsOf(q, plans.table(q), 'Id', ` AND ${plans.active(q, 'x', q.now)}`);
+  },
 };
 
 /** The writes of customers beyond the machinery's own. */

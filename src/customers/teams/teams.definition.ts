@@ -1,6 +1,6 @@
 import { defineRecord } from '../../records/record-definition.js';
 import { Business } from '../../kernel/businesses/business.entity.js';
-import { Coworker } from '../coworkers/coworker.entity.js';
+import { Coworker } from '../coworker.entity.js';
 import { TeamDto } from './dto/team.dto.js';
 import { Team } from './team.entity.js';
 

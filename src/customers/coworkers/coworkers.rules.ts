@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CoworkerContractsRules } from '../../billing/coworker-contracts/coworker-contracts.rules.js';
 import { prehashPassword } from '../../auth/passwords.js';
 import { RecordValidationException } from '../../records/errors.js';
-import { UsersRules } from '../../billing/users/users.rules.js';
+import { UsersRules } from '../users/users.rules.js';
 import { CoworkersRepository } from './coworkers.repository.js';
+import { CustomerPlans } from './customer-plans.js';
 import type { CoworkerDto } from './dto/coworker.dto.js';
 import type { RecordRules, SaveContext } from '../../records/record-rules.js';
 
@@ -14,7 +14,7 @@ import type { RecordRules, SaveContext } from '../../records/record-rules.js';
 @Injectable()
 export class CoworkersRules implements RecordRules<CoworkerDto> {
   @Inject(UsersRules) private readonly users: UsersRules;
-  @Inject(CoworkerContractsRules) private readonly contracts: CoworkerContractsRules;
+  @Inject(CustomerPlans) private readonly contracts: CustomerPlans;
   @Inject(CoworkersRepository) private readonly coworkersRepository: CoworkersRepository;
 
   /** The login's password hash is made before the transaction (UsersRules.createCustomerLogin uses it). */
