@@ -113,9 +113,9 @@ const PACKAGE_LAYERS: Readonly<Record<string, readonly (readonly string[])[]>> =
     ['write.interceptor.js'],
     ['record-router.js'],
   ],
-  // The coworker entity, which logins and teams name; the logins and teams; the coworker record type,
-  // whose read fields and rules look at both.
-  customers: [['coworker.entity.js'], ['users', 'teams'], ['coworkers']],
+  // The coworker entity, which logins and teams name; the customer's row lock they share; the logins and
+  // teams; the coworker record type, whose read fields and rules look at both.
+  customers: [['coworker.entity.js'], ['customer-rows.repository.js'], ['users', 'teams'], ['coworkers']],
   // The intended order of the billing types; the imports that still run against it are the
   // KNOWN_PART_VIOLATIONS below (docs/architecture.md §6).
   billing: [

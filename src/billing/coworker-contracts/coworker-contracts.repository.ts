@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Database } from '../../persistence/database.js';
 import type { SqlContext } from '../../records/record-definition.js';
 import { parseDbDateTime, toWire } from '../../records/wire-values.js';
-import { Coworker } from '../../customers/coworker.entity.js';
+import { lockCustomerBusiness } from '../../customers/customer-rows.repository.js';
 import { provideCustomerPlanSql } from '../../customers/coworkers/customer-plans.js';
 import { Tariff } from '../tariffs/tariff.entity.js';
 import { CoworkerContract } from './coworker-contract.entity.js';
@@ -101,18 +101,9 @@ export class CoworkerContractsRepository {
     return rows.map((row) => Number(row.id));
   }
 
-  /**
-   * The business of a customer, whose row stays locked until the transaction ends (MySQL): the lock
-   * that serialises the main-contract mark of its contracts. Null when the customer does not exist.
-   */
-  async lockCustomerBusiness(coworkerId: number, tx: Tx): Promise<number | null> {
-    const { db } = this;
-    const [customer] = await db.query<{ b: number | string }>(
-      `SELECT ${db.id('BusinessId')} AS b FROM ${db.tableOf(Coworker)} WHERE ${db.id('Id')} = ?${db.isMySql ? ' FOR UPDATE' : ''}`,
-      [coworkerId],
-      tx,
-    );
-    return customer ? Number(customer.b) : null;
+  /** The customer's business, its row locked until the transaction ends: it serialises the main-contract mark of its contracts (customer-rows.repository.ts). */
+  lockCustomerBusiness(coworkerId: number, tx: Tx): Promise<number | null> {
+    return lockCustomerBusiness(this.db, coworkerId, tx);
   }
 
   async tariffTerms(tariffId: number, tx: Tx): Promise<TariffTerms | null> {

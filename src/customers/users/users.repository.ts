@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../persistence/database.js';
 import { emailKey } from '../../records/validation/fields.js';
-import { Coworker } from '../coworker.entity.js';
+import { lockCustomerBusiness } from '../customer-rows.repository.js';
 import { User } from './user.entity.js';
 import type { Tx } from '../../persistence/tx.js';
 
@@ -35,18 +35,9 @@ export class UsersRepository {
     return Boolean(user?.secret);
   }
 
-  /**
-   * The business of a customer, whose row stays locked until the transaction ends (MySQL), so that
-   * two logins made for it at once take turns; null when it does not exist.
-   */
-  async lockCustomerBusiness(coworkerId: number, tx: Tx): Promise<number | null> {
-    const { db } = this;
-    const [customer] = await db.query<{ b: number | string }>(
-      `SELECT ${db.id('BusinessId')} AS b FROM ${db.tableOf(Coworker)} WHERE ${db.id('Id')} = ?${db.isMySql ? ' FOR UPDATE' : ''}`,
-      [coworkerId],
-      tx,
-    );
-    return customer ? Number(customer.b) : null;
+  /** The customer's business, its row locked until the transaction ends, so that two logins made for it at once take turns (customer-rows.repository.ts). */
+  lockCustomerBusiness(coworkerId: number, tx: Tx): Promise<number | null> {
+    return lockCustomerBusiness(this.db, coworkerId, tx);
   }
 
   /**
