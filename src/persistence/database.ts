@@ -148,11 +148,6 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
     return this.driver.queryArrays(sql, parameters, managerOf(tx), deadline);
   }
 
-  /** The request id the transaction `tx` works for, given to `transaction` (the change log records it). */
-  requestIdOf(tx: Tx): string | undefined {
-    return tx.requestId;
-  }
-
   /** Runs `step` once the transaction `tx` has committed, never when it rolls back; outside one, at once. */
   afterCommit(tx: Tx, step: () => void): void {
     this.driver.afterCommit(managerOf(tx), step);

@@ -5,6 +5,7 @@ import { ContractProduct } from '../contract-products/contract-product.entity.js
 import { CoworkerBookingCredit } from '../coworker-booking-credits/coworker-booking-credit.entity.js';
 import { CoworkerContract } from '../coworker-contracts/coworker-contract.entity.js';
 import { Coworker } from '../../customers/coworker.entity.js';
+import { customerBusiness } from '../../customers/customer-rows.repository.js';
 import { Product } from '../products/product.entity.js';
 import { Team } from '../../customers/teams/team.entity.js';
 import { TEAM_MEMBERS } from '../../customers/teams/teams.definition.js';
@@ -107,10 +108,8 @@ export class BillingRunsRepository {
   }
 
   /** The customer's business; null when it does not exist. */
-  async businessOfCustomer(id: number, tx?: Tx): Promise<number | null> {
-    const { db } = this;
-    const [row] = await db.query(`SELECT ${db.id('BusinessId')} AS b FROM ${db.tableOf(Coworker)} WHERE ${db.id('Id')} = ?`, [id], tx);
-    return row ? Number(row.b) : null;
+  businessOfCustomer(id: number, tx?: Tx): Promise<number | null> {
+    return customerBusiness(this.db, id, tx);
   }
 
   /** The business and rate (as stored) of each of the tax rates `ids` (non-empty) that exists. */

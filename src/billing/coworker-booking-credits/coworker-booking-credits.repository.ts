@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../persistence/database.js';
 import { toWire } from '../../records/wire-values.js';
-import { Coworker } from '../../customers/coworker.entity.js';
+import { customerBusiness } from '../../customers/customer-rows.repository.js';
 import { ProductBookingCredit } from '../product-booking-credits/product-booking-credit.entity.js';
 import { CoworkerBookingCredit } from './coworker-booking-credit.entity.js';
 import type { ExpiryRule } from './credit-rules.js';
@@ -106,15 +106,9 @@ export class CoworkerBookingCreditsRepository {
   }
 
   /** The business of a customer; null when there is no such customer. */
-  async customerBusiness(coworkerId: unknown, tx?: Tx): Promise<number | null> {
-    if (coworkerId === undefined || coworkerId === null) return null;
-    const { db } = this;
-    const [row] = await db.query<{ b: number | string }>(
-      `SELECT ${db.id('BusinessId')} AS b FROM ${db.tableOf(Coworker)} WHERE ${db.id('Id')} = ?`,
-      [coworkerId],
-      tx,
-    );
-    return row ? Number(row.b) : null;
+  customerBusiness(coworkerId: unknown, tx?: Tx): Promise<number | null> {
+    if (coworkerId === undefined || coworkerId === null) return Promise.resolve(null);
+    return customerBusiness(this.db, coworkerId, tx);
   }
 
   /**

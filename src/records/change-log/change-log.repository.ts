@@ -41,11 +41,6 @@ export class ChangeLogRepository {
 
   private q = (name: string) => this.db.id(name);
 
-  /** The request id the transaction of `tx` was begun for (Database.transaction). */
-  requestIdOf(tx: Tx): string | undefined {
-    return this.db.requestIdOf(tx);
-  }
-
   /**
    * Writes an entry in `tx`'s transaction and runs the probes, giving their counts in order
    * (null for a null probe). Where the database returns values from an INSERT (RETURNING), the

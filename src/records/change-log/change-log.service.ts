@@ -121,7 +121,7 @@ export class ChangeLog {
       action: change.action,
       on: change.on,
       by: change.actor?.email ?? null,
-      requestId: this.entries.requestIdOf(tx) ?? null,
+      requestId: tx.requestId ?? null,
       businessId: change.businessId,
       previousBusinessId: change.previousBusinessId ?? null,
       changes: JSON.stringify(change.changes),
