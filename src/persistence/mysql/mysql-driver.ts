@@ -199,16 +199,17 @@ export class MySqlDriver implements DatabaseDriver {
       new Promise<T[]>((resolve, reject) => {
         this.pool!.getConnection((failed, connection) => {
           if (failed) return reject(failed);
+          const interruptible = this.interruptible(connection);
           let end: () => void;
           try {
-            end = scope.begin(() => this.kill(connection.threadId));
+            end = scope.begin(interruptible.interrupt);
           } catch (error) {
             connection.release();
             return reject(error instanceof Error ? error : new Error(String(error)));
           }
           executeStatement(connection, sql, parameters, false, (error, rows) => {
             end();
-            connection.release();
+            interruptible.giveBack();
             return error ? reject(error) : resolve(rows as T[]);
           });
         });
@@ -246,9 +247,11 @@ export class MySqlDriver implements DatabaseDriver {
     const galera = causal && (await this.galera.isGalera());
     const runner: QueryRunner = this.dataSource.createQueryRunner('master');
     let end: (() => void) | undefined;
+    let interruptible: InterruptibleConnection | undefined;
     try {
       const connection = (await runner.connect()) as MySqlConnection;
-      end = scope?.begin(() => this.kill(connection.threadId));
+      interruptible = this.interruptible(connection);
+      end = scope?.begin(interruptible.interrupt);
       if (!this.isolated.has(connection)) {
         await runner.query(WRITE_ISOLATION);
         this.isolated.add(connection);
@@ -275,6 +278,8 @@ export class MySqlDriver implements DatabaseDriver {
       }
     } finally {
       end?.();
+      // After its ROLLBACK; TypeORM's release of a closed connection does nothing.
+      interruptible?.closeIfInterrupted();
       await runner.release();
     }
   }
@@ -283,6 +288,41 @@ export class MySqlDriver implements DatabaseDriver {
   kill(threadId: number): void {
     if (!this.pool) return;
     (this.killer ??= new StatementKiller(this.dataSource.driver)).kill(threadId);
+  }
+
+  private interruptible(connection: MySqlConnection): InterruptibleConnection {
+    return new InterruptibleConnection(connection, (threadId) => this.kill(threadId));
+  }
+}
+
+/**
+ * A pooled connection that a request's deadline may interrupt. Once it has been sent a KILL QUERY it
+ * is closed rather than given back to the pool: the KILL travels on a connection of its own and may
+ * reach the server after the statement it meant has ended, and the server then stops the next
+ * statement of that thread, which would be another request's (docs/architecture.md §7).
+ */
+class InterruptibleConnection {
+  private killed = false;
+
+  constructor(
+    private readonly connection: MySqlConnection,
+    private readonly kill: (threadId: number) => void,
+  ) {}
+
+  readonly interrupt = (): void => {
+    this.killed = true;
+    this.kill(this.connection.threadId);
+  };
+
+  /** Closes the connection (which takes it out of the pool) when it was sent a KILL; says whether it did. */
+  closeIfInterrupted(): boolean {
+    if (this.killed) this.connection.destroy();
+    return this.killed;
+  }
+
+  /** Back to the pool, unless it was interrupted. */
+  giveBack(): void {
+    if (!this.closeIfInterrupted()) this.connection.release();
   }
 }
 
