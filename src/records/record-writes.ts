@@ -10,7 +10,7 @@ import type { Principal } from '../platform/principal.js';
 import type { RecordDefinition, WireRecord } from './record-definition.js';
 import type { RecordPlan } from './record-plan.js';
 import type { RecordRepository } from './record.repository.js';
-import { crossBusinessReferences } from './same-business.js';
+import { crossBusinessReferences, ReferencedBusinesses } from './same-business.js';
 import { referencesOf } from './validation/fields.js';
 import type { RecordDto } from './validation/record.dto.js';
 import { etagOf, expectedVersion, preconditionFailed } from './versions.js';
@@ -161,9 +161,10 @@ export class RecordWriter {
     const now = new Date();
     stamp ??= createStamp(actor, now);
     const context: SaveContext = { tx, actor, dto, values: this.columnValues(dto), existing: null };
-    await this.checkReferences(dto, tx);
+    const referenced = this.referencedBusinesses(tx);
+    await this.checkReferences(dto, tx, 'all', null, referenced);
     await this.rules.authorizeBusiness(context.values, actor, tx, dto);
-    await this.checkSameBusiness(context, tx);
+    await this.checkSameBusiness(context, referenced);
     const decision = await this.rules.beforeSave(context);
     const written = withFields(decision?.values ?? context.values, stamp);
     const newId = await this.repository.insert(written, tx);
@@ -181,9 +182,10 @@ export class RecordWriter {
       const expected = expectedVersion(write, existing);
       const values = this.columnValues(dto);
       const context: SaveContext = { tx, actor, dto, values, existing };
-      await this.checkReferences(dto, tx, 'all', existing);
+      const referenced = this.referencedBusinesses(tx);
+      await this.checkReferences(dto, tx, 'all', existing, referenced);
       await this.rules.authorizeBusiness(withFields(existing, values), actor, tx, dto);
-      await this.checkSameBusiness(context, tx);
+      await this.checkSameBusiness(context, referenced);
       const decision = await this.rules.beforeSave(context);
       const written = withFields(decision?.values ?? values, updateStamp(actor, now));
       await this.updateRow(id, written, tx, expected);
@@ -259,10 +261,16 @@ export class RecordWriter {
    * `unenforced`, only the ids no foreign key of the record's table guards (id lists, unconstrained
    * ids) are looked up first; should one be missing, all are, so the answer names every field.
    */
-  async checkReferences(dto: RecordDto, tx?: Tx, which: 'all' | 'unenforced' = 'all', existing: WireRecord | null = null): Promise<void> {
-    const errors = await this.missingReferences(dto, tx, which, existing);
+  async checkReferences(
+    dto: RecordDto,
+    tx?: Tx,
+    which: 'all' | 'unenforced' = 'all',
+    existing: WireRecord | null = null,
+    referenced?: ReferencedBusinesses,
+  ): Promise<void> {
+    const errors = await this.missingReferences(dto, tx, which, existing, referenced);
     if (errors.length)
-      throw new RecordValidationException(which === 'all' ? errors : await this.missingReferences(dto, tx, 'all', existing));
+      throw new RecordValidationException(which === 'all' ? errors : await this.missingReferences(dto, tx, 'all', existing, referenced));
   }
 
   private async missingReferences(
@@ -270,6 +278,7 @@ export class RecordWriter {
     tx: Tx | undefined,
     which: 'all' | 'unenforced',
     stored: WireRecord | null,
+    referenced: ReferencedBusinesses | undefined,
   ): Promise<FieldError[]> {
     const enforced = this.plan.enforcedReferences;
     const checks = referencesOf(dto.constructor as AnyClass).map(async (reference): Promise<FieldError | null> => {
@@ -282,13 +291,22 @@ export class RecordWriter {
       const target = reference.target();
       // Ids no foreign key guards are held until the write commits, so a delete of one waits (listed-references.ts).
       const guarded = !reference.list && enforced.get(reference.property) === target;
-      const existing = await this.repository.existingIds(target, ids, tx, !guarded);
+      // A same-business reference's ids are read with their business, which the same-business check then needs.
+      const withBusiness = guarded && reference.sameBusiness && referenced?.answersExistence(target);
+      const existing = withBusiness
+        ? new Set((await referenced!.of(target, ids))!.keys())
+        : await this.repository.existingIds(target, ids, tx, !guarded);
       const missing = ids.filter((id) => !existing.has(id));
       return missing.length
         ? { PropertyName: reference.property, AttemptedValue: value, Message: `${target.name} ${missing.join(', ')} does not exist` }
         : null;
     });
     return (await Promise.all(checks)).filter((error): error is FieldError => error !== null);
+  }
+
+  /** The businesses of referenced records, looked up once in this write (`tx`, or outside any transaction). */
+  private referencedBusinesses(tx: Tx | undefined): ReferencedBusinesses {
+    return new ReferencedBusinesses(this.db, this.rules.types(), tx);
   }
 
   /** Whether the body gives an id that no foreign key of the record's table guards (an id list, an unconstrained id). */
@@ -310,7 +328,7 @@ export class RecordWriter {
   ): Promise<number> {
     const values = this.columnValues(dto);
     await this.rules.authorizeBusiness(values, actor, this.db.outsideTransaction, dto);
-    await this.checkSameBusiness({ dto, values, existing: null });
+    await this.checkSameBusiness({ dto, values, existing: null }, this.referencedBusinesses(undefined));
     return this.db.transaction(async (tx) => {
       const written = withFields(values, stamp);
       const id = await this.repository.insert(written, tx);
@@ -329,15 +347,12 @@ export class RecordWriter {
   }
 
   /** References declared `sameBusiness` name records of this record's business (400 naming each field). */
-  private async checkSameBusiness(record: Pick<SaveContext, 'dto' | 'values' | 'existing'>, tx?: Tx): Promise<void> {
-    const errors = await crossBusinessReferences(
-      this.db,
-      this.rules.types(),
-      this.definition,
-      record.dto,
-      record,
-      (values) => this.rules.businessOf(values, tx ?? this.db.outsideTransaction),
-      tx,
+  private async checkSameBusiness(
+    record: Pick<SaveContext, 'dto' | 'values' | 'existing'>,
+    referenced: ReferencedBusinesses,
+  ): Promise<void> {
+    const errors = await crossBusinessReferences(referenced, this.definition, record.dto, record, (values) =>
+      this.rules.businessOf(values, referenced.tx ?? this.db.outsideTransaction),
     );
     if (errors.length) throw new RecordValidationException(errors);
   }

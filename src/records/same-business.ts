@@ -1,23 +1,55 @@
 import type { AnyClass } from './columns.js';
 import type { Database } from '../persistence/database.js';
 import type { FieldError } from './envelopes.js';
-import type { RecordDefinition, WireRecord } from './record-definition.js';
+import type { BusinessScope, RecordDefinition, WireRecord } from './record-definition.js';
 import { RecordLinksRepository } from './record-links.repository.js';
 import { referencesOf } from './validation/fields.js';
 import type { RecordDto } from './validation/record.dto.js';
 import type { Tx } from '../persistence/tx.js';
 
-/** The business of each of the ids of a record type, by its definition's scope (none: not scoped by one). */
-async function businessesOf(
-  db: Database,
-  types: readonly RecordDefinition<any>[],
-  target: AnyClass,
-  ids: number[],
-  tx: Tx | undefined,
-): Promise<Map<number, number> | null> {
-  const scope = types.find((definition) => definition.entity === target)?.business;
-  if (!scope || 'links' in scope) return null;
-  return new RecordLinksRepository(db).businessesOf(target, scope, ids, tx);
+/**
+ * The business of referenced records, looked up at most once per write: the reference check of a
+ * same-business reference (a check-in's customer) reads each id's business with its existence, and
+ * the same-business check after it answers from what that read found, one statement instead of two.
+ */
+export class ReferencedBusinesses {
+  /** Per type: the business of each id found, and the ids looked up and not found. */
+  private readonly found = new Map<AnyClass, { owners: Map<number, number>; missing: Set<number> }>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly types: readonly RecordDefinition<any>[],
+    readonly tx: Tx | undefined,
+  ) {}
+
+  /**
+   * Whether the existence check of `target` can be this look-up: a type scoped by a column of its own
+   * (a row through a parent may lack the parent, and a link table lists no single business).
+   */
+  answersExistence(target: AnyClass): boolean {
+    const scope = this.scopeOf(target);
+    return scope !== undefined && 'column' in scope && !('via' in scope) && !('links' in scope);
+  }
+
+  /** The business of each of the ids that exist (non-empty ids), or null when the type has none. */
+  async of(target: AnyClass, ids: readonly number[]): Promise<Map<number, number> | null> {
+    const scope = this.scopeOf(target);
+    if (!scope || 'links' in scope) return null;
+    let known = this.found.get(target);
+    if (known && ids.every((id) => known!.owners.has(id) || known!.missing.has(id))) return known.owners;
+    const owners = await new RecordLinksRepository(this.db).businessesOf(target, scope, ids, this.tx);
+    known ??= { owners: new Map(), missing: new Set() };
+    for (const id of ids) {
+      if (owners.has(id)) known.owners.set(id, owners.get(id)!);
+      else known.missing.add(id);
+    }
+    this.found.set(target, known);
+    return known.owners;
+  }
+
+  private scopeOf(target: AnyClass): BusinessScope | undefined {
+    return this.types.find((definition) => definition.entity === target)?.business;
+  }
 }
 
 /** The field whose value decides a record's business (its column, or the parent it is scoped through). */
@@ -34,13 +66,11 @@ function scopeField(definition: RecordDefinition<any>): string | null {
  * an error naming each field that points across.
  */
 export async function crossBusinessReferences(
-  db: Database,
-  types: readonly RecordDefinition<any>[],
+  lookups: ReferencedBusinesses,
   definition: RecordDefinition<any>,
   dto: RecordDto,
   record: { values: Record<string, unknown>; existing: WireRecord | null },
   businessOf: (values: Record<string, unknown>) => Promise<number | null>,
-  tx: Tx | undefined,
 ): Promise<FieldError[]> {
   const references = referencesOf(dto.constructor as AnyClass).filter((reference) => reference.sameBusiness);
   if (!references.length) return [];
@@ -62,7 +92,7 @@ export async function crossBusinessReferences(
     const ids = [...new Set(reference.list ? (value as number[]) : [value as number])];
     if (!ids.length) continue;
     const target = reference.target();
-    const owners = await businessesOf(db, types, target, ids, tx);
+    const owners = await lookups.of(target, ids);
     if (!owners) continue;
     // Ids that exist nowhere are the reference check's to name.
     const foreign = ids.filter((id) => owners.has(id) && owners.get(id) !== business);
