@@ -26,7 +26,7 @@ import { BookingsModule } from './spaces/bookings/bookings.module.js';
 import { CheckinsModule } from './spaces/checkins/checkins.module.js';
 import { CoworkerDeliveriesModule } from './spaces/coworker-deliveries/coworker-deliveries.module.js';
 import { CoworkerTimePassesModule } from './billing/coworker-time-passes/coworker-time-passes.module.js';
-import { TimePassBillingModule } from './billing/coworker-time-passes/time-pass-billing.module.js';
+import { TimePassBillingModule } from './billing/billing-runs/time-pass-billing.module.js';
 import { TimePassesModule } from './billing/time-passes/time-passes.module.js';
 import { BookingProductsModule } from './spaces/booking-products/booking-products.module.js';
 import { ResourceTypesModule } from './spaces/resource-types/resource-types.module.js';

@@ -154,10 +154,6 @@ const KNOWN_PART_VIOLATIONS: ReadonlyMap<string, string> = new Map([
   ],
   ['billing: coworker-ledger-entries → billing-runs', 'the ledger-entries module imports the billing-runs module'],
   [
-    'billing: coworker-time-passes → billing-runs',
-    'time-pass charges are a due-item source of the billing run, registered by importing it (built-in-sources.ts)',
-  ],
-  [
     'billing: coworker-booking-credits → coworker-booking-credit-use-histories',
     "a credit's remaining balance is read from its use histories (repository)",
   ],
