@@ -153,10 +153,6 @@ const KNOWN_PART_VIOLATIONS: ReadonlyMap<string, string> = new Map([
     "settlement's providers are registered in the ledger-entries module, and a payment settles through invoice-settlement.ts",
   ],
   ['billing: coworker-ledger-entries → billing-runs', 'the ledger-entries module imports the billing-runs module'],
-  [
-    'billing: coworker-booking-credits → coworker-booking-credit-use-histories',
-    "a credit's remaining balance is read from its use histories (repository)",
-  ],
 ]);
 
 const layerOf = new Map(LAYERS.flatMap((areas, layer) => areas.map((area) => [area, layer] as const)));
