@@ -38,6 +38,7 @@ import { CoworkerProductsModule } from './billing/coworker-products/coworker-pro
 import { CoworkerInvoicePaymentTokensModule } from './billing/coworker-invoice-payment-tokens/coworker-invoice-payment-tokens.module.js';
 import { CoworkerInvoicesModule } from './billing/coworker-invoices/coworker-invoices.module.js';
 import { CoworkerLedgerEntriesModule } from './billing/coworker-ledger-entries/coworker-ledger-entries.module.js';
+import { SettlementModule } from './billing/settlement/settlement.module.js';
 import { EInvoicesModule } from './billing/einvoices/einvoices.module.js';
 import { DownloadsModule } from './downloads/downloads.module.js';
 import { InvoicesModule } from './billing/invoices/invoices.module.js';
@@ -128,6 +129,7 @@ export class AppModule {
         InvoicesModule,
         CoworkerInvoicesModule,
         CoworkerLedgerEntriesModule,
+        SettlementModule,
         EInvoicesModule,
         DownloadsModule,
         CoworkerInvoicePaymentTokensModule,
