@@ -13,6 +13,9 @@ export interface UsesOfCredit {
  * the use histories implement this and provide it globally, so the credits' rules name no type of theirs.
  */
 export abstract class CreditUses {
-  /** The uses of a credit (docs/bookings.md "Credits keep their invariant"), none of them changing until the transaction ends. */
+  /**
+   * The uses of a credit (docs/bookings.md "Credits keep their invariant"), read so that none of them
+   * changes until the caller's transaction ends.
+   */
   abstract usesOf(creditId: number, tx: Tx): Promise<UsesOfCredit>;
 }
