@@ -26,7 +26,7 @@ import { BookingsModule } from './spaces/bookings/bookings.module.js';
 import { CheckinsModule } from './spaces/checkins/checkins.module.js';
 import { CoworkerDeliveriesModule } from './spaces/coworker-deliveries/coworker-deliveries.module.js';
 import { CoworkerTimePassesModule } from './billing/coworker-time-passes/coworker-time-passes.module.js';
-import { TimePassBillingModule } from './billing/coworker-time-passes/time-pass-billing.module.js';
+import { TimePassBillingModule } from './billing/billing-runs/time-pass-billing.module.js';
 import { TimePassesModule } from './billing/time-passes/time-passes.module.js';
 import { BookingProductsModule } from './spaces/booking-products/booking-products.module.js';
 import { ResourceTypesModule } from './spaces/resource-types/resource-types.module.js';
@@ -38,6 +38,7 @@ import { CoworkerProductsModule } from './billing/coworker-products/coworker-pro
 import { CoworkerInvoicePaymentTokensModule } from './billing/coworker-invoice-payment-tokens/coworker-invoice-payment-tokens.module.js';
 import { CoworkerInvoicesModule } from './billing/coworker-invoices/coworker-invoices.module.js';
 import { CoworkerLedgerEntriesModule } from './billing/coworker-ledger-entries/coworker-ledger-entries.module.js';
+import { SettlementModule } from './billing/settlement/settlement.module.js';
 import { EInvoicesModule } from './billing/einvoices/einvoices.module.js';
 import { DownloadsModule } from './downloads/downloads.module.js';
 import { InvoicesModule } from './billing/invoices/invoices.module.js';
@@ -128,6 +129,7 @@ export class AppModule {
         InvoicesModule,
         CoworkerInvoicesModule,
         CoworkerLedgerEntriesModule,
+        SettlementModule,
         EInvoicesModule,
         DownloadsModule,
         CoworkerInvoicePaymentTokensModule,

@@ -116,8 +116,9 @@ const PACKAGE_LAYERS: Readonly<Record<string, readonly (readonly string[])[]>> =
   // The coworker entity, which logins and teams name; the customer's row lock they share; the logins and
   // teams; the coworker record type, whose read fields and rules look at both.
   customers: [['coworker.entity.js'], ['customer-rows.repository.js'], ['users', 'teams'], ['coworkers']],
-  // The intended order of the billing types; the imports that still run against it are the
-  // KNOWN_PART_VIOLATIONS below (docs/architecture.md §6).
+  // The billing types by what they name (docs/architecture.md §6). A lower part that needs a higher one
+  // declares what it needs and the higher part provides it: the invoices' InvoiceBooks, the ledger
+  // entries' EntrySettlement (both settlement's), the credits' CreditUses (the use histories').
   billing: [
     ['tariffs', 'time-passes', 'invoice-issuance.repository.js'],
     ['products', 'invoice-issuance.js', 'invoice-pdf'],
@@ -131,37 +132,12 @@ const PACKAGE_LAYERS: Readonly<Record<string, readonly (readonly string[])[]>> =
     ['coworker-time-passes'],
     ['coworker-products'],
     ['coworker-ledger-entries'],
-    ['settlement'],
+    // Settlement above the runs: deleting an invoice releases what it billed through the runs' due-item sources.
     ['billing-runs'],
+    ['settlement'],
     ['charges', 'coworker-invoice-payment-tokens', 'einvoices'],
   ],
 };
-
-/**
- * Parts of a package that still import a part of their own or a higher layer, as
- * `package: part → part`, with why: each takes more than a file move to undo (the import turned
- * round behind an interface the lower part declares), and is left to the redesign of #46.
- */
-const KNOWN_PART_VIOLATIONS: ReadonlyMap<string, string> = new Map([
-  [
-    'billing: coworker-invoices → settlement',
-    "an invoice's settled state and its lock are settlement's (settled.ts, settlement.repository.ts)",
-  ],
-  ['billing: coworker-invoices → coworker-ledger-entries', 'issuing an invoice writes its ledger entries (service-entries.ts)'],
-  [
-    'billing: coworker-ledger-entries → settlement',
-    "settlement's providers are registered in the ledger-entries module, and a payment settles through invoice-settlement.ts",
-  ],
-  ['billing: coworker-ledger-entries → billing-runs', 'the ledger-entries module imports the billing-runs module'],
-  [
-    'billing: coworker-time-passes → billing-runs',
-    'time-pass charges are a due-item source of the billing run, registered by importing it (built-in-sources.ts)',
-  ],
-  [
-    'billing: coworker-booking-credits → coworker-booking-credit-use-histories',
-    "a credit's remaining balance is read from its use histories (repository)",
-  ],
-]);
 
 const layerOf = new Map(LAYERS.flatMap((areas, layer) => areas.map((area) => [area, layer] as const)));
 
@@ -297,19 +273,10 @@ describe('import directions', () => {
       assert.deepEqual(undeclared, [], `parts of src/${pkg}/ in no layer of PACKAGE_LAYERS.${pkg}: ${undeclared.join(', ')}`);
       const wrong = inside
         .filter(({ from, to }) => layerOfPart.get(to)! >= layerOfPart.get(from)!)
-        .filter(({ from, to }) => !KNOWN_PART_VIOLATIONS.has(`${pkg}: ${from} → ${to}`))
         .map(({ file, target }) => `${file} → ${target}`);
       assert.deepEqual(wrong, [], `imports inside src/${pkg}/ that run up or across its layers:\n${wrong.join('\n')}`);
     });
   }
-
-  it('every known violation inside a package still happens (one undone leaves the list)', () => {
-    const seen = new Set(Object.keys(PACKAGE_LAYERS).flatMap((pkg) => partImports(pkg).map(({ from, to }) => `${pkg}: ${from} → ${to}`)));
-    assert.deepEqual(
-      [...KNOWN_PART_VIOLATIONS.keys()].filter((known) => !seen.has(known)),
-      [],
-    );
-  });
 
   it('src/persistence/ imports nothing of the service above it (no HTTP, records or configuration)', () => {
     const out = all

@@ -4,6 +4,7 @@ import { toUnits, unitsText } from '../../kernel/money.js';
 import { parseDbDateTime, toWire } from '../../records/wire-values.js';
 import { CoworkerBookingCredit } from '../coworker-booking-credits/coworker-booking-credit.entity.js';
 import { creditApplies, type Eligibility } from '../coworker-booking-credits/credit-rules.js';
+import type { CreditUses, UsesOfCredit } from '../coworker-booking-credits/credit-uses.js';
 import type { SpendableCredit } from './spend-rules.js';
 import { CoworkerBookingCreditUseHistory } from './coworker-booking-credit-use-history.entity.js';
 import { CoworkerInvoiceLine } from '../coworker-invoice-lines/coworker-invoice-line.entity.js';
@@ -32,7 +33,7 @@ export interface CreditUse {
  * never drops below zero whatever runs at once (the affected-row count says whether it took).
  */
 @Injectable()
-export class CreditSpendingRepository {
+export class CreditSpendingRepository implements CreditUses {
   constructor(private readonly db: Database) {}
 
   /** The customer's credits of the business that can pay for a booking of the resource type at `at`, with a balance. */
@@ -91,6 +92,26 @@ export class CreditSpendingRepository {
       [this.amount(units), creditId],
       tx,
     );
+  }
+
+  /**
+   * The uses of a credit (docs/bookings.md "Credits keep their invariant"): how many it has, and Σ CreditUsed
+   * of those not returned, as units. The credit's row is locked first on MySQL (SQLite has one writer),
+   * so a spend or return of it waits until the caller's transaction ends; under READ COMMITTED the sum
+   * then counts every spend committed before.
+   */
+  async usesOf(creditId: number, tx: Tx): Promise<UsesOfCredit> {
+    const { db } = this;
+    const q = (name: string) => db.id(name);
+    if (db.isMySql)
+      await db.query(`SELECT ${q('Id')} FROM ${db.tableOf(CoworkerBookingCredit)} WHERE ${q('Id')} = ? FOR UPDATE`, [creditId], tx);
+    const rows = await db.query<{ used: number | string; returned: unknown }>(
+      `SELECT ${q('CreditUsed')} AS used, ${q('Returned')} AS returned FROM ${db.tableOf(CoworkerBookingCreditUseHistory)} WHERE ${q('CoworkerBookingCreditId')} = ?`,
+      [creditId],
+      tx,
+    );
+    const unreturned = rows.filter((row) => !toWire('bool', row.returned)).reduce((total, row) => total + toUnits(row.used), 0n);
+    return { count: rows.length, unreturned };
   }
 
   /** The unreturned uses of credits by a booking, in the order they were made. */

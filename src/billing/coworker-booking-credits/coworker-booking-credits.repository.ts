@@ -5,8 +5,6 @@ import { customerBusiness } from '../../customers/customer-rows.repository.js';
 import { ProductBookingCredit } from '../product-booking-credits/product-booking-credit.entity.js';
 import { CoworkerBookingCredit } from './coworker-booking-credit.entity.js';
 import type { ExpiryRule } from './credit-rules.js';
-import { CoworkerBookingCreditUseHistory } from '../coworker-booking-credit-use-histories/coworker-booking-credit-use-history.entity.js';
-import { toUnits } from '../../kernel/money.js';
 import type { Tx } from '../../persistence/tx.js';
 
 /** A product's booking credit as a sale releases it. */
@@ -83,26 +81,6 @@ export class CoworkerBookingCreditsRepository {
     await db.query(`DELETE FROM ${table} WHERE ${sale} = ? AND ${db.id('RemainingCredit')} >= ${db.id('TotalCredit')}`, [saleUniqueId], tx);
     const [left] = await db.query<{ n: number | string }>(`SELECT COUNT(*) AS n FROM ${table} WHERE ${sale} = ?`, [saleUniqueId], tx);
     return Number(left.n);
-  }
-
-  /**
-   * The uses of a credit (docs/bookings.md "Credits keep their invariant"): how many it has, and Σ CreditUsed
-   * of those not returned, as units. The credit's row is locked first on MySQL (SQLite has one writer),
-   * so a spend or return of it waits until the caller's transaction ends; under READ COMMITTED the sum
-   * then counts every spend committed before.
-   */
-  async usesOf(creditId: number, tx: Tx): Promise<{ count: number; unreturned: bigint }> {
-    const { db } = this;
-    const q = (name: string) => db.id(name);
-    if (db.isMySql)
-      await db.query(`SELECT ${q('Id')} FROM ${db.tableOf(CoworkerBookingCredit)} WHERE ${q('Id')} = ? FOR UPDATE`, [creditId], tx);
-    const rows = await db.query<{ used: number | string; returned: unknown }>(
-      `SELECT ${q('CreditUsed')} AS used, ${q('Returned')} AS returned FROM ${db.tableOf(CoworkerBookingCreditUseHistory)} WHERE ${q('CoworkerBookingCreditId')} = ?`,
-      [creditId],
-      tx,
-    );
-    const unreturned = rows.filter((row) => !toWire('bool', row.returned)).reduce((total, row) => total + toUnits(row.used), 0n);
-    return { count: rows.length, unreturned };
   }
 
   /** The business of a customer; null when there is no such customer. */

@@ -5,6 +5,7 @@ import type { RecordRules, SaveContext, SaveDecision } from '../../records/recor
 import { fromUnits, toUnits, unitsText } from '../../kernel/money.js';
 import { wholeSecond } from './coworker-booking-credits.service.js';
 import { CoworkerBookingCreditsRepository } from './coworker-booking-credits.repository.js';
+import { CreditUses } from './credit-uses.js';
 import type { CoworkerBookingCreditDto } from './dto/coworker-booking-credit.dto.js';
 import type { Tx } from '../../persistence/tx.js';
 
@@ -12,6 +13,7 @@ import type { Tx } from '../../persistence/tx.js';
 @Injectable()
 export class CoworkerBookingCreditsRules implements RecordRules<CoworkerBookingCreditDto> {
   @Inject(CoworkerBookingCreditsRepository) private readonly creditsRepository: CoworkerBookingCreditsRepository;
+  @Inject(CreditUses) private readonly creditUses: CreditUses;
 
   /** A credit without a BusinessId belongs to its customer's business (restricted administrators included). */
   async businessOf(values: Readonly<Record<string, unknown>>, tx: Tx, byScope: () => Promise<number | null>): Promise<number | null> {
@@ -62,7 +64,7 @@ export class CoworkerBookingCreditsRules implements RecordRules<CoworkerBookingC
    */
   private async keptRemaining(tx: Tx, values: Readonly<Record<string, unknown>>, existing: WireRecord): Promise<Record<string, unknown>> {
     const total = toUnits(values.TotalCredit ?? existing.TotalCredit);
-    const uses = await this.creditsRepository.usesOf(Number(existing.Id), tx);
+    const uses = await this.creditUses.usesOf(Number(existing.Id), tx);
     if (uses.count > 0) {
       if (total < uses.unreturned) {
         throw RecordValidationException.field(

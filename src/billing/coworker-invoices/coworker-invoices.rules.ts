@@ -9,11 +9,8 @@ import { refuseBusinessChange, repointed } from '../invoice-issuance.js';
 import { InvoiceIssuanceRepository } from '../invoice-issuance.repository.js';
 import { CoworkerInvoicesRepository } from './coworker-invoices.repository.js';
 import type { CoworkerInvoiceDto } from './dto/coworker-invoice.dto.js';
-import { settle, settledFields } from '../settlement/settled.js';
-import { fromUnits, sum, toUnits } from '../../kernel/money.js';
-import { SettlementRepository } from '../settlement/settlement.repository.js';
-import { INVOICE_CODE } from '../coworker-ledger-entries/service-entries.js';
-import { InvoiceLedger } from './invoice-ledger.js';
+import { fromUnits, toUnits } from '../../kernel/money.js';
+import { InvoiceBooks } from './invoice-books.js';
 import type { Tx } from '../../persistence/tx.js';
 
 /**
@@ -30,9 +27,8 @@ import type { Tx } from '../../persistence/tx.js';
 export class CoworkerInvoicesRules implements RecordRules<CoworkerInvoiceDto> {
   @Inject(InvoiceIssuanceRepository) private readonly issuance: InvoiceIssuanceRepository;
   @Inject(CoworkerInvoicesRepository) private readonly invoicesRepository: CoworkerInvoicesRepository;
-  @Inject(SettlementRepository) private readonly settlementRepository: SettlementRepository;
-
-  @Inject(InvoiceLedger) private readonly ledger: InvoiceLedger;
+  /** The invoice's lines, settlement and own ledger entry, which parts above keep. */
+  @Inject(InvoiceBooks) private readonly books: InvoiceBooks;
   private deletionRule: InvoiceDeletionRule | null = null;
 
   /** The values to write: the body's, with the snapshots and the number the rules above add. */
@@ -42,7 +38,7 @@ export class CoworkerInvoicesRules implements RecordRules<CoworkerInvoiceDto> {
 
   /** The invoice's own ledger entry (INV) is written with it, and follows its customer and total. */
   async afterSave(id: number, { tx, actor, existing }: SaveContext<CoworkerInvoiceDto>): Promise<void> {
-    await this.ledger.follow(id, tx, actor, existing === null);
+    await this.books.followLedger(id, tx, actor, existing === null);
   }
 
   /**
@@ -91,12 +87,12 @@ export class CoworkerInvoicesRules implements RecordRules<CoworkerInvoiceDto> {
     }
     // A new invoice is due in full; the settlement of payments keeps DueAmount from then on.
     if (existing === null) values.DueAmount = fromUnits(toUnits(values.TotalAmount ?? 0));
-    if (existing !== null) await this.refuseSettlementChanges(tx, values, existing);
+    if (existing !== null) await this.books.refuseSettlementChanges(tx, values, existing);
     // An invoice with lines (a run's, a credit note) has their totals: read-only (docs/api.md §9.1, §10.1).
     if (
       existing !== null &&
       (values.TotalAmount !== undefined || values.TaxAmount !== undefined) &&
-      (await this.settlementRepository.hasLines(Number(existing.Id), tx))
+      (await this.books.hasLines(Number(existing.Id), tx))
     ) {
       delete values.TotalAmount;
       delete values.TaxAmount;
@@ -104,76 +100,8 @@ export class CoworkerInvoicesRules implements RecordRules<CoworkerInvoiceDto> {
     refuseTaxAboveTotal(values, existing);
     // Only a new total moves what is due: a record PUT back as read (its total unchanged) keeps its settlement.
     if (existing !== null && values.TotalAmount !== undefined && toUnits(values.TotalAmount) !== toUnits(existing.TotalAmount))
-      Object.assign(values, await this.settledWithTotal(Number(existing.Id), values.TotalAmount as number | null, tx));
+      Object.assign(values, await this.books.settledWithTotal(Number(existing.Id), values.TotalAmount as number | null, tx));
     return values;
-  }
-
-  /**
-   * What settlement fixes on an invoice (docs/settlement.md "What an invoice keeps", docs/api.md §10.1),
-   * read under its lock, each a 400 naming the field: its customer and currency once it has entries of its
-   * own other than its INV (payments, refunds, a void), credit notes or lines (X's payment never sits on
-   * Y's invoice); the amounts of a void invoice, a credit note, and an invoice with payments or credit
-   * notes. Values equal to the stored ones are fine: a record PUT back as read changes nothing.
-   */
-  private async refuseSettlementChanges(tx: Tx, values: Readonly<Record<string, unknown>>, existing: WireRecord): Promise<void> {
-    const id = Number(existing.Id);
-    const invoice = await this.settlementRepository.lockInvoice(id, tx);
-    if (!invoice) return;
-    const changes = (field: string) => values[field] !== undefined && values[field] !== existing[field];
-    const amountChanges = (field: string) => values[field] !== undefined && toUnits(values[field]) !== toUnits(existing[field]);
-    if (!changes('CoworkerId') && !changes('CurrencyId') && !AMOUNTS.some(amountChanges)) return;
-    const entries = await this.settlementRepository.entriesOf(id, tx);
-    const creditNotes = invoice.CreditNote ? [] : await this.settlementRepository.creditNoteTotals(invoice.UniqueId, tx);
-    const name = `Invoice ${invoice.InvoiceNumber}`;
-    for (const field of ['CoworkerId', 'CurrencyId']) {
-      if (!changes(field)) continue;
-      const why = entries.length
-        ? 'has payments or refunds'
-        : (await this.settlementRepository.ownEntriesOf(id, tx)).some((entry) => entry.Code !== INVOICE_CODE)
-          ? invoice.CreditNote
-            ? 'is a credit note'
-            : 'is void'
-          : creditNotes.length
-            ? 'has credit notes'
-            : (await this.settlementRepository.hasLines(id, tx))
-              ? 'has lines'
-              : null;
-      if (why) throw RecordValidationException.field(field, `${name} ${why}: its ${field} cannot change.`, values[field]);
-    }
-    const fixed = invoice.Void
-      ? 'is void'
-      : invoice.CreditNote
-        ? 'is a credit note'
-        : entries.some((entry) => entry.Credit > 0n)
-          ? 'has payments'
-          : creditNotes.length
-            ? 'has credit notes'
-            : null;
-    if (!fixed) return;
-    for (const field of AMOUNTS) {
-      if (amountChanges(field))
-        throw RecordValidationException.field(field, `${name} ${fixed}: its ${field} cannot change.`, values[field]);
-    }
-  }
-
-  /**
-   * The settled fields of an invoice whose TotalAmount an update changes (an invoice made by POST has no
-   * lines): what is due follows, under the invoice's lock; a total below what was paid and credited is refused.
-   */
-  private async settledWithTotal(id: number, total: number | null, tx: Tx): Promise<Record<string, unknown>> {
-    const invoice = await this.settlementRepository.lockInvoice(id, tx);
-    if (!invoice) return {};
-    const changed = { ...invoice, TotalAmount: toUnits(total) };
-    const credited = invoice.CreditNote ? 0n : -sum(await this.settlementRepository.creditNoteTotals(invoice.UniqueId, tx));
-    const settled = settle(changed, await this.settlementRepository.entriesOf(id, tx), credited);
-    if (settled.due < 0n && !invoice.CreditNote) {
-      throw RecordValidationException.field(
-        'TotalAmount',
-        `TotalAmount cannot be below what was paid and credited on invoice ${invoice.InvoiceNumber} (${fromUnits(settled.paid + credited)}).`,
-        total,
-      );
-    }
-    return settledFields(settled);
   }
 
   /** The bill-to details of the invoice's customer, who must be a customer of its business. */
@@ -202,9 +130,6 @@ export class CoworkerInvoicesRules implements RecordRules<CoworkerInvoiceDto> {
     };
   }
 }
-
-/** The amounts a settled invoice keeps (docs/api.md §10.1). */
-const AMOUNTS = ['TotalAmount', 'TaxAmount', 'DiscountAmount'];
 
 /** What settlement runs before an invoice's record DELETE: refuses it or releases what it billed (throws to refuse). */
 export type InvoiceDeletionRule = (invoiceId: number, context: DeleteContext) => Promise<void>;

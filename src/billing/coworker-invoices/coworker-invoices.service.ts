@@ -5,7 +5,7 @@ import type { RecordService } from '../../records/record.service.js';
 import { formatDateTime } from '../../records/wire-values.js';
 import { coworkerInvoices } from './coworker-invoices.definition.js';
 import { CoworkerInvoicesRules, type InvoiceDeletionRule } from './coworker-invoices.rules.js';
-import { InvoiceLedger } from './invoice-ledger.js';
+import { InvoiceBooks } from './invoice-books.js';
 import { InvoiceIssuanceRepository } from '../invoice-issuance.repository.js';
 import type { Tx } from '../../persistence/tx.js';
 
@@ -17,8 +17,7 @@ import type { Tx } from '../../persistence/tx.js';
 export class CoworkerInvoicesService {
   @InjectRecords(coworkerInvoices) private readonly records: RecordService;
   @Inject(CoworkerInvoicesRules) private readonly rules: CoworkerInvoicesRules;
-  /** The service's own ledger entries of invoices (INV, CRN, VOID). */
-  @Inject(InvoiceLedger) readonly ledger: InvoiceLedger;
+  @Inject(InvoiceBooks) private readonly books: InvoiceBooks;
   @Inject(InvoiceIssuanceRepository) private readonly issuance: InvoiceIssuanceRepository;
 
   /** The numbers of `count` invoices of the business about to be issued in this transaction, in order, from one move of its counter. */
@@ -60,7 +59,7 @@ export class CoworkerInvoicesService {
    */
   async recordIssued(tx: Tx, actor: Principal | undefined, id: number, written: Record<string, unknown>): Promise<void> {
     await this.records.recordCreated(tx, actor, id, written);
-    await this.ledger.follow(id, tx, actor, true);
+    await this.books.followLedger(id, tx, actor, true);
   }
 
   /** Settlement's rule for deleting an invoice, which a record DELETE obeys (CoworkerInvoicesRules). */

@@ -3,8 +3,8 @@ import { RecordValidationException } from '../../records/errors.js';
 import type { Principal } from '../../platform/principal.js';
 import type { WireRecord } from '../../records/record-definition.js';
 import { wholeSecond } from '../coworker-booking-credits/coworker-booking-credits.service.js';
-import { InvoiceSettlement } from '../settlement/invoice-settlement.js';
 import { toUnits } from '../../kernel/money.js';
+import { EntrySettlement } from './entry-settlement.js';
 import { isServiceCode, SERVICE_CODES } from './service-entries.js';
 import type { DeleteContext, RecordRules, SaveContext, SaveDecision } from '../../records/record-rules.js';
 import { RecordTypes } from '../../records/record-types.js';
@@ -34,12 +34,13 @@ function refuseServiceEntry(entry: WireRecord | null, how: 'changed' | 'deleted'
  * invoice (CoworkerInvoiceId, an invoice of the entry's customer) is a payment of it (Credit) or a
  * refund (Debit): in the entry's own transaction the invoice is locked, the entry checked against its
  * limits with the entry's own earlier amounts left out, and the invoice's settled fields written again
- * (InvoiceSettlement). Changing or deleting an entry settles the invoices it was and is against again.
+ * (EntrySettlement, which settlement provides). Changing or deleting an entry settles the invoices it was
+ * and is against again.
  */
 @Injectable()
 export class CoworkerLedgerEntriesRules implements RecordRules<CoworkerLedgerEntryDto> {
   @Inject(RecordTypes) private readonly types: RecordTypes;
-  @Inject(InvoiceSettlement) readonly settlement: InvoiceSettlement;
+  @Inject(EntrySettlement) private readonly settlement: EntrySettlement;
 
   /** This type's RecordService, for the records the rules write besides a request's own. */
   private get records(): RecordService {

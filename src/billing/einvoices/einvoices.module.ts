@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
 import { DownloadsModule } from '../../downloads/downloads.module.js';
-import { CoworkerLedgerEntriesModule } from '../coworker-ledger-entries/coworker-ledger-entries.module.js';
+import { SettlementModule } from '../settlement/settlement.module.js';
 import { EInvoiceExports } from './einvoice-exports.js';
 import { EInvoicesRepository } from './einvoices.repository.js';
 
 /** E-invoices (docs/einvoices.md): the EN 16931 export command of customer invoices. */
-@Module({ imports: [CoworkerLedgerEntriesModule, DownloadsModule], providers: [EInvoicesRepository, EInvoiceExports] })
+@Module({ imports: [SettlementModule, DownloadsModule], providers: [EInvoicesRepository, EInvoiceExports] })
 export class EInvoicesModule {}

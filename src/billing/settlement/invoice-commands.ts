@@ -10,6 +10,7 @@ import type { RecordService } from '../../records/record.service.js';
 import { CoworkerLedgerEntriesRules } from '../coworker-ledger-entries/coworker-ledger-entries.rules.js';
 import { PaymentProvider } from '../coworker-ledger-entries/coworker-ledger-entry.entity.js';
 import { creditNotesValue } from './invoice-command-answers.js';
+import { InvoiceLedger } from './invoice-ledger.js';
 import { InvoicePrints } from './invoice-prints.js';
 import { InvoiceRelease } from './invoice-release.js';
 import { InvoiceSettlement, settledFields, type Settled } from './invoice-settlement.js';
@@ -78,6 +79,7 @@ export class InvoiceCommands implements OnModuleInit {
   @Inject(CoworkerLedgerEntriesRules) private readonly entries: CoworkerLedgerEntriesRules;
   @Inject(InvoicePrints) private readonly prints: InvoicePrints;
   @Inject(InvoiceRelease) private readonly release: InvoiceRelease;
+  @Inject(InvoiceLedger) private readonly ledger: InvoiceLedger;
 
   onModuleInit(): void {
     // One rule, two doors: a record DELETE of an invoice obeys what COWORKER_INVOICE_DELETE obeys.
@@ -193,7 +195,7 @@ export class InvoiceCommands implements OnModuleInit {
     for (const settled of await this.locked(context, notVoidable)) {
       const voided = { ...settled, invoice: { ...settled.invoice, Void: true }, due: 0n };
       await this.invoices.applySettlement(settled.invoice.Id, { Void: true, ...settledFields(voided) }, context.tx!, context.actor);
-      await this.invoices.ledger.voided(settled.invoice.Id, context.tx!, context.actor);
+      await this.ledger.voided(settled.invoice.Id, context.tx!, context.actor);
     }
     return null;
   }
@@ -335,7 +337,7 @@ export class InvoiceCommands implements OnModuleInit {
     if ((await this.repository.entriesOf(id, tx)).length)
       throw refusal(`${number(settled.invoice)} has ledger entries: it cannot be deleted.`);
     await this.release.release(id, settled.invoice.InvoiceNumber, tx, actor);
-    await this.invoices.ledger.removeWith(id, tx, actor);
+    await this.ledger.removeWith(id, tx, actor);
     await this.repository.deleteLines(id, tx);
   }
 }

@@ -2,21 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import { RecordValidationException } from '../../records/errors.js';
 import type { Principal } from '../../platform/principal.js';
 import { CoworkerInvoicesService } from '../coworker-invoices/coworker-invoices.service.js';
-import { fromUnits, sum, type Units } from '../../kernel/money.js';
+import { fromUnits, sum } from '../../kernel/money.js';
+import type { EntryAgainstInvoice, EntrySettlement } from '../coworker-ledger-entries/entry-settlement.js';
 import { settle, settledFields, type Settled } from './settled.js';
 import { SettlementRepository } from './settlement.repository.js';
 import type { Tx } from '../../persistence/tx.js';
 
 export { settle, settledFields, type Settled } from './settled.js';
-
-/** A ledger entry as it will be once written, against the invoice whose limits it must respect. */
-export interface EntryAgainstInvoice {
-  /** The entry's Id when it exists already (its own earlier amounts do not count). */
-  id?: number;
-  invoiceId: number;
-  debit: Units;
-  credit: Units;
-}
 
 /**
  * The settled fields of customer invoices, derived inside the transaction of whatever changes them:
@@ -26,7 +18,7 @@ export interface EntryAgainstInvoice {
  * of one invoice take turns and each lands or is refused, on any number of instances.
  */
 @Injectable()
-export class InvoiceSettlement {
+export class InvoiceSettlement implements EntrySettlement {
   @Inject(SettlementRepository) private readonly repository: SettlementRepository;
   @Inject(CoworkerInvoicesService) private readonly invoices: CoworkerInvoicesService;
 

@@ -2,13 +2,13 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { Database } from '../../persistence/database.js';
 import { InjectRecords } from '../../records/record.module.js';
 import type { RecordService } from '../../records/record.service.js';
-import { dbDate } from '../billing-runs/built-in-sources.js';
+import { dbDate } from './built-in-sources.js';
 import { DueItemSources, type DueContext, type DueItem } from '../due-items/due-items.js';
 import { FlagClaims } from '../due-items/flag-claims.js';
 import { atMidnight } from '../due-items/periods.js';
-import { CoworkerTimePass } from './coworker-time-pass.entity.js';
-import { coworkerTimePasses } from './coworker-time-passes.definition.js';
-import { CoworkerTimePassesRepository } from './coworker-time-passes.repository.js';
+import { CoworkerTimePass } from '../coworker-time-passes/coworker-time-pass.entity.js';
+import { coworkerTimePasses } from '../coworker-time-passes/coworker-time-passes.definition.js';
+import { CoworkerTimePassesRepository } from '../coworker-time-passes/coworker-time-passes.repository.js';
 
 /**
  * The time-pass item source of docs/billing.md "Item sources" (docs/presence.md): a customer's pass that

@@ -5,7 +5,7 @@ import type { RecordService } from '../../records/record.service.js';
 import { coworkerLedgerEntries } from '../coworker-ledger-entries/coworker-ledger-entries.definition.js';
 import { CREDIT_NOTE_CODE, INVOICE_CODE, VOID_CODE } from '../coworker-ledger-entries/service-entries.js';
 import { unitsText, type Units } from '../../kernel/money.js';
-import { SettlementRepository, type LedgerInvoice, type OwnEntry } from '../settlement/settlement.repository.js';
+import { SettlementRepository, type LedgerInvoice, type OwnEntry } from './settlement.repository.js';
 import type { Tx } from '../../persistence/tx.js';
 
 /** ePaymentProvider 0 None: the service's own entries move no money. */
