@@ -377,6 +377,19 @@ describe('presence: passes, day passes and check-ins', () => {
       }
     });
 
+    it('a sale of a DayPass product whose TimePass is archived is a 400 naming ProductId: no pass of it is made, nothing written', async () => {
+      const retired = await kind({ Name: 'Retired day' });
+      const product = await createProduct(t, business, { Name: 'Retired day pass', TimePassId: retired, TrackStock: true, CurrentStock: 5 });
+      const stored = await read(TIME_PASSES, retired);
+      assert.equal((await t.put(`${TIME_PASSES}/${retired}`, { ...stored, Archived: true })).status, 200);
+      const who = await customer('Late buyer');
+      const answer = await refused(t, TABLES, 400, () => t.post(SALES, { CoworkerId: who, ProductId: product, Quantity: 2 }));
+      assert.deepEqual(errorNames(answer.body), ['ProductId']);
+      assert.match(answer.body.Message, /archived/);
+      assert.deepEqual(await passesOf(who), []);
+      assertFields(await read('/api/billing/products', product), { CurrentStock: 5 });
+    });
+
     it('a sale that would release more than 1000 passes is a 400 naming Quantity; nothing written', async () => {
       const who = await customer('Bulk buyer');
       const product = await createProduct(t, business, { Name: 'Bulk day pass', TimePassId: dayPassKind, TimePassQuantity: 100 });

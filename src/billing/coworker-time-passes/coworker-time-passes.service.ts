@@ -18,6 +18,7 @@ export const MAX_PASSES_PER_SALE = 1000;
 /** A DayPass sale whose passes are released, as the sale's transaction knows it. */
 export interface PassReleasingSale {
   UniqueId: string;
+  ProductId: number;
   CoworkerId: number;
   BusinessId: number;
   TimePassId: number;
@@ -62,6 +63,13 @@ export class CoworkerTimePassesService {
   async releaseForSale(tx: Tx, sale: PassReleasingSale, actor?: Principal): Promise<number[]> {
     const kind = await this.passes.passKind(sale.TimePassId, tx);
     if (!kind || kind.BusinessId !== sale.BusinessId) return [];
+    if (kind.Archived) {
+      throw RecordValidationException.field(
+        'ProductId',
+        `Product ${sale.ProductId} releases passes of TimePass "${kind.Name}", which is archived: no new passes of it are made.`,
+        sale.ProductId,
+      );
+    }
     if (sale.count > MAX_PASSES_PER_SALE) {
       throw RecordValidationException.field(
         'Quantity',
