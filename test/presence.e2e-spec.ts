@@ -379,7 +379,12 @@ describe('presence: passes, day passes and check-ins', () => {
 
     it('a sale of a DayPass product whose TimePass is archived is a 400 naming ProductId: no pass of it is made, nothing written', async () => {
       const retired = await kind({ Name: 'Retired day' });
-      const product = await createProduct(t, business, { Name: 'Retired day pass', TimePassId: retired, TrackStock: true, CurrentStock: 5 });
+      const product = await createProduct(t, business, {
+        Name: 'Retired day pass',
+        TimePassId: retired,
+        TrackStock: true,
+        CurrentStock: 5,
+      });
       const stored = await read(TIME_PASSES, retired);
       assert.equal((await t.put(`${TIME_PASSES}/${retired}`, { ...stored, Archived: true })).status, 200);
       const who = await customer('Late buyer');
@@ -759,10 +764,13 @@ describe('presence: passes, day passes and check-ins', () => {
       }
       for (const id of [free, zero, later]) assertFields(await read(PASSES, id), { Invoiced: false, CoworkerInvoiceId: null });
       assert.deepEqual((await bill(who, '2027-04-05')).body.Value, [], 'nothing left to bill');
-      for (const change of [{ Price: 11 }, { Free: true }, { SaleDate: '2027-04-01T00:00:00Z' }]) {
+      for (const change of [{ Price: 11 }, { Free: true }, { SaleDate: '2027-04-01T00:00:00Z' }, { TimePassId: dayPassKind }]) {
         assert.deepEqual(errorNames((await refused(t, TABLES, 400, () => t.put(`${PASSES}/${sold}`, change))).body), Object.keys(change));
       }
+      assertFields(await read(PASSES, sold), { TimePassId: taxed });
       assert.equal((await t.put(`${PASSES}/${sold}`, { Notes: 'Billed' })).status, 200, 'other fields still change');
+      const whole = await t.put(`${PASSES}/${sold}`, { ...(await read(PASSES, sold)), PurchaseOrder: 'PO-7' });
+      assert.equal(whole.status, 200, `the whole record PUT back: ${JSON.stringify(whole.body)}`);
       assert.match((await refused(t, TABLES, 400, () => t.delete(`${PASSES}/${sold}`))).body.Message, /billed/);
     });
 
