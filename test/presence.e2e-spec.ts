@@ -500,6 +500,26 @@ describe('presence: passes, day passes and check-ins', () => {
       assert.equal((await read(CHECKINS, answer.body.Value.Id)).CoworkerTimePassGuid, pass.UniqueId);
     });
 
+    it('rule 4 outside the billing dates: a pay-as-you-go pass is sold at FromTime, so a FromTime before 2000 or after 2099 is a 400 naming FromTime, nothing stored', async () => {
+      const [oldDoor] = await createBusinesses(t, 'Old Door');
+      await create(t, TIME_PASSES, {
+        BusinessId: oldDoor,
+        Name: 'Door',
+        Price: 9,
+        CurrencyId: await currencyId(t, 'GBP'),
+        PaygContacts: true,
+      });
+      const who = await customer('Time traveller', oldDoor);
+      for (const fromTime of ['1999-12-31T23:59:59Z', '2100-01-01T00:00:00Z', '1500-06-01T09:00:00+02:00']) {
+        const answer = await refused(t, TABLES, 400, () => checkIn(who, fromTime, { BusinessId: oldDoor, ToTime: null }));
+        assert.deepEqual(errorNames(answer.body), ['FromTime'], fromTime);
+      }
+      assert.deepEqual(await passesOf(who), []);
+      const first = await checkIn(who, '2000-01-01T00:00:00Z', { BusinessId: oldDoor, ToTime: '2000-01-01T01:00:00Z' });
+      assert.equal(first.status, 200, JSON.stringify(first.body));
+      assertFields((await passesOf(who))[0], { SaleDate: '2000-01-01T00:00:00Z', IsPayAsYouGo: true });
+    });
+
     it('rule 5: no contract, no pass, no pay-as-you-go: 400 naming CoworkerId, nothing stored or used, and event 37 fires with the customer', async () => {
       const at = nextDay();
       const who = await customer('No pass');
