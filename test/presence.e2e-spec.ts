@@ -378,6 +378,24 @@ describe('presence: passes, day passes and check-ins', () => {
       }
     });
 
+    it('a sale of a DayPass product whose TimePass is archived is a 400 naming ProductId: no pass of it is made, nothing written', async () => {
+      const retired = await kind({ Name: 'Retired day' });
+      const product = await createProduct(t, business, {
+        Name: 'Retired day pass',
+        TimePassId: retired,
+        TrackStock: true,
+        CurrentStock: 5,
+      });
+      const stored = await read(TIME_PASSES, retired);
+      assert.equal((await t.put(`${TIME_PASSES}/${retired}`, { ...stored, Archived: true })).status, 200);
+      const who = await customer('Late buyer');
+      const answer = await refused(t, TABLES, 400, () => t.post(SALES, { CoworkerId: who, ProductId: product, Quantity: 2 }));
+      assert.deepEqual(errorNames(answer.body), ['ProductId']);
+      assert.match(answer.body.Message, /archived/);
+      assert.deepEqual(await passesOf(who), []);
+      assertFields(await read('/api/billing/products', product), { CurrentStock: 5 });
+    });
+
     it('a sale that would release more than 1000 passes is a 400 naming Quantity; nothing written', async () => {
       const who = await customer('Bulk buyer');
       const product = await createProduct(t, business, { Name: 'Bulk day pass', TimePassId: dayPassKind, TimePassQuantity: 100 });
@@ -481,6 +499,26 @@ describe('presence: passes, day passes and check-ins', () => {
         BusinessId: paygBusiness,
       });
       assert.equal((await read(CHECKINS, answer.body.Value.Id)).CoworkerTimePassGuid, pass.UniqueId);
+    });
+
+    it('rule 4 outside the billing dates: a pay-as-you-go pass is sold at FromTime, so a FromTime before 2000 or after 2099 is a 400 naming FromTime, nothing stored', async () => {
+      const [oldDoor] = await createBusinesses(t, 'Old Door');
+      await create(t, TIME_PASSES, {
+        BusinessId: oldDoor,
+        Name: 'Door',
+        Price: 9,
+        CurrencyId: await currencyId(t, 'GBP'),
+        PaygContacts: true,
+      });
+      const who = await customer('Time traveller', oldDoor);
+      for (const fromTime of ['1999-12-31T23:59:59Z', '2100-01-01T00:00:00Z', '1500-06-01T09:00:00+02:00']) {
+        const answer = await refused(t, TABLES, 400, () => checkIn(who, fromTime, { BusinessId: oldDoor, ToTime: null }));
+        assert.deepEqual(errorNames(answer.body), ['FromTime'], fromTime);
+      }
+      assert.deepEqual(await passesOf(who), []);
+      const first = await checkIn(who, '2000-01-01T00:00:00Z', { BusinessId: oldDoor, ToTime: '2000-01-01T01:00:00Z' });
+      assert.equal(first.status, 200, JSON.stringify(first.body));
+      assertFields((await passesOf(who))[0], { SaleDate: '2000-01-01T00:00:00Z', IsPayAsYouGo: true });
     });
 
     it('rule 5: no contract, no pass, no pay-as-you-go: 400 naming CoworkerId, nothing stored or used, and event 37 fires with the customer', async () => {
@@ -769,10 +807,13 @@ describe('presence: passes, day passes and check-ins', () => {
       }
       for (const id of [free, zero, later]) assertFields(await read(PASSES, id), { Invoiced: false, CoworkerInvoiceId: null });
       assert.deepEqual((await bill(who, '2027-04-05')).body.Value, [], 'nothing left to bill');
-      for (const change of [{ Price: 11 }, { Free: true }, { SaleDate: '2027-04-01T00:00:00Z' }]) {
+      for (const change of [{ Price: 11 }, { Free: true }, { SaleDate: '2027-04-01T00:00:00Z' }, { TimePassId: dayPassKind }]) {
         assert.deepEqual(errorNames((await refused(t, TABLES, 400, () => t.put(`${PASSES}/${sold}`, change))).body), Object.keys(change));
       }
+      assertFields(await read(PASSES, sold), { TimePassId: taxed });
       assert.equal((await t.put(`${PASSES}/${sold}`, { Notes: 'Billed' })).status, 200, 'other fields still change');
+      const whole = await t.put(`${PASSES}/${sold}`, { ...(await read(PASSES, sold)), PurchaseOrder: 'PO-7' });
+      assert.equal(whole.status, 200, `the whole record PUT back: ${JSON.stringify(whole.body)}`);
       assert.match((await refused(t, TABLES, 400, () => t.delete(`${PASSES}/${sold}`))).body.Message, /billed/);
     });
 

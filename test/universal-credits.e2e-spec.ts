@@ -337,6 +337,28 @@ describe('universal credits pay invoice lines', () => {
     }
   });
 
+  it('a credit balance with sub-cent places pays whole cents only: 3.3339 pays 3.33 of a charge, the invoice keeps 2 decimals, the 0.0039 left pays nothing later', async () => {
+    const who = await customer('Sub-cent balance');
+    const odd = await credit(who, 3.3339);
+    await charge(who, 10, '2027-05-04');
+    const preview = await billRun(t, [who], '2027-05-31', true);
+    const made = await billRun(t, [who], '2027-05-31');
+    assert.equal(made.body.WasSuccessful, true, JSON.stringify(made.body));
+    const lines = await linesOf(t, made.body.Value[0].Id);
+    assert.deepEqual(shape(lines), [
+      ['Printing', 1, 10, 10, 20, 2, 12, 3.33],
+      ['Credit: Welcome credit', 1, -3.33, -3.33, 20, -0.67, -4, 0],
+    ]);
+    assertFields(await read(INVOICES, made.body.Value[0].Id), { TotalAmount: 8, TaxAmount: 1.33 });
+    assert.deepEqual(lines.map(asPreviewLine), preview.body.Value[0].Lines, 'the preview planned the same whole cents');
+    assertFields(await assertInvariant(odd), { RemainingCredit: 0.0039 });
+    await charge(who, 5, '2027-06-02');
+    const next = await billRun(t, [who], '2027-06-30');
+    const later = await linesOf(t, next.body.Value[0].Id);
+    assert.deepEqual(shape(later), [['Printing', 1, 5, 5, 20, 1, 6, 0]], 'a balance below one cent makes no credit line');
+    assertFields(await assertInvariant(odd), { RemainingCredit: 0.0039 });
+  });
+
   describe('SubscriptionAmount', () => {
     it("a run's invoice: Σ TotalAmount of contract periods, contract products, recurring-sale occurrences and the credit lines paying them; 0 on an invoice made by POST and on a credit note", async () => {
       const who = await customer('Subscriber');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { fromUnits, proportionCents, prorate, roundToCents, taxOf, toUnits, unitsText } from './money.js';
+import { fromUnits, proportionCents, prorate, roundToCents, taxOf, toUnits, unitsText, wholeCentsOf } from './money.js';
 
 describe('money (exact, 4 places, rounded half away from zero)', () => {
   it('reads wire numbers and database text exactly: 0.1 + 0.2 is 0.3', () => {
@@ -33,6 +33,12 @@ describe('money (exact, 4 places, rounded half away from zero)', () => {
     assert.equal(fromUnits(roundToCents(toUnits(-2.345))), -2.35);
     assert.equal(fromUnits(roundToCents(toUnits(2.3449))), 2.34);
     assert.equal(fromUnits(roundToCents(toUnits(0.125))), 0.13);
+  });
+
+  it('cuts a balance down to whole cents, never up: 3.3339 → 3.33, 0.0099 → 0', () => {
+    assert.equal(fromUnits(wholeCentsOf(toUnits(3.3339))), 3.33);
+    assert.equal(wholeCentsOf(toUnits(0.0099)), 0n);
+    assert.equal(fromUnits(wholeCentsOf(toUnits(12.5))), 12.5);
   });
 
   it('pro-rates 100 for 16 of 31 days as 51.61, and 10 for 1 of 8 days as 1.25 (an exact half cent rounds up)', () => {

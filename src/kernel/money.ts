@@ -62,6 +62,11 @@ export function roundToCents(units: Units): Units {
   return divideRounded(units, CENT) * CENT;
 }
 
+/** A non-negative amount cut down to whole cents (12.3456 → 12.34): the most of a balance that can move as money. */
+export function wholeCentsOf(units: Units): Units {
+  return units - (units % CENT);
+}
+
 /** `amount × numerator ÷ denominator` rounded to cents: pro-rating by days. */
 export function prorate(amount: Units, numerator: number, denominator: number): Units {
   return divideRounded(amount * BigInt(numerator), BigInt(denominator) * CENT) * CENT;

@@ -7,7 +7,7 @@ import { CoworkerBookingCreditUseHistoriesService } from '../coworker-booking-cr
 import { spendingOrder, type Spend, type SpendableCredit } from '../coworker-booking-credit-use-histories/spend-rules.js';
 import { creditApplies, type CreditUse, type Eligibility } from '../coworker-booking-credits/credit-rules.js';
 import type { BilledCustomer } from '../due-items/due-items.js';
-import { fromUnits, taxOf, toUnits, type Units } from '../../kernel/money.js';
+import { fromUnits, taxOf, toUnits, wholeCentsOf, type Units } from '../../kernel/money.js';
 import { atMidnight } from '../due-items/periods.js';
 import type { PricedLine } from './invoice-pricing.js';
 import { BillingRunsRepository } from './billing-runs.repository.js';
@@ -120,8 +120,10 @@ export class UniversalCredits {
       for (const credit of credits) {
         if (left <= 0n) break;
         if (credit.remaining <= 0n || !validOn(credit, line.periodFrom) || !creditApplies(credit.eligibility, use)) continue;
-        const wanted = credit.remaining < left ? credit.remaining : left;
-        const units = tx ? await this.uses.takeFrom(tx, actor, credit, left) : wanted;
+        // Whole cents only: a credit line moves money (docs/api.md §9.1); a balance's sub-cent rest stays on the credit.
+        const wanted = wholeCentsOf(credit.remaining < left ? credit.remaining : left);
+        if (wanted <= 0n) continue;
+        const units = tx ? await this.uses.takeFrom(tx, actor, credit, wanted, true) : wanted;
         // Less than wanted: another spend took the rest meanwhile; nothing is left of the credit.
         credit.remaining = units < wanted ? 0n : credit.remaining - units;
         if (units <= 0n) continue;

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { unitsText } from '../../kernel/money.js';
+import { unitsText, wholeCentsOf } from '../../kernel/money.js';
 import type { Principal } from '../../platform/principal.js';
 import { InjectRecords } from '../../records/record.module.js';
 import type { RecordService } from '../../records/record.service.js';
@@ -49,14 +49,24 @@ export class CoworkerBookingCreditUseHistoriesService {
   /**
    * Takes up to `wanted` from one credit, `credit.remaining` being what was read of it: one conditional
    * UPDATE; when another spend took from it meanwhile, what is left is read again and taken instead, so
-   * it never goes below 0 (bookings and billing runs alike, docs/billing.md "Universal credits"). What it took.
+   * it never goes below 0 (bookings and billing runs alike, docs/billing.md "Universal credits"). With
+   * `inWholeCents` it takes whole cents only, as an invoice's credit line moves money. What it took.
    */
-  async takeFrom(tx: Tx, actor: Principal | undefined, credit: Pick<SpendableCredit, 'Id' | 'remaining'>, wanted: bigint): Promise<bigint> {
-    let units = credit.remaining < wanted ? credit.remaining : wanted;
+  async takeFrom(
+    tx: Tx,
+    actor: Principal | undefined,
+    credit: Pick<SpendableCredit, 'Id' | 'remaining'>,
+    wanted: bigint,
+    inWholeCents = false,
+  ): Promise<bigint> {
+    const portion = (remaining: bigint) => {
+      const units = remaining < wanted ? remaining : wanted;
+      return inWholeCents ? wholeCentsOf(units) : units;
+    };
+    let units = portion(credit.remaining);
     while (units > 0n) {
       if (await this.credits.changeRecorded(tx, actor, credit.Id, () => this.spending.take(credit.Id, units, tx))) return units;
-      const remaining = await this.spending.remaining(credit.Id, tx);
-      units = remaining < wanted ? remaining : wanted;
+      units = portion(await this.spending.remaining(credit.Id, tx));
     }
     return 0n;
   }

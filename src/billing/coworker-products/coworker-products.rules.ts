@@ -232,6 +232,7 @@ export class CoworkerProductsRules implements RecordRules<CoworkerProductDto> {
     const { TimePassId, TimePassQuantity } = sale.dayPass;
     const release = {
       UniqueId,
+      ProductId: sale.ProductId,
       CoworkerId: sale.CoworkerId,
       BusinessId: sale.BusinessId,
       TimePassId,

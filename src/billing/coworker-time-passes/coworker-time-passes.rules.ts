@@ -13,14 +13,14 @@ import type { Tx } from '../../persistence/tx.js';
 /** Fields a pass keeps: whose it is. */
 const OWNED = ['CoworkerId', 'BusinessId'] as const;
 
-/** Fields of a billed pass that made its invoice line. */
-const BILLED = ['Free', 'Price', 'SaleDate'] as const;
+/** Fields of a billed pass that made its invoice line (its TimePass: the line's description, tax rate and ElegiblePasses). */
+const BILLED = ['Free', 'Price', 'SaleDate', 'TimePassId'] as const;
 
 /**
  * Customers' passes (docs/presence.md), every write in one transaction:
  * - Create: the TimePass must not be archived; Price defaults to its, SaleDate to now, ExpireDate to
  *   SaleDate + its ValidityDays (none: never). CreateMultiple N makes N records, all or none.
- * - Update: CoworkerId and BusinessId stay; a billed pass keeps Free, Price and SaleDate. Used, UsedDate
+ * - Update: CoworkerId and BusinessId stay; a billed pass keeps Free, Price, SaleDate and TimePassId. Used, UsedDate
  *   and IsPayAsYouGo are the check-in rules' and USE_TIME_PASS's only (no body field writes them).
  * - Delete: refused once billed, or while a check-in records it.
  */

@@ -4,7 +4,7 @@ import { RecordValidationException } from '../../records/errors.js';
 import type { Principal } from '../../platform/principal.js';
 import { RecordTypes } from '../../records/record-types.js';
 import type { RecordService } from '../../records/record.service.js';
-import { LAST_YEAR } from '../../records/validation/fields.js';
+import { BOUNDED_FIRST_YEAR, BOUNDED_LAST_YEAR, LAST_YEAR } from '../../records/validation/fields.js';
 import { formatDateTime } from '../../records/wire-values.js';
 import { wholeSecond } from '../coworker-booking-credits/coworker-booking-credits.service.js';
 import { coworkerTimePasses } from './coworker-time-passes.definition.js';
@@ -18,6 +18,7 @@ export const MAX_PASSES_PER_SALE = 1000;
 /** A DayPass sale whose passes are released, as the sale's transaction knows it. */
 export interface PassReleasingSale {
   UniqueId: string;
+  ProductId: number;
   CoworkerId: number;
   BusinessId: number;
   TimePassId: number;
@@ -62,6 +63,13 @@ export class CoworkerTimePassesService {
   async releaseForSale(tx: Tx, sale: PassReleasingSale, actor?: Principal): Promise<number[]> {
     const kind = await this.passes.passKind(sale.TimePassId, tx);
     if (!kind || kind.BusinessId !== sale.BusinessId) return [];
+    if (kind.Archived) {
+      throw RecordValidationException.field(
+        'ProductId',
+        `Product ${sale.ProductId} releases passes of TimePass "${kind.Name}", which is archived: no new passes of it are made.`,
+        sale.ProductId,
+      );
+    }
     if (sale.count > MAX_PASSES_PER_SALE) {
       throw RecordValidationException.field(
         'Quantity',
@@ -124,6 +132,15 @@ export class CoworkerTimePassesService {
     const kind: PassKind | null = await this.passes.payAsYouGo(businessId, tx);
     if (!kind) return null;
     const when = wholeSecond(at);
+    const year = when.getUTCFullYear();
+    // Sold at FromTime, its SaleDate is a billing date (docs/api.md §9.1 "Bounds").
+    if (year < BOUNDED_FIRST_YEAR || year > BOUNDED_LAST_YEAR) {
+      throw RecordValidationException.field(
+        'FromTime',
+        `A pay-as-you-go pass is sold at FromTime, a billing date: it must lie between ${BOUNDED_FIRST_YEAR}-01-01 and ${BOUNDED_LAST_YEAR}-12-31.`,
+        formatDateTime(when),
+      );
+    }
     const uniqueId = randomUUID();
     await this.insertPasses(
       tx,
