@@ -83,6 +83,36 @@ describe('links across businesses', () => {
     assert.match(res.body.Errors[0].Message, /does not belong to Business/);
   });
 
+  it('a record that records of its business name does not move to another business (400 naming BusinessId, nothing changed); unnamed, it moves', async () => {
+    const kind = await create(t, '/api/billing/timepasses', { BusinessId: mine, Name: 'Named pass', Price: 10, CurrencyId: gbp });
+    await create(t, '/api/billing/coworkertimepasses', { CoworkerId: myCustomer, BusinessId: mine, TimePassId: kind });
+    const tariff = await createTariff(t, mine);
+    await createProduct(t, mine, { Name: 'Tariffed', Tariffs: [tariff] });
+    const customer = await createCoworker(t, mine);
+    await create(t, '/api/billing/coworkerinvoices', { CoworkerId: customer, BusinessId: mine, CurrencyId: gbp });
+    for (const [path, id, table, names] of [
+      ['/api/billing/timepasses', kind, 'timepass', /CoworkerTimePass\.TimePassId/],
+      ['/api/billing/tariffs', tariff, 'tariff', /Product\.Tariffs/],
+      ['/api/spaces/coworkers', customer, 'coworker', /CoworkerInvoice\.CoworkerId/],
+    ] as const) {
+      const before = await tableRows(t, table);
+      const res = await t.put(path, { Id: id, BusinessId: theirs });
+      assert.equal(res.status, 400, `${path}: ${res.text}`);
+      assert.deepEqual(
+        res.body.Errors.map((e: { PropertyName: string }) => e.PropertyName),
+        ['BusinessId'],
+      );
+      assert.match(res.body.Errors[0].Message, names);
+      assert.deepEqual(await tableRows(t, table), before, path);
+      // Staying in its business is no move.
+      assert.equal((await t.put(path, { Id: id, BusinessId: mine })).status, 200, path);
+    }
+    const unnamed = await create(t, '/api/billing/timepasses', { BusinessId: mine, Name: 'Unnamed pass', Price: 10, CurrencyId: gbp });
+    const moved = await t.put('/api/billing/timepasses', { Id: unnamed, BusinessId: theirs });
+    assert.equal(moved.status, 200, moved.text);
+    assert.equal((await t.get(`/api/billing/timepasses/${unnamed}`)).body.BusinessId, theirs);
+  });
+
   it('tariffs and products of another business are refused in id lists', async () => {
     const myTariff = await createTariff(t, mine);
     const theirTariff = await createTariff(t, theirs);

@@ -21,13 +21,13 @@ interface NamingField extends NamingColumn {
  * and SET NULL are the declared intent). Request-only fields (a customer's `AddedBusinesses`) are
  * stored nowhere and name nothing.
  */
-function namingFields(db: Database, types: readonly RecordDefinition<any>[], entity: AnyClass): NamingField[] {
+function namingFields(db: Database, types: readonly RecordDefinition<any>[], entity: AnyClass, sameBusinessOnly = false): NamingField[] {
   const fields: NamingField[] = [];
   for (const definition of types) {
     const metadata = db.dataSource.getMetadata(definition.entity);
     const seen = new Set<string>();
     for (const reference of [definition.dto, definition.updateDto].flatMap((dto) => (dto ? referencesOf(dto) : []))) {
-      if (reference.target() !== entity || seen.has(reference.property)) continue;
+      if (reference.target() !== entity || seen.has(reference.property) || (sameBusinessOnly && !reference.sameBusiness)) continue;
       seen.add(reference.property);
       const list = definition.lists?.[reference.property];
       const base = { type: definition.name, property: reference.property };
@@ -40,7 +40,7 @@ function namingFields(db: Database, types: readonly RecordDefinition<any>[], ent
       const stored = { table: metadata.tableName, column: column.databaseName };
       if (reference.list) {
         fields.push({ ...base, ...stored, json: true });
-      } else if (!metadata.foreignKeys.some((key) => key.columns.some((c) => c.propertyName === reference.property))) {
+      } else if (sameBusinessOnly || !metadata.foreignKeys.some((key) => key.columns.some((c) => c.propertyName === reference.property))) {
         fields.push({ ...base, ...stored, json: false });
       }
     }
@@ -50,6 +50,30 @@ function namingFields(db: Database, types: readonly RecordDefinition<any>[], ent
 
 /** By the application's list of record types (RecordTypes.definitions(), one array per application). */
 const fieldsByEntity = new WeakMap<readonly RecordDefinition<any>[], Map<AnyClass, NamingField[]>>();
+const sameBusinessFieldsByEntity = new WeakMap<readonly RecordDefinition<any>[], Map<AnyClass, NamingField[]>>();
+
+/** The naming fields of `entity` among `types`, worked out once per application. */
+function fieldsOf(
+  cache: WeakMap<readonly RecordDefinition<any>[], Map<AnyClass, NamingField[]>>,
+  db: Database,
+  types: readonly RecordDefinition<any>[],
+  entity: AnyClass,
+  sameBusinessOnly: boolean,
+): NamingField[] {
+  let byEntity = cache.get(types);
+  if (!byEntity) cache.set(types, (byEntity = new Map()));
+  let fields = byEntity.get(entity);
+  if (!fields) byEntity.set(entity, (fields = namingFields(db, types, entity, sameBusinessOnly)));
+  return fields;
+}
+
+/** Which of `fields` name record `id`, as `Type.Field`. */
+async function naming(db: Database, fields: readonly NamingField[], id: number, tx: Tx): Promise<string[]> {
+  const links = new RecordLinksRepository(db);
+  const found: string[] = [];
+  for (const field of fields) if (await links.names(field, id, tx)) found.push(`${field.type}.${field.property}`);
+  return found;
+}
 
 /**
  * The fields of other records that name record `id` of `entity` where no foreign key would stop its
@@ -65,14 +89,22 @@ export async function fieldsNaming(
   id: number,
   tx: Tx,
 ): Promise<string[]> {
-  let byEntity = fieldsByEntity.get(types);
-  if (!byEntity) fieldsByEntity.set(types, (byEntity = new Map()));
-  let fields = byEntity.get(entity);
-  if (!fields) byEntity.set(entity, (fields = namingFields(db, types, entity)));
-  const links = new RecordLinksRepository(db);
-  const naming: string[] = [];
-  for (const field of fields) if (await links.names(field, id, tx)) naming.push(`${field.type}.${field.property}`);
-  return naming;
+  return naming(db, fieldsOf(fieldsByEntity, db, types, entity, false), id, tx);
+}
+
+/**
+ * The fields declared same-business (`@Reference(() => TimePass, { sameBusiness: true })`) that name
+ * record `id` of `entity`, foreign key or not, as `Type.Field`: while one does, the record may not move
+ * to another business, or those records would name another business's record (docs/api.md §1.2).
+ */
+export async function sameBusinessFieldsNaming(
+  db: Database,
+  types: readonly RecordDefinition<any>[],
+  entity: AnyClass,
+  id: number,
+  tx: Tx,
+): Promise<string[]> {
+  return naming(db, fieldsOf(sameBusinessFieldsByEntity, db, types, entity, true), id, tx);
 }
 
 /**

@@ -5,7 +5,7 @@ import { isForeignKeyViolation } from '../persistence/database-errors.js';
 import { successConfirmation, type ActionConfirmation, type FieldError } from './envelopes.js';
 import { RecordValidationException, refusal } from './errors.js';
 import { replaceIdList } from './id-lists.js';
-import { fieldsNaming, lockForDelete } from './listed-references.js';
+import { fieldsNaming, lockForDelete, sameBusinessFieldsNaming } from './listed-references.js';
 import type { Principal } from '../platform/principal.js';
 import type { RecordDefinition, WireRecord } from './record-definition.js';
 import type { RecordPlan } from './record-plan.js';
@@ -186,6 +186,7 @@ export class RecordWriter {
       await this.checkReferences(dto, tx, 'all', existing, referenced);
       await this.rules.authorizeBusiness(withFields(existing, values), actor, tx, dto);
       await this.checkSameBusiness(context, referenced);
+      await this.refuseMoveWhileNamed(id, existing, values, tx);
       const decision = await this.rules.beforeSave(context);
       const written = withFields(decision?.values ?? values, updateStamp(actor, now));
       await this.updateRow(id, written, tx, expected);
@@ -235,6 +236,27 @@ export class RecordWriter {
     }
     await this.rules.afterDelete(existing, tx, actor);
     await this.rules.recordChange(tx, actor, 'Delete', id, existing);
+  }
+
+  /**
+   * A record that same-business references name (a TimePass its passes name, a tariff its contracts)
+   * stays in its business: moving it would leave them naming another business's record. 400 naming the
+   * business column, nothing written. Its row is locked first, as a delete's is (listed-references.ts).
+   */
+  private async refuseMoveWhileNamed(id: number, existing: WireRecord, values: Record<string, unknown>, tx: Tx): Promise<void> {
+    const scope = this.definition.business;
+    if (!scope || !('column' in scope) || 'via' in scope || 'links' in scope) return;
+    const moved = values[scope.column];
+    if (moved === undefined || moved === null || Number(moved) === Number(existing[scope.column])) return;
+    await lockForDelete(this.db, this.definition.entity, id, tx);
+    const naming = await sameBusinessFieldsNaming(this.db, this.rules.types(), this.definition.entity, id, tx);
+    if (!naming.length) return;
+    const types = [...new Set(naming.map((field) => field.split('.')[0]))];
+    throw RecordValidationException.field(
+      scope.column,
+      `${this.definition.name} ${id} cannot move to another business while ${types.join(' and ')} records of Business ${existing[scope.column]} name it (${naming.join(', ')}).`,
+      moved,
+    );
   }
 
   /** Updates a row's columns and raises its version; with an `expected` version (If-Match) only that one, else 412. */
