@@ -7,7 +7,7 @@ import { Country } from '../../kernel/countries/country.entity.js';
 import { Currency } from '../../kernel/currencies/currency.entity.js';
 import { refuseBusinessChange, repointed } from '../invoice-issuance.js';
 import { InvoiceIssuanceRepository } from '../invoice-issuance.repository.js';
-import { CoworkerInvoicesRepository } from './coworker-invoices.repository.js';
+import { CoworkerInvoicesRepository, type BilledCustomer } from './coworker-invoices.repository.js';
 import type { CoworkerInvoiceDto } from './dto/coworker-invoice.dto.js';
 import { settle, settledFields } from '../settlement/settled.js';
 import { fromUnits, sum, toUnits } from '../../kernel/money.js';
@@ -34,6 +34,15 @@ export class CoworkerInvoicesRules implements RecordRules<CoworkerInvoiceDto> {
 
   @Inject(InvoiceLedger) private readonly ledger: InvoiceLedger;
   private deletionRule: InvoiceDeletionRule | null = null;
+
+  /**
+   * Reads the bill-to details of the customers a billing run's batch is about to invoice by one statement, into
+   * the batch's `lookedUp` (valuesToWrite takes them from there rather than reading each customer's).
+   */
+  async lookUpCustomers(tx: Tx, customerIds: readonly number[], lookedUp: Map<string, Promise<unknown>>): Promise<void> {
+    const found = await this.invoicesRepository.billedCustomers(customerIds, tx);
+    for (const id of customerIds) lookedUp.set(billedKey(id), Promise.resolve(found.get(id) ?? null));
+  }
 
   /** The values to write: the body's, with the snapshots and the number the rules above add. */
   async beforeSave({ tx, values: given, existing }: SaveContext<CoworkerInvoiceDto>): Promise<SaveDecision> {
@@ -71,7 +80,7 @@ export class CoworkerInvoicesRules implements RecordRules<CoworkerInvoiceDto> {
     reservedNumber?: string,
     lookedUp?: Map<string, Promise<unknown>>,
   ): Promise<Record<string, unknown>> {
-    const lookup = (entity: typeof Currency | typeof Business, id: unknown, column: string): Promise<unknown> => {
+    const lookup = (entity: typeof Currency | typeof Business | typeof Country, id: unknown, column: string): Promise<unknown> => {
       const key = `${entity.name} ${String(id)} ${column}`;
       const found = lookedUp?.get(key) ?? this.issuance.lookup(entity, id, column, tx);
       lookedUp?.set(key, found);
@@ -81,7 +90,7 @@ export class CoworkerInvoicesRules implements RecordRules<CoworkerInvoiceDto> {
     const values = { ...given };
     // A partial update names only what it changes: the business is the stored one when absent (docs/api.md §1.2).
     if (repointed(existing, given, 'CoworkerId'))
-      Object.assign(values, await this.billTo(tx, { BusinessId: existing?.BusinessId, ...given }));
+      Object.assign(values, await this.billTo(tx, { BusinessId: existing?.BusinessId, ...given }, lookup, lookedUp));
     if (repointed(existing, given, 'CurrencyId')) values.CurrencyCode = await lookup(Currency, given.CurrencyId, 'Code');
     if (existing === null) {
       values.BusinessName = await lookup(Business, given.BusinessId, 'Name');
@@ -177,8 +186,15 @@ export class CoworkerInvoicesRules implements RecordRules<CoworkerInvoiceDto> {
   }
 
   /** The bill-to details of the invoice's customer, who must be a customer of its business. */
-  private async billTo(tx: Tx, values: Readonly<Record<string, unknown>>): Promise<Record<string, unknown>> {
-    const customer = await this.invoicesRepository.billedCustomer(Number(values.CoworkerId), tx);
+  private async billTo(
+    tx: Tx,
+    values: Readonly<Record<string, unknown>>,
+    lookup: (entity: typeof Country, id: unknown, column: string) => Promise<unknown>,
+    lookedUp?: Map<string, Promise<unknown>>,
+  ): Promise<Record<string, unknown>> {
+    const customerId = Number(values.CoworkerId);
+    const batchRead = lookedUp?.get(billedKey(customerId)) as Promise<BilledCustomer | null> | undefined;
+    const customer = await (batchRead ?? this.invoicesRepository.billedCustomer(customerId, tx));
     // The machinery checked the customer exists; a delete that committed since is still a 400.
     if (!customer) throw RecordValidationException.field('CoworkerId', `Coworker ${values.CoworkerId} does not exist`, values.CoworkerId);
     if (customer.BusinessId !== Number(values.BusinessId)) {
@@ -198,10 +214,13 @@ export class CoworkerInvoicesRules implements RecordRules<CoworkerInvoiceDto> {
       BillToPhone: customer.MobilePhone,
       BillToFax: null,
       BillToCountryId: customer.CountryId,
-      BillToCountryName: await this.issuance.lookup(Country, customer.CountryId, 'Name', tx),
+      BillToCountryName: await lookup(Country, customer.CountryId, 'Name'),
     };
   }
 }
+
+/** The key of a customer's bill-to details among a batch's look-ups (lookUpCustomers). */
+const billedKey = (customerId: number) => `Coworker ${customerId} BillTo`;
 
 /** The amounts a settled invoice keeps (docs/api.md §10.1). */
 const AMOUNTS = ['TotalAmount', 'TaxAmount', 'DiscountAmount'];
