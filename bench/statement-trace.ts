@@ -2,7 +2,7 @@
 // npm run bench:billing): every statement on either driver, BEGIN and COMMIT included, by SQL text, with
 // the time each text took in all. It counts at the libraries (better-sqlite3's statements, mysql2's
 // connections), below the service's own database layer, so nothing the service sends is missed; on
-// MariaDB each is a round trip.
+// MariaDB each is a round trip (its time from sending to the last packet of the answer).
 import { createRequire } from 'node:module';
 
 interface Tally {
@@ -67,8 +67,13 @@ export class StatementTrace {
       const tally = bySql.get(sql) ?? { count: 0, ms: 0 };
       bySql.set(sql, tally);
       tally.count++;
-      if (!timed) return original.apply(this, args);
       const started = performance.now();
+      if (!timed) {
+        // mysql2's commands end with an 'end' event: the round trip's time, the server's work included.
+        const command = original.apply(this, args) as { once?: (event: string, listener: () => void) => void };
+        command?.once?.('end', () => (tally.ms += performance.now() - started));
+        return command;
+      }
       try {
         return original.apply(this, args);
       } finally {

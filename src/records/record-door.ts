@@ -152,7 +152,8 @@ export abstract class RecordDoor<E extends RecordEntity = RecordEntity> {
   /**
    * Changes a repository makes to several records of `businessId` by one statement (a billing run's claims by
    * set), with their history: the records read before and after by one read each, their entries by one
-   * INSERT. `change` answers false when it did not change every record: then nothing is recorded.
+   * INSERT, or added to `pending` for the caller to record with others (ChangeLog.writeMany). `change`
+   * answers false when it did not change every record: then nothing is recorded.
    */
   async changesRecorded(
     tx: Tx,
@@ -160,6 +161,7 @@ export abstract class RecordDoor<E extends RecordEntity = RecordEntity> {
     ids: number[],
     change: () => Promise<boolean>,
     businessId: number,
+    pending?: RecordChangeEntry[],
   ): Promise<boolean> {
     const { repository, wire } = this;
     const read = async () => (await repository.batch(ids, null, undefined, tx)).map((row) => wire.toWire(row));
@@ -167,20 +169,19 @@ export abstract class RecordDoor<E extends RecordEntity = RecordEntity> {
     if (!(await change())) return false;
     // Both reads are in Id order, of the same records: every one of them was changed.
     const after = await read();
-    await this.changeLog.writeMany(
-      tx,
-      after.map((record, index) => ({
-        definition: this.definition,
-        action: 'Update' as const,
-        recordId: Number(record.Id),
-        before: before[index],
-        after: record,
-        businessId,
-        previousBusinessId: null,
-        actor,
-        record: async () => record,
-      })),
-    );
+    const changes = after.map((record, index) => ({
+      definition: this.definition,
+      action: 'Update' as const,
+      recordId: Number(record.Id),
+      before: before[index],
+      after: record,
+      businessId,
+      previousBusinessId: null,
+      actor,
+      record: async () => record,
+    }));
+    if (pending) pending.push(...changes);
+    else await this.changeLog.writeMany(tx, changes);
     return true;
   }
 

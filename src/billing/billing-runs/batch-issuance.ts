@@ -16,15 +16,18 @@ export interface BatchWrites {
   claims: ClaimRow[];
   /** Currency codes, business names, countries and bill-to details its invoices copy, each read once (CoworkerInvoicesRules.valuesToWrite). */
   lookedUp: Map<string, Promise<unknown>>;
+  /** Written all at once (BatchIssuance): the history of its invoices, their lines and ledger entries, then of its claims, in that order. */
+  history?: RecordChangeEntry[];
 }
 
 /**
  * Writes the planned invoices of a batch of customers of one business all at once (docs/billing.md "Exactly
  * once"): the customers' bill-to details by one read, the invoices by one multi-row INSERT, all their lines by
  * one more, their ledger entries by one read of the invoices and one INSERT, and the history of all of them by
- * one INSERT into the change log, the entries in the order one customer after another writes them (each
- * customer's lines, its invoice, its ledger entry), so ids, numbers, history and webhook deliveries come out
- * as they do customer by customer. Only for a batch that `fits`; the claims are gathered for the batch to make.
+ * one INSERT into the change log with its claims' (`recordHistory`), the entries in the order one customer
+ * after another writes them (each customer's lines, its invoice, its ledger entry; then the claims), so ids,
+ * numbers, history and webhook deliveries come out as they do customer by customer. Only for a batch that
+ * `fits`; the claims are gathered for the batch to make.
  */
 @Injectable()
 export class BatchIssuance {
@@ -51,6 +54,18 @@ export class BatchIssuance {
     );
   }
 
+  /**
+   * Reads what the batch's planned invoices copy from other records (bill-to details, currency codes, business
+   * and country names) into `batch.lookedUp`, before the batch takes its numbers (the counter row then stays
+   * locked only while the batch writes).
+   */
+  async lookUp(tx: Tx, customers: readonly BilledCustomer[], plans: readonly PlannedInvoice[][], batch: BatchWrites): Promise<void> {
+    const given = customers.flatMap((customer, index) =>
+      plans[index].map((invoice) => ({ CoworkerId: customer.id, BusinessId: customer.businessId, CurrencyId: invoice.currencyId })),
+    );
+    if (given.length) await this.invoices.lookUpBatch(tx, given, batch.lookedUp);
+  }
+
   /** Writes the batch's planned invoices (`plans`, in its customers' order): the invoices made, per customer. */
   async write(
     tx: Tx,
@@ -63,11 +78,6 @@ export class BatchIssuance {
     const made: BilledInvoice[][] = customers.map(() => []);
     if (!issued.length) return made;
     const businessId = customers[0].businessId;
-    await this.invoices.lookUpCustomers(
-      tx,
-      issued.map(({ customer }) => customer.id),
-      batch.lookedUp,
-    );
     const today = atMidnight(utcDate(new Date()));
     const { ids, written } = await this.invoices.issueMany(
       tx,
@@ -95,7 +105,12 @@ export class BatchIssuance {
       }
       made[index].push({ ...billedAnswer(customer, invoice), Id: id, InvoiceNumber: number });
     }
-    await this.changeLog.writeMany(tx, changes);
+    (batch.history ??= []).push(...changes);
     return made;
+  }
+
+  /** Records the batch's history (`batch.history`) by multi-row INSERTs into the change log, in order. */
+  async recordHistory(tx: Tx, batch: BatchWrites): Promise<void> {
+    if (batch.history?.length) await this.changeLog.writeMany(tx, batch.history);
   }
 }

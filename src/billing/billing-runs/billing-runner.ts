@@ -154,18 +154,21 @@ export class BillingRunner {
           const spendable = this.universalCredits.spendableInBatch(ids, customers[0].businessId, tx);
           for (const customer of customers)
             plans.push(await this.plan(customer, until, tx, actor, items.get(customer.id) ?? [], spendable));
+          // All the batch's invoices at once where that writes what one customer after another would (BatchIssuance.fits).
+          const atOnce = this.issuance.fits(plans);
+          const batch: BatchWrites = { numbers: [], claims: [], lookedUp: new Map() };
+          if (atOnce) await this.issuance.lookUp(tx, customers, plans, batch);
           // The batch's invoice numbers last, in its customers' order: the counter row is held from here to COMMIT.
           const count = plans.reduce((sum, planned) => sum + planned.length, 0);
-          const numbers = count ? await this.invoices.reserveNumbers(tx, customers[0].businessId, count) : [];
-          const batch: BatchWrites = { numbers, claims: [], lookedUp: new Map() };
-          // All the batch's invoices at once where that writes what one customer after another would (BatchIssuance.fits).
+          if (count) batch.numbers = await this.invoices.reserveNumbers(tx, customers[0].businessId, count);
           let made: BilledInvoice[][] = [];
-          if (this.issuance.fits(plans)) made = await this.issuance.write(tx, customers, plans, actor, batch);
+          if (atOnce) made = await this.issuance.write(tx, customers, plans, actor, batch);
           else
             for (const [index, customer] of customers.entries())
               made.push(await this.billPlanned(tx, customer, plans[index], actor, batch));
           // The batch's claims last, of each kind by one statement: one lost rolls the whole batch back.
-          if (!(await claimRows(this.db, tx, actor, customers[0].businessId, batch.claims))) throw new ClaimLost();
+          if (!(await claimRows(this.db, tx, actor, customers[0].businessId, batch.claims, batch.history))) throw new ClaimLost();
+          await this.issuance.recordHistory(tx, batch);
           return made;
         },
         undefined,

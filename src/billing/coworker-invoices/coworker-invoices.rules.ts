@@ -36,12 +36,31 @@ export class CoworkerInvoicesRules implements RecordRules<CoworkerInvoiceDto> {
   private deletionRule: InvoiceDeletionRule | null = null;
 
   /**
-   * Reads the bill-to details of the customers a billing run's batch is about to invoice by one statement, into
-   * the batch's `lookedUp` (valuesToWrite takes them from there rather than reading each customer's).
+   * Reads what the invoices a billing run's batch is about to issue copy (`given`: each one's CoworkerId,
+   * BusinessId and CurrencyId) into the batch's `lookedUp`, where valuesToWrite takes them: the customers'
+   * bill-to details by one statement, each currency code, business name and country name once. The batch does
+   * it before it takes its numbers, so the business's counter row is not held while these are read.
    */
-  async lookUpCustomers(tx: Tx, customerIds: readonly number[], lookedUp: Map<string, Promise<unknown>>): Promise<void> {
+  async lookUpBatch(tx: Tx, given: readonly Readonly<Record<string, unknown>>[], lookedUp: Map<string, Promise<unknown>>): Promise<void> {
+    const lookup = this.lookupIn(tx, lookedUp);
+    const customerIds = [...new Set(given.map((values) => Number(values.CoworkerId)))];
     const found = await this.invoicesRepository.billedCustomers(customerIds, tx);
     for (const id of customerIds) lookedUp.set(billedKey(id), Promise.resolve(found.get(id) ?? null));
+    for (const values of given) {
+      await lookup(Currency, values.CurrencyId, 'Code');
+      await lookup(Business, values.BusinessId, 'Name');
+      await lookup(Country, found.get(Number(values.CoworkerId))?.CountryId, 'Name');
+    }
+  }
+
+  /** Looks a column of a record up, each once where `lookedUp` keeps what a batch read (valuesToWrite). */
+  private lookupIn(tx: Tx, lookedUp: Map<string, Promise<unknown>> | undefined): Lookup {
+    return (entity, id, column) => {
+      const key = `${entity.name} ${String(id)} ${column}`;
+      const found = lookedUp?.get(key) ?? this.issuance.lookup(entity, id, column, tx);
+      lookedUp?.set(key, found);
+      return found;
+    };
   }
 
   /** The values to write: the body's, with the snapshots and the number the rules above add. */
@@ -80,12 +99,7 @@ export class CoworkerInvoicesRules implements RecordRules<CoworkerInvoiceDto> {
     reservedNumber?: string,
     lookedUp?: Map<string, Promise<unknown>>,
   ): Promise<Record<string, unknown>> {
-    const lookup = (entity: typeof Currency | typeof Business | typeof Country, id: unknown, column: string): Promise<unknown> => {
-      const key = `${entity.name} ${String(id)} ${column}`;
-      const found = lookedUp?.get(key) ?? this.issuance.lookup(entity, id, column, tx);
-      lookedUp?.set(key, found);
-      return found;
-    };
+    const lookup = this.lookupIn(tx, lookedUp);
     refuseBusinessChange(existing, given);
     const values = { ...given };
     // A partial update names only what it changes: the business is the stored one when absent (docs/api.md §1.2).
@@ -189,7 +203,7 @@ export class CoworkerInvoicesRules implements RecordRules<CoworkerInvoiceDto> {
   private async billTo(
     tx: Tx,
     values: Readonly<Record<string, unknown>>,
-    lookup: (entity: typeof Country, id: unknown, column: string) => Promise<unknown>,
+    lookup: Lookup,
     lookedUp?: Map<string, Promise<unknown>>,
   ): Promise<Record<string, unknown>> {
     const customerId = Number(values.CoworkerId);
@@ -219,7 +233,10 @@ export class CoworkerInvoicesRules implements RecordRules<CoworkerInvoiceDto> {
   }
 }
 
-/** The key of a customer's bill-to details among a batch's look-ups (lookUpCustomers). */
+/** A look-up of a column of a currency, business or country (InvoiceIssuanceRepository.lookup). */
+type Lookup = (entity: typeof Currency | typeof Business | typeof Country, id: unknown, column: string) => Promise<unknown>;
+
+/** The key of a customer's bill-to details among a batch's look-ups (lookUpBatch). */
 const billedKey = (customerId: number) => `Coworker ${customerId} BillTo`;
 
 /** The amounts a settled invoice keeps (docs/api.md §10.1). */

@@ -71,9 +71,9 @@ export class CoworkerInvoicesService {
     return this.records.insertStampedMany(tx, actor, values);
   }
 
-  /** Reads the bill-to details of a batch's customers by one statement, for `issueMany` (CoworkerInvoicesRules.lookUpCustomers). */
-  lookUpCustomers(tx: Tx, customerIds: readonly number[], lookedUp: Map<string, Promise<unknown>>): Promise<void> {
-    return this.rules.lookUpCustomers(tx, customerIds, lookedUp);
+  /** Reads what a batch's invoices copy from other records, once, for `issueMany` (CoworkerInvoicesRules.lookUpBatch). */
+  lookUpBatch(tx: Tx, given: readonly Readonly<Record<string, unknown>>[], lookedUp: Map<string, Promise<unknown>>): Promise<void> {
+    return this.rules.lookUpBatch(tx, given, lookedUp);
   }
 
   /**
