@@ -81,7 +81,13 @@ export async function startService(
       return exited;
     },
   };
-  if (options.waitForHealth !== false) await waitForHealth(service, options.timeoutMs ?? 60_000);
+  if (options.waitForHealth !== false) {
+    // A service that never got healthy is stopped, or its process would outlive the test file and hold it open.
+    await waitForHealth(service, options.timeoutMs ?? 60_000).catch(async (error: unknown) => {
+      await service.stop();
+      throw error;
+    });
+  }
   return service;
 }
 
