@@ -108,14 +108,6 @@ export class UniversalCredits {
 
   /**
    * The lines with the credit lines of what `credits` pay of them, numbered again. Spends with
-        Id: Number(row.id),
-        UniqueId: String(row.uniqueId),
-        Description: String(row.description ?? ''),
-        remaining: toUnits(row.remaining),
-        expires: parseDbDateTime(row.expires),
-        validFrom: parseDbDateTime(row.validFrom),
-  /**
-   * The lines with the credit lines of what `credits` pay of them, numbered again. Spends with
    * `tx` (a run), else only plans (a preview); `credits` keep what is left for the next invoice.
    */
   async pay(
