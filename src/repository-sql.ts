@@ -50,11 +50,7 @@ const STATEMENTS: NamedStatement[] = [
   { name: 'BillingRunsRepository.inTeamInvoices', run: (db, tx) => new BillingRunsRepository(db).inTeamInvoices([1, 2], tx) },
   { name: 'BillingRunsRepository.payingMemberOf', run: (db, tx) => new BillingRunsRepository(db).payingMemberOf(1, tx) },
   { name: 'BillingRunsRepository.membersPaidBy', run: (db, tx) => new BillingRunsRepository(db).membersPaidBy(1, tx) },
-  { name: 'BillingRunsRepository.universalCredits', run: (db, tx) => new BillingRunsRepository(db).universalCredits([1], 1, tx) },
-  {
-    name: 'BillingRunsRepository.universalCredits, a batch',
-    run: (db, tx) => new BillingRunsRepository(db).universalCredits([1, 2], 1, tx),
-  },
+  { name: 'BillingRunsRepository.universalCredits', run: (db, tx) => new BillingRunsRepository(db).universalCredits(1, 1, tx) },
   { name: 'DueSourcesRepository.contractsDue', run: (db, tx) => new DueSourcesRepository(db).contractsDue([1, 2], at, tx) },
   { name: 'DueSourcesRepository.contractProducts', run: (db, tx) => new DueSourcesRepository(db).contractProducts([1, 2], tx) },
   {
@@ -134,7 +130,6 @@ const STATEMENTS: NamedStatement[] = [
     run: (db, tx) => new EventWaitingAttendeesRepository(db).businessOfEvent(1, tx),
   },
   { name: 'CoworkerInvoicesRepository.billedCustomer', run: (db, tx) => new CoworkerInvoicesRepository(db).billedCustomer(1, tx) },
-  { name: 'CoworkerInvoicesRepository.billedCustomers', run: (db, tx) => new CoworkerInvoicesRepository(db).billedCustomers([1, 2], tx) },
   {
     name: 'BookingProductsRepository.customerOfBooking',
     run: (db, tx) => new BookingProductsRepository(db).customerOfBooking(1, tx),

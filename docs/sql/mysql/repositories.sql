@@ -25,9 +25,6 @@ SELECT DISTINCT w.`Id` AS id, w.`FullName` AS name FROM `team` t JOIN `team_memb
 -- BillingRunsRepository.universalCredits
 SELECT `Id` AS id, `UniqueId` AS uniqueId, `Description` AS description, `RemainingCredit` AS remaining, `ValidFrom` AS validFrom, `ExpireDate` AS expires, `ElegibleProducts` AS products, `ElegiblePasses` AS passes, `AppliesToCharges` AS charges FROM `coworkerbookingcredit` WHERE `CoworkerId` = ? AND `BusinessId` = ? AND `IsUniversalCredit` = 1 AND `RemainingCredit` > 0;
 
--- BillingRunsRepository.universalCredits, a batch
-SELECT `Id` AS id, `UniqueId` AS uniqueId, `Description` AS description, `RemainingCredit` AS remaining, `ValidFrom` AS validFrom, `ExpireDate` AS expires, `ElegibleProducts` AS products, `ElegiblePasses` AS passes, `AppliesToCharges` AS charges, `CoworkerId` AS coworker FROM `coworkerbookingcredit` WHERE `CoworkerId` IN (?, ?) AND `BusinessId` = ? AND `IsUniversalCredit` = 1 AND `RemainingCredit` > 0;
-
 -- DueSourcesRepository.contractsDue
 SELECT k.`Id` AS `Id`, k.`UniqueId` AS `UniqueId`, k.`StartDate` AS `StartDate`, k.`CancellationDate` AS `CancellationDate`, k.`BillingDay` AS `BillingDay`, k.`ApplyProRating` AS `ApplyProRating`, k.`Price` AS `Price`, k.`InvoicedPeriod` AS `InvoicedPeriod`, t.`Name` AS TariffName, t.`InvoiceEvery` AS InvoiceEvery, t.`TaxRateId` AS TaxRateId, t.`CurrencyId` AS CurrencyId, k.`CoworkerId` AS CoworkerId FROM `coworkercontract` k JOIN `tariff` t ON t.`Id` = k.`TariffId` WHERE k.`CoworkerId` IN (?, ?) AND k.`RenewalDate` IS NOT NULL AND k.`RenewalDate` <= ? ORDER BY k.`CoworkerId`, k.`StartDate`, k.`Id`;
 
@@ -126,9 +123,6 @@ SELECT `BusinessId` AS b FROM `calendarevent` WHERE `Id` = ?;
 
 -- CoworkerInvoicesRepository.billedCustomer
 SELECT `BusinessId`, `FullName`, `CompanyName`, `BillingName`, `Address`, `City`, `PostCode`, `CountryId`, `TaxIDNumber`, `MobilePhone` FROM `coworker` WHERE `Id` = ?;
-
--- CoworkerInvoicesRepository.billedCustomers
-SELECT `Id`, `BusinessId`, `FullName`, `CompanyName`, `BillingName`, `Address`, `City`, `PostCode`, `CountryId`, `TaxIDNumber`, `MobilePhone` FROM `coworker` WHERE `Id` IN (?, ?);
 
 -- BookingProductsRepository.customerOfBooking
 SELECT `CoworkerId` AS c FROM `booking` WHERE `Id` = ?;
