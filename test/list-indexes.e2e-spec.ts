@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { FIRST_DUE_DATE, seedRows } from '../bench/seed.js';
 import type { Database } from '../src/persistence/database.js';
+import { statementsSent, type Statement } from './support/statements.js';
 import { onMySql, startApp, type TestApp } from './support/test-app.js';
-import type { Tx } from '../src/persistence/tx.js';
 
 // The lists back-office tools page through stay cheap as the data grows: for the SQL the service
 // runs (the page and its count), the database's plan reads the record table through an index (EXPLAIN
@@ -13,30 +13,9 @@ import type { Tx } from '../src/persistence/tx.js';
 // index alone too. (A date range listed in Id order sorts the ids in its range: those the count counts
 // anyway.)
 
-interface Statement {
-  sql: string;
-  parameters: unknown[];
-}
-
 /** Runs `work` and returns the SELECTs on the record table it made the service run. */
-async function statementsOf(db: Database, table: string, work: () => Promise<void>): Promise<Statement[]> {
-  const seen: Statement[] = [];
-  const query = db.query.bind(db);
-  const queryArrays = db.queryArrays.bind(db);
-  const record = (sql: string, parameters: unknown[] = []) => {
-    if (sql.includes(`FROM ${db.id(table)} r`)) seen.push({ sql, parameters });
-  };
-  db.query = <T>(sql: string, parameters?: unknown[], tx?: Tx) => (record(sql, parameters), query<T>(sql, parameters, tx));
-  db.queryArrays = (sql, parameters, tx) => (record(sql, parameters), queryArrays(sql, parameters, tx));
-  try {
-    await work();
-  } finally {
-    // The prototype's methods show through again.
-    Reflect.deleteProperty(db, 'query');
-    Reflect.deleteProperty(db, 'queryArrays');
-  }
-  return seen;
-}
+const statementsOf = (db: Database, table: string, work: () => Promise<void>): Promise<Statement[]> =>
+  statementsSent(db, (sql) => sql.includes(`FROM ${db.id(table)} r`), work);
 
 /** The plan's steps on the record table `r`, as text, and what is wrong with them. */
 async function planProblems(db: Database, { sql, parameters }: Statement, inOrder: boolean): Promise<{ plan: string; problems: string[] }> {

@@ -5,7 +5,7 @@ import { create, createBusinesses, createCoworker, createTariff, currencyId } fr
 import { assertFields, createAndReadBack, errorNames, putBackChangesNothing, refused, tableRows } from './support/record-checks.js';
 import type { HttpResponse } from './support/test-app.js';
 import { appPerSuite } from './support/test-app.js';
-import type { Tx } from '../src/persistence/tx.js';
+import { statementsSent } from './support/statements.js';
 
 const TIME_PASSES = '/api/billing/timepasses';
 const PASSES = '/api/billing/coworkertimepasses';
@@ -573,20 +573,16 @@ describe('presence: passes, day passes and check-ins', () => {
     it('the customer is read once: its existence and its business in one statement', async () => {
       const who = await customer('Counted');
       await givePass(who);
-      const customerReads: string[] = [];
       const { db } = t;
-      const query = db.query.bind(db);
-      db.query = <T>(sql: string, parameters?: unknown[], tx?: Tx) => {
-        if (sql.includes(`FROM ${db.id('coworker')}`)) customerReads.push(sql);
-        return query<T>(sql, parameters, tx);
-      };
-      try {
-        const answer = await checkIn(who, nextDay()(9));
-        assert.equal(answer.status, 200, answer.text);
-      } finally {
-        Reflect.deleteProperty(db, 'query');
-      }
-      assert.equal(customerReads.length, 1, customerReads.join('\n'));
+      const customerReads = await statementsSent(
+        db,
+        (sql) => sql.includes(`FROM ${db.id('coworker')}`),
+        async () => {
+          const answer = await checkIn(who, nextDay()(9));
+          assert.equal(answer.status, 200, answer.text);
+        },
+      );
+      assert.equal(customerReads.length, 1, customerReads.map((statement) => statement.sql).join('\n'));
     });
   });
 

@@ -14,14 +14,13 @@ interface NamingField extends NamingColumn {
 }
 
 /**
- * Every field declared to name a record of `entity` (`@Reference`, `@IdList({ references })` in a
- * DTO) that no foreign key keeps from pointing at a deleted record: id lists in join tables (whose
- * foreign keys remove the pair with the listed record), id lists kept as JSON text, and ids in a column
- * without a foreign key. Ids a foreign key guards are left to it (RESTRICT refuses the delete; CASCADE
- * and SET NULL are the declared intent). Request-only fields (a customer's `AddedBusinesses`) are
- * stored nowhere and name nothing.
+ * Every field of `kind` declared to name a record of `entity` (`@Reference`, `@IdList({ references })` in
+ * a DTO): id lists in join tables (whose foreign keys remove the pair with the listed record), id lists
+ * kept as JSON text, and ids in a column (for `unguarded`, only a column without a foreign key).
+ * Request-only fields (a customer's `AddedBusinesses`) are stored nowhere and name nothing.
  */
-function namingFields(db: Database, types: readonly RecordDefinition<any>[], entity: AnyClass, sameBusinessOnly = false): NamingField[] {
+function namingFields(db: Database, types: readonly RecordDefinition<any>[], entity: AnyClass, kind: NamingKind): NamingField[] {
+  const sameBusinessOnly = kind === 'sameBusiness';
   const fields: NamingField[] = [];
   for (const definition of types) {
     const metadata = db.dataSource.getMetadata(definition.entity);
@@ -48,70 +47,44 @@ function namingFields(db: Database, types: readonly RecordDefinition<any>[], ent
   return fields;
 }
 
-/** By the application's list of record types (RecordTypes.definitions(), one array per application). */
-const fieldsByEntity = new WeakMap<readonly RecordDefinition<any>[], Map<AnyClass, NamingField[]>>();
-const sameBusinessFieldsByEntity = new WeakMap<readonly RecordDefinition<any>[], Map<AnyClass, NamingField[]>>();
+/** By the application's list of record types (RecordTypes.definitions(), one array per application), then by kind. */
+const fieldsByEntity = new WeakMap<readonly RecordDefinition<any>[], Map<AnyClass, Partial<Record<NamingKind, NamingField[]>>>>();
 
-/** The naming fields of `entity` among `types`, worked out once per application. */
-function fieldsOf(
-  cache: WeakMap<readonly RecordDefinition<any>[], Map<AnyClass, NamingField[]>>,
+/**
+ * Which fields naming a record count: for its delete, those no foreign key guards (`Product.Tariffs`,
+ * `CoworkerBookingCredit.ElegibleProducts`: RESTRICT refuses the rest, CASCADE and SET NULL are the
+ * declared intent); for its move to another business, every same-business one, foreign key or not (those
+ * records would then name another business's record).
+ */
+export type NamingKind = 'unguarded' | 'sameBusiness';
+
+/**
+ * Locks record `id` of `entity`, then finds the fields of other records of `kind` that name it, as
+ * `Type.Field`. The row lock comes first (MySQL/MariaDB; SQLite has one writer at a time): a write that
+ * adds such a reference locks the referenced rows first (`RecordRepository.existingIds`), so the two take
+ * turns and neither slips past the other (docs/api.md §1.2: nothing points at what is gone, or elsewhere).
+ */
+export async function lockedAndNamedBy(
   db: Database,
   types: readonly RecordDefinition<any>[],
   entity: AnyClass,
-  sameBusinessOnly: boolean,
-): NamingField[] {
-  let byEntity = cache.get(types);
-  if (!byEntity) cache.set(types, (byEntity = new Map()));
-  let fields = byEntity.get(entity);
-  if (!fields) byEntity.set(entity, (fields = namingFields(db, types, entity, sameBusinessOnly)));
-  return fields;
-}
-
-/** Which of `fields` name record `id`, as `Type.Field`. */
-async function naming(db: Database, fields: readonly NamingField[], id: number, tx: Tx): Promise<string[]> {
+  id: number,
+  tx: Tx,
+  kind: NamingKind,
+): Promise<string[]> {
+  let byEntity = fieldsByEntity.get(types);
+  if (!byEntity) fieldsByEntity.set(types, (byEntity = new Map()));
+  let byKind = byEntity.get(entity);
+  if (!byKind) byEntity.set(entity, (byKind = {}));
+  const fields = (byKind[kind] ??= namingFields(db, types, entity, kind));
   const links = new RecordLinksRepository(db);
-  const found: string[] = [];
-  for (const field of fields) if (await links.names(field, id, tx)) found.push(`${field.type}.${field.property}`);
-  return found;
+  await links.lockRow(entity, id, tx);
+  const naming: string[] = [];
+  for (const field of fields) if (await links.names(field, id, tx)) naming.push(`${field.type}.${field.property}`);
+  return naming;
 }
 
-/**
- * The fields of other records that name record `id` of `entity` where no foreign key would stop its
- * delete (`Product.Tariffs`, `CoworkerBookingCredit.ElegibleProducts`), as `Type.Field`. Run inside the
- * delete's transaction after the record's row is locked (`lockForDelete`): a write that adds such a
- * reference locks the referenced rows first (`RecordRepository.existingIds`), so the two take turns and
- * neither slips past the other (docs/api.md §1.2: nothing points at what is gone).
- */
-export async function fieldsNaming(
-  db: Database,
-  types: readonly RecordDefinition<any>[],
-  entity: AnyClass,
-  id: number,
-  tx: Tx,
-): Promise<string[]> {
-  return naming(db, fieldsOf(fieldsByEntity, db, types, entity, false), id, tx);
-}
-
-/**
- * The fields declared same-business (`@Reference(() => TimePass, { sameBusiness: true })`) that name
- * record `id` of `entity`, foreign key or not, as `Type.Field`: while one does, the record may not move
- * to another business, or those records would name another business's record (docs/api.md §1.2).
- */
-export async function sameBusinessFieldsNaming(
-  db: Database,
-  types: readonly RecordDefinition<any>[],
-  entity: AnyClass,
-  id: number,
-  tx: Tx,
-): Promise<string[]> {
-  return naming(db, fieldsOf(sameBusinessFieldsByEntity, db, types, entity, true), id, tx);
-}
-
-/**
- * Locks the row a delete removes before the delete looks for records naming it (MySQL/MariaDB: a
- * writer adding a reference holds the row in share mode, so one waits for the other; SQLite has one
- * writer at a time).
- */
-export async function lockForDelete(db: Database, entity: AnyClass, id: number, tx: Tx): Promise<void> {
-  await new RecordLinksRepository(db).lockRow(entity, id, tx);
+/** The record types of `Type.Field` names (lockedAndNamedBy), each once. */
+export function namingTypes(naming: readonly string[]): string[] {
+  return [...new Set(naming.map((field) => field.split('.')[0]))];
 }

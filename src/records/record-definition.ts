@@ -51,6 +51,11 @@ export type BusinessScope =
   /** Several businesses, listed in a link table (`user_business.UserId` → `BusinessId`). */
   | { links: string; on: string; column: string };
 
+/** The column of the record's own that holds its one business (a `{ column }` scope); null for the others. */
+export function ownBusinessColumn(scope: BusinessScope | undefined): string | null {
+  return scope && !('via' in scope) && !('links' in scope) ? scope.column : null;
+}
+
 /** What a record module declares; everything else is the shared machinery's. */
 export interface RecordDefinition<E extends RecordEntity = RecordEntity> {
   /** Entity name: messages, role prefix and filter prefix (`Product`). */

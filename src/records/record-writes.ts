@@ -5,9 +5,9 @@ import { isForeignKeyViolation } from '../persistence/database-errors.js';
 import { successConfirmation, type ActionConfirmation, type FieldError } from './envelopes.js';
 import { RecordValidationException, refusal } from './errors.js';
 import { replaceIdList } from './id-lists.js';
-import { fieldsNaming, lockForDelete, sameBusinessFieldsNaming } from './listed-references.js';
+import { lockedAndNamedBy, namingTypes } from './listed-references.js';
 import type { Principal } from '../platform/principal.js';
-import type { RecordDefinition, WireRecord } from './record-definition.js';
+import { ownBusinessColumn, type RecordDefinition, type WireRecord } from './record-definition.js';
 import type { RecordPlan } from './record-plan.js';
 import type { RecordRepository } from './record.repository.js';
 import { crossBusinessReferences, ReferencedBusinesses } from './same-business.js';
@@ -217,11 +217,9 @@ export class RecordWriter {
   async deleteWithin(tx: Tx, id: number, actor: Principal | undefined, write?: WriteScope): Promise<void> {
     const name = this.definition.name;
     const existing = await this.rules.get(id, actor, tx);
-    await lockForDelete(this.db, this.definition.entity, id, tx);
-    const naming = await fieldsNaming(this.db, this.rules.types(), this.definition.entity, id, tx);
+    const naming = await lockedAndNamedBy(this.db, this.rules.types(), this.definition.entity, id, tx, 'unguarded');
     if (naming.length) {
-      const types = [...new Set(naming.map((field) => field.split('.')[0]))];
-      throw refusal(`${name} ${id} cannot be deleted because ${types.join(' and ')} records list it (${naming.join(', ')}).`);
+      throw refusal(`${name} ${id} cannot be deleted because ${namingTypes(naming).join(' and ')} records list it (${naming.join(', ')}).`);
     }
     const expected = expectedVersion(write, existing);
     await this.rules.beforeDelete(existing, tx, actor);
@@ -241,20 +239,18 @@ export class RecordWriter {
   /**
    * A record that same-business references name (a TimePass its passes name, a tariff its contracts)
    * stays in its business: moving it would leave them naming another business's record. 400 naming the
-   * business column, nothing written. Its row is locked first, as a delete's is (listed-references.ts).
+   * business column, nothing written. Its row is locked first, as a delete's is (lockedAndNamedBy).
    */
   private async refuseMoveWhileNamed(id: number, existing: WireRecord, values: Record<string, unknown>, tx: Tx): Promise<void> {
-    const scope = this.definition.business;
-    if (!scope || !('column' in scope) || 'via' in scope || 'links' in scope) return;
-    const moved = values[scope.column];
-    if (moved === undefined || moved === null || Number(moved) === Number(existing[scope.column])) return;
-    await lockForDelete(this.db, this.definition.entity, id, tx);
-    const naming = await sameBusinessFieldsNaming(this.db, this.rules.types(), this.definition.entity, id, tx);
+    const column = ownBusinessColumn(this.definition.business);
+    if (column === null) return;
+    const moved = values[column];
+    if (moved === undefined || moved === null || Number(moved) === Number(existing[column])) return;
+    const naming = await lockedAndNamedBy(this.db, this.rules.types(), this.definition.entity, id, tx, 'sameBusiness');
     if (!naming.length) return;
-    const types = [...new Set(naming.map((field) => field.split('.')[0]))];
     throw RecordValidationException.field(
-      scope.column,
-      `${this.definition.name} ${id} cannot move to another business while ${types.join(' and ')} records of Business ${existing[scope.column]} name it (${naming.join(', ')}).`,
+      column,
+      `${this.definition.name} ${id} cannot move to another business while ${namingTypes(naming).join(' and ')} records of Business ${existing[column]} name it (${naming.join(', ')}).`,
       moved,
     );
   }

@@ -1,7 +1,7 @@
 import type { AnyClass } from './columns.js';
 import type { Database } from '../persistence/database.js';
 import type { FieldError } from './envelopes.js';
-import type { BusinessScope, RecordDefinition, WireRecord } from './record-definition.js';
+import { ownBusinessColumn, type BusinessScope, type RecordDefinition, type WireRecord } from './record-definition.js';
 import { RecordLinksRepository } from './record-links.repository.js';
 import { referencesOf } from './validation/fields.js';
 import type { RecordDto } from './validation/record.dto.js';
@@ -27,8 +27,7 @@ export class ReferencedBusinesses {
    * (a row through a parent may lack the parent, and a link table lists no single business).
    */
   answersExistence(target: AnyClass): boolean {
-    const scope = this.scopeOf(target);
-    return scope !== undefined && 'column' in scope && !('via' in scope) && !('links' in scope);
+    return ownBusinessColumn(this.scopeOf(target)) !== null;
   }
 
   /** The business of each of the ids that exist (non-empty ids), or null when the type has none. */
