@@ -81,18 +81,17 @@ export class CoworkerTimePassesRepository {
   async validPasses(coworkerId: number, businessId: number, at: Date, tx: Tx): Promise<ClaimedPass[]> {
     const { db } = this;
     const q = (name: string) => db.id(name);
-    // One statement of two reads, each in the order of the index (CoworkerId, Used, ExpireDate), which
-    // ends with the Id: passes that expire, then those that never do. A customer may hold thousands of passes.
-    const branch = (rank: number, expiry: string, expires: string, order: string) =>
-      `SELECT k, e, id, uid FROM (SELECT ${rank} AS k, ${expires} AS e, ${q('Id')} AS id, ${q('UniqueId')} AS uid ` +
-      `FROM ${db.tableOf(CoworkerTimePass)} WHERE ${q('CoworkerId')} = ? AND ${q('Used')} = 0 AND ${expiry} AND ${q('BusinessId')} = ? ` +
-      `ORDER BY ${order} LIMIT ${CANDIDATES}) ${rank ? 'lasting' : 'expiring'}`;
-    const rows = await db.query(
-      `${branch(0, `${q('ExpireDate')} >= ?`, q('ExpireDate'), `${q('ExpireDate')}, ${q('Id')}`)} UNION ALL ` +
-        `${branch(1, `${q('ExpireDate')} IS NULL`, 'NULL', q('Id'))} ORDER BY k, e, id LIMIT ${CANDIDATES}`,
-      [coworkerId, db.dateParam(at), businessId, coworkerId, businessId],
-      tx,
-    );
+    // Two reads, each in the order of the index (CoworkerId, Used, ExpireDate), which ends with the Id:
+    // passes that expire, then those that never do. A customer may hold thousands of passes.
+    const select = (expiry: string, order: string, parameters: unknown[]) =>
+      db.query(
+        `SELECT ${q('Id')} AS id, ${q('UniqueId')} AS uid FROM ${db.tableOf(CoworkerTimePass)} ` +
+          `WHERE ${q('CoworkerId')} = ? AND ${q('Used')} = 0 AND ${expiry} AND ${q('BusinessId')} = ? ORDER BY ${order} LIMIT ${CANDIDATES}`,
+        parameters,
+        tx,
+      );
+    let rows = await select(`${q('ExpireDate')} >= ?`, `${q('ExpireDate')}, ${q('Id')}`, [coworkerId, db.dateParam(at), businessId]);
+    if (!rows.length) rows = await select(`${q('ExpireDate')} IS NULL`, q('Id'), [coworkerId, businessId]);
     return rows.map((row) => ({ Id: Number(row.id), UniqueId: String(row.uid) }));
   }
 
