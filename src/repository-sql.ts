@@ -42,7 +42,7 @@ const list = { table: 'product_tariff', on: 'ProductId', column: 'TariffId' };
  * "The database"), by method, so that a change of one shows in docs/sql/<dialect>/repositories.sql. The
  * statements that carry a guarantee are in guarantees.sql, those of the record machinery in <Type>.sql.
  */
-const STATEMENTS: NamedStatement[] = [
+export const STATEMENTS: NamedStatement[] = [
   { name: 'BillingRunsRepository.dueBusinesses', run: (db) => new BillingRunsRepository(db).dueBusinesses(at) },
   { name: 'BillingRunsRepository.dueCustomersPage', run: (db) => new BillingRunsRepository(db).dueCustomersPage(1, at, 0, 200) },
   { name: 'BillingRunsRepository.businessOfCustomer', run: (db, tx) => new BillingRunsRepository(db).businessOfCustomer(1, tx) },
