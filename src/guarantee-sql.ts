@@ -10,48 +10,21 @@ import { InvoiceIssuanceRepository } from './billing/invoice-issuance.repository
 import { Product } from './billing/products/product.entity.js';
 import { ProductsRepository } from './billing/products/products.repository.js';
 import { SettlementRepository } from './billing/settlement/settlement.repository.js';
-import { Database, type RunResult } from './persistence/database.js';
+import type { Database } from './persistence/database.js';
 import { IdempotencyRepository } from './http/idempotency/idempotency.repository.js';
 import { BookingsRepository } from './spaces/bookings/bookings.repository.js';
+import { RecordingDatabase } from './recording-database.js';
+import { RecordRepository } from './records/record.repository.js';
+import { compileRecordPlan } from './records/record-plan.js';
+import { products } from './billing/products/products.definition.js';
+import { TaxRate } from './kernel/tax-rates/tax-rate.entity.js';
+import { UsersRepository } from './customers/users/users.repository.js';
+import { CoworkerContractsRepository } from './billing/coworker-contracts/coworker-contracts.repository.js';
+import { EventAttendeesRepository } from './content/event-attendees/event-attendees.repository.js';
+import { CoworkerBookingCreditsRepository } from './billing/coworker-booking-credits/coworker-booking-credits.repository.js';
+import { CoworkerDeliveriesRepository } from './spaces/coworker-deliveries/coworker-deliveries.repository.js';
+import { WebhookDeliveriesRepository } from './integrations/webhooks/webhook-deliveries.repository.js';
 import type { Tx } from './persistence/tx.js';
-
-/**
- * A Database that runs nothing: it records the SQL the code sends through the façade and answers with
- * `rows`, one changed row and id 1. The guarantee statements below are taken from the very methods that run them, so the snapshot changes
- * when they do.
- */
-export class RecordingDatabase extends Database {
-  readonly sent: string[] = [];
-  rows: Array<Record<string, unknown>> = [];
-
-  override query<T>(sql: string): Promise<T[]> {
-    this.sent.push(sql);
-    return Promise.resolve(this.rows as T[]);
-  }
-
-  override queryArrays(sql: string): Promise<unknown[][]> {
-    this.sent.push(sql);
-    return Promise.resolve(this.rows.map((row) => Object.values(row)));
-  }
-
-  override run(sql: string): Promise<RunResult> {
-    this.sent.push(sql);
-    return Promise.resolve({ affected: 1, insertId: 1 });
-  }
-
-  override write<T>(sql: string): Promise<T[]> {
-    return this.query<T>(sql);
-  }
-
-  override causalRead<T>(sql: string): Promise<T[]> {
-    return this.query<T>(sql);
-  }
-
-  /** The statements of one server; the turns a Galera cluster adds are an entry of their own (recordTurn). */
-  override replicated(): Promise<boolean> {
-    return Promise.resolve(false);
-  }
-}
 
 /** Two contracts' period claims of one batch, one from a period read and one never billed: the set claim's sample. */
 const TWO_CONTRACT_CLAIMS = [
@@ -97,6 +70,29 @@ export const GUARANTEES: Guarantee[] = [
     methods: ['UserLoginRepository.claimTotpStep'],
     guarantees: "a code's time step is accepted once: of parallel logins with it (or an earlier one), one changes the row (RFC 6238 §5.2).",
     run: (db) => new UserLoginRepository(db).claimTotpStep(1, 1),
+  },
+  {
+    title: 'The records a write references stay',
+    methods: ['RecordRepository.existingIds'],
+    guarantees:
+      "inside a write's transaction on MySQL the referenced rows it finds are held in share mode until it commits, so a delete of one (which locks its row first) waits and then sees the reference (docs/architecture.md §2.3).",
+    run: (db, tx) => new RecordRepository(db, compileRecordPlan(products, db), products).existingIds(TaxRate, [1, 2], tx, true),
+  },
+  {
+    title: "A customer's writes take turns",
+    methods: [
+      'UsersRepository.lockCustomerBusiness',
+      'CoworkerContractsRepository.lockCustomerBusiness',
+      'lockCustomerBusiness',
+      'UsersRepository.customerHasLogin',
+    ],
+    guarantees:
+      "the customer's row, locked until the transaction ends on MySQL (SQLite has one writer), makes two logins made for it at once, and the main-contract marks of its contracts, take turns; the check for a login then is a locking read, which sees one committed meanwhile (customer-rows.repository.ts).",
+    run: async (db, tx) => {
+      await new UsersRepository(db).lockCustomerBusiness(1, tx);
+      await new CoworkerContractsRepository(db).lockCustomerBusiness(1, tx);
+      await new UsersRepository(db).customerHasLogin(1, tx, { exceptUserId: 2, lock: true });
+    },
   },
   {
     title: 'The billing lease (automatic runs)',
@@ -148,11 +144,29 @@ export const GUARANTEES: Guarantee[] = [
     run: (db, tx) => new InvoiceIssuanceRepository(db).nextNumber('CoworkerInvoice', 1, tx),
   },
   {
+    title: 'Invoice numbers of a batch',
+    methods: ['InvoiceIssuanceRepository.nextNumbers'],
+    guarantees:
+      "one upsert moves the business's counter by the batch's count and holds its row until the transaction ends: a billing run's numbers are unique, sequential and never reused, as one invoice's are (docs/billing.md, \"Exactly once\").",
+    rows: [{ n: 3 }],
+    run: (db, tx) => new InvoiceIssuanceRepository(db).nextNumbers('CoworkerInvoice', 1, 3, tx),
+  },
+  {
     title: 'The invoice lock (settlement)',
     methods: ['SettlementRepository.lockInvoice'],
     guarantees:
       'every writer of one invoice (payments, credit notes, cancellations) takes turns on its row: a row lock on MySQL, the one writer on SQLite (docs/settlement.md).',
     run: (db, tx) => new SettlementRepository(db).lockInvoice(1, tx),
+  },
+  {
+    title: 'The invoice lock on a Galera cluster',
+    methods: ['SettlementRepository.lockInvoice'],
+    guarantees:
+      "a row lock holds on its own node only, so every writer of the invoice first raises its SettlementSequence and takes that turn: two nodes' writers of one invoice conflict, and the second runs again after the first (docs/settlement.md).",
+    run: (db, tx) => {
+      db.cluster = true;
+      return new SettlementRepository(db).lockInvoice(1, tx);
+    },
   },
   {
     title: 'Stock decrement (a sale)',
@@ -179,6 +193,13 @@ export const GUARANTEES: Guarantee[] = [
     run: (db, tx) => new CreditSpendingRepository(db).take(1, 1n, tx),
   },
   {
+    title: "A credit's uses, counted under its lock",
+    methods: ['CreditSpendingRepository.usesOf'],
+    guarantees:
+      'the credit\'s row is locked on MySQL first (SQLite has one writer), so a spend or return of it waits until the transaction ends, and the sum of its unreturned uses counts every spend committed before (docs/bookings.md, "Credits keep their invariant").',
+    run: (db, tx) => new CreditSpendingRepository(db).usesOf(1, tx),
+  },
+  {
     title: "A resource's bookings take turns",
     methods: ['BookingsRepository.lockResource'],
     guarantees:
@@ -186,10 +207,67 @@ export const GUARANTEES: Guarantee[] = [
     run: (db, tx) => new BookingsRepository(db).lockResource(1, tx),
   },
   {
+    title: 'A booking held against its billing',
+    methods: ['BookingsRepository.holdUninvoiced'],
+    guarantees:
+      "an UPDATE that changes nothing while the booking is not invoiced waits for an invoice run's claim of the row (or a delete) to commit, so a move or delete never overtakes the billing of it; when it changed no row, a locking read on MySQL tells an invoiced booking from a gone one (docs/bookings.md).",
+    run: (db, tx) => {
+      db.affected = 0;
+      return new BookingsRepository(db).holdUninvoiced(1, tx);
+    },
+  },
+  {
     title: 'A pass used by a check-in',
     methods: ['CoworkerTimePassesRepository.claim'],
     guarantees: 'one conditional UPDATE marks the pass used while nobody has: of parallel check-ins, one uses it (docs/presence.md).',
     run: (db, tx) => new CoworkerTimePassesRepository(db).claim(1, new Date(0), null, tx),
+  },
+  {
+    title: 'A used pass held, or given back',
+    methods: ['CoworkerTimePassesRepository.holdUsed', 'CoworkerTimePassesRepository.giveBack'],
+    guarantees:
+      'a check-in that uses a pass of its day again holds the pass with a write that changes nothing but waits for a concurrent give-back or delete of it; a give-back is one conditional UPDATE that frees the pass only while it is used and not billed (docs/presence.md).',
+    rows: [{ id: 1 }],
+    run: async (db, tx) => {
+      const passes = new CoworkerTimePassesRepository(db);
+      await passes.holdUsed('u', tx);
+      await passes.giveBack('u', null, tx);
+    },
+  },
+  {
+    title: "An event's places",
+    methods: ['EventAttendeesRepository.lockPlaces'],
+    guarantees:
+      "on MySQL the event's row and its attendees are read with locks held until the transaction ends (SQLite has one writer), so concurrent sign-ups take turns and each counts the places taken before it.",
+    rows: [{ Allocation: 10, n: 0 }],
+    run: (db, tx) => new EventAttendeesRepository(db).lockPlaces(1, tx),
+  },
+  {
+    title: "A deleted sale's unused credits and uncollected deliveries",
+    methods: ['CoworkerBookingCreditsRepository.removeUnusedOfSale', 'CoworkerDeliveriesRepository.uncollectedOfSale'],
+    guarantees:
+      'one conditional DELETE takes only the credits still unused, and the count after it finds any used meanwhile (the delete is then refused and rolled back); the uncollected deliveries are locked on MySQL until the transaction ends, so a collect committed meanwhile is seen and a later one waits (docs/stock-and-deliveries.md).',
+    rows: [{ n: 0 }],
+    run: async (db, tx) => {
+      await new CoworkerBookingCreditsRepository(db).removeUnusedOfSale('u', tx);
+      await new CoworkerDeliveriesRepository(db).uncollectedOfSale('u', tx);
+    },
+  },
+  {
+    title: "A webhook delivery's lease",
+    methods: ['WebhookDeliveriesRepository.claim', 'WebhookDeliveriesRepository.finish', 'WebhookDeliveriesRepository.release'],
+    guarantees:
+      "due deliveries are claimed under a lease, on MySQL with SELECT … FOR UPDATE SKIP LOCKED (SQLite has one writer), so instances claiming at once take different rows; an attempt's result (here a success, then a failure) is written only while its lease holds, and an instance gives back its leases at shutdown (docs/api.md §11.7).",
+    rows: [
+      { Id: 1, BusinessId: 1, WebHookId: 1, id: 1, hook: 1, event: 'e', body: '[]', attempts: 0, url: 'https://example.com', secret: 's' },
+    ],
+    run: async (db) => {
+      const deliveries = new WebhookDeliveriesRepository(db);
+      const [claimed] = await deliveries.claim('owner', 1, new Date(0), { hook: () => 1, business: () => 1, lastStarted: () => 0 });
+      await deliveries.finish('owner', claimed, { ok: true, statusCode: 200, error: null, gone: false }, [60], 5);
+      await deliveries.finish('owner', claimed, { ok: false, statusCode: 500, error: 'HTTP 500', gone: false }, [60], 5);
+      await deliveries.release('owner');
+    },
   },
 ];
 
@@ -201,8 +279,7 @@ export async function guaranteeSql(offline: Database): Promise<string> {
     '-- methods that run them (src/guarantee-sql.ts); do not edit.',
   ];
   for (const guarantee of GUARANTEES) {
-    db.sent.length = 0;
-    db.rows = guarantee.rows ?? [];
+    db.reset(guarantee.rows);
     await guarantee.run(db, db.outsideTransaction);
     lines.push('', `-- ${guarantee.title}: ${guarantee.guarantees}`, ...db.sent.map((sql) => `${sql};`));
   }

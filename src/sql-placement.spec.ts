@@ -18,7 +18,8 @@ const MAY_RUN_SQL = [
   /\.spec\.ts$/,
   /^persistence\/database\.ts$/,
   /^guarantee-sql\.ts$/,
-  /^repository-sql\.ts$/,
+  /^repository-sql(-\w+)?\.ts$/,
+  /^recording-database\.ts$/,
 ];
 
 /** A statement sent to the database: through the façade, a DataSource, a query runner or an entity manager. */

@@ -13,6 +13,14 @@ UPDATE `refresh_token` SET `UsedOn` = ? WHERE `Id` = ? AND `UsedOn` IS NULL AND 
 -- TOTP time step: a code's time step is accepted once: of parallel logins with it (or an earlier one), one changes the row (RFC 6238 §5.2).
 UPDATE `user` SET `LastTotpStep` = ? WHERE `Id` = ? AND (`LastTotpStep` IS NULL OR `LastTotpStep` < ?);
 
+-- The records a write references stay: inside a write's transaction on MySQL the referenced rows it finds are held in share mode until it commits, so a delete of one (which locks its row first) waits and then sees the reference (docs/architecture.md §2.3).
+SELECT `Id` AS `Id` FROM `taxrate` WHERE `Id` IN (?, ?) LOCK IN SHARE MODE;
+
+-- A customer's writes take turns: the customer's row, locked until the transaction ends on MySQL (SQLite has one writer), makes two logins made for it at once, and the main-contract marks of its contracts, take turns; the check for a login then is a locking read, which sees one committed meanwhile (customer-rows.repository.ts).
+SELECT `BusinessId` AS b FROM `coworker` WHERE `Id` = ? FOR UPDATE;
+SELECT `BusinessId` AS b FROM `coworker` WHERE `Id` = ? FOR UPDATE;
+SELECT `Id` AS id FROM `user` WHERE `CoworkerId` = ? AND `Id` <> ? FOR UPDATE;
+
 -- The billing lease (automatic runs): the row is made once (unique BusinessId, a duplicate ignored), then one conditional UPDATE gives the lease to one instance until LeaseUntil; its holder alone releases it (docs/billing.md).
 INSERT INTO `billing_lease` (`BusinessId`, `Holder`, `LeaseUntil`) VALUES (?, NULL, ?);
 UPDATE `billing_lease` SET `Holder` = ?, `LeaseUntil` = ?, `LastRunOn` = ? WHERE `BusinessId` = ? AND `LeaseUntil` < ?;
@@ -31,7 +39,16 @@ UPDATE `coworkercontract` SET `InvoicedPeriod` = CASE `Id` WHEN ? THEN ? WHEN ? 
 INSERT INTO `invoice_sequence` (`Series`, `BusinessId`, `LastNumber`) VALUES (?, ?, 1) ON DUPLICATE KEY UPDATE `LastNumber` = `LastNumber` + 1;
 SELECT `LastNumber` AS n FROM `invoice_sequence` WHERE `Series` = ? AND `BusinessId` = ?;
 
+-- Invoice numbers of a batch: one upsert moves the business's counter by the batch's count and holds its row until the transaction ends: a billing run's numbers are unique, sequential and never reused, as one invoice's are (docs/billing.md, "Exactly once").
+INSERT INTO `invoice_sequence` (`Series`, `BusinessId`, `LastNumber`) VALUES (?, ?, ?) ON DUPLICATE KEY UPDATE `LastNumber` = `LastNumber` + ?;
+SELECT `LastNumber` AS n FROM `invoice_sequence` WHERE `Series` = ? AND `BusinessId` = ?;
+
 -- The invoice lock (settlement): every writer of one invoice (payments, credit notes, cancellations) takes turns on its row: a row lock on MySQL, the one writer on SQLite (docs/settlement.md).
+SELECT `Id`, `UniqueId`, `BusinessId`, `CoworkerId`, `CurrencyId`, `InvoiceNumber`, `TotalAmount`, `TaxAmount`, `Void`, `CreditNote` FROM `coworkerinvoice` WHERE `Id` = ? FOR UPDATE;
+
+-- The invoice lock on a Galera cluster: a row lock holds on its own node only, so every writer of the invoice first raises its SettlementSequence and takes that turn: two nodes' writers of one invoice conflict, and the second runs again after the first (docs/settlement.md).
+UPDATE `coworkerinvoice` SET `SettlementSequence` = `SettlementSequence` + 1 WHERE `Id` = ?;
+INSERT INTO `row_turn` (`TableName`, `RowId`, `Turn`, `TakenOn`) SELECT ?, `Id`, `SettlementSequence`, ? FROM `coworkerinvoice` WHERE `Id` = ?;
 SELECT `Id`, `UniqueId`, `BusinessId`, `CoworkerId`, `CurrencyId`, `InvoiceNumber`, `TotalAmount`, `TaxAmount`, `Void`, `CreditNote` FROM `coworkerinvoice` WHERE `Id` = ? FOR UPDATE;
 
 -- Stock decrement (a sale): one conditional UPDATE takes the quantity only while enough is left (unless negative stock is allowed): concurrent sales never oversell.
@@ -44,8 +61,43 @@ INSERT INTO `row_turn` (`TableName`, `RowId`, `Turn`, `TakenOn`) SELECT ?, `Id`,
 -- Booking credit spent: one conditional UPDATE takes the amount only while the credit holds it: no credit is spent below zero.
 UPDATE `coworkerbookingcredit` SET `RemainingCredit` = `RemainingCredit` - CAST(? AS DECIMAL(18,4)), `Version` = `Version` + 1 WHERE `Id` = ? AND `RemainingCredit` >= CAST(? AS DECIMAL(18,4));
 
+-- A credit's uses, counted under its lock: the credit's row is locked on MySQL first (SQLite has one writer), so a spend or return of it waits until the transaction ends, and the sum of its unreturned uses counts every spend committed before (docs/bookings.md, "Credits keep their invariant").
+SELECT `Id` FROM `coworkerbookingcredit` WHERE `Id` = ? FOR UPDATE;
+SELECT `CreditUsed` AS used, `Returned` AS returned FROM `coworkerbookingcredituse` WHERE `CoworkerBookingCreditId` = ?;
+
 -- A resource's bookings take turns: a write of the resource's row makes every booking write of it wait for the one before, so no two bookings overlap (docs/bookings.md).
 UPDATE `resource` SET `BookingSequence` = `BookingSequence` + 1 WHERE `Id` = ?;
 
+-- A booking held against its billing: an UPDATE that changes nothing while the booking is not invoiced waits for an invoice run's claim of the row (or a delete) to commit, so a move or delete never overtakes the billing of it; when it changed no row, a locking read on MySQL tells an invoiced booking from a gone one (docs/bookings.md).
+UPDATE `booking` SET `Invoiced` = 0 WHERE `Id` = ? AND `Invoiced` = 0;
+SELECT `Id` FROM `booking` WHERE `Id` = ? FOR UPDATE;
+
 -- A pass used by a check-in: one conditional UPDATE marks the pass used while nobody has: of parallel check-ins, one uses it (docs/presence.md).
 UPDATE `coworkertimepass` SET `Used` = 1, `UsedDate` = ?, `Version` = `Version` + 1, `UpdatedOn` = ?, `UpdatedBy` = ?, `IsNew` = 0 WHERE `Id` = ? AND `Used` = 0;
+
+-- A used pass held, or given back: a check-in that uses a pass of its day again holds the pass with a write that changes nothing but waits for a concurrent give-back or delete of it; a give-back is one conditional UPDATE that frees the pass only while it is used and not billed (docs/presence.md).
+UPDATE `coworkertimepass` SET `Used` = 1 WHERE `UniqueId` = ? AND `Used` = 1;
+SELECT `Id` AS id FROM `coworkertimepass` WHERE `UniqueId` = ?;
+SELECT `Id` AS id FROM `coworkertimepass` WHERE `UniqueId` = ?;
+UPDATE `coworkertimepass` SET `Used` = 0, `UsedDate` = NULL, `Version` = `Version` + 1, `UpdatedOn` = ?, `UpdatedBy` = ?, `IsNew` = 0 WHERE `Id` = ? AND `Used` = 1 AND `Invoiced` = 0;
+
+-- An event's places: on MySQL the event's row and its attendees are read with locks held until the transaction ends (SQLite has one writer), so concurrent sign-ups take turns and each counts the places taken before it.
+SELECT `Allocation` AS `Allocation` FROM `calendarevent` WHERE `Id` = ? FOR UPDATE;
+SELECT COUNT(*) AS n FROM `eventattendee` WHERE `CalendarEventId` = ? FOR UPDATE;
+
+-- A deleted sale's unused credits and uncollected deliveries: one conditional DELETE takes only the credits still unused, and the count after it finds any used meanwhile (the delete is then refused and rolled back); the uncollected deliveries are locked on MySQL until the transaction ends, so a collect committed meanwhile is seen and a later one waits (docs/stock-and-deliveries.md).
+DELETE FROM `coworkerbookingcredit` WHERE `CoworkerProductUniqueId` = ? AND `RemainingCredit` >= `TotalCredit`;
+SELECT COUNT(*) AS n FROM `coworkerbookingcredit` WHERE `CoworkerProductUniqueId` = ?;
+SELECT `Id` AS id FROM `coworkerdelivery` WHERE `CoworkerProductUniqueId` = ? AND `Collected` = 0 FOR UPDATE;
+
+-- A webhook delivery's lease: due deliveries are claimed under a lease, on MySQL with SELECT … FOR UPDATE SKIP LOCKED (SQLite has one writer), so instances claiming at once take different rows; an attempt's result (here a success, then a failure) is written only while its lease holds, and an instance gives back its leases at shutdown (docs/api.md §11.7).
+SELECT `Id` AS `Id`, `BusinessId` AS `BusinessId` FROM `webhook` WHERE `Active` = 1;
+SELECT `Id` AS `Id`, `WebHookId` AS `WebHookId` FROM `webhook_delivery` WHERE `Status` = 'Pending' AND `NextAttemptOn` <= ? AND (`LeaseUntil` IS NULL OR `LeaseUntil` < ?) AND `WebHookId` IN (?) ORDER BY `NextAttemptOn`, `Id` LIMIT ? FOR UPDATE SKIP LOCKED;
+SELECT `Id` AS `Id` FROM `webhook` WHERE `Active` = 1 AND `Id` IN (?);
+UPDATE `webhook_delivery` SET `LeaseOwner` = ?, `LeaseUntil` = ? WHERE `Id` IN (?);
+SELECT d.`Id` AS id, d.`WebHookId` AS hook, d.`EventId` AS event, d.`Body` AS body, d.`Attempts` AS attempts, h.`URL` AS url, h.`Secret` AS secret FROM `webhook_delivery` d JOIN `webhook` h ON h.`Id` = d.`WebHookId` WHERE d.`Id` IN (?);
+UPDATE `webhook_delivery` SET `Status` = ?, `Attempts` = ?, `LastAttemptOn` = ?, `NextAttemptOn` = ?, `LastStatusCode` = ?, `LastError` = ?, `LeaseOwner` = NULL, `LeaseUntil` = NULL WHERE `Id` = ? AND `LeaseOwner` = ?;
+UPDATE `webhook` SET `LastTrigger` = ?, `ErrorCount` = 0 WHERE `Id` = ?;
+UPDATE `webhook_delivery` SET `Status` = ?, `Attempts` = ?, `LastAttemptOn` = ?, `NextAttemptOn` = ?, `LastStatusCode` = ?, `LastError` = ?, `LeaseOwner` = NULL, `LeaseUntil` = NULL WHERE `Id` = ? AND `LeaseOwner` = ?;
+UPDATE `webhook` SET `Active` = CASE WHEN ? = 1 OR `ErrorCount` + 1 >= ? THEN 0 ELSE `Active` END, `ErrorCount` = `ErrorCount` + 1, `LastError` = ? WHERE `Id` = ?;
+UPDATE `webhook_delivery` SET `LeaseOwner` = NULL, `LeaseUntil` = NULL WHERE `LeaseOwner` = ?;
