@@ -16,6 +16,7 @@ import { createBusiness, createTariff, create, currencyId } from '../test/suppor
 import { createProduct } from '../test/support/billing-fixtures.js';
 import type { TestApp } from '../test/support/test-app.js';
 import type { Tx } from '../src/persistence/tx.js';
+import { StatementTrace } from './statement-trace.js';
 
 const CUSTOMERS = Number(process.env.BENCH_BILLING_CUSTOMERS ?? 10_000);
 const CREATES = Math.min(CUSTOMERS, Number(process.env.BENCH_BILLING_CREATES ?? 2_000));
@@ -156,9 +157,12 @@ async function main(): Promise<void> {
       if (++billed % 20 === 0) sample();
       return bill(...args);
     };
+    // BENCH_BILLING_TRACE=1: the statements the run sent, per customer (bench/statement-trace.ts).
+    const trace = process.env.BENCH_BILLING_TRACE ? StatementTrace.start() : undefined;
     const runStarted = process.hrtime.bigint();
     await t.app.get(BillingRunWorker).runOnce();
     const runSeconds = Number(process.hrtime.bigint() - runStarted) / 1e9;
+    trace?.stop();
     clearInterval(sampler);
     peak = Math.max(peak, process.memoryUsage().rss);
     gc?.();
@@ -201,6 +205,12 @@ async function main(): Promise<void> {
       `plain creates: ${CREATES} invoices through the API (${WIDTH} at a time) in ${createSeconds.toFixed(1)} s = ${plainRate.toFixed(0)} invoices/s`,
     );
     console.log(`ratio billing run / plain creates: ${(rate / plainRate).toFixed(2)}`);
+    if (trace) {
+      console.log(
+        `statements sent by the run: ${trace.total} = ${(trace.total / CUSTOMERS).toFixed(2)} per customer; by text, per customer:`,
+      );
+      for (const line of trace.report(40, CUSTOMERS)) console.log(line);
+    }
   } finally {
     await t.close();
   }

@@ -68,7 +68,11 @@ export const BILLING_STATEMENTS: NamedStatement[] = [
   { name: 'BillingRunsRepository.inTeamInvoices', run: (db, tx) => new BillingRunsRepository(db).inTeamInvoices([1, 2], tx) },
   { name: 'BillingRunsRepository.payingMemberOf', run: (db, tx) => new BillingRunsRepository(db).payingMemberOf(1, tx) },
   { name: 'BillingRunsRepository.membersPaidBy', run: (db, tx) => new BillingRunsRepository(db).membersPaidBy(1, tx) },
-  { name: 'BillingRunsRepository.universalCredits', run: (db, tx) => new BillingRunsRepository(db).universalCredits(1, 1, tx) },
+  { name: 'BillingRunsRepository.universalCredits', run: (db, tx) => new BillingRunsRepository(db).universalCredits([1], 1, tx) },
+  {
+    name: 'BillingRunsRepository.universalCredits (a batch)',
+    run: (db, tx) => new BillingRunsRepository(db).universalCredits([1, 2], 1, tx),
+  },
   { name: 'DueSourcesRepository.contractsDue', run: (db, tx) => new DueSourcesRepository(db).contractsDue([1, 2], at, tx) },
   { name: 'DueSourcesRepository.contractProducts', run: (db, tx) => new DueSourcesRepository(db).contractProducts([1, 2], tx) },
   {
@@ -194,10 +198,12 @@ export const BILLING_STATEMENTS: NamedStatement[] = [
     run: (db, tx) => new CoworkerInvoicesRepository(db).invoiceCount(1, tx),
   },
   { name: 'CoworkerInvoicesRepository.billedCustomer', run: (db, tx) => new CoworkerInvoicesRepository(db).billedCustomer(1, tx) },
+  { name: 'CoworkerInvoicesRepository.billedCustomers', run: (db, tx) => new CoworkerInvoicesRepository(db).billedCustomers([1, 2], tx) },
   { name: 'InvoiceIssuanceRepository.lookup', run: (db, tx) => new InvoiceIssuanceRepository(db).lookup(Country, 1, 'Name', tx) },
   { name: 'SettlementRepository.entriesOf', run: (db, tx) => new SettlementRepository(db).entriesOf(1, tx) },
   { name: 'SettlementRepository.ownEntriesOf', run: (db, tx) => new SettlementRepository(db).ownEntriesOf(1, tx) },
   { name: 'SettlementRepository.invoiceForLedger', run: (db, tx) => new SettlementRepository(db).invoiceForLedger(1, tx) },
+  { name: 'SettlementRepository.invoicesForLedger', run: (db, tx) => new SettlementRepository(db).invoicesForLedger([1, 2], tx) },
   { name: 'SettlementRepository.deleteEntry', run: (db, tx) => new SettlementRepository(db).deleteEntry(1, tx) },
   { name: 'SettlementRepository.creditNoteTotals', run: (db, tx) => new SettlementRepository(db).creditNoteTotals('u', tx) },
   {

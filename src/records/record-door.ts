@@ -1,5 +1,5 @@
 import { createStamp, updateStamp, type Stamper } from './audit-stamp.js';
-import type { ChangeLog } from './change-log/change-log.service.js';
+import type { ChangeLog, RecordChangeEntry } from './change-log/change-log.service.js';
 import type { ChangeAction } from './field-changes.js';
 import type { Principal } from '../platform/principal.js';
 import type { RecordDefinition, WireRecord } from './record-definition.js';
@@ -152,7 +152,8 @@ export abstract class RecordDoor<E extends RecordEntity = RecordEntity> {
   /**
    * Changes a repository makes to several records of `businessId` by one statement (a billing run's claims by
    * set), with their history: the records read before and after by one read each, their entries by one
-   * INSERT. `change` answers false when it did not change every record: then nothing is recorded.
+   * INSERT, or added to `pending` for the caller to record with others (ChangeLog.writeMany). `change`
+   * answers false when it did not change every record: then nothing is recorded.
    */
   async changesRecorded(
     tx: Tx,
@@ -160,6 +161,7 @@ export abstract class RecordDoor<E extends RecordEntity = RecordEntity> {
     ids: number[],
     change: () => Promise<boolean>,
     businessId: number,
+    pending?: RecordChangeEntry[],
   ): Promise<boolean> {
     const { repository, wire } = this;
     const read = async () => (await repository.batch(ids, null, undefined, tx)).map((row) => wire.toWire(row));
@@ -167,20 +169,19 @@ export abstract class RecordDoor<E extends RecordEntity = RecordEntity> {
     if (!(await change())) return false;
     // Both reads are in Id order, of the same records: every one of them was changed.
     const after = await read();
-    await this.changeLog.writeMany(
-      tx,
-      after.map((record, index) => ({
-        definition: this.definition,
-        action: 'Update' as const,
-        recordId: Number(record.Id),
-        before: before[index],
-        after: record,
-        businessId,
-        previousBusinessId: null,
-        actor,
-        record: async () => record,
-      })),
-    );
+    const changes = after.map((record, index) => ({
+      definition: this.definition,
+      action: 'Update' as const,
+      recordId: Number(record.Id),
+      before: before[index],
+      after: record,
+      businessId,
+      previousBusinessId: null,
+      actor,
+      record: async () => record,
+    }));
+    if (pending) pending.push(...changes);
+    else await this.changeLog.writeMany(tx, changes);
     return true;
   }
 
@@ -219,26 +220,55 @@ export abstract class RecordDoor<E extends RecordEntity = RecordEntity> {
     rows: readonly Record<string, unknown>[],
     businessId: number,
   ): Promise<number[]> {
-    const { repository, wire } = this;
-    const ids = await repository.insertMany(rows, tx);
-    await this.changeLog.writeMany(
-      tx,
-      rows.map((written, index) => {
-        const id = ids[index];
-        let reading: Promise<WireRecord> | undefined;
-        return {
-          definition: this.definition,
-          action: 'Create' as const,
-          recordId: id,
-          before: null,
-          after: wire.written(id, written, undefined),
-          businessId,
-          previousBusinessId: null,
-          actor,
-          record: () => (reading ??= this.get(id, undefined, tx)),
-        };
-      }),
-    );
+    const ids = await this.repository.insertMany(rows, tx);
+    const changes: RecordChangeEntry[] = [];
+    for (const [index, written] of rows.entries()) changes.push(await this.created(tx, actor, ids[index], written, businessId));
+    await this.changeLog.writeMany(tx, changes);
     return ids;
+  }
+
+  /**
+   * Inserts stamped records naming the same columns, INSERT_CHUNK rows a statement, whose history waits
+   * (a billing run's invoices and their ledger entries, its history written with the batch's: `created`):
+   * their Ids and the values written, in order. `now`: the stamps' time, when the values hold the same instant.
+   */
+  async insertStampedMany(
+    tx: Tx,
+    actor: Principal | undefined,
+    rows: readonly Readonly<Record<string, unknown>>[],
+    now?: Date,
+  ): Promise<{ ids: number[]; written: Record<string, unknown>[] }> {
+    const written = rows.map((values) => withFields(values, createStamp(actor, now)));
+    const ids: number[] = [];
+    for (let first = 0; first < written.length; first += INSERT_CHUNK)
+      ids.push(...(await this.repository.insertMany(written.slice(first, first + INSERT_CHUNK), tx)));
+    return { ids, written };
+  }
+
+  /**
+   * The change of a record created with `written` (its Id `id`) as `recordCreated` records it, for
+   * ChangeLog.writeMany to record with others: the record as GET shows it read only when needed.
+   * `knownBusinessId`: the record's business where the caller knows it, saving its look-up.
+   */
+  async created(
+    tx: Tx,
+    actor: Principal | undefined,
+    id: number,
+    written: Record<string, unknown>,
+    knownBusinessId?: number,
+  ): Promise<RecordChangeEntry> {
+    let reading: Promise<WireRecord> | undefined;
+    const after = this.wire.written(id, written, undefined);
+    return {
+      definition: this.definition,
+      action: 'Create',
+      recordId: id,
+      before: null,
+      after,
+      businessId: knownBusinessId ?? (await this.businessOf(after, tx)),
+      previousBusinessId: null,
+      actor,
+      record: () => (reading ??= this.get(id, undefined, tx)),
+    };
   }
 }

@@ -25,6 +25,9 @@ SELECT DISTINCT w."Id" AS id, w."FullName" AS name FROM "team" t JOIN "team_memb
 -- BillingRunsRepository.universalCredits
 SELECT "Id" AS id, "UniqueId" AS uniqueId, "Description" AS description, "RemainingCredit" AS remaining, "ValidFrom" AS validFrom, "ExpireDate" AS expires, "ElegibleProducts" AS products, "ElegiblePasses" AS passes, "AppliesToCharges" AS charges FROM "coworkerbookingcredit" WHERE "CoworkerId" = ? AND "BusinessId" = ? AND "IsUniversalCredit" = 1 AND "RemainingCredit" > 0;
 
+-- BillingRunsRepository.universalCredits (a batch)
+SELECT "Id" AS id, "UniqueId" AS uniqueId, "Description" AS description, "RemainingCredit" AS remaining, "ValidFrom" AS validFrom, "ExpireDate" AS expires, "ElegibleProducts" AS products, "ElegiblePasses" AS passes, "AppliesToCharges" AS charges, "CoworkerId" AS coworker FROM "coworkerbookingcredit" WHERE "CoworkerId" IN (?, ?) AND "BusinessId" = ? AND "IsUniversalCredit" = 1 AND "RemainingCredit" > 0;
+
 -- DueSourcesRepository.contractsDue
 SELECT k."Id" AS "Id", k."UniqueId" AS "UniqueId", k."StartDate" AS "StartDate", k."CancellationDate" AS "CancellationDate", k."BillingDay" AS "BillingDay", k."ApplyProRating" AS "ApplyProRating", k."Price" AS "Price", k."InvoicedPeriod" AS "InvoicedPeriod", t."Name" AS TariffName, t."InvoiceEvery" AS InvoiceEvery, t."TaxRateId" AS TaxRateId, t."CurrencyId" AS CurrencyId, k."CoworkerId" AS CoworkerId FROM "coworkercontract" k JOIN "tariff" t ON t."Id" = k."TariffId" WHERE k."CoworkerId" IN (?, ?) AND k."RenewalDate" IS NOT NULL AND k."RenewalDate" <= ? ORDER BY k."CoworkerId", k."StartDate", k."Id";
 
@@ -174,6 +177,9 @@ SELECT COUNT(*) AS n FROM "coworkerinvoice" WHERE "CoworkerId" = ?;
 -- CoworkerInvoicesRepository.billedCustomer
 SELECT "BusinessId", "FullName", "CompanyName", "BillingName", "Address", "City", "PostCode", "CountryId", "TaxIDNumber", "MobilePhone" FROM "coworker" WHERE "Id" = ?;
 
+-- CoworkerInvoicesRepository.billedCustomers
+SELECT "Id", "BusinessId", "FullName", "CompanyName", "BillingName", "Address", "City", "PostCode", "CountryId", "TaxIDNumber", "MobilePhone" FROM "coworker" WHERE "Id" IN (?, ?);
+
 -- InvoiceIssuanceRepository.lookup
 SELECT "Name" AS v FROM "country" WHERE "Id" = ?;
 
@@ -185,6 +191,9 @@ SELECT "Id", "Code", "CoworkerId", "Description", "Debit", "Credit", "Transactio
 
 -- SettlementRepository.invoiceForLedger
 SELECT "Id", "BusinessId", "CoworkerId", "InvoiceNumber", "TotalAmount", "CreatedOn", "CreditNote" FROM "coworkerinvoice" WHERE "Id" = ?;
+
+-- SettlementRepository.invoicesForLedger
+SELECT "Id", "BusinessId", "CoworkerId", "InvoiceNumber", "TotalAmount", "CreatedOn", "CreditNote" FROM "coworkerinvoice" WHERE "Id" IN (?, ?) ORDER BY "Id";
 
 -- SettlementRepository.deleteEntry
 DELETE FROM "coworkerledgerentry" WHERE "Id" = ?;

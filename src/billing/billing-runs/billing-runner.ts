@@ -5,21 +5,20 @@ import { isUniqueViolation } from '../../persistence/database-errors.js';
 import type { Principal } from '../../platform/principal.js';
 import { CoworkerInvoiceLinesService } from '../coworker-invoice-lines/coworker-invoice-lines.service.js';
 import { CoworkerInvoicesService } from '../coworker-invoices/coworker-invoices.service.js';
-import { type BilledCustomer, type ClaimRow, type DueItem, type DueLine } from '../due-items/due-items.js';
+import { type BilledCustomer, type DueItem, type DueLine } from '../due-items/due-items.js';
 import { claimRows } from '../due-items/set-claims.js';
-import { fromUnits, toUnits, type Units } from '../../kernel/money.js';
+import { toUnits, type Units } from '../../kernel/money.js';
 import { earliestLines } from '../due-items/earliest-lines.js';
 import { atMidnight, utcDate } from '../due-items/periods.js';
 import { BillingRunsRepository } from './billing-runs.repository.js';
 import { TeamInvoicing } from './team-invoicing.js';
-import { priceLine, type BilledInvoice, type PlannedInvoice } from './invoice-pricing.js';
-import { UniversalCredits, wireLine } from './universal-credits.js';
+import { billedAnswer, invoiceFields, lineFields, priceLine, type BilledInvoice, type PlannedInvoice } from './invoice-pricing.js';
+import { UniversalCredits, type Spendable } from './universal-credits.js';
+import { BatchIssuance, type BatchWrites } from './batch-issuance.js';
 import type { Tx } from '../../persistence/tx.js';
 
 /** How many times a customer's transaction is tried when another run billed one of its items first. */
 const CLAIM_ATTEMPTS = 4;
-/** Days from the day an invoice is made to its DueDate (docs/billing.md). */
-const DUE_IN_DAYS = 14;
 /** At most this many batches of a run are billed at once (docs/billing.md "Exactly once"). */
 const MAX_WIDTH = 2;
 /** Customers one transaction of a run bills, on both databases (docs/billing.md "Exactly once"; batchSize). */
@@ -42,16 +41,6 @@ export class BillingError extends Error {}
 /** Another run billed one of the customer's items after this one read them: try the customer again. */
 class ClaimLost extends Error {}
 
-/** What a batch's customers share while their invoices are written (billBatch). */
-interface BatchWrites {
-  /** The batch's invoice numbers, in its customers' order: each invoice takes the first left. */
-  numbers: string[];
-  /** The claims of its items, made by set once every invoice is written (set-claims.ts). */
-  claims: ClaimRow[];
-  /** Currency codes and business names its invoices name, each read once (CoworkerInvoicesService.issue). */
-  lookedUp: Map<string, Promise<unknown>>;
-}
-
 /** A batch that cannot be billed as one (a customer gone, or one a team's invoice concerns): its customers are billed one by one. */
 class BatchUnfit extends Error {}
 
@@ -73,6 +62,7 @@ export class BillingRunner {
     private readonly lines: CoworkerInvoiceLinesService,
     private readonly teams: TeamInvoicing,
     private readonly universalCredits: UniversalCredits,
+    private readonly issuance: BatchIssuance,
   ) {}
 
   /** Transactions billing customers began, and how many of them were a retry (a conflict or a claim lost): bench/billing.ts reports them. */
@@ -108,7 +98,7 @@ export class BillingRunner {
   /** What billing the customer now would make, writing nothing. */
   async preview(customer: BilledCustomer, until: LocalDate): Promise<BilledInvoice[]> {
     const planned = await this.plan(customer, until, undefined, undefined);
-    return planned.map((invoice) => this.answer(customer, invoice));
+    return planned.map((invoice) => billedAnswer(customer, invoice));
   }
 
   /** Bills the customer; the invoices made (none when nothing was due). Throws BillingError when it cannot. */
@@ -161,15 +151,24 @@ export class BillingRunner {
           if ((await this.teams.inTeamInvoices(ids, tx)).size) throw new BatchUnfit();
           const items = await this.teams.dueToEach({ customerIds: ids, until, tx });
           const plans: PlannedInvoice[][] = [];
-          for (const customer of customers) plans.push(await this.plan(customer, until, tx, actor, items.get(customer.id) ?? []));
+          const spendable = this.universalCredits.spendableInBatch(ids, customers[0].businessId, tx);
+          for (const customer of customers)
+            plans.push(await this.plan(customer, until, tx, actor, items.get(customer.id) ?? [], spendable));
+          // All the batch's invoices at once where that writes what one customer after another would (BatchIssuance.fits).
+          const atOnce = this.issuance.fits(plans);
+          const batch: BatchWrites = { numbers: [], claims: [], lookedUp: new Map() };
+          if (atOnce) await this.issuance.lookUp(tx, customers, plans, batch);
           // The batch's invoice numbers last, in its customers' order: the counter row is held from here to COMMIT.
           const count = plans.reduce((sum, planned) => sum + planned.length, 0);
-          const numbers = count ? await this.invoices.reserveNumbers(tx, customers[0].businessId, count) : [];
-          const made: BilledInvoice[][] = [];
-          const batch: BatchWrites = { numbers, claims: [], lookedUp: new Map() };
-          for (const [index, customer] of customers.entries()) made.push(await this.billPlanned(tx, customer, plans[index], actor, batch));
+          if (count) batch.numbers = await this.invoices.reserveNumbers(tx, customers[0].businessId, count);
+          let made: BilledInvoice[][] = [];
+          if (atOnce) made = await this.issuance.write(tx, customers, plans, actor, batch);
+          else
+            for (const [index, customer] of customers.entries())
+              made.push(await this.billPlanned(tx, customer, plans[index], actor, batch));
           // The batch's claims last, of each kind by one statement: one lost rolls the whole batch back.
-          if (!(await claimRows(this.db, tx, actor, customers[0].businessId, batch.claims))) throw new ClaimLost();
+          if (!(await claimRows(this.db, tx, actor, customers[0].businessId, batch.claims, batch.history))) throw new ClaimLost();
+          await this.issuance.recordHistory(tx, batch);
           return made;
         },
         undefined,
@@ -206,17 +205,7 @@ export class BillingRunner {
       const { id, written } = await this.invoices.issue(
         tx,
         actor,
-        {
-          CoworkerId: customer.id,
-          BusinessId: customer.businessId,
-          CurrencyId: invoice.currencyId,
-          DueDate: new Date(today.getTime() + DUE_IN_DAYS * 86_400_000),
-          InvoiceFromDate: atMidnight(invoice.from),
-          InvoiceToDate: atMidnight(invoice.to),
-          TotalAmount: fromUnits(invoice.total),
-          TaxAmount: fromUnits(invoice.tax),
-          SubscriptionAmount: fromUnits(invoice.subscription),
-        },
+        invoiceFields(customer, invoice, today),
         batch?.numbers.shift(),
         batch?.lookedUp,
       );
@@ -224,16 +213,7 @@ export class BillingRunner {
       const lineIds = await this.lines.insertLines(
         tx,
         actor,
-        invoice.lines.map((line) => {
-          const fields = wireLine(line);
-          return {
-            ...fields,
-            PeriodFrom: new Date(fields.PeriodFrom),
-            PeriodTo: new Date(fields.PeriodTo),
-            CoworkerInvoiceId: id,
-            BilledItemKey: line.key,
-          };
-        }),
+        invoice.lines.map((line) => lineFields(line, id)),
         customer.businessId,
       );
       for (const [index, line] of invoice.lines.entries())
@@ -250,7 +230,7 @@ export class BillingRunner {
         else if (!(await item.claim(context, lines))) throw new ClaimLost();
       }
       await this.invoices.recordIssued(tx, actor, id, written);
-      made.push({ ...this.answer(customer, invoice), Id: id, InvoiceNumber: number });
+      made.push({ ...billedAnswer(customer, invoice), Id: id, InvoiceNumber: number });
     }
     return made;
   }
@@ -259,7 +239,8 @@ export class BillingRunner {
    * The invoices due items make, priced, per currency, each with at most MAX_INVOICE_LINES lines, the
    * earliest (docs/billing.md "Bounds"), with the credit lines of universal credits after the lines they
    * pay (spent with `tx`, only planned without: a preview); throws BillingError when a line cannot be billed.
-   * `collected`: the customer's items, read with its batch's (billBatch), when no team's invoice concerns it.
+   * `collected`: the customer's items, read with its batch's (billBatch), when no team's invoice concerns it;
+   * `spendable`: its universal credits, read with its batch's.
    */
   private async plan(
     customer: BilledCustomer,
@@ -267,6 +248,7 @@ export class BillingRunner {
     tx: Tx | undefined,
     actor: Principal | undefined,
     collected?: DueItem[],
+    spendable?: Spendable,
   ): Promise<PlannedInvoice[]> {
     // What is due to the customer, its team members' items included (docs/billing.md, "Team invoices").
     const items = collected ?? (await this.teams.dueTo({ customer, until, tx }, tx && ((memberId) => this.takeTurns([memberId], tx))));
@@ -274,7 +256,7 @@ export class BillingRunner {
     if (!taken.length) return [];
     const dueLines = taken.flatMap((invoice) => invoice.items.flatMap((item) => item.lines));
     const rates = await this.taxRates(customer, dueLines, tx);
-    const credits = await this.universalCredits.spendable(customer, dueLines, tx);
+    const credits = await (spendable ? spendable(customer, dueLines) : this.universalCredits.spendable(customer, dueLines, tx));
     const planned: PlannedInvoice[] = [];
     for (const { currencyId, items: chosen, capped } of taken) {
       const first = chosen[0].lines[0];
@@ -323,17 +305,6 @@ export class BillingRunner {
       }
     }
     return rates;
-  }
-
-  private answer(customer: BilledCustomer, invoice: PlannedInvoice): BilledInvoice {
-    return {
-      CoworkerId: customer.id,
-      CurrencyId: invoice.currencyId,
-      TotalAmount: fromUnits(invoice.total),
-      TaxAmount: fromUnits(invoice.tax),
-      Lines: invoice.lines.map(wireLine),
-      capped: invoice.capped,
-    };
   }
 
   /**

@@ -10,6 +10,7 @@ import { CoworkerBookingCreditUseHistoriesModule } from '../coworker-booking-cre
 import { UniversalCredits } from './universal-credits.js';
 import { BillingRunWorker } from './billing-run.worker.js';
 import { BillingRunner } from './billing-runner.js';
+import { BatchIssuance } from './batch-issuance.js';
 import { billingRuns } from './billing-runs.definition.js';
 import { BillingRunsService } from './billing-runs.service.js';
 import { BuiltInDueSources } from './built-in-sources.js';
@@ -27,7 +28,16 @@ import { TeamInvoicing } from './team-invoicing.js';
       CoworkerInvoiceLinesModule,
       CoworkerBookingCreditUseHistoriesModule,
     ],
-    providers: [BillingRunsService, DueItemSources, BuiltInDueSources, BillingRunner, BillingRunWorker, TeamInvoicing, UniversalCredits],
+    providers: [
+      BillingRunsService,
+      DueItemSources,
+      BuiltInDueSources,
+      BillingRunner,
+      BatchIssuance,
+      BillingRunWorker,
+      TeamInvoicing,
+      UniversalCredits,
+    ],
     controllers: [RaiseInvoiceController],
     exports: [BillingRunsService, DueItemSources],
   }),

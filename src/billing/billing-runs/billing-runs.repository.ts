@@ -177,15 +177,19 @@ export class BillingRunsRepository {
     return rows.map((row) => ({ id: Number(row.id), fullName: String(row.name) }));
   }
 
-  /** The customer's universal credits of its business with a balance, their columns as stored. */
-  universalCredits(customerId: number, businessId: number, tx: Tx | undefined): Promise<Array<Record<string, unknown>>> {
+  /**
+   * The customers' universal credits of their business with a balance, their columns as stored (`coworker`: the
+   * customer's Id, when asked for several: a billing run's batch).
+   */
+  universalCredits(customerIds: readonly number[], businessId: number, tx: Tx | undefined): Promise<Array<Record<string, unknown>>> {
     const { db } = this;
     const q = (name: string) => db.id(name);
+    const several = customerIds.length > 1;
     return db.query(
       `SELECT ${q('Id')} AS id, ${q('UniqueId')} AS uniqueId, ${q('Description')} AS description, ${q('RemainingCredit')} AS remaining, ${q('ValidFrom')} AS validFrom, ` +
-        `${q('ExpireDate')} AS expires, ${q('ElegibleProducts')} AS products, ${q('ElegiblePasses')} AS passes, ${q('AppliesToCharges')} AS charges ` +
-        `FROM ${db.tableOf(CoworkerBookingCredit)} WHERE ${q('CoworkerId')} = ? AND ${q('BusinessId')} = ? AND ${q('IsUniversalCredit')} = 1 AND ${q('RemainingCredit')} > 0`,
-      [customerId, businessId],
+        `${q('ExpireDate')} AS expires, ${q('ElegibleProducts')} AS products, ${q('ElegiblePasses')} AS passes, ${q('AppliesToCharges')} AS charges${several ? `, ${q('CoworkerId')} AS coworker` : ''} ` +
+        `FROM ${db.tableOf(CoworkerBookingCredit)} WHERE ${q('CoworkerId')} ${several ? inList(customerIds) : '= ?'} AND ${q('BusinessId')} = ? AND ${q('IsUniversalCredit')} = 1 AND ${q('RemainingCredit')} > 0`,
+      [...customerIds, businessId],
       tx,
     );
   }

@@ -1,13 +1,16 @@
 import type { LocalDate } from '@js-joda/core';
 import type { TakenItem } from '../due-items/earliest-lines.js';
-import type { DueLine } from '../due-items/due-items.js';
+import type { BilledCustomer, DueLine } from '../due-items/due-items.js';
 import { fromUnits, taxOf, type Units } from '../../kernel/money.js';
 import { atMidnight } from '../due-items/periods.js';
 import { formatDateTime } from '../../records/wire-values.js';
-import type { PlannedLine } from './universal-credits.js';
+import { wireLine, type PlannedLine } from './universal-credits.js';
 
 // What a billing run makes of due lines before it writes anything (docs/billing.md): each line priced,
-// and the invoices planned per currency. BillingRunner plans and writes them.
+// and the invoices planned per currency; and what it writes of them. BillingRunner plans and writes them.
+
+/** Days from the day an invoice is made to its DueDate (docs/billing.md). */
+const DUE_IN_DAYS = 14;
 
 /** A line with its amounts, as the invoice gets it and a preview shows it. */
 export interface PricedLine {
@@ -98,5 +101,44 @@ export function priceLine(line: DueLine, rates: Map<number, Units>, position: nu
     CoworkerChargeUniqueId: source('CoworkerChargeUniqueId'),
     CoworkerBookingCreditUniqueId: null,
     CreditAmount: 0,
+  };
+}
+
+/** The fields a planned invoice of `customer` is issued with on `today` (its midnight, UTC). */
+export function invoiceFields(customer: BilledCustomer, invoice: PlannedInvoice, today: Date): Record<string, unknown> {
+  return {
+    CoworkerId: customer.id,
+    BusinessId: customer.businessId,
+    CurrencyId: invoice.currencyId,
+    DueDate: new Date(today.getTime() + DUE_IN_DAYS * 86_400_000),
+    InvoiceFromDate: atMidnight(invoice.from),
+    InvoiceToDate: atMidnight(invoice.to),
+    TotalAmount: fromUnits(invoice.total),
+    TaxAmount: fromUnits(invoice.tax),
+    SubscriptionAmount: fromUnits(invoice.subscription),
+  };
+}
+
+/** The fields a planned line is written with on the invoice `invoiceId`. */
+export function lineFields(line: PlannedLine, invoiceId: number): Record<string, unknown> {
+  const fields = wireLine(line);
+  return {
+    ...fields,
+    PeriodFrom: new Date(fields.PeriodFrom),
+    PeriodTo: new Date(fields.PeriodTo),
+    CoworkerInvoiceId: invoiceId,
+    BilledItemKey: line.key,
+  };
+}
+
+/** A planned invoice as a run answers it (before it has an Id and a number). */
+export function billedAnswer(customer: BilledCustomer, invoice: PlannedInvoice): BilledInvoice {
+  return {
+    CoworkerId: customer.id,
+    CurrencyId: invoice.currencyId,
+    TotalAmount: fromUnits(invoice.total),
+    TaxAmount: fromUnits(invoice.tax),
+    Lines: invoice.lines.map(wireLine),
+    capped: invoice.capped,
   };
 }

@@ -40,6 +40,9 @@ interface UniversalCredit extends SpendableCredit {
 /** The customer's credits a run may spend, in spending order. */
 export type SpendingCredits = UniversalCredit[];
 
+/** The credits a customer's lines may spend (UniversalCredits.spendable, or a batch's spendableInBatch). */
+export type Spendable = (customer: BilledCustomer, lines: readonly { creditUse?: CreditUse }[]) => Promise<SpendingCredits>;
+
 /** The line's wire fields only: what an invoice line holds and a preview shows. */
 export function wireLine(line: PlannedLine): PricedLine {
   const {
@@ -77,27 +80,30 @@ export class UniversalCredits {
   /** The customer's universal credits with a balance, in spending order (none read when no line could use them). */
   async spendable(customer: BilledCustomer, lines: readonly { creditUse?: CreditUse }[], tx: Tx | undefined): Promise<SpendingCredits> {
     if (!lines.some((line) => line.creditUse)) return [];
-    const rows = await this.rows.universalCredits(customer.id, customer.businessId, tx);
-    return spendingOrder(
-      rows.map((row): UniversalCredit => ({
-        Id: Number(row.id),
-        UniqueId: String(row.uniqueId),
-        Description: String(row.description ?? ''),
-        remaining: toUnits(row.remaining),
-        expires: parseDbDateTime(row.expires),
-        validFrom: parseDbDateTime(row.validFrom),
-        eligibility: {
-          ElegibleProducts: toWire('idList', row.products) as number[],
-          ElegiblePasses: toWire('idList', row.passes) as number[],
-          AppliesToCharges: toWire('bool', row.charges) as boolean,
-          IsUniversalCredit: true,
-          ElegibleResourceTypes: [],
-          EventCategories: [],
-          CaneBeUsedForBookings: false,
-          CaneBeUsedForEvents: false,
-        },
-      })),
-    );
+    return spendingCredits(await this.rows.universalCredits([customer.id], customer.businessId, tx));
+  }
+
+  /**
+   * `spendable` for the customers of a batch of one business (`customerIds`, a billing run's: docs/billing.md
+   * "Exactly once"): the first customer with a line credits could pay reads the credits of all of them, by one
+   * statement; each customer then gets its own. A customer's credits are its own: another's spends leave them as read.
+   */
+  spendableInBatch(customerIds: readonly number[], businessId: number, tx: Tx): Spendable {
+    let read: Promise<Map<number, Array<Record<string, unknown>>>> | undefined;
+    return async (customer, lines) => {
+      if (!lines.some((line) => line.creditUse)) return [];
+      read ??= this.rows.universalCredits(customerIds, businessId, tx).then((rows) => {
+        const byCustomer = new Map<number, Array<Record<string, unknown>>>();
+        for (const row of rows) {
+          const id = customerIds.length > 1 ? Number(row.coworker) : customerIds[0];
+          const own = byCustomer.get(id);
+          if (own) own.push(row);
+          else byCustomer.set(id, [row]);
+        }
+        return byCustomer;
+      });
+      return spendingCredits((await read).get(customer.id) ?? []);
+    };
   }
 
   /**
@@ -144,6 +150,30 @@ export class UniversalCredits {
   async recordUses(tx: Tx, actor: Principal | undefined, lineId: number, coworkerId: number, line: PlannedLine): Promise<void> {
     if (line.spends.length) await this.uses.recordUses(tx, actor, { lineId }, coworkerId, line.spends);
   }
+}
+
+/** Universal credits as stored, in spending order. */
+function spendingCredits(rows: ReadonlyArray<Record<string, unknown>>): SpendingCredits {
+  return spendingOrder(
+    rows.map((row): UniversalCredit => ({
+      Id: Number(row.id),
+      UniqueId: String(row.uniqueId),
+      Description: String(row.description ?? ''),
+      remaining: toUnits(row.remaining),
+      expires: parseDbDateTime(row.expires),
+      validFrom: parseDbDateTime(row.validFrom),
+      eligibility: {
+        ElegibleProducts: toWire('idList', row.products) as number[],
+        ElegiblePasses: toWire('idList', row.passes) as number[],
+        AppliesToCharges: toWire('bool', row.charges) as boolean,
+        IsUniversalCredit: true,
+        ElegibleResourceTypes: [],
+        EventCategories: [],
+        CaneBeUsedForBookings: false,
+        CaneBeUsedForEvents: false,
+      },
+    })),
+  );
 }
 
 /** Valid on the line's date D: ValidFrom null or before the end of D, ExpireDate null or after its start (00:00Z). */

@@ -48,19 +48,34 @@ export class CoworkerInvoicesRepository {
       [coworkerId],
       tx,
     );
-    if (!customer) return null;
-    const { BusinessId, FullName, CompanyName, BillingName, Address, City, PostCode, CountryId, TaxIDNumber, MobilePhone } = customer;
-    return {
-      BusinessId: Number(BusinessId),
-      FullName,
-      CompanyName,
-      BillingName,
-      Address,
-      City,
-      PostCode,
-      CountryId: CountryId === null ? null : Number(CountryId),
-      TaxIDNumber,
-      MobilePhone,
-    };
+    return customer ? billedCustomerOf(customer) : null;
   }
+
+  /** The bill-to details of several customers by one read (a billing run's batch), by customer Id; the gone ones absent. */
+  async billedCustomers(coworkerIds: readonly number[], tx: Tx): Promise<Map<number, BilledCustomer>> {
+    const { db } = this;
+    const columns = BILLED_CUSTOMER_COLUMNS.map((name) => db.id(name)).join(', ');
+    const rows = await db.query<BilledCustomer & { Id: unknown }>(
+      `SELECT ${db.id('Id')}, ${columns} FROM ${db.tableOf(Coworker)} WHERE ${db.id('Id')} IN (${coworkerIds.map(() => '?').join(', ')})`,
+      [...coworkerIds],
+      tx,
+    );
+    return new Map(rows.map((row) => [Number(row.Id), billedCustomerOf(row)]));
+  }
+}
+
+function billedCustomerOf(row: BilledCustomer): BilledCustomer {
+  const { BusinessId, FullName, CompanyName, BillingName, Address, City, PostCode, CountryId, TaxIDNumber, MobilePhone } = row;
+  return {
+    BusinessId: Number(BusinessId),
+    FullName,
+    CompanyName,
+    BillingName,
+    Address,
+    City,
+    PostCode,
+    CountryId: CountryId === null ? null : Number(CountryId),
+    TaxIDNumber,
+    MobilePhone,
+  };
 }

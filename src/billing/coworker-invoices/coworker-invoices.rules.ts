@@ -7,7 +7,7 @@ import { Country } from '../../kernel/countries/country.entity.js';
 import { Currency } from '../../kernel/currencies/currency.entity.js';
 import { refuseBusinessChange, repointed } from '../invoice-issuance.js';
 import { InvoiceIssuanceRepository } from '../invoice-issuance.repository.js';
-import { CoworkerInvoicesRepository } from './coworker-invoices.repository.js';
+import { CoworkerInvoicesRepository, type BilledCustomer } from './coworker-invoices.repository.js';
 import type { CoworkerInvoiceDto } from './dto/coworker-invoice.dto.js';
 import { fromUnits, toUnits } from '../../kernel/money.js';
 import { InvoiceBooks } from './invoice-books.js';
@@ -30,6 +30,34 @@ export class CoworkerInvoicesRules implements RecordRules<CoworkerInvoiceDto> {
   /** The invoice's lines, settlement and own ledger entry, which parts above keep. */
   @Inject(InvoiceBooks) private readonly books: InvoiceBooks;
   private deletionRule: InvoiceDeletionRule | null = null;
+
+  /**
+   * Reads what the invoices a billing run's batch is about to issue copy (`given`: each one's CoworkerId,
+   * BusinessId and CurrencyId) into the batch's `lookedUp`, where valuesToWrite takes them: the customers'
+   * bill-to details by one statement, each currency code, business name and country name once. The batch does
+   * it before it takes its numbers, so the business's counter row is not held while these are read.
+   */
+  async lookUpBatch(tx: Tx, given: readonly Readonly<Record<string, unknown>>[], lookedUp: Map<string, Promise<unknown>>): Promise<void> {
+    const lookup = this.lookupIn(tx, lookedUp);
+    const customerIds = [...new Set(given.map((values) => Number(values.CoworkerId)))];
+    const found = await this.invoicesRepository.billedCustomers(customerIds, tx);
+    for (const id of customerIds) lookedUp.set(billedKey(id), Promise.resolve(found.get(id) ?? null));
+    for (const values of given) {
+      await lookup(Currency, values.CurrencyId, 'Code');
+      await lookup(Business, values.BusinessId, 'Name');
+      await lookup(Country, found.get(Number(values.CoworkerId))?.CountryId, 'Name');
+    }
+  }
+
+  /** Looks a column of a record up, each once where `lookedUp` keeps what a batch read (valuesToWrite). */
+  private lookupIn(tx: Tx, lookedUp: Map<string, Promise<unknown>> | undefined): Lookup {
+    return (entity, id, column) => {
+      const key = `${entity.name} ${String(id)} ${column}`;
+      const found = lookedUp?.get(key) ?? this.issuance.lookup(entity, id, column, tx);
+      lookedUp?.set(key, found);
+      return found;
+    };
+  }
 
   /** The values to write: the body's, with the snapshots and the number the rules above add. */
   async beforeSave({ tx, values: given, existing }: SaveContext<CoworkerInvoiceDto>): Promise<SaveDecision> {
@@ -67,17 +95,12 @@ export class CoworkerInvoicesRules implements RecordRules<CoworkerInvoiceDto> {
     reservedNumber?: string,
     lookedUp?: Map<string, Promise<unknown>>,
   ): Promise<Record<string, unknown>> {
-    const lookup = (entity: typeof Currency | typeof Business, id: unknown, column: string): Promise<unknown> => {
-      const key = `${entity.name} ${String(id)} ${column}`;
-      const found = lookedUp?.get(key) ?? this.issuance.lookup(entity, id, column, tx);
-      lookedUp?.set(key, found);
-      return found;
-    };
+    const lookup = this.lookupIn(tx, lookedUp);
     refuseBusinessChange(existing, given);
     const values = { ...given };
     // A partial update names only what it changes: the business is the stored one when absent (docs/api.md §1.2).
     if (repointed(existing, given, 'CoworkerId'))
-      Object.assign(values, await this.billTo(tx, { BusinessId: existing?.BusinessId, ...given }));
+      Object.assign(values, await this.billTo(tx, { BusinessId: existing?.BusinessId, ...given }, lookup, lookedUp));
     if (repointed(existing, given, 'CurrencyId')) values.CurrencyCode = await lookup(Currency, given.CurrencyId, 'Code');
     if (existing === null) {
       values.BusinessName = await lookup(Business, given.BusinessId, 'Name');
@@ -105,8 +128,15 @@ export class CoworkerInvoicesRules implements RecordRules<CoworkerInvoiceDto> {
   }
 
   /** The bill-to details of the invoice's customer, who must be a customer of its business. */
-  private async billTo(tx: Tx, values: Readonly<Record<string, unknown>>): Promise<Record<string, unknown>> {
-    const customer = await this.invoicesRepository.billedCustomer(Number(values.CoworkerId), tx);
+  private async billTo(
+    tx: Tx,
+    values: Readonly<Record<string, unknown>>,
+    lookup: Lookup,
+    lookedUp?: Map<string, Promise<unknown>>,
+  ): Promise<Record<string, unknown>> {
+    const customerId = Number(values.CoworkerId);
+    const batchRead = lookedUp?.get(billedKey(customerId)) as Promise<BilledCustomer | null> | undefined;
+    const customer = await (batchRead ?? this.invoicesRepository.billedCustomer(customerId, tx));
     // The machinery checked the customer exists; a delete that committed since is still a 400.
     if (!customer) throw RecordValidationException.field('CoworkerId', `Coworker ${values.CoworkerId} does not exist`, values.CoworkerId);
     if (customer.BusinessId !== Number(values.BusinessId)) {
@@ -126,10 +156,16 @@ export class CoworkerInvoicesRules implements RecordRules<CoworkerInvoiceDto> {
       BillToPhone: customer.MobilePhone,
       BillToFax: null,
       BillToCountryId: customer.CountryId,
-      BillToCountryName: await this.issuance.lookup(Country, customer.CountryId, 'Name', tx),
+      BillToCountryName: await lookup(Country, customer.CountryId, 'Name'),
     };
   }
 }
+
+/** A look-up of a column of a currency, business or country (InvoiceIssuanceRepository.lookup). */
+type Lookup = (entity: typeof Currency | typeof Business | typeof Country, id: unknown, column: string) => Promise<unknown>;
+
+/** The key of a customer's bill-to details among a batch's look-ups (lookUpBatch). */
+const billedKey = (customerId: number) => `Coworker ${customerId} BillTo`;
 
 /** What settlement runs before an invoice's record DELETE: refuses it or releases what it billed (throws to refuse). */
 export type InvoiceDeletionRule = (invoiceId: number, context: DeleteContext) => Promise<void>;

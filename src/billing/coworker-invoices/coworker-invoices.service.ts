@@ -7,6 +7,7 @@ import { coworkerInvoices } from './coworker-invoices.definition.js';
 import { CoworkerInvoicesRules, type InvoiceDeletionRule } from './coworker-invoices.rules.js';
 import { InvoiceBooks } from './invoice-books.js';
 import { InvoiceIssuanceRepository } from '../invoice-issuance.repository.js';
+import type { RecordChangeEntry } from '../../records/change-log/change-log.service.js';
 import type { Tx } from '../../persistence/tx.js';
 
 /**
@@ -51,6 +52,46 @@ export class CoworkerInvoicesService {
   ): Promise<{ id: number; written: Record<string, unknown> }> {
     const values = await this.rules.valuesToWrite(tx, given, null, reservedNumber, lookedUp);
     return this.records.insertStamped(tx, actor, values);
+  }
+
+  /**
+   * Issues the invoices of a billing run's batch, each as `issue` issues one (with its number of `numbers`, in
+   * order), by multi-row INSERTs: their Ids and values written. Their history and ledger entries: `issuedChanges`.
+   */
+  async issueMany(
+    tx: Tx,
+    actor: Principal | undefined,
+    given: readonly Record<string, unknown>[],
+    numbers: readonly string[],
+    lookedUp: Map<string, Promise<unknown>>,
+  ): Promise<{ ids: number[]; written: Record<string, unknown>[] }> {
+    const values: Record<string, unknown>[] = [];
+    for (const [index, fields] of given.entries()) values.push(await this.rules.valuesToWrite(tx, fields, null, numbers[index], lookedUp));
+    return this.records.insertStampedMany(tx, actor, values);
+  }
+
+  /** Reads what a batch's invoices copy from other records, once, for `issueMany` (CoworkerInvoicesRules.lookUpBatch). */
+  lookUpBatch(tx: Tx, given: readonly Readonly<Record<string, unknown>>[], lookedUp: Map<string, Promise<unknown>>): Promise<void> {
+    return this.rules.lookUpBatch(tx, given, lookedUp);
+  }
+
+  /**
+   * What `recordIssued` records of each invoice `issueMany` issued, written for the batch to record with its
+   * others: per invoice, its own change and its ledger entry's (written here), in that order.
+   */
+  async issuedChanges(
+    tx: Tx,
+    actor: Principal | undefined,
+    ids: readonly number[],
+    written: readonly Record<string, unknown>[],
+  ): Promise<RecordChangeEntry[][]> {
+    const ledger = await this.books.followLedgerOfIssued(ids, tx, actor);
+    const changes: RecordChangeEntry[][] = [];
+    for (const [index, id] of ids.entries()) {
+      const entry = ledger.get(id);
+      changes.push([await this.records.created(tx, actor, id, written[index]), ...(entry ? [entry] : [])]);
+    }
+    return changes;
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { Principal } from '../../platform/principal.js';
 import type { WireRecord } from '../../records/record-definition.js';
+import type { RecordChangeEntry } from '../../records/change-log/change-log.service.js';
 import type { Tx } from '../../persistence/tx.js';
 
 /**
@@ -23,4 +24,14 @@ export abstract class InvoiceBooks {
    * invoice as stored now. `issued`: the invoice was issued in this transaction.
    */
   abstract followLedger(invoiceId: number, tx: Tx, actor: Principal | undefined, issued: boolean): Promise<void>;
+
+  /**
+   * The own ledger entries of invoices a billing run's batch issued (`followLedger` with `issued`, for many),
+   * written by one INSERT: each entry's change by its invoice's Id, for the batch to record with its others.
+   */
+  abstract followLedgerOfIssued(
+    invoiceIds: readonly number[],
+    tx: Tx,
+    actor: Principal | undefined,
+  ): Promise<Map<number, RecordChangeEntry>>;
 }

@@ -1,5 +1,6 @@
 import type { Database } from '../../persistence/database.js';
 import type { Principal } from '../../platform/principal.js';
+import type { RecordChangeEntry } from '../../records/change-log/change-log.service.js';
 import type { ClaimContext, ClaimRow, DueItem, DueLine } from './due-items.js';
 import { DueItemsRepository } from './due-items.repository.js';
 import type { Tx } from '../../persistence/tx.js';
@@ -21,8 +22,9 @@ export function claimedBy(
 /**
  * Makes the claims of a batch of customers of `businessId` (docs/billing.md "Exactly once"): the claims of
  * one kind (table, marks and columns read) by one conditional UPDATE per chunk, the records read before
- * and after by one read each and their history by one INSERT (RecordService.changesRecorded). False when
- * a claim was lost (fewer rows changed than claimed, or one record claimed twice): the caller rolls back.
+ * and after by one read each and their history by one INSERT (RecordService.changesRecorded), or added to
+ * `pending` for the caller to record with the batch's other history. False when a claim was lost (fewer
+ * rows changed than claimed, or one record claimed twice): the caller rolls back.
  */
 export async function claimRows(
   db: Database,
@@ -30,6 +32,7 @@ export async function claimRows(
   actor: Principal | undefined,
   businessId: number,
   rows: readonly ClaimRow[],
+  pending?: RecordChangeEntry[],
 ): Promise<boolean> {
   const repository = new DueItemsRepository(db);
   const kinds = new Map<string, ClaimRow[]>();
@@ -45,7 +48,7 @@ export async function claimRows(
       const ids = chunk.map((row) => row.id);
       if (new Set(ids).size !== ids.length) return false;
       const claim = async () => (await repository.claimMany(chunk[0].entity, chunk, actor, tx)) === chunk.length;
-      if (!(await chunk[0].records.changesRecorded(tx, actor, ids, claim, businessId))) return false;
+      if (!(await chunk[0].records.changesRecorded(tx, actor, ids, claim, businessId, pending))) return false;
     }
   }
   return true;

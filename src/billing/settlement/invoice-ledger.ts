@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Principal } from '../../platform/principal.js';
 import { RecordTypes } from '../../records/record-types.js';
 import type { RecordService } from '../../records/record.service.js';
+import type { RecordChangeEntry } from '../../records/change-log/change-log.service.js';
 import { coworkerLedgerEntries } from '../coworker-ledger-entries/coworker-ledger-entries.definition.js';
 import { CREDIT_NOTE_CODE, INVOICE_CODE, VOID_CODE } from '../coworker-ledger-entries/service-entries.js';
 import { unitsText, type Units } from '../../kernel/money.js';
@@ -44,6 +45,33 @@ export class InvoiceLedger {
     await this.keep(own, invoice, code, description, sides(invoice.TotalAmount), tx, actor);
   }
 
+  /**
+   * The INV (or CRN) entries of invoices a billing run's batch issued (`follow` with `issued`, for many), by one
+   * read and multi-row INSERTs, in the invoices' order: each entry's change by its invoice's Id, for the batch to
+   * record with its others.
+   */
+  async issuedMany(invoiceIds: readonly number[], tx: Tx, actor: Principal | undefined): Promise<Map<number, RecordChangeEntry>> {
+    const read = new Map((await this.repository.invoicesForLedger(invoiceIds, tx)).map((invoice) => [invoice.Id, invoice]));
+    const invoices = invoiceIds.flatMap((id) => read.get(id) ?? []);
+    const changes = new Map<number, RecordChangeEntry>();
+    if (!invoices.length) return changes;
+    const { ids, written } = await this.entries.insertStampedMany(
+      tx,
+      actor,
+      invoices.map((invoice) => this.ownEntry(invoice)),
+      new Date(),
+    );
+    for (const [index, id] of ids.entries()) changes.set(invoices[index].Id, await this.entries.created(tx, actor, id, written[index]));
+    return changes;
+  }
+
+  /** The values of an invoice's own entry: INV, or CRN for a credit note. */
+  private ownEntry(invoice: LedgerInvoice): Record<string, unknown> {
+    const code = invoice.CreditNote ? CREDIT_NOTE_CODE : INVOICE_CODE;
+    const description = invoice.CreditNote ? `Credit note ${invoice.InvoiceNumber}` : `Invoice ${invoice.InvoiceNumber}`;
+    return entryValues(invoice, code, description, sides(invoice.TotalAmount));
+  }
+
   /** Writes the VOID entry of an invoice being voided: it credits what its INV entry debits. */
   async voided(invoiceId: number, tx: Tx, actor: Principal | undefined): Promise<void> {
     const invoice = await this.repository.invoiceForLedger(invoiceId, tx);
@@ -78,17 +106,7 @@ export class InvoiceLedger {
     on?: Date,
   ): Promise<void> {
     const now = new Date();
-    const values = {
-      BusinessId: invoice.BusinessId,
-      CoworkerId: invoice.CoworkerId,
-      CoworkerInvoiceId: invoice.Id,
-      Code: code,
-      Description: description,
-      Debit: unitsText(amounts.Debit),
-      Credit: unitsText(amounts.Credit),
-      PaymentGatewayName: NONE,
-      TransactionDate: on ? new Date(Math.floor(on.getTime() / 1000) * 1000) : new Date(invoice.CreatedOn),
-    };
+    const values = entryValues(invoice, code, description, amounts, on);
     if (!own) {
       await this.entries.createRecorded(tx, actor, values, { now });
       return;
@@ -102,4 +120,19 @@ export class InvoiceLedger {
     const { CoworkerId, Description, Debit, Credit } = values;
     await this.entries.updateRecorded(tx, actor, own.Id, { CoworkerId, Description, Debit, Credit }, { now });
   }
+}
+
+/** An entry of an invoice's own, dated at `on` (to the second) or else at the invoice's CreatedOn. */
+function entryValues(invoice: LedgerInvoice, code: string, description: string, amounts: { Debit: Units; Credit: Units }, on?: Date) {
+  return {
+    BusinessId: invoice.BusinessId,
+    CoworkerId: invoice.CoworkerId,
+    CoworkerInvoiceId: invoice.Id,
+    Code: code,
+    Description: description,
+    Debit: unitsText(amounts.Debit),
+    Credit: unitsText(amounts.Credit),
+    PaymentGatewayName: NONE,
+    TransactionDate: on ? new Date(Math.floor(on.getTime() / 1000) * 1000) : new Date(invoice.CreatedOn),
+  };
 }

@@ -8,6 +8,7 @@ import { INVOICE_CODE } from '../coworker-ledger-entries/service-entries.js';
 import { InvoiceLedger } from './invoice-ledger.js';
 import { settle, settledFields } from './settled.js';
 import { SettlementRepository } from './settlement.repository.js';
+import type { RecordChangeEntry } from '../../records/change-log/change-log.service.js';
 import type { Tx } from '../../persistence/tx.js';
 
 /** The amounts a settled invoice keeps (docs/api.md §10.1). */
@@ -29,6 +30,10 @@ export class SettlementBooks implements InvoiceBooks {
 
   followLedger(invoiceId: number, tx: Tx, actor: Principal | undefined, issued: boolean): Promise<void> {
     return this.ledger.follow(invoiceId, tx, actor, issued);
+  }
+
+  followLedgerOfIssued(invoiceIds: readonly number[], tx: Tx, actor: Principal | undefined): Promise<Map<number, RecordChangeEntry>> {
+    return this.ledger.issuedMany(invoiceIds, tx, actor);
   }
 
   /**

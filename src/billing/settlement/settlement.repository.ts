@@ -167,15 +167,22 @@ export class SettlementRepository {
 
   /** What an invoice's own ledger entry is made of (InvoiceLedger); null when there is no such invoice. */
   async invoiceForLedger(id: number, tx: Tx): Promise<LedgerInvoice | null> {
+    return (await this.invoicesForLedger([id], tx))[0] ?? null;
+  }
+
+  /** What the ledger entries of several invoices follow (a billing run's batch), by one read, in Id order; the gone ones absent. */
+  async invoicesForLedger(ids: readonly number[], tx: Tx): Promise<LedgerInvoice[]> {
     const { db } = this;
     const q = (name: string) => db.id(name);
-    const [row] = await db.query(
-      `SELECT ${['Id', 'BusinessId', 'CoworkerId', 'InvoiceNumber', 'TotalAmount', 'CreatedOn', 'CreditNote'].map(q).join(', ')} FROM ${db.tableOf(CoworkerInvoice)} WHERE ${q('Id')} = ?`,
-      [id],
+    const columns = ['Id', 'BusinessId', 'CoworkerId', 'InvoiceNumber', 'TotalAmount', 'CreatedOn', 'CreditNote'].map(q).join(', ');
+    const rows = await db.query(
+      ids.length === 1
+        ? `SELECT ${columns} FROM ${db.tableOf(CoworkerInvoice)} WHERE ${q('Id')} = ?`
+        : `SELECT ${columns} FROM ${db.tableOf(CoworkerInvoice)} WHERE ${q('Id')} IN (${ids.map(() => '?').join(', ')}) ORDER BY ${q('Id')}`,
+      [...ids],
       tx,
     );
-    if (!row) return null;
-    return {
+    return rows.map((row) => ({
       Id: Number(row.Id),
       BusinessId: Number(row.BusinessId),
       CoworkerId: Number(row.CoworkerId),
@@ -183,7 +190,7 @@ export class SettlementRepository {
       TotalAmount: toUnits(row.TotalAmount),
       CreatedOn: toWire('datetime', row.CreatedOn) as string,
       CreditNote: toWire('bool', row.CreditNote) as boolean,
-    };
+    }));
   }
 
   /** Removes one ledger entry (the service's own, going with its invoice). */
