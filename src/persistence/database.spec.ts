@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { DataSource } from 'typeorm';
 import { Database } from './database.js';
@@ -122,9 +125,10 @@ describe('Database.transaction on MySQL', () => {
 
 describe('Database.transaction on SQLite: group commit', () => {
   /** A real in-memory SQLite database, with the COMMITs its connection runs counted. */
-  async function sqlite() {
+  /** `file`: a database file in WAL mode, as the service runs one; else an in-memory database. */
+  async function sqlite(file?: string) {
     const { DataSource: TypeOrmDataSource } = await import('typeorm');
-    const dataSource = new TypeOrmDataSource({ type: 'better-sqlite3', database: ':memory:' });
+    const dataSource = new TypeOrmDataSource({ type: 'better-sqlite3', database: file ?? ':memory:', enableWAL: file !== undefined });
     await dataSource.initialize();
     const connection = (
       dataSource.driver as unknown as {
@@ -155,7 +159,11 @@ describe('Database.transaction on SQLite: group commit', () => {
       });
     const names = async () => (await db.query<{ name: string }>('SELECT name FROM t ORDER BY id')).map((row) => row.name);
     const sync = () => connection.pragma('synchronous', { simple: true });
-    return { db, insert, names, commits: () => commits, syncAtCommits, sync, close: () => dataSource.destroy() };
+    const close = async () => {
+      db.onApplicationShutdown();
+      await dataSource.destroy();
+    };
+    return { db, insert, names, commits: () => commits, syncAtCommits, sync, close };
   }
 
   it('commits concurrent transactions together; one that fails rolls back alone and is answered with its error', async () => {
@@ -206,6 +214,41 @@ describe('Database.transaction on SQLite: group commit', () => {
       assert.deepEqual(await names(), ['y']);
     } finally {
       await close();
+    }
+  });
+
+  it('on a database file, a read from outside does not wait for the open group: it reads the last COMMIT on a connection of its own', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'group-commit-'));
+    const { db, insert, names, close } = await sqlite(join(dir, 'db.sqlite'));
+    try {
+      await insert('committed');
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const open = db.transaction(async (tx) => {
+        await db.query('INSERT INTO t (name) VALUES (?)', ['uncommitted'], tx);
+        // The member's own read sees its row, on the writer's connection.
+        assert.deepEqual(
+          (await db.query<{ name: string }>('SELECT name FROM t ORDER BY id', [], tx)).map((row) => row.name),
+          ['committed', 'uncommitted'],
+        );
+        await held;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      // Answered while the group is still open, without its row.
+      const read = await Promise.race([names(), new Promise((resolve) => setTimeout(() => resolve('waited for the COMMIT'), 2_000))]);
+      assert.deepEqual(read, ['committed']);
+      // A PRAGMA from outside still waits: it is the writer's connection's to answer.
+      let pragmaAnswered = false;
+      const pragma = db.query('PRAGMA user_version').then(() => (pragmaAnswered = true));
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      assert.equal(pragmaAnswered, false);
+      release();
+      await open;
+      await pragma;
+      assert.deepEqual(await names(), ['committed', 'uncommitted']);
+    } finally {
+      await close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

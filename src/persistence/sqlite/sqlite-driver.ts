@@ -1,3 +1,4 @@
+import BetterSqlite3 from 'better-sqlite3';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { DatabaseDriver, RunResult, TransactionScope, TransactionWork } from '../driver.js';
 import { TransactionSteps } from '../transaction-steps.js';
@@ -16,6 +17,29 @@ interface SqliteConnection {
   prepare(sql: string): SqliteStatement;
 }
 
+/** A statement the reader connection may run: a query, never a PRAGMA (it would set the reader's, not the writer's). */
+const QUERY = /^\s*(SELECT|WITH)\b/i;
+
+/** The prepared statements of one connection, by SQL text and row shape (bounded: texts vary with list lengths). */
+class StatementCache {
+  private readonly objects = new Map<string, SqliteStatement>();
+  private readonly arrays = new Map<string, SqliteStatement>();
+
+  constructor(private readonly connection: () => SqliteConnection) {}
+
+  get(sql: string, asArrays = false): SqliteStatement {
+    const cache = asArrays ? this.arrays : this.objects;
+    let statement = cache.get(sql);
+    if (!statement) {
+      if (cache.size >= 500) cache.clear();
+      statement = this.connection().prepare(sql);
+      if (asArrays) statement.raw(true);
+      cache.set(sql, statement);
+    }
+    return statement;
+  }
+}
+
 /** better-sqlite3 binds no booleans: they go in as 0/1, as the columns store them. */
 const sqliteParameters = (parameters: unknown[]): unknown[] =>
   parameters.map((value) => (typeof value === 'boolean' ? Number(value) : value));
@@ -29,8 +53,14 @@ export class SqliteDriver implements DatabaseDriver {
   readonly dialect = 'sqlite';
   readTimeoutMs = 0;
   private readonly steps = new TransactionSteps();
-  private readonly statements = new Map<string, SqliteStatement>();
-  private readonly arrayStatements = new Map<string, SqliteStatement>();
+  private readonly statements = new StatementCache(() => this.connection);
+  /**
+   * A second connection to the database file for the reads from outside the open write transaction: in WAL
+   * mode it reads the last COMMIT at once, so a GET never waits for a billing run's batch or a group to
+   * commit (docs/architecture.md §7, "Group commit"). None for an in-memory database (one connection is the
+   * database): there such reads wait for the COMMIT. Opened on first use, after the migrations.
+   */
+  private reader: { connection: BetterSqlite3.Database; statements: StatementCache } | null | undefined;
   readonly group: GroupCommit;
   /** The connection's own `synchronous` level, which every commit but a transient write keeps. */
   private durableSync: number | undefined;
@@ -53,7 +83,10 @@ export class SqliteDriver implements DatabaseDriver {
 
   async start(): Promise<void> {}
 
-  close(): void {}
+  close(): void {
+    this.reader?.connection.close();
+    this.reader = null;
+  }
 
   supportsReturning(): Promise<boolean> {
     return Promise.resolve(true);
@@ -85,10 +118,7 @@ export class SqliteDriver implements DatabaseDriver {
 
   /** better-sqlite3 builds an array per row for about half the cost of an object with a property per column. */
   queryArrays(sql: string, parameters: unknown[], manager?: EntityManager): Promise<unknown[][]> {
-    const statement = this.statement(sql, true);
-    const bound = sqliteParameters(parameters);
-    if (this.group.readsWait(manager)) return this.group.afterOpenTransaction(manager, () => statement.all(...bound) as unknown[][]);
-    return Promise.resolve(statement.all(...bound) as unknown[][]);
+    return this.read<unknown[]>(this.statement(sql, true), sql, sqliteParameters(parameters), manager, true);
   }
 
   /** better-sqlite3 answers a write with `changes` and `lastInsertRowid`. */
@@ -129,10 +159,7 @@ export class SqliteDriver implements DatabaseDriver {
   private statementOn<T>(sql: string, parameters: unknown[], manager?: EntityManager, scope?: TransactionScope): Promise<T[]> {
     const bound = sqliteParameters(parameters);
     const statement = this.statement(sql);
-    if (statement.reader) {
-      if (this.group.readsWait(manager)) return this.group.afterOpenTransaction(manager, () => statement.all(...bound) as T[]);
-      return Promise.resolve(statement.all(...bound) as T[]);
-    }
+    if (statement.reader) return this.read<T>(statement, sql, bound, manager, false);
     if (manager) return Promise.resolve(statement.run(...bound) as never);
     return this.group.afterQueuedWrites(() => {
       // Its turn may come after the request's deadline: then it must not write.
@@ -163,16 +190,36 @@ export class SqliteDriver implements DatabaseDriver {
     });
   }
 
-  /** Statements are prepared once per SQL text and row shape (bounded caches: texts vary with list lengths). */
+  /**
+   * A read: on the connection of the open transaction when it is the transaction's (or none is open); from
+   * outside it, on the reader connection (the last COMMIT), or after the COMMIT where there is no reader.
+   */
+  private read<T>(
+    statement: SqliteStatement,
+    sql: string,
+    bound: unknown[],
+    manager: EntityManager | undefined,
+    asArrays: boolean,
+  ): Promise<T[]> {
+    if (!this.group.readsWait(manager)) return Promise.resolve(statement.all(...bound) as T[]);
+    const reader = QUERY.test(sql) ? this.readerConnection() : null;
+    if (reader) return Promise.resolve(reader.statements.get(sql, asArrays).all(...bound) as T[]);
+    return this.group.afterOpenTransaction(manager, () => statement.all(...bound) as T[]);
+  }
+
+  private readerConnection(): { connection: BetterSqlite3.Database; statements: StatementCache } | null {
+    if (this.reader !== undefined) return this.reader;
+    const file = this.sqliteFile();
+    if (!file) return (this.reader = null);
+    const connection = new BetterSqlite3(file, { fileMustExist: true });
+    connection.pragma('busy_timeout = 5000');
+    // It only reads: a write sent to it by mistake fails rather than racing the writer's transactions.
+    connection.pragma('query_only = ON');
+    return (this.reader = { connection, statements: new StatementCache(() => connection) });
+  }
+
+  /** Statements are prepared once per SQL text and row shape, on TypeORM's connection. */
   private statement(sql: string, asArrays = false): SqliteStatement {
-    const cache = asArrays ? this.arrayStatements : this.statements;
-    let statement = cache.get(sql);
-    if (!statement) {
-      if (cache.size >= 500) cache.clear();
-      statement = this.connection.prepare(sql);
-      if (asArrays) statement.raw(true);
-      cache.set(sql, statement);
-    }
-    return statement;
+    return this.statements.get(sql, asArrays);
   }
 }
