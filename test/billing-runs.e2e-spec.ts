@@ -531,13 +531,13 @@ describe('Billing runs', () => {
       begun.push(...batch.map((customer) => customer.id));
       return billBatch(batch, ...rest);
     };
-    // Batches of three customers, each billed in one transaction.
+    // Batches of up to three customers (the first of two), each billed in one transaction.
     Object.defineProperty(runner, 'batchSize', { value: 3, configurable: true });
     try {
-      // The deadline passes once six customers have been begun (as the request's 503 would mark it).
+      // The deadline passes once the first two batches, five customers, have been begun (as the request's 503 would mark it).
       const scope = {
         get expired() {
-          return begun.length >= 6;
+          return begun.length >= 5;
         },
       } as unknown as WriteScope;
       const run = await t.app
@@ -545,9 +545,9 @@ describe('Billing runs', () => {
         .runBusiness(shop, customers, LocalDate.parse('2025-03-31'), 'Manual', undefined, scope);
       assert.deepEqual(
         begun,
-        customers.slice(0, 6).map((c) => c.id),
+        customers.slice(0, 5).map((c) => c.id),
       );
-      assert.equal(run.customersBilled, 6);
+      assert.equal(run.customersBilled, 5);
       assert.deepEqual(
         run.invoices.map((i) => i.CoworkerId),
         begun,
@@ -565,11 +565,42 @@ describe('Billing runs', () => {
     );
     const runs = (await t.get(`/api/billing/billingruns?BillingRun_Business=${shop}`)).body.Records;
     assert.equal(runs.length, 1);
-    assert.equal(runs[0].CustomersBilled, 6);
+    assert.equal(runs[0].CustomersBilled, 5);
     const customerOf = new Map(invoices.map((i) => [i.Id, i.CoworkerId]));
     assert.deepEqual(
       runs[0].InvoiceIds.map((id: number) => customerOf.get(id)),
       begun,
     );
+  });
+
+  it('a run\'s first batches are small and double up to the batch size (docs/billing.md, "Exactly once")', async () => {
+    const [shop] = await createBusinesses(t, 'Growing Batches');
+    const product = await createProduct(t, shop, { Price: 5 });
+    const customers: Array<{ id: number; businessId: number }> = [];
+    for (let i = 0; i < 20; i++) {
+      const customer = await createCoworker(t, shop);
+      await create(t, '/api/billing/coworkerproducts', { CoworkerId: customer, ProductId: product, SaleDate: '2025-03-03' });
+      customers.push({ id: customer, businessId: shop });
+    }
+    const runner = t.app.get(BillingRunner);
+    const sizes: number[] = [];
+    const billBatch = runner.billBatch.bind(runner);
+    runner.billBatch = (batch, ...rest) => {
+      sizes.push(batch.length);
+      return billBatch(batch, ...rest);
+    };
+    Object.defineProperty(runner, 'batchSize', { value: 8, configurable: true });
+    try {
+      const run = await t.app.get(BillingRunsService).runBusiness(shop, customers, LocalDate.parse('2025-03-31'), 'Manual', undefined);
+      assert.deepEqual(sizes, [2, 4, 8, 6]);
+      assert.equal(run.customersBilled, 20);
+      assert.deepEqual(
+        run.invoices.map((i) => i.CoworkerId),
+        customers.map((c) => c.id),
+      );
+    } finally {
+      runner.billBatch = billBatch;
+      delete (runner as { batchSize?: number }).batchSize;
+    }
   });
 });

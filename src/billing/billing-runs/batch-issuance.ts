@@ -18,6 +18,8 @@ export interface BatchWrites {
   lookedUp: Map<string, Promise<unknown>>;
   /** Written all at once (BatchIssuance): the history of its invoices, their lines and ledger entries, then of its claims, in that order. */
   history?: RecordChangeEntry[];
+  /** Lets the request thread serve others between the steps of a batch's writes (BillingRunner.pause). */
+  pause?: () => Promise<void>;
 }
 
 /**
@@ -86,12 +88,14 @@ export class BatchIssuance {
       batch.numbers.splice(0, issued.length),
       batch.lookedUp,
     );
+    await batch.pause?.();
     const lineChanges = await this.lines.insertPending(
       tx,
       actor,
       issued.flatMap(({ invoice }, k) => invoice.lines.map((line) => lineFields(line, ids[k]))),
       businessId,
     );
+    await batch.pause?.();
     const issuedChanges = await this.invoices.issuedChanges(tx, actor, ids, written);
     const changes: RecordChangeEntry[] = [];
     let nextLine = 0;

@@ -15,14 +15,15 @@ import { TeamInvoicing } from './team-invoicing.js';
 import { billedAnswer, invoiceFields, lineFields, priceLine, type BilledInvoice, type PlannedInvoice } from './invoice-pricing.js';
 import { UniversalCredits, type Spendable } from './universal-credits.js';
 import { BatchIssuance, type BatchWrites } from './batch-issuance.js';
+import { bulkTurn } from '../../platform/bulk-lane.js';
 import type { Tx } from '../../persistence/tx.js';
 
 /** How many times a customer's transaction is tried when another run billed one of its items first. */
 const CLAIM_ATTEMPTS = 4;
 /** At most this many batches of a run are billed at once (docs/billing.md "Exactly once"). */
 const MAX_WIDTH = 2;
-/** Customers one transaction of a run bills, on both databases (docs/billing.md "Exactly once"; batchSize). */
-const BATCH = 16;
+/** Customers one transaction of a run bills (docs/billing.md "Exactly once"; batchSize): on MySQL, and on SQLite. */
+const BATCH = { mysql: 16, sqlite: 8 } as const;
 /** Pool connections a run leaves to everything else: the API's requests and the run's own page reads. */
 const POOL_RESERVE = 2;
 
@@ -65,6 +66,14 @@ export class BillingRunner {
     private readonly issuance: BatchIssuance,
   ) {}
 
+  /**
+   * Between a batch's steps on SQLite the request thread first serves the requests that arrived (bulk-lane.ts):
+   * better-sqlite3 answers at once, so a batch would otherwise hold the thread from its BEGIN to its COMMIT, and
+   * reads from outside need not wait for it (a connection of their own: docs/architecture.md §7). On MySQL every
+   * statement already lets the thread go, and a pause would only hold the batch's row locks (the counter) longer.
+   */
+  private readonly pause = (): Promise<void> => (this.db.isMySql ? Promise.resolve() : bulkTurn());
+
   /** Transactions billing customers began, and how many of them were a retry (a conflict or a claim lost): bench/billing.ts reports them. */
   readonly attempts = { transactions: 0, retries: 0 };
 
@@ -81,12 +90,13 @@ export class BillingRunner {
   }
 
   /**
-   * How many customers one transaction bills (docs/billing.md "Exactly once"). On SQLite a transaction holds back
-   * every read from outside until its COMMIT, yet measured, 16 made the run faster than 4 or 8 with a GET p99
-   * during it no worse (docs/performance.md, "Figures of 2026-11-29, evening").
+   * How many customers one transaction bills (docs/billing.md "Exactly once"). On MySQL 16 spread a batch's
+   * fixed statements thinnest for the round trips they cost. On SQLite a batch's steps hold the request thread
+   * between its pauses, and 8 kept GET's p99 during a run lower than 16 at no loss of speed (docs/performance.md,
+   * "Figures of 2026-11-30").
    */
   get batchSize(): number {
-    return BATCH;
+    return this.db.isMySql ? BATCH.mysql : BATCH.sqlite;
   }
 
   /** The customer's business (null when it does not exist). */
@@ -150,13 +160,15 @@ export class BillingRunner {
           if (!(await this.takeTurns(ids, tx))) throw new BatchUnfit();
           if ((await this.teams.inTeamInvoices(ids, tx)).size) throw new BatchUnfit();
           const items = await this.teams.dueToEach({ customerIds: ids, until, tx });
+          await this.pause();
           const plans: PlannedInvoice[][] = [];
           const spendable = this.universalCredits.spendableInBatch(ids, customers[0].businessId, tx);
           for (const customer of customers)
             plans.push(await this.plan(customer, until, tx, actor, items.get(customer.id) ?? [], spendable));
           // All the batch's invoices at once where that writes what one customer after another would (BatchIssuance.fits).
           const atOnce = this.issuance.fits(plans);
-          const batch: BatchWrites = { numbers: [], claims: [], lookedUp: new Map() };
+          const batch: BatchWrites = { numbers: [], claims: [], lookedUp: new Map(), pause: this.pause };
+          await this.pause();
           if (atOnce) await this.issuance.lookUp(tx, customers, plans, batch);
           // The batch's invoice numbers last, in its customers' order: the counter row is held from here to COMMIT.
           const count = plans.reduce((sum, planned) => sum + planned.length, 0);
@@ -166,8 +178,10 @@ export class BillingRunner {
           else
             for (const [index, customer] of customers.entries())
               made.push(await this.billPlanned(tx, customer, plans[index], actor, batch));
+          await this.pause();
           // The batch's claims last, of each kind by one statement: one lost rolls the whole batch back.
           if (!(await claimRows(this.db, tx, actor, customers[0].businessId, batch.claims, batch.history))) throw new ClaimLost();
+          await this.pause();
           await this.issuance.recordHistory(tx, batch);
           return made;
         },

@@ -158,14 +158,18 @@ export class BillingRunsService implements OnModuleInit {
       billing.push({ customers, outcomes: this.billBatch(customers, until, trigger, actor, write) });
     };
     let batch: BilledCustomer[] = [];
+    // The first batches are small, each twice the one before up to batchSize: a run's first batches run
+    // unoptimised code, several times slower, and a smaller one holds the request thread for less (SQLite).
+    let size = Math.min(2, batchSize);
     for await (const customer of customers) {
       // The request was answered 503 (its deadline passed), or a customer failed unexpectedly: begin no
       // more customers (a retry bills what is left).
       if (write?.expired || failure) break;
       batch.push(customer);
-      if (batch.length < batchSize) continue;
+      if (batch.length < size) continue;
       begin(batch);
       batch = [];
+      size = Math.min(batchSize, size * 2);
       if (billing.length >= width) await take();
     }
     if (batch.length && !write?.expired && !failure) begin(batch);
