@@ -515,22 +515,34 @@ describe('Billing runs', () => {
     assert.equal(runner.attempts.retries - retriesBefore <= 60, true, `${runner.attempts.retries - retriesBefore} retries`);
   });
 
-  it('a manual run whose request deadline passes begins no further batch of customers; those begun finish and are recorded in order', async () => {
-    const [shop] = await createBusinesses(t, 'Deadline Works');
+  /** `count` customers of a new business, each with a one-off sale of March 2025 due. */
+  async function customersWithASale(name: string, count: number) {
+    const [shop] = await createBusinesses(t, name);
     const product = await createProduct(t, shop, { Price: 5 });
     const customers: Array<{ id: number; businessId: number }> = [];
-    for (let i = 0; i < 10; i++) {
+    for (let i = 0; i < count; i++) {
       const customer = await createCoworker(t, shop);
       await create(t, '/api/billing/coworkerproducts', { CoworkerId: customer, ProductId: product, SaleDate: '2025-03-03' });
       customers.push({ id: customer, businessId: shop });
     }
-    const runner = t.app.get(BillingRunner);
-    const begun: number[] = [];
+    return { shop, customers };
+  }
+
+  /** Calls `seen` with each batch the runner is given; answers the runner's own billBatch, to put back. */
+  function watchBatches(runner: BillingRunner, seen: (batch: Parameters<BillingRunner['billBatch']>[0]) => void) {
     const billBatch = runner.billBatch.bind(runner);
     runner.billBatch = (batch, ...rest) => {
-      begun.push(...batch.map((customer) => customer.id));
+      seen(batch);
       return billBatch(batch, ...rest);
     };
+    return billBatch;
+  }
+
+  it('a manual run whose request deadline passes begins no further batch of customers; those begun finish and are recorded in order', async () => {
+    const { shop, customers } = await customersWithASale('Deadline Works', 10);
+    const runner = t.app.get(BillingRunner);
+    const begun: number[] = [];
+    const billBatch = watchBatches(runner, (batch) => begun.push(...batch.map((customer) => customer.id)));
     // Batches of up to three customers (the first of two), each billed in one transaction.
     Object.defineProperty(runner, 'batchSize', { value: 3, configurable: true });
     try {
@@ -574,21 +586,10 @@ describe('Billing runs', () => {
   });
 
   it('a run\'s first batches are small and double up to the batch size (docs/billing.md, "Exactly once")', async () => {
-    const [shop] = await createBusinesses(t, 'Growing Batches');
-    const product = await createProduct(t, shop, { Price: 5 });
-    const customers: Array<{ id: number; businessId: number }> = [];
-    for (let i = 0; i < 20; i++) {
-      const customer = await createCoworker(t, shop);
-      await create(t, '/api/billing/coworkerproducts', { CoworkerId: customer, ProductId: product, SaleDate: '2025-03-03' });
-      customers.push({ id: customer, businessId: shop });
-    }
+    const { shop, customers } = await customersWithASale('Growing Batches', 20);
     const runner = t.app.get(BillingRunner);
     const sizes: number[] = [];
-    const billBatch = runner.billBatch.bind(runner);
-    runner.billBatch = (batch, ...rest) => {
-      sizes.push(batch.length);
-      return billBatch(batch, ...rest);
-    };
+    const billBatch = watchBatches(runner, (batch) => sizes.push(batch.length));
     Object.defineProperty(runner, 'batchSize', { value: 8, configurable: true });
     try {
       const run = await t.app.get(BillingRunsService).runBusiness(shop, customers, LocalDate.parse('2025-03-31'), 'Manual', undefined);
