@@ -198,9 +198,8 @@ export abstract class RecordDoor<E extends RecordEntity = RecordEntity> {
   }
 
   /**
-   * Inserts records naming the same columns in one statement, and their change-log entries in one more,
+   * Inserts records naming the same columns by multi-row INSERTs, and their change-log entries by more,
    * each entry as recordChange writes a create's (a billing run's lines, all of `businessId`): their Ids.
-   * INSERT_CHUNK rows a statement, within both databases' limits on bound parameters.
    */
   async insertRecords(
     tx: Tx,
@@ -208,29 +207,15 @@ export abstract class RecordDoor<E extends RecordEntity = RecordEntity> {
     rows: readonly Record<string, unknown>[],
     businessId: number,
   ): Promise<number[]> {
-    const ids: number[] = [];
-    for (let first = 0; first < rows.length; first += INSERT_CHUNK)
-      ids.push(...(await this.insertChunk(tx, actor, rows.slice(first, first + INSERT_CHUNK), businessId)));
-    return ids;
-  }
-
-  private async insertChunk(
-    tx: Tx,
-    actor: Principal | undefined,
-    rows: readonly Record<string, unknown>[],
-    businessId: number,
-  ): Promise<number[]> {
-    const ids = await this.repository.insertMany(rows, tx);
-    const changes: RecordChangeEntry[] = [];
-    for (const [index, written] of rows.entries()) changes.push(await this.created(tx, actor, ids[index], written, businessId));
-    await this.changeLog.writeMany(tx, changes);
+    const ids = await this.insertChunked(rows, tx);
+    await this.changeLog.writeMany(tx, await this.createdMany(tx, actor, ids, rows, businessId));
     return ids;
   }
 
   /**
-   * Inserts stamped records naming the same columns, INSERT_CHUNK rows a statement, whose history waits
-   * (a billing run's invoices and their ledger entries, its history written with the batch's: `created`):
-   * their Ids and the values written, in order. `now`: the stamps' time, when the values hold the same instant.
+   * Inserts stamped records naming the same columns, whose history waits (a billing run's invoices and their
+   * ledger entries, its history written with the batch's: `createdMany`): their Ids and the values written, in
+   * order. `now`: the stamps' time, when the values hold the same instant.
    */
   async insertStampedMany(
     tx: Tx,
@@ -239,10 +224,28 @@ export abstract class RecordDoor<E extends RecordEntity = RecordEntity> {
     now?: Date,
   ): Promise<{ ids: number[]; written: Record<string, unknown>[] }> {
     const written = rows.map((values) => withFields(values, createStamp(actor, now)));
+    return { ids: await this.insertChunked(written, tx), written };
+  }
+
+  /** Rows by INSERT_CHUNK a statement, within both databases' limits on bound parameters: their Ids, in order. */
+  private async insertChunked(rows: readonly Record<string, unknown>[], tx: Tx): Promise<number[]> {
     const ids: number[] = [];
-    for (let first = 0; first < written.length; first += INSERT_CHUNK)
-      ids.push(...(await this.repository.insertMany(written.slice(first, first + INSERT_CHUNK), tx)));
-    return { ids, written };
+    for (let first = 0; first < rows.length; first += INSERT_CHUNK)
+      ids.push(...(await this.repository.insertMany(rows.slice(first, first + INSERT_CHUNK), tx)));
+    return ids;
+  }
+
+  /** The changes (`created`) of the records inserted with `written`, their Ids `ids`, in order. */
+  async createdMany(
+    tx: Tx,
+    actor: Principal | undefined,
+    ids: readonly number[],
+    written: readonly Record<string, unknown>[],
+    knownBusinessId?: number,
+  ): Promise<RecordChangeEntry[]> {
+    const changes: RecordChangeEntry[] = [];
+    for (const [index, id] of ids.entries()) changes.push(await this.created(tx, actor, id, written[index], knownBusinessId));
+    return changes;
   }
 
   /**

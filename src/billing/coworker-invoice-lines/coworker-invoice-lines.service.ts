@@ -31,8 +31,6 @@ export class CoworkerInvoiceLinesService {
     businessId: number,
   ): Promise<RecordChangeEntry[]> {
     const { ids, written } = await this.records.insertStampedMany(tx, actor, lines, new Date());
-    const changes: RecordChangeEntry[] = [];
-    for (const [index, id] of ids.entries()) changes.push(await this.records.created(tx, actor, id, written[index], businessId));
-    return changes;
+    return this.records.createdMany(tx, actor, ids, written, businessId);
   }
 }

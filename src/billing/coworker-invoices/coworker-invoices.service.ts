@@ -86,12 +86,11 @@ export class CoworkerInvoicesService {
     written: readonly Record<string, unknown>[],
   ): Promise<RecordChangeEntry[][]> {
     const ledger = await this.books.followLedgerOfIssued(ids, tx, actor);
-    const changes: RecordChangeEntry[][] = [];
-    for (const [index, id] of ids.entries()) {
+    const own = await this.records.createdMany(tx, actor, ids, written);
+    return ids.map((id, index) => {
       const entry = ledger.get(id);
-      changes.push([await this.records.created(tx, actor, id, written[index]), ...(entry ? [entry] : [])]);
-    }
-    return changes;
+      return [own[index], ...(entry ? [entry] : [])];
+    });
   }
 
   /**

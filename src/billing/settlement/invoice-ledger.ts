@@ -61,7 +61,8 @@ export class InvoiceLedger {
       invoices.map((invoice) => this.ownEntry(invoice)),
       new Date(),
     );
-    for (const [index, id] of ids.entries()) changes.set(invoices[index].Id, await this.entries.created(tx, actor, id, written[index]));
+    for (const [index, change] of (await this.entries.createdMany(tx, actor, ids, written)).entries())
+      changes.set(invoices[index].Id, change);
     return changes;
   }
 
